@@ -1,0 +1,1 @@
+"""The Spades game service: rules engine, REST API and AI workers."""

@@ -1,0 +1,44 @@
+"""The Spades rules engine: pure functions over plain, immutable data.
+
+No I/O, no Flask, no Redis: the API and the AI worker both build on this.
+
+    state = new_game(make_rules("partnership"), seed=7)
+    seat = turn(state)
+    state = apply(state, seat, Bid(3))
+    view(state, seat)          # what that seat may know, as JSON data
+    to_json(state)             # compact storage form; from_json reverses it
+"""
+
+from .cards import card_code, parse_card
+from .errors import CODES, EngineError
+from .game import Bid, Move, Play, apply, legal_moves, move_error
+from .rules import OPTION_DOCS, PRESETS, RuleError, Rules, make_rules
+from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json
+from .state import GameState, new_game, turn
+from .views import view
+
+__all__ = [
+    "CODES",
+    "OPTION_DOCS",
+    "PRESETS",
+    "SCHEMA_VERSION",
+    "Bid",
+    "EngineError",
+    "GameState",
+    "Move",
+    "Play",
+    "RuleError",
+    "Rules",
+    "SchemaError",
+    "apply",
+    "card_code",
+    "from_json",
+    "legal_moves",
+    "make_rules",
+    "move_error",
+    "new_game",
+    "parse_card",
+    "to_json",
+    "turn",
+    "view",
+]

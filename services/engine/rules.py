@@ -1,0 +1,184 @@
+"""Rule options and presets.
+
+Every rule the seed texts vary is an option of :class:`Rules`; a preset is
+only a named set of defaults (``PRESETS``), so a game can start from a preset
+and override any option.  :func:`make_rules` resolves and validates a request
+and refuses bad combinations with a :class:`RuleError` naming the option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+Scoring = Literal["partnership", "individual"]
+SetPenalty = Literal["negative", "zero"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The resolved rules of one game (all options, no gaps)."""
+
+    scoring: Scoring = "partnership"
+    win_score: int = 500
+    lose_score: int | None = -200
+    set_penalty: SetPenalty = "negative"
+    bag_limit: int = 10
+    bag_penalty: int = 100
+    nil: bool = True
+    nil_value: int = 100
+    min_team_bid: int = 4
+    max_team_bid: int = 13
+    nil_tricks_count_for_team: bool = True
+    spades_must_be_broken: bool = True
+
+    @property
+    def partnership(self) -> bool:
+        return self.scoring == "partnership"
+
+    @property
+    def sides(self) -> int:
+        """How many scoring sides: 2 teams or 4 individual seats."""
+        return 2 if self.partnership else 4
+
+    def side_of(self, seat: int) -> int:
+        """The team (partnership) or seat (individual) a seat scores for."""
+        return seat % 2 if self.partnership else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        return (side, side + 2) if self.partnership else (side,)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+PRESETS: dict[str, Rules] = {
+    # Seeds 001 and 002: teams 0&2 vs 1&3, set = -10/trick, 10 bags = -100,
+    # minimum team bid 4, game to 500 or down to -200.
+    "partnership": Rules(),
+    # Seeds 000 and 003 ("cutthroat"): each seat alone, a set scores 0, the
+    # 10-bag penalty is optional and off, first to the winning score wins.
+    "individual": Rules(
+        scoring="individual",
+        lose_score=None,
+        set_penalty="zero",
+        bag_penalty=0,
+        min_team_bid=0,
+    ),
+}
+DEFAULT_PRESET = "partnership"
+
+OPTION_DOCS: dict[str, str] = {
+    "scoring": "partnership: seats 0&2 play against 1&3 and score as teams; individual: every seat scores alone (cutthroat).",
+    "win_score": "A side that ends a round with at least this score can win the game.",
+    "lose_score": "A side that ends a round at or below this score ends the game (the higher score wins); null for none.",
+    "set_penalty": "What a side scores when it takes fewer tricks than its contract: negative = -10 per contract trick, zero = 0.",
+    "bag_limit": "How many accumulated bags (overtricks) trigger the bag penalty.",
+    "bag_penalty": "Points lost each time a side's bags reach bag_limit (the limit is then taken off its bags); 0 turns the penalty off.",
+    "nil": "Whether a bid of 0 (nil) is allowed.",
+    "nil_value": "Points won by a nil bidder who takes no trick, and lost by one who takes any.",
+    "min_team_bid": "Partnership only: when neither partner bids nil, their combined bid must be at least this.",
+    "max_team_bid": "Partnership only: the partners' combined bid may not exceed this.",
+    "nil_tricks_count_for_team": "Partnership only: a nil bidder's tricks count toward the team's contract and bags.",
+    "spades_must_be_broken": "Spades may not be led until a spade has been played on an earlier trick (unless the leader holds only spades).",
+}
+OPTION_SEEDS: dict[str, str] = {
+    "scoring": "000, 001, 002, 003",
+    "win_score": "000, 001, 002",
+    "lose_score": "002",
+    "set_penalty": "000 (zero), 001, 002 (negative)",
+    "bag_limit": "000, 001, 002",
+    "bag_penalty": "000 (optional), 001, 002",
+    "nil": "000, 001, 002",
+    "nil_value": "000, 001, 002",
+    "min_team_bid": "001",
+    "max_team_bid": "002 (bids 0 to 13)",
+    "nil_tricks_count_for_team": "002",
+    "spades_must_be_broken": "000, 001, 002",
+}
+
+
+class RuleError(ValueError):
+    """A rules request that can't be played; ``option`` names the culprit."""
+
+    code = "invalid_rules"
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option = option
+        self.message = message
+
+
+_TYPES: dict[str, tuple[type, ...]] = {f.name: () for f in fields(Rules)}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "scoring": ("partnership", "individual"),
+    "set_penalty": ("negative", "zero"),
+}
+_BOOLS = {"nil", "nil_tricks_count_for_team", "spades_must_be_broken"}
+_INTS = {"win_score", "bag_limit", "bag_penalty", "nil_value", "min_team_bid", "max_team_bid"}
+_LIMIT = 100_000  # scores beyond this are a typo, not a game
+
+
+def option_type(name: str) -> str:
+    """The JSON type of an option, for the rules catalogue."""
+    if name in _BOOLS:
+        return "boolean"
+    if name in _CHOICES:
+        return "string"
+    if name == "lose_score":
+        return "integer|null"
+    return "integer"
+
+
+def make_rules(preset: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
+    """The rules of ``preset`` with ``overrides`` applied, validated."""
+    if preset not in PRESETS:
+        raise RuleError("preset", f"unknown preset {preset!r}; choose one of {sorted(PRESETS)}")
+    base = PRESETS[preset].to_dict()
+    for name, value in overrides.items():
+        if name not in base:
+            raise RuleError(name, "unknown option")
+        base[name] = value
+    return validate(Rules(**base))
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(name, "must be an integer")
+    if not low <= value <= high:
+        raise RuleError(name, f"must be between {low} and {high}")
+
+
+def validate(rules: Rules) -> Rules:
+    """Return ``rules`` if every option and combination is playable."""
+    for name, choices in _CHOICES.items():
+        if getattr(rules, name) not in choices:
+            raise RuleError(name, f"must be one of {list(choices)}")
+    for name in _BOOLS:
+        if not isinstance(getattr(rules, name), bool):
+            raise RuleError(name, "must be true or false")
+    _check_int("win_score", rules.win_score, 1, _LIMIT)
+    if rules.lose_score is not None:
+        _check_int("lose_score", rules.lose_score, -_LIMIT, _LIMIT)
+        if rules.lose_score >= rules.win_score:
+            raise RuleError("lose_score", "must be below win_score")
+    _check_int("bag_limit", rules.bag_limit, 1, 1000)
+    _check_int("bag_penalty", rules.bag_penalty, 0, _LIMIT)
+    _check_int("nil_value", rules.nil_value, 0, _LIMIT)
+    _check_int("min_team_bid", rules.min_team_bid, 0, 13)
+    _check_int("max_team_bid", rules.max_team_bid, 1, 26)
+    if not rules.partnership:
+        if rules.min_team_bid != 0:
+            raise RuleError("min_team_bid", "applies only to partnership scoring; use 0 with individual")
+        if rules.max_team_bid != 13:
+            raise RuleError("max_team_bid", "applies only to partnership scoring; use 13 with individual")
+        if not rules.nil_tricks_count_for_team:
+            raise RuleError("nil_tricks_count_for_team", "applies only to partnership scoring")
+    elif rules.max_team_bid < max(rules.min_team_bid, 1):
+        raise RuleError("max_team_bid", "must be at least min_team_bid")
+    return rules
+
+
+def rules_from_dict(data: dict[str, Any]) -> Rules:
+    """Rebuild stored rules (all options present) and validate them."""
+    return validate(Rules(**data))

@@ -1,0 +1,85 @@
+"""The whole game state as compact JSON, exactly round-trippable.
+
+Cards played are stored as one string of card codes; hands as integer masks.
+``schema`` versions the format: :func:`from_json` upgrades older documents
+(none yet) and refuses newer ones rather than misreading them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import card_code, parse_card
+from .rules import rules_from_dict
+from .state import GameState, RoundRecord
+
+SCHEMA_VERSION = 1
+
+
+class SchemaError(ValueError):
+    """A stored document this engine can't read."""
+
+
+def _plays_str(plays: tuple[int, ...]) -> str:
+    return "".join(card_code(c) for c in plays)
+
+
+def _plays_tuple(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA_VERSION,
+        "rules": state.rules.to_dict(),
+        "seed": state.seed,
+        "round": state.round,
+        "phase": state.phase,
+        "hands": list(state.hands),
+        "bids": list(state.bids),
+        "plays": _plays_str(state.plays),
+        "leader": state.leader,
+        "tricks_won": list(state.tricks_won),
+        "scores": list(state.scores),
+        "bags": list(state.bags),
+        "history": [
+            [list(r.bids), _plays_str(r.plays), list(r.points), list(r.bag_penalties), list(r.scores), list(r.bags)]
+            for r in state.history
+        ],
+        "winner": list(state.winner) if state.winner is not None else None,
+    }
+
+
+def from_dict(data: dict[str, Any]) -> GameState:
+    schema = data.get("schema")
+    if schema != SCHEMA_VERSION:
+        raise SchemaError(f"unsupported game schema {schema!r} (this engine reads {SCHEMA_VERSION})")
+    return GameState(
+        rules=rules_from_dict(data["rules"]),
+        seed=data["seed"],
+        round=data["round"],
+        phase=data["phase"],
+        hands=tuple(data["hands"]),
+        bids=tuple(data["bids"]),
+        plays=_plays_tuple(data["plays"]),
+        leader=data["leader"],
+        tricks_won=tuple(data["tricks_won"]),
+        scores=tuple(data["scores"]),
+        bags=tuple(data["bags"]),
+        history=tuple(
+            RoundRecord(tuple(b), _plays_tuple(p), tuple(pt), tuple(bp), tuple(s), tuple(bg))
+            for b, p, pt, bp, s, bg in data["history"]
+        ),
+        winner=tuple(data["winner"]) if data["winner"] is not None else None,
+    )
+
+
+def to_json(state: GameState) -> str:
+    """Compact JSON for storage."""
+    return json.dumps(to_dict(state), separators=(",", ":"))
+
+
+def from_json(text: str | bytes) -> GameState:
+    """The state stored by :func:`to_json`; raises :class:`SchemaError`."""
+    return from_dict(json.loads(text))

@@ -1,0 +1,99 @@
+"""Per-seat views: exactly what one seat (or a spectator) may know.
+
+Like boardgame.io's ``playerView``, this is the only way game state leaves
+the engine for a player.  A seat sees its own hand, never another's; the
+current round's deal stays secret from everyone; a finished round's deal is
+public (the hand record) because every card of it has been shown.  The seed
+is never shown: it would reveal every future deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card_code, codes, count
+from .game import Bid, legal_moves
+from .state import (
+    GameState,
+    RoundRecord,
+    current_trick,
+    dealer_of,
+    dealt_hands,
+    first_seat,
+    replay_tricks,
+    spades_broken,
+    turn,
+)
+
+
+def _trick_json(leader: int, cards: tuple[int, ...], winner: int | None) -> dict[str, Any]:
+    return {
+        "leader": leader,
+        "cards": [{"seat": (leader + i) % 4, "card": card_code(c)} for i, c in enumerate(cards)],
+        "winner": winner,
+    }
+
+
+def _round_json(round_no: int, record: RoundRecord) -> dict[str, Any]:
+    """A finished round, with its hand record."""
+    leader = first_seat(round_no)
+    tricks = replay_tricks(leader, record.plays)
+    won = [0, 0, 0, 0]
+    for _, _, winner in tricks:
+        won[winner] += 1
+    return {
+        "round": round_no,
+        "dealer": dealer_of(round_no),
+        "bids": list(record.bids),
+        "tricks_won": won,
+        "points": list(record.points),
+        "bag_penalties": list(record.bag_penalties),
+        "scores": list(record.scores),
+        "bags": list(record.bags),
+        "hands": [codes(h) for h in dealt_hands(leader, record.plays)],
+        "plays": [card_code(c) for c in record.plays],
+    }
+
+
+def last_trick(state: GameState) -> dict[str, Any] | None:
+    """The most recently completed trick, from the previous round if this
+    one has none yet, so a client can always show how the last trick fell."""
+    tricks = [t for t in replay_tricks(first_seat(state.round), state.plays) if t[2] is not None]
+    if tricks:
+        return _trick_json(*tricks[-1])
+    if state.history:
+        prev = state.round - 1
+        return _trick_json(*replay_tricks(first_seat(prev), state.history[-1].plays)[-1])
+    return None
+
+
+def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may know, as plain JSON data; ``None`` is a spectator."""
+    tricks = replay_tricks(first_seat(state.round), state.plays)
+    completed = [t for t in tricks if t[2] is not None]
+    trick = current_trick(state)
+    legal: list[Any] = []
+    if seat is not None:
+        legal = [m.tricks if isinstance(m, Bid) else card_code(m.card) for m in legal_moves(state, seat)]
+    return {
+        "phase": state.phase,
+        "round": state.round,
+        "dealer": dealer_of(state.round),
+        "turn": turn(state),
+        "you": seat,
+        "hand": codes(state.hands[seat]) if seat is not None else None,
+        "hand_sizes": [count(h) for h in state.hands],
+        "legal": legal,
+        "bids": list(state.bids),
+        "tricks_won": list(state.tricks_won),
+        "leader": state.leader if state.phase == "playing" else None,
+        "trick": [{"seat": (state.leader + i) % 4, "card": card_code(c)} for i, c in enumerate(trick)],
+        "tricks": [_trick_json(*t) for t in completed],
+        "last_trick": last_trick(state),
+        "spades_broken": spades_broken(state),
+        "scores": list(state.scores),
+        "bags": list(state.bags),
+        "rules": state.rules.to_dict(),
+        "history": [_round_json(i + 1, r) for i, r in enumerate(state.history)],
+        "winner": list(state.winner) if state.winner is not None else None,
+    }
