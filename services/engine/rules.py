@@ -64,6 +64,7 @@ PRESETS: dict[str, Rules] = {
         set_penalty="zero",
         bag_penalty=0,
         min_team_bid=0,
+        nil_tricks_count_for_team=False,
     ),
 }
 DEFAULT_PRESET = "partnership"
@@ -79,7 +80,10 @@ OPTION_DOCS: dict[str, str] = {
     "nil_value": "Points won by a nil bidder who takes no trick, and lost by one who takes any.",
     "min_team_bid": "Partnership only: when neither partner bids nil, their combined bid must be at least this.",
     "max_team_bid": "Partnership only: the partners' combined bid may not exceed this.",
-    "nil_tricks_count_for_team": "Partnership only: a nil bidder's tricks count toward the team's contract and bags.",
+    "nil_tricks_count_for_team": (
+        "A nil bidder's tricks count toward its side's tricks: the team's contract and bags in partnership play, "
+        "the seat's own bags in individual play."
+    ),
     "spades_must_be_broken": "Spades may not be led until a spade has been played on an earlier trick (unless the leader holds only spades).",
 }
 OPTION_SEEDS: dict[str, str] = {
@@ -93,7 +97,7 @@ OPTION_SEEDS: dict[str, str] = {
     "nil_value": "000, 001, 002",
     "min_team_bid": "001",
     "max_team_bid": "002 (bids 0 to 13)",
-    "nil_tricks_count_for_team": "002",
+    "nil_tricks_count_for_team": "002 (partnership); 000 is silent, so individual play leaves it off",
     "spades_must_be_broken": "000, 001, 002",
 }
 
@@ -172,8 +176,6 @@ def validate(rules: Rules) -> Rules:
             raise RuleError("min_team_bid", "applies only to partnership scoring; use 0 with individual")
         if rules.max_team_bid != 13:
             raise RuleError("max_team_bid", "applies only to partnership scoring; use 13 with individual")
-        if not rules.nil_tricks_count_for_team:
-            raise RuleError("nil_tricks_count_for_team", "applies only to partnership scoring")
     elif rules.max_team_bid < max(rules.min_team_bid, 1):
         raise RuleError("max_team_bid", "must be at least min_team_bid")
     return rules

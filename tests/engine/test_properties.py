@@ -1,0 +1,121 @@
+"""Properties of random legal games, for both presets (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from services.engine import apply, from_json, legal_moves, make_rules, new_game, to_json, turn, view
+from services.engine.cards import FULL_DECK, codes, mask_of
+from services.engine.scoring import game_winner
+from services.engine.state import dealt_hands, first_seat
+
+rules_strategy = st.one_of(
+    st.builds(lambda w: make_rules("partnership", win_score=w, lose_score=-w // 2), st.integers(60, 250)),
+    st.builds(
+        lambda w, b: make_rules("individual", win_score=w, bag_penalty=b),
+        st.integers(60, 250),
+        st.sampled_from([0, 100]),
+    ),
+    st.builds(lambda w: make_rules("partnership", win_score=w, nil=False, min_team_bid=0), st.integers(60, 250)),
+)
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MAX_ROUNDS = 12
+
+
+def play(rules, seed, move_seed, check_step=None):
+    """A random legal game; returns the final state and the moves made."""
+    rng = random.Random(move_seed)
+    state = new_game(rules, seed=seed)
+    moves = []
+    while state.phase != "game_over" and len(state.history) < MAX_ROUNDS:
+        seat = turn(state)
+        move = rng.choice(legal_moves(state, seat))
+        if check_step:
+            check_step(state)
+        state = apply(state, seat, move)
+        moves.append((seat, move))
+    return state, moves
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_every_round_deals_and_plays_each_card_once(rules, seed, move_seed):
+    state, _ = play(rules, seed, move_seed)
+    for index, record in enumerate(state.history):
+        assert len(record.plays) == 52 and mask_of(record.plays) == FULL_DECK
+        hands = dealt_hands(first_seat(index + 1), record.plays)
+        assert all(h.bit_count() == 13 for h in hands)
+        assert hands[0] | hands[1] | hands[2] | hands[3] == FULL_DECK
+        assert len(record.bids) == 4 and all(0 <= b <= 13 for b in record.bids)
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_thirteen_tricks_and_scores_add_up(rules, seed, move_seed):
+    state, _ = play(rules, seed, move_seed)
+    for record in view(state, None)["history"]:
+        assert sum(record["tricks_won"]) == 13
+    totals = [sum(r.points[side] for r in state.history) for side in range(rules.sides)]
+    assert list(state.scores) == totals
+    if state.history:
+        assert state.history[-1].scores == state.scores
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_the_winner_satisfies_the_end_rule(rules, seed, move_seed):
+    state, _ = play(rules, seed, move_seed)
+    if state.phase == "game_over":
+        side = rules.side_of(state.winner[0])
+        assert game_winner(rules, state.scores) == side
+        assert state.scores[side] == max(state.scores)
+        assert sorted(state.scores).count(max(state.scores)) == 1
+    for record in state.history[:-1]:
+        assert game_winner(rules, record.scores) is None
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_views_never_show_unplayed_cards_of_other_seats(rules, seed, move_seed):
+    def check(state):
+        for seat in (None, 0, 1, 2, 3):
+            v = view(state, seat)
+            # Cards of this round the view shows: the seat's hand and the tricks.
+            # (last_trick may come from the previous round; history holds only
+            # finished rounds.)
+            current = {k: v[k] for k in ("hand", "trick", "tricks")}
+            if v["tricks"]:
+                current["last_trick"] = v["last_trick"]
+            text = json.dumps(current)
+            shown = {c for c in codes(FULL_DECK) if f'"{c}"' in text}
+            for other in range(4):
+                if other != seat:
+                    assert not shown & set(codes(state.hands[other]))
+            assert len(v["history"]) == len(state.history) == state.round - 1
+
+    play(rules, seed, move_seed, check_step=check)
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_json_round_trip_is_exact_at_every_step(rules, seed, move_seed):
+    def check(state):
+        assert from_json(to_json(state)) == state
+
+    final, _ = play(rules, seed, move_seed, check_step=check)
+    assert from_json(to_json(final)) == final
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_same_seed_and_moves_replay_identically(rules, seed, move_seed):
+    final, moves = play(rules, seed, move_seed)
+    replayed = new_game(rules, seed=seed)
+    for seat, move in moves:
+        replayed = apply(replayed, seat, move)
+    assert replayed == final

@@ -1,0 +1,32 @@
+"""Storage form: exact round trips, compact, versioned."""
+
+import json
+
+import pytest
+
+from services.engine import SchemaError, from_json, make_rules, new_game, to_json
+from tests.engine.strategies_util import play_random_game
+
+
+def test_fresh_game_round_trips_exactly():
+    state = new_game(make_rules("individual"), seed=1)
+    assert from_json(to_json(state)) == state
+
+
+def test_finished_game_round_trips_exactly():
+    state = play_random_game(make_rules("partnership", win_score=200), seed=4)
+    assert state.phase == "game_over"
+    assert from_json(to_json(state)) == state
+
+
+def test_ten_rounds_with_hand_records_fit_in_4_kib():
+    state = play_random_game(make_rules("partnership", win_score=100_000, lose_score=None), seed=4, max_rounds=10)
+    assert len(state.history) == 10
+    assert len(to_json(state).encode()) <= 4096
+
+
+def test_schema_version_is_checked():
+    doc = json.loads(to_json(new_game(make_rules("partnership"), seed=1)))
+    doc["schema"] = 99
+    with pytest.raises(SchemaError):
+        from_json(json.dumps(doc))
