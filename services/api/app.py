@@ -1,0 +1,92 @@
+"""The app factory: config, the Redis store, blueprints and problem+json errors."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import redis
+from flask import Flask, Response, redirect, send_file
+from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.exceptions import HTTPException
+
+from .config import load_config
+from .games import ViewCache
+from .problems import ApiError, problem_response
+from .routes import v1
+from .store import make_store
+
+OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+log = logging.getLogger("services.api")
+
+_HTTP_CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """A ready app; ``config`` overrides environment variables (tests)."""
+    settings = load_config(config)
+    app = Flask(__name__)
+    app.config.update(settings)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["spades.store"] = settings.get("STORE") or make_store(settings)
+    app.extensions["spades.view_cache"] = ViewCache(int(settings["VIEW_CACHE_SIZE"]))
+    app.register_blueprint(v1)
+    _register_docs(app)
+    _register_errors(app)
+    return app
+
+
+def _register_docs(app: Flask) -> None:
+    @app.get("/openapi.yaml")
+    def openapi_yaml() -> Response:
+        return send_file(OPENAPI_PATH, mimetype="application/yaml", max_age=300)
+
+    docs = get_swaggerui_blueprint(
+        "/docs", "/openapi.yaml", config={"app_name": "Spades API", "deepLinking": True}, blueprint_name="docs"
+    )
+    app.register_blueprint(docs)
+
+    @app.get("/docs")
+    def docs_root() -> Response:
+        return redirect("/docs/", code=308)  # type: ignore[return-value]
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(error: ApiError) -> Response:
+        headers = {"WWW-Authenticate": 'Bearer realm="spades"'} if error.status == 401 else {}
+        if error.status == 503:
+            headers["Retry-After"] = "1"
+        return problem_response(error, headers)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        code = _HTTP_CODES.get(status, "invalid_request" if status < 500 else "internal_error")
+        detail = error.description or error.name
+        if status == 413:
+            detail = f"The body may be at most {app.config['MAX_CONTENT_LENGTH']} bytes."
+        headers = dict(error.get_headers()) if status == 405 else {}
+        response = problem_response(ApiError(status, code, detail), {k: v for k, v in headers.items() if k == "Allow"})
+        return response
+
+    @app.errorhandler(redis.exceptions.RedisError)
+    def store_down(error: redis.exceptions.RedisError) -> Response:
+        log.warning("redis error: %s", error.__class__.__name__)
+        return problem_response(
+            ApiError(503, "unavailable", "The game store is unreachable; retry shortly."), {"Retry-After": "1"}
+        )
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        log.exception("unhandled error")
+        return problem_response(ApiError(500, "internal_error", "An unexpected error occurred."))

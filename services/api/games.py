@@ -1,0 +1,325 @@
+"""What the API does to a game: create, claim, leave, move, views and events.
+
+Routes stay thin; everything here works on :class:`~services.api.store.GameRecord`
+and commits through :meth:`GameStore.commit` (compare-and-set on the version).
+A move is retried from a fresh read when another writer got in first, so of
+N racing moves for one turn exactly one applies and the others see the
+truth afterwards (``not_your_turn``), unless the client pinned the version
+with ``If-Match`` (then ``version_conflict``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from dataclasses import replace
+from threading import Lock
+from typing import Any
+
+from services.engine import Bid, EngineError, GameState, Play, RuleError, apply, make_rules, new_game, parse_card, view
+from services.engine.cards import codes
+from services.engine.views import last_trick
+
+from . import ai_hook
+from .problems import ApiError, invalid_request
+from .store import GameRecord, GameStore, Seat, idempotency_key
+from .tokens import hash_token, new_game_id, new_token, seat_of_token
+
+MAX_CAS_ATTEMPTS = 8
+
+
+# ---- views -------------------------------------------------------------------
+
+
+class ViewCache:
+    """Rendered views by (game, version, seat): a version never changes, so
+    entries never go stale; the cache only saves CPU, never a Redis read."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key: tuple[str, int, int | None]) -> dict[str, Any] | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: tuple[str, int, int | None], value: dict[str, Any]) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def seats_view(record: GameRecord) -> list[dict[str, Any]]:
+    return [{"seat": i, "type": s.type, "level": s.level} for i, s in enumerate(record.seats)]
+
+
+def game_view(record: GameRecord, seat: int | None, cache: ViewCache | None = None) -> dict[str, Any]:
+    """The engine's view for ``seat`` plus game_id, version, seats, options,
+    with phase ``waiting`` (no turn, nothing legal) while a seat is open."""
+    key = (record.game_id, record.version, seat)
+    if cache is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+    data = view(record.state, seat)
+    data["game_id"] = record.game_id
+    data["version"] = record.version
+    data["seats"] = seats_view(record)
+    data["options"] = dict(record.options)
+    if record.waiting:
+        data["phase"] = "waiting"
+        data["turn"] = None
+        data["legal"] = []
+    if cache is not None:
+        cache.put(key, data)
+    return data
+
+
+# ---- events ------------------------------------------------------------------
+
+
+def _event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int, Any] | None = None) -> dict:
+    record.seq += 1
+    event: dict[str, Any] = {"seq": record.seq, "type": kind, "version": record.version, "data": data}
+    if private:
+        event["private"] = {str(seat): value for seat, value in private.items()}
+    return event
+
+
+def round_started(record: GameRecord, state: GameState) -> dict[str, Any]:
+    public = {"round": state.round, "dealer": (state.round - 1) % 4, "turn": (state.round) % 4}
+    private = {seat: {"hand": codes(state.hands[seat])} for seat in range(4)}
+    return _event(record, "round_started", public, private)
+
+
+def move_events(record: GameRecord, before: GameState, after: GameState, seat: int, move: Bid | Play) -> list[dict]:
+    """The events one accepted move causes, in order."""
+    if isinstance(move, Bid):
+        return [_event(record, "bid", {"seat": seat, "bid": move.tricks})]
+    events = [_event(record, "card_played", {"seat": seat, "card": codes(1 << move.card)[0]})]
+    if len(before.plays) % 4 == 3:
+        trick = last_trick(after)
+        events.append(_event(record, "trick_won", {"seat": trick["winner"], "trick": trick}))
+    if len(after.history) > len(before.history):
+        scored = view(after, None)["history"][-1]
+        events.append(_event(record, "round_scored", scored))
+        if after.phase == "game_over":
+            events.append(
+                _event(record, "game_over", {"winner": list(after.winner or ()), "scores": list(after.scores)})
+            )
+        else:
+            events.append(round_started(record, after))
+    return events
+
+
+def visible_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The event as ``seat`` may see it: its own private part merged in, no other."""
+    private = event.get("private")
+    if private is None:
+        return event
+    data = dict(event["data"])
+    if seat is not None and str(seat) in private:
+        data.update(private[str(seat)])
+    return {"seq": event["seq"], "type": event["type"], "version": event["version"], "data": data}
+
+
+# ---- auth --------------------------------------------------------------------
+
+
+def bearer_token(header: str | None, required: bool) -> str | None:
+    if not header:
+        if required:
+            raise ApiError(401, "unauthorized", "This request needs 'Authorization: Bearer <seat token>'.")
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise ApiError(401, "unauthorized", "The Authorization header must be 'Bearer <seat token>'.")
+    return token
+
+
+def seat_for(record: GameRecord, token: str | None) -> int | None:
+    """The seat ``token`` holds in this game; 401 for a token of no seat here."""
+    if token is None:
+        return None
+    seat = seat_of_token(token, [s.token_hash for s in record.seats])
+    if seat is None:
+        raise ApiError(401, "unauthorized", "The token does not hold a seat in this game.")
+    return seat
+
+
+# ---- commands ----------------------------------------------------------------
+
+
+def load(store: GameStore, game_id: str) -> GameRecord:
+    if len(game_id) > 64:
+        raise ApiError(404, "not_found", "No such game (it may have expired).")
+    record = store.load(game_id)
+    if record is None:
+        raise ApiError(404, "not_found", "No such game (it may have expired).")
+    return record
+
+
+def create_game(store: GameStore, body: dict[str, Any], cache: ViewCache | None) -> dict[str, Any]:
+    overrides = dict(body["rules"])
+    preset = overrides.pop("preset")
+    try:
+        rules = make_rules(preset, **overrides)
+    except RuleError as error:
+        raise invalid_request([{"field": f"rules.{error.option}", "message": error.message}]) from None
+    state = new_game(rules, body.get("seed"))
+    seats: list[Seat] = []
+    tokens: list[str | None] = []
+    for spec in body["seats"]:
+        token = new_token() if spec["type"] == "human" else None
+        level = spec.get("level", "standard") if spec["type"] == "ai" else None
+        seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
+        tokens.append(token)
+    record = GameRecord(new_game_id(), 1, seats, "", dict(body["options"]))
+    record = record.with_state(state)
+    events = [_event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
+    if not record.waiting:
+        record.started = True
+        events.append(round_started(record, state))
+    if not store.commit(record, None, events):  # a 128-bit id collision: practically never
+        raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
+    ai_hook.after_commit(store, record)
+    created = []
+    for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
+        item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
+        if token:
+            item["token"] = token
+        created.append(item)
+    return {"game_id": record.game_id, "seats": created, "state": game_view(record, None, cache)}
+
+
+def _next(record: GameRecord) -> GameRecord:
+    """A copy to modify into the next version."""
+    nxt = GameRecord(
+        record.game_id,
+        record.version + 1,
+        [replace(s) for s in record.seats],
+        record.state_json,
+        dict(record.options),
+        record.started,
+        record.seq,
+    )
+    nxt.__dict__["state"] = record.state
+    return nxt
+
+
+def claim_seat(store: GameStore, game_id: str, seat: int, cache: ViewCache | None) -> dict[str, Any]:
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = load(store, game_id)
+        if not 0 <= seat < 4:
+            raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
+        if record.seats[seat].type != "open":
+            raise ApiError(409, "seat_taken", f"Seat {seat} is not open.")
+        if record.state.phase == "game_over":
+            raise ApiError(409, "game_over", "The game is over.")
+        token = new_token()
+        nxt = _next(record)
+        nxt.seats[seat] = Seat("human", None, hash_token(token))
+        events = [_event(nxt, "seat_claimed", {"seat": seat})]
+        if not nxt.waiting and not nxt.started:
+            nxt.started = True
+            events.append(round_started(nxt, nxt.state))
+        if store.commit(nxt, record.version, events):
+            ai_hook.after_commit(store, nxt)
+            return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, cache)}
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def leave_seat(store: GameStore, game_id: str, seat: int, token: str, cache: ViewCache | None) -> dict[str, Any]:
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = load(store, game_id)
+        own = seat_for(record, token)
+        if own != seat:
+            raise ApiError(403, "forbidden", "A token may only leave its own seat.")
+        nxt = _next(record)
+        nxt.seats[seat] = Seat("open")
+        events = [_event(nxt, "seat_left", {"seat": seat})]
+        if store.commit(nxt, record.version, events):
+            ai_hook.after_commit(store, nxt)
+            return game_view(nxt, None, cache)
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """``"7"``, ``W/"7"`` or ``7`` → 7; anything else is a 400."""
+    if header is None:
+        return None
+    text = header.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdigit() or len(text) > 15:
+        raise invalid_request([{"field": "If-Match", "message": 'must be an ETag like "7"'}])
+    return int(text)
+
+
+def request_fingerprint(kind: str, body: dict[str, Any]) -> str:
+    return hashlib.sha256(f"{kind}:{json.dumps(body, sort_keys=True)}".encode()).hexdigest()
+
+
+def make_move(
+    store: GameStore,
+    game_id: str,
+    token: str,
+    move: Bid | Play,
+    if_match: int | None,
+    idem: str | None,
+    fingerprint: str,
+    cache: ViewCache | None,
+) -> dict[str, Any]:
+    """Apply ``move`` for the token's seat; returns the seat's new view."""
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = load(store, game_id)
+        seat = seat_for(record, token)
+        assert seat is not None
+        idem_key = idempotency_key(game_id, seat, idem) if idem else None
+        if idem_key:
+            stored = store.idempotent_response(idem_key)
+            if stored is not None:
+                if stored["fingerprint"] != fingerprint:
+                    raise ApiError(
+                        422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."
+                    )
+                return stored["response"]
+        if if_match is not None and if_match != record.version:
+            raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {if_match}.")
+        if record.waiting:
+            raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
+        before = record.state
+        try:
+            after = apply(before, seat, move)
+        except EngineError as error:
+            if error.code == "not_your_turn":
+                raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
+            raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
+        nxt = _next(record).with_state(after)
+        nxt.version = record.version + 1
+        events = move_events(nxt, before, after, seat, move)
+        response = game_view(nxt, seat)  # not cached until committed: a lost race leaves no trace
+        idem_value = None
+        if idem_key:
+            idem_value = (idem_key, json.dumps({"fingerprint": fingerprint, "response": response}))
+        if store.commit(nxt, record.version, events, idem_value):
+            if cache is not None:
+                cache.put((game_id, nxt.version, seat), response)
+            ai_hook.after_commit(store, nxt)
+            return response
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def parse_move(kind: str, body: dict[str, Any]) -> Bid | Play:
+    return Bid(body["bid"]) if kind == "bid" else Play(parse_card(body["card"]))

@@ -1,0 +1,88 @@
+"""RFC 9457 problem details: the one error format of the API.
+
+Handlers raise :class:`ApiError`; the app turns it (and every Werkzeug HTTP
+error, and Redis outages) into ``application/problem+json`` with a stable
+``code`` that clients branch on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, json
+
+PROBLEM_TYPE_BASE = "urn:spades:problem:"
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+TITLES: dict[str, str] = {
+    "invalid_request": "The request is malformed or has invalid fields",
+    "unauthorized": "A valid seat token is required",
+    "forbidden": "This token may not do that",
+    "not_found": "No such resource",
+    "method_not_allowed": "Method not allowed",
+    "not_your_turn": "It is not your turn",
+    "seat_taken": "The seat is already taken",
+    "waiting_for_players": "The game is waiting for open seats to be claimed",
+    "game_over": "The game is over",
+    "idempotency_key_reused": "The Idempotency-Key was used with a different request",
+    "version_conflict": "The game has changed since the version in If-Match",
+    "payload_too_large": "The request body is too large",
+    "unsupported_media_type": "The request body must be application/json",
+    "illegal_move": "The rules do not allow that move",
+    "unavailable": "The game store is unavailable; retry shortly",
+    "internal_error": "Internal server error",
+}
+
+
+class ApiError(Exception):
+    """An error response: HTTP status, stable code, human detail and extras."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    body = {
+        "type": PROBLEM_TYPE_BASE + code,
+        "title": TITLES.get(code, code.replace("_", " ").capitalize()),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update(extra)
+    return body
+
+
+def problem_response(error: ApiError, headers: dict[str, str] | None = None) -> Response:
+    body = problem_body(error.status, error.code, error.detail, **error.extra)
+    response = Response(json.dumps(body), status=error.status, mimetype=PROBLEM_MEDIA_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def invalid_request(errors: list[dict[str, str]], detail: str | None = None) -> ApiError:
+    """A 400 naming each bad field as ``{"field", "message"}``."""
+    detail = detail or "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+    return ApiError(400, "invalid_request", detail, errors=errors)
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
+    """marshmallow's nested error dict as a flat list of ``{"field", "message"}``."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key == "_schema":
+                name = prefix or "body"
+            out.extend(flatten_messages(value, name))
+    elif isinstance(messages, list | tuple):
+        for item in messages:
+            out.extend(flatten_messages(item, prefix))
+    else:
+        out.append({"field": prefix or "body", "message": str(messages)})
+    return out

@@ -1,0 +1,168 @@
+"""The v1 game resources (a Flask blueprint). Handlers only parse, call
+:mod:`services.api.games` and dump through a marshmallow schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, json, request, url_for
+from marshmallow import Schema, ValidationError
+
+from services.engine import OPTION_DOCS, PRESETS
+from services.engine.rules import _CHOICES, DEFAULT_PRESET, option_type
+
+from . import games, schemas
+from .problems import ApiError, flatten_messages, invalid_request
+
+v1 = Blueprint("v1", __name__, url_prefix="/v1")
+
+
+def _store() -> Any:
+    return current_app.extensions["spades.store"]
+
+
+def _cache() -> games.ViewCache:
+    return current_app.extensions["spades.view_cache"]
+
+
+def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    response = Response(json.dumps(schema.dump(data)), status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _view_response(data: dict[str, Any], status: int = 200) -> Response:
+    return _json_response(
+        schemas.GAME_VIEW,
+        data,
+        status,
+        {"ETag": f'"{data["version"]}"', "Vary": "Authorization", "Cache-Control": "no-store"},
+    )
+
+
+def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
+    """The JSON body loaded through ``schema``: 415 for another media type, 400 for the rest."""
+    raw = request.get_data(cache=True)
+    if allow_empty and not raw.strip():
+        return schema.load({})
+    if request.mimetype != "application/json" and not request.mimetype.endswith("+json"):
+        raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise invalid_request([{"field": "body", "message": "malformed JSON"}]) from None
+    if not isinstance(body, dict):
+        raise invalid_request([{"field": "body", "message": "must be a JSON object"}])
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        raise invalid_request(flatten_messages(error.messages)) from None
+    except RecursionError:
+        raise invalid_request([{"field": "body", "message": "nested too deeply"}]) from None
+
+
+def _query(schema: Schema) -> dict[str, Any]:
+    try:
+        args: dict[str, Any] = {}
+        for name, value in request.args.items():
+            args[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
+        return schema.load(args)
+    except ValidationError as error:
+        raise invalid_request(flatten_messages(error.messages)) from None
+
+
+@v1.post("/games")
+def create_game() -> Response:
+    body = _load_body(schemas.CreateGameRequest())
+    created = games.create_game(_store(), body, _cache())
+    location = url_for("v1.get_game", game_id=created["game_id"])
+    return _json_response(
+        schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
+    )
+
+
+@v1.get("/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    token = games.bearer_token(request.headers.get("Authorization"), required=False)
+    record = games.load(_store(), game_id)
+    seat = games.seat_for(record, token)
+    return _view_response(games.game_view(record, seat, _cache()))
+
+
+@v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
+def claim_seat(game_id: str, seat: int) -> Response:
+    _load_body(schemas.EmptyRequest(), allow_empty=True)
+    claimed = games.claim_seat(_store(), game_id, seat, _cache())
+    return _json_response(schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
+
+
+@v1.post("/games/<game_id>/seats/<int(signed=True):seat>/leave")
+def leave_seat(game_id: str, seat: int) -> Response:
+    token = games.bearer_token(request.headers.get("Authorization"), required=True)
+    _load_body(schemas.EmptyRequest(), allow_empty=True)
+    assert token is not None
+    if not 0 <= seat < 4:
+        raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
+    return _view_response(games.leave_seat(_store(), game_id, seat, token, _cache()))
+
+
+def _move(game_id: str, kind: str, schema: Schema) -> Response:
+    token = games.bearer_token(request.headers.get("Authorization"), required=True)
+    assert token is not None
+    body = _load_body(schema)
+    if_match = games.parse_if_match(request.headers.get("If-Match"))
+    idem = request.headers.get("Idempotency-Key")
+    if idem is not None and not 1 <= len(idem) <= 255:
+        raise invalid_request([{"field": "Idempotency-Key", "message": "must be 1 to 255 characters"}])
+    fingerprint = games.request_fingerprint(kind, body)
+    move = games.parse_move(kind, body)
+    view = games.make_move(_store(), game_id, token, move, if_match, idem, fingerprint, _cache())
+    return _view_response(view)
+
+
+@v1.post("/games/<game_id>/bids")
+def bid(game_id: str) -> Response:
+    return _move(game_id, "bid", schemas.BidRequest())
+
+
+@v1.post("/games/<game_id>/plays")
+def play(game_id: str) -> Response:
+    return _move(game_id, "play", schemas.PlayRequest())
+
+
+@v1.get("/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    query = _query(schemas.EventsQuery())
+    token = games.bearer_token(request.headers.get("Authorization"), required=False)
+    store = _store()
+    record = games.load(store, game_id)
+    seat = games.seat_for(record, token)
+    wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
+    page = int(current_app.config["EVENTS_PAGE_SIZE"])
+    found = store.wait_events(game_id, query["after"], page, wait)
+    visible = [games.visible_event(e, seat) for e in found]
+    last_seq = visible[-1]["seq"] if visible else query["after"]
+    body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
+    return _json_response(schemas.EVENT_PAGE, body, 200, {"Cache-Control": "no-store"})
+
+
+def rules_catalogue() -> dict[str, Any]:
+    defaults = PRESETS[DEFAULT_PRESET].to_dict()
+    options = [
+        {
+            "name": name,
+            "type": option_type(name),
+            "default": defaults[name],
+            "choices": list(_CHOICES[name]) if name in _CHOICES else None,
+            "description": text,
+        }
+        for name, text in OPTION_DOCS.items()
+    ]
+    presets = {name: rules.to_dict() for name, rules in PRESETS.items()}
+    return {"default_preset": DEFAULT_PRESET, "presets": presets, "options": options}
+
+
+@v1.get("/rules")
+def rules() -> Response:
+    return _json_response(schemas.RULES_CATALOGUE, rules_catalogue())

@@ -1,0 +1,249 @@
+"""marshmallow schemas: every request body is loaded, every response dumped, through these.
+
+Request schemas refuse unknown fields and coerce nothing (strict integers and
+booleans), so a typo is a 400 naming the field rather than a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from services.engine import PRESETS
+from services.engine.cards import is_card_code
+from services.engine.rules import DEFAULT_PRESET
+
+AI_LEVELS = ("easy", "standard", "pro")
+SEAT_TYPES = ("human", "open", "ai")
+SCORE_LIMIT = 100_000
+MAX_SEED = 2**63 - 1
+
+
+class StrictBoolean(fields.Boolean):
+    """Only JSON true/false (marshmallow's Boolean also takes "yes", 1, ...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class StrictString(fields.String):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _int(low: int, high: int, **kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(low, high), **kwargs)
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# ---- requests ---------------------------------------------------------------
+
+
+class RulesRequest(StrictSchema):
+    preset = StrictString(load_default=DEFAULT_PRESET, validate=validate.OneOf(sorted(PRESETS)))
+    scoring = StrictString(validate=validate.OneOf(["partnership", "individual"]))
+    win_score = _int(1, SCORE_LIMIT)
+    lose_score = fields.Integer(strict=True, allow_none=True, validate=validate.Range(-SCORE_LIMIT, SCORE_LIMIT))
+    set_penalty = StrictString(validate=validate.OneOf(["negative", "zero"]))
+    bag_limit = _int(1, 1000)
+    bag_penalty = _int(0, SCORE_LIMIT)
+    nil = StrictBoolean()
+    nil_value = _int(0, SCORE_LIMIT)
+    min_team_bid = _int(0, 13)
+    max_team_bid = _int(1, 26)
+    nil_tricks_count_for_team = StrictBoolean()
+    spades_must_be_broken = StrictBoolean()
+
+
+class SeatRequest(StrictSchema):
+    type = StrictString(required=True, validate=validate.OneOf(SEAT_TYPES))
+    level = StrictString(validate=validate.OneOf(AI_LEVELS))
+
+    @validates_schema
+    def _level_only_for_ai(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "level" in data and data.get("type") != "ai":
+            raise ValidationError("only ai seats have a level", "level")
+
+
+class GameOptionsRequest(StrictSchema):
+    ai_takeover = StrictString(allow_none=True, load_default="standard", validate=validate.OneOf(AI_LEVELS))
+
+
+DEFAULT_SEATS = [{"type": "human"}] * 4
+
+
+class CreateGameRequest(StrictSchema):
+    rules = fields.Nested(RulesRequest, load_default=lambda: {"preset": DEFAULT_PRESET})
+    seats = fields.List(
+        fields.Nested(SeatRequest), load_default=lambda: list(DEFAULT_SEATS), validate=validate.Length(equal=4)
+    )
+    seed = _int(0, MAX_SEED)
+    options = fields.Nested(GameOptionsRequest, load_default=lambda: {"ai_takeover": "standard"})
+
+
+class BidRequest(StrictSchema):
+    bid = _int(0, 13, required=True)
+
+
+class CardCode(StrictString):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if not is_card_code(value):
+            raise ValidationError('not a card code (rank 2-9TJQKA then suit CDHS, e.g. "QS")')
+        return value
+
+
+class PlayRequest(StrictSchema):
+    card = CardCode(required=True)
+
+
+class EmptyRequest(StrictSchema):
+    """claim / leave take no fields (an empty body or ``{}``)."""
+
+
+class EventsQuery(StrictSchema):
+    after = _int(0, 2**53, load_default=0)
+    wait = _int(0, 30, load_default=0)
+
+
+# ---- responses --------------------------------------------------------------
+
+
+class RulesView(Schema):
+    scoring = fields.String()
+    win_score = fields.Integer()
+    lose_score = fields.Integer(allow_none=True)
+    set_penalty = fields.String()
+    bag_limit = fields.Integer()
+    bag_penalty = fields.Integer()
+    nil = fields.Boolean()
+    nil_value = fields.Integer()
+    min_team_bid = fields.Integer()
+    max_team_bid = fields.Integer()
+    nil_tricks_count_for_team = fields.Boolean()
+    spades_must_be_broken = fields.Boolean()
+
+
+class PlayedCard(Schema):
+    seat = fields.Integer()
+    card = fields.String()
+
+
+class TrickView(Schema):
+    leader = fields.Integer()
+    cards = fields.List(fields.Nested(PlayedCard))
+    winner = fields.Integer(allow_none=True)
+
+
+class RoundView(Schema):
+    round = fields.Integer()
+    dealer = fields.Integer()
+    bids = fields.List(fields.Integer())
+    tricks_won = fields.List(fields.Integer())
+    points = fields.List(fields.Integer())
+    bag_penalties = fields.List(fields.Integer())
+    scores = fields.List(fields.Integer())
+    bags = fields.List(fields.Integer())
+    hands = fields.List(fields.List(fields.String()))
+    plays = fields.List(fields.String())
+
+
+class SeatView(Schema):
+    seat = fields.Integer()
+    type = fields.String()
+    level = fields.String(allow_none=True)
+
+
+class OptionsView(Schema):
+    ai_takeover = fields.String(allow_none=True)
+
+
+class GameView(Schema):
+    """A seat's (or a spectator's) view: the engine's view plus API fields."""
+
+    game_id = fields.String()
+    version = fields.Integer()
+    phase = fields.String()
+    round = fields.Integer()
+    dealer = fields.Integer()
+    turn = fields.Integer(allow_none=True)
+    you = fields.Integer(allow_none=True)
+    hand = fields.List(fields.String(), allow_none=True)
+    hand_sizes = fields.List(fields.Integer())
+    legal = fields.List(fields.Raw())  # ints while bidding, card codes while playing
+    bids = fields.List(fields.Integer(allow_none=True))
+    tricks_won = fields.List(fields.Integer())
+    leader = fields.Integer(allow_none=True)
+    trick = fields.List(fields.Nested(PlayedCard))
+    tricks = fields.List(fields.Nested(TrickView))
+    last_trick = fields.Nested(TrickView, allow_none=True)
+    spades_broken = fields.Boolean()
+    scores = fields.List(fields.Integer())
+    bags = fields.List(fields.Integer())
+    rules = fields.Nested(RulesView)
+    history = fields.List(fields.Nested(RoundView))
+    winner = fields.List(fields.Integer(), allow_none=True)
+    seats = fields.List(fields.Nested(SeatView))
+    options = fields.Nested(OptionsView)
+
+
+class CreatedSeat(Schema):
+    seat = fields.Integer()
+    type = fields.String()
+    level = fields.String(allow_none=True)
+    token = fields.String()
+
+
+class CreatedGame(Schema):
+    game_id = fields.String()
+    seats = fields.List(fields.Nested(CreatedSeat))
+    state = fields.Nested(GameView)
+
+
+class ClaimedSeat(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    token = fields.String()
+    state = fields.Nested(GameView)
+
+
+class Event(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    version = fields.Integer()
+    data = fields.Dict(keys=fields.String(), values=fields.Raw())
+
+
+class EventPage(Schema):
+    game_id = fields.String()
+    events = fields.List(fields.Nested(Event))
+    last_seq = fields.Integer()
+
+
+class RuleOption(Schema):
+    name = fields.String()
+    type = fields.String()
+    default = fields.Raw(allow_none=True)
+    choices = fields.List(fields.Raw(), allow_none=True)
+    description = fields.String()
+
+
+class RulesCatalogue(Schema):
+    default_preset = fields.String()
+    presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesView))
+    options = fields.List(fields.Nested(RuleOption))
+
+
+GAME_VIEW = GameView()
+CREATED_GAME = CreatedGame()
+CLAIMED_SEAT = ClaimedSeat()
+EVENT_PAGE = EventPage()
+RULES_CATALOGUE = RulesCatalogue()

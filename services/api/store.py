@@ -1,0 +1,203 @@
+"""Game storage in Redis: one hash per game, one stream of events per game.
+
+Layout (every key of a game shares the ``{game_id}`` hash tag, so a game lives
+in one Redis Cluster slot and one Lua script may touch all of its keys):
+
+* ``game:{id}`` — hash: ``v`` (version, int), ``meta`` (compact JSON: seats
+  with token hashes, options, started flag, last event seq), ``state`` (the
+  engine's :func:`services.engine.to_json`).
+* ``game:{id}:events`` — stream; entry id ``<seq>-0``, field ``e`` = event JSON
+  (with per-seat private parts, filtered on read).
+* ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
+  ``Idempotency-Key`` request.
+
+Every change goes through :meth:`GameStore.commit`, a Lua compare-and-set on
+``v`` that writes the record, its events and the idempotency entry at once
+and refreshes the TTL, so concurrent writers can never lose or double a move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import redis
+
+from services.engine import GameState, from_json, to_json
+
+_COMMIT_LUA = """
+local cur = redis.call('HGET', KEYS[1], 'v')
+if ARGV[1] == '' then
+  if cur then return {0, cur} end
+elseif cur ~= ARGV[1] then
+  if cur then return {0, cur} end
+  return {0, ''}
+end
+local ttl = tonumber(ARGV[5])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'meta', ARGV[3], 'state', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ttl)
+for i = 8, #ARGV, 2 do
+  redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
+if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
+return {1, ARGV[2]}
+"""
+
+
+def game_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}"
+
+
+def events_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def idempotency_key(game_id: str, seat: int, key: str) -> str:
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"game:{{{game_id}}}:idem:{seat}:{digest}"
+
+
+@dataclass
+class Seat:
+    type: str  # human | open | ai
+    level: str | None = None  # ai level
+    token_hash: str | None = None
+
+    def to_json(self) -> list[Any]:
+        return [self.type, self.level, self.token_hash]
+
+
+@dataclass
+class GameRecord:
+    """One game as stored: version, seats, options and the engine state."""
+
+    game_id: str
+    version: int
+    seats: list[Seat]
+    state_json: str
+    options: dict[str, Any] = field(default_factory=dict)
+    started: bool = False  # all seats were taken at least once and round 1 began
+    seq: int = 0  # seq of the last event
+
+    @cached_property
+    def state(self) -> GameState:
+        return from_json(self.state_json)
+
+    def with_state(self, state: GameState) -> GameRecord:
+        record = GameRecord(
+            self.game_id, self.version, self.seats, to_json(state), self.options, self.started, self.seq
+        )
+        record.__dict__["state"] = state
+        return record
+
+    @property
+    def waiting(self) -> bool:
+        return any(s.type == "open" for s in self.seats)
+
+    def meta_json(self) -> str:
+        meta = {
+            "seats": [s.to_json() for s in self.seats],
+            "options": self.options,
+            "started": self.started,
+            "seq": self.seq,
+        }
+        return json.dumps(meta, separators=(",", ":"))
+
+
+def _record(game_id: str, version: bytes | str, meta_json: bytes | str, state_json: bytes | str) -> GameRecord:
+    meta = json.loads(meta_json)
+    state_text = state_json.decode() if isinstance(state_json, bytes) else state_json
+    return GameRecord(
+        game_id=game_id,
+        version=int(version),
+        seats=[Seat(*s) for s in meta["seats"]],
+        state_json=state_text,
+        options=meta["options"],
+        started=meta["started"],
+        seq=meta["seq"],
+    )
+
+
+class GameStore:
+    """The small storage interface the API needs (see module docstring)."""
+
+    def __init__(self, client: redis.Redis, blocking_client: redis.Redis, ttl_seconds: int, idem_ttl: int) -> None:
+        self.client = client
+        self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
+        self.ttl_seconds = ttl_seconds
+        self.idem_ttl = idem_ttl
+        self._commit = client.register_script(_COMMIT_LUA)
+
+    def load(self, game_id: str) -> GameRecord | None:
+        version, meta, state = self.client.hmget(game_key(game_id), ["v", "meta", "state"])
+        if version is None or meta is None or state is None:
+            return None
+        return _record(game_id, version, meta, state)
+
+    def commit(
+        self,
+        record: GameRecord,
+        expected_version: int | None,
+        events: list[dict[str, Any]],
+        idempotent: tuple[str, str] | None = None,
+    ) -> bool:
+        """Write ``record`` (whose version is the new one) and append ``events``
+        if the stored version is still ``expected_version`` (None: the game
+        must not exist yet). Returns False, writing nothing, otherwise.
+
+        ``idempotent`` is ``(redis key, stored response JSON)`` to remember.
+        """
+        args: list[Any] = [
+            "" if expected_version is None else str(expected_version),
+            str(record.version),
+            record.meta_json(),
+            record.state_json,
+            self.ttl_seconds,
+            idempotent[1] if idempotent else "",
+            self.idem_ttl,
+        ]
+        for event in events:
+            args += [f"{event['seq']}-0", json.dumps(event, separators=(",", ":"))]
+        keys = [game_key(record.game_id), events_key(record.game_id), idempotent[0] if idempotent else ""]
+        if not idempotent:
+            keys[2] = game_key(record.game_id) + ":idem:none"
+        ok, _ = self._commit(keys=keys, args=args)
+        return bool(ok)
+
+    def idempotent_response(self, key: str) -> dict[str, Any] | None:
+        raw = self.client.get(key)
+        return json.loads(raw) if raw is not None else None
+
+    def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+        entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
+        """Events after ``after``, blocking up to ``wait_seconds`` for the first one."""
+        events = self.events_after(game_id, after, limit)
+        if events or wait_seconds <= 0:
+            return events
+        reply = self.blocking_client.xread(
+            {events_key(game_id): f"{after}-0"}, count=limit, block=max(1, int(wait_seconds * 1000))
+        )
+        out = []
+        for _, entries in reply or []:
+            out.extend(json.loads(fields[b"e"]) for _, fields in entries)
+        return out
+
+    def ping(self) -> bool:
+        return bool(self.client.ping())
+
+
+def make_store(config: dict[str, Any]) -> GameStore:
+    timeout = float(config["REDIS_SOCKET_TIMEOUT"])
+    common = {"socket_connect_timeout": timeout, "health_check_interval": 30, "retry_on_timeout": False}
+    client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout, **common)
+    blocking = redis.Redis.from_url(
+        config["REDIS_URL"], socket_timeout=float(config["EVENTS_MAX_WAIT"]) + timeout + 1, **common
+    )
+    return GameStore(client, blocking, int(config["GAME_TTL_SECONDS"]), int(config["IDEMPOTENCY_TTL_SECONDS"]))
