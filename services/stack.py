@@ -57,14 +57,14 @@ def resolve_redis() -> tuple[str, object | None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="Run the API and an AI worker on this machine.")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    parser.add_argument("--api-workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    parser.add_argument("--port", type=int, default=8000, help="API port on 127.0.0.1 (default 8000)")
+    parser.add_argument("--api-workers", type=int, default=int(os.environ.get("API_WORKERS", "2")))
     parser.add_argument("--ai-concurrency", type=int, default=int(os.environ.get("AI_CONCURRENCY", "2")))
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
     url, embedded = resolve_redis()
-    env = dict(os.environ, REDIS_URL=url, PORT=str(args.port), WEB_CONCURRENCY=str(args.api_workers))
+    env = dict(os.environ, REDIS_URL=url, API_BIND=f"127.0.0.1:{args.port}", API_WORKERS=str(args.api_workers))
     py = sys.executable
     commands = {
         "ai-worker": [py, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker", "-Q", QUEUES,
