@@ -1,0 +1,85 @@
+"""A seat's view turned into the arrays the kernel takes.
+
+Only the view is read (own hand, bids, the current trick, the round's
+completed tricks, hand sizes, rules, legal moves), so nothing a seat may not
+know can reach a strategy.  The unseen cards are all 52 minus the own hand
+minus every card shown in ``tricks`` and ``trick``; a seat that did not follow
+the led suit is marked void in it (``void_suits``), which sampling respects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from services.engine.cards import FULL_DECK, cards_in, mask_of, parse_card
+
+
+@dataclass(frozen=True)
+class Position:
+    seat: int
+    hand: int  # own cards, a mask
+    unseen: np.ndarray  # card indices the seat cannot see, int64
+    sizes: np.ndarray  # cards left in each hand, int64[4]
+    void_suits: np.ndarray  # per seat, a 4-bit set of suits it has shown void in
+    bids: np.ndarray  # per seat, -1 for a seat yet to bid
+    leader: int  # the seat leading the current trick (the first seat while bidding)
+    trick: np.ndarray  # the current trick's cards in play order, int64[4]
+    trick_n: int
+    won: np.ndarray  # tricks won this round per seat
+    broken: bool
+    partnership: bool
+    must_break: bool
+    nil_counts: bool
+
+    def bids_known(self) -> np.ndarray:
+        """The bids with unknown ones as 0 (only used once all are in)."""
+        return np.maximum(self.bids, 0)
+
+
+def _ints(values: list[int]) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def position_of(view: dict[str, Any]) -> Position:
+    """The kernel's position for the seat whose view this is."""
+    seat = view["you"]
+    if seat is None:
+        raise ValueError("a spectator view has no decisions")
+    hand = mask_of(parse_card(c) for c in view["hand"])
+    seen = hand
+    void_suits = [0, 0, 0, 0]
+    for trick in [*view["tricks"], {"cards": view["trick"]}]:
+        cards = [(entry["seat"], parse_card(entry["card"])) for entry in trick["cards"]]
+        if not cards:
+            continue
+        led = cards[0][1] // 13
+        for who, card in cards:
+            seen |= 1 << card
+            if card // 13 != led:
+                void_suits[who] |= 1 << led
+    unseen = list(cards_in(FULL_DECK & ~seen))
+    sizes = list(view["hand_sizes"])
+    if len(unseen) != sum(sizes) - sizes[seat]:
+        raise ValueError("view is inconsistent: unseen cards do not match the other hand sizes")
+    trick_cards = [parse_card(entry["card"]) for entry in view["trick"]]
+    leader = view["leader"] if view["leader"] is not None else (view["dealer"] + 1) % 4
+    rules = view["rules"]
+    return Position(
+        seat=seat,
+        hand=hand,
+        unseen=_ints(unseen),
+        sizes=_ints(sizes),
+        void_suits=_ints(void_suits),
+        bids=_ints([-1 if b is None else b for b in view["bids"]]),
+        leader=leader,
+        trick=_ints(trick_cards + [0] * (4 - len(trick_cards))),
+        trick_n=len(trick_cards),
+        won=_ints(view["tricks_won"]),
+        broken=bool(view["spades_broken"]),
+        partnership=rules["scoring"] == "partnership",
+        must_break=bool(rules["spades_must_be_broken"]),
+        nil_counts=bool(rules["nil_tricks_count_for_team"]),
+    )
