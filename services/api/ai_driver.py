@@ -1,0 +1,263 @@
+"""Computer players' turns: sent to the Celery workers, applied when they land.
+
+* :func:`dispatch` sends the task ``ai.decide`` **by name** to the queue
+  ``ai.<level>`` with the seat's view as plain JSON (the API never imports the
+  worker; the only code they share is the engine), and records the pending
+  turn: ``game:{id}:ai`` holds ``{task_id, version, seat, level, sent_at,
+  attempts}``, and the global sorted set ``ai:pending`` holds the game id
+  scored by its deadline.
+* :class:`AiDriver` (one per API process, two daemon threads) brings the
+  decisions back through the task results:
+
+  - the *listener* subscribes to ``celery-task-meta-*``, which Celery's Redis
+    result backend PUBLISHes the moment a task finishes, and applies each
+    decision with the same compare-and-set as a human move; a stale or
+    duplicate result fails the version check and is dropped harmlessly;
+  - the *sweeper* claims pending turns whose deadline has passed (the
+    ``ZREM`` that removes one is the claim, so exactly one API process acts),
+    applies the stored result if the publication was missed, and otherwise
+    sends the task again.  So a game never stalls when a worker or an API
+    process dies mid-decision: ``AI_DECISION_DEADLINE_SECONDS`` (default 10)
+    bounds the delay.  After ``AI_MAX_ATTEMPTS`` failed attempts the API plays
+    the seat's lowest legal move itself, so a broken worker pool can't freeze
+    a game forever (logged and counted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+import redis
+from celery import Celery
+from flask import Flask, g, has_request_context
+
+from services.engine import legal_moves, turn, view
+from services.engine.cards import card_code
+from services.engine.game import Bid
+
+from .observability import AI_DECISION_SECONDS, AI_REISSUED
+
+if TYPE_CHECKING:
+    from .store import GameRecord, GameStore
+
+log = logging.getLogger("spades.ai")
+TASK_NAME = "ai.decide"
+PENDING_KEY = "ai:pending"
+RESULT_CHANNELS = "celery-task-meta-*"
+LEVELS = ("easy", "standard", "pro")
+
+
+def queue_of(level: str) -> str:
+    return f"ai.{level}"
+
+
+def pending_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:ai"
+
+
+def decision_seed(game_seed: int, version: int, attempts: int) -> int:
+    """Reproducible from the (secret) game seed, so a replay makes the same AI
+    decisions, yet unpredictable to players, who never see that seed."""
+    digest = hashlib.sha256(f"{game_seed}:{version}:{attempts}".encode()).digest()
+    return int.from_bytes(digest[:7], "big")
+
+
+def celery_init_app(app: Flask) -> Celery:
+    """Flask's Celery pattern, producer side: the API only sends tasks."""
+    config = app.config
+    broker = config["CELERY_BROKER_URL"] or config["REDIS_URL"]
+    backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
+    timeout = float(config["REDIS_SOCKET_TIMEOUT"])
+    celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
+    celery.conf.update(
+        broker_connection_retry_on_startup=True,
+        broker_connection_timeout=timeout,
+        broker_transport_options={"socket_timeout": timeout, "socket_connect_timeout": timeout},
+        redis_socket_timeout=timeout,
+        redis_socket_connect_timeout=timeout,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+    )
+    app.extensions["celery"] = celery
+    return celery
+
+
+class AiDispatcher:
+    """Sends AI turns and remembers them until their move is applied."""
+
+    def __init__(self, celery: Celery, client: redis.Redis, deadline: float, ttl: int) -> None:
+        self.celery = celery
+        self.client = client
+        self.deadline = deadline
+        self.ttl = ttl
+
+    def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> None:
+        level = record.seats[seat].level or "standard"
+        request_id = g.get("request_id", "-") if has_request_context() else "ai-driver"
+        seed = decision_seed(record.state.seed, record.version, attempts)
+        task_id = self.celery.send_task(
+            TASK_NAME,
+            kwargs={
+                "view": view(record.state, seat),
+                "level": level,
+                "game_id": record.game_id,
+                "version": record.version,
+                "seat": seat,
+                "seed": seed,
+                "request_id": request_id,
+            },
+            queue=queue_of(level),
+        ).id
+        pending = {
+            "task_id": task_id,
+            "version": record.version,
+            "seat": seat,
+            "level": level,
+            "sent_at": time.time(),
+            "attempts": attempts,
+        }
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(pending_key(record.game_id), json.dumps(pending), ex=self.ttl)
+        pipe.zadd(PENDING_KEY, {record.game_id: time.time() + self.deadline})
+        pipe.execute()
+        log.info(
+            "ai turn sent",
+            extra={
+                "request_id": request_id,
+                "game_id": record.game_id,
+                "seat": seat,
+                "level": level,
+                "task_id": task_id,
+            },
+        )
+
+    def pending(self, game_id: str) -> dict[str, Any] | None:
+        raw = self.client.get(pending_key(game_id))
+        return json.loads(raw) if raw else None
+
+    def done(self, game_id: str, version: int) -> None:
+        """Forget the pending turn of ``version`` (a newer one may already be pending)."""
+        pending = self.pending(game_id)
+        if pending is not None and pending["version"] == version:
+            self.client.delete(pending_key(game_id))
+            self.client.zrem(PENDING_KEY, game_id)
+
+
+def move_from_result(result: dict[str, Any]) -> Any:
+    from services.engine import Play, parse_card
+
+    move = result["move"]
+    return Bid(int(move["bid"])) if "bid" in move else Play(parse_card(move["card"]))
+
+
+def fallback_move(record: GameRecord, seat: int) -> dict[str, Any]:
+    """The seat's lowest legal move: the last resort when no worker answers."""
+    move = legal_moves(record.state, seat)[0]
+    return {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+
+
+class AiDriver:
+    """Applies AI decisions as they land and re-sends lost ones (see module doc)."""
+
+    def __init__(self, app: Flask, store: GameStore, dispatcher: AiDispatcher) -> None:
+        self.app = app
+        self.store = store
+        self.dispatcher = dispatcher
+        self.max_attempts = int(app.config["AI_MAX_ATTEMPTS"])
+        self.sweep_interval = float(app.config["AI_SWEEP_INTERVAL_SECONDS"])
+        backend = app.config["CELERY_RESULT_BACKEND"] or app.config["REDIS_URL"]
+        self.results = redis.Redis.from_url(backend, socket_timeout=None, socket_connect_timeout=2)
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        for target, name in ((self._listen, "ai-listener"), (self._sweep, "ai-sweeper")):
+            threading.Thread(target=target, name=name, daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # ---- applying a decision ---------------------------------------------------
+
+    def apply_result(self, result: dict[str, Any]) -> bool:
+        from . import games
+
+        game_id, version, seat = result["game_id"], int(result["version"]), int(result["seat"])
+        pending = self.dispatcher.pending(game_id)
+        applied = games.apply_ai_move(self.store, game_id, version, seat, move_from_result(result))
+        if applied and pending is not None and pending["version"] == version:
+            AI_DECISION_SECONDS.labels(pending["level"]).observe(max(0.0, time.time() - pending["sent_at"]))
+        self.dispatcher.done(game_id, version)
+        return applied
+
+    def _on_message(self, data: bytes) -> None:
+        meta = json.loads(data)
+        result = meta.get("result")
+        if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
+            return  # failures are retried by the sweeper at the deadline
+        with self.app.app_context():
+            self.apply_result(result)
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            try:
+                pubsub = self.results.pubsub(ignore_subscribe_messages=True)
+                pubsub.psubscribe(RESULT_CHANNELS)
+                for message in pubsub.listen():
+                    if self._stop.is_set():
+                        return
+                    try:
+                        self._on_message(message["data"])
+                    except Exception:
+                        log.exception("could not apply an AI result")
+            except redis.RedisError as error:
+                log.warning("ai listener reconnecting", extra={"error": error.__class__.__name__})
+                self._stop.wait(1.0)
+
+    # ---- deadlines --------------------------------------------------------------
+
+    def _sweep(self) -> None:
+        while not self._stop.wait(self.sweep_interval):
+            try:
+                with self.app.app_context():
+                    self.sweep_once()
+            except redis.RedisError as error:
+                log.warning("ai sweep failed", extra={"error": error.__class__.__name__})
+            except Exception:
+                log.exception("ai sweep failed")
+
+    def sweep_once(self) -> None:
+        client = self.dispatcher.client
+        for raw_id in client.zrangebyscore(PENDING_KEY, "-inf", time.time(), start=0, num=100):
+            game_id = raw_id.decode()
+            if not client.zrem(PENDING_KEY, game_id):
+                continue  # another API process claimed it
+            self.recover(game_id)
+
+    def recover(self, game_id: str) -> None:
+        """A pending turn is overdue: apply its result if it exists, else send it again."""
+        pending = self.dispatcher.pending(game_id)
+        record = self.store.load(game_id)
+        if pending is None or record is None or record.version != pending["version"]:
+            return  # applied meanwhile, or the game is gone
+        stored = self.dispatcher.celery.AsyncResult(pending["task_id"])
+        if stored.successful() and isinstance(stored.result, dict):
+            self.apply_result(stored.result)
+            return
+        seat = turn(record.state)
+        if seat is None or record.seats[seat].type != "ai":
+            return
+        if pending["attempts"] >= self.max_attempts:
+            log.error("no AI worker answered; playing the lowest legal move", extra={"game_id": game_id, "seat": seat})
+            self.apply_result(
+                {"game_id": game_id, "version": record.version, "seat": seat, "move": fallback_move(record, seat)}
+            )
+            return
+        AI_REISSUED.labels(pending["level"]).inc()
+        log.warning("ai turn overdue; sending it again", extra={"game_id": game_id, "attempts": pending["attempts"]})
+        self.dispatcher.dispatch(record, seat, attempts=pending["attempts"] + 1)

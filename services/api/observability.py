@@ -1,0 +1,158 @@
+"""Request ids, one JSON log line per request, and Prometheus metrics.
+
+Metrics work under several gunicorn workers: ``gunicorn.conf.py`` points
+``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory before anything imports
+prometheus-client, every worker writes its samples there, and ``/metrics``
+aggregates them (prometheus-client's multiprocess mode).  The AI queue depth
+is read live from the broker at scrape time.
+
+Logs never carry tokens, hands or bodies: only ids, route, status, timing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Flask, Response, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+REQUESTS = Counter("spades_http_requests_total", "HTTP requests served.", ["method", "route", "status"])
+LATENCY = Histogram(
+    "spades_http_request_duration_seconds",
+    "Time to serve an HTTP request (long polls included).",
+    ["method", "route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+MOVES = Counter(
+    "spades_moves_total", "Moves offered, by kind and outcome (accepted or the refusal code).", ["kind", "outcome"]
+)
+GAMES_CREATED = Counter("spades_games_created_total", "Games created.")
+GAMES_FINISHED = Counter("spades_games_finished_total", "Games that reached game_over.")
+AI_DECISION_SECONDS = Histogram(
+    "spades_ai_decision_seconds",
+    "From sending an AI turn to the workers to applying its move.",
+    ["level"],
+    buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+AI_REISSUED = Counter(
+    "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
+)
+STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+access_log = logging.getLogger("spades.access")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line, with whatever ``extra`` fields a call gave."""
+
+    _SKIP = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        out.update({k: v for k, v in vars(record).items() if k not in self._SKIP})
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str)
+
+
+def configure_logging(level: str) -> None:
+    """JSON lines on stderr for the service's own loggers."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter())
+    for name in ("spades", "services"):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level.upper())
+        logger.propagate = False
+
+
+def request_id() -> str:
+    """This request's id (from ``X-Request-ID`` when well-formed)."""
+    return getattr(g, "request_id", "-")
+
+
+class QueueDepthCollector(Collector):
+    """``spades_ai_queue_depth``: messages waiting in each AI queue, read at scrape time."""
+
+    def __init__(self, depth: Callable[[], dict[str, int]]) -> None:
+        self.depth = depth
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        family = GaugeMetricFamily("spades_ai_queue_depth", "AI turns waiting in each queue.", labels=["queue"])
+        try:
+            for queue, n in self.depth().items():
+                family.add_metric([queue], n)
+        except Exception:  # a scrape must not fail because the broker is down
+            STORE_ERRORS.labels("broker").inc()
+        yield family
+
+
+def metrics_text(queue_depth: Callable[[], dict[str, int]]) -> bytes:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest(REGISTRY)
+    live = CollectorRegistry()
+    live.register(QueueDepthCollector(queue_depth))
+    return body + generate_latest(live)
+
+
+def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) -> None:
+    """Request ids, access log lines, request metrics and ``GET /metrics``."""
+
+    @app.before_request
+    def _start() -> None:
+        incoming = request.headers.get("X-Request-ID", "")
+        g.request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        elapsed = time.perf_counter() - getattr(g, "started", time.perf_counter())
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+        LATENCY.labels(request.method, route).observe(elapsed)
+        response.headers["X-Request-ID"] = request_id()
+        access_log.info(
+            "request",
+            extra={
+                "request_id": request_id(),
+                "method": request.method,
+                "route": route,
+                "status": response.status_code,
+                "duration_ms": round(elapsed * 1000, 2),
+                "game_id": (request.view_args or {}).get("game_id"),
+                "seat": getattr(g, "seat", None),
+                "remote": request.remote_addr,
+            },
+        )
+        return response
+
+    @app.get("/metrics")
+    def metrics() -> Response:
+        return Response(metrics_text(queue_depth), mimetype=CONTENT_TYPE_LATEST)

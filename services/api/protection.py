@@ -1,0 +1,89 @@
+"""Rate limits, CORS and security headers.
+
+Rate limits use flask-limiter with Redis storage, so a limit holds across
+every API process: one budget per client address for all requests, and one
+per seat token for requests that carry one.  A refused request gets a 429
+problem+json with ``Retry-After``.  Health and metrics endpoints are exempt
+so probes and scrapes never starve.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Blueprint, Flask, Response, request
+from flask_cors import CORS
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+
+from .problems import ApiError, problem_response
+
+EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
+ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "X-Request-ID"]
+_JSON_CSP = "default-src 'none'; frame-ancestors 'none'"
+_DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; frame-ancestors 'none'"
+)
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def token_key() -> str:
+    """Rate-limit key for a seat token: a digest, so the token itself is never stored."""
+    token = bearer_token() or ""
+    return "token:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
+    """Install limits on ``api`` (and everything but ``exempt`` views), CORS and headers."""
+    config = app.config
+    limiter = Limiter(
+        key_func=client_address,
+        app=app,
+        storage_uri=config["RATE_LIMIT_STORAGE_URL"] or config["REDIS_URL"],
+        storage_options={"socket_timeout": float(config["REDIS_SOCKET_TIMEOUT"])},
+        default_limits=[config["RATE_LIMIT_PER_ADDRESS"]] if config["RATE_LIMIT_PER_ADDRESS"] else [],
+        headers_enabled=True,
+        strategy="fixed-window",
+        swallow_errors=True,  # a Redis outage must not turn into 500s here; the store answers 503
+        enabled=bool(config["RATE_LIMIT_ENABLED"]),
+        key_prefix="spades-rl",
+    )
+    if config["RATE_LIMIT_PER_TOKEN"]:
+        limiter.limit(config["RATE_LIMIT_PER_TOKEN"], key_func=token_key, exempt_when=lambda: bearer_token() is None)(
+            api
+        )
+    for view in exempt:
+        limiter.exempt(view)
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(error: RateLimitExceeded) -> Response:
+        detail = f"Too many requests: the limit is {error.description}. Retry after the time in Retry-After."
+        return problem_response(ApiError(429, "rate_limited", detail))
+
+    origins = [o.strip() for o in str(config["CORS_ORIGINS"] or "").split(",") if o.strip()]
+    if origins:
+        CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS, max_age=600)
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        headers = response.headers
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("Content-Security-Policy", _DOCS_CSP if request.path.startswith("/docs") else _JSON_CSP)
+        if request.path.startswith("/v1/games"):
+            headers["Cache-Control"] = "no-store"  # views hold a private hand
+        return response
+
+    return limiter
