@@ -23,6 +23,7 @@ def playing_position(
     won: tuple[int, int, int, int] = (0, 0, 0, 0),
     rules: Rules | None = None,
     spades_broken: bool = False,
+    shown: tuple[str, ...] = (),
     fill_seed: int = 0,
 ) -> GameState:
     """A round-1 state in play where seat ``me`` holds ``hand`` and is to
@@ -31,7 +32,8 @@ def playing_position(
     A hand of ``13 - k`` cards means ``k`` tricks were completed: they are
     made of four cards of one suit each (so they reveal no void), one of them
     spades when ``spades_broken``.  The other cards are dealt at random
-    (``fill_seed``) to the other seats.  ``won`` is taken as given (views only
+    (``fill_seed``) to the other seats.  ``shown`` names the completed
+    tricks' cards instead (4 per trick, in play order).  ``won`` is taken as given (views only
     report it)."""
     rules = rules or make_rules("individual")
     leader = (me - len(trick)) % 4
@@ -39,9 +41,9 @@ def playing_position(
     done = 13 - size
     assert done >= (1 if spades_broken else 0)
     used = mask(*hand) | mask(*trick)
-    free = [c for c in cards_in(FULL_DECK & ~used)]
+    free = list(cards_in(FULL_DECK & ~used))
     suits = ([3] if spades_broken else []) + [0, 1, 2, 3] * 13
-    prefix: list[int] = []
+    prefix: list[int] = [parse_card(c) for c in shown]
     for suit in suits:
         if len(prefix) == 4 * done:
             break
