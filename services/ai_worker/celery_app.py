@@ -1,0 +1,81 @@
+"""The Celery application of the AI worker.
+
+    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro
+
+Configuration comes from the environment: ``CELERY_BROKER_URL`` and
+``CELERY_RESULT_BACKEND``, both defaulting to ``REDIS_URL`` (default
+``redis://127.0.0.1:6379/0``).
+
+Reliability settings, and why:
+
+* ``task_acks_late`` + ``task_reject_on_worker_lost``: a task is acknowledged
+  only after it finishes, and requeued if the worker process dies mid-task,
+  so a crash or a pod eviction never silently drops a computer's move.  The
+  task is a pure function of its arguments (view + seed), so running it twice
+  is harmless.
+* ``worker_prefetch_multiplier = 1``: a worker reserves one task at a time, so
+  a slow pro decision cannot hold other games' moves hostage in its buffer
+  and queue length is an honest autoscaling signal.
+* time limits (soft 10 s, hard 20 s): decisions take milliseconds; a task
+  running this long is stuck, and the soft limit lets it fail cleanly before
+  the hard limit kills the process.
+* ``result_expires = 3600``: results are read by the API within seconds;
+  keeping them an hour bounds Redis memory.
+* one queue per level (``ai.easy``, ``ai.standard``, ``ai.pro``), routed by the
+  caller (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and
+  expensive levels can be scaled apart; the route below is the default.
+* JSON only: the view is plain JSON and nothing else should be unpickled.
+
+``worker_init`` (main process: covers the solo pool, and prefork children
+fork from a warm parent) and ``worker_process_init`` (each prefork child)
+handlers compile (or load) the numba kernel before any task is taken, so no
+task pays JIT cost.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from celery import Celery
+from celery.signals import worker_init, worker_process_init
+
+from .kernel import warm_up
+
+LEVEL_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+log = logging.getLogger(__name__)
+
+
+def _redis_url() -> str:
+    return os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+
+
+celery = Celery("spades_ai", include=["services.ai_worker.tasks"])
+celery.conf.update(
+    broker_url=os.environ.get("CELERY_BROKER_URL", _redis_url()),
+    result_backend=os.environ.get("CELERY_RESULT_BACKEND", _redis_url()),
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    task_soft_time_limit=10,
+    task_time_limit=20,
+    result_expires=3600,
+    task_default_queue="ai.standard",
+    task_routes={"ai.decide": {"queue": "ai.standard"}},
+    broker_connection_retry_on_startup=True,
+    worker_hijack_root_logger=False,
+)
+app = celery  # the name `celery -A` looks for as well
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _warm_kernel(**_: object) -> None:
+    """Pay the JIT (or cache load) once per worker process, at start."""
+    warm_up()
+    log.info("ai kernel warmed up in pid %s", os.getpid())

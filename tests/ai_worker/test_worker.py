@@ -1,0 +1,89 @@
+"""The Celery task, called in-process and through a real worker process."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from celery import Celery
+
+from services.ai_worker.tasks import decide_task
+from services.engine import make_rules, new_game, view
+from services.engine.state import turn
+
+from .helpers import play_randomly
+
+REDIS_URL = "redis://127.0.0.1:6379/2"  # the AI-worker tests' own database
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_task_returns_the_move_with_the_request_ids():
+    state = new_game(make_rules("individual"), seed=3)
+    seat = turn(state)
+    result = decide_task.run(
+        view=view(state, seat), level="standard", game_id="g1", version=7, seat=seat, seed=1, request_id="r1"
+    )
+    assert set(result) == {"game_id", "version", "seat", "level", "move", "elapsed_ms"}
+    assert (result["game_id"], result["version"], result["seat"], result["level"]) == ("g1", 7, seat, "standard")
+    assert result["move"]["bid"] in view(state, seat)["legal"]
+    assert result["elapsed_ms"] >= 0
+
+
+def test_task_refuses_a_view_for_another_seat():
+    state = new_game(make_rules("individual"), seed=3)
+    with pytest.raises(ValueError):
+        decide_task.run(view=view(state, turn(state)), level="easy", game_id="g", version=1, seat=0, seed=1)
+
+
+@pytest.fixture
+def worker():
+    db = redis.Redis.from_url(REDIS_URL)
+    db.flushdb()
+    env = {**os.environ, "CELERY_BROKER_URL": REDIS_URL, "CELERY_RESULT_BACKEND": REDIS_URL, "REDIS_URL": REDIS_URL}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker",
+         "-Q", "ai.easy,ai.standard,ai.pro", "--pool", "solo", "--loglevel", "INFO", "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        db.flushdb()
+
+
+@pytest.mark.integration
+def test_a_real_worker_answers_ai_decide_for_each_level(worker):
+    # The API's side: a bare client that knows only the task's name and queues.
+    client = Celery("api_side", broker=REDIS_URL, backend=REDIS_URL)
+    cases = []
+    bidding = new_game(make_rules("partnership"), seed=12)
+    playing = play_randomly(bidding, 9, random.Random(2))
+    for i, (level, state) in enumerate([("easy", bidding), ("standard", playing), ("pro", playing), ("pro", bidding)]):
+        seat = turn(state)
+        v = view(state, seat)
+        kwargs = {"view": v, "level": level, "game_id": f"g{i}", "version": i, "seat": seat, "seed": i,
+                  "request_id": f"req-{i}"}  # fmt: skip
+        cases.append((v, client.send_task("ai.decide", kwargs=kwargs, queue=f"ai.{level}")))
+    deadline = time.monotonic() + 90
+    for i, (v, pending) in enumerate(cases):
+        result = pending.get(timeout=max(1, deadline - time.monotonic()))
+        assert result["game_id"] == f"g{i}" and result["version"] == i and result["seat"] == v["you"]
+        move = result["move"]
+        assert (move["bid"] if "bid" in move else move["card"]) in v["legal"]
+    worker.terminate()
+    log = worker.communicate(timeout=30)[0]
+    assert "ai kernel warmed up" in log
+    assert all(f"request_id=req-{i}" in log for i in range(len(cases)))
