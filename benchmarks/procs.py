@@ -1,0 +1,123 @@
+"""Real service processes for benchmarks and integration tests.
+
+Starts gunicorn (``gunicorn.conf.py``) and Celery AI workers on loopback as
+subprocesses, waits until each really answers, and stops them afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+from celery import Celery
+
+ROOT = Path(__file__).resolve().parents[1]
+ALL_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def stop(process: subprocess.Popen, timeout: float = 15) -> None:
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def wait_http(url: str, process: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            if requests.get(url, timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} not ready after {timeout} s")
+
+
+def start_gunicorn(
+    redis_url: str, workers: int = 2, threads: int = 8, env: dict[str, str] | None = None, app: str | None = None
+) -> tuple[subprocess.Popen, str]:
+    """A gunicorn on a free loopback port; returns the process and base URL once it answers."""
+    port = free_port()
+    full_env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "API_BIND": f"127.0.0.1:{port}",
+        "API_WORKERS": str(workers),
+        "API_THREADS": str(threads),
+        "API_LOG_LEVEL": "warning",
+        "LOG_LEVEL": "WARNING",
+        **(env or {}),
+    }
+    cmd = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+    if app:
+        cmd.append(app)
+    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(base + "/healthz", process)
+    except Exception:
+        stop(process)
+        raise
+    return process, base
+
+
+def start_worker(
+    redis_url: str,
+    queues: tuple[str, ...] = ALL_QUEUES,
+    concurrency: int = 1,
+    pool: str = "prefork",
+    env: dict[str, str] | None = None,
+    timeout: float = 120.0,
+) -> subprocess.Popen:
+    """A Celery AI worker; returns once it answers a ping (its kernel is warm)."""
+    name = f"w{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+    full_env = {**os.environ, "REDIS_URL": redis_url, **(env or {})}
+    cmd = [
+        sys.executable, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker",
+        "-Q", ",".join(queues), "-n", name, "--pool", pool, "--concurrency", str(concurrency),
+        "--prefetch-multiplier", "1", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+    ]  # fmt: skip
+    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
+    client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"celery worker exited with {process.returncode}")
+            if client.control.ping(destination=[name], timeout=0.5):
+                return process
+        raise RuntimeError(f"celery worker {name} not ready after {timeout} s")
+    except Exception:
+        stop(process)
+        raise
+    finally:
+        client.close()
+
+
+@contextmanager
+def running(*processes: subprocess.Popen) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        for process in processes:
+            stop(process)
