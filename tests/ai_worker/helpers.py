@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from services.engine import Bid, GameState, Play, apply, make_rules, new_game, parse_card, turn, view
+from services.engine import Bid, GameState, Play, apply, legal_moves, make_rules, new_game, parse_card, turn, view
 from services.engine.cards import FULL_DECK, cards_in, mask_of
 from services.engine.rules import Rules
 
@@ -69,8 +69,6 @@ def playing_position(
 
 def play_randomly(state: GameState, moves: int, rng: random.Random) -> GameState:
     """``state`` after ``moves`` uniformly random legal moves (bids 1..4 when possible)."""
-    from services.engine import legal_moves
-
     for _ in range(moves):
         seat = turn(state)
         options = legal_moves(state, seat)
