@@ -50,7 +50,7 @@ def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
         raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise invalid_request([{"field": "body", "message": "malformed JSON"}]) from None
     if not isinstance(body, dict):
         raise invalid_request([{"field": "body", "message": "must be a JSON object"}])

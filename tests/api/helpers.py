@@ -1,0 +1,62 @@
+"""Small helpers shared by the API tests: create games, auth headers, engine comparison."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from services.engine import GameState, view
+
+API_ONLY_FIELDS = ("game_id", "version", "seats", "options")
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):
+    body: dict[str, Any] = {"rules": rules or {"preset": "partnership"}}
+    if seats is not None:
+        body["seats"] = seats
+    if seed is not None:
+        body["seed"] = seed
+    response = session.post("/v1/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def engine_part(api_view: dict[str, Any]) -> dict[str, Any]:
+    """The API view without the fields the API adds on top of the engine's view."""
+    return {k: v for k, v in api_view.items() if k not in API_ONLY_FIELDS}
+
+
+def assert_matches_engine(api_view: dict[str, Any], state: GameState, seat: int | None) -> None:
+    expected = view(state, seat)
+    assert engine_part(api_view) == expected
+
+
+def choose_move(api_view: dict[str, Any], rng: random.Random, bidding: str = "modest") -> tuple[str, dict[str, Any]]:
+    """A legal move from a seat's view: a modest (1-4) or the highest bid, or a random legal card."""
+    legal = api_view["legal"]
+    assert legal, "asked to move with nothing legal"
+    if api_view["phase"] == "bidding":
+        if bidding == "high":
+            return "bids", {"bid": max(legal)}
+        modest = [b for b in legal if 1 <= b <= 4] or legal
+        return "bids", {"bid": rng.choice(modest)}
+    return "plays", {"card": rng.choice(legal)}
+
+
+def hands_visible_in(obj: Any) -> set[str]:
+    """Every card code found under a 'hand' key anywhere in a JSON document."""
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key == "hand" and isinstance(value, list):
+                found.update(value)
+            else:
+                found |= hands_visible_in(value)
+    elif isinstance(obj, list):
+        for item in obj:
+            found |= hands_visible_in(item)
+    return found
