@@ -36,8 +36,20 @@ class StrictString(fields.String):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class JsonInteger(fields.Integer):
+    """A JSON Schema integer: an int, or a number with no fractional part (``3.0``);
+    never a string or a boolean."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def _int(low: int, high: int, **kwargs: Any) -> fields.Integer:
-    return fields.Integer(strict=True, validate=validate.Range(low, high), **kwargs)
+    return JsonInteger(validate=validate.Range(low, high), **kwargs)
 
 
 class StrictSchema(Schema):
@@ -52,7 +64,7 @@ class RulesRequest(StrictSchema):
     preset = StrictString(load_default=DEFAULT_PRESET, validate=validate.OneOf(sorted(PRESETS)))
     scoring = StrictString(validate=validate.OneOf(["partnership", "individual"]))
     win_score = _int(1, SCORE_LIMIT)
-    lose_score = fields.Integer(strict=True, allow_none=True, validate=validate.Range(-SCORE_LIMIT, SCORE_LIMIT))
+    lose_score = JsonInteger(allow_none=True, validate=validate.Range(-SCORE_LIMIT, SCORE_LIMIT))
     set_penalty = StrictString(validate=validate.OneOf(["negative", "zero"]))
     bag_limit = _int(1, 1000)
     bag_penalty = _int(0, SCORE_LIMIT)

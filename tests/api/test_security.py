@@ -122,7 +122,7 @@ def test_tokens_are_stored_only_as_hashes(session, game, redis_db1):
 
 BAD_BIDS = [
     ({"bid": "3"}, "bid"),
-    ({"bid": 3.0}, "bid"),
+    ({"bid": 3.5}, "bid"),
     ({"bid": True}, "bid"),
     ({"bid": 10**30}, "bid"),
     ({"bid": -1}, "bid"),

@@ -1,0 +1,82 @@
+"""Unit tests of the pure helpers: tokens, config, problem details, schemas, view cache."""
+
+from __future__ import annotations
+
+import pytest
+from marshmallow import ValidationError
+
+from services.api import schemas
+from services.api.config import load_config
+from services.api.games import ViewCache, parse_if_match, visible_event
+from services.api.problems import ApiError, flatten_messages, problem_body
+from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
+
+
+def test_tokens_are_long_random_and_matched_by_hash_only():
+    tokens = [new_token() for _ in range(4)]
+    assert len(set(tokens)) == 4 and all(len(t) >= 43 for t in tokens)
+    hashes = [hash_token(t) for t in tokens]
+    assert [seat_of_token(t, hashes) for t in tokens] == [0, 1, 2, 3]
+    assert seat_of_token(new_token(), hashes) is None
+    assert seat_of_token(tokens[1], [hashes[0], None, hashes[2], hashes[3]]) is None
+    assert len(new_game_id()) >= 22
+
+
+def test_config_reads_environment_then_overrides():
+    env = {"GAME_TTL_SECONDS": "60", "REDIS_URL": "redis://x:1/3", "MAX_CONTENT_LENGTH": ""}
+    config = load_config({"EVENTS_MAX_WAIT": 5}, environ=env)
+    assert config["GAME_TTL_SECONDS"] == 60
+    assert config["REDIS_URL"] == "redis://x:1/3"
+    assert config["MAX_CONTENT_LENGTH"] == 16 * 1024
+    assert config["EVENTS_MAX_WAIT"] == 5
+
+
+def test_problem_body_has_rfc9457_fields_and_code():
+    body = problem_body(422, "illegal_move", "no", reason="must_follow_suit")
+    assert body == {
+        "type": "urn:spades:problem:illegal_move",
+        "title": "The rules do not allow that move",
+        "status": 422,
+        "detail": "no",
+        "code": "illegal_move",
+        "reason": "must_follow_suit",
+    }
+
+
+def test_nested_schema_errors_flatten_to_dotted_fields():
+    with pytest.raises(ValidationError) as error:
+        schemas.CreateGameRequest().load({"rules": {"win_score": "x"}, "seats": [{"type": "ai", "level": "god"}] * 4})
+    fields = {e["field"] for e in flatten_messages(error.value.messages)}
+    assert "rules.win_score" in fields and "seats.0.level" in fields
+
+
+@pytest.mark.parametrize("value", [True, "3", 3.5, None, [3]])
+def test_bid_schema_refuses_non_integers(value):
+    with pytest.raises(ValidationError):
+        schemas.BidRequest().load({"bid": value})
+
+
+def test_bid_schema_takes_integral_numbers():
+    assert schemas.BidRequest().load({"bid": 4.0}) == {"bid": 4}
+
+
+def test_if_match_forms():
+    assert parse_if_match('"7"') == 7 and parse_if_match('W/"7"') == 7 and parse_if_match("7") == 7
+    assert parse_if_match(None) is None
+    with pytest.raises(ApiError):
+        parse_if_match('"seven"')
+
+
+def test_private_event_data_reaches_only_its_seat():
+    event = {"seq": 1, "type": "round_started", "version": 1, "data": {"round": 1}, "private": {"2": {"hand": ["AS"]}}}
+    assert visible_event(event, 2)["data"] == {"round": 1, "hand": ["AS"]}
+    assert visible_event(event, 1)["data"] == {"round": 1}
+    assert visible_event(event, None)["data"] == {"round": 1}
+    assert "private" not in visible_event(event, 2)
+
+
+def test_view_cache_evicts_oldest():
+    cache = ViewCache(2)
+    for i in range(3):
+        cache.put(("g", i, None), {"v": i})
+    assert cache.get(("g", 0, None)) is None and cache.get(("g", 2, None)) == {"v": 2}
