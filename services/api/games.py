@@ -19,6 +19,7 @@ from typing import Any
 
 from services.engine import Bid, EngineError, GameState, Play, RuleError, apply, make_rules, new_game, parse_card, view
 from services.engine.cards import codes
+from services.engine.views import _round_json as round_json
 from services.engine.views import last_trick
 
 from . import ai_hook
@@ -38,17 +39,17 @@ class ViewCache:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, int, int | None], dict[str, Any]] = OrderedDict()
+        self._items: OrderedDict[tuple, Any] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, key: tuple[str, int, int | None]) -> dict[str, Any] | None:
+    def get(self, key: tuple) -> Any:
         with self._lock:
             item = self._items.get(key)
             if item is not None:
                 self._items.move_to_end(key)
             return item
 
-    def put(self, key: tuple[str, int, int | None], value: dict[str, Any]) -> None:
+    def put(self, key: tuple, value: Any) -> None:
         if self.size <= 0:
             return
         with self._lock:
@@ -58,19 +59,45 @@ class ViewCache:
                 self._items.popitem(last=False)
 
 
+def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -> dict[str, Any]:
+    """Exactly ``services.engine.view(state, seat)``, computed faster.
+
+    The engine re-renders every finished round on each call; a finished round
+    never changes, so the rendered history is cached per (game, rounds) and the
+    engine renders the rest from a state holding only the last round (which
+    its ``last_trick`` needs). tests/api/test_e2e.py checks the result equals
+    the engine's view after every move.
+    """
+    state = record.state
+    if cache is None or len(state.history) <= 1:
+        return view(state, seat)
+    data = view(replace(state, history=state.history[-1:]), seat)
+    key = ("history", record.game_id, state.history[-1])  # keyed by content: safe before a commit too
+    history = cache.get(key)
+    if history is None:
+        history = [round_json(i + 1, r) for i, r in enumerate(state.history)]
+        cache.put(key, history)
+    data["history"] = history
+    return data
+
+
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
     return [{"seat": i, "type": s.type, "level": s.level} for i, s in enumerate(record.seats)]
 
 
-def game_view(record: GameRecord, seat: int | None, cache: ViewCache | None = None) -> dict[str, Any]:
+def game_view(
+    record: GameRecord, seat: int | None, cache: ViewCache | None = None, remember: bool = True
+) -> dict[str, Any]:
     """The engine's view for ``seat`` plus game_id, version, seats, options,
-    with phase ``waiting`` (no turn, nothing legal) while a seat is open."""
+    with phase ``waiting`` (no turn, nothing legal) while a seat is open.
+
+    ``remember`` only for committed records: a view is cached by version."""
     key = (record.game_id, record.version, seat)
-    if cache is not None:
+    if cache is not None and remember:
         cached = cache.get(key)
         if cached is not None:
             return cached
-    data = view(record.state, seat)
+    data = engine_view(record, seat, cache)
     data["game_id"] = record.game_id
     data["version"] = record.version
     data["seats"] = seats_view(record)
@@ -79,7 +106,7 @@ def game_view(record: GameRecord, seat: int | None, cache: ViewCache | None = No
         data["phase"] = "waiting"
         data["turn"] = None
         data["legal"] = []
-    if cache is not None:
+    if cache is not None and remember:
         cache.put(key, data)
     return data
 
@@ -110,7 +137,7 @@ def move_events(record: GameRecord, before: GameState, after: GameState, seat: i
         trick = last_trick(after)
         events.append(_event(record, "trick_won", {"seat": trick["winner"], "trick": trick}))
     if len(after.history) > len(before.history):
-        scored = view(after, None)["history"][-1]
+        scored = round_json(len(after.history), after.history[-1])
         events.append(_event(record, "round_scored", scored))
         if after.phase == "game_over":
             events.append(
@@ -309,7 +336,8 @@ def make_move(
         nxt = _next(record).with_state(after)
         nxt.version = record.version + 1
         events = move_events(nxt, before, after, seat, move)
-        response = game_view(nxt, seat)  # not cached until committed: a lost race leaves no trace
+        # not stored in the cache until committed: a lost race leaves no trace
+        response = game_view(nxt, seat, cache, remember=False)
         idem_value = None
         if idem_key:
             idem_value = (idem_key, json.dumps({"fingerprint": fingerprint, "response": response}))

@@ -87,7 +87,13 @@ def get_game(game_id: str) -> Response:
     token = games.bearer_token(request.headers.get("Authorization"), required=False)
     record = games.load(_store(), game_id)
     seat = games.seat_for(record, token)
-    return _view_response(games.game_view(record, seat, _cache()))
+    key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
+    body = _cache().get(key)
+    if body is None:
+        body = json.dumps(schemas.GAME_VIEW.dump(games.game_view(record, seat, _cache())))
+        _cache().put(key, body)
+    headers = {"ETag": f'"{record.version}"', "Vary": "Authorization", "Cache-Control": "no-store"}
+    return Response(body, status=200, mimetype="application/json", headers=headers)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")

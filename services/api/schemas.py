@@ -129,6 +129,13 @@ class EventsQuery(StrictSchema):
 # ---- responses --------------------------------------------------------------
 
 
+class Codes(fields.Raw):
+    """JSON data the engine already rendered (card-code lists, int lists, finished
+    tricks and rounds): passed through whole rather than item by item, because
+    dumping them field by field was the largest cost of a move. Their shapes are
+    the schemas below and openapi.yaml; the contract tests check every response."""
+
+
 class RulesView(Schema):
     scoring = fields.String()
     win_score = fields.Integer()
@@ -158,14 +165,14 @@ class TrickView(Schema):
 class RoundView(Schema):
     round = fields.Integer()
     dealer = fields.Integer()
-    bids = fields.List(fields.Integer())
-    tricks_won = fields.List(fields.Integer())
-    points = fields.List(fields.Integer())
-    bag_penalties = fields.List(fields.Integer())
-    scores = fields.List(fields.Integer())
-    bags = fields.List(fields.Integer())
-    hands = fields.List(fields.List(fields.String()))
-    plays = fields.List(fields.String())
+    bids = Codes()
+    tricks_won = Codes()
+    points = Codes()
+    bag_penalties = Codes()
+    scores = Codes()
+    bags = Codes()
+    hands = Codes()
+    plays = Codes()
 
 
 class SeatView(Schema):
@@ -188,21 +195,21 @@ class GameView(Schema):
     dealer = fields.Integer()
     turn = fields.Integer(allow_none=True)
     you = fields.Integer(allow_none=True)
-    hand = fields.List(fields.String(), allow_none=True)
-    hand_sizes = fields.List(fields.Integer())
-    legal = fields.List(fields.Raw())  # ints while bidding, card codes while playing
-    bids = fields.List(fields.Integer(allow_none=True))
-    tricks_won = fields.List(fields.Integer())
+    hand = Codes(allow_none=True)
+    hand_sizes = Codes()
+    legal = Codes()  # ints while bidding, card codes while playing
+    bids = Codes()
+    tricks_won = Codes()
     leader = fields.Integer(allow_none=True)
     trick = fields.List(fields.Nested(PlayedCard))
-    tricks = fields.List(fields.Nested(TrickView))
+    tricks = Codes()  # engine-rendered tricks (TrickView shape), passed through whole
     last_trick = fields.Nested(TrickView, allow_none=True)
     spades_broken = fields.Boolean()
-    scores = fields.List(fields.Integer())
-    bags = fields.List(fields.Integer())
+    scores = Codes()
+    bags = Codes()
     rules = fields.Nested(RulesView)
-    history = fields.List(fields.Nested(RoundView))
-    winner = fields.List(fields.Integer(), allow_none=True)
+    history = Codes()  # engine-rendered finished rounds (RoundView shape), passed through whole
+    winner = Codes(allow_none=True)
     seats = fields.List(fields.Nested(SeatView))
     options = fields.Nested(OptionsView)
 

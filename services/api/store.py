@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
+from threading import Lock
 from typing import Any
 
 import redis
@@ -46,6 +48,31 @@ if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) en
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
 """
+
+
+_PARSED: OrderedDict[str, GameState] = OrderedDict()
+_PARSED_LOCK = Lock()
+PARSED_CACHE_SIZE = 1024
+
+
+def parse_state(text: str) -> GameState:
+    """``from_json`` with a small per-process cache keyed by the JSON text itself
+    (content-addressed, so it can never return a state other than the text's)."""
+    with _PARSED_LOCK:
+        state = _PARSED.get(text)
+        if state is not None:
+            _PARSED.move_to_end(text)
+            return state
+    state = from_json(text)
+    remember_state(text, state)
+    return state
+
+
+def remember_state(text: str, state: GameState) -> None:
+    with _PARSED_LOCK:
+        _PARSED[text] = state
+        while len(_PARSED) > PARSED_CACHE_SIZE:
+            _PARSED.popitem(last=False)
 
 
 def game_key(game_id: str) -> str:
@@ -85,7 +112,7 @@ class GameRecord:
 
     @cached_property
     def state(self) -> GameState:
-        return from_json(self.state_json)
+        return parse_state(self.state_json)
 
     def with_state(self, state: GameState) -> GameRecord:
         record = GameRecord(

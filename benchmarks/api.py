@@ -1,0 +1,169 @@
+"""API throughput vs the framework floor: ``python -m benchmarks.api``.
+
+Starts two gunicorn servers with the same settings (gunicorn.conf.py: gthread,
+API_WORKERS workers x API_THREADS threads) on loopback against the same Redis:
+
+* the service (``services.api.wsgi:app``), measured for ``GET /v1/games/{id}``
+  with a seat token and for moves (bids and plays of whole games);
+* a bare Flask app whose one endpoint does a single Redis ``GET`` (the floor).
+
+Client processes keep one keep-alive connection each and hammer for a fixed
+time; prints JSON with requests/s, p50/p99 latency and the service/floor ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import os
+import platform
+import statistics
+import sys
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask, Response
+
+BENCH_KEY = "bench:{floor}:value"
+
+
+def create_bare_app() -> Flask:
+    """The floor: Flask + one Redis GET, nothing else (gunicorn 'benchmarks.api:create_bare_app()')."""
+    import redis
+
+    app = Flask(__name__)
+    client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/1"), socket_timeout=1.0)
+
+    @app.get("/bare")
+    def bare() -> Response:
+        value = client.get(BENCH_KEY)
+        return Response(json.dumps({"value": value.decode() if value else None}), mimetype="application/json")
+
+    return app
+
+
+# ---- client side -------------------------------------------------------------
+
+
+def _request(conn: http.client.HTTPConnection, method: str, path: str, body: Any = None, headers=None):
+    payload = json.dumps(body).encode() if body is not None else None
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    conn.request(method, path, body=payload, headers=all_headers)
+    response = conn.getresponse()
+    data = response.read()
+    return response.status, data
+
+
+def _new_game(conn) -> tuple[str, list[str], Any]:
+    from services.engine import make_rules, new_game
+
+    seed = int.from_bytes(os.urandom(4), "big")
+    status, data = _request(conn, "POST", "/v1/games", {"seats": [{"type": "human"}] * 4, "seed": seed})
+    assert status == 201, data
+    created = json.loads(data)
+    return created["game_id"], [s["token"] for s in created["seats"]], new_game(make_rules("partnership"), seed)
+
+
+def _client(args: tuple[str, int, str, float]) -> list[float]:
+    """One client process: run ``kind`` for ``seconds``; return latencies (s)."""
+    from services.engine import Bid, apply, card_code, legal_moves, turn
+
+    host, port, kind, seconds = args
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    latencies: list[float] = []
+    if kind != "bare":
+        game_id, tokens, state = _new_game(conn)
+    if kind == "get_view":
+        headers = {"Authorization": f"Bearer {tokens[0]}"}
+        path = f"/v1/games/{game_id}"
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        if kind == "bare":
+            start = time.perf_counter()
+            status, _ = _request(conn, "GET", "/bare")
+        elif kind == "get_view":
+            start = time.perf_counter()
+            status, _ = _request(conn, "GET", path, headers=headers)
+        else:
+            if state.phase == "game_over":
+                game_id, tokens, state = _new_game(conn)
+            seat = turn(state)
+            moves = legal_moves(state, seat)
+            move = next((m for m in moves if isinstance(m, Bid) and m.tricks >= 2), moves[0])
+            body = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+            kind_path = "bids" if isinstance(move, Bid) else "plays"
+            start = time.perf_counter()
+            status, _ = _request(
+                conn, "POST", f"/v1/games/{game_id}/{kind_path}", body, {"Authorization": f"Bearer {tokens[seat]}"}
+            )
+            state = apply(state, seat, move)
+        latencies.append(time.perf_counter() - start)
+        if status != 200:
+            raise RuntimeError(f"{kind}: HTTP {status}")
+    conn.close()
+    return latencies
+
+
+def measure(host: str, port: int, kind: str, clients: int, seconds: float) -> dict[str, float]:
+    with mp.get_context("fork").Pool(clients) as pool:
+        started = time.perf_counter()
+        results = pool.map(_client, [(host, port, kind, seconds)] * clients)
+        elapsed = time.perf_counter() - started
+    latencies = sorted(x for r in results for x in r)
+    count = len(latencies)
+    return {
+        "requests": count,
+        "requests_per_s": round(count / seconds, 1),
+        "p50_ms": round(statistics.median(latencies) * 1000, 2),
+        "p99_ms": round(latencies[int(count * 0.99) - 1] * 1000, 2),
+        "wall_s": round(elapsed, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, os.getcwd())
+    from tests.conftest import run_gunicorn  # the same fixture code the tests use
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
+    args = parser.parse_args(argv)
+    env = {"REDIS_URL": args.redis_url}
+    settings = {"workers": args.workers, "threads": args.threads}
+    out: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+        "settings": {**settings, "worker_class": "gthread", "clients": args.clients, "seconds": args.seconds},
+    }
+    # floor, service, floor again: the machine is shared, so report both floors and use the faster
+    floors = []
+    with run_gunicorn(env, app="benchmarks.api:create_bare_app()", ready_path="/bare", **settings) as base:
+        port = int(base.rsplit(":", 1)[1])
+        measure("127.0.0.1", port, "bare", args.clients, min(args.seconds, 5))  # warm-up, discarded
+    for phase in ("before", "after"):
+        if phase == "after":
+            with run_gunicorn(env, **settings) as base:
+                port = int(base.rsplit(":", 1)[1])
+                out["get_view"] = measure("127.0.0.1", port, "get_view", args.clients, args.seconds)
+                out["moves"] = measure("127.0.0.1", port, "moves", args.clients, args.seconds)
+        with run_gunicorn(env, app="benchmarks.api:create_bare_app()", ready_path="/bare", **settings) as base:
+            port = int(base.rsplit(":", 1)[1])
+            floors.append(measure("127.0.0.1", port, "bare", args.clients, args.seconds))
+    out["floor_bare_redis_get"] = max(floors, key=lambda f: f["requests_per_s"])
+    out["floor_runs_requests_per_s"] = [f["requests_per_s"] for f in floors]
+    floor = out["floor_bare_redis_get"]["requests_per_s"]
+    out["ratio_get_view_to_floor"] = round(out["get_view"]["requests_per_s"] / floor, 3)
+    out["ratio_moves_to_floor"] = round(out["moves"]["requests_per_s"] / floor, 3)
+    out["goal_ratio"] = 0.5
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
