@@ -6,6 +6,14 @@ not a whole worker.
 """
 
 import os
+import shutil
+import tempfile
+
+# prometheus-client's multiprocess mode: every worker writes its samples into
+# one directory and /metrics aggregates them.  It must be set before anything
+# imports prometheus_client, and emptied at each start.
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="spades-metrics-")
 
 bind = os.environ.get("API_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("API_WORKERS", "2"))
@@ -18,3 +26,15 @@ accesslog = os.environ.get("API_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("API_LOG_LEVEL", "info")
 wsgi_app = "services.api.wsgi:app"
+
+
+def on_starting(server):
+    metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    os.makedirs(metrics_dir, exist_ok=True)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -63,6 +63,8 @@ def run_gunicorn(
         "API_WORKERS": str(workers),
         "API_THREADS": str(threads),
         "API_LOG_LEVEL": "warning",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMIT_ENABLED": "0",  # tests send far more than a player would; tests/api/test_protection.py turns it on
         **(env or {}),
     }
     process = subprocess.Popen(

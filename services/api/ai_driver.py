@@ -30,16 +30,18 @@ import json
 import logging
 import threading
 import time
+import uuid
 from typing import TYPE_CHECKING, Any
 
 import redis
 from celery import Celery
 from flask import Flask, g, has_request_context
 
-from services.engine import legal_moves, turn, view
+from services.engine import legal_moves, view
 from services.engine.cards import card_code
 from services.engine.game import Bid
 
+from .ai_hook import ai_seat_to_move
 from .observability import AI_DECISION_SECONDS, AI_REISSUED
 
 if TYPE_CHECKING:
@@ -97,23 +99,16 @@ class AiDispatcher:
         self.deadline = deadline
         self.ttl = ttl
 
+    def expect(self, game_id: str) -> None:
+        """Register that ``game_id`` will need an AI turn, due by the deadline."""
+        self.client.zadd(PENDING_KEY, {game_id: time.time() + self.deadline})
+
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> None:
+        """Send the turn of ``seat`` at ``record.version`` (recorded first, so a
+        failed send is retried by the deadline sweep)."""
         level = record.seats[seat].level or "standard"
         request_id = g.get("request_id", "-") if has_request_context() else "ai-driver"
-        seed = decision_seed(record.state.seed, record.version, attempts)
-        task_id = self.celery.send_task(
-            TASK_NAME,
-            kwargs={
-                "view": view(record.state, seat),
-                "level": level,
-                "game_id": record.game_id,
-                "version": record.version,
-                "seat": seat,
-                "seed": seed,
-                "request_id": request_id,
-            },
-            queue=queue_of(level),
-        ).id
+        task_id = str(uuid.uuid4())
         pending = {
             "task_id": task_id,
             "version": record.version,
@@ -126,6 +121,22 @@ class AiDispatcher:
         pipe.set(pending_key(record.game_id), json.dumps(pending), ex=self.ttl)
         pipe.zadd(PENDING_KEY, {record.game_id: time.time() + self.deadline})
         pipe.execute()
+        ai_view = view(record.state, seat)
+        del ai_view["history"]  # finished rounds: no strategy reads them, and they are most of the bytes
+        self.celery.send_task(
+            TASK_NAME,
+            task_id=task_id,
+            kwargs={
+                "view": ai_view,
+                "level": level,
+                "game_id": record.game_id,
+                "version": record.version,
+                "seat": seat,
+                "seed": decision_seed(record.state.seed, record.version, attempts),
+                "request_id": request_id,
+            },
+            queue=queue_of(level),
+        )
         log.info(
             "ai turn sent",
             extra={
@@ -140,13 +151,6 @@ class AiDispatcher:
     def pending(self, game_id: str) -> dict[str, Any] | None:
         raw = self.client.get(pending_key(game_id))
         return json.loads(raw) if raw else None
-
-    def done(self, game_id: str, version: int) -> None:
-        """Forget the pending turn of ``version`` (a newer one may already be pending)."""
-        pending = self.pending(game_id)
-        if pending is not None and pending["version"] == version:
-            self.client.delete(pending_key(game_id))
-            self.client.zrem(PENDING_KEY, game_id)
 
 
 def move_from_result(result: dict[str, Any]) -> Any:
@@ -192,7 +196,8 @@ class AiDriver:
         applied = games.apply_ai_move(self.store, game_id, version, seat, move_from_result(result))
         if applied and pending is not None and pending["version"] == version:
             AI_DECISION_SECONDS.labels(pending["level"]).observe(max(0.0, time.time() - pending["sent_at"]))
-        self.dispatcher.done(game_id, version)
+        # The game's entry in ai:pending is left alone: a newer turn may already
+        # have replaced it, and a stale one costs the sweep one read.
         return applied
 
     def _on_message(self, data: bytes) -> None:
@@ -240,24 +245,26 @@ class AiDriver:
             self.recover(game_id)
 
     def recover(self, game_id: str) -> None:
-        """A pending turn is overdue: apply its result if it exists, else send it again."""
-        pending = self.dispatcher.pending(game_id)
+        """An AI turn is overdue: apply its result if it exists, else send it (again)."""
         record = self.store.load(game_id)
-        if pending is None or record is None or record.version != pending["version"]:
-            return  # applied meanwhile, or the game is gone
-        stored = self.dispatcher.celery.AsyncResult(pending["task_id"])
-        if stored.successful() and isinstance(stored.result, dict):
-            self.apply_result(stored.result)
-            return
-        seat = turn(record.state)
-        if seat is None or record.seats[seat].type != "ai":
-            return
-        if pending["attempts"] >= self.max_attempts:
+        seat = ai_seat_to_move(record) if record is not None else None
+        if record is None or seat is None:
+            return  # applied meanwhile, a registration whose write lost its race, or the game is gone
+        pending = self.dispatcher.pending(game_id)
+        attempts = 0  # never sent: the process that committed died before sending
+        if pending is not None and pending["version"] == record.version:
+            stored = self.dispatcher.celery.AsyncResult(pending["task_id"])
+            if stored.successful() and isinstance(stored.result, dict):
+                self.apply_result(stored.result)
+                return
+            attempts = pending["attempts"]
+        if attempts >= self.max_attempts:
             log.error("no AI worker answered; playing the lowest legal move", extra={"game_id": game_id, "seat": seat})
-            self.apply_result(
-                {"game_id": game_id, "version": record.version, "seat": seat, "move": fallback_move(record, seat)}
-            )
+            move = fallback_move(record, seat)
+            self.apply_result({"game_id": game_id, "version": record.version, "seat": seat, "move": move})
             return
-        AI_REISSUED.labels(pending["level"]).inc()
-        log.warning("ai turn overdue; sending it again", extra={"game_id": game_id, "attempts": pending["attempts"]})
-        self.dispatcher.dispatch(record, seat, attempts=pending["attempts"] + 1)
+        level = record.seats[seat].level or "standard"
+        if attempts:
+            AI_REISSUED.labels(level).inc()
+        log.warning("ai turn overdue; sending it", extra={"game_id": game_id, "attempts": attempts})
+        self.dispatcher.dispatch(record, seat, attempts=attempts + 1)

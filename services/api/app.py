@@ -11,9 +11,13 @@ from flask import Flask, Response, redirect, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException
 
+from .ai_driver import AiDispatcher, AiDriver, celery_init_app
 from .config import load_config
 from .games import ViewCache
+from .health import health, healthz, readyz
+from .observability import STORE_ERRORS, configure_logging, init_observability
 from .problems import ApiError, problem_response
+from .protection import init_protection
 from .routes import v1
 from .store import make_store
 
@@ -37,12 +41,33 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(settings)
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["spades.store"] = settings.get("STORE") or make_store(settings)
+    configure_logging(settings["LOG_LEVEL"])
+    store = settings.get("STORE") or make_store(settings)
+    app.extensions["spades.store"] = store
     app.extensions["spades.view_cache"] = ViewCache(int(settings["VIEW_CACHE_SIZE"]))
-    app.register_blueprint(v1)
-    _register_docs(app)
+    celery = celery_init_app(app)
+    dispatcher = AiDispatcher(
+        celery, store.client, float(settings["AI_DECISION_DEADLINE_SECONDS"]), int(settings["GAME_TTL_SECONDS"])
+    )
+    app.extensions["spades.ai"] = dispatcher
+    init_observability(app, lambda: queue_depth(dispatcher))
     _register_errors(app)
+    init_protection(app, v1, exempt=[healthz, readyz])
+    app.register_blueprint(v1)
+    app.register_blueprint(health)
+    _register_docs(app)
+    if settings["AI_ENABLED"]:
+        driver = AiDriver(app, store, dispatcher)
+        app.extensions["spades.ai_driver"] = driver
+        driver.start()
     return app
+
+
+def queue_depth(dispatcher: AiDispatcher) -> dict[str, int]:
+    """Messages waiting in each AI queue (Celery's Redis transport keeps a list per queue)."""
+    with dispatcher.celery.connection_for_read() as conn:
+        client = conn.default_channel.client
+        return {q: int(client.llen(q)) for q in ("ai.easy", "ai.standard", "ai.pro")}
 
 
 def _register_docs(app: Flask) -> None:
@@ -81,6 +106,7 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(redis.exceptions.RedisError)
     def store_down(error: redis.exceptions.RedisError) -> Response:
+        STORE_ERRORS.labels(error.__class__.__name__).inc()
         log.warning("redis error: %s", error.__class__.__name__)
         return problem_response(
             ApiError(503, "unavailable", "The game store is unreachable; retry shortly."), {"Retry-After": "1"}

@@ -17,8 +17,27 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
-    "CELERY_BROKER_URL": None,  # for the AI dispatch (issue 4); unused by the API so far
+    "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL
+    "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL
+    "AI_ENABLED": True,  # run the AI driver threads (apply decisions, re-send overdue turns)
+    "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
+    "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays the seat's lowest legal move itself
+    "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
+    "AI_QUEUES": "ai.easy,ai.standard,ai.pro",  # queues /readyz expects a worker for
+    "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
+    "RATE_LIMIT_ENABLED": True,
+    "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
+    "RATE_LIMIT_PER_TOKEN": "600/minute",  # requests carrying one seat token ("" = none)
+    "RATE_LIMIT_STORAGE_URL": None,  # defaults to REDIS_URL, so limits hold across processes
+    "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
+    "LOG_LEVEL": "INFO",
 }
+
+
+def flag(value: str) -> bool:
+    """An on/off variable: 0, false, no and off (any case) are off."""
+    return value.strip().lower() not in ("0", "false", "no", "off")
+
 
 _CASTS = {
     "REDIS_SOCKET_TIMEOUT": float,
@@ -28,6 +47,12 @@ _CASTS = {
     "EVENTS_MAX_WAIT": int,
     "EVENTS_PAGE_SIZE": int,
     "VIEW_CACHE_SIZE": int,
+    "AI_ENABLED": flag,
+    "AI_DECISION_DEADLINE_SECONDS": float,
+    "AI_MAX_ATTEMPTS": int,
+    "AI_SWEEP_INTERVAL_SECONDS": float,
+    "READY_CACHE_SECONDS": float,
+    "RATE_LIMIT_ENABLED": flag,
 }
 
 

@@ -12,22 +12,27 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections import OrderedDict
 from dataclasses import replace
 from threading import Lock
 from typing import Any
 
+from flask import g
+
 from services.engine import Bid, EngineError, GameState, Play, RuleError, apply, make_rules, new_game, parse_card, view
 from services.engine.cards import codes
-from services.engine.views import _round_json as round_json
 from services.engine.views import last_trick
+from services.engine.views import round_view as round_json
 
 from . import ai_hook
+from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
 from .problems import ApiError, invalid_request
 from .store import GameRecord, GameStore, Seat, idempotency_key
 from .tokens import hash_token, new_game_id, new_token, seat_of_token
 
 MAX_CAS_ATTEMPTS = 8
+log = logging.getLogger("spades.api")
 
 
 # ---- views -------------------------------------------------------------------
@@ -82,7 +87,7 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
 
 
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
-    return [{"seat": i, "type": s.type, "level": s.level} for i, s in enumerate(record.seats)]
+    return [{"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable} for i, s in enumerate(record.seats)]
 
 
 def game_view(
@@ -217,8 +222,10 @@ def create_game(store: GameStore, body: dict[str, Any], cache: ViewCache | None)
     if not record.waiting:
         record.started = True
         events.append(round_started(record, state))
+    ai_hook.before_commit(record)
     if not store.commit(record, None, events):  # a 128-bit id collision: practically never
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
+    GAMES_CREATED.inc()
     ai_hook.after_commit(store, record)
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
@@ -249,7 +256,7 @@ def claim_seat(store: GameStore, game_id: str, seat: int, cache: ViewCache | Non
         record = load(store, game_id)
         if not 0 <= seat < 4:
             raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
-        if record.seats[seat].type != "open":
+        if not record.seats[seat].claimable:
             raise ApiError(409, "seat_taken", f"Seat {seat} is not open.")
         if record.state.phase == "game_over":
             raise ApiError(409, "game_over", "The game is over.")
@@ -260,6 +267,7 @@ def claim_seat(store: GameStore, game_id: str, seat: int, cache: ViewCache | Non
         if not nxt.waiting and not nxt.started:
             nxt.started = True
             events.append(round_started(nxt, nxt.state))
+        ai_hook.before_commit(nxt)
         if store.commit(nxt, record.version, events):
             ai_hook.after_commit(store, nxt)
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, cache)}
@@ -272,9 +280,15 @@ def leave_seat(store: GameStore, game_id: str, seat: int, token: str, cache: Vie
         own = seat_for(record, token)
         if own != seat:
             raise ApiError(403, "forbidden", "A token may only leave its own seat.")
+        g.seat = seat
         nxt = _next(record)
-        nxt.seats[seat] = Seat("open")
-        events = [_event(nxt, "seat_left", {"seat": seat})]
+        takeover = record.options.get("ai_takeover")
+        if takeover and record.state.phase != "game_over":
+            nxt.seats[seat] = Seat("ai", takeover, None, stand_in=True)
+        else:
+            nxt.seats[seat] = Seat("open")
+        events = [_event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
+        ai_hook.before_commit(nxt)
         if store.commit(nxt, record.version, events):
             ai_hook.after_commit(store, nxt)
             return game_view(nxt, None, cache)
@@ -298,6 +312,45 @@ def request_fingerprint(kind: str, body: dict[str, Any]) -> str:
     return hashlib.sha256(f"{kind}:{json.dumps(body, sort_keys=True)}".encode()).hexdigest()
 
 
+def _commit_move(
+    store: GameStore,
+    record: GameRecord,
+    seat: int,
+    move: Bid | Play,
+    cache: ViewCache | None,
+    idem: tuple[str, str] | None = None,
+) -> dict[str, Any] | None:
+    """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
+    view, or None when another writer changed the game first.  ``idem`` is
+    ``(Idempotency-Key redis key, request fingerprint)``."""
+    kind = "bid" if isinstance(move, Bid) else "play"
+    before = record.state
+    try:
+        after = apply(before, seat, move)
+    except EngineError as error:
+        MOVES.labels(kind, error.code).inc()
+        if error.code == "not_your_turn":
+            raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
+        raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
+    nxt = _next(record).with_state(after)
+    events = move_events(nxt, before, after, seat, move)
+    # not stored in the cache until committed: a lost race leaves no trace
+    response = game_view(nxt, seat, cache, remember=False)
+    idem_value = None
+    if idem:
+        idem_value = (idem[0], json.dumps({"fingerprint": idem[1], "response": response}))
+    ai_hook.before_commit(nxt)
+    if not store.commit(nxt, record.version, events, idem_value):
+        return None
+    MOVES.labels(kind, "accepted").inc()
+    if after.phase == "game_over":
+        GAMES_FINISHED.inc()
+    if cache is not None:
+        cache.put((record.game_id, nxt.version, seat), response)
+    ai_hook.after_commit(store, nxt)
+    return response
+
+
 def make_move(
     store: GameStore,
     game_id: str,
@@ -313,6 +366,7 @@ def make_move(
         record = load(store, game_id)
         seat = seat_for(record, token)
         assert seat is not None
+        g.seat = seat
         idem_key = idempotency_key(game_id, seat, idem) if idem else None
         if idem_key:
             stored = store.idempotent_response(idem_key)
@@ -326,27 +380,25 @@ def make_move(
             raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {if_match}.")
         if record.waiting:
             raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
-        before = record.state
-        try:
-            after = apply(before, seat, move)
-        except EngineError as error:
-            if error.code == "not_your_turn":
-                raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
-            raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
-        nxt = _next(record).with_state(after)
-        nxt.version = record.version + 1
-        events = move_events(nxt, before, after, seat, move)
-        # not stored in the cache until committed: a lost race leaves no trace
-        response = game_view(nxt, seat, cache, remember=False)
-        idem_value = None
-        if idem_key:
-            idem_value = (idem_key, json.dumps({"fingerprint": fingerprint, "response": response}))
-        if store.commit(nxt, record.version, events, idem_value):
-            if cache is not None:
-                cache.put((game_id, nxt.version, seat), response)
-            ai_hook.after_commit(store, nxt)
+        response = _commit_move(store, record, seat, move, cache, (idem_key, fingerprint) if idem_key else None)
+        if response is not None:
             return response
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def apply_ai_move(store: GameStore, game_id: str, version: int, seat: int, move: Bid | Play) -> bool:
+    """Apply a computer player's decision made for ``version``; False (and
+    nothing changed) when the game has moved on, the seat is no longer a
+    computer's, or the move is illegal: a stale or duplicate result is
+    dropped, never applied twice."""
+    record = store.load(game_id)
+    if record is None or record.version != version or record.seats[seat].type != "ai" or record.waiting:
+        return False
+    try:
+        return _commit_move(store, record, seat, move, None) is not None
+    except ApiError as error:
+        log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": error.extra.get("reason")})
+        return False
 
 
 def parse_move(kind: str, body: dict[str, Any]) -> Bid | Play:

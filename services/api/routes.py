@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, g, json, request, url_for
 from marshmallow import Schema, ValidationError
 
 from services.engine import OPTION_DOCS, PRESETS
-from services.engine.rules import _CHOICES, DEFAULT_PRESET, option_type
+from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
 
 from . import games, schemas
 from .problems import ApiError, flatten_messages, invalid_request
@@ -87,6 +87,7 @@ def get_game(game_id: str) -> Response:
     token = games.bearer_token(request.headers.get("Authorization"), required=False)
     record = games.load(_store(), game_id)
     seat = games.seat_for(record, token)
+    g.seat = seat
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
     body = _cache().get(key)
     if body is None:
@@ -160,7 +161,7 @@ def rules_catalogue() -> dict[str, Any]:
             "name": name,
             "type": option_type(name),
             "default": defaults[name],
-            "choices": list(_CHOICES[name]) if name in _CHOICES else None,
+            "choices": list(OPTION_CHOICES[name]) if name in OPTION_CHOICES else None,
             "description": text,
         }
         for name, text in OPTION_DOCS.items()

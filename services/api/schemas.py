@@ -179,6 +179,7 @@ class SeatView(Schema):
     seat = fields.Integer()
     type = fields.String()
     level = fields.String(allow_none=True)
+    claimable = fields.Boolean()
 
 
 class OptionsView(Schema):

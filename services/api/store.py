@@ -93,9 +93,15 @@ class Seat:
     type: str  # human | open | ai
     level: str | None = None  # ai level
     token_hash: str | None = None
+    stand_in: bool = False  # an AI playing a left seat until someone claims it
+
+    @property
+    def claimable(self) -> bool:
+        return self.type == "open" or self.stand_in
 
     def to_json(self) -> list[Any]:
-        return [self.type, self.level, self.token_hash]
+        base = [self.type, self.level, self.token_hash]
+        return [*base, True] if self.stand_in else base
 
 
 @dataclass

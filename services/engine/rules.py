@@ -114,7 +114,7 @@ class RuleError(ValueError):
 
 
 _TYPES: dict[str, tuple[type, ...]] = {f.name: () for f in fields(Rules)}
-_CHOICES: dict[str, tuple[str, ...]] = {
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": ("partnership", "individual"),
     "set_penalty": ("negative", "zero"),
 }
@@ -127,7 +127,7 @@ def option_type(name: str) -> str:
     """The JSON type of an option, for the rules catalogue."""
     if name in _BOOLS:
         return "boolean"
-    if name in _CHOICES:
+    if name in OPTION_CHOICES:
         return "string"
     if name == "lose_score":
         return "integer|null"
@@ -155,7 +155,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> None:
 
 def validate(rules: Rules) -> Rules:
     """Return ``rules`` if every option and combination is playable."""
-    for name, choices in _CHOICES.items():
+    for name, choices in OPTION_CHOICES.items():
         if getattr(rules, name) not in choices:
             raise RuleError(name, f"must be one of {list(choices)}")
     for name in _BOOLS:

@@ -34,7 +34,7 @@ def _trick_json(leader: int, cards: tuple[int, ...], winner: int | None) -> dict
     }
 
 
-def _round_json(round_no: int, record: RoundRecord) -> dict[str, Any]:
+def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
     """A finished round, with its hand record."""
     leader = first_seat(round_no)
     tricks = replay_tricks(leader, record.plays)
@@ -94,6 +94,6 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "bags": list(state.bags),
         "rules": state.rules.to_dict(),
-        "history": [_round_json(i + 1, r) for i, r in enumerate(state.history)],
+        "history": [round_view(i + 1, r) for i, r in enumerate(state.history)],
         "winner": list(state.winner) if state.winner is not None else None,
     }
