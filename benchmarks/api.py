@@ -20,12 +20,13 @@ import multiprocessing as mp
 import os
 import platform
 import statistics
-import sys
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask, Response
+
+from .procs import gunicorn
 
 BENCH_KEY = "bench:{floor}:value"
 
@@ -124,9 +125,6 @@ def measure(host: str, port: int, kind: str, clients: int, seconds: float) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.path.insert(0, os.getcwd())
-    from tests.conftest import run_gunicorn  # the same fixture code the tests use
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", type=int, default=8)
@@ -134,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
     args = parser.parse_args(argv)
-    env = {"REDIS_URL": args.redis_url}
+    env = {"RATE_LIMIT_ENABLED": "0", "AI_ENABLED": "0"}
     settings = {"workers": args.workers, "threads": args.threads}
+    bare = {"app": "benchmarks.api:create_bare_app()", "ready_path": "/bare"}
     out: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
@@ -143,16 +142,16 @@ def main(argv: list[str] | None = None) -> int:
     }
     # floor, service, floor again: the machine is shared, so report both floors and use the faster
     floors = []
-    with run_gunicorn(env, app="benchmarks.api:create_bare_app()", ready_path="/bare", **settings) as base:
+    with gunicorn(args.redis_url, env=env, **bare, **settings) as base:
         port = int(base.rsplit(":", 1)[1])
         measure("127.0.0.1", port, "bare", args.clients, min(args.seconds, 5))  # warm-up, discarded
     for phase in ("before", "after"):
         if phase == "after":
-            with run_gunicorn(env, **settings) as base:
+            with gunicorn(args.redis_url, env=env, **settings) as base:
                 port = int(base.rsplit(":", 1)[1])
                 out["get_view"] = measure("127.0.0.1", port, "get_view", args.clients, args.seconds)
                 out["moves"] = measure("127.0.0.1", port, "moves", args.clients, args.seconds)
-        with run_gunicorn(env, app="benchmarks.api:create_bare_app()", ready_path="/bare", **settings) as base:
+        with gunicorn(args.redis_url, env=env, **bare, **settings) as base:
             port = int(base.rsplit(":", 1)[1])
             floors.append(measure("127.0.0.1", port, "bare", args.clients, args.seconds))
     out["floor_bare_redis_get"] = max(floors, key=lambda f: f["requests_per_s"])

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import requests
 from celery import Celery
@@ -54,7 +55,12 @@ def wait_http(url: str, process: subprocess.Popen, timeout: float = 60.0) -> Non
 
 
 def start_gunicorn(
-    redis_url: str, workers: int = 2, threads: int = 8, env: dict[str, str] | None = None, app: str | None = None
+    redis_url: str,
+    workers: int = 2,
+    threads: int = 8,
+    env: dict[str, str] | None = None,
+    app: str | None = None,
+    ready_path: str = "/healthz",
 ) -> tuple[subprocess.Popen, str]:
     """A gunicorn on a free loopback port; returns the process and base URL once it answers."""
     port = free_port()
@@ -74,7 +80,7 @@ def start_gunicorn(
     process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_http(base + "/healthz", process)
+        wait_http(base + ready_path, process)
     except Exception:
         stop(process)
         raise
@@ -121,3 +127,11 @@ def running(*processes: subprocess.Popen) -> Iterator[None]:
     finally:
         for process in processes:
             stop(process)
+
+
+@contextmanager
+def gunicorn(redis_url: str, **kwargs: Any) -> Iterator[str]:
+    """:func:`start_gunicorn` as a context manager yielding the base URL."""
+    process, base = start_gunicorn(redis_url, **kwargs)
+    with running(process):
+        yield base

@@ -4,19 +4,14 @@ and a requests session that checks every response against openapi.yaml."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 import redis
-import requests
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks.procs import gunicorn, running, start_worker
+
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
 API_TEST_DB = 1
@@ -26,63 +21,18 @@ def redis_url(db: int) -> str:
     return f"redis://{REDIS_HOST}:{REDIS_PORT}/{db}"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until_ready(url: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}")
-        try:
-            if requests.get(url, timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"{url} not ready after {timeout} s")
-
-
 @contextmanager
 def run_gunicorn(
     env: dict[str, str] | None = None,
     workers: int = 2,
     app: str = "services.api.wsgi:app",
-    ready_path: str = "/v1/rules",
     threads: int = 8,
+    redis: str | None = None,
 ) -> Iterator[str]:
     """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL."""
-    port = free_port()
-    full_env = {
-        **os.environ,
-        "REDIS_URL": redis_url(API_TEST_DB),
-        "API_BIND": f"127.0.0.1:{port}",
-        "API_WORKERS": str(workers),
-        "API_THREADS": str(threads),
-        "API_LOG_LEVEL": "warning",
-        "LOG_LEVEL": "WARNING",
-        "RATE_LIMIT_ENABLED": "0",  # tests send far more than a player would; tests/api/test_protection.py turns it on
-        **(env or {}),
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), app],
-        cwd=ROOT,
-        env=full_env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(base + ready_path, process)
+    full_env = {"RATE_LIMIT_ENABLED": "0", **(env or {})}  # tests/api/test_protection.py turns limits on
+    with gunicorn(redis or redis_url(API_TEST_DB), workers=workers, threads=threads, env=full_env, app=app) as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture
@@ -114,3 +64,11 @@ def api_server(redis_db1: redis.Redis) -> Iterator[str]:
     """One real gunicorn (2 workers, gthread) against Redis db 1, shared by the session."""
     with run_gunicorn() as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def ai_worker(redis_db1: redis.Redis) -> Iterator[None]:
+    """A real Celery AI worker process (all three queues) on the API tests' Redis database."""
+    process = start_worker(redis_url(API_TEST_DB), concurrency=1)
+    with running(process):
+        yield

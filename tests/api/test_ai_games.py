@@ -1,0 +1,125 @@
+"""Computer players in live games: real gunicorn, real Redis, a real Celery worker.
+
+The API hands each AI turn to the worker by task name and applies the
+decision from the task result; these tests only talk HTTP, like a client.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from services.engine import Bid, Play, apply, make_rules, new_game, parse_card
+
+from .contract import ContractSession
+from .helpers import auth
+
+SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
+
+
+@pytest.fixture
+def session(api_server, ai_worker):
+    return ContractSession(api_server)
+
+
+def follow_events(session, game_id, token=None, after=0, until="game_over", timeout=240.0):
+    """Long-poll the event log until an event of type ``until``; returns all events seen."""
+    headers = auth(token) if token else {}
+    events, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page = session.get(f"/v1/games/{game_id}/events", params={"after": after, "wait": 10}, headers=headers)
+        assert page.status_code == 200
+        for event in page.json()["events"]:
+            assert event["seq"] == after + 1, "events arrive in order, none missing or repeated"
+            after = event["seq"]
+            events.append(event)
+            if event["type"] == until:
+                return events
+    raise AssertionError(f"no {until} event within {timeout} s; last: {events[-1:]}")
+
+
+def replay(rules: dict, seed: int, events: list[dict]):
+    """The engine state reached by applying every bid/card event in order: each
+    move was applied exactly once and legally, or this raises."""
+    overrides = {k: v for k, v in rules.items() if k != "preset"}
+    state = new_game(make_rules(rules["preset"], **overrides), seed=seed)
+    for event in events:
+        data = event["data"]
+        if event["type"] == "bid":
+            state = apply(state, data["seat"], Bid(data["bid"]))
+        elif event["type"] == "card_played":
+            state = apply(state, data["seat"], Play(parse_card(data["card"])))
+    return state
+
+
+def test_one_human_against_three_pro_seats_to_game_over(session):
+    seats = [{"type": "human"}] + [{"type": "ai", "level": "pro"}] * 3
+    created = session.post("/v1/games", json={"rules": SHORT, "seats": seats, "seed": 2024}).json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    rng, after, human_moves = random.Random(1), 0, 0
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        mine = session.get(f"/v1/games/{game_id}", headers=auth(token)).json()
+        if mine["phase"] == "game_over":
+            break
+        if mine["turn"] == 0:
+            assert mine["legal"], "the human's turn always offers legal moves"
+            if mine["phase"] == "bidding":
+                response = session.post(
+                    f"/v1/games/{game_id}/bids", json={"bid": rng.choice(mine["legal"])}, headers=auth(token)
+                )
+            else:
+                response = session.post(
+                    f"/v1/games/{game_id}/plays", json={"card": rng.choice(mine["legal"])}, headers=auth(token)
+                )
+            assert response.status_code == 200, response.text
+            human_moves += 1
+            continue
+        assert mine["legal"] == []
+        page = session.get(f"/v1/games/{game_id}/events", params={"after": after, "wait": 10}, headers=auth(token))
+        if page.json()["events"]:
+            after = page.json()["events"][-1]["seq"]
+    else:
+        raise AssertionError("the game did not finish")
+    events = session.get(f"/v1/games/{game_id}/events", params={"after": 0}).json()["events"]
+    final = replay(SHORT, 2024, events)
+    assert final.phase == "game_over" and list(final.winner) == mine["winner"]
+    ai_moves = [e for e in events if e["type"] in ("bid", "card_played") and e["data"]["seat"] != 0]
+    assert len(ai_moves) == 3 * human_moves  # the AI seats moved exactly as often as the human, no more
+    assert mine["scores"] == list(final.scores)
+
+
+def test_four_computer_players_finish_while_a_client_long_polls(session):
+    seats = [{"type": "ai", "level": lvl} for lvl in ("easy", "standard", "pro", "standard")]
+    rules = {"preset": "individual", "win_score": 100}
+    created = session.post("/v1/games", json={"rules": rules, "seats": seats, "seed": 77})
+    assert created.status_code == 201
+    game_id = created.json()["game_id"]
+    events = follow_events(session, game_id)
+    final = replay(rules, 77, events)
+    assert final.phase == "game_over"
+    rounds = len(final.history)
+    assert sum(e["type"] == "bid" for e in events) == 4 * rounds
+    assert sum(e["type"] == "card_played" for e in events) == 52 * rounds
+    versions = [e["version"] for e in events if e["type"] in ("bid", "card_played")]
+    assert versions == sorted(set(versions)), "each move is its own version, applied once"
+
+
+def test_a_computer_takes_over_a_left_seat_and_hands_it_back(session):
+    created = session.post(
+        "/v1/games",
+        json={"rules": SHORT, "seats": [{"type": "human"}] * 4, "seed": 5, "options": {"ai_takeover": "easy"}},
+    ).json()
+    game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    left = session.post(f"/v1/games/{game_id}/seats/1/leave", headers=auth(tokens[1]))  # seat 1 bids first
+    assert left.status_code == 200
+    seat = left.json()["seats"][1]
+    assert seat == {"seat": 1, "type": "ai", "level": "easy", "claimable": True}
+    events = follow_events(session, game_id, until="bid")
+    assert events[-1]["data"]["seat"] == 1  # the stand-in bid for the seat without being asked
+    claimed = session.post(f"/v1/games/{game_id}/seats/1/claim")
+    assert claimed.status_code == 200
+    view = session.get(f"/v1/games/{game_id}", headers=auth(claimed.json()["token"])).json()
+    assert view["you"] == 1 and view["seats"][1] == {"seat": 1, "type": "human", "level": None, "claimable": False}
