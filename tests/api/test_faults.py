@@ -1,0 +1,196 @@
+"""Fault tests: kill a worker mid-decision, restart Redis mid-game, lose Redis,
+kill API processes mid-request.  Real processes only; each test uses its own
+Redis database or its own Redis server so it can break things freely."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import tempfile
+import threading
+import time
+
+import psutil
+import requests
+
+from benchmarks.procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
+from services.engine import from_json
+
+from .helpers import auth
+from .test_ai_games import replay
+
+FAULT_DB = 5
+SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
+
+
+def redis_url(port: int = 6379, db: int = FAULT_DB) -> str:
+    return f"redis://127.0.0.1:{port}/{db}"
+
+
+def human_move(http: requests.Session, base: str, game_id: str, token: str, rng: random.Random) -> requests.Response:
+    view = http.get(f"{base}/v1/games/{game_id}", headers=auth(token), timeout=10).json()
+    choice = rng.choice(view["legal"])
+    path, body = ("bids", {"bid": choice}) if view["phase"] == "bidding" else ("plays", {"card": choice})
+    return http.post(f"{base}/v1/games/{game_id}/{path}", json=body, headers=auth(token), timeout=10)
+
+
+def wait_for_turn(http, base, game_id, seat, timeout=60.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = http.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+        if view["turn"] == seat or view["phase"] == "game_over":
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"seat {seat} never got the turn")
+
+
+def metric(base: str, name: str) -> float:
+    text = requests.get(f"{base}/metrics", timeout=10).text
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + "{"))
+
+
+def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
+    """SIGKILL the worker while it holds an AI turn: the API re-sends the turn
+    after its deadline, a new worker answers, the game finishes, no move twice."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url())
+    client.flushdb()
+    env = {"AI_DECISION_DEADLINE_SECONDS": "2", "AI_SWEEP_INTERVAL_SECONDS": "0.2"}
+    http, rng = requests.Session(), random.Random(3)
+    worker = start_worker(redis_url(), queues=("ai.standard",))
+    with gunicorn(redis_url(), env=env) as base, running(worker):
+        seats = [{"type": "human"}] + [{"type": "ai", "level": "standard"}] * 3
+        created = http.post(f"{base}/v1/games", json={"rules": SHORT, "seats": seats, "seed": 31}).json()
+        game_id, token = created["game_id"], created["seats"][0]["token"]
+        held = False
+        for _ in range(10):  # until the stopped worker has taken a turn off the queue
+            wait_for_turn(http, base, game_id, 0)
+            os.killpg(worker.pid, signal.SIGSTOP)
+            assert human_move(http, base, game_id, token, rng).status_code == 200
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline and client.llen("ai.standard"):
+                time.sleep(0.05)
+            if client.llen("ai.standard") == 0:
+                held = True
+                break
+            os.killpg(worker.pid, signal.SIGCONT)  # it was between polls: let it work, try the next turn
+        assert held, "the stopped worker never took an AI turn off the queue"
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+        replacement = start_worker(redis_url(), queues=("ai.standard",))
+        with running(replacement):
+            while True:
+                view = wait_for_turn(http, base, game_id, 0, timeout=120)
+                if view["phase"] == "game_over":
+                    break
+                assert human_move(http, base, game_id, token, rng).status_code == 200
+            assert metric(base, "spades_ai_decisions_reissued_total") >= 1
+        events = http.get(f"{base}/v1/games/{game_id}/events", params={"after": 0}).json()["events"]
+    final = replay(SHORT, 31, events)  # every move legal and applied exactly once
+    assert final.phase == "game_over"
+    versions = [e["version"] for e in events if e["type"] in ("bid", "card_played")]
+    assert len(versions) == len(set(versions))
+    assert from_json(client.hget(f"game:{{{game_id}}}", "state")) == final
+
+
+def test_redis_restart_with_append_only_file_resumes_the_game_and_outage_gives_503():
+    port = free_port()
+    url = redis_url(port, 0)
+    http, rng = requests.Session(), random.Random(4)
+    with tempfile.TemporaryDirectory() as data_dir:
+        server = start_redis(port, data_dir)
+        try:
+            with gunicorn(url, env={"AI_ENABLED": "0", "REDIS_SOCKET_TIMEOUT": "0.5"}) as base:
+                created = http.post(
+                    f"{base}/v1/games", json={"rules": SHORT, "seats": [{"type": "human"}] * 4, "seed": 8}
+                ).json()
+                game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+                for _ in range(30):
+                    turn = http.get(f"{base}/v1/games/{game_id}").json()["turn"]
+                    assert human_move(http, base, game_id, tokens[turn], rng).status_code == 200
+                before = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0])).json()
+                events_before = http.get(f"{base}/v1/games/{game_id}/events").json()["events"]
+
+                stop(server)  # SIGTERM: Redis shuts down cleanly, its append-only file on disk
+                started = time.monotonic()
+                down = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]), timeout=10)
+                assert down.status_code == 503 and time.monotonic() - started < 5
+                assert down.headers["Content-Type"].startswith("application/problem+json")
+                assert down.json()["code"] == "unavailable"
+                turn = before["turn"]
+                refused = human_move_blind(http, base, game_id, tokens[turn])
+                assert refused.status_code == 503
+
+                server = start_redis(port, data_dir)  # same directory: loads the append-only file
+                deadline = time.monotonic() + 10
+                while (after := http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]))).status_code != 200:
+                    assert time.monotonic() < deadline, "the API did not recover without a restart"
+                    time.sleep(0.2)
+                assert after.json() == before  # the game resumes exactly where it was
+                assert http.get(f"{base}/v1/games/{game_id}/events").json()["events"] == events_before
+                for _ in range(10):
+                    turn = http.get(f"{base}/v1/games/{game_id}").json()["turn"]
+                    assert human_move(http, base, game_id, tokens[turn], rng).status_code == 200
+                assert http.get(f"{base}/v1/games/{game_id}").json()["version"] == before["version"] + 10
+        finally:
+            stop(server)
+
+
+def human_move_blind(http, base, game_id, token) -> requests.Response:
+    """A move sent while Redis is down (the client can't read its view first)."""
+    return http.post(f"{base}/v1/games/{game_id}/bids", json={"bid": 3}, headers=auth(token), timeout=10)
+
+
+def test_killing_api_processes_mid_request_applies_each_move_fully_or_not_at_all():
+    import redis
+
+    client = redis.Redis.from_url(redis_url())
+    client.flushdb()
+    stop_at = time.monotonic() + 8
+    failures = []
+    server, base = start_gunicorn(redis_url(), workers=2, env={"AI_ENABLED": "0", "RATE_LIMIT_ENABLED": "0"})
+    with running(server):
+        games = []
+        for seed in range(4):
+            created = requests.post(
+                f"{base}/v1/games", json={"rules": SHORT, "seats": [{"type": "human"}] * 4, "seed": seed}, timeout=10
+            ).json()
+            games.append((created["game_id"], [s["token"] for s in created["seats"]]))
+
+        def player(game_id, tokens, seed):
+            http, rng = requests.Session(), random.Random(seed)
+            while time.monotonic() < stop_at:
+                try:
+                    view = http.get(f"{base}/v1/games/{game_id}", timeout=5).json()
+                    if view["phase"] == "game_over":
+                        return
+                    human_move(http, base, game_id, tokens[view["turn"]], rng)
+                except (requests.RequestException, ValueError, KeyError) as error:
+                    failures.append(error)
+                    time.sleep(0.05)
+
+        threads = [threading.Thread(target=player, args=(g, t, i)) for i, (g, t) in enumerate(games)]
+        for thread in threads:
+            thread.start()
+        gunicorn_master = psutil.Process(server.pid)
+        kills = 0
+        while time.monotonic() < stop_at - 1:
+            time.sleep(0.4)
+            children = gunicorn_master.children()
+            if children:
+                random.choice(children).send_signal(signal.SIGKILL)  # the master starts a new worker
+                kills += 1
+        for thread in threads:
+            thread.join()
+        assert kills >= 5
+        assert failures, "some requests were cut off mid-flight"
+        for seed, (game_id, _) in enumerate(games):
+            stored = from_json(client.hget(f"game:{{{game_id}}}", "state"))
+            version = int(client.hget(f"game:{{{game_id}}}", "v"))
+            events = requests.get(f"{base}/v1/games/{game_id}/events", timeout=10).json()["events"]
+            moves = [e for e in events if e["type"] in ("bid", "card_played")]
+            assert moves, "the game made progress"
+            assert replay(SHORT, seed, events) == stored  # the stored state and its event log agree
+            assert version == 1 + len(moves)  # every accepted move is in the log exactly once
