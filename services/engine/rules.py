@@ -8,6 +8,7 @@ and refuses bad combinations with a :class:`RuleError` naming the option.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
@@ -49,7 +50,14 @@ class Rules:
         return (side, side + 2) if self.partnership else (side,)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every option by name (a fresh dict: callers may change it)."""
+        return dict(_as_dict(self))
+
+
+@functools.cache
+def _as_dict(rules: Rules) -> dict[str, Any]:
+    # Rules are immutable and few: convert each once (asdict is slow on hot paths).
+    return asdict(rules)
 
 
 PRESETS: dict[str, Rules] = {

@@ -7,7 +7,9 @@ Cards played are stored as one string of card codes; hands as integer masks.
 
 from __future__ import annotations
 
+import functools
 import json
+from dataclasses import replace
 from typing import Any
 
 from .cards import card_code, parse_card
@@ -29,6 +31,14 @@ def _plays_tuple(text: str) -> tuple[int, ...]:
     return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
+@functools.lru_cache(maxsize=8192)
+def _record_json(record: RoundRecord) -> str:
+    """A finished round's stored form; rounds never change, so each is encoded once."""
+    data = [list(record.bids), _plays_str(record.plays), list(record.points), list(record.bag_penalties),
+            list(record.scores), list(record.bags)]  # fmt: skip
+    return json.dumps(data, separators=(",", ":"))
+
+
 def to_dict(state: GameState) -> dict[str, Any]:
     return {
         "schema": SCHEMA_VERSION,
@@ -43,10 +53,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "tricks_won": list(state.tricks_won),
         "scores": list(state.scores),
         "bags": list(state.bags),
-        "history": [
-            [list(r.bids), _plays_str(r.plays), list(r.points), list(r.bag_penalties), list(r.scores), list(r.bags)]
-            for r in state.history
-        ],
+        "history": [json.loads(_record_json(r)) for r in state.history],
         "winner": list(state.winner) if state.winner is not None else None,
     }
 
@@ -76,8 +83,12 @@ def from_dict(data: dict[str, Any]) -> GameState:
 
 
 def to_json(state: GameState) -> str:
-    """Compact JSON for storage."""
-    return json.dumps(to_dict(state), separators=(",", ":"))
+    """Compact JSON for storage (the same text as ``json.dumps(to_dict(state))``)."""
+    head = to_dict(replace(state, history=()))
+    del head["history"], head["winner"]
+    winner = json.dumps(list(state.winner) if state.winner is not None else None, separators=(",", ":"))
+    history = ",".join(_record_json(r) for r in state.history)
+    return json.dumps(head, separators=(",", ":"))[:-1] + f',"history":[{history}],"winner":{winner}}}'
 
 
 def from_json(text: str | bytes) -> GameState:

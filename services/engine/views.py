@@ -55,12 +55,15 @@ def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
     }
 
 
-def last_trick(state: GameState) -> dict[str, Any] | None:
+def last_trick(state: GameState, tricks: list | None = None) -> dict[str, Any] | None:
     """The most recently completed trick, from the previous round if this
-    one has none yet, so a client can always show how the last trick fell."""
-    tricks = [t for t in replay_tricks(first_seat(state.round), state.plays) if t[2] is not None]
-    if tricks:
-        return _trick_json(*tricks[-1])
+    one has none yet, so a client can always show how the last trick fell.
+    ``tricks`` is this round's :func:`replay_tricks`, when the caller has it."""
+    if tricks is None:
+        tricks = replay_tricks(first_seat(state.round), state.plays)
+    completed = [t for t in tricks if t[2] is not None]
+    if completed:
+        return _trick_json(*completed[-1])
     if state.history:
         prev = state.round - 1
         return _trick_json(*replay_tricks(first_seat(prev), state.history[-1].plays)[-1])
@@ -89,7 +92,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "leader": state.leader if state.phase == "playing" else None,
         "trick": [{"seat": (state.leader + i) % 4, "card": card_code(c)} for i, c in enumerate(trick)],
         "tricks": [_trick_json(*t) for t in completed],
-        "last_trick": last_trick(state),
+        "last_trick": last_trick(state, tricks),
         "spades_broken": spades_broken(state),
         "scores": list(state.scores),
         "bags": list(state.bags),

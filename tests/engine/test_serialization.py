@@ -5,6 +5,7 @@ import json
 import pytest
 
 from services.engine import SchemaError, from_json, make_rules, new_game, to_json
+from services.engine.serialization import to_dict
 from tests.engine.strategies_util import play_random_game
 
 
@@ -23,6 +24,13 @@ def test_ten_rounds_with_hand_records_fit_in_4_kib():
     state = play_random_game(make_rules("partnership", win_score=100_000, lose_score=None), seed=4, max_rounds=10)
     assert len(state.history) == 10
     assert len(to_json(state).encode()) <= 4096
+
+
+def test_stored_text_is_the_plain_json_of_the_state():
+    # to_json builds the text from cached pieces; it must equal the plain encoding.
+    state = play_random_game(make_rules("partnership", win_score=300), seed=9)
+    assert len(state.history) >= 1
+    assert to_json(state) == json.dumps(to_dict(state), separators=(",", ":"))
 
 
 def test_schema_version_is_checked():
