@@ -17,7 +17,6 @@ from flask import Blueprint, Response, current_app, jsonify
 from .problems import ApiError, problem_response
 
 health = Blueprint("health", __name__)
-_cache: dict[str, Any] = {"at": 0.0, "queues": {}}
 
 
 @health.get("/healthz")
@@ -26,17 +25,18 @@ def healthz() -> Response:
 
 
 def worker_queues() -> dict[str, int]:
-    """How many workers consume each queue (cached)."""
+    """How many workers consume each queue (cached per app, so apps with other brokers never share it)."""
     ttl = float(current_app.config["READY_CACHE_SECONDS"])
-    if time.monotonic() - _cache["at"] > ttl:
+    cache = current_app.extensions.setdefault("spades.ready_cache", {"at": None, "queues": {}})
+    if cache["at"] is None or time.monotonic() - cache["at"] > ttl:
         celery = current_app.extensions["celery"]
         replies = celery.control.inspect(timeout=1.0).active_queues() or {}
         counts: dict[str, int] = {}
         for queues in replies.values():
             for queue in queues:
                 counts[queue["name"]] = counts.get(queue["name"], 0) + 1
-        _cache.update(at=time.monotonic(), queues=counts)
-    return _cache["queues"]
+        cache.update(at=time.monotonic(), queues=counts)
+    return cache["queues"]
 
 
 @health.get("/readyz")

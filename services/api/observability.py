@@ -56,7 +56,7 @@ AI_REISSUED = Counter(
 )
 STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
 
-_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")  # fullmatch: "$" would admit a trailing newline
 access_log = logging.getLogger("spades.access")
 
 
@@ -128,7 +128,7 @@ def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) ->
     @app.before_request
     def _start() -> None:
         incoming = request.headers.get("X-Request-ID", "")
-        g.request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
         g.started = time.perf_counter()
 
     @app.after_request

@@ -1,10 +1,12 @@
 """Rate limits, CORS and security headers.
 
 Rate limits use flask-limiter with Redis storage, so a limit holds across
-every API process: one budget per client address for all requests, and one
-per seat token for requests that carry one.  A refused request gets a 429
-problem+json with ``Retry-After``.  Health and metrics endpoints are exempt
-so probes and scrapes never starve.
+every API process: one budget per client address for all requests (an
+application-wide limit, not flask-limiter's per-route default limits), and
+one per seat token, shared by every v1 route, for requests that carry one.
+The two add up: a token's requests also spend its address's budget.  A
+refused request gets a 429 problem+json with ``Retry-After`` (at least 1 s).
+Health and metrics endpoints are exempt so probes and scrapes never starve.
 """
 
 from __future__ import annotations
@@ -45,14 +47,25 @@ def token_key() -> str:
 
 
 def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
-    """Install limits on ``api`` (and everything but ``exempt`` views), CORS and headers."""
+    """Install limits on ``api`` (and everything but ``exempt`` views and ``/metrics``), CORS and headers."""
     config = app.config
+
+    # Registered before the limiter's own header hook, so it runs after it (Flask runs
+    # after_request hooks in reverse): the limiter truncates the seconds left in the
+    # window, which gives "Retry-After: 0" near its end and a client that retries at once.
+    @app.after_request
+    def retry_after_at_least_one_second(response: Response) -> Response:
+        if response.status_code == 429:
+            seconds = response.headers.get("Retry-After", "")
+            response.headers["Retry-After"] = str(max(1, int(seconds) if seconds.isdigit() else 1))
+        return response
+
     limiter = Limiter(
         key_func=client_address,
         app=app,
         storage_uri=config["RATE_LIMIT_STORAGE_URL"] or config["REDIS_URL"],
         storage_options={"socket_timeout": float(config["REDIS_SOCKET_TIMEOUT"])},
-        default_limits=[config["RATE_LIMIT_PER_ADDRESS"]] if config["RATE_LIMIT_PER_ADDRESS"] else [],
+        application_limits=[config["RATE_LIMIT_PER_ADDRESS"]] if config["RATE_LIMIT_PER_ADDRESS"] else [],
         headers_enabled=True,
         strategy="fixed-window",
         swallow_errors=True,  # a Redis outage must not turn into 500s here; the store answers 503
@@ -60,11 +73,17 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
         key_prefix="spades-rl",
     )
     if config["RATE_LIMIT_PER_TOKEN"]:
-        limiter.limit(config["RATE_LIMIT_PER_TOKEN"], key_func=token_key, exempt_when=lambda: bearer_token() is None)(
-            api
+        per_token = limiter.shared_limit(
+            config["RATE_LIMIT_PER_TOKEN"],
+            scope="token",
+            key_func=token_key,
+            exempt_when=lambda: bearer_token() is None,
+            override_defaults=False,
         )
-    for view in exempt:
-        limiter.exempt(view)
+        per_token(api)
+    for view in [*exempt, app.view_functions.get("metrics")]:
+        if view is not None:
+            limiter.exempt(view)
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> Response:

@@ -1,0 +1,153 @@
+"""Rate limits, CORS, security headers and the body size limit, over HTTP against real gunicorn.
+
+Rate limits live in Redis (database 1), so they must hold across every API
+process: the shared-budget test runs two separate gunicorn servers on the
+same Redis.  Every response is checked against openapi.yaml.
+"""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from .contract import ContractSession
+from .helpers import auth, create_game
+
+LIMITED = {"RATE_LIMIT_ENABLED": "1"}
+ORIGIN = "https://app.example"
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(redis_db1):
+    """Forget earlier counters: a fixed window outlives the test that filled it."""
+    for key in redis_db1.scan_iter("*spades-rl*"):
+        redis_db1.delete(key)
+
+
+def assert_rate_limited(response: requests.Response) -> None:
+    assert response.status_code == 429, response.text
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    problem = response.json()
+    assert problem["code"] == "rate_limited" and problem["status"] == 429
+    retry_after = response.headers["Retry-After"]
+    assert retry_after.isdigit() and 1 <= int(retry_after) <= 60, retry_after
+
+
+def test_address_budget_is_shared_by_two_servers_on_one_redis(gunicorn_factory):
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "5/minute", "RATE_LIMIT_PER_TOKEN": ""}
+    first = ContractSession(gunicorn_factory(env))
+    second = ContractSession(gunicorn_factory(env))
+    served = [session.get("/v1/rules") for session in (first, second, first, second, first)]
+    assert [r.status_code for r in served] == [200] * 5
+    assert_rate_limited(second.get("/v1/rules"))
+    assert_rate_limited(first.get("/v1/rules"))
+    # one budget per address for every route, not one per route
+    assert_rate_limited(first.get("/v1/games/no-such-game"))
+    assert first.checked + second.checked == 8
+
+
+def test_token_budget_is_per_token_and_a_refused_move_changes_nothing(gunicorn_factory):
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "1000/minute", "RATE_LIMIT_PER_TOKEN": "3/minute"}
+    session = ContractSession(gunicorn_factory(env))
+    created = create_game(session, seats=[{"type": "human"}] * 4)
+    game_id = created["game_id"]
+    before = session.get(f"/v1/games/{game_id}").json()  # tokenless requests spend no token budget
+    mover, other = before["turn"], (before["turn"] + 1) % 4
+    mover_token, other_token = created["seats"][mover]["token"], created["seats"][other]["token"]
+
+    for _ in range(3):
+        assert session.get(f"/v1/games/{game_id}", headers=auth(mover_token)).status_code == 200
+    refused = session.post(f"/v1/games/{game_id}/bids", json={"bid": 1}, headers=auth(mover_token))
+    assert_rate_limited(refused)
+    assert_rate_limited(session.get(f"/v1/games/{game_id}/events", headers=auth(mover_token)))
+
+    after = session.get(f"/v1/games/{game_id}").json()
+    assert after["version"] == before["version"] and after["bids"] == before["bids"]
+    events = session.get(f"/v1/games/{game_id}/events").json()["events"]
+    assert [e["type"] for e in events if e["type"] == "bid"] == [], "the refused bid left no event"
+
+    assert session.get(f"/v1/games/{game_id}", headers=auth(other_token)).status_code == 200
+    assert session.get("/v1/rules").status_code == 200
+
+
+def test_health_readiness_and_metrics_are_never_limited(gunicorn_factory):
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "2/minute"}
+    session = ContractSession(gunicorn_factory(env))
+    session.get("/v1/rules")
+    session.get("/v1/rules")
+    assert_rate_limited(session.get("/v1/rules"))
+    for _ in range(5):
+        assert session.get("/healthz").status_code == 200
+        assert session.get("/readyz").status_code in (200, 503)  # ready or not, never 429
+    metrics = requests.get(session.base_url + "/metrics", timeout=10)
+    assert metrics.status_code == 200
+
+
+def test_security_headers_on_game_responses(api_server):
+    session = ContractSession(api_server)
+    created = session.post("/v1/games", json={"rules": {"preset": "partnership"}, "seats": [{"type": "human"}] * 4})
+    game = session.get(f"/v1/games/{created.json()['game_id']}")
+    missing = session.get("/v1/games/no-such-game")
+    for response in (created, game, missing):
+        headers = response.headers
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["X-Frame-Options"] == "DENY"
+        assert "default-src 'none'" in headers["Content-Security-Policy"]
+        assert "no-store" in headers["Cache-Control"]
+    assert (created.status_code, game.status_code, missing.status_code) == (201, 200, 404)
+
+
+def preflight(base: str, origin: str) -> requests.Response:
+    headers = {
+        "Origin": origin,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, idempotency-key, if-match, content-type",
+    }
+    return requests.options(f"{base}/v1/games/some-game/bids", headers=headers, timeout=10)
+
+
+def test_cors_allows_only_the_configured_origin(gunicorn_factory):
+    base = gunicorn_factory({"CORS_ORIGINS": ORIGIN})
+    allowed = preflight(base, ORIGIN)
+    assert allowed.status_code == 200
+    assert allowed.headers["Access-Control-Allow-Origin"] == ORIGIN
+    granted = {h.strip().lower() for h in allowed.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {"authorization", "idempotency-key", "if-match", "content-type"} <= granted
+    assert "POST" in allowed.headers["Access-Control-Allow-Methods"]
+
+    session = ContractSession(base)
+    created = create_game(session, seats=[{"type": "human"}] * 4)
+    read = session.get(f"/v1/games/{created['game_id']}", headers={"Origin": ORIGIN})
+    assert read.headers["Access-Control-Allow-Origin"] == ORIGIN
+    exposed = {h.strip().lower() for h in read.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"etag", "retry-after", "x-request-id"} <= exposed
+
+    stranger = preflight(base, "https://evil.example")
+    assert not [h for h in stranger.headers if h.lower().startswith("access-control-")]
+    foreign_read = session.get(f"/v1/games/{created['game_id']}", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in foreign_read.headers
+
+
+def test_no_cors_headers_without_configured_origins(api_server):
+    response = preflight(api_server, ORIGIN)
+    assert not [h for h in response.headers if h.lower().startswith("access-control-")]
+    read = ContractSession(api_server).get("/v1/rules", headers={"Origin": ORIGIN})
+    assert read.status_code == 200
+    assert "Access-Control-Allow-Origin" not in read.headers
+
+
+def test_oversized_body_is_refused_with_413(api_server):
+    session = ContractSession(api_server)
+    padding = "x" * (17 * 1024)  # the default limit is 16 KiB
+    body = {"rules": {"preset": "partnership"}, "seats": [{"type": "human"}] * 4, "padding": padding}
+    response = session.post("/v1/games", json=body)
+    assert response.status_code == 413
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    assert response.json()["code"] == "payload_too_large"
+    game = create_game(session, seats=[{"type": "human"}] * 4)
+    token = game["seats"][0]["token"]
+    too_big_move = session.post(
+        f"/v1/games/{game['game_id']}/bids", data=b'{"bid": 1, "x": "' + b"y" * 20000 + b'"}', headers=auth(token)
+    )
+    assert too_big_move.status_code == 413
+    assert too_big_move.json()["code"] == "payload_too_large"
