@@ -62,8 +62,11 @@ def start_gunicorn(
     env: dict[str, str] | None = None,
     app: str | None = None,
     ready_path: str = "/healthz",
+    log_path: str | Path | None = None,
 ) -> tuple[subprocess.Popen, str]:
-    """A gunicorn on a free loopback port; returns the process and base URL once it answers."""
+    """A gunicorn on a free loopback port; returns the process and base URL once it answers.
+
+    With ``log_path``, its stdout and stderr (the JSON log lines) are appended to that file."""
     port = free_port()
     full_env = {
         **os.environ,
@@ -78,7 +81,11 @@ def start_gunicorn(
     cmd = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     if app:
         cmd.append(app)
-    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
+    if log_path is None:
+        process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
+    else:
+        with open(log_path, "ab") as log:
+            process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_http(base + ready_path, process)
