@@ -6,7 +6,8 @@ It claims an open seat (the first one, or ``--seat``), then loops: long-poll
 ``/events`` until something happens, read its view, and when ``turn`` is its
 own seat, bid or play.  Every move carries ``If-Match`` (the version it saw)
 and an ``Idempotency-Key``, so a retry after a network error is safe and a
-stale move is refused instead of misapplied.
+stale move is refused instead of misapplied.  A ``429`` (rate limited) or
+``503`` (briefly unavailable) answer is retried after its ``Retry-After``.
 
 Its strategy is deliberately simple: bid one trick per ace, king and spade
 beyond the third; play the lowest card that wins the trick when a partner
@@ -18,12 +19,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 import uuid
 from typing import Any
 
 import requests
 
 RANKS = "23456789TJQKA"
+RETRY_STATUSES = (429, 503)
+MAX_RETRIES = 20
 
 
 def rank(card: str) -> int:
@@ -77,20 +81,34 @@ class Bot:
     def url(self, path: str = "") -> str:
         return f"{self.api}/v1/games/{self.game_id}{path}"
 
+    def request(self, method: str, path: str = "", **kwargs: Any) -> requests.Response:
+        """One call, repeated after ``Retry-After`` while the service answers 429 or 503.
+
+        A repeated move is safe: it carries the same ``Idempotency-Key`` and ``If-Match``."""
+        for _ in range(MAX_RETRIES):
+            response = self.http.request(method, self.url(path), timeout=self.timeout, **kwargs)
+            if response.status_code not in RETRY_STATUSES:
+                return response
+            retry_after = response.headers.get("Retry-After", "1")
+            time.sleep(min(60, int(retry_after) if retry_after.isdigit() else 1))
+        return response
+
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
     def claim(self, seat: int | None = None) -> int:
         if seat is None:
-            seats = self.http.get(self.url(), timeout=self.timeout).json()["seats"]
+            response = self.request("GET")
+            response.raise_for_status()
+            seats = response.json()["seats"]
             seat = next(s["seat"] for s in seats if s["type"] == "open")
-        response = self.http.post(self.url(f"/seats/{seat}/claim"), json={}, timeout=self.timeout)
+        response = self.request("POST", f"/seats/{seat}/claim", json={})
         response.raise_for_status()
         self.token, self.seat = response.json()["token"], seat
         return seat
 
     def view(self) -> dict[str, Any]:
-        response = self.http.get(self.url(), headers=self.headers(), timeout=self.timeout)
+        response = self.request("GET", headers=self.headers())
         response.raise_for_status()
         return response.json()
 
@@ -100,7 +118,7 @@ class Bot:
         else:
             path, body = "/plays", {"card": choose_card(view)}
         headers = {**self.headers(), "If-Match": f'"{view["version"]}"', "Idempotency-Key": uuid.uuid4().hex}
-        response = self.http.post(self.url(path), json=body, headers=headers, timeout=self.timeout)
+        response = self.request("POST", path, json=body, headers=headers)
         if response.status_code in (409, 412):
             return  # the game moved on under us: read it again
         response.raise_for_status()
@@ -115,9 +133,7 @@ class Bot:
             if view["turn"] == self.seat and view["legal"]:
                 self.move(view)
                 continue
-            response = self.http.get(
-                self.url("/events"), params={"after": after, "wait": 30}, headers=self.headers(), timeout=self.timeout
-            )
+            response = self.request("GET", "/events", params={"after": after, "wait": 30}, headers=self.headers())
             response.raise_for_status()
             events = response.json()["events"]
             if events:
