@@ -19,8 +19,11 @@ Reliability settings, and why:
 * time limits (soft 10 s, hard 20 s): decisions take milliseconds; a task
   running this long is stuck, and the soft limit lets it fail cleanly before
   the hard limit kills the process.
-* ``result_expires = 3600``: results are read by the API within seconds;
-  keeping them an hour bounds Redis memory.
+* ``result_expires = 300``: the API applies a decision the moment its result
+  is published and then deletes it; a result is only read later when that
+  publication was missed, by the API's deadline sweep within seconds.  Five
+  minutes covers that with room to spare and bounds Redis memory (at 500
+  decisions/s an hour of results would hold ~600 MB).
 * one queue per level (``ai.easy``, ``ai.standard``, ``ai.pro``), routed by the
   caller (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and
   expensive levels can be scaled apart; the route below is the default.
@@ -64,7 +67,7 @@ celery.conf.update(
     worker_prefetch_multiplier=1,
     task_soft_time_limit=10,
     task_time_limit=20,
-    result_expires=3600,
+    result_expires=300,
     task_default_queue="ai.standard",
     task_routes={"ai.decide": {"queue": "ai.standard"}},
     broker_connection_retry_on_startup=True,

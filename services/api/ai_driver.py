@@ -207,6 +207,8 @@ class AiDriver:
             return  # failures are retried by the sweeper at the deadline
         with self.app.app_context():
             self.apply_result(result)
+        # Applied now or stale: nobody needs the stored result any more.
+        self.results.delete(f"celery-task-meta-{meta['task_id']}")
 
     def _listen(self) -> None:
         while not self._stop.is_set():
