@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from flask import Blueprint, Flask, Response, request
+from flask import Blueprint, Flask, Response, g, request
 from flask_cors import CORS
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
@@ -50,14 +50,21 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     """Install limits on ``api`` (and everything but ``exempt`` views and ``/metrics``), CORS and headers."""
     config = app.config
 
-    # Registered before the limiter's own header hook, so it runs after it (Flask runs
-    # after_request hooks in reverse): the limiter truncates the seconds left in the
-    # window, which gives "Retry-After: 0" near its end and a client that retries at once.
+    # flask-limiter's header hook writes Retry-After on every response it saw a limit for:
+    # on a 200 (meaningless), on a 503 "retry in 1 s" (inflated to the end of the rate-limit
+    # window), and truncated on a 429 ("0" near the window's end: a client retrying at once).
+    # These two hooks bracket it (Flask runs after_request hooks in reverse order of
+    # registration): the one registered after the limiter remembers what the app set, and
+    # the one registered before it restores that, or keeps at least 1 s on a 429.
     @app.after_request
-    def retry_after_at_least_one_second(response: Response) -> Response:
+    def retry_after_as_the_app_meant(response: Response) -> Response:
         if response.status_code == 429:
             seconds = response.headers.get("Retry-After", "")
             response.headers["Retry-After"] = str(max(1, int(seconds) if seconds.isdigit() else 1))
+        elif g.get("app_retry_after") is not None:
+            response.headers["Retry-After"] = g.app_retry_after
+        else:
+            response.headers.pop("Retry-After", None)
         return response
 
     limiter = Limiter(
@@ -72,6 +79,12 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
         enabled=bool(config["RATE_LIMIT_ENABLED"]),
         key_prefix="spades-rl",
     )
+
+    @app.after_request
+    def remember_app_retry_after(response: Response) -> Response:
+        g.app_retry_after = response.headers.get("Retry-After")
+        return response
+
     if config["RATE_LIMIT_PER_TOKEN"]:
         per_token = limiter.shared_limit(
             config["RATE_LIMIT_PER_TOKEN"],

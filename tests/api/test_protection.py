@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 import requests
 
+from benchmarks.procs import free_port
+from tests.conftest import API_TEST_DB, redis_url
+
 from .contract import ContractSession
 from .helpers import auth, create_game
 
@@ -151,3 +154,20 @@ def test_oversized_body_is_refused_with_413(api_server):
     )
     assert too_big_move.status_code == 413
     assert too_big_move.json()["code"] == "payload_too_large"
+
+
+def test_retry_after_only_where_the_service_means_it(gunicorn_factory):
+    """The limiter's counters stay reachable while the game store is down: its 503 keeps "retry in 1 s"."""
+    limits = redis_url(API_TEST_DB)
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "100/minute", "RATE_LIMIT_STORAGE_URL": limits}
+    healthy = ContractSession(gunicorn_factory(env))
+    served = healthy.get("/v1/rules")
+    assert served.status_code == 200
+    assert served.headers["X-RateLimit-Limit"] == "100", "the limit is in force"
+    assert "Retry-After" not in served.headers, "nothing to retry on a success"
+
+    store_down = ContractSession(gunicorn_factory(env, redis=f"redis://127.0.0.1:{free_port()}/0"))
+    unavailable = store_down.get("/v1/games/some-game")
+    assert unavailable.status_code == 503 and unavailable.json()["code"] == "unavailable"
+    assert unavailable.headers["X-RateLimit-Limit"] == "100", "the limit is in force"
+    assert unavailable.headers["Retry-After"] == "1"
