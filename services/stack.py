@@ -22,7 +22,7 @@ import time
 import redis
 
 log = logging.getLogger("spades.stack")
-LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+LOCAL_REDIS = os.environ.get("LOCAL_REDIS_URL", "redis://127.0.0.1:6379/0")  # probed when REDIS_URL is unset
 QUEUES = "ai.easy,ai.standard,ai.pro"
 
 
