@@ -1,12 +1,13 @@
 """Rate limits, CORS and security headers.
 
 Rate limits use flask-limiter with Redis storage, so a limit holds across
-every API process: one budget per client address for all requests (an
-application-wide limit, not flask-limiter's per-route default limits), and
-one per seat token, shared by every v1 route, for requests that carry one.
+every API process: one budget per client address for all ``/v1`` requests
+(an application-wide limit, not flask-limiter's per-route default limits),
+and one per seat token, shared by every v1 route, for requests that carry one.
 The two add up: a token's requests also spend its address's budget.  A
 refused request gets a 429 problem+json with ``Retry-After`` (at least 1 s).
-Health and metrics endpoints are exempt so probes and scrapes never starve.
+Health, metrics and the contract/docs pages are not limited, so probes and
+scrapes never starve (and only v1 operations declare 429 in openapi.yaml).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
         storage_uri=config["RATE_LIMIT_STORAGE_URL"] or config["REDIS_URL"],
         storage_options={"socket_timeout": float(config["REDIS_SOCKET_TIMEOUT"])},
         application_limits=[config["RATE_LIMIT_PER_ADDRESS"]] if config["RATE_LIMIT_PER_ADDRESS"] else [],
+        application_limits_exempt_when=lambda: request.blueprint != api.name,  # the v1 API only, as documented
         headers_enabled=True,
         strategy="fixed-window",
         swallow_errors=True,  # a Redis outage must not turn into 500s here; the store answers 503

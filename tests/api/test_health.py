@@ -49,7 +49,6 @@ def test_readyz_names_every_ai_queue_without_a_worker(gunicorn_factory, private_
     assert problem["checks"] == {"redis": "ok", "broker": "ok", "workers": dict.fromkeys(AI_QUEUES, 0)}
     for queue in AI_QUEUES:
         assert f"worker for {queue}" in problem["detail"]
-    assert "redis" not in problem["detail"].replace("worker for", "")
     assert session.checked == 1
 
 

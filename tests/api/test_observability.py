@@ -127,6 +127,19 @@ def test_moves_and_games_are_counted(gunicorn_factory):
         assert (("spades_ai_queue_depth", frozenset({"queue": queue}.items()))) in samples
 
 
+def test_store_errors_are_counted(gunicorn_factory):
+    session = ContractSession(gunicorn_factory(redis=f"redis://127.0.0.1:{free_port()}/0"))  # nothing listens
+    for _ in range(3):
+        response = session.get("/v1/games/some-game")
+        assert response.status_code == 503 and response.json()["code"] == "unavailable"
+    samples = scrape(session.base_url)
+    store_errors = {
+        dict(labels)["error"]: n for (name, labels), n in samples.items() if name == "spades_store_errors_total"
+    }
+    # "broker" counts failed queue-depth reads at scrape time; the rest are the three requests
+    assert sum(n for error, n in store_errors.items() if error != "broker") == 3, store_errors
+
+
 def test_ai_turn_message_carries_the_request_id_and_only_its_own_hand(private_redis_url):
     """No worker runs on this Redis, so the task message waits in its queue's list to be read."""
     env = {**NO_LIMITS, "AI_ENABLED": "0"}  # no deadline re-sends: exactly one message
