@@ -10,6 +10,7 @@ import redis
 from flask import Flask, Response, redirect, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .ai_driver import AiDispatcher, AiDriver, celery_init_app
 from .config import load_config
@@ -40,6 +41,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     settings = load_config(config)
     app = Flask(__name__)
     app.config.update(settings)
+    hops = int(settings["PROXY_FIX_HOPS"])
+    if hops:  # behind an ingress: rate limits and logs need the client's address, not the proxy's
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     configure_logging(settings["LOG_LEVEL"])
     store = settings.get("STORE") or make_store(settings)

@@ -31,6 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT_STORAGE_URL": None,  # defaults to REDIS_URL, so limits hold across processes
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
+    "PROXY_FIX_HOPS": 0,  # trusted reverse proxies in front (X-Forwarded-For/-Proto); 0 = use the peer address
 }
 
 
@@ -52,6 +53,7 @@ _CASTS = {
     "AI_MAX_ATTEMPTS": int,
     "AI_SWEEP_INTERVAL_SECONDS": float,
     "READY_CACHE_SECONDS": float,
+    "PROXY_FIX_HOPS": int,
     "RATE_LIMIT_ENABLED": flag,
 }
 

@@ -145,6 +145,7 @@ def events(game_id: str) -> Response:
     store = _store()
     record = games.load(store, game_id)
     seat = games.seat_for(record, token)
+    g.seat = seat
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
     found = store.wait_events(game_id, query["after"], page, wait)

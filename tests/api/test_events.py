@@ -8,7 +8,7 @@ import time
 import pytest
 import requests
 
-from tests.conftest import free_port
+from benchmarks.procs import free_port
 
 from .contract import ContractSession, check_response
 from .helpers import auth, create_game
