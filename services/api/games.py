@@ -319,6 +319,7 @@ def _commit_move(
     move: Bid | Play,
     cache: ViewCache | None,
     idem: tuple[str, str] | None = None,
+    count: bool = True,
 ) -> dict[str, Any] | None:
     """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
     view, or None when another writer changed the game first.  ``idem`` is
@@ -328,7 +329,8 @@ def _commit_move(
     try:
         after = apply(before, seat, move)
     except EngineError as error:
-        MOVES.labels(kind, error.code).inc()
+        if count:  # a refusal found on a possibly stale copy is re-checked, and counted, then
+            MOVES.labels(kind, error.code).inc()
         if error.code == "not_your_turn":
             raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
         raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
@@ -361,29 +363,55 @@ def make_move(
     fingerprint: str,
     cache: ViewCache | None,
 ) -> dict[str, Any]:
-    """Apply ``move`` for the token's seat; returns the seat's new view."""
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = load(store, game_id)
-        seat = seat_for(record, token)
-        assert seat is not None
-        g.seat = seat
-        idem_key = idempotency_key(game_id, seat, idem) if idem else None
-        if idem_key:
-            stored = store.idempotent_response(idem_key)
-            if stored is not None:
-                if stored["fingerprint"] != fingerprint:
-                    raise ApiError(
-                        422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."
-                    )
-                return stored["response"]
-        if if_match is not None and if_match != record.version:
-            raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {if_match}.")
-        if record.waiting:
-            raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
-        response = _commit_move(store, record, seat, move, cache, (idem_key, fingerprint) if idem_key else None)
+    """Apply ``move`` for the token's seat; returns the seat's new view.
+
+    The first attempt starts from this process's most recent copy of the game
+    when it has one (saving a Redis read): the commit's compare-and-set makes
+    that safe, and any refusal found on that copy is re-checked on a fresh read
+    before it is reported, so a stale copy can cost a retry, never a wrong answer.
+    """
+    for attempt in range(MAX_CAS_ATTEMPTS):
+        recent = store.recent(game_id) if attempt == 0 else None
+        record = recent or load(store, game_id)
+        try:
+            response = _try_move(store, record, token, move, if_match, idem, fingerprint, cache, recent is None)
+        except ApiError:
+            if recent is not None:
+                continue  # judge refusals on a fresh read only
+            raise
         if response is not None:
             return response
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def _try_move(
+    store: GameStore,
+    record: GameRecord,
+    token: str,
+    move: Bid | Play,
+    if_match: int | None,
+    idem: str | None,
+    fingerprint: str,
+    cache: ViewCache | None,
+    fresh: bool,
+) -> dict[str, Any] | None:
+    """One attempt of :func:`make_move` on ``record``: the new view, None if
+    another writer got in first, or an ApiError for a refused move."""
+    seat = seat_for(record, token)
+    assert seat is not None
+    g.seat = seat
+    idem_key = idempotency_key(record.game_id, seat, idem) if idem else None
+    if idem_key:
+        stored = store.idempotent_response(idem_key)
+        if stored is not None:
+            if stored["fingerprint"] != fingerprint:
+                raise ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.")
+            return stored["response"]
+    if if_match is not None and if_match != record.version:
+        raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {if_match}.")
+    if record.waiting:
+        raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
+    return _commit_move(store, record, seat, move, cache, (idem_key, fingerprint) if idem_key else None, count=fresh)
 
 
 def apply_ai_move(store: GameStore, game_id: str, version: int, seat: int, move: Bid | Play) -> bool:

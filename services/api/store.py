@@ -158,18 +158,50 @@ def _record(game_id: str, version: bytes | str, meta_json: bytes | str, state_js
 class GameStore:
     """The small storage interface the API needs (see module docstring)."""
 
-    def __init__(self, client: redis.Redis, blocking_client: redis.Redis, ttl_seconds: int, idem_ttl: int) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        blocking_client: redis.Redis,
+        ttl_seconds: int,
+        idem_ttl: int,
+        recent_size: int = 4096,
+    ) -> None:
         self.client = client
         self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
         self._commit = client.register_script(_COMMIT_LUA)
+        self._recent: OrderedDict[str, GameRecord] = OrderedDict()
+        self._recent_size = recent_size
+        self._lock = Lock()
 
     def load(self, game_id: str) -> GameRecord | None:
         version, meta, state = self.client.hmget(game_key(game_id), ["v", "meta", "state"])
         if version is None or meta is None or state is None:
             return None
-        return _record(game_id, version, meta, state)
+        record = _record(game_id, version, meta, state)
+        self._remember(record)
+        return record
+
+    def recent(self, game_id: str) -> GameRecord | None:
+        """The last version of the game this process read or wrote, if any.
+
+        Possibly stale: only for optimistic writes, whose compare-and-set on
+        the version catches staleness (a failed commit means: load and retry).
+        Never a basis for a refusal or a read answer."""
+        with self._lock:
+            return self._recent.get(game_id)
+
+    def _remember(self, record: GameRecord) -> None:
+        if self._recent_size <= 0:
+            return
+        with self._lock:
+            known = self._recent.get(record.game_id)
+            if known is None or known.version <= record.version:
+                self._recent[record.game_id] = record
+                self._recent.move_to_end(record.game_id)
+            while len(self._recent) > self._recent_size:
+                self._recent.popitem(last=False)
 
     def commit(
         self,
@@ -199,6 +231,8 @@ class GameStore:
         if not idempotent:
             keys[2] = game_key(record.game_id) + ":idem:none"
         ok, _ = self._commit(keys=keys, args=args)
+        if ok:
+            self._remember(record)
         return bool(ok)
 
     def idempotent_response(self, key: str) -> dict[str, Any] | None:
