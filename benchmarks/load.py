@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import platform
 import random
 import threading
@@ -116,6 +117,26 @@ def play_games(base: str, rec: Recorder, stop_at: float, humans: int, level: str
                 rec.games_finished += 1
 
 
+def run_share(args: tuple[str, float, int, str, range]) -> dict[str, Any]:
+    """One load-generator process: a thread per game in ``games``; returns its records."""
+    base, stop_at, humans, level, games = args
+    rec = Recorder()
+    threads = [
+        threading.Thread(target=play_games, args=(base, rec, stop_at, humans, level, i), daemon=True) for i in games
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=max(0.0, stop_at - time.monotonic()) + 60)
+    return {
+        "latency": dict(rec.latency),
+        "errors": rec.errors,
+        "moves": rec.moves,
+        "ai_moves": rec.ai_moves,
+        "games_finished": rec.games_finished,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -123,9 +144,12 @@ def main() -> None:
     parser.add_argument("--humans", type=int, default=2, help="human seats per game (1-3)")
     parser.add_argument("--level", default="standard", choices=["easy", "standard", "pro"])
     parser.add_argument("--api-workers", type=int, default=2)
-    parser.add_argument("--api-threads", type=int, default=16)
+    parser.add_argument("--api-threads", type=int, default=128, help="gunicorn threads per worker (≥ long polls)")
     parser.add_argument("--ai-workers", type=int, default=1, help="worker processes (prefork concurrency)")
     parser.add_argument("--redis-db", type=int, default=3)
+    parser.add_argument(
+        "--procs", type=int, default=2, help="load-generator processes (the games are split between them)"
+    )
     args = parser.parse_args()
 
     url = f"redis://127.0.0.1:6379/{args.redis_db}"
@@ -137,21 +161,24 @@ def main() -> None:
     )
     with running(gunicorn, worker):
         baseline = client.info("memory")["used_memory"]
-        rec = Recorder()
         started = time.monotonic()
         stop_at = started + args.seconds
-        threads = [
-            threading.Thread(target=play_games, args=(base, rec, stop_at, args.humans, args.level, i), daemon=True)
-            for i in range(args.games)
-        ]
-        for thread in threads:
-            thread.start()
-        time.sleep(max(0.0, args.seconds * 0.8))
-        memory = client.info("memory")["used_memory"] - baseline
-        active = len(client.keys("game:{*}"))
-        for thread in threads:
-            thread.join(timeout=args.seconds + 60)
+        shares = [(base, stop_at, args.humans, args.level, range(i, args.games, args.procs)) for i in range(args.procs)]
+        with mp.get_context("fork").Pool(args.procs) as pool:
+            pending = pool.map_async(run_share, shares)
+            time.sleep(max(0.0, args.seconds * 0.8))
+            memory = client.info("memory")["used_memory"] - baseline
+            active = len(client.keys("game:{*}"))
+            parts = pending.get(timeout=args.seconds + 120)
         elapsed = time.monotonic() - started
+    rec = Recorder()
+    for part in parts:
+        for name, values in part["latency"].items():
+            rec.latency[name].extend(values)
+        rec.errors += part["errors"]
+        rec.moves += part["moves"]
+        rec.ai_moves += part["ai_moves"]
+        rec.games_finished += part["games_finished"]
     print(
         json.dumps(
             {
@@ -161,6 +188,8 @@ def main() -> None:
                 "humans_per_game": args.humans,
                 "ai_level": args.level,
                 "api_workers": args.api_workers,
+                "api_threads_per_worker": args.api_threads,
+                "load_generator_processes": args.procs,
                 "ai_worker_processes": args.ai_workers,
                 "seconds": round(elapsed, 1),
                 "moves_per_second": round(rec.moves / elapsed, 1),

@@ -82,7 +82,7 @@ def start_gunicorn(
     if app:
         cmd.append(app)
     if log_path is None:
-        process = subprocess.Popen(cmd, cwd=ROOT, env=full_env)
+        process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=sys.stderr)
     else:
         with open(log_path, "ab") as log:
             process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
@@ -114,7 +114,8 @@ def start_worker(
         "-Q", ",".join(queues), "-n", name, "--pool", pool, "--concurrency", str(concurrency),
         "--prefetch-multiplier", "1", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
     ]  # fmt: skip
-    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, start_new_session=True)
+    # The worker's banner goes to stderr: a benchmark's stdout is its JSON.
+    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, start_new_session=True, stdout=sys.stderr)
     client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)
     deadline = time.monotonic() + timeout
     try:

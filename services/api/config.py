@@ -11,6 +11,7 @@ from typing import Any
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     "REDIS_SOCKET_TIMEOUT": 1.0,  # seconds; bounds every Redis call so a dead Redis gives a quick 503
+    "REDIS_MAX_CONNECTIONS": 512,  # per pool and process; at least API_THREADS (each long poll holds one)
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
     "IDEMPOTENCY_TTL_SECONDS": 24 * 3600,  # how long a stored Idempotency-Key response is replayed
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
@@ -42,6 +43,7 @@ def flag(value: str) -> bool:
 
 _CASTS = {
     "REDIS_SOCKET_TIMEOUT": float,
+    "REDIS_MAX_CONNECTIONS": int,
     "GAME_TTL_SECONDS": int,
     "IDEMPOTENCY_TTL_SECONDS": int,
     "MAX_CONTENT_LENGTH": int,

@@ -262,7 +262,13 @@ class GameStore:
 
 def make_store(config: dict[str, Any]) -> GameStore:
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
-    common = {"socket_connect_timeout": timeout, "health_check_interval": 30, "retry_on_timeout": False}
+    common = {
+        "socket_connect_timeout": timeout,
+        "health_check_interval": 30,
+        "retry_on_timeout": False,
+        # one connection per busy thread: long polls each hold one for up to EVENTS_MAX_WAIT
+        "max_connections": int(config["REDIS_MAX_CONNECTIONS"]),
+    }
     client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout, **common)
     blocking = redis.Redis.from_url(
         config["REDIS_URL"], socket_timeout=float(config["EVENTS_MAX_WAIT"]) + timeout + 1, **common
