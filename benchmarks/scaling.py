@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import os
 import platform
 import random
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -81,6 +83,24 @@ def decisions_per_second(
             "decisions_per_second": round((len(batch) - 1) / span, 1)}  # fmt: skip
 
 
+def _spin(seconds: float) -> int:
+    """Pure-Python busy work for ``seconds``; returns the iterations done."""
+    done, stop_at = 0, time.perf_counter() + seconds
+    while time.perf_counter() < stop_at:
+        for _ in range(10_000):
+            done += 1
+    return done
+
+
+def cpu_calibration(seconds: float = 3.0) -> float:
+    """How much work two busy processes get done next to one: the ceiling any
+    1-vs-2-process ratio can reach on this machine (2.0 on two idle cores)."""
+    with mp.get_context("fork").Pool(2) as pool:
+        one = pool.apply(_spin, (seconds,))
+        two = sum(pool.map(_spin, [seconds, seconds]))
+    return round(two / one, 2)
+
+
 def _kwargs(seat_view: dict[str, Any], level: str, i: int) -> dict[str, Any]:
     return {
         "view": seat_view,
@@ -103,6 +123,7 @@ def main() -> None:
     url = f"redis://127.0.0.1:6379/{args.redis_db}"
     redis.Redis.from_url(url).flushdb()
 
+    calibration = cpu_calibration()
     batch = positions(args.decisions)
     ai = [decisions_per_second(url, batch, n, args.pool) for n in (1, 2)]
     api = []
@@ -118,6 +139,7 @@ def main() -> None:
                 "benchmark": "scaling",
                 "date": datetime.now(UTC).isoformat(timespec="seconds"),
                 "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
+                "cpu_calibration_2_vs_1": calibration,
                 "ai": ai,
                 "ai_ratio_2_vs_1": round(ai[1]["decisions_per_second"] / ai[0]["decisions_per_second"], 2),
                 "api_get_view": api,
