@@ -130,10 +130,12 @@ class EventsQuery(StrictSchema):
 
 
 class Codes(fields.Raw):
-    """JSON data the engine already rendered (card-code lists, int lists, finished
-    tricks and rounds): passed through whole rather than item by item, because
-    dumping them field by field was the largest cost of a move. Their shapes are
-    the schemas below and openapi.yaml; the contract tests check every response."""
+    """JSON data the engine (or the API) already rendered: card-code lists, int
+    lists, tricks, finished rounds, seats, rules.  The schema still decides which
+    fields leave the service; the values are passed through whole rather than
+    item by item, because dumping them field by field was the largest cost of a
+    move.  Their shapes are the named components of openapi.yaml, and the
+    contract tests validate every response against them."""
 
 
 class RulesView(Schema):
@@ -149,41 +151,6 @@ class RulesView(Schema):
     max_team_bid = fields.Integer()
     nil_tricks_count_for_team = fields.Boolean()
     spades_must_be_broken = fields.Boolean()
-
-
-class PlayedCard(Schema):
-    seat = fields.Integer()
-    card = fields.String()
-
-
-class TrickView(Schema):
-    leader = fields.Integer()
-    cards = fields.List(fields.Nested(PlayedCard))
-    winner = fields.Integer(allow_none=True)
-
-
-class RoundView(Schema):
-    round = fields.Integer()
-    dealer = fields.Integer()
-    bids = Codes()
-    tricks_won = Codes()
-    points = Codes()
-    bag_penalties = Codes()
-    scores = Codes()
-    bags = Codes()
-    hands = Codes()
-    plays = Codes()
-
-
-class SeatView(Schema):
-    seat = fields.Integer()
-    type = fields.String()
-    level = fields.String(allow_none=True)
-    claimable = fields.Boolean()
-
-
-class OptionsView(Schema):
-    ai_takeover = fields.String(allow_none=True)
 
 
 class GameView(Schema):
@@ -202,17 +169,17 @@ class GameView(Schema):
     bids = Codes()
     tricks_won = Codes()
     leader = fields.Integer(allow_none=True)
-    trick = fields.List(fields.Nested(PlayedCard))
-    tricks = Codes()  # engine-rendered tricks (TrickView shape), passed through whole
-    last_trick = fields.Nested(TrickView, allow_none=True)
+    trick = Codes()  # engine-rendered [{seat, card}] (openapi: PlayedCard)
+    tricks = Codes()  # engine-rendered tricks (openapi: Trick), passed through whole
+    last_trick = Codes(allow_none=True)  # engine-rendered (openapi: Trick)
     spades_broken = fields.Boolean()
     scores = Codes()
     bags = Codes()
-    rules = fields.Nested(RulesView)
-    history = Codes()  # engine-rendered finished rounds (RoundView shape), passed through whole
+    rules = Codes()  # the engine's resolved options (openapi: Rules)
+    history = Codes()  # engine-rendered finished rounds (openapi: Round), passed through whole
     winner = Codes(allow_none=True)
-    seats = fields.List(fields.Nested(SeatView))
-    options = fields.Nested(OptionsView)
+    seats = Codes()  # rendered by games.seats_view (openapi: SeatInfo)
+    options = Codes()  # the game's stored options (openapi: GameOptionsView)
 
 
 class CreatedSeat(Schema):
