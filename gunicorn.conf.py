@@ -18,7 +18,7 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 bind = os.environ.get("API_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("API_WORKERS", "2"))
 worker_class = "gthread"
-threads = int(os.environ.get("API_THREADS", "8"))
+threads = int(os.environ.get("API_THREADS", "32"))  # each long poll on /events holds one thread
 timeout = int(os.environ.get("API_TIMEOUT", "60"))  # > the longest long poll (30 s)
 graceful_timeout = 10
 keepalive = 5
