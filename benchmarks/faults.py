@@ -32,30 +32,12 @@ import psutil
 import redis
 import requests
 
-from services.engine import Bid, Play, apply, from_json, make_rules, new_game, parse_card
+from services.engine import from_json
 
+from .clients import auth, random_move, replay_events, wait_for_turn
 from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
 
 RULES = {"preset": "partnership", "win_score": 120, "lose_score": -120}
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _move(http: requests.Session, base: str, game_id: str, token: str, rng: random.Random) -> int:
-    view = http.get(f"{base}/v1/games/{game_id}", headers=_auth(token), timeout=10).json()
-    choice = rng.choice(view["legal"])
-    path, body = ("bids", {"bid": choice}) if view["phase"] == "bidding" else ("plays", {"card": choice})
-    return http.post(f"{base}/v1/games/{game_id}/{path}", json=body, headers=_auth(token), timeout=10).status_code
-
-
-def _wait_turn(http: requests.Session, base: str, game_id: str, seat: int) -> dict:
-    while (view := http.get(f"{base}/v1/games/{game_id}", timeout=10).json())["turn"] != seat:
-        if view["phase"] == "game_over":
-            return view
-        time.sleep(0.02)
-    return view
 
 
 def worker_kill(deadline: float) -> dict[str, float | bool]:
@@ -70,9 +52,9 @@ def worker_kill(deadline: float) -> dict[str, float | bool]:
         created = http.post(f"{base}/v1/games", json={"rules": RULES, "seats": seats, "seed": 3}).json()
         game_id, token = created["game_id"], created["seats"][0]["token"]
         while True:
-            _wait_turn(http, base, game_id, 0)
+            wait_for_turn(http, base, game_id, 0)
             os.killpg(worker.pid, signal.SIGSTOP)
-            _move(http, base, game_id, token, rng)
+            random_move(http, base, game_id, token, rng)
             version = http.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"]
             held_by = time.monotonic() + 3
             while time.monotonic() < held_by and client.llen("ai.standard"):
@@ -101,18 +83,18 @@ def redis_outage() -> dict[str, float | bool]:
                 created = http.post(f"{base}/v1/games", json={"rules": RULES, "seats": [{"type": "human"}] * 4}).json()
                 game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
                 for _ in range(20):
-                    _move(http, base, game_id, tokens[http.get(f"{base}/v1/games/{game_id}").json()["turn"]], rng)
-                before = http.get(f"{base}/v1/games/{game_id}", headers=_auth(tokens[0])).json()
+                    random_move(http, base, game_id, tokens[http.get(f"{base}/v1/games/{game_id}").json()["turn"]], rng)
+                before = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0])).json()
                 stop(server)
                 latencies = []
                 for _ in range(10):
                     started = time.perf_counter()
-                    status = http.get(f"{base}/v1/games/{game_id}", headers=_auth(tokens[0]), timeout=10).status_code
+                    status = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]), timeout=10).status_code
                     latencies.append(time.perf_counter() - started)
                     assert status == 503
                 server = start_redis(port, data_dir)
                 restarted = time.monotonic()
-                while (after := http.get(f"{base}/v1/games/{game_id}", headers=_auth(tokens[0]))).status_code != 200:
+                while (after := http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]))).status_code != 200:
                     time.sleep(0.05)
                 recovery = time.monotonic() - restarted
                 same = after.json() == before
@@ -127,6 +109,8 @@ def redis_outage() -> dict[str, float | bool]:
 
 
 def api_kills(seconds: float = 8.0) -> dict[str, int]:
+    """Four games played by threads while gunicorn workers are SIGKILLed
+    every 0.4 s (the master starts new ones)."""
     url = "redis://127.0.0.1:6379/5"
     client = redis.Redis.from_url(url)
     client.flushdb()
@@ -149,7 +133,7 @@ def api_kills(seconds: float = 8.0) -> dict[str, int]:
                     view = http.get(f"{base}/v1/games/{game_id}", timeout=5).json()
                     if view["phase"] == "game_over":
                         return
-                    _move(http, base, game_id, tokens[view["turn"]], rng)
+                    random_move(http, base, game_id, tokens[view["turn"]], rng)
                 except (requests.RequestException, ValueError, KeyError):
                     with lock:
                         failures += 1
@@ -166,18 +150,21 @@ def api_kills(seconds: float = 8.0) -> dict[str, int]:
                 kills += 1
         for thread in threads:
             thread.join()
-        inconsistent = 0
+        inconsistent = moves = 0
         for seed, game_id, _ in games:
             stored = from_json(client.hget(f"game:{{{game_id}}}", "state"))
+            version = int(client.hget(f"game:{{{game_id}}}", "v"))
             events = requests.get(f"{base}/v1/games/{game_id}/events", timeout=10).json()["events"]
-            state = new_game(make_rules("partnership", win_score=120, lose_score=-120), seed=seed)
-            for event in events:
-                if event["type"] == "bid":
-                    state = apply(state, event["data"]["seat"], Bid(event["data"]["bid"]))
-                elif event["type"] == "card_played":
-                    state = apply(state, event["data"]["seat"], Play(parse_card(event["data"]["card"])))
-            inconsistent += state != stored
-    return {"worker_kills": kills, "requests_cut_off": failures, "games_state_and_log_disagree": inconsistent}
+            game_moves = sum(e["type"] in ("bid", "card_played") for e in events)
+            moves += game_moves
+            # the stored state is the log replayed, and every accepted move is in the log once
+            inconsistent += replay_events(RULES, seed, events) != stored or version != 1 + game_moves
+    return {
+        "worker_kills": kills,
+        "requests_cut_off": failures,
+        "moves_applied": moves,
+        "games_state_and_log_disagree": inconsistent,
+    }
 
 
 def main() -> None:

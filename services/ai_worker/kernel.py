@@ -159,6 +159,25 @@ def standard_choice(
     return lowest_by_rank(legal)
 
 
+@njit(cache=True, inline="always")
+def trick_state(trick: np.ndarray, trick_n: int, leader: int) -> tuple[int, int, int]:
+    """``(led suit, card winning so far, its seat)`` of the trick in progress
+    (``-1, NO_CARD, -1`` before the lead)."""
+    led_suit = -1
+    best = NO_CARD
+    winner = -1
+    for k in range(trick_n):
+        card = trick[k]
+        if k == 0:
+            led_suit = card // 13
+            best = card
+            winner = leader
+        elif beating_mask(best) & (np.int64(1) << card):
+            best = card
+            winner = (leader + k) & 3
+    return led_suit, best, winner
+
+
 @njit(cache=True)
 def standard_card(
     seat: int,
@@ -174,18 +193,7 @@ def standard_card(
     nil_counts: bool,
 ) -> int:
     """One standard decision from a position (the live standard play)."""
-    led_suit = -1
-    best = NO_CARD
-    winner = -1
-    for k in range(trick_n):
-        card = trick[k]
-        if k == 0:
-            led_suit = card // 13
-            best = card
-            winner = leader
-        elif beating_mask(best) & (np.int64(1) << card):
-            best = card
-            winner = (leader + k) & 3
+    led_suit, best, winner = trick_state(trick, trick_n, leader)
     partner_winning = partnership and trick_n > 0 and winner == ((seat + 2) & 3)
     made = bid_made(seat, bids, won, partnership, nil_counts)
     return standard_choice(hand, led_suit, best, partner_winning, made, broken, must_break)
@@ -207,18 +215,7 @@ def play_trick(
     """Complete the trick in progress (``trick_n`` cards already in
     ``trick``) with every remaining seat playing standard; updates ``hands``
     and ``won`` and returns the winning seat."""
-    led_suit = -1
-    best = NO_CARD
-    winner = -1
-    for k in range(trick_n):
-        card = trick[k]
-        if k == 0:
-            led_suit = card // 13
-            best = card
-            winner = leader
-        elif beating_mask(best) & (np.int64(1) << card):
-            best = card
-            winner = (leader + k) & 3
+    led_suit, best, winner = trick_state(trick, trick_n, leader)
     for k in range(trick_n, 4):
         seat = (leader + k) & 3
         partner_winning = partnership and k > 0 and winner == ((seat + 2) & 3)

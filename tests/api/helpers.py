@@ -5,13 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
 from services.engine import GameState, view
 
 API_ONLY_FIELDS = ("game_id", "version", "seats", "options")
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):

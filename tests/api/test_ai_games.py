@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from services.engine import Bid, Play, apply, make_rules, new_game, parse_card
+from benchmarks.clients import replay_events
 
 from .contract import ContractSession
 from .helpers import auth
@@ -38,20 +38,6 @@ def follow_events(session, game_id, token=None, after=0, until="game_over", time
             if event["type"] == until:
                 return events
     raise AssertionError(f"no {until} event within {timeout} s; last: {events[-1:]}")
-
-
-def replay(rules: dict, seed: int, events: list[dict]):
-    """The engine state reached by applying every bid/card event in order: each
-    move was applied exactly once and legally, or this raises."""
-    overrides = {k: v for k, v in rules.items() if k != "preset"}
-    state = new_game(make_rules(rules["preset"], **overrides), seed=seed)
-    for event in events:
-        data = event["data"]
-        if event["type"] == "bid":
-            state = apply(state, data["seat"], Bid(data["bid"]))
-        elif event["type"] == "card_played":
-            state = apply(state, data["seat"], Play(parse_card(data["card"])))
-    return state
 
 
 def test_one_human_against_three_pro_seats_to_game_over(session):
@@ -84,7 +70,7 @@ def test_one_human_against_three_pro_seats_to_game_over(session):
     else:
         raise AssertionError("the game did not finish")
     events = session.get(f"/v1/games/{game_id}/events", params={"after": 0}).json()["events"]
-    final = replay(SHORT, 2024, events)
+    final = replay_events(SHORT, 2024, events)
     assert final.phase == "game_over" and list(final.winner) == mine["winner"]
     ai_moves = [e for e in events if e["type"] in ("bid", "card_played") and e["data"]["seat"] != 0]
     assert len(ai_moves) == 3 * human_moves  # the AI seats moved exactly as often as the human, no more
@@ -98,7 +84,7 @@ def test_four_computer_players_finish_while_a_client_long_polls(session):
     assert created.status_code == 201
     game_id = created.json()["game_id"]
     events = follow_events(session, game_id)
-    final = replay(rules, 77, events)
+    final = replay_events(rules, 77, events)
     assert final.phase == "game_over"
     rounds = len(final.history)
     assert sum(e["type"] == "bid" for e in events) == 4 * rounds

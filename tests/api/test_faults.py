@@ -8,17 +8,16 @@ import os
 import random
 import signal
 import tempfile
-import threading
 import time
 
-import psutil
 import requests
 
-from benchmarks.procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
+from benchmarks.clients import random_move, replay_events, wait_for_turn
+from benchmarks.faults import api_kills
+from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
 from services.engine import from_json
 
 from .helpers import auth
-from .test_ai_games import replay
 
 FAULT_DB = 5
 SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
@@ -26,23 +25,6 @@ SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
 
 def redis_url(port: int = 6379, db: int = FAULT_DB) -> str:
     return f"redis://127.0.0.1:{port}/{db}"
-
-
-def human_move(http: requests.Session, base: str, game_id: str, token: str, rng: random.Random) -> requests.Response:
-    view = http.get(f"{base}/v1/games/{game_id}", headers=auth(token), timeout=10).json()
-    choice = rng.choice(view["legal"])
-    path, body = ("bids", {"bid": choice}) if view["phase"] == "bidding" else ("plays", {"card": choice})
-    return http.post(f"{base}/v1/games/{game_id}/{path}", json=body, headers=auth(token), timeout=10)
-
-
-def wait_for_turn(http, base, game_id, seat, timeout=60.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        view = http.get(f"{base}/v1/games/{game_id}", timeout=10).json()
-        if view["turn"] == seat or view["phase"] == "game_over":
-            return view
-        time.sleep(0.05)
-    raise AssertionError(f"seat {seat} never got the turn")
 
 
 def metric(base: str, name: str) -> float:
@@ -68,7 +50,7 @@ def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
         for _ in range(10):  # until the stopped worker has taken a turn off the queue
             wait_for_turn(http, base, game_id, 0)
             os.killpg(worker.pid, signal.SIGSTOP)
-            assert human_move(http, base, game_id, token, rng).status_code == 200
+            assert random_move(http, base, game_id, token, rng).status_code == 200
             deadline = time.monotonic() + 3
             while time.monotonic() < deadline and client.llen("ai.standard"):
                 time.sleep(0.05)
@@ -85,10 +67,10 @@ def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
                 view = wait_for_turn(http, base, game_id, 0, timeout=120)
                 if view["phase"] == "game_over":
                     break
-                assert human_move(http, base, game_id, token, rng).status_code == 200
+                assert random_move(http, base, game_id, token, rng).status_code == 200
             assert metric(base, "spades_ai_decisions_reissued_total") >= 1
         events = http.get(f"{base}/v1/games/{game_id}/events", params={"after": 0}).json()["events"]
-    final = replay(SHORT, 31, events)  # every move legal and applied exactly once
+    final = replay_events(SHORT, 31, events)  # every move legal and applied exactly once
     assert final.phase == "game_over"
     versions = [e["version"] for e in events if e["type"] in ("bid", "card_played")]
     assert len(versions) == len(set(versions))
@@ -109,7 +91,7 @@ def test_redis_restart_with_append_only_file_resumes_the_game_and_outage_gives_5
                 game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
                 for _ in range(30):
                     turn = http.get(f"{base}/v1/games/{game_id}").json()["turn"]
-                    assert human_move(http, base, game_id, tokens[turn], rng).status_code == 200
+                    assert random_move(http, base, game_id, tokens[turn], rng).status_code == 200
                 before = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0])).json()
                 events_before = http.get(f"{base}/v1/games/{game_id}/events").json()["events"]
 
@@ -132,7 +114,7 @@ def test_redis_restart_with_append_only_file_resumes_the_game_and_outage_gives_5
                 assert http.get(f"{base}/v1/games/{game_id}/events").json()["events"] == events_before
                 for _ in range(10):
                     turn = http.get(f"{base}/v1/games/{game_id}").json()["turn"]
-                    assert human_move(http, base, game_id, tokens[turn], rng).status_code == 200
+                    assert random_move(http, base, game_id, tokens[turn], rng).status_code == 200
                 assert http.get(f"{base}/v1/games/{game_id}").json()["version"] == before["version"] + 10
         finally:
             stop(server)
@@ -144,53 +126,8 @@ def human_move_blind(http, base, game_id, token) -> requests.Response:
 
 
 def test_killing_api_processes_mid_request_applies_each_move_fully_or_not_at_all():
-    import redis
-
-    client = redis.Redis.from_url(redis_url())
-    client.flushdb()
-    stop_at = time.monotonic() + 8
-    failures = []
-    server, base = start_gunicorn(redis_url(), workers=2, env={"AI_ENABLED": "0", "RATE_LIMIT_ENABLED": "0"})
-    with running(server):
-        games = []
-        for seed in range(4):
-            created = requests.post(
-                f"{base}/v1/games", json={"rules": SHORT, "seats": [{"type": "human"}] * 4, "seed": seed}, timeout=10
-            ).json()
-            games.append((created["game_id"], [s["token"] for s in created["seats"]]))
-
-        def player(game_id, tokens, seed):
-            http, rng = requests.Session(), random.Random(seed)
-            while time.monotonic() < stop_at:
-                try:
-                    view = http.get(f"{base}/v1/games/{game_id}", timeout=5).json()
-                    if view["phase"] == "game_over":
-                        return
-                    human_move(http, base, game_id, tokens[view["turn"]], rng)
-                except (requests.RequestException, ValueError, KeyError) as error:
-                    failures.append(error)
-                    time.sleep(0.05)
-
-        threads = [threading.Thread(target=player, args=(g, t, i)) for i, (g, t) in enumerate(games)]
-        for thread in threads:
-            thread.start()
-        gunicorn_master = psutil.Process(server.pid)
-        kills = 0
-        while time.monotonic() < stop_at - 1:
-            time.sleep(0.4)
-            children = gunicorn_master.children()
-            if children:
-                random.choice(children).send_signal(signal.SIGKILL)  # the master starts a new worker
-                kills += 1
-        for thread in threads:
-            thread.join()
-        assert kills >= 5
-        assert failures, "some requests were cut off mid-flight"
-        for seed, (game_id, _) in enumerate(games):
-            stored = from_json(client.hget(f"game:{{{game_id}}}", "state"))
-            version = int(client.hget(f"game:{{{game_id}}}", "v"))
-            events = requests.get(f"{base}/v1/games/{game_id}/events", timeout=10).json()["events"]
-            moves = [e for e in events if e["type"] in ("bid", "card_played")]
-            assert moves, "the game made progress"
-            assert replay(SHORT, seed, events) == stored  # the stored state and its event log agree
-            assert version == 1 + len(moves)  # every accepted move is in the log exactly once
+    result = api_kills(seconds=8)
+    assert result["worker_kills"] >= 5
+    assert result["requests_cut_off"] > 0, "some requests were cut off mid-flight"
+    assert result["moves_applied"] > 0, "the games made progress"
+    assert result["games_state_and_log_disagree"] == 0
