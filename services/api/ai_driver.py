@@ -121,8 +121,7 @@ class AiDispatcher:
         pipe.set(pending_key(record.game_id), json.dumps(pending), ex=self.ttl)
         pipe.zadd(PENDING_KEY, {record.game_id: time.time() + self.deadline})
         pipe.execute()
-        ai_view = view(record.state, seat)
-        del ai_view["history"]  # finished rounds: no strategy reads them, and they are most of the bytes
+        ai_view = view(record.state, seat, history=False)  # no strategy reads finished rounds: most of the bytes
         self.celery.send_task(
             TASK_NAME,
             task_id=task_id,

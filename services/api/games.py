@@ -69,14 +69,13 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
 
     The engine re-renders every finished round on each call; a finished round
     never changes, so the rendered history is cached per (game, rounds) and the
-    engine renders the rest from a state holding only the last round (which
-    its ``last_trick`` needs). tests/api/test_e2e.py checks the result equals
+    engine renders the rest. tests/api/test_e2e.py checks the result equals
     the engine's view after every move.
     """
     state = record.state
-    if cache is None or len(state.history) <= 1:
+    if cache is None or not state.history:
         return view(state, seat)
-    data = view(replace(state, history=state.history[-1:]), seat)
+    data = view(state, seat, history=False)
     key = ("history", record.game_id, state.history[-1])  # keyed by content: safe before a commit too
     history = cache.get(key)
     if history is None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from threading import Lock
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, json, request, url_for
@@ -32,13 +34,37 @@ def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[s
     return response
 
 
+_history_texts: OrderedDict[int, tuple[list[Any], str]] = OrderedDict()
+_history_lock = Lock()
+
+
+def _history_json(history: list[Any]) -> str:
+    """The JSON text of a rendered history list.  Those lists are shared and
+    never change (see games.engine_view), so each is encoded once: it is most
+    of a late-game view's bytes.  Keyed by identity, holding the list alive."""
+    with _history_lock:
+        hit = _history_texts.get(id(history))
+        if hit is not None and hit[0] is history:
+            _history_texts.move_to_end(id(history))
+            return hit[1]
+    text = json.dumps(history)
+    with _history_lock:
+        _history_texts[id(history)] = (history, text)
+        while len(_history_texts) > 1024:
+            _history_texts.popitem(last=False)
+    return text
+
+
+def view_body(data: dict[str, Any]) -> str:
+    """A game view's JSON body, through the GameView schema."""
+    dumped = schemas.GAME_VIEW.dump(data)
+    history = dumped.pop("history")
+    return json.dumps(dumped)[:-1] + ',"history":' + _history_json(history) + "}"
+
+
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:
-    return _json_response(
-        schemas.GAME_VIEW,
-        data,
-        status,
-        {"ETag": f'"{data["version"]}"', "Vary": "Authorization", "Cache-Control": "no-store"},
-    )
+    headers = {"ETag": f'"{data["version"]}"', "Vary": "Authorization", "Cache-Control": "no-store"}
+    return Response(view_body(data), status=status, mimetype="application/json", headers=headers)
 
 
 def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
@@ -74,7 +100,7 @@ def _query(schema: Schema) -> dict[str, Any]:
 
 @v1.post("/games")
 def create_game() -> Response:
-    body = _load_body(schemas.CreateGameRequest())
+    body = _load_body(schemas.CREATE_GAME_REQUEST)
     created = games.create_game(_store(), body, _cache())
     location = url_for("v1.get_game", game_id=created["game_id"])
     return _json_response(
@@ -91,7 +117,7 @@ def get_game(game_id: str) -> Response:
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
     body = _cache().get(key)
     if body is None:
-        body = json.dumps(schemas.GAME_VIEW.dump(games.game_view(record, seat, _cache())))
+        body = view_body(games.game_view(record, seat, _cache()))
         _cache().put(key, body)
     headers = {"ETag": f'"{record.version}"', "Vary": "Authorization", "Cache-Control": "no-store"}
     return Response(body, status=200, mimetype="application/json", headers=headers)
@@ -99,7 +125,7 @@ def get_game(game_id: str) -> Response:
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
-    _load_body(schemas.EmptyRequest(), allow_empty=True)
+    _load_body(schemas.EMPTY_REQUEST, allow_empty=True)
     claimed = games.claim_seat(_store(), game_id, seat, _cache())
     return _json_response(schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
@@ -107,7 +133,7 @@ def claim_seat(game_id: str, seat: int) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/leave")
 def leave_seat(game_id: str, seat: int) -> Response:
     token = games.bearer_token(request.headers.get("Authorization"), required=True)
-    _load_body(schemas.EmptyRequest(), allow_empty=True)
+    _load_body(schemas.EMPTY_REQUEST, allow_empty=True)
     assert token is not None
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
@@ -130,17 +156,17 @@ def _move(game_id: str, kind: str, schema: Schema) -> Response:
 
 @v1.post("/games/<game_id>/bids")
 def bid(game_id: str) -> Response:
-    return _move(game_id, "bid", schemas.BidRequest())
+    return _move(game_id, "bid", schemas.BID_REQUEST)
 
 
 @v1.post("/games/<game_id>/plays")
 def play(game_id: str) -> Response:
-    return _move(game_id, "play", schemas.PlayRequest())
+    return _move(game_id, "play", schemas.PLAY_REQUEST)
 
 
 @v1.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
-    query = _query(schemas.EventsQuery())
+    query = _query(schemas.EVENTS_QUERY)
     token = games.bearer_token(request.headers.get("Authorization"), required=False)
     store = _store()
     record = games.load(store, game_id)

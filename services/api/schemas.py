@@ -229,6 +229,12 @@ class RulesCatalogue(Schema):
     options = fields.List(fields.Nested(RuleOption))
 
 
+# Schema instances are built once: building one per request was a measurable part of a move.
+CREATE_GAME_REQUEST = CreateGameRequest()
+EMPTY_REQUEST = EmptyRequest()
+BID_REQUEST = BidRequest()
+PLAY_REQUEST = PlayRequest()
+EVENTS_QUERY = EventsQuery()
 GAME_VIEW = GameView()
 CREATED_GAME = CreatedGame()
 CLAIMED_SEAT = ClaimedSeat()

@@ -70,8 +70,11 @@ def last_trick(state: GameState, tricks: list | None = None) -> dict[str, Any] |
     return None
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may know, as plain JSON data; ``None`` is a spectator."""
+def view(state: GameState, seat: int | None, history: bool = True) -> dict[str, Any]:
+    """What ``seat`` may know, as plain JSON data; ``None`` is a spectator.
+
+    ``history=False`` leaves out the finished rounds (``"history": []``) for a
+    caller that renders them once with :func:`round_view` and keeps them."""
     tricks = replay_tricks(first_seat(state.round), state.plays)
     completed = [t for t in tricks if t[2] is not None]
     trick = current_trick(state)
@@ -97,6 +100,6 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "bags": list(state.bags),
         "rules": state.rules.to_dict(),
-        "history": [round_view(i + 1, r) for i, r in enumerate(state.history)],
+        "history": [round_view(i + 1, r) for i, r in enumerate(state.history)] if history else [],
         "winner": list(state.winner) if state.winner is not None else None,
     }

@@ -70,3 +70,13 @@ def test_finished_rounds_reveal_their_hand_record():
     assert len(record["plays"]) == 52
     assert sum(record["tricks_won"]) == 13
     assert view(state, None)["last_trick"]["winner"] is not None
+
+
+def test_a_view_without_history_is_the_same_view_minus_finished_rounds():
+    state = _bid_all(new_game(make_rules("partnership"), seed=5))
+    while state.round == 1:
+        seat = turn(state)
+        state = apply(state, seat, Play(_legal_cards(state, seat)[0]))
+    full, short = view(state, 2), view(state, 2, history=False)
+    assert len(full["history"]) == 1 and short["history"] == []
+    assert {**short, "history": full["history"]} == full
