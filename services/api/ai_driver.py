@@ -10,12 +10,14 @@
   decisions back through the task results:
 
   - the *listener* subscribes to ``celery-task-meta-*``, which Celery's Redis
-    result backend PUBLISHes the moment a task finishes, and applies each
-    decision with the same compare-and-set as a human move; a stale or
-    duplicate result fails the version check and is dropped harmlessly;
+    result backend PUBLISHes the moment a task finishes; the process that sent
+    the task applies the decision with the same compare-and-set as a human
+    move (a stale or duplicate result fails the version check and is dropped
+    harmlessly), the others ignore it;
   - the *sweeper* claims pending turns whose deadline has passed (the
     ``ZREM`` that removes one is the claim, so exactly one API process acts),
-    applies the stored result if the publication was missed, and otherwise
+    applies the stored result if the publication was missed (or its sender
+    died), and otherwise
     sends the task again.  So a game never stalls when a worker or an API
     process dies mid-decision: ``AI_DECISION_DEADLINE_SECONDS`` (default 10)
     bounds the delay.  After ``AI_MAX_ATTEMPTS`` failed attempts the API plays
@@ -31,6 +33,7 @@ import logging
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -98,6 +101,23 @@ class AiDispatcher:
         self.client = client
         self.deadline = deadline
         self.ttl = ttl
+        self._sent: OrderedDict[str, None] = OrderedDict()  # task ids this process sent, awaiting results
+        self._sent_lock = threading.Lock()
+
+    def claim_result(self, task_id: str) -> bool:
+        """Whether this process sent ``task_id`` (and so applies its result).
+
+        Every API process hears every result; only the sender acts on it, so
+        a decision costs one process's work, not all of theirs.  If the sender
+        died meanwhile, the deadline sweep applies the stored result."""
+        with self._sent_lock:
+            return self._sent.pop(task_id, False) is None
+
+    def _remember_sent(self, task_id: str) -> None:
+        with self._sent_lock:
+            self._sent[task_id] = None
+            while len(self._sent) > 100_000:  # results lost for good are swept, never claimed here
+                self._sent.popitem(last=False)
 
     def expect(self, game_id: str) -> None:
         """Register that ``game_id`` will need an AI turn, due by the deadline."""
@@ -117,6 +137,7 @@ class AiDispatcher:
             "sent_at": time.time(),
             "attempts": attempts,
         }
+        self._remember_sent(task_id)
         pipe = self.client.pipeline(transaction=False)
         pipe.set(pending_key(record.game_id), json.dumps(pending), ex=self.ttl)
         pipe.zadd(PENDING_KEY, {record.game_id: time.time() + self.deadline})
@@ -201,6 +222,8 @@ class AiDriver:
 
     def _on_message(self, data: bytes) -> None:
         meta = json.loads(data)
+        if not self.dispatcher.claim_result(meta.get("task_id", "")):
+            return  # another process sent it (or an unrelated task): not ours to apply
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
             return  # failures are retried by the sweeper at the deadline
