@@ -16,6 +16,7 @@ from .ai_driver import AiDispatcher, AiDriver, celery_init_app
 from .config import load_config
 from .games import ViewCache
 from .health import health, healthz, readyz
+from .jsonio import OrjsonProvider
 from .observability import STORE_ERRORS, configure_logging, init_observability
 from .problems import ApiError, problem_response
 from .protection import init_protection
@@ -44,6 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     hops = int(settings["PROXY_FIX_HOPS"])
     if hops:  # behind an ingress: rate limits and logs need the client's address, not the proxy's
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+    app.json = OrjsonProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     configure_logging(settings["LOG_LEVEL"])
     store = settings.get("STORE") or make_store(settings)

@@ -18,6 +18,7 @@ from dataclasses import replace
 from threading import Lock
 from typing import Any
 
+import orjson
 from flask import g
 
 from services.engine import Bid, EngineError, GameState, Play, RuleError, apply, make_rules, new_game, parse_card, view
@@ -339,7 +340,7 @@ def _commit_move(
     response = game_view(nxt, seat, cache, remember=False)
     idem_value = None
     if idem:
-        idem_value = (idem[0], json.dumps({"fingerprint": idem[1], "response": response}))
+        idem_value = (idem[0], orjson.dumps({"fingerprint": idem[1], "response": response}).decode())
     ai_hook.before_commit(nxt)
     if not store.commit(nxt, record.version, events, idem_value):
         return None

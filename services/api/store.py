@@ -19,13 +19,13 @@ and refreshes the TTL, so concurrent writers can never lose or double a move.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from threading import Lock
 from typing import Any
 
+import orjson
 import redis
 
 from services.engine import GameState, from_json, to_json
@@ -138,11 +138,11 @@ class GameRecord:
             "started": self.started,
             "seq": self.seq,
         }
-        return json.dumps(meta, separators=(",", ":"))
+        return orjson.dumps(meta).decode()
 
 
 def _record(game_id: str, version: bytes | str, meta_json: bytes | str, state_json: bytes | str) -> GameRecord:
-    meta = json.loads(meta_json)
+    meta = orjson.loads(meta_json)
     state_text = state_json.decode() if isinstance(state_json, bytes) else state_json
     return GameRecord(
         game_id=game_id,
@@ -226,7 +226,7 @@ class GameStore:
             self.idem_ttl,
         ]
         for event in events:
-            args += [f"{event['seq']}-0", json.dumps(event, separators=(",", ":"))]
+            args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
         keys = [game_key(record.game_id), events_key(record.game_id), idempotent[0] if idempotent else ""]
         if not idempotent:
             keys[2] = game_key(record.game_id) + ":idem:none"
@@ -237,11 +237,11 @@ class GameStore:
 
     def idempotent_response(self, key: str) -> dict[str, Any] | None:
         raw = self.client.get(key)
-        return json.loads(raw) if raw is not None else None
+        return orjson.loads(raw) if raw is not None else None
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
-        return [json.loads(fields[b"e"]) for _, fields in entries]
+        return [orjson.loads(fields[b"e"]) for _, fields in entries]
 
     def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
         """Events after ``after``, blocking up to ``wait_seconds`` for the first one."""
@@ -253,7 +253,7 @@ class GameStore:
         )
         out = []
         for _, entries in reply or []:
-            out.extend(json.loads(fields[b"e"]) for _, fields in entries)
+            out.extend(orjson.loads(fields[b"e"]) for _, fields in entries)
         return out
 
     def ping(self) -> bool:
