@@ -17,10 +17,11 @@
   - the *sweeper* claims pending turns whose deadline has passed (the
     ``ZREM`` that removes one is the claim, so exactly one API process acts),
     applies the stored result if the publication was missed (or its sender
-    died), and otherwise
-    sends the task again.  So a game never stalls when a worker or an API
-    process dies mid-decision: ``AI_DECISION_DEADLINE_SECONDS`` (default 10)
-    bounds the delay.  After ``AI_MAX_ATTEMPTS`` failed attempts the API plays
+    died), and otherwise sends the task again.  A turn is registered in
+    ``ai:pending`` before its version is even committed
+    (:func:`services.api.ai_hook.before_commit`), so a game never stalls when
+    a worker or an API process dies mid-decision:
+    ``AI_DECISION_DEADLINE_SECONDS`` (default 10) bounds the delay.  After ``AI_MAX_ATTEMPTS`` failed attempts the API plays
     the seat's lowest legal move itself, so a broken worker pool can't freeze
     a game forever (logged and counted).
 """
