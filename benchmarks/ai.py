@@ -47,6 +47,11 @@ def random_state(rng: random.Random, phase: str) -> GameState:
     preset = rng.choice(["partnership", "individual"])
     state = new_game(make_rules(preset), seed=rng.randrange(10**9))
     moves = rng.randrange(0, 4) if phase == "bidding" else rng.randrange(4, 55)
+    return play_randomly(state, moves, rng)
+
+
+def play_randomly(state: GameState, moves: int, rng: random.Random) -> GameState:
+    """``state`` after ``moves`` uniformly random legal moves (bids 1..4 when possible)."""
     for _ in range(moves):
         seat = turn(state)
         options = legal_moves(state, seat)

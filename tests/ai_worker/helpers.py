@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from services.engine import Bid, GameState, Play, apply, legal_moves, make_rules, new_game, parse_card, turn, view
+from benchmarks.ai import play_randomly
+from services.engine import Bid, GameState, Play, make_rules, new_game, parse_card, turn, view
 from services.engine.cards import FULL_DECK, cards_in, mask_of
 from services.engine.rules import Rules
 
@@ -65,16 +66,6 @@ def playing_position(
     plays = tuple(prefix) + tuple(parse_card(c) for c in trick)
     base = new_game(rules, seed=1)
     return replace(base, phase="playing", hands=tuple(hands), bids=bids, plays=plays, leader=leader, tricks_won=won)
-
-
-def play_randomly(state: GameState, moves: int, rng: random.Random) -> GameState:
-    """``state`` after ``moves`` uniformly random legal moves (bids 1..4 when possible)."""
-    for _ in range(moves):
-        seat = turn(state)
-        options = legal_moves(state, seat)
-        bids = [m for m in options if isinstance(m, Bid) and 1 <= m.tricks <= 4]
-        state = apply(state, seat, rng.choice(bids or options))
-    return state
 
 
 def random_positions(count: int, seed: int) -> list[tuple[GameState, dict]]:
