@@ -160,6 +160,17 @@ def standard_choice(
 
 
 @njit(cache=True, inline="always")
+def add_to_trick(card: int, k: int, seat: int, led_suit: int, best: int, winner: int) -> tuple[int, int, int]:
+    """The trick's ``(led suit, winning card, its seat)`` after ``seat`` plays
+    ``card`` as the trick's ``k``-th card (0 leads)."""
+    if k == 0:
+        return card // 13, card, seat
+    if beating_mask(best) & (np.int64(1) << card):
+        return led_suit, card, seat
+    return led_suit, best, winner
+
+
+@njit(cache=True, inline="always")
 def trick_state(trick: np.ndarray, trick_n: int, leader: int) -> tuple[int, int, int]:
     """``(led suit, card winning so far, its seat)`` of the trick in progress
     (``-1, NO_CARD, -1`` before the lead)."""
@@ -167,14 +178,7 @@ def trick_state(trick: np.ndarray, trick_n: int, leader: int) -> tuple[int, int,
     best = NO_CARD
     winner = -1
     for k in range(trick_n):
-        card = trick[k]
-        if k == 0:
-            led_suit = card // 13
-            best = card
-            winner = leader
-        elif beating_mask(best) & (np.int64(1) << card):
-            best = card
-            winner = (leader + k) & 3
+        led_suit, best, winner = add_to_trick(trick[k], k, (leader + k) & 3, led_suit, best, winner)
     return led_suit, best, winner
 
 
@@ -222,13 +226,7 @@ def play_trick(
         made = bid_made(seat, bids, won, partnership, nil_counts)
         card = standard_choice(hands[seat], led_suit, best, partner_winning, made, broken, must_break)
         hands[seat] &= ~(np.int64(1) << card)
-        if k == 0:
-            led_suit = card // 13
-            best = card
-            winner = seat
-        elif beating_mask(best) & (np.int64(1) << card):
-            best = card
-            winner = seat
+        led_suit, best, winner = add_to_trick(card, k, seat, led_suit, best, winner)
     won[winner] += 1
     return winner
 
