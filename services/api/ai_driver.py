@@ -102,21 +102,23 @@ class AiDispatcher:
         self.client = client
         self.deadline = deadline
         self.ttl = ttl
-        self._sent: OrderedDict[str, None] = OrderedDict()  # task ids this process sent, awaiting results
+        # task id -> (level, sent_at) of the turns this process sent, awaiting results
+        self._sent: OrderedDict[str, tuple[str, float]] = OrderedDict()
         self._sent_lock = threading.Lock()
 
-    def claim_result(self, task_id: str) -> bool:
-        """Whether this process sent ``task_id`` (and so applies its result).
+    def claim_result(self, task_id: str) -> tuple[str, float] | None:
+        """``(level, sent_at)`` if this process sent ``task_id`` (and so applies
+        its result), else None.
 
         Every API process hears every result; only the sender acts on it, so
         a decision costs one process's work, not all of theirs.  If the sender
         died meanwhile, the deadline sweep applies the stored result."""
         with self._sent_lock:
-            return self._sent.pop(task_id, False) is None
+            return self._sent.pop(task_id, None)
 
-    def _remember_sent(self, task_id: str) -> None:
+    def _remember_sent(self, task_id: str, level: str, sent_at: float) -> None:
         with self._sent_lock:
-            self._sent[task_id] = None
+            self._sent[task_id] = (level, sent_at)
             while len(self._sent) > 100_000:  # results lost for good are swept, never claimed here
                 self._sent.popitem(last=False)
 
@@ -138,7 +140,7 @@ class AiDispatcher:
             "sent_at": time.time(),
             "attempts": attempts,
         }
-        self._remember_sent(task_id)
+        self._remember_sent(task_id, level, pending["sent_at"])
         pipe = self.client.pipeline(transaction=False)
         pipe.set(pending_key(record.game_id), json.dumps(pending), ex=self.ttl)
         pipe.zadd(PENDING_KEY, {record.game_id: time.time() + self.deadline})
@@ -209,27 +211,33 @@ class AiDriver:
 
     # ---- applying a decision ---------------------------------------------------
 
-    def apply_result(self, result: dict[str, Any]) -> bool:
+    def apply_result(self, result: dict[str, Any], sent: tuple[str, float] | None = None) -> bool:
+        """Apply a decision; ``sent`` is its ``(level, sent_at)`` when this
+        process sent it (else the recorded pending turn is read for the metric)."""
         from . import games
 
         game_id, version, seat = result["game_id"], int(result["version"]), int(result["seat"])
-        pending = self.dispatcher.pending(game_id)
+        if sent is None:
+            pending = self.dispatcher.pending(game_id)
+            if pending is not None and pending["version"] == version:
+                sent = (pending["level"], pending["sent_at"])
         applied = games.apply_ai_move(self.store, game_id, version, seat, move_from_result(result))
-        if applied and pending is not None and pending["version"] == version:
-            AI_DECISION_SECONDS.labels(pending["level"]).observe(max(0.0, time.time() - pending["sent_at"]))
+        if applied and sent is not None:
+            AI_DECISION_SECONDS.labels(sent[0]).observe(max(0.0, time.time() - sent[1]))
         # The game's entry in ai:pending is left alone: a newer turn may already
         # have replaced it, and a stale one costs the sweep one read.
         return applied
 
     def _on_message(self, data: bytes) -> None:
         meta = json.loads(data)
-        if not self.dispatcher.claim_result(meta.get("task_id", "")):
+        sent = self.dispatcher.claim_result(meta.get("task_id", ""))
+        if sent is None:
             return  # another process sent it (or an unrelated task): not ours to apply
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
             return  # failures are retried by the sweeper at the deadline
         with self.app.app_context():
-            self.apply_result(result)
+            self.apply_result(result, sent)
         # Applied now or stale: nobody needs the stored result any more.
         self.results.delete(f"celery-task-meta-{meta['task_id']}")
 

@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from threading import Lock
 from typing import Any
 
@@ -353,17 +353,19 @@ def _commit_move(
     return response
 
 
-def make_move(
-    store: GameStore,
-    game_id: str,
-    token: str,
-    move: Bid | Play,
-    if_match: int | None,
-    idem: str | None,
-    fingerprint: str,
-    cache: ViewCache | None,
-) -> dict[str, Any]:
-    """Apply ``move`` for the token's seat; returns the seat's new view.
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """A client's move as the route parsed it."""
+
+    token: str
+    move: Bid | Play
+    if_match: int | None = None  # the version the client saw (If-Match)
+    idempotency_key: str | None = None
+    fingerprint: str | None = None  # of kind and body; set with an idempotency key
+
+
+def make_move(store: GameStore, game_id: str, request: MoveRequest, cache: ViewCache | None) -> dict[str, Any]:
+    """Apply the move for the token's seat; returns the seat's new view.
 
     The first attempt starts from this process's most recent copy of the game
     when it has one (saving a Redis read): the commit's compare-and-set makes
@@ -374,7 +376,7 @@ def make_move(
         recent = store.recent(game_id) if attempt == 0 else None
         record = recent or load(store, game_id)
         try:
-            response = _try_move(store, record, token, move, if_match, idem, fingerprint, cache, recent is None)
+            response = _try_move(store, record, request, cache, fresh=recent is None)
         except ApiError:
             if recent is not None:
                 continue  # judge refusals on a fresh read only
@@ -385,33 +387,26 @@ def make_move(
 
 
 def _try_move(
-    store: GameStore,
-    record: GameRecord,
-    token: str,
-    move: Bid | Play,
-    if_match: int | None,
-    idem: str | None,
-    fingerprint: str,
-    cache: ViewCache | None,
-    fresh: bool,
+    store: GameStore, record: GameRecord, request: MoveRequest, cache: ViewCache | None, fresh: bool
 ) -> dict[str, Any] | None:
     """One attempt of :func:`make_move` on ``record``: the new view, None if
     another writer got in first, or an ApiError for a refused move."""
-    seat = seat_for(record, token)
+    seat = seat_for(record, request.token)
     assert seat is not None
     g.seat = seat
-    idem_key = idempotency_key(record.game_id, seat, idem) if idem else None
-    if idem_key:
-        stored = store.idempotent_response(idem_key)
+    idem = None
+    if request.idempotency_key:
+        idem = (idempotency_key(record.game_id, seat, request.idempotency_key), request.fingerprint or "")
+        stored = store.idempotent_response(idem[0])
         if stored is not None:
-            if stored["fingerprint"] != fingerprint:
+            if stored["fingerprint"] != idem[1]:
                 raise ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.")
             return stored["response"]
-    if if_match is not None and if_match != record.version:
-        raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {if_match}.")
+    if request.if_match is not None and request.if_match != record.version:
+        raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {request.if_match}.")
     if record.waiting:
         raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
-    return _commit_move(store, record, seat, move, cache, (idem_key, fingerprint) if idem_key else None, count=fresh)
+    return _commit_move(store, record, seat, request.move, cache, idem, count=fresh)
 
 
 def apply_ai_move(store: GameStore, game_id: str, version: int, seat: int, move: Bid | Play) -> bool:
@@ -419,9 +414,11 @@ def apply_ai_move(store: GameStore, game_id: str, version: int, seat: int, move:
     nothing changed) when the game has moved on, the seat is no longer a
     computer's, or the move is illegal: a stale or duplicate result is
     dropped, never applied twice."""
-    record = store.load(game_id)
+    record = store.recent(game_id)  # usually the version this process just committed and sent
+    if record is None or record.version != version:
+        record = store.load(game_id)
     if record is None or record.version != version or record.seats[seat].type != "ai" or record.waiting:
-        return False
+        return False  # (a stale recent copy only costs the commit below its compare-and-set)
     try:
         return _commit_move(store, record, seat, move, None) is not None
     except ApiError as error:

@@ -148,10 +148,14 @@ def _move(game_id: str, kind: str, schema: Schema) -> Response:
     idem = request.headers.get("Idempotency-Key")
     if idem is not None and not 1 <= len(idem) <= 255:
         raise invalid_request([{"field": "Idempotency-Key", "message": "must be 1 to 255 characters"}])
-    fingerprint = games.request_fingerprint(kind, body)
-    move = games.parse_move(kind, body)
-    view = games.make_move(_store(), game_id, token, move, if_match, idem, fingerprint, _cache())
-    return _view_response(view)
+    move = games.MoveRequest(
+        token=token,
+        move=games.parse_move(kind, body),
+        if_match=if_match,
+        idempotency_key=idem,
+        fingerprint=games.request_fingerprint(kind, body) if idem is not None else None,
+    )
+    return _view_response(games.make_move(_store(), game_id, move, _cache()))
 
 
 @v1.post("/games/<game_id>/bids")

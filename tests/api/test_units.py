@@ -86,7 +86,7 @@ def test_only_the_process_that_sent_an_ai_turn_claims_its_result():
     from services.api.ai_driver import AiDispatcher
 
     sender, other = AiDispatcher(None, None, 10, 60), AiDispatcher(None, None, 10, 60)  # type: ignore[arg-type]
-    sender._remember_sent("task-1")
+    sender._remember_sent("task-1", "pro", 0.0)
     assert not other.claim_result("task-1")  # every process hears the result; only the sender acts
     assert sender.claim_result("task-1")
     assert not sender.claim_result("task-1")  # once
