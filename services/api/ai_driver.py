@@ -171,6 +171,12 @@ class AiDispatcher:
             },
         )
 
+    def queue_depth(self) -> dict[str, int]:
+        """Turns waiting in each AI queue (Celery's Redis transport keeps a list per queue)."""
+        with self.celery.connection_for_read() as conn:
+            client = conn.default_channel.client
+            return {queue_of(level): int(client.llen(queue_of(level))) for level in LEVELS}
+
     def pending(self, game_id: str) -> dict[str, Any] | None:
         raw = self.client.get(pending_key(game_id))
         return json.loads(raw) if raw else None

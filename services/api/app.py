@@ -56,7 +56,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         celery, store.client, float(settings["AI_DECISION_DEADLINE_SECONDS"]), int(settings["GAME_TTL_SECONDS"])
     )
     app.extensions["spades.ai"] = dispatcher
-    init_observability(app, lambda: queue_depth(dispatcher))
+    init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
     init_protection(app, v1, exempt=[healthz, readyz])
     app.register_blueprint(v1)
@@ -67,13 +67,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
-
-
-def queue_depth(dispatcher: AiDispatcher) -> dict[str, int]:
-    """Messages waiting in each AI queue (Celery's Redis transport keeps a list per queue)."""
-    with dispatcher.celery.connection_for_read() as conn:
-        client = conn.default_channel.client
-        return {q: int(client.llen(q)) for q in ("ai.easy", "ai.standard", "ai.pro")}
 
 
 def _register_docs(app: Flask) -> None:
