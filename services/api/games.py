@@ -65,24 +65,54 @@ class ViewCache:
                 self._items.popitem(last=False)
 
 
-def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -> dict[str, Any]:
-    """Exactly ``services.engine.view(state, seat)``, computed faster.
+class RenderedRounds(list):
+    """A game's finished rounds as views show them, with their JSON ``text``,
+    which a response splices in whole: they are most of a late view's bytes."""
 
-    The engine re-renders every finished round on each call; a finished round
-    never changes, so the rendered history is cached per (game, rounds) and the
-    engine renders the rest. tests/api/test_e2e.py checks the result equals
-    the engine's view after every move.
-    """
+    __slots__ = ("text",)
+
+    def __init__(self, rounds: list[dict[str, Any]], text: str) -> None:
+        super().__init__(rounds)
+        self.text = text
+
+
+NO_ROUNDS = RenderedRounds([], "[]")
+
+
+def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedRounds:
+    """``history`` rendered, cached by (game, last finished round).
+
+    A finished round never changes, so a new round extends the longest
+    rendered prefix found in the cache instead of rendering every round again.
+    Keyed by content, not version: right before a commit too."""
+    known = len(history)
+    prefix = NO_ROUNDS
+    while known:
+        hit = cache.get(("history", game_id, history[known - 1]))
+        if hit is not None and len(hit) == known:
+            prefix = hit
+            break
+        known -= 1
+    if known == len(history):
+        return prefix
+    new = [round_json(i + 1, history[i]) for i in range(known, len(history))]
+    encoded = ",".join(orjson.dumps(r).decode() for r in new)
+    text = f"[{encoded}]" if not prefix else f"{prefix.text[:-1]},{encoded}]"
+    rounds = RenderedRounds([*prefix, *new], text)
+    cache.put(("history", game_id, history[-1]), rounds)
+    return rounds
+
+
+def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -> dict[str, Any]:
+    """Exactly ``services.engine.view(state, seat)``, computed faster: the
+    engine renders finished rounds on every call, this renders each once (see
+    :func:`rendered_rounds`).  tests/api/test_e2e.py checks the result equals
+    the engine's view after every move."""
     state = record.state
     if cache is None or not state.history:
         return view(state, seat)
     data = view(state, seat, history=False)
-    key = ("history", record.game_id, state.history[-1])  # keyed by content: safe before a commit too
-    history = cache.get(key)
-    if history is None:
-        history = [round_json(i + 1, r) for i, r in enumerate(state.history)]
-        cache.put(key, history)
-    data["history"] = history
+    data["history"] = rendered_rounds(record.game_id, state.history, cache)
     return data
 
 

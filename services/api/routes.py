@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from threading import Lock
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, json, request, url_for
@@ -34,32 +32,13 @@ def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[s
     return response
 
 
-_history_texts: OrderedDict[int, tuple[list[Any], str]] = OrderedDict()
-_history_lock = Lock()
-
-
-def _history_json(history: list[Any]) -> str:
-    """The JSON text of a rendered history list.  Those lists are shared and
-    never change (see games.engine_view), so each is encoded once: it is most
-    of a late-game view's bytes.  Keyed by identity, holding the list alive."""
-    with _history_lock:
-        hit = _history_texts.get(id(history))
-        if hit is not None and hit[0] is history:
-            _history_texts.move_to_end(id(history))
-            return hit[1]
-    text = json.dumps(history)
-    with _history_lock:
-        _history_texts[id(history)] = (history, text)
-        while len(_history_texts) > 1024:
-            _history_texts.popitem(last=False)
-    return text
-
-
 def view_body(data: dict[str, Any]) -> str:
-    """A game view's JSON body, through the GameView schema."""
+    """A game view's JSON body, through the GameView schema (the finished
+    rounds spliced in as the text :func:`games.rendered_rounds` keeps)."""
     dumped = schemas.GAME_VIEW.dump(data)
     history = dumped.pop("history")
-    return json.dumps(dumped)[:-1] + ',"history":' + _history_json(history) + "}"
+    text = history.text if isinstance(history, games.RenderedRounds) else json.dumps(history)
+    return json.dumps(dumped)[:-1] + ',"history":' + text + "}"
 
 
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import replace
 from typing import Any
 
 from .cards import card_code, parse_card
@@ -39,7 +38,8 @@ def _record_json(record: RoundRecord) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def to_dict(state: GameState) -> dict[str, Any]:
+def _head(state: GameState) -> dict[str, Any]:
+    """Everything but the finished rounds and the winner, in storage order."""
     return {
         "schema": SCHEMA_VERSION,
         "rules": state.rules.to_dict(),
@@ -53,9 +53,36 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "tricks_won": list(state.tricks_won),
         "scores": list(state.scores),
         "bags": list(state.bags),
-        "history": [json.loads(_record_json(r)) for r in state.history],
-        "winner": list(state.winner) if state.winner is not None else None,
     }
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    data = _head(state)
+    data["history"] = [json.loads(_record_json(r)) for r in state.history]
+    data["winner"] = list(state.winner) if state.winner is not None else None
+    return data
+
+
+_HISTORY_TEXTS: dict[int, tuple[tuple[RoundRecord, ...], str]] = {}
+_HISTORY_TEXTS_SIZE = 4096
+
+
+def _history_json(history: tuple[RoundRecord, ...]) -> str:
+    """The stored form of a game's finished rounds.
+
+    Every state of a round shares one ``history`` tuple (moves copy the state,
+    not its rounds), so the text is remembered by that tuple's identity: each
+    move then re-encodes only the current round instead of hashing every
+    finished one.  The entry holds the tuple, so its id can't be reused while
+    remembered; the whole memo is dropped when full (cheap, thread-safe)."""
+    hit = _HISTORY_TEXTS.get(id(history))
+    if hit is not None and hit[0] is history:
+        return hit[1]
+    text = "[" + ",".join(_record_json(r) for r in history) + "]"
+    if len(_HISTORY_TEXTS) >= _HISTORY_TEXTS_SIZE:
+        _HISTORY_TEXTS.clear()
+    _HISTORY_TEXTS[id(history)] = (history, text)
+    return text
 
 
 def from_dict(data: dict[str, Any]) -> GameState:
@@ -84,11 +111,9 @@ def from_dict(data: dict[str, Any]) -> GameState:
 
 def to_json(state: GameState) -> str:
     """Compact JSON for storage (the same text as ``json.dumps(to_dict(state))``)."""
-    head = to_dict(replace(state, history=()))
-    del head["history"], head["winner"]
-    winner = json.dumps(list(state.winner) if state.winner is not None else None, separators=(",", ":"))
-    history = ",".join(_record_json(r) for r in state.history)
-    return json.dumps(head, separators=(",", ":"))[:-1] + f',"history":[{history}],"winner":{winner}}}'
+    winner = "null" if state.winner is None else json.dumps(list(state.winner), separators=(",", ":"))
+    head = json.dumps(_head(state), separators=(",", ":"))
+    return f'{head[:-1]},"history":{_history_json(state.history)},"winner":{winner}}}'
 
 
 def from_json(text: str | bytes) -> GameState:

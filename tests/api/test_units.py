@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from marshmallow import ValidationError
 
 from services.api import schemas
 from services.api.config import load_config
-from services.api.games import ViewCache, parse_if_match, visible_event
+from services.api.games import ViewCache, parse_if_match, rendered_rounds, visible_event
 from services.api.problems import ApiError, flatten_messages, problem_body
 from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
+from services.engine import make_rules, view
+from tests.engine.strategies_util import play_random_game
 
 
 def test_tokens_are_long_random_and_matched_by_hash_only():
@@ -80,6 +84,17 @@ def test_view_cache_evicts_oldest():
     for i in range(3):
         cache.put(("g", i, None), {"v": i})
     assert cache.get(("g", 0, None)) is None and cache.get(("g", 2, None)) == {"v": 2}
+
+
+def test_rendered_rounds_extend_what_the_cache_still_holds():
+    state = play_random_game(make_rules("partnership", win_score=100_000, lose_score=None), seed=3, max_rounds=6)
+    expected = view(state, 0)["history"]
+    cache = ViewCache(64)
+    for n in (2, 3, 6, 6):  # cold, one more round, three more, a hit
+        rounds = rendered_rounds("g", state.history[:n], cache)
+        assert rounds == expected[:n] and json.loads(rounds.text) == expected[:n]
+    cache._items.clear()  # an evicted prefix: rendered again, same result
+    assert rendered_rounds("g", state.history, cache).text == rounds.text
 
 
 def test_only_the_process_that_sent_an_ai_turn_claims_its_result():

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from services.engine import SchemaError, from_json, make_rules, new_game, to_json
+from services.engine import SchemaError, apply, from_json, legal_moves, make_rules, new_game, to_json, turn
 from services.engine.serialization import to_dict
 from tests.engine.strategies_util import play_random_game
 
@@ -31,6 +31,16 @@ def test_stored_text_is_the_plain_json_of_the_state():
     state = play_random_game(make_rules("partnership", win_score=300), seed=9)
     assert len(state.history) >= 1
     assert to_json(state) == json.dumps(to_dict(state), separators=(",", ":"))
+
+
+def test_stored_text_is_right_after_every_move():
+    # the finished rounds' text is remembered per history tuple, which moves share
+    state = new_game(make_rules("partnership", win_score=250), seed=5)
+    while state.phase != "game_over":
+        seat = turn(state)
+        state = apply(state, seat, legal_moves(state, seat)[-1])
+        assert to_json(state) == json.dumps(to_dict(state), separators=(",", ":"))
+    assert len(state.history) >= 2
 
 
 def test_schema_version_is_checked():
