@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 from celery import Celery
-from flask import Flask, g, has_request_context
+from flask import Flask, has_request_context
 
 from services.engine import legal_moves, view
 from services.engine.cards import card_code
@@ -47,6 +47,7 @@ from services.engine.game import Bid
 
 from .ai_hook import ai_seat_to_move
 from .observability import AI_DECISION_SECONDS, AI_REISSUED
+from .observability import request_id as current_request_id
 
 if TYPE_CHECKING:
     from .store import GameRecord, GameStore
@@ -130,7 +131,7 @@ class AiDispatcher:
         """Send the turn of ``seat`` at ``record.version`` (recorded first, so a
         failed send is retried by the deadline sweep)."""
         level = record.seats[seat].level or "standard"
-        request_id = g.get("request_id", "-") if has_request_context() else "ai-driver"
+        request_id = current_request_id() if has_request_context() else "ai-driver"
         task_id = str(uuid.uuid4())
         pending = {
             "task_id": task_id,

@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .ai_driver import AiDispatcher, AiDriver, celery_init_app
 from .config import load_config
+from .edge import Edge
 from .games import ViewCache
 from .health import health, healthz, readyz
 from .jsonio import OrjsonProvider
@@ -42,6 +43,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     settings = load_config(config)
     app = Flask(__name__)
     app.config.update(settings)
+    app.wsgi_app = Edge(app.wsgi_app)  # type: ignore[method-assign]
     hops = int(settings["PROXY_FIX_HOPS"])
     if hops:  # behind an ingress: rate limits and logs need the client's address, not the proxy's
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]

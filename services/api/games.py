@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
@@ -271,7 +271,7 @@ def _next(record: GameRecord) -> GameRecord:
     nxt = GameRecord(
         record.game_id,
         record.version + 1,
-        [replace(s) for s in record.seats],
+        list(record.seats),  # Seats are immutable: a change replaces one
         record.state_json,
         dict(record.options),
         record.started,

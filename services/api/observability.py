@@ -1,4 +1,4 @@
-"""Request ids, one JSON log line per request, and Prometheus metrics.
+"""One JSON log line per request, and Prometheus metrics.
 
 Metrics work under several gunicorn workers: ``gunicorn.conf.py`` points
 ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory before anything imports
@@ -14,13 +14,11 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, has_request_context, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -32,6 +30,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from .edge import REQUEST_ID, STARTED
 
 REQUESTS = Counter("spades_http_requests_total", "HTTP requests served.", ["method", "route", "status"])
 LATENCY = Histogram(
@@ -56,7 +56,6 @@ AI_REISSUED = Counter(
 )
 STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
 
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")  # fullmatch: "$" would admit a trailing newline
 access_log = logging.getLogger("spades.access")
 
 
@@ -90,8 +89,8 @@ def configure_logging(level: str) -> None:
 
 
 def request_id() -> str:
-    """This request's id (from ``X-Request-ID`` when well-formed)."""
-    return getattr(g, "request_id", "-")
+    """This request's id (see :class:`services.api.edge.Edge`); ``"-"`` outside a request."""
+    return request.environ.get(REQUEST_ID, "-") if has_request_context() else "-"
 
 
 class QueueDepthCollector(Collector):
@@ -123,34 +122,41 @@ def metrics_text(queue_depth: Callable[[], dict[str, int]]) -> bytes:
 
 
 def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) -> None:
-    """Request ids, access log lines, request metrics and ``GET /metrics``."""
+    """Request metrics, access log lines and ``GET /metrics``; the request id
+    and start time come from :class:`services.api.edge.Edge`."""
+    request_metrics: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
-    @app.before_request
-    def _start() -> None:
-        incoming = request.headers.get("X-Request-ID", "")
-        g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
-        g.started = time.perf_counter()
+    def metrics_for(method: str, route: str, status: int) -> tuple[Any, Any]:
+        """The labelled children, looked up once per (method, route, status)."""
+        key = (method, route, status)
+        found = request_metrics.get(key)
+        if found is None:
+            found = (REQUESTS.labels(method, route, str(status)), LATENCY.labels(method, route))
+            request_metrics[key] = found
+        return found
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        elapsed = time.perf_counter() - getattr(g, "started", time.perf_counter())
+        environ = request.environ
+        elapsed = time.perf_counter() - environ.get(STARTED, time.perf_counter())
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
-        LATENCY.labels(request.method, route).observe(elapsed)
-        response.headers["X-Request-ID"] = request_id()
-        access_log.info(
-            "request",
-            extra={
-                "request_id": request_id(),
-                "method": request.method,
-                "route": route,
-                "status": response.status_code,
-                "duration_ms": round(elapsed * 1000, 2),
-                "game_id": (request.view_args or {}).get("game_id"),
-                "seat": getattr(g, "seat", None),
-                "remote": request.remote_addr,
-            },
-        )
+        count, latency = metrics_for(request.method, route, response.status_code)
+        count.inc()
+        latency.observe(elapsed)
+        if access_log.isEnabledFor(logging.INFO):
+            access_log.info(
+                "request",
+                extra={
+                    "request_id": environ.get(REQUEST_ID, "-"),
+                    "method": request.method,
+                    "route": route,
+                    "status": response.status_code,
+                    "duration_ms": round(elapsed * 1000, 2),
+                    "game_id": (request.view_args or {}).get("game_id"),
+                    "seat": getattr(g, "seat", None),
+                    "remote": request.remote_addr,
+                },
+            )
         return response
 
     @app.get("/metrics")

@@ -1,4 +1,4 @@
-"""Rate limits, CORS and security headers.
+"""Rate limits and CORS (the security headers are added by :mod:`services.api.edge`).
 
 Rate limits use flask-limiter with Redis storage, so a limit holds across
 every API process: one budget per client address for all ``/v1`` requests
@@ -24,11 +24,6 @@ from .problems import ApiError, problem_response
 
 EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "X-Request-ID"]
-_JSON_CSP = "default-src 'none'; frame-ancestors 'none'"
-_DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; frame-ancestors 'none'"
-)
 
 
 def client_address() -> str:
@@ -108,16 +103,5 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     origins = [o.strip() for o in str(config["CORS_ORIGINS"] or "").split(",") if o.strip()]
     if origins:
         CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS, max_age=600)
-
-    @app.after_request
-    def security_headers(response: Response) -> Response:
-        headers = response.headers
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("Referrer-Policy", "no-referrer")
-        headers.setdefault("Content-Security-Policy", _DOCS_CSP if request.path.startswith("/docs") else _JSON_CSP)
-        if request.path.startswith("/v1/games"):
-            headers["Cache-Control"] = "no-store"  # views hold a private hand
-        return response
 
     return limiter

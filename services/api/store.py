@@ -88,8 +88,10 @@ def idempotency_key(game_id: str, seat: int, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{seat}:{digest}"
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Seat:
+    """One seat as stored; immutable, so versions of a record can share them."""
+
     type: str  # human | open | ai
     level: str | None = None  # ai level
     token_hash: str | None = None
