@@ -35,7 +35,7 @@ def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[s
 def view_body(data: dict[str, Any]) -> str:
     """A game view's JSON body, through the GameView schema (the finished
     rounds spliced in as the text :func:`games.rendered_rounds` keeps)."""
-    dumped = schemas.GAME_VIEW.dump(data)
+    dumped = schemas.dump_game_view(data)
     history = dumped.pop("history")
     text = history.text if isinstance(history, games.RenderedRounds) else json.dumps(history)
     return json.dumps(dumped)[:-1] + ',"history":' + text + "}"

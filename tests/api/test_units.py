@@ -9,10 +9,11 @@ from marshmallow import ValidationError
 
 from services.api import schemas
 from services.api.config import load_config
-from services.api.games import ViewCache, parse_if_match, rendered_rounds, visible_event
+from services.api.games import ViewCache, game_view, parse_if_match, rendered_rounds, visible_event
 from services.api.problems import ApiError, flatten_messages, problem_body
+from services.api.store import GameRecord, Seat
 from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
-from services.engine import make_rules, view
+from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from tests.engine.strategies_util import play_random_game
 
 
@@ -95,6 +96,26 @@ def test_rendered_rounds_extend_what_the_cache_still_holds():
         assert rounds == expected[:n] and json.loads(rounds.text) == expected[:n]
     cache._items.clear()  # an evicted prefix: rendered again, same result
     assert rendered_rounds("g", state.history, cache).text == rounds.text
+
+
+def test_game_view_dump_shortcut_equals_the_marshmallow_dump():
+    rules = make_rules("partnership", win_score=200)
+    state = new_game(rules, seed=8)
+    seats = [Seat("human", None, "h0"), Seat("open"), Seat("ai", "pro"), Seat("ai", "easy", None, stand_in=True)]
+    cache = ViewCache(256)
+    moves = 0
+    while True:
+        record = GameRecord("g", moves + 1, seats, "", {"ai_takeover": "standard"}).with_state(state)
+        for seat in (None, 0, 1, 2, 3):
+            data = game_view(record, seat, cache, remember=False)
+            assert schemas.dump_game_view(data) == schemas.GAME_VIEW.dump(data)
+            assert list(schemas.dump_game_view(data)) == list(schemas.GAME_VIEW.dump(data))
+        if state.phase == "game_over":
+            break
+        seat = turn(state)
+        state = apply(state, seat, legal_moves(state, seat)[moves % 2 - 1])
+        moves += 1
+    assert state.history
 
 
 def test_only_the_process_that_sent_an_ai_turn_claims_its_result():
