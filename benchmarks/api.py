@@ -7,33 +7,37 @@ API_WORKERS workers x API_THREADS threads) on loopback against the same Redis:
   with a seat token and for moves (bids and plays of whole games);
 * a bare Flask app whose one endpoint does a single Redis ``GET`` (the floor).
 
-Client processes keep one keep-alive connection each and hammer for a fixed
-time; prints JSON with requests/s, p50/p99 latency and the service/floor ratios.
+Client processes keep one keep-alive connection each (:mod:`benchmarks.wire`,
+a client lean enough not to bias the ratio) and hammer for a fixed time;
+prints JSON with requests/s, p50/p99 latency and the service/floor ratios.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import contextlib
 import json
 import multiprocessing as mp
 import os
 import platform
 import statistics
+import subprocess
 import time
 from datetime import UTC, datetime
 from typing import Any
 
+import psutil
+import redis
 from flask import Flask, Response
 
-from .procs import gunicorn
+from .procs import running, start_gunicorn
+from .wire import Connection
 
 BENCH_KEY = "bench:{floor}:value"
 
 
 def create_bare_app() -> Flask:
     """The floor: Flask + one Redis GET, nothing else (gunicorn 'benchmarks.api:create_bare_app()')."""
-    import redis
 
     app = Flask(__name__)
     client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/1"), socket_timeout=1.0)
@@ -49,13 +53,8 @@ def create_bare_app() -> Flask:
 # ---- client side -------------------------------------------------------------
 
 
-def _request(conn: http.client.HTTPConnection, method: str, path: str, body: Any = None, headers=None):
-    payload = json.dumps(body).encode() if body is not None else None
-    all_headers = {"Content-Type": "application/json", **(headers or {})}
-    conn.request(method, path, body=payload, headers=all_headers)
-    response = conn.getresponse()
-    data = response.read()
-    return response.status, data
+def _request(conn: Connection, method: str, path: str, body: Any = None, headers=None) -> tuple[int, bytes]:
+    return conn.request(method, path, json.dumps(body).encode() if body is not None else None, headers)
 
 
 def _new_game(conn) -> tuple[str, list[str], Any]:
@@ -73,7 +72,7 @@ def _client(args: tuple[str, int, str, float]) -> list[float]:
     from services.engine import Bid, apply, card_code, legal_moves, turn
 
     host, port, kind, seconds = args
-    conn = http.client.HTTPConnection(host, port, timeout=30)
+    conn = Connection(host, port)
     latencies: list[float] = []
     if kind != "bare":
         game_id, tokens, state = _new_game(conn)
@@ -108,11 +107,34 @@ def _client(args: tuple[str, int, str, float]) -> list[float]:
     return latencies
 
 
-def measure(host: str, port: int, kind: str, clients: int, seconds: float) -> dict[str, float]:
+class CpuMeter:
+    """CPU seconds spent by a gunicorn's worker processes and by Redis: what a
+    request costs the servers, apart from the load generator's share."""
+
+    def __init__(self, server: subprocess.Popen, redis_url: str) -> None:
+        self.master = psutil.Process(server.pid)
+        self.redis = redis.Redis.from_url(redis_url)
+
+    def workers(self) -> float:
+        total = 0.0
+        for worker in self.master.children():
+            with contextlib.suppress(psutil.NoSuchProcess):
+                times = worker.cpu_times()
+                total += times.user + times.system
+        return total
+
+    def redis_cpu(self) -> float:
+        info = self.redis.info("cpu")
+        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+def measure(host: str, port: int, kind: str, clients: int, seconds: float, meter: CpuMeter) -> dict[str, float]:
+    workers, redis_cpu = meter.workers(), meter.redis_cpu()
     with mp.get_context("fork").Pool(clients) as pool:
         started = time.perf_counter()
         results = pool.map(_client, [(host, port, kind, seconds)] * clients)
         elapsed = time.perf_counter() - started
+    workers, redis_cpu = meter.workers() - workers, meter.redis_cpu() - redis_cpu
     latencies = sorted(x for r in results for x in r)
     count = len(latencies)
     return {
@@ -121,6 +143,8 @@ def measure(host: str, port: int, kind: str, clients: int, seconds: float) -> di
         "p50_ms": round(statistics.median(latencies) * 1000, 2),
         "p99_ms": round(latencies[int(count * 0.99) - 1] * 1000, 2),
         "wall_s": round(elapsed, 1),
+        "server_cpu_us": round(workers / count * 1e6),  # per request (game creation included for moves)
+        "redis_cpu_us": round(redis_cpu / count * 1e6),
     }
 
 
@@ -147,29 +171,37 @@ def main(argv: list[str] | None = None) -> int:
     # each round's ratio compares slices taken seconds apart, and the median is reported.
     kinds = {"bare": "floor_bare_redis_get", "get_view": "get_view", "moves": "moves"}
     slices: dict[str, list[dict[str, float]]] = {name: [] for name in kinds.values()}
-    with (
-        gunicorn(args.redis_url, env=env, **bare, **settings) as floor_base,
-        gunicorn(args.redis_url, env=env, **settings) as service_base,
-    ):
-        ports = {"bare": floor_base, "get_view": service_base, "moves": service_base}
-        for kind, base in ports.items():  # warm-up, discarded
-            measure("127.0.0.1", int(base.rsplit(":", 1)[1]), kind, args.clients, 1)
-        for _ in range(args.rounds):
-            for kind, base in ports.items():
-                result = measure("127.0.0.1", int(base.rsplit(":", 1)[1]), kind, args.clients, args.seconds)
-                slices[kinds[kind]].append(result)
+    floor_server, floor_base = start_gunicorn(args.redis_url, env=env, **bare, **settings)
+    with running(floor_server):
+        service, service_base = start_gunicorn(args.redis_url, env=env, **settings)
+        with running(service):
+            targets = {
+                "bare": (int(floor_base.rsplit(":", 1)[1]), CpuMeter(floor_server, args.redis_url)),
+                "get_view": (int(service_base.rsplit(":", 1)[1]), CpuMeter(service, args.redis_url)),
+            }
+            targets["moves"] = targets["get_view"]
+            for kind, (port, meter) in targets.items():  # warm-up, discarded
+                measure("127.0.0.1", port, kind, args.clients, 1, meter)
+            for _ in range(args.rounds):
+                for kind, (port, meter) in targets.items():
+                    slices[kinds[kind]].append(measure("127.0.0.1", port, kind, args.clients, args.seconds, meter))
     for name, results in slices.items():
         out[name] = {
             "requests_per_s_median": statistics.median(r["requests_per_s"] for r in results),
             "requests_per_s_slices": [r["requests_per_s"] for r in results],
             "p50_ms_median": statistics.median(r["p50_ms"] for r in results),
             "p99_ms_median": statistics.median(r["p99_ms"] for r in results),
+            "server_cpu_us_per_request_median": statistics.median(r["server_cpu_us"] for r in results),
+            "redis_cpu_us_per_request_median": statistics.median(r["redis_cpu_us"] for r in results),
         }
     floor = slices["floor_bare_redis_get"]
     for name in ("get_view", "moves"):
         ratios = [s["requests_per_s"] / f["requests_per_s"] for s, f in zip(slices[name], floor, strict=True)]
         out[f"ratio_{name}_to_floor"] = round(statistics.median(ratios), 3)
         out[f"ratio_{name}_to_floor_per_round"] = [round(r, 3) for r in ratios]
+        # the same question asked of CPU: floor's server CPU per request / the service's
+        cpu = [f["server_cpu_us"] / s["server_cpu_us"] for s, f in zip(slices[name], floor, strict=True)]
+        out[f"cpu_ratio_{name}_to_floor"] = round(statistics.median(cpu), 3)
     out["goal_ratio"] = 0.5
     print(json.dumps(out, indent=2))
     return 0
