@@ -32,7 +32,7 @@ import psutil
 import redis
 import requests
 
-from services.engine import from_json
+from services.api.store import stored_state
 
 from .clients import auth, random_move, replay_events, wait_for_turn
 from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
@@ -152,7 +152,7 @@ def api_kills(seconds: float = 8.0) -> dict[str, int]:
             thread.join()
         inconsistent = moves = 0
         for seed, game_id, _ in games:
-            stored = from_json(client.hget(f"game:{{{game_id}}}", "state"))
+            stored = stored_state(client, game_id)
             version = int(client.hget(f"game:{{{game_id}}}", "v"))
             events = requests.get(f"{base}/v1/games/{game_id}/events", timeout=10).json()["events"]
             game_moves = sum(e["type"] in ("bid", "card_played") for e in events)

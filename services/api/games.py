@@ -276,6 +276,7 @@ def _next(record: GameRecord) -> GameRecord:
         dict(record.options),
         record.started,
         record.seq,
+        record.rounds_json,
     )
     nxt.__dict__["state"] = record.state
     return nxt
@@ -298,7 +299,7 @@ def claim_seat(store: GameStore, game_id: str, seat: int, cache: ViewCache | Non
             nxt.started = True
             events.append(round_started(nxt, nxt.state))
         ai_hook.before_commit(nxt)
-        if store.commit(nxt, record.version, events):
+        if store.commit(nxt, record, events):
             ai_hook.after_commit(store, nxt)
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
@@ -319,7 +320,7 @@ def leave_seat(store: GameStore, game_id: str, seat: int, token: str, cache: Vie
             nxt.seats[seat] = Seat("open")
         events = [_event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
         ai_hook.before_commit(nxt)
-        if store.commit(nxt, record.version, events):
+        if store.commit(nxt, record, events):
             ai_hook.after_commit(store, nxt)
             return game_view(nxt, None, cache)
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
@@ -372,7 +373,7 @@ def _commit_move(
     if idem:
         idem_value = (idem[0], orjson.dumps({"fingerprint": idem[1], "response": response}).decode())
     ai_hook.before_commit(nxt)
-    if not store.commit(nxt, record.version, events, idem_value):
+    if not store.commit(nxt, record, events, idem_value):
         return None
     MOVES.labels(kind, "accepted").inc()
     if after.phase == "game_over":

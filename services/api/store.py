@@ -4,8 +4,12 @@ Layout (every key of a game shares the ``{game_id}`` hash tag, so a game lives
 in one Redis Cluster slot and one Lua script may touch all of its keys):
 
 * ``game:{id}`` — hash: ``v`` (version, int), ``meta`` (compact JSON: seats
-  with token hashes, options, started flag, last event seq), ``state`` (the
-  engine's :func:`services.engine.to_json`).
+  with token hashes, options, started flag, last event seq), ``state`` and
+  ``rounds`` (the engine's :func:`services.engine.to_json_parts`: the game
+  without its finished rounds, and those rounds).  ``rounds`` is written only
+  when it changes, once a round, so a move writes about 1 KB however long the
+  game; a hash without ``rounds`` (an older layout) holds the whole game in
+  ``state``, and is read as such.
 * ``game:{id}:events`` — stream; entry id ``<seq>-0``, field ``e`` = event JSON
   (with per-seat private parts, filtered on read).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
@@ -28,7 +32,7 @@ from typing import Any
 import orjson
 import redis
 
-from services.engine import GameState, from_json, to_json
+from services.engine import GameState, from_json, to_json_parts
 
 _COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'v')
@@ -39,9 +43,13 @@ elseif cur ~= ARGV[1] then
   return {0, ''}
 end
 local ttl = tonumber(ARGV[5])
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'meta', ARGV[3], 'state', ARGV[4])
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[1], 'v', ARGV[2], 'meta', ARGV[3], 'state', ARGV[4], 'rounds', ARGV[8])
+else
+  redis.call('HSET', KEYS[1], 'v', ARGV[2], 'meta', ARGV[3], 'state', ARGV[4])
+end
 redis.call('EXPIRE', KEYS[1], ttl)
-for i = 8, #ARGV, 2 do
+for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
 end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
@@ -50,29 +58,26 @@ return {1, ARGV[2]}
 """
 
 
-_PARSED: OrderedDict[str, GameState] = OrderedDict()
+_PARSED: OrderedDict[tuple[str, str | None], GameState] = OrderedDict()
 _PARSED_LOCK = Lock()
 PARSED_CACHE_SIZE = 1024
 
 
-def parse_state(text: str) -> GameState:
-    """``from_json`` with a small per-process cache keyed by the JSON text itself
-    (content-addressed, so it can never return a state other than the text's)."""
+def parse_state(text: str, rounds: str | None) -> GameState:
+    """``from_json`` with a small per-process cache keyed by the stored texts
+    themselves (content-addressed, so it can never return another state)."""
+    key = (text, rounds)
     with _PARSED_LOCK:
-        state = _PARSED.get(text)
+        state = _PARSED.get(key)
         if state is not None:
-            _PARSED.move_to_end(text)
+            _PARSED.move_to_end(key)
             return state
-    state = from_json(text)
-    remember_state(text, state)
-    return state
-
-
-def remember_state(text: str, state: GameState) -> None:
+    state = from_json(text, rounds)
     with _PARSED_LOCK:
-        _PARSED[text] = state
+        _PARSED[key] = state
         while len(_PARSED) > PARSED_CACHE_SIZE:
             _PARSED.popitem(last=False)
+    return state
 
 
 def game_key(game_id: str) -> str:
@@ -108,7 +113,8 @@ class Seat:
 
 @dataclass
 class GameRecord:
-    """One game as stored: version, seats, options and the engine state."""
+    """One game as stored: version, seats, options and the engine state
+    (as its two stored texts; ``rounds`` None for the older one-text layout)."""
 
     game_id: str
     version: int
@@ -117,15 +123,15 @@ class GameRecord:
     options: dict[str, Any] = field(default_factory=dict)
     started: bool = False  # all seats were taken at least once and round 1 began
     seq: int = 0  # seq of the last event
+    rounds_json: str | None = None
 
     @cached_property
     def state(self) -> GameState:
-        return parse_state(self.state_json)
+        return parse_state(self.state_json, self.rounds_json)
 
     def with_state(self, state: GameState) -> GameRecord:
-        record = GameRecord(
-            self.game_id, self.version, self.seats, to_json(state), self.options, self.started, self.seq
-        )
+        head, rounds = to_json_parts(state)
+        record = GameRecord(self.game_id, self.version, self.seats, head, self.options, self.started, self.seq, rounds)
         record.__dict__["state"] = state
         return record
 
@@ -143,18 +149,28 @@ class GameRecord:
         return orjson.dumps(meta).decode()
 
 
-def _record(game_id: str, version: bytes | str, meta_json: bytes | str, state_json: bytes | str) -> GameRecord:
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _record(game_id: str, version: bytes, meta_json: bytes, state_json: bytes, rounds: bytes | None) -> GameRecord:
     meta = orjson.loads(meta_json)
-    state_text = state_json.decode() if isinstance(state_json, bytes) else state_json
     return GameRecord(
         game_id=game_id,
         version=int(version),
         seats=[Seat(*s) for s in meta["seats"]],
-        state_json=state_text,
+        state_json=state_json.decode(),
         options=meta["options"],
         started=meta["started"],
         seq=meta["seq"],
+        rounds_json=_text(rounds),
     )
+
+
+def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
+    """The engine state Redis holds for a game (tests and fault checks read it raw)."""
+    state, rounds = client.hmget(game_key(game_id), ["state", "rounds"])
+    return None if state is None else from_json(state, rounds)
 
 
 class GameStore:
@@ -178,10 +194,10 @@ class GameStore:
         self._lock = Lock()
 
     def load(self, game_id: str) -> GameRecord | None:
-        version, meta, state = self.client.hmget(game_key(game_id), ["v", "meta", "state"])
+        version, meta, state, rounds = self.client.hmget(game_key(game_id), ["v", "meta", "state", "rounds"])
         if version is None or meta is None or state is None:
             return None
-        record = _record(game_id, version, meta, state)
+        record = _record(game_id, version, meta, state, rounds)
         self._remember(record)
         return record
 
@@ -208,24 +224,31 @@ class GameStore:
     def commit(
         self,
         record: GameRecord,
-        expected_version: int | None,
+        expected: GameRecord | None,
         events: list[dict[str, Any]],
         idempotent: tuple[str, str] | None = None,
     ) -> bool:
         """Write ``record`` (whose version is the new one) and append ``events``
-        if the stored version is still ``expected_version`` (None: the game
-        must not exist yet). Returns False, writing nothing, otherwise.
+        if the stored version is still ``expected``'s (None: the game must not
+        exist yet). Returns False, writing nothing, otherwise.
 
+        The finished rounds are sent only when they differ from ``expected``'s.
         ``idempotent`` is ``(redis key, stored response JSON)`` to remember.
         """
+        if record.rounds_json is None:  # read in the older one-text layout: stored in two parts from now on
+            record = record.with_state(record.state)
+        rounds = record.rounds_json
+        if expected is not None and expected.rounds_json == rounds:
+            rounds = ""  # unchanged: not sent, not rewritten
         args: list[Any] = [
-            "" if expected_version is None else str(expected_version),
+            "" if expected is None else str(expected.version),
             str(record.version),
             record.meta_json(),
             record.state_json,
             self.ttl_seconds,
             idempotent[1] if idempotent else "",
             self.idem_ttl,
+            rounds,
         ]
         for event in events:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]

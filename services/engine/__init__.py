@@ -13,7 +13,7 @@ from .cards import card_code, parse_card
 from .errors import CODES, EngineError
 from .game import Bid, Move, Play, apply, legal_moves, move_error
 from .rules import OPTION_DOCS, PRESETS, RuleError, Rules, make_rules
-from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json
+from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json, to_json_parts
 from .state import GameState, new_game, turn
 from .views import view
 
@@ -39,6 +39,7 @@ __all__ = [
     "new_game",
     "parse_card",
     "to_json",
+    "to_json_parts",
     "turn",
     "view",
 ]

@@ -111,11 +111,29 @@ def from_dict(data: dict[str, Any]) -> GameState:
 
 def to_json(state: GameState) -> str:
     """Compact JSON for storage (the same text as ``json.dumps(to_dict(state))``)."""
+    return _document(state, _history_json(state.history))
+
+
+def to_json_parts(state: GameState) -> tuple[str, str]:
+    """The storage form in two parts: the document with no finished rounds
+    (``"history":[]``) and the finished rounds' JSON array.  A store can keep
+    them apart and rewrite the rounds only when one ends, instead of the whole
+    game on every move; :func:`from_json` joins them again."""
+    return _document(state, "[]"), _history_json(state.history)
+
+
+def _document(state: GameState, history_text: str) -> str:
     winner = "null" if state.winner is None else json.dumps(list(state.winner), separators=(",", ":"))
     head = json.dumps(_head(state), separators=(",", ":"))
-    return f'{head[:-1]},"history":{_history_json(state.history)},"winner":{winner}}}'
+    return f'{head[:-1]},"history":{history_text},"winner":{winner}}}'
 
 
-def from_json(text: str | bytes) -> GameState:
-    """The state stored by :func:`to_json`; raises :class:`SchemaError`."""
-    return from_dict(json.loads(text))
+def from_json(text: str | bytes, rounds: str | bytes | None = None) -> GameState:
+    """The state stored by :func:`to_json`, or by :func:`to_json_parts` as
+    ``(text, rounds)``; raises :class:`SchemaError`."""
+    data = json.loads(text)
+    if rounds is not None:
+        if data.get("history"):
+            raise SchemaError("finished rounds stored twice")
+        data["history"] = json.loads(rounds)
+    return from_dict(data)

@@ -15,7 +15,7 @@ import requests
 from benchmarks.clients import random_move, replay_events, wait_for_turn
 from benchmarks.faults import api_kills
 from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
-from services.engine import from_json
+from services.api.store import stored_state
 
 from .helpers import auth
 
@@ -74,7 +74,7 @@ def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
     assert final.phase == "game_over"
     versions = [e["version"] for e in events if e["type"] in ("bid", "card_played")]
     assert len(versions) == len(set(versions))
-    assert from_json(client.hget(f"game:{{{game_id}}}", "state")) == final
+    assert stored_state(client, game_id) == final
 
 
 def test_redis_restart_with_append_only_file_resumes_the_game_and_outage_gives_503():

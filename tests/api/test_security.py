@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from services.engine import from_json
+from services.api.store import stored_state
 from services.engine.cards import codes
 
 from .contract import ContractSession
@@ -28,7 +28,7 @@ def game(session):
 
 
 def _hands(redis_db1, game_id: str) -> list[set[str]]:
-    state = from_json(redis_db1.hget(f"game:{{{game_id}}}", "state"))
+    state = stored_state(redis_db1, game_id)
     return [set(codes(h)) for h in state.hands]
 
 

@@ -4,7 +4,17 @@ import json
 
 import pytest
 
-from services.engine import SchemaError, apply, from_json, legal_moves, make_rules, new_game, to_json, turn
+from services.engine import (
+    SchemaError,
+    apply,
+    from_json,
+    legal_moves,
+    make_rules,
+    new_game,
+    to_json,
+    to_json_parts,
+    turn,
+)
 from services.engine.serialization import to_dict
 from tests.engine.strategies_util import play_random_game
 
@@ -41,6 +51,16 @@ def test_stored_text_is_right_after_every_move():
         state = apply(state, seat, legal_moves(state, seat)[-1])
         assert to_json(state) == json.dumps(to_dict(state), separators=(",", ":"))
     assert len(state.history) >= 2
+
+
+def test_parts_store_the_rounds_apart_and_join_exactly():
+    state = play_random_game(make_rules("partnership", win_score=300), seed=9)
+    head, rounds = to_json_parts(state)
+    assert json.loads(head)["history"] == [] and json.loads(rounds) == to_dict(state)["history"]
+    assert from_json(head, rounds) == state
+    assert to_json_parts(new_game(make_rules("individual"), seed=2))[1] == "[]"
+    with pytest.raises(SchemaError):
+        from_json(to_json(state), rounds)  # rounds given twice: refused, not silently replaced
 
 
 def test_schema_version_is_checked():
