@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from .cards import card_code, parse_card
-from .rules import rules_from_dict
+from .rules import Rules, rules_from_dict
 from .state import GameState, RoundRecord
 
 SCHEMA_VERSION = 1
@@ -38,11 +38,9 @@ def _record_json(record: RoundRecord) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def _head(state: GameState) -> dict[str, Any]:
-    """Everything but the finished rounds and the winner, in storage order."""
+def _round_fields(state: GameState) -> dict[str, Any]:
+    """Everything but the rules, the finished rounds and the winner, in storage order."""
     return {
-        "schema": SCHEMA_VERSION,
-        "rules": state.rules.to_dict(),
         "seed": state.seed,
         "round": state.round,
         "phase": state.phase,
@@ -56,8 +54,14 @@ def _head(state: GameState) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> str:
+    """A game's rules never change: encoded once, not on every move."""
+    return json.dumps(rules.to_dict(), separators=(",", ":"))
+
+
 def to_dict(state: GameState) -> dict[str, Any]:
-    data = _head(state)
+    data = {"schema": SCHEMA_VERSION, "rules": state.rules.to_dict(), **_round_fields(state)}
     data["history"] = [json.loads(_record_json(r)) for r in state.history]
     data["winner"] = list(state.winner) if state.winner is not None else None
     return data
@@ -124,8 +128,9 @@ def to_json_parts(state: GameState) -> tuple[str, str]:
 
 def _document(state: GameState, history_text: str) -> str:
     winner = "null" if state.winner is None else json.dumps(list(state.winner), separators=(",", ":"))
-    head = json.dumps(_head(state), separators=(",", ":"))
-    return f'{head[:-1]},"history":{history_text},"winner":{winner}}}'
+    fields = json.dumps(_round_fields(state), separators=(",", ":"))[1:-1]
+    rules = _rules_json(state.rules)
+    return f'{{"schema":{SCHEMA_VERSION},"rules":{rules},{fields},"history":{history_text},"winner":{winner}}}'
 
 
 def from_json(text: str | bytes, rounds: str | bytes | None = None) -> GameState:

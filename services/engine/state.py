@@ -15,8 +15,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import DECK_SIZE, SPADE_MASK, bit, mask_of, trick_winner_card
+from .cards import CARDS_PER_SUIT, DECK_SIZE, SPADES, bit, mask_of, trick_winner_card
 from .rules import Rules
+
+FIRST_SPADE = SPADES * CARDS_PER_SUIT  # the 2 of spades' index
 
 Phase = Literal["bidding", "playing", "game_over"]
 SEATS = 4
@@ -140,7 +142,8 @@ def turn(state: GameState) -> int | None:
 
 def spades_broken(state: GameState) -> bool:
     """A spade has been played on an earlier trick of this round."""
-    return any(bit(c) & SPADE_MASK for c in completed_plays(state))
+    completed = completed_plays(state)
+    return bool(completed) and max(completed) >= FIRST_SPADE  # spades have the highest indices
 
 
 def replay_tricks(first_leader: int, plays: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], int | None]]:
