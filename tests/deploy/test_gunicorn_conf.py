@@ -1,0 +1,36 @@
+"""gunicorn.conf.py's worker tuning: what it sets is what a worker runs with."""
+
+from __future__ import annotations
+
+import gc
+import runpy
+
+from .deploy_files import REPO_ROOT
+
+
+def load_conf(monkeypatch, **env: str) -> dict:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "/tmp/unused-by-this-test")
+    return runpy.run_path(str(REPO_ROOT / "gunicorn.conf.py"))
+
+
+def test_worker_collects_garbage_every_api_gc_threshold_allocations(monkeypatch):
+    threshold = gc.get_threshold()
+    try:
+        conf = load_conf(monkeypatch, API_GC_THRESHOLD="12345")
+        conf["post_worker_init"](None)
+        assert gc.get_threshold()[0] == 12345
+        assert gc.get_freeze_count() > 0  # start-up objects moved out of the collector's way
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+
+
+def test_zero_keeps_cpythons_default_threshold(monkeypatch):
+    threshold = gc.get_threshold()
+    try:
+        load_conf(monkeypatch, API_GC_THRESHOLD="0")["post_worker_init"](None)
+        assert gc.get_threshold() == threshold
+    finally:
+        gc.unfreeze()
