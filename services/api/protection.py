@@ -52,7 +52,9 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     # These two hooks bracket it (Flask runs after_request hooks in reverse order of
     # registration): the one registered after the limiter remembers what the app set, and
     # the one registered before it restores that, or keeps at least 1 s on a 429.
-    @app.after_request
+    # (With limits disabled the limiter writes no headers and neither hook is needed.)
+    enabled = bool(config["RATE_LIMIT_ENABLED"])
+
     def retry_after_as_the_app_meant(response: Response) -> Response:
         if response.status_code == 429:
             seconds = response.headers.get("Retry-After", "")
@@ -63,6 +65,8 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
             response.headers.pop("Retry-After", None)
         return response
 
+    if enabled:
+        app.after_request(retry_after_as_the_app_meant)
     limiter = Limiter(
         key_func=client_address,
         app=app,
@@ -73,14 +77,16 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
         headers_enabled=True,
         strategy="fixed-window",
         swallow_errors=True,  # a Redis outage must not turn into 500s here; the store answers 503
-        enabled=bool(config["RATE_LIMIT_ENABLED"]),
+        enabled=enabled,
         key_prefix="spades-rl",
     )
 
-    @app.after_request
     def remember_app_retry_after(response: Response) -> Response:
         g.app_retry_after = response.headers.get("Retry-After")
         return response
+
+    if enabled:
+        app.after_request(remember_app_retry_after)
 
     if config["RATE_LIMIT_PER_TOKEN"]:
         per_token = limiter.shared_limit(

@@ -52,7 +52,7 @@ redis.call('EXPIRE', KEYS[1], ttl)
 for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
 end
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
+redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
 """
