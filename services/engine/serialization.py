@@ -54,6 +54,21 @@ def _round_fields(state: GameState) -> dict[str, Any]:
     }
 
 
+def _ints_json(values: tuple[int | None, ...]) -> str:
+    return "[" + ",".join("null" if v is None else str(v) for v in values) + "]"
+
+
+def _round_fields_json(state: GameState) -> str:
+    """``json.dumps(_round_fields(state))`` without its braces, written out
+    directly (every move stores it; ints, a phase name and card codes need no
+    escaping).  tests/engine/test_serialization.py holds the two equal."""
+    return (
+        f'"seed":{state.seed},"round":{state.round},"phase":"{state.phase}","hands":{_ints_json(state.hands)},'
+        f'"bids":{_ints_json(state.bids)},"plays":"{_plays_str(state.plays)}","leader":{state.leader},'
+        f'"tricks_won":{_ints_json(state.tricks_won)},"scores":{_ints_json(state.scores)},"bags":{_ints_json(state.bags)}'
+    )
+
+
 @functools.lru_cache(maxsize=256)
 def _rules_json(rules: Rules) -> str:
     """A game's rules never change: encoded once, not on every move."""
@@ -128,7 +143,7 @@ def to_json_parts(state: GameState) -> tuple[str, str]:
 
 def _document(state: GameState, history_text: str) -> str:
     winner = "null" if state.winner is None else json.dumps(list(state.winner), separators=(",", ":"))
-    fields = json.dumps(_round_fields(state), separators=(",", ":"))[1:-1]
+    fields = _round_fields_json(state)
     rules = _rules_json(state.rules)
     return f'{{"schema":{SCHEMA_VERSION},"rules":{rules},{fields},"history":{history_text},"winner":{winner}}}'
 
