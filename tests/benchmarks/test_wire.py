@@ -1,0 +1,69 @@
+"""The benchmarks' lean HTTP client reads what a real server sends, and refuses what it can't read."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from benchmarks.wire import Connection
+
+
+class Echo(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as gunicorn
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        out = json.dumps({"path": self.path, "body": body.decode(), "auth": self.headers.get("Authorization")})
+        self.send_response(201)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out.encode())
+
+    def do_GET(self) -> None:
+        if self.path == "/chunked":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"2\r\nhi\r\n0\r\n\r\n")
+            return
+        out = b"x" * 100_000  # several reads' worth
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[int]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_address[1]
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_requests_and_responses_round_trip_on_one_connection(server):
+    conn = Connection("127.0.0.1", server)
+    for i in range(3):  # the same keep-alive connection each time
+        status, body = conn.request("POST", f"/p{i}", b'{"bid":3}', {"Authorization": "Bearer t"})
+        assert status == 201
+        assert json.loads(body) == {"path": f"/p{i}", "body": '{"bid":3}', "auth": "Bearer t"}
+        status, body = conn.request("GET", "/big")
+        assert status == 200 and body == b"x" * 100_000
+    conn.close()
+
+
+def test_a_chunked_response_is_refused_not_misread(server):
+    conn = Connection("127.0.0.1", server)
+    with pytest.raises(ValueError, match="chunked"):
+        conn.request("GET", "/chunked")
+    conn.close()
