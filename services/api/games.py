@@ -66,17 +66,18 @@ class ViewCache:
 
 
 class RenderedRounds(list):
-    """A game's finished rounds as views show them, with their JSON ``text``,
-    which a response splices in whole: they are most of a late view's bytes."""
+    """A game's finished rounds as views show them, with their encoded JSON
+    ``text``, which a response splices in whole: they are most of a late
+    view's bytes."""
 
     __slots__ = ("text",)
 
-    def __init__(self, rounds: list[dict[str, Any]], text: str) -> None:
+    def __init__(self, rounds: list[dict[str, Any]], text: bytes) -> None:
         super().__init__(rounds)
         self.text = text
 
 
-NO_ROUNDS = RenderedRounds([], "[]")
+NO_ROUNDS = RenderedRounds([], b"[]")
 
 
 def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedRounds:
@@ -96,8 +97,8 @@ def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedR
     if known == len(history):
         return prefix
     new = [round_json(i + 1, history[i]) for i in range(known, len(history))]
-    encoded = ",".join(orjson.dumps(r).decode() for r in new)
-    text = f"[{encoded}]" if not prefix else f"{prefix.text[:-1]},{encoded}]"
+    encoded = b",".join(orjson.dumps(r) for r in new)
+    text = b"".join((b"[", encoded, b"]") if not prefix else (prefix.text[:-1], b",", encoded, b"]"))
     rounds = RenderedRounds([*prefix, *new], text)
     cache.put(("history", game_id, history[-1]), rounds)
     return rounds
