@@ -31,7 +31,7 @@ import redis
 from flask import Flask, Response
 
 from .procs import running, start_gunicorn
-from .wire import Connection
+from .wire import CLIENTS, Connection
 
 BENCH_KEY = "bench:{floor}:value"
 
@@ -67,12 +67,12 @@ def _new_game(conn) -> tuple[str, list[str], Any]:
     return created["game_id"], [s["token"] for s in created["seats"]], new_game(make_rules("partnership"), seed)
 
 
-def _client(args: tuple[str, int, str, float]) -> list[float]:
+def _client(args: tuple[str, int, str, float, str]) -> list[float]:
     """One client process: run ``kind`` for ``seconds``; return latencies (s)."""
     from services.engine import Bid, apply, card_code, legal_moves, turn
 
-    host, port, kind, seconds = args
-    conn = Connection(host, port)
+    host, port, kind, seconds, client = args
+    conn = CLIENTS[client](host, port)
     latencies: list[float] = []
     if kind != "bare":
         game_id, tokens, state = _new_game(conn)
@@ -128,11 +128,13 @@ class CpuMeter:
         return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
-def measure(host: str, port: int, kind: str, clients: int, seconds: float, meter: CpuMeter) -> dict[str, float]:
+def measure(
+    host: str, port: int, kind: str, clients: int, seconds: float, meter: CpuMeter, client: str = "lean"
+) -> dict[str, float]:
     workers, redis_cpu = meter.workers(), meter.redis_cpu()
     with mp.get_context("fork").Pool(clients) as pool:
         started = time.perf_counter()
-        results = pool.map(_client, [(host, port, kind, seconds)] * clients)
+        results = pool.map(_client, [(host, port, kind, seconds, client)] * clients)
         elapsed = time.perf_counter() - started
     workers, redis_cpu = meter.workers() - workers, meter.redis_cpu() - redis_cpu
     latencies = sorted(x for r in results for x in r)
@@ -155,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--client", choices=sorted(CLIENTS), default="lean", help="load generator's HTTP client")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
     args = parser.parse_args(argv)
     env = {"RATE_LIMIT_ENABLED": "0", "AI_ENABLED": "0"}
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "settings": {**settings, "worker_class": "gthread", "clients": args.clients, "slice_seconds": args.seconds,
+        "settings": {**settings, "worker_class": "gthread", "clients": args.clients, "client": args.client, "slice_seconds": args.seconds,
                      "rounds": args.rounds},
     }  # fmt: skip
     # This machine is shared and its speed drifts by 2x or more over a minute, so the
@@ -181,10 +184,11 @@ def main(argv: list[str] | None = None) -> int:
             }
             targets["moves"] = targets["get_view"]
             for kind, (port, meter) in targets.items():  # warm-up, discarded
-                measure("127.0.0.1", port, kind, args.clients, 1, meter)
+                measure("127.0.0.1", port, kind, args.clients, 1, meter, args.client)
             for _ in range(args.rounds):
                 for kind, (port, meter) in targets.items():
-                    slices[kinds[kind]].append(measure("127.0.0.1", port, kind, args.clients, args.seconds, meter))
+                    result = measure("127.0.0.1", port, kind, args.clients, args.seconds, meter, args.client)
+                    slices[kinds[kind]].append(result)
     for name, results in slices.items():
         out[name] = {
             "requests_per_s_median": statistics.median(r["requests_per_s"] for r in results),

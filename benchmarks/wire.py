@@ -12,6 +12,7 @@ never send chunked bodies; it refuses one rather than misread it).
 
 from __future__ import annotations
 
+import http.client
 import socket
 
 
@@ -62,3 +63,24 @@ class Connection:
 
     def close(self) -> None:
         self.sock.close()
+
+
+class StdlibConnection:
+    """The same interface on ``http.client`` (the load generator of the
+    figures before 2026-11-30), to compare the two side by side."""
+
+    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
+        self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        self.conn.request(method, path, body=body, headers={"Content-Type": "application/json", **(headers or {})})
+        response = self.conn.getresponse()
+        return response.status, response.read()
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+CLIENTS = {"lean": Connection, "stdlib": StdlibConnection}

@@ -119,3 +119,11 @@ def test_a_game_stored_in_the_older_one_text_layout_is_read_and_played_on(two_pr
     assert fresh.post(f"/v1/games/{game_id}/bids", json={"bid": 3}, headers=auth(tokens[seat])).status_code == 200
     assert stored_state(redis_db1, game_id) == apply(state, seat, Bid(3))
     assert len(json.loads(redis_db1.hget(key, "rounds"))) == 1
+
+
+def test_a_move_after_redis_lost_its_scripts_still_commits(two_processes, redis_db1):
+    a, _ = two_processes
+    game_id, tokens = new_game(a)
+    redis_db1.script_flush()  # as after a restart: the commit script must be loaded again
+    assert a.post(f"/v1/games/{game_id}/bids", json={"bid": 3}, headers=auth(tokens[1])).status_code == 200
+    assert stored_state(redis_db1, game_id).bids == (None, 3, None, None)

@@ -6,13 +6,19 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from benchmarks.procs import ROOT
+from benchmarks.wire import CLIENTS
 
 
-def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1):
+@pytest.mark.parametrize("client", sorted(CLIENTS))
+def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "2"]
+    command += ["--client", client]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
     out = json.loads(run.stdout)
+    assert out["settings"]["client"] == client
     for kind in ("floor_bare_redis_get", "get_view", "moves"):
         figures = out[kind]
         assert figures["requests_per_s_median"] > 0

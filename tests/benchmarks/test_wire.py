@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from benchmarks.wire import Connection
+from benchmarks.wire import CLIENTS, Connection
 
 
 class Echo(BaseHTTPRequestHandler):
@@ -51,8 +51,9 @@ def server() -> Iterator[int]:
     httpd.server_close()
 
 
-def test_requests_and_responses_round_trip_on_one_connection(server):
-    conn = Connection("127.0.0.1", server)
+@pytest.mark.parametrize("client", sorted(CLIENTS))
+def test_requests_and_responses_round_trip_on_one_connection(server, client):
+    conn = CLIENTS[client]("127.0.0.1", server)
     for i in range(3):  # the same keep-alive connection each time
         status, body = conn.request("POST", f"/p{i}", b'{"bid":3}', {"Authorization": "Bearer t"})
         assert status == 201
