@@ -28,6 +28,7 @@ FULL_DECK = (1 << DECK_SIZE) - 1
 
 _CODE_TO_INDEX = {r + s: si * 13 + ri for si, s in enumerate(SUITS) for ri, r in enumerate(RANKS)}
 _INDEX_TO_CODE = tuple(sorted(_CODE_TO_INDEX, key=_CODE_TO_INDEX.__getitem__))
+CARD_CODES: tuple[str, ...] = _INDEX_TO_CODE  # CARD_CODES[index] is card_code(index), for hot loops
 
 
 def suit_of(card: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import card_code, codes, count
+from .cards import CARD_CODES, card_code, codes, count
 from .game import Bid, legal_moves
 from .state import (
     GameState,
@@ -25,13 +25,14 @@ from .state import (
     turn,
 )
 
+_PLAY_ORDER = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))  # seats from each leader
+
 
 def _trick_json(leader: int, cards: tuple[int, ...], winner: int | None) -> dict[str, Any]:
-    return {
-        "leader": leader,
-        "cards": [{"seat": (leader + i) % 4, "card": card_code(c)} for i, c in enumerate(cards)],
-        "winner": winner,
-    }
+    played = [
+        {"seat": seat, "card": CARD_CODES[card]} for seat, card in zip(_PLAY_ORDER[leader], cards, strict=False)
+    ]  # a trick may be unfinished
+    return {"leader": leader, "cards": played, "winner": winner}
 
 
 def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
@@ -61,9 +62,10 @@ def last_trick(state: GameState, tricks: list | None = None) -> dict[str, Any] |
     ``tricks`` is this round's :func:`replay_tricks`, when the caller has it."""
     if tricks is None:
         tricks = replay_tricks(first_seat(state.round), state.plays)
-    completed = [t for t in tricks if t[2] is not None]
-    if completed:
-        return _trick_json(*completed[-1])
+    if tricks and tricks[-1][2] is not None:
+        return _trick_json(*tricks[-1])
+    if len(tricks) > 1:  # the last one is in progress
+        return _trick_json(*tricks[-2])
     if state.history:
         prev = state.round - 1
         return _trick_json(*replay_tricks(first_seat(prev), state.history[-1].plays)[-1])
