@@ -8,8 +8,9 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   ``rounds`` (the engine's :func:`services.engine.to_json_parts`: the game
   without its finished rounds, and those rounds).  ``rounds`` is written only
   when it changes, once a round, so a move writes about 1 KB however long the
-  game; a hash without ``rounds`` (an older layout) holds the whole game in
-  ``state``, and is read as such.
+  game.  A ``state`` holding finished rounds itself (the older one-text
+  layout, possibly written during a rolling upgrade) is read whole, and
+  ``rounds`` beside it ignored (see :func:`_stored_parts`).
 * ``game:{id}:events`` — stream; entry id ``<seq>-0``, field ``e`` = event JSON
   (with per-seat private parts, filtered on read).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
@@ -149,28 +150,39 @@ class GameRecord:
         return orjson.dumps(meta).decode()
 
 
-def _text(value: bytes | str | None) -> str | None:
-    return value.decode() if isinstance(value, bytes) else value
+SPLIT_MARK = '"history":[]'  # what a state stored apart from its rounds always holds
+
+
+def _stored_parts(state: bytes, rounds: bytes | None) -> tuple[str, str | None]:
+    """The stored texts as ``from_json(text, rounds)`` takes them.  A ``state``
+    holding finished rounds itself was written whole, by a process of the
+    older layout (during a rolling upgrade, after a newer one wrote ``rounds``):
+    it is the truth, and ``rounds`` is stale."""
+    text = state.decode()
+    if rounds is None or SPLIT_MARK not in text:
+        return text, None
+    return text, rounds.decode()
 
 
 def _record(game_id: str, version: bytes, meta_json: bytes, state_json: bytes, rounds: bytes | None) -> GameRecord:
     meta = orjson.loads(meta_json)
+    state_text, rounds_text = _stored_parts(state_json, rounds)
     return GameRecord(
         game_id=game_id,
         version=int(version),
         seats=[Seat(*s) for s in meta["seats"]],
-        state_json=state_json.decode(),
+        state_json=state_text,
         options=meta["options"],
         started=meta["started"],
         seq=meta["seq"],
-        rounds_json=_text(rounds),
+        rounds_json=rounds_text,
     )
 
 
 def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
     """The engine state Redis holds for a game (tests and fault checks read it raw)."""
     state, rounds = client.hmget(game_key(game_id), ["state", "rounds"])
-    return None if state is None else from_json(state, rounds)
+    return None if state is None else from_json(*_stored_parts(state, rounds))
 
 
 class GameStore:

@@ -127,3 +127,22 @@ def test_a_move_after_redis_lost_its_scripts_still_commits(two_processes, redis_
     redis_db1.script_flush()  # as after a restart: the commit script must be loaded again
     assert a.post(f"/v1/games/{game_id}/bids", json={"bid": 3}, headers=auth(tokens[1])).status_code == 200
     assert stored_state(redis_db1, game_id).bids == (None, 3, None, None)
+
+
+def test_a_whole_game_written_by_an_older_process_wins_over_stale_rounds(two_processes, redis_db1):
+    # A rolling upgrade: a newer process stored the rounds apart, then an older one
+    # wrote the whole game into `state` (leaving `rounds` as it was).
+    a, _ = two_processes
+    game_id, tokens = new_game(a)
+    state = engine_new_game(make_rules("partnership"), 12)
+    while len(state.history) < 2:
+        seat = turn(state)
+        state = apply(state, seat, legal_moves(state, seat)[0])
+    key = f"game:{{{game_id}}}"
+    redis_db1.hset(
+        key, mapping={"state": to_json(state), "rounds": json.dumps([[0, 0, 0, 0]])}
+    )  # stale, even malformed
+    assert stored_state(redis_db1, game_id) == state
+    fresh = create_app(dict(CONFIG)).test_client()
+    view = fresh.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).get_json()
+    assert (view["round"], view["phase"], len(view["history"])) == (state.round, state.phase, 2)
