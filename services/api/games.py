@@ -23,7 +23,8 @@ from flask import g
 
 from services.engine import Bid, EngineError, GameState, Play, RuleError, apply, make_rules, new_game, parse_card, view
 from services.engine.cards import codes
-from services.engine.views import last_trick
+from services.engine.state import first_seat, replay_tricks
+from services.engine.views import last_trick, trick_view
 from services.engine.views import round_view as round_json
 
 from . import ai_hook
@@ -104,16 +105,40 @@ def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedR
     return rounds
 
 
+def rendered_tricks(game_id: str, state: GameState, cache: ViewCache) -> list[dict[str, Any]]:
+    """This round's completed tricks as views show them, cached by (game,
+    round, their cards) and extended by one trick at a time, as
+    :func:`rendered_rounds` does for finished rounds: otherwise every move
+    renders up to 13 tricks again."""
+    done = len(state.plays) // 4
+    if not done:
+        return []
+    key = ("tricks", game_id, state.round, state.plays[: done * 4])
+    tricks = cache.get(key)
+    if tricks is not None:
+        return tricks
+    previous = cache.get(("tricks", game_id, state.round, state.plays[: done * 4 - 4])) if done > 1 else []
+    if previous is not None and len(previous) == done - 1:
+        leader = previous[-1]["winner"] if previous else first_seat(state.round)
+        tricks = [*previous, trick_view(*replay_tricks(leader, state.plays[done * 4 - 4 : done * 4])[0])]
+    else:
+        tricks = [trick_view(*t) for t in replay_tricks(first_seat(state.round), state.plays[: done * 4])]
+    cache.put(key, tricks)
+    return tricks
+
+
 def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -> dict[str, Any]:
     """Exactly ``services.engine.view(state, seat)``, computed faster: the
-    engine renders finished rounds on every call, this renders each once (see
-    :func:`rendered_rounds`).  tests/api/test_e2e.py checks the result equals
-    the engine's view after every move."""
+    engine renders finished rounds and this round's tricks on every call,
+    this renders each once (see :func:`rendered_rounds`, :func:`rendered_tricks`).
+    tests/api/test_e2e.py checks the result equals the engine's view after every move."""
     state = record.state
-    if cache is None or not state.history:
+    if cache is None:
         return view(state, seat)
-    data = view(state, seat, history=False)
-    data["history"] = rendered_rounds(record.game_id, state.history, cache)
+    data = view(state, seat, history=False, tricks=False)
+    data["tricks"] = rendered_tricks(record.game_id, state, cache)
+    if state.history:
+        data["history"] = rendered_rounds(record.game_id, state.history, cache)
     return data
 
 

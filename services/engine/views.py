@@ -28,7 +28,8 @@ from .state import (
 _PLAY_ORDER = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))  # seats from each leader
 
 
-def _trick_json(leader: int, cards: tuple[int, ...], winner: int | None) -> dict[str, Any]:
+def trick_view(leader: int, cards: tuple[int, ...], winner: int | None) -> dict[str, Any]:
+    """One trick as views show it, from :func:`replay_tricks`'s ``(leader, cards, winner)``."""
     played = [
         {"seat": seat, "card": CARD_CODES[card]} for seat, card in zip(_PLAY_ORDER[leader], cards, strict=False)
     ]  # a trick may be unfinished
@@ -63,22 +64,22 @@ def last_trick(state: GameState, tricks: list | None = None) -> dict[str, Any] |
     if tricks is None:
         tricks = replay_tricks(first_seat(state.round), state.plays)
     if tricks and tricks[-1][2] is not None:
-        return _trick_json(*tricks[-1])
+        return trick_view(*tricks[-1])
     if len(tricks) > 1:  # the last one is in progress
-        return _trick_json(*tricks[-2])
+        return trick_view(*tricks[-2])
     if state.history:
         prev = state.round - 1
-        return _trick_json(*replay_tricks(first_seat(prev), state.history[-1].plays)[-1])
+        return trick_view(*replay_tricks(first_seat(prev), state.history[-1].plays)[-1])
     return None
 
 
-def view(state: GameState, seat: int | None, history: bool = True) -> dict[str, Any]:
+def view(state: GameState, seat: int | None, history: bool = True, tricks: bool = True) -> dict[str, Any]:
     """What ``seat`` may know, as plain JSON data; ``None`` is a spectator.
 
     ``history=False`` leaves out the finished rounds (``"history": []``) for a
-    caller that renders them once with :func:`round_view` and keeps them."""
-    tricks = replay_tricks(first_seat(state.round), state.plays)
-    completed = [t for t in tricks if t[2] is not None]
+    caller that renders them once with :func:`round_view` and keeps them;
+    ``tricks=False`` likewise this round's completed tricks (:func:`trick_view`)."""
+    replayed = replay_tricks(first_seat(state.round), state.plays)
     trick = current_trick(state)
     legal: list[Any] = []
     if seat is not None:
@@ -96,8 +97,8 @@ def view(state: GameState, seat: int | None, history: bool = True) -> dict[str, 
         "tricks_won": list(state.tricks_won),
         "leader": state.leader if state.phase == "playing" else None,
         "trick": [{"seat": (state.leader + i) % 4, "card": card_code(c)} for i, c in enumerate(trick)],
-        "tricks": [_trick_json(*t) for t in completed],
-        "last_trick": last_trick(state, tricks),
+        "tricks": [trick_view(*t) for t in replayed if t[2] is not None] if tricks else [],
+        "last_trick": last_trick(state, replayed),
         "spades_broken": spades_broken(state),
         "scores": list(state.scores),
         "bags": list(state.bags),

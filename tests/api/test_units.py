@@ -9,7 +9,14 @@ from marshmallow import ValidationError
 
 from services.api import schemas
 from services.api.config import load_config
-from services.api.games import ViewCache, game_view, parse_if_match, rendered_rounds, visible_event
+from services.api.games import (
+    ViewCache,
+    game_view,
+    parse_if_match,
+    rendered_rounds,
+    rendered_tricks,
+    visible_event,
+)
 from services.api.problems import ApiError, flatten_messages, problem_body
 from services.api.store import GameRecord, Seat
 from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
@@ -96,6 +103,21 @@ def test_rendered_rounds_extend_what_the_cache_still_holds():
         assert rounds == expected[:n] and json.loads(rounds.text) == expected[:n]
     cache._items.clear()  # an evicted prefix: rendered again, same result
     assert rendered_rounds("g", state.history, cache).text == rounds.text
+
+
+def test_rendered_tricks_equal_the_engines_after_every_move_even_when_evicted():
+    state = new_game(make_rules("partnership", win_score=150), seed=6)
+    cache = ViewCache(10_000)
+    moves = 0
+    while state.phase != "game_over":
+        assert rendered_tricks("g", state, cache) == view(state, None)["tricks"]
+        if moves % 7 == 0:
+            cache._items.clear()  # a process that never saw the earlier tricks: renders them all
+        seat = turn(state)
+        legal = legal_moves(state, seat)
+        state = apply(state, seat, legal[moves % len(legal)])
+        moves += 1
+    assert len(state.history) >= 2
 
 
 def test_game_view_dump_shortcut_equals_the_marshmallow_dump():
