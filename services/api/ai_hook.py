@@ -30,8 +30,8 @@ log = logging.getLogger("spades.ai")
 
 def ai_seat_to_move(record: GameRecord) -> int | None:
     """The AI seat whose turn it is, or None (human turn, waiting, game over)."""
-    if record.waiting:
-        return None
+    if record.waiting or not any(s.type == "ai" for s in record.seats):
+        return None  # (most games: no computer seat, no need to work out the turn)
     seat = turn(record.state)
     if seat is None or record.seats[seat].type != "ai":
         return None
