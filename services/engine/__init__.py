@@ -7,6 +7,7 @@ No I/O, no Flask, no Redis: the API and the AI worker both build on this.
     state = apply(state, seat, Bid(3))
     view(state, seat)          # what that seat may know, as JSON data
     to_json(state)             # compact storage form; from_json reverses it
+    to_json_parts(state)       # the same in two parts, the finished rounds apart: from_json(*parts)
 """
 
 from .cards import card_code, parse_card
