@@ -30,6 +30,7 @@ import psutil
 import redis
 from flask import Flask, Response
 
+from .clients import auth
 from .procs import running, start_gunicorn
 from .wire import CLIENTS, Connection
 
@@ -77,7 +78,7 @@ def _client(args: tuple[str, int, str, float, str]) -> list[float]:
     if kind != "bare":
         game_id, tokens, state = _new_game(conn)
     if kind == "get_view":
-        headers = {"Authorization": f"Bearer {tokens[0]}"}
+        headers = auth(tokens[0])
         path = f"/v1/games/{game_id}"
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
@@ -96,9 +97,7 @@ def _client(args: tuple[str, int, str, float, str]) -> list[float]:
             body = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
             kind_path = "bids" if isinstance(move, Bid) else "plays"
             start = time.perf_counter()
-            status, _ = _request(
-                conn, "POST", f"/v1/games/{game_id}/{kind_path}", body, {"Authorization": f"Bearer {tokens[seat]}"}
-            )
+            status, _ = _request(conn, "POST", f"/v1/games/{game_id}/{kind_path}", body, auth(tokens[seat]))
             state = apply(state, seat, move)
         latencies.append(time.perf_counter() - start)
         if status != 200:

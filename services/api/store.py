@@ -264,9 +264,8 @@ class GameStore:
         ]
         for event in events:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
-        keys = [game_key(record.game_id), events_key(record.game_id), idempotent[0] if idempotent else ""]
-        if not idempotent:
-            keys[2] = game_key(record.game_id) + ":idem:none"
+        idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
+        keys = [game_key(record.game_id), events_key(record.game_id), idem_key]
         try:  # EVALSHA by hand: redis-py's Script wrapper costs a few µs a move
             ok, _ = self.client.execute_command("EVALSHA", self._commit.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:  # a restarted Redis: the Script loads it and retries

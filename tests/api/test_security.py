@@ -39,6 +39,17 @@ def _snapshot(redis_db1, game_id: str) -> tuple:
     )
 
 
+def _refused_move(session, game, redis_db1, kind: str, **post):
+    """POST a move for the seat whose turn it is, assert it changed nothing, return the response."""
+    game_id, tokens = game
+    seat = session.get(f"/v1/games/{game_id}").json()["turn"]
+    before = _snapshot(redis_db1, game_id)
+    headers = {**auth(tokens[seat]), **post.pop("headers", {})}
+    response = session.post(f"/v1/games/{game_id}/{kind}", headers=headers, **post)
+    assert _snapshot(redis_db1, game_id) == before
+    return response
+
+
 def _play_a_few(session, game_id, tokens, count):
     for _ in range(count):
         spectator = session.get(f"/v1/games/{game_id}").json()
@@ -150,31 +161,23 @@ BAD_PLAYS = [
 
 @pytest.mark.parametrize(("body", "field"), BAD_BIDS)
 def test_bad_bid_bodies_are_400(session, game, redis_db1, body, field):
-    game_id, tokens = game
-    seat = session.get(f"/v1/games/{game_id}").json()["turn"]
-    before = _snapshot(redis_db1, game_id)
-    response = session.post(f"/v1/games/{game_id}/bids", json=body, headers=auth(tokens[seat]))
+    response = _refused_move(session, game, redis_db1, "bids", json=body)
     assert response.status_code == 400
     assert response.headers["Content-Type"] == "application/problem+json"
     problem = response.json()
     assert problem["code"] == "invalid_request"
     assert field in [e["field"] for e in problem["errors"]]
-    assert _snapshot(redis_db1, game_id) == before
 
 
 @pytest.mark.parametrize(("body", "field"), BAD_PLAYS)
 def test_bad_play_bodies_are_4xx(session, game, redis_db1, body, field):
-    game_id, tokens = game
-    seat = session.get(f"/v1/games/{game_id}").json()["turn"]
-    before = _snapshot(redis_db1, game_id)
-    response = session.post(f"/v1/games/{game_id}/plays", json=body, headers=auth(tokens[seat]))
+    response = _refused_move(session, game, redis_db1, "plays", json=body)
     assert response.headers["Content-Type"] == "application/problem+json"
     if field is None:
         assert response.status_code == 413 and response.json()["code"] == "payload_too_large"
     else:
         assert response.status_code == 400
         assert field in [e["field"] for e in response.json()["errors"]]
-    assert _snapshot(redis_db1, game_id) == before
 
 
 RAW_BODIES = [
@@ -192,15 +195,10 @@ RAW_BODIES = [
 
 @pytest.mark.parametrize(("content_type", "raw", "status"), RAW_BODIES)
 def test_malformed_bodies_never_500(session, game, redis_db1, content_type, raw, status):
-    game_id, tokens = game
-    seat = session.get(f"/v1/games/{game_id}").json()["turn"]
-    before = _snapshot(redis_db1, game_id)
-    headers = {**auth(tokens[seat]), "Content-Type": content_type}
-    response = session.post(f"/v1/games/{game_id}/bids", data=raw, headers=headers)
+    response = _refused_move(session, game, redis_db1, "bids", data=raw, headers={"Content-Type": content_type})
     assert response.status_code == status
     assert response.headers["Content-Type"] == "application/problem+json"
     assert {"type", "title", "status", "detail", "code"} <= set(response.json())
-    assert _snapshot(redis_db1, game_id) == before
 
 
 BAD_CREATES = [
