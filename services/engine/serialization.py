@@ -11,7 +11,7 @@ import functools
 import json
 from typing import Any
 
-from .cards import card_code, parse_card
+from .cards import CARD_CODES, parse_card
 from .rules import Rules, rules_from_dict
 from .state import GameState, RoundRecord
 
@@ -23,7 +23,7 @@ class SchemaError(ValueError):
 
 
 def _plays_str(plays: tuple[int, ...]) -> str:
-    return "".join(card_code(c) for c in plays)
+    return "".join(map(CARD_CODES.__getitem__, plays))
 
 
 def _plays_tuple(text: str) -> tuple[int, ...]:
@@ -55,7 +55,7 @@ def _round_fields(state: GameState) -> dict[str, Any]:
 
 
 def _ints_json(values: tuple[int | None, ...]) -> str:
-    return "[" + ",".join("null" if v is None else str(v) for v in values) + "]"
+    return "[" + ",".join(["null" if v is None else str(v) for v in values]) + "]"
 
 
 def _round_fields_json(state: GameState) -> str:

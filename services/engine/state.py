@@ -163,6 +163,19 @@ def replay_tricks(first_leader: int, plays: tuple[int, ...]) -> list[tuple[int, 
     return tricks
 
 
+def last_completed_trick(state: GameState) -> tuple[int, tuple[int, ...], int] | None:
+    """This round's most recently completed trick as ``(leader, cards, winner)``
+    (as :func:`replay_tricks` gives it), without replaying the round: its
+    winner is the seat leading now, and the winning card's place in the trick
+    tells who led it.  None before the round's first trick is complete."""
+    done = len(state.plays) - len(state.plays) % SEATS
+    if not done:
+        return None
+    cards = state.plays[done - SEATS : done]
+    best = trick_winner_card(mask_of(cards), cards[0] // CARDS_PER_SUIT)
+    return (state.leader - cards.index(best)) % SEATS, cards, state.leader
+
+
 def dealt_hands(first_leader: int, plays: tuple[int, ...]) -> tuple[int, ...]:
     """The hands of a finished round, recovered from who played what."""
     hands = [0] * SEATS

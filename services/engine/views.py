@@ -9,6 +9,7 @@ is never shown: it would reveal every future deal.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .cards import CARD_CODES, card_code, codes, count
@@ -16,10 +17,12 @@ from .game import Bid, legal_moves
 from .state import (
     GameState,
     RoundRecord,
+    completed_plays,
     current_trick,
     dealer_of,
     dealt_hands,
     first_seat,
+    last_completed_trick,
     replay_tricks,
     spades_broken,
     turn,
@@ -57,20 +60,24 @@ def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
     }
 
 
-def last_trick(state: GameState, tricks: list | None = None) -> dict[str, Any] | None:
+def last_trick(state: GameState) -> dict[str, Any] | None:
     """The most recently completed trick, from the previous round if this
-    one has none yet, so a client can always show how the last trick fell.
-    ``tricks`` is this round's :func:`replay_tricks`, when the caller has it."""
-    if tricks is None:
-        tricks = replay_tricks(first_seat(state.round), state.plays)
-    if tricks and tricks[-1][2] is not None:
-        return trick_view(*tricks[-1])
-    if len(tricks) > 1:  # the last one is in progress
-        return trick_view(*tricks[-2])
-    if state.history:
-        prev = state.round - 1
-        return trick_view(*replay_tricks(first_seat(prev), state.history[-1].plays)[-1])
-    return None
+    one has none yet, so a client can always show how the last trick fell."""
+    trick = last_completed_trick(state)
+    if trick is None and state.history:
+        trick = _final_trick(state.round - 1, state.history[-1])
+    return trick_view(*trick) if trick is not None else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _final_trick(round_no: int, record: RoundRecord) -> tuple[int, tuple[int, ...], int | None]:
+    """A finished round's last trick (every view shows it until the next
+    round's first trick is complete: cached rather than replayed each time)."""
+    return replay_tricks(first_seat(round_no), record.plays)[-1]
+
+
+def _completed_tricks(state: GameState) -> list[dict[str, Any]]:
+    return [trick_view(*t) for t in replay_tricks(first_seat(state.round), completed_plays(state))]
 
 
 def view(state: GameState, seat: int | None, history: bool = True, tricks: bool = True) -> dict[str, Any]:
@@ -79,7 +86,6 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
     ``history=False`` leaves out the finished rounds (``"history": []``) for a
     caller that renders them once with :func:`round_view` and keeps them;
     ``tricks=False`` likewise this round's completed tricks (:func:`trick_view`)."""
-    replayed = replay_tricks(first_seat(state.round), state.plays)
     trick = current_trick(state)
     legal: list[Any] = []
     if seat is not None:
@@ -97,8 +103,8 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
         "tricks_won": list(state.tricks_won),
         "leader": state.leader if state.phase == "playing" else None,
         "trick": [{"seat": (state.leader + i) % 4, "card": card_code(c)} for i, c in enumerate(trick)],
-        "tricks": [trick_view(*t) for t in replayed if t[2] is not None] if tricks else [],
-        "last_trick": last_trick(state, replayed),
+        "tricks": _completed_tricks(state) if tricks else [],
+        "last_trick": last_trick(state),
         "spades_broken": spades_broken(state),
         "scores": list(state.scores),
         "bags": list(state.bags),

@@ -12,7 +12,7 @@ from services.engine import apply, from_json, legal_moves, make_rules, new_game,
 from services.engine.cards import FULL_DECK, codes, mask_of
 from services.engine.scoring import game_winner
 from services.engine.serialization import to_dict
-from services.engine.state import dealt_hands, first_seat
+from services.engine.state import dealt_hands, first_seat, last_completed_trick, replay_tricks
 
 rules_strategy = st.one_of(
     st.builds(lambda w: make_rules("partnership", win_score=w, lose_score=-w // 2), st.integers(60, 250)),
@@ -122,3 +122,14 @@ def test_same_seed_and_moves_replay_identically(rules, seed, move_seed):
     for seat, move in moves:
         replayed = apply(replayed, seat, move)
     assert replayed == final
+
+
+@SETTINGS
+@given(rules_strategy, st.integers(0, 2**63 - 1), st.integers(0, 2**32))
+def test_the_last_completed_trick_is_the_replayed_one_at_every_step(rules, seed, move_seed):
+    def check(state):
+        completed = [t for t in replay_tricks(first_seat(state.round), state.plays) if t[2] is not None]
+        assert last_completed_trick(state) == (completed[-1] if completed else None)
+
+    final, _ = play(rules, seed, move_seed, check_step=check)
+    check(final)  # game over: the round's plays are kept, the last trick's winner leads
