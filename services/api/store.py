@@ -138,7 +138,7 @@ class GameRecord:
 
     @property
     def waiting(self) -> bool:
-        return any(s.type == "open" for s in self.seats)
+        return "open" in [s.type for s in self.seats]
 
     def meta_json(self) -> str:
         meta = {
@@ -266,13 +266,37 @@ class GameStore:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
         idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
         keys = [game_key(record.game_id), events_key(record.game_id), idem_key]
-        try:  # EVALSHA by hand: redis-py's Script wrapper costs a few µs a move
-            ok, _ = self.client.execute_command("EVALSHA", self._commit.sha, len(keys), *keys, *args)
-        except redis.exceptions.NoScriptError:  # a restarted Redis: the Script loads it and retries
-            ok, _ = self._commit(keys=keys, args=args)
+        try:
+            ok, _ = self._send_once("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:  # a restarted Redis: load the script, then send it
+            self.client.script_load(_COMMIT_LUA)
+            ok, _ = self._send_once("EVALSHA", self._commit.sha, len(keys), *keys, *args)
         if ok:
             self._remember(record)
         return bool(ok)
+
+    def _send_once(self, *args: Any) -> Any:
+        """One command on a pooled connection, sent at most once.
+
+        A commit must not be re-sent blind: ``execute_command`` retries after a
+        connection error (three times by default), and a script that ran before
+        the connection dropped would then fail its compare-and-set and turn an
+        applied move into a refused one.  Here a lost connection is a 503 and
+        the client re-reads the game (or retries with its Idempotency-Key).
+        It also skips redis-py's per-call wrappers, a measurable part of a move.
+        """
+        pool = self.client.connection_pool
+        connection = pool.get_connection()
+        try:
+            connection.send_command(*args)
+            return connection.read_response()
+        except redis.exceptions.ResponseError:  # a whole reply was read: the connection is sound
+            raise
+        except BaseException:
+            connection.disconnect()
+            raise
+        finally:
+            pool.release(connection)
 
     def idempotent_response(self, key: str) -> dict[str, Any] | None:
         raw = self.client.get(key)
