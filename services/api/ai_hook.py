@@ -30,8 +30,9 @@ log = logging.getLogger("spades.ai")
 
 def ai_seat_to_move(record: GameRecord) -> int | None:
     """The AI seat whose turn it is, or None (human turn, waiting, game over)."""
-    if record.waiting or not any(s.type == "ai" for s in record.seats):
-        return None  # (most games: no computer seat, no need to work out the turn)
+    types = [s.type for s in record.seats]
+    if "ai" not in types or "open" in types:
+        return None  # (most games: no computer seat, no need to work out the turn; or waiting)
     seat = turn(record.state)
     if seat is None or record.seats[seat].type != "ai":
         return None
@@ -39,8 +40,10 @@ def ai_seat_to_move(record: GameRecord) -> int | None:
 
 
 def before_commit(record: GameRecord) -> None:
+    if ai_seat_to_move(record) is None:
+        return
     dispatcher = current_app.extensions.get("spades.ai")
-    if dispatcher is None or ai_seat_to_move(record) is None:
+    if dispatcher is None:
         return
     try:
         dispatcher.expect(record.game_id)
@@ -49,9 +52,11 @@ def before_commit(record: GameRecord) -> None:
 
 
 def after_commit(store: GameStore, record: GameRecord) -> None:
-    dispatcher = current_app.extensions.get("spades.ai")
     seat = ai_seat_to_move(record)
-    if dispatcher is None or seat is None:
+    if seat is None:
+        return
+    dispatcher = current_app.extensions.get("spades.ai")
+    if dispatcher is None:
         return
     try:
         dispatcher.dispatch(record, seat)
