@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import redis
 from marshmallow import ValidationError
 
 from services.api import schemas
@@ -18,7 +19,7 @@ from services.api.games import (
     visible_event,
 )
 from services.api.problems import ApiError, flatten_messages, problem_body
-from services.api.store import GameRecord, Seat
+from services.api.store import GameRecord, GameStore, Seat
 from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from tests.engine.strategies_util import play_random_game
@@ -149,3 +150,45 @@ def test_only_the_process_that_sent_an_ai_turn_claims_its_result():
     assert sender.claim_result("task-1")
     assert not sender.claim_result("task-1")  # once
     assert not sender.claim_result("never-sent")
+
+
+class _DroppingConnection:
+    """A pooled connection whose reply never arrives (the link drops)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple] = []
+        self.disconnected = False
+
+    def send_command(self, *args: object) -> None:
+        self.sent.append(args)
+
+    def read_response(self) -> object:
+        raise redis.exceptions.ConnectionError("connection dropped")
+
+    def disconnect(self) -> None:
+        self.disconnected = True
+
+
+class _OneConnectionPool:
+    def __init__(self, connection: _DroppingConnection) -> None:
+        self.connection, self.released = connection, 0
+
+    def get_connection(self) -> _DroppingConnection:
+        return self.connection
+
+    def release(self, connection: _DroppingConnection) -> None:
+        self.released += 1
+
+
+def test_a_commit_is_sent_at_most_once_when_the_connection_drops():
+    # The script may have run before the link dropped: sending it again would fail its
+    # compare-and-set and report an applied move as refused. The error surfaces (a 503).
+    connection = _DroppingConnection()
+    client = redis.Redis()  # connects lazily: never, here
+    store = GameStore(client, client, ttl_seconds=60, idem_ttl=60)
+    client.connection_pool = _OneConnectionPool(connection)  # type: ignore[assignment]
+    record = GameRecord("g", 1, [Seat("human")] * 4, "").with_state(new_game(make_rules("partnership"), seed=1))
+    with pytest.raises(redis.exceptions.ConnectionError):
+        store.commit(record, None, [])
+    assert len(connection.sent) == 1 and connection.sent[0][0] == "EVALSHA"
+    assert connection.disconnected and client.connection_pool.released == 1
