@@ -10,10 +10,20 @@ mean exactly what they meant before: the schemas judge them, not the parser.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
 from flask.json.provider import DefaultJSONProvider
+
+
+def loads(text: str | bytes) -> Any:
+    """orjson, or the standard library for what orjson refuses (integers
+    beyond 64 bits, and the errors for malformed text)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 class OrjsonProvider(DefaultJSONProvider):
@@ -23,9 +33,4 @@ class OrjsonProvider(DefaultJSONProvider):
         return orjson.dumps(obj).decode()
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        if not kwargs:
-            try:
-                return orjson.loads(s)
-            except orjson.JSONDecodeError:
-                pass  # let the standard library decide (and raise its own error if it must)
-        return super().loads(s, **kwargs)
+        return loads(s) if not kwargs else super().loads(s, **kwargs)

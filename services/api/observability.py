@@ -137,10 +137,11 @@ def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) ->
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        environ = request.environ
+        req = request._get_current_object()  # type: ignore[attr-defined]  # one context lookup, not six
+        environ = req.environ
         elapsed = time.perf_counter() - environ.get(STARTED, time.perf_counter())
-        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        count, latency = metrics_for(request.method, route, response.status_code)
+        route = req.url_rule.rule if req.url_rule is not None else "unmatched"
+        count, latency = metrics_for(req.method, route, response.status_code)
         count.inc()
         latency.observe(elapsed)
         if access_log.isEnabledFor(logging.INFO):
@@ -148,13 +149,13 @@ def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) ->
                 "request",
                 extra={
                     "request_id": environ.get(REQUEST_ID, "-"),
-                    "method": request.method,
+                    "method": req.method,
                     "route": route,
                     "status": response.status_code,
                     "duration_ms": round(elapsed * 1000, 2),
-                    "game_id": (request.view_args or {}).get("game_id"),
+                    "game_id": (req.view_args or {}).get("game_id"),
                     "seat": getattr(g, "seat", None),
-                    "remote": request.remote_addr,
+                    "remote": req.remote_addr,
                 },
             )
         return response

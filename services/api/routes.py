@@ -12,7 +12,7 @@ from marshmallow import Schema, ValidationError
 from services.engine import OPTION_DOCS, PRESETS
 from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
 
-from . import games, schemas
+from . import games, jsonio, schemas
 from .problems import ApiError, flatten_messages, invalid_request
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
@@ -54,10 +54,11 @@ def _raw_body() -> bytes:
     stream wrappers cost more than the rest of parsing a move.  Any other
     body (too long, chunked) takes werkzeug's path, which enforces the limit
     (413) and reads chunked bodies."""
-    length = request.content_length
-    if length is not None and length <= current_app.config["MAX_CONTENT_LENGTH"]:
-        return request.environ["wsgi.input"].read(length)
-    return request.get_data(cache=True)
+    req = request._get_current_object()  # type: ignore[attr-defined]  # one context lookup, not four
+    length, limit = req.content_length, req.max_content_length
+    if length is not None and (limit is None or length <= limit):
+        return req.environ["wsgi.input"].read(length)
+    return req.get_data(cache=True)
 
 
 def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
@@ -69,7 +70,7 @@ def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
     if mimetype != "application/json" and not mimetype.endswith("+json"):
         raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
     try:
-        body = json.loads(raw)
+        body = jsonio.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise invalid_request([{"field": "body", "message": "malformed JSON"}]) from None
     if not isinstance(body, dict):
