@@ -23,6 +23,7 @@ import platform
 import statistics
 import subprocess
 import time
+from collections import deque
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,18 +69,37 @@ def _new_game(conn) -> tuple[str, list[str], Any]:
     return created["game_id"], [s["token"] for s in created["seats"]], new_game(make_rules("partnership"), seed)
 
 
-def _client(args: tuple[str, int, str, float, str]) -> list[float]:
-    """One client process: run ``kind`` for ``seconds``; return latencies (s)."""
+def planned_moves(game_id: str, tokens: list[str], state: Any) -> deque[tuple[str, bytes, dict[str, str]]]:
+    """Every request of a whole game, worked out with the engine before any is
+    sent: a move's timing then holds no client-side engine work (which runs on
+    the same cores as the servers).  Each seat bids at least 2 when it may and
+    plays its first legal card."""
     from services.engine import Bid, apply, card_code, legal_moves, turn
 
+    plan: deque[tuple[str, bytes, dict[str, str]]] = deque()
+    while state.phase != "game_over":
+        seat = turn(state)
+        moves = legal_moves(state, seat)
+        move = next((m for m in moves if isinstance(m, Bid) and m.tricks >= 2), moves[0])
+        body = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+        path = f"/v1/games/{game_id}/{'bids' if isinstance(move, Bid) else 'plays'}"
+        plan.append((path, json.dumps(body).encode(), auth(tokens[seat])))
+        state = apply(state, seat, move)
+    return plan
+
+
+def _client(args: tuple[str, int, str, float, str]) -> list[float]:
+    """One client process: run ``kind`` for ``seconds``; return latencies (s)."""
     host, port, kind, seconds, client = args
     conn = CLIENTS[client](host, port)
     latencies: list[float] = []
-    if kind != "bare":
-        game_id, tokens, state = _new_game(conn)
+    plan: deque[tuple[str, bytes, dict[str, str]]] = deque()
     if kind == "get_view":
+        game_id, tokens, _ = _new_game(conn)
         headers = auth(tokens[0])
         path = f"/v1/games/{game_id}"
+    elif kind == "moves":
+        plan = planned_moves(*_new_game(conn))
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         if kind == "bare":
@@ -89,16 +109,11 @@ def _client(args: tuple[str, int, str, float, str]) -> list[float]:
             start = time.perf_counter()
             status, _ = _request(conn, "GET", path, headers=headers)
         else:
-            if state.phase == "game_over":
-                game_id, tokens, state = _new_game(conn)
-            seat = turn(state)
-            moves = legal_moves(state, seat)
-            move = next((m for m in moves if isinstance(m, Bid) and m.tricks >= 2), moves[0])
-            body = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
-            kind_path = "bids" if isinstance(move, Bid) else "plays"
+            if not plan:  # game over (a game outlasts most slices)
+                plan = planned_moves(*_new_game(conn))
+            path, body, headers = plan.popleft()
             start = time.perf_counter()
-            status, _ = _request(conn, "POST", f"/v1/games/{game_id}/{kind_path}", body, auth(tokens[seat]))
-            state = apply(state, seat, move)
+            status, _ = conn.request("POST", path, body, headers)
         latencies.append(time.perf_counter() - start)
         if status != 200:
             raise RuntimeError(f"{kind}: HTTP {status}")
