@@ -44,8 +44,14 @@ def view_body(data: dict[str, Any]) -> bytes:
 
 
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:
-    headers = {"ETag": f'"{data["version"]}"', "Vary": "Authorization", "Cache-Control": "no-store"}
-    return Response(view_body(data), status=status, mimetype="application/json", headers=headers)
+    return _view_body_response(view_body(data), data["version"], status)
+
+
+def _view_body_response(body: bytes, version: int, status: int = 200) -> Response:
+    """A game view's response.  (Its ``Cache-Control: no-store`` comes from
+    :class:`services.api.edge.Edge`, like every ``/v1/games`` response's.)"""
+    headers = [("Content-Type", "application/json"), ("ETag", f'"{version}"'), ("Vary", "Authorization")]
+    return Response(body, status, headers)
 
 
 def _raw_body() -> bytes:
@@ -114,8 +120,7 @@ def get_game(game_id: str) -> Response:
     if body is None:
         body = view_body(games.game_view(record, seat, _cache()))
         _cache().put(key, body)
-    headers = {"ETag": f'"{record.version}"', "Vary": "Authorization", "Cache-Control": "no-store"}
-    return Response(body, status=200, mimetype="application/json", headers=headers)
+    return _view_body_response(body, record.version)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
@@ -178,7 +183,7 @@ def events(game_id: str) -> Response:
     visible = [games.visible_event(e, seat) for e in found]
     last_seq = visible[-1]["seq"] if visible else query["after"]
     body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
-    return _json_response(schemas.EVENT_PAGE, body, 200, {"Cache-Control": "no-store"})
+    return _json_response(schemas.EVENT_PAGE, body)
 
 
 def rules_catalogue() -> dict[str, Any]:

@@ -30,6 +30,7 @@ from functools import cached_property
 from threading import Lock
 from typing import Any
 
+import hiredis
 import orjson
 import redis
 
@@ -286,9 +287,10 @@ class GameStore:
         It also skips redis-py's per-call wrappers, a measurable part of a move.
         """
         pool = self.client.connection_pool
+        packed = hiredis.pack_command(args)  # what send_command does, minus a Python pass over the arguments
         connection = pool.get_connection()
         try:
-            connection.send_command(*args)
+            connection.send_packed_command([packed])
             return connection.read_response()
         except redis.exceptions.ResponseError:  # a whole reply was read: the connection is sound
             raise

@@ -156,11 +156,11 @@ class _DroppingConnection:
     """A pooled connection whose reply never arrives (the link drops)."""
 
     def __init__(self) -> None:
-        self.sent: list[tuple] = []
+        self.sent: list[bytes] = []
         self.disconnected = False
 
-    def send_command(self, *args: object) -> None:
-        self.sent.append(args)
+    def send_packed_command(self, chunks: list[bytes]) -> None:
+        self.sent.append(b"".join(chunks))
 
     def read_response(self) -> object:
         raise redis.exceptions.ConnectionError("connection dropped")
@@ -190,5 +190,5 @@ def test_a_commit_is_sent_at_most_once_when_the_connection_drops():
     record = GameRecord("g", 1, [Seat("human")] * 4, "").with_state(new_game(make_rules("partnership"), seed=1))
     with pytest.raises(redis.exceptions.ConnectionError):
         store.commit(record, None, [])
-    assert len(connection.sent) == 1 and connection.sent[0][0] == "EVALSHA"
+    assert len(connection.sent) == 1 and b"EVALSHA" in connection.sent[0]
     assert connection.disconnected and client.connection_pool.released == 1
