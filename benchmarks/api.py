@@ -22,9 +22,11 @@ import os
 import platform
 import statistics
 import subprocess
+import tempfile
 import time
 from collections import deque
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -173,15 +175,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--client", choices=sorted(CLIENTS), default="lean", help="load generator's HTTP client")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="the service writes its JSON access log (LOG_LEVEL=INFO, as deployed by default) to a temporary file; "
+        "by default it runs at WARNING, without one, like the floor",
+    )
     args = parser.parse_args(argv)
     env = {"RATE_LIMIT_ENABLED": "0", "AI_ENABLED": "0"}
+    service_env = {**env, "LOG_LEVEL": "INFO"} if args.access_log else env
     settings = {"workers": args.workers, "threads": args.threads}
     bare = {"app": "benchmarks.api:create_bare_app()", "ready_path": "/bare"}
     out: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "settings": {**settings, "worker_class": "gthread", "clients": args.clients, "client": args.client, "slice_seconds": args.seconds,
-                     "rounds": args.rounds},
+                     "rounds": args.rounds, "service_access_log": args.access_log},
     }  # fmt: skip
     # This machine is shared and its speed drifts by 2x or more over a minute, so the
     # floor and the service run side by side and are measured in interleaved slices;
@@ -189,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     kinds = {"bare": "floor_bare_redis_get", "get_view": "get_view", "moves": "moves"}
     slices: dict[str, list[dict[str, float]]] = {name: [] for name in kinds.values()}
     floor_server, floor_base = start_gunicorn(args.redis_url, env=env, **bare, **settings)
-    with running(floor_server):
-        service, service_base = start_gunicorn(args.redis_url, env=env, **settings)
+    with running(floor_server), tempfile.TemporaryDirectory(prefix="spades-bench-") as log_dir:
+        log_path = Path(log_dir) / "service.log" if args.access_log else None
+        service, service_base = start_gunicorn(args.redis_url, env=service_env, log_path=log_path, **settings)
         with running(service):
             targets = {
                 "bare": (int(floor_base.rsplit(":", 1)[1]), CpuMeter(floor_server, args.redis_url)),
@@ -203,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                 for kind, (port, meter) in targets.items():
                     result = measure("127.0.0.1", port, kind, args.clients, args.seconds, meter, args.client)
                     slices[kinds[kind]].append(result)
+        if log_path is not None:  # the lines really written (warm-up and game creation included)
+            out["service_access_log_lines"] = sum(1 for line in log_path.open() if '"spades.access"' in line)
     for name, results in slices.items():
         out[name] = {
             "requests_per_s_median": statistics.median(r["requests_per_s"] for r in results),

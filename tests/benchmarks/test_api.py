@@ -45,3 +45,12 @@ def test_a_planned_game_is_every_move_of_one_whole_game_in_order():
         assert path.endswith("/bids") == isinstance(move, Bid)
         state = apply(state, seat, move)  # raises if the plan holds an illegal move
     assert state.phase == "game_over" and len(plan) > 56
+
+
+def test_with_access_log_the_service_logs_a_line_per_request(redis_db1):
+    command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "1"]
+    run = subprocess.run([*command, "--access-log"], cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
+    out = json.loads(run.stdout)
+    assert out["settings"]["service_access_log"] is True
+    measured = round((out["get_view"]["requests_per_s_median"] + out["moves"]["requests_per_s_median"]) * 0.5)
+    assert measured > 0 and out["service_access_log_lines"] >= measured  # plus warm-up and game creation
