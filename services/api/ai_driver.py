@@ -21,9 +21,10 @@
     ``ai:pending`` before its version is even committed
     (:func:`services.api.ai_hook.before_commit`), so a game never stalls when
     a worker or an API process dies mid-decision:
-    ``AI_DECISION_DEADLINE_SECONDS`` (default 10) bounds the delay.  After ``AI_MAX_ATTEMPTS`` failed attempts the API plays
-    the seat's lowest legal move itself, so a broken worker pool can't freeze
-    a game forever (logged and counted).
+    ``AI_DECISION_DEADLINE_SECONDS`` (default 10) bounds the delay.  After
+    ``AI_MAX_ATTEMPTS`` failed attempts the API plays the seat's lowest legal
+    move itself, so a broken worker pool can't freeze a game forever (logged
+    and counted).
 """
 
 from __future__ import annotations

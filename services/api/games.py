@@ -23,7 +23,7 @@ from flask import g
 
 from services.engine import Bid, EngineError, GameState, Play, RuleError, apply, make_rules, new_game, parse_card, view
 from services.engine.cards import codes
-from services.engine.state import first_seat, replay_tricks
+from services.engine.state import first_seat, last_completed_trick, replay_tricks
 from services.engine.views import last_trick, trick_view
 from services.engine.views import round_view as round_json
 
@@ -118,9 +118,9 @@ def rendered_tricks(game_id: str, state: GameState, cache: ViewCache) -> list[di
     if tricks is not None:
         return tricks
     previous = cache.get(("tricks", game_id, state.round, state.plays[: done * 4 - 4])) if done > 1 else []
-    if previous is not None and len(previous) == done - 1:
-        leader = previous[-1]["winner"] if previous else first_seat(state.round)
-        tricks = [*previous, trick_view(*replay_tricks(leader, state.plays[done * 4 - 4 : done * 4])[0])]
+    newest = last_completed_trick(state)
+    if previous is not None and len(previous) == done - 1 and newest is not None:
+        tricks = [*previous, trick_view(*newest)]
     else:
         tricks = [trick_view(*t) for t in replay_tricks(first_seat(state.round), state.plays[: done * 4])]
     cache.put(key, tricks)

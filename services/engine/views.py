@@ -102,7 +102,7 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
         "bids": list(state.bids),
         "tricks_won": list(state.tricks_won),
         "leader": state.leader if state.phase == "playing" else None,
-        "trick": [{"seat": (state.leader + i) % 4, "card": card_code(c)} for i, c in enumerate(trick)],
+        "trick": trick_view(state.leader, trick, None)["cards"],
         "tricks": _completed_tricks(state) if tricks else [],
         "last_trick": last_trick(state),
         "spades_broken": spades_broken(state),
