@@ -72,6 +72,7 @@ from typing import Any
 import numpy as np
 
 from services.engine.cards import card_code, lowest_by_rank, parse_card
+from services.players import nearest_legal
 
 from . import kernel
 from .position import Position, position_of
@@ -121,11 +122,6 @@ def choose_bid(averages: np.ndarray) -> int:
         if averages[bid] > bid:
             return bid
     return 0
-
-
-def nearest_legal(bid: int, legal: list[int]) -> int:
-    """``bid`` if legal, else the nearest legal bid (the lower one on a tie)."""
-    return min(legal, key=lambda b: (abs(b - bid), b))
 
 
 def _card(view: dict[str, Any], level: str, seed: int) -> int:

@@ -1,0 +1,24 @@
+"""Computer levels as a catalogue, and the one level cheap enough for the API.
+
+This package imports only the engine, so the API can list the levels and play
+basic's rule (its fallback when no worker answers) without importing the AI
+worker and its numba kernel.  The worker implements every level; this is the
+one list of them.
+"""
+
+from .basic import basic_bid, basic_card, basic_move, nearest_legal
+from .levels import DEFAULT_LEVEL, HINT_LEVEL, LEVEL_NAMES, LEVELS, QUEUES, Level, queue_of
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "HINT_LEVEL",
+    "LEVELS",
+    "LEVEL_NAMES",
+    "QUEUES",
+    "Level",
+    "basic_bid",
+    "basic_card",
+    "basic_move",
+    "nearest_legal",
+    "queue_of",
+]

@@ -1,0 +1,64 @@
+"""The six computer levels: the one list every layer reads.
+
+Seed 000 describes easy, standard and pro (written for individual scoring);
+seed 002 describes its own three for partnership play, named here basic,
+normal and hard so that 002's "mudah" (easy) does not clash with 000's.
+Each level is served by its own Celery queue, ``ai.<name>``, so cheap and
+CPU-heavy levels scale apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str
+    seed: str  # the seed text that describes it
+    description: str  # one line, for clients choosing an opponent
+    simulates: bool  # decides by simulation: CPU-heavy, worth its own scaled workers
+
+
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("easy", "000", "Random: bids 1 to 4 at random and plays a random legal card.", False),
+        Level(
+            "standard",
+            "000",
+            "Bids by simulating 100 deals; plays high to reach its bid, low once it is made.",
+            True,
+        ),
+        Level(
+            "pro",
+            "000",
+            "Bids as standard; plays the card most (or least) likely to take the trick over 100 sampled deals.",
+            True,
+        ),
+        Level("basic", "002", "Bids its aces and kings; plays its lowest legal card.", False),
+        Level(
+            "normal",
+            "002",
+            "Counts tricks from high cards, suit length and spades; protects its partner's nil and manages bags.",
+            False,
+        ),
+        Level(
+            "hard",
+            "002",
+            "Tracks the cards still out and searches the whole round for the best score for both teams' contracts.",
+            True,
+        ),
+    )
+}
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+DEFAULT_LEVEL = "standard"  # an AI seat without a level, and a leaver's stand-in by default
+HINT_LEVEL = "hard"  # the strongest level answers hints
+
+
+def queue_of(level: str) -> str:
+    """The Celery queue that serves ``level``."""
+    return f"ai.{level}"
+
+
+QUEUES: tuple[str, ...] = tuple(queue_of(name) for name in LEVEL_NAMES)
