@@ -167,3 +167,20 @@ def pro_card(position: Position, candidates: int, seed: int, samples: int = SAMP
     wants_trick = not made and best * 2 > samples  # "more than 50%"
     target = best if wants_trick else min(wins[c] for c in cards)
     return lowest_by_rank(sum(1 << c for c in cards if wins[c] == target))
+
+
+def analyse(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """A hint for the seat whose turn ``view`` shows: the hint level's move and
+    the figures behind it, one entry per candidate move.
+
+    ``{"level": ..., "move": {"bid": n} | {"card": "QS"}, "candidates": [{"bid": n
+    | "card": "QS", <figures>}, ...]}``; the figures are numbers named after
+    what they measure (``trick_chance``: share of sampled deals in which the
+    card takes the trick)."""
+    move = decide(view, "pro", seed)
+    if view["phase"] == "bidding":
+        return {"level": "pro", "move": move, "candidates": [dict(move)]}
+    legal = [parse_card(c) for c in view["legal"]]
+    wins = pro_win_counts(position_of(view), sum(1 << c for c in legal), seed)
+    candidates = [{"card": card_code(c), "trick_chance": round(float(wins[c]) / SAMPLES_PER_PLAY, 3)} for c in legal]
+    return {"level": "pro", "move": move, "candidates": candidates}
