@@ -72,12 +72,12 @@ from typing import Any
 import numpy as np
 
 from services.engine.cards import card_code, lowest_by_rank, parse_card
-from services.players import nearest_legal
+from services.players import basic_move, nearest_legal
 
 from . import kernel
 from .position import Position, position_of
 
-LEVELS = ("easy", "standard", "pro")
+LEVELS = ("easy", "standard", "pro", "basic")
 DEALS_PER_BID = 100
 SAMPLES_PER_PLAY = 100
 _SEED_MASK = (1 << 64) - 1
@@ -90,6 +90,8 @@ def decide(view: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
         raise ValueError(f"unknown level {level!r}; choose one of {list(LEVELS)}")
     if view.get("you") is None or view.get("turn") != view["you"] or not view.get("legal"):
         raise ValueError("it is not this seat's turn")
+    if level == "basic":
+        return basic_move(view)
     if view["phase"] == "bidding":
         return {"bid": _bid(view, level, seed)}
     if view["phase"] == "playing":
