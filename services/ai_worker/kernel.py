@@ -134,18 +134,36 @@ def bid_made(seat: int, bids: np.ndarray, won: np.ndarray, partnership: bool, ni
 
 
 @njit(cache=True, inline="always")
+def partner_nil_alive(seat: int, bids: np.ndarray, won: np.ndarray, partnership: bool) -> bool:
+    """The seat's partner bid nil and has taken no trick yet."""
+    partner = (seat + 2) & 3
+    return partnership and bids[partner] == 0 and won[partner] == 0
+
+
+@njit(cache=True, inline="always")
 def standard_choice(
-    hand: int, led_suit: int, best: int, partner_winning: bool, made: bool, broken: bool, must_break: bool
+    hand: int,
+    led_suit: int,
+    best: int,
+    partner_winning: bool,
+    made: bool,
+    broken: bool,
+    must_break: bool,
+    partner_nil: bool = False,
 ) -> int:
     """The standard strategy's card.
 
     ``led_suit`` is -1 when leading; ``best`` is the card winning the trick
-    so far; ``partner_winning`` says that card is the partner's.
+    so far; ``partner_winning`` says that card is the partner's, and
+    ``partner_nil`` that this partner's nil is still alive: then the trick is
+    overtaken with the cheapest card that beats it, when there is one.
     """
     legal = legal_mask(hand, led_suit, broken, must_break)
     if led_suit < 0:
         return lowest_by_rank(legal) if made else highest_by_rank(legal)
     beat = legal & beating_mask(best)
+    if partner_winning and partner_nil and beat:
+        return lowest_index(beat)
     if made or partner_winning:
         safe = legal & ~beat
         if safe:
@@ -200,7 +218,8 @@ def standard_card(
     led_suit, best, winner = trick_state(trick, trick_n, leader)
     partner_winning = partnership and trick_n > 0 and winner == ((seat + 2) & 3)
     made = bid_made(seat, bids, won, partnership, nil_counts)
-    return standard_choice(hand, led_suit, best, partner_winning, made, broken, must_break)
+    partner_nil = partner_nil_alive(seat, bids, won, partnership)
+    return standard_choice(hand, led_suit, best, partner_winning, made, broken, must_break, partner_nil)
 
 
 @njit(cache=True)
@@ -224,7 +243,8 @@ def play_trick(
         seat = (leader + k) & 3
         partner_winning = partnership and k > 0 and winner == ((seat + 2) & 3)
         made = bid_made(seat, bids, won, partnership, nil_counts)
-        card = standard_choice(hands[seat], led_suit, best, partner_winning, made, broken, must_break)
+        partner_nil = partner_nil_alive(seat, bids, won, partnership)
+        card = standard_choice(hands[seat], led_suit, best, partner_winning, made, broken, must_break, partner_nil)
         hands[seat] &= ~(np.int64(1) << card)
         led_suit, best, winner = add_to_trick(card, k, seat, led_suit, best, winner)
     won[winner] += 1

@@ -33,6 +33,16 @@ class Position:
     partnership: bool
     must_break: bool
     nil_counts: bool
+    played_by: np.ndarray  # per seat, the cards it has played this round (a mask)
+    scoring: np.ndarray  # search.round_value's rule figures
+    bags: np.ndarray  # per side, before this round
+    scores: np.ndarray  # per side, before this round
+    nil_allowed: bool
+
+    @property
+    def out(self) -> int:
+        """Every card neither played nor in this seat's hand, as a mask."""
+        return mask_of(int(c) for c in self.unseen)
 
     def bids_known(self) -> np.ndarray:
         """The bids with unknown ones as 0 (only used once all are in)."""
@@ -51,6 +61,7 @@ def position_of(view: dict[str, Any]) -> Position:
     hand = mask_of(parse_card(c) for c in view["hand"])
     seen = hand
     void_suits = [0, 0, 0, 0]
+    played_by = [0, 0, 0, 0]
     for trick in [*view["tricks"], {"cards": view["trick"]}]:
         cards = [(entry["seat"], parse_card(entry["card"])) for entry in trick["cards"]]
         if not cards:
@@ -58,6 +69,7 @@ def position_of(view: dict[str, Any]) -> Position:
         led = cards[0][1] // 13
         for who, card in cards:
             seen |= 1 << card
+            played_by[who] |= 1 << card
             if card // 13 != led:
                 void_suits[who] |= 1 << led
     unseen = list(cards_in(FULL_DECK & ~seen))
@@ -82,4 +94,28 @@ def position_of(view: dict[str, Any]) -> Position:
         partnership=rules["scoring"] == "partnership",
         must_break=bool(rules["spades_must_be_broken"]),
         nil_counts=bool(rules["nil_tricks_count_for_team"]),
+        played_by=_ints(played_by),
+        scoring=_ints(scoring_figures(rules)),
+        bags=_ints(_four(view["bags"])),
+        scores=_ints(_four(view["scores"])),
+        nil_allowed=bool(rules["nil"]),
     )
+
+
+def _four(per_side: list[int]) -> list[int]:
+    """Per-side figures padded to four entries (partnership has two sides)."""
+    return list(per_side) + [0] * (4 - len(per_side))
+
+
+def scoring_figures(rules: dict[str, Any]) -> list[int]:
+    """The rule figures :func:`services.ai_worker.search.round_value` reads, in its order."""
+    lose = rules["lose_score"]
+    return [
+        rules["nil_value"],
+        int(rules["set_penalty"] == "negative"),
+        rules["bag_limit"],
+        rules["bag_penalty"],
+        rules["win_score"],
+        int(lose is not None),
+        lose if lose is not None else 0,
+    ]

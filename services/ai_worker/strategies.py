@@ -1,4 +1,10 @@
-"""The three computer levels of seed 000: easy, standard and pro.
+"""The six computer levels: seed 000's easy, standard and pro, seed 002's
+basic, normal and hard.
+
+Seed 002's levels are documented where they are implemented: basic in
+:mod:`services.players.basic` (pure Python, so the API can play it as its
+fallback), normal in :mod:`services.ai_worker.heuristics`, hard in
+:mod:`services.ai_worker.search`.  The rest of this docstring is seed 000's.
 
 A strategy is a function of one seat's VIEW (``services.engine.view``) and a
 seed, returning a legal move: :func:`decide` ``(view, level, seed)`` gives
@@ -29,9 +35,13 @@ standard – play (one implementation: :func:`kernel.standard_choice`)
     * Bid made: leading, its lowest legal card; following, its lowest legal
       card that does not beat the current winner; when every legal card would
       beat it ("must take the trick"), its highest legal card.
-    * Partnership: a seat whose partner is winning the trick never overtakes:
-      it plays its lowest legal card that does not beat the partner; if every
-      card would (rare), the highest when its bid is made, else the lowest.
+    * Partnership (seed 000 has no partners; this adaptation is ours): a seat
+      whose partner is winning the trick does not overtake – it plays its
+      lowest legal card that does not beat the partner; if every card would
+      (rare), the highest when its bid is made, else the lowest – except a
+      partner whose nil is still alive: that partner is overtaken with the
+      cheapest card that beats it (the lowest of the led suit, or the lowest
+      winning spade when void), so standard never throws its partner's nil.
 
 standard and pro – bid (:func:`kernel.bid_tricks`)
     * For each bid b in 0..13 the same 100 random deals of the unseen cards
@@ -58,6 +68,9 @@ pro – play (:func:`kernel.pro_trick_wins`)
       Not made: the card most likely to, if its chance is above 50%;
       otherwise the least likely card.  Ties: the lowest card (by rank, then
       suit).  A single legal card is played without simulating.
+    * Partnership: when the partner's nil is alive and the partner is winning
+      the trick, only the cards that overtake it are candidates (if any), so
+      pro never throws its partner's nil either.
 
 Sampling (both Monte Carlo levels): the other hands get exactly their known
 sizes; voids revealed in play (a seat that did not follow the led suit) are
@@ -72,14 +85,16 @@ from typing import Any
 import numpy as np
 
 from services.engine.cards import card_code, lowest_by_rank, parse_card
-from services.players import basic_move, nearest_legal
+from services.players import HINT_LEVEL, LEVEL_NAMES, basic_move, nearest_legal
 
-from . import kernel
+from . import heuristics, kernel, search
 from .position import Position, position_of
 
-LEVELS = ("easy", "standard", "pro", "basic")
+LEVELS = LEVEL_NAMES
 DEALS_PER_BID = 100
 SAMPLES_PER_PLAY = 100
+HARD_BID_DEALS = 120  # deals per candidate bid
+HARD_PLAY_SAMPLES = 100  # deals per candidate card
 _SEED_MASK = (1 << 64) - 1
 
 
@@ -92,11 +107,15 @@ def decide(view: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
         raise ValueError("it is not this seat's turn")
     if level == "basic":
         return basic_move(view)
+    if view["phase"] not in ("bidding", "playing"):
+        raise ValueError(f"no move in phase {view['phase']!r}")
+    if level == "normal":
+        return _normal(view)
+    if level == "hard":
+        return hard_analysis(view, seed)["move"]
     if view["phase"] == "bidding":
         return {"bid": _bid(view, level, seed)}
-    if view["phase"] == "playing":
-        return {"card": card_code(_card(view, level, seed))}
-    raise ValueError(f"no move in phase {view['phase']!r}")
+    return {"card": card_code(_card(view, level, seed))}
 
 
 def _bid(view: dict[str, Any], level: str, seed: int) -> int:
@@ -135,7 +154,20 @@ def _card(view: dict[str, Any], level: str, seed: int) -> int:
         return standard_card(position)
     if len(legal) == 1:
         return legal[0]
-    return pro_card(position, sum(1 << c for c in legal), seed)
+    candidates = sum(1 << c for c in legal)
+    return pro_card(position, _overtaking_nil_partner(position, candidates), seed)
+
+
+def _overtaking_nil_partner(p: Position, candidates: int) -> int:
+    """The candidates that overtake a partner whose nil is alive and who is
+    winning the trick (all candidates when that is not the case or none can)."""
+    if not kernel.partner_nil_alive(p.seat, p.bids_known(), p.won, p.partnership) or p.trick_n == 0:
+        return candidates
+    _, best, winner = kernel.trick_state(p.trick, p.trick_n, p.leader)
+    if winner != (p.seat + 2) % 4:
+        return candidates
+    overtaking = candidates & int(kernel.beating_mask(best))
+    return overtaking or candidates
 
 
 def standard_card(position: Position) -> int:
@@ -171,18 +203,71 @@ def pro_card(position: Position, candidates: int, seed: int, samples: int = SAMP
     return lowest_by_rank(sum(1 << c for c in cards if wins[c] == target))
 
 
+
+def _normal(view: dict[str, Any]) -> dict[str, Any]:
+    p = position_of(view)
+    if view["phase"] == "bidding":
+        side = p.seat % 2 if p.partnership else p.seat
+        partner_bid = int(p.bids[(p.seat + 2) % 4]) if p.partnership else -1
+        bid = heuristics.normal_bid(
+            p.hand, partner_bid, p.partnership, p.nil_allowed, int(p.bags[side]), int(p.scoring[2]), int(p.scoring[3])
+        )
+        return {"bid": nearest_legal(int(bid), view["legal"])}
+    side = p.seat % 2 if p.partnership else p.seat
+    bags_near = p.scoring[3] > 0 and p.bags[side] >= p.scoring[2] - heuristics.BAGS_NEAR
+    card = heuristics.normal_card(
+        p.seat, p.hand, p.out, p.trick, p.trick_n, p.leader, p.bids_known(), p.won, p.void_suits, p.broken,
+        p.partnership, p.must_break, p.nil_counts, bool(bags_near),
+    )  # fmt: skip
+    return {"card": card_code(int(card))}
+
+
+def hard_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Hard's move and the figures behind it: ``{"move": ..., "candidates":
+    [{"bid": n | "card": "QS", "value": v, "make_chance" | "trick_chance": p}]}``.
+
+    ``value`` is the expected worth of the round to the seat's side (see
+    :mod:`services.ai_worker.search`); ``make_chance`` the chance a bid is made
+    (a nil: no trick taken), ``trick_chance`` the chance the side takes the
+    current trick with that card.  A lone legal move is not searched."""
+    p = position_of(view)
+    legal = view["legal"]
+    rng_seed = np.uint64(seed & _SEED_MASK)
+    if view["phase"] == "bidding":
+        if len(legal) == 1:
+            return {"move": {"bid": legal[0]}, "candidates": [{"bid": legal[0]}]}
+        wanted = np.zeros(kernel.MAX_BID + 1, dtype=np.bool_)
+        wanted[legal] = True
+        values, makes = search.bid_values(
+            p.seat, p.hand, wanted, p.unseen, p.sizes, p.bids, p.leader, p.partnership, p.must_break,
+            p.nil_counts, p.nil_allowed, p.scoring, p.bags, p.scores, HARD_BID_DEALS, rng_seed,
+        )  # fmt: skip
+        best = max(legal, key=lambda b: (round(float(values[b]), 9), -b))
+        candidates = [
+            {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
+        ]
+        return {"move": {"bid": best}, "candidates": candidates}
+    cards = [parse_card(c) for c in legal]
+    if len(cards) == 1:
+        return {"move": {"card": legal[0]}, "candidates": [{"card": legal[0]}]}
+    values, takes = search.play_values(
+        p.seat, p.hand, sum(1 << c for c in cards), p.unseen, p.sizes, p.void_suits, p.played_by, p.bids_known(),
+        p.leader, p.trick, p.trick_n, p.won, p.broken, p.partnership, p.must_break, p.nil_counts, p.scoring,
+        p.bags, p.scores, HARD_PLAY_SAMPLES, rng_seed,
+    )  # fmt: skip
+    top = max(round(float(values[c]), 9) for c in cards)
+    best = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
+    candidates = [
+        {"card": card_code(c), "value": round(float(values[c]), 2), "trick_chance": round(float(takes[c]), 3)}
+        for c in cards
+    ]
+    return {"move": {"card": card_code(best)}, "candidates": candidates}
+
+
 def analyse(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """A hint for the seat whose turn ``view`` shows: the hint level's move and
-    the figures behind it, one entry per candidate move.
-
-    ``{"level": ..., "move": {"bid": n} | {"card": "QS"}, "candidates": [{"bid": n
-    | "card": "QS", <figures>}, ...]}``; the figures are numbers named after
-    what they measure (``trick_chance``: share of sampled deals in which the
-    card takes the trick)."""
-    move = decide(view, "pro", seed)
-    if view["phase"] == "bidding":
-        return {"level": "pro", "move": move, "candidates": [dict(move)]}
-    legal = [parse_card(c) for c in view["legal"]]
-    wins = pro_win_counts(position_of(view), sum(1 << c for c in legal), seed)
-    candidates = [{"card": card_code(c), "trick_chance": round(float(wins[c]) / SAMPLES_PER_PLAY, 3)} for c in legal]
-    return {"level": "pro", "move": move, "candidates": candidates}
+    the figures behind it, one entry per candidate move (see
+    :func:`hard_analysis`), with ``level`` naming who answered."""
+    if view.get("you") is None or view.get("turn") != view["you"] or not view.get("legal"):
+        raise ValueError("it is not this seat's turn")
+    return {"level": HINT_LEVEL, **hard_analysis(view, seed)}

@@ -45,7 +45,11 @@ def reference_standard(view: dict[str, Any]) -> int:
             winner, best = who, card
     winning = [c for c in range(52) if legal >> c & 1 and beats(c, best)]
     losing = legal & ~sum(1 << c for c in winning)
-    partner_winning = view["rules"]["scoring"] == "partnership" and winner == (seat + 2) % 4
+    partner = (seat + 2) % 4
+    partner_winning = view["rules"]["scoring"] == "partnership" and winner == partner
+    partner_nil = view["bids"][partner] == 0 and view["tricks_won"][partner] == 0
+    if partner_winning and partner_nil and winning:
+        return min(winning)  # overtake a nil partner with the cheapest winning card
     if made or partner_winning:
         if losing:
             return lowest_by_rank(losing)

@@ -1,0 +1,420 @@
+"""Seed 002's "normal" level as compiled rules: trick estimates, bids and play.
+
+``normal_card`` is the one implementation of normal's play: the live normal
+level calls it, and the hard level's search plays every seat with it in its
+rollouts, so a better normal is a better hard.  It reads what a seat may
+know: its hand, the cards still out (every card neither played nor in its
+hand), the trick in progress, the bids and the tricks won.
+
+Interpretations of seed 002 ("estimates tricks from high cards, suit length
+and spades; protects its partner's nil; manages bags"), in the order they
+decide a card:
+
+1. **Own nil** (alive): lead the lowest card, preferring suits with many
+   higher cards out; follow with the highest card that stays under the
+   winning card (the lowest when every card would win, the highest when last
+   to play and forced to win); when void, discard the most dangerous card
+   (highest side card), never trump unless only spades are left.
+2. **Partner's nil** (alive): when the partner is winning the trick,
+   overtake with the cheapest card that beats it; when the partner plays
+   after this seat, play high (the highest card of the suit, the lowest
+   winning trump when void) so the partner can play under it; lead the
+   highest card, boss cards first.
+3. **An opponent's nil** (alive, and this side's contract not at risk):
+   never overtake a nil bidder who is winning; when the nil bidder plays
+   later in the trick, keep the trick low (the lowest card that follows);
+   lead low in a suit the nil bidder has not shown void in.
+4. **Contract**: the side still needs tricks, or the other side can still
+   be set (it needs at least all but one of the tricks left) and bags are
+   not near the limit: lead a boss card (the highest card out in its suit),
+   else low from the longest side suit; second hand low, third hand high,
+   last hand wins as cheaply as it can; a partner whose card no card out
+   can beat is left to win; void, trump with the lowest winning spade.
+   Otherwise (contract made, nobody to set: every trick is a bag): duck –
+   the highest card that does not win, the highest side card when void,
+   the lowest card to lead.
+
+"Highest"/"lowest" across suits is by rank, ties broken by suit order as in
+the engine (``lowest_by_rank``/``highest_by_rank``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import (
+    MAX_BID,
+    NO_CARD,
+    SPADE_MASK,
+    SPADES,
+    SUIT_FIELD,
+    beating_mask,
+    highest_by_rank,
+    highest_index,
+    legal_mask,
+    lowest_by_rank,
+    lowest_index,
+    popcount,
+    trick_state,
+)
+
+ACE, KING, QUEEN, JACK = 12, 11, 10, 9
+BAGS_NEAR = 3  # bags this close to the limit make a side avoid overtricks
+
+
+@njit(cache=True, inline="always")
+def suit_of_mask(mask: int, suit: int) -> int:
+    """The cards of ``suit`` in ``mask`` (still at their deck positions)."""
+    return mask & (SUIT_FIELD << (13 * suit))
+
+
+# ------------------------------------------------------------------ bidding
+
+
+@njit(cache=True)
+def trick_estimate(hand: int) -> float:
+    """Expected tricks of a 13-card hand from high cards, suit length and spades.
+
+    Side suits: an ace 1 (0.8 in a suit of 6+, likely ruffed); a king 0.9
+    with the ace, 0.65 guarded, 0.15 alone; a queen 0.5 behind the ace or
+    king with two guards, 0.25 with two guards alone.  Spades: ace 1, king
+    0.95 guarded (0.4 alone), queen 0.8 with two guards (0.3 with one), jack
+    0.5 with three; every spade past the fourth 0.9; spare low spades ruff
+    short side suits (void 0.9, singleton 0.6, doubleton 0.25).
+    """
+    estimate = 0.0
+    shortness = 0.0
+    for suit in range(3):
+        field = (hand >> (13 * suit)) & SUIT_FIELD
+        n = popcount(field)
+        ace = (field >> ACE) & 1
+        king = (field >> KING) & 1
+        queen = (field >> QUEEN) & 1
+        if ace:
+            estimate += 0.8 if n >= 6 else 1.0
+        if king:
+            if ace:
+                estimate += 0.9 if n <= 5 else 0.6
+            elif n >= 2:
+                estimate += 0.65 if n <= 5 else 0.4
+            else:
+                estimate += 0.15
+        if queen and n >= 3:
+            estimate += 0.5 if (ace or king) else 0.25
+        if n == 0:
+            shortness += 0.9
+        elif n == 1:
+            shortness += 0.6 if not ace else 0.0
+        elif n == 2:
+            shortness += 0.25
+    spades = (hand >> 39) & SUIT_FIELD
+    n = popcount(spades)
+    honours = 0.0
+    used = 0
+    if (spades >> ACE) & 1:
+        honours += 1.0
+        used += 1
+    if (spades >> KING) & 1:
+        honours += 0.95 if n >= 2 else 0.4
+        used += 1
+    if (spades >> QUEEN) & 1:
+        honours += 0.8 if n >= 3 else (0.3 if n == 2 else 0.1)
+        used += 1
+    if (spades >> JACK) & 1 and n >= 4:
+        honours += 0.5
+        used += 1
+    length = 0.9 * max(0, n - 4)
+    spare = max(0, n - used - max(0, n - 4))  # low spades not already counted
+    estimate += honours + length + min(shortness, float(spare))
+    return estimate
+
+
+@njit(cache=True)
+def nil_risk(hand: int) -> float:
+    """How likely a nil with this hand fails, as a score (0 = safe; about 1
+    and more = do not bid nil): high spades and many spades, side aces,
+    unguarded kings and queens, few low cards to duck with."""
+    risk = 0.0
+    spades = (hand >> 39) & SUIT_FIELD
+    n = popcount(spades)
+    if (spades >> ACE) & 1 or (spades >> KING) & 1:
+        risk += 2.0
+    if (spades >> QUEEN) & 1:
+        risk += 0.6
+    if (spades >> JACK) & 1:
+        risk += 0.3
+    if n >= 4:
+        risk += 0.5 * (n - 3)
+    for suit in range(3):
+        field = (hand >> (13 * suit)) & SUIT_FIELD
+        length = popcount(field)
+        low = popcount(field & 0x1F)  # 2..6
+        if (field >> ACE) & 1:
+            risk += 1.2 if length <= 3 else 0.7
+        if (field >> KING) & 1:
+            risk += 0.6 if length <= 2 else (0.3 if length <= 3 else 0.1)
+        if (field >> QUEEN) & 1 and length <= 2:
+            risk += 0.25
+        if length >= 3 and low == 0:
+            risk += 0.2
+    return risk
+
+
+@njit(cache=True)
+def normal_bid(
+    hand: int, partner_bid: int, partnership: bool, nil_allowed: bool, bags: int, bag_limit: int, bag_penalty: int
+) -> int:
+    """Normal's bid for a 13-card hand (``partner_bid`` -1 when not yet bid).
+
+    The estimate rounded to the nearest trick (at least 1); a side within
+    ``BAGS_NEAR`` bags of the penalty rounds up instead, since a bag then
+    costs more than a missed trick's risk; with a nil partner it adds one
+    trick of cover.  Nil when the hand is nil-safe (``nil_risk`` below 0.8,
+    estimate under 2) and the partner has not bid nil itself.
+    """
+    estimate = trick_estimate(hand)
+    partner_covers = not partnership or partner_bid < 0 or partner_bid >= 3
+    if nil_allowed and partner_covers and estimate < 2.0 and nil_risk(hand) < 0.8:
+        return 0
+    near_limit = bag_penalty > 0 and bags >= bag_limit - BAGS_NEAR
+    bid = int(estimate + 0.99) if near_limit else int(estimate + 0.5)
+    if partnership and partner_bid == 0:
+        bid += 1
+    return max(1, min(MAX_BID, bid))
+
+
+# --------------------------------------------------------------------- play
+
+
+@njit(cache=True, inline="always")
+def side_need(seat: int, bids: np.ndarray, won: np.ndarray, partnership: bool, nil_counts: bool) -> int:
+    """Tricks ``seat``'s side still needs for its contract (≤ 0 once made;
+    0 for a lone nil bidder).  Partnership: non-nil bids added, against the
+    tricks the engine counts for the team."""
+    if not partnership:
+        bid = bids[seat]
+        return bid - won[seat] if bid > 0 else 0
+    need = 0
+    for s in (seat, (seat + 2) & 3):
+        if bids[s] > 0:
+            need += bids[s] - won[s]
+        elif nil_counts:
+            need -= won[s]
+    return need
+
+
+@njit(cache=True, inline="always")
+def is_boss(card: int, out: int) -> bool:
+    """No card still out of the same suit ranks above ``card``."""
+    suit = card // 13
+    above = suit_of_mask(out, suit) & ~((np.int64(2) << card) - 1)
+    return above == 0
+
+
+@njit(cache=True, inline="always")
+def cheapest_winner(legal: int, best: int) -> int:
+    """The lowest legal card that beats ``best`` (NO_CARD if none): within the
+    led suit when following, else the lowest winning spade."""
+    beat = legal & beating_mask(best)
+    if not beat:
+        return NO_CARD
+    side = beat & ~SPADE_MASK
+    return lowest_index(side) if side else lowest_index(beat)
+
+
+@njit(cache=True, inline="always")
+def highest_under(legal: int, best: int) -> int:
+    """The highest legal card that does not beat ``best`` (NO_CARD if none);
+    side cards before spades."""
+    under = legal & ~beating_mask(best)
+    if not under:
+        return NO_CARD
+    side = under & ~SPADE_MASK
+    return highest_by_rank(side) if side else highest_index(under)
+
+
+@njit(cache=True)
+def _nil_lead(legal: int, out: int) -> int:
+    """A nil bidder's lead: its lowest card, from the side suit with the most
+    cards out above it."""
+    best = NO_CARD
+    best_key = -1000
+    for suit in range(4):
+        field = suit_of_mask(legal, suit)
+        if not field:
+            continue
+        card = lowest_index(field)
+        above = popcount(suit_of_mask(out, suit) & ~((np.int64(2) << card) - 1))
+        key = above * 4 - (card % 13) - (20 if suit == SPADES else 0)
+        if key > best_key:
+            best_key = key
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _strong_lead(legal: int, out: int) -> int:
+    """A lead that wants the trick (or covers a nil partner): a boss card of a
+    side suit still held by others, a boss spade, else the highest card."""
+    for suit in range(3):
+        field = suit_of_mask(legal, suit)
+        if field:
+            top = highest_index(field)
+            if is_boss(top, out) and popcount(suit_of_mask(out, suit)) >= 2:
+                return top
+    spades = suit_of_mask(legal, SPADES)
+    if spades and is_boss(highest_index(spades), out) and suit_of_mask(out, SPADES):
+        return highest_index(spades)
+    return NO_CARD
+
+
+@njit(cache=True)
+def _low_long_lead(legal: int, avoid_void: int) -> int:
+    """The lowest card of the longest side suit (not a suit in ``avoid_void``,
+    a 4-bit set); spades only when nothing else is legal."""
+    best = NO_CARD
+    best_len = -1
+    for pass_ in range(2):
+        for suit in range(3):
+            if pass_ == 0 and (avoid_void >> suit) & 1:
+                continue
+            field = suit_of_mask(legal, suit)
+            n = popcount(field)
+            if n > best_len:
+                best_len = n
+                best = lowest_index(field)
+        if best != NO_CARD and best_len > 0:
+            return best
+    return lowest_by_rank(legal)
+
+
+@njit(cache=True)
+def normal_card(
+    me: int,
+    hand: int,
+    out: int,
+    trick: np.ndarray,
+    trick_n: int,
+    leader: int,
+    bids: np.ndarray,
+    won: np.ndarray,
+    void_suits: np.ndarray,
+    broken: bool,
+    partnership: bool,
+    must_break: bool,
+    nil_counts: bool,
+    bags_near: bool,
+) -> int:
+    """Normal's card (see the module docstring for the rules, in order).
+
+    ``out`` is every card neither played nor in ``hand``; ``void_suits[s]``
+    the suits seat ``s`` has shown void in (4-bit sets); ``bags_near`` says
+    this seat's side is within ``BAGS_NEAR`` bags of the penalty.
+    """
+    led, best, winner = trick_state(trick, trick_n, leader)
+    legal = legal_mask(hand, led, broken, must_break)
+    if legal & (legal - 1) == 0:
+        return lowest_index(legal)
+    partner = (me + 2) & 3
+    last = trick_n == 3
+    # ---- 1. own nil
+    if bids[me] == 0 and won[me] == 0:
+        if led < 0:
+            return _nil_lead(legal, out)
+        under = highest_under(legal, best)
+        if under != NO_CARD:
+            return under
+        if last:
+            return highest_by_rank(legal)
+        side = legal & ~SPADE_MASK
+        return lowest_index(side) if side and led != SPADES else lowest_index(legal)
+    # seats still to play in this trick, as a 4-bit set
+    later = 0
+    for k in range(trick_n + 1, 4):
+        later |= 1 << ((leader + k) & 3)
+    # ---- 2. partner's nil
+    if partnership and bids[partner] == 0 and won[partner] == 0:
+        if led < 0:
+            card = _strong_lead(legal, out)
+            return card if card != NO_CARD else highest_by_rank(legal)
+        if winner == partner:
+            card = cheapest_winner(legal, best)
+            if card != NO_CARD:
+                return card
+            return lowest_by_rank(legal)
+        if (later >> partner) & 1:
+            follow = suit_of_mask(legal, led)
+            if follow:
+                return highest_index(follow)
+            card = cheapest_winner(legal, best)
+            if card != NO_CARD:
+                return card
+            return lowest_by_rank(legal)
+    need = side_need(me, bids, won, partnership, nil_counts)
+    tricks_left = popcount(hand)
+    # ---- 3. an opponent's nil
+    nil_opp = -1
+    for s in range(4):
+        if s == me or (partnership and s == partner):
+            continue
+        if bids[s] == 0 and won[s] == 0:
+            nil_opp = s
+    if nil_opp >= 0 and need < tricks_left:
+        if led < 0:
+            return _low_long_lead(legal, void_suits[nil_opp])
+        if winner == nil_opp:
+            under = highest_under(legal, best)
+            if under != NO_CARD:
+                return under
+        elif (later >> nil_opp) & 1:
+            follow = suit_of_mask(legal, led)
+            if follow:
+                return lowest_index(follow)
+            under = highest_under(legal, best)
+            if under != NO_CARD:
+                return lowest_by_rank(legal & ~beating_mask(best))
+    # ---- 4. contract
+    want = need > 0
+    if not want and not bags_near:
+        opponent = (me + 1) & 3
+        if partnership:
+            opp_need = side_need(opponent, bids, won, partnership, nil_counts)
+            want = opp_need > 0 and opp_need >= tricks_left - 1
+        else:
+            for s in range(4):
+                if s != me and bids[s] > 0 and bids[s] - won[s] > 0 and bids[s] - won[s] >= tricks_left - 1:
+                    want = True
+    if want:
+        if led < 0:
+            card = _strong_lead(legal, out)
+            if card != NO_CARD:
+                return card
+            return _low_long_lead(legal, 0)
+        partner_has_it = partnership and winner == partner and (last or not (out & beating_mask(best)))
+        if partner_has_it or (partnership and winner == partner and trick_n == 2 and is_boss(best, out)):
+            return lowest_by_rank(legal & ~beating_mask(best)) if legal & ~beating_mask(best) else lowest_by_rank(legal)
+        card = cheapest_winner(legal, best)
+        if card == NO_CARD:
+            side = legal & ~SPADE_MASK
+            return lowest_by_rank(side) if side else lowest_by_rank(legal)
+        follow = suit_of_mask(legal, led)
+        if last or not follow:
+            return card  # last hand, or a ruff: win as cheaply as possible
+        top = highest_index(follow)
+        if is_boss(top, out) and top == highest_index(legal & beating_mask(best)):
+            return top  # a boss card wins for sure (unless ruffed)
+        if trick_n == 1:
+            return lowest_index(follow)  # second hand low
+        return top  # third hand high
+    # nothing to gain: every trick is a bag
+    if led < 0:
+        side = legal & ~SPADE_MASK
+        return lowest_by_rank(side) if side else lowest_by_rank(legal)
+    under = highest_under(legal, best)
+    if under != NO_CARD:
+        return under
+    return highest_by_rank(legal) if last else cheapest_winner(legal, best)
+
+
+__all__ = ["nil_risk", "normal_bid", "normal_card", "side_need", "trick_estimate"]
