@@ -43,7 +43,7 @@ import os
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
-from .kernel import warm_up
+from .strategies import warm_up
 
 LEVEL_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"

@@ -84,6 +84,7 @@ from typing import Any
 
 import numpy as np
 
+from services.engine import Bid, apply, make_rules, new_game, turn, view
 from services.engine.cards import card_code, lowest_by_rank, parse_card
 from services.players import HINT_LEVEL, LEVEL_NAMES, basic_move, nearest_legal
 
@@ -203,7 +204,6 @@ def pro_card(position: Position, candidates: int, seed: int, samples: int = SAMP
     return lowest_by_rank(sum(1 << c for c in cards if wins[c] == target))
 
 
-
 def _normal(view: dict[str, Any]) -> dict[str, Any]:
     p = position_of(view)
     if view["phase"] == "bidding":
@@ -271,3 +271,20 @@ def analyse(view: dict[str, Any], seed: int) -> dict[str, Any]:
     if view.get("you") is None or view.get("turn") != view["you"] or not view.get("legal"):
         raise ValueError("it is not this seat's turn")
     return {"level": HINT_LEVEL, **hard_analysis(view, seed)}
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel entry point, so no
+    decision pays JIT cost: seed 000's kernel, then one normal and one hard
+    decision of each kind through the real code paths."""
+    kernel.warm_up()
+    for preset in ("partnership", "individual"):
+        state = new_game(make_rules(preset), seed=1)
+        seat = turn(state)
+        for level in ("normal", "hard"):
+            decide(view(state, seat), level, 1)
+        while state.phase == "bidding":
+            state = apply(state, turn(state), Bid(2))
+        seat = turn(state)
+        for level in ("normal", "hard"):
+            decide(view(state, seat), level, 1)

@@ -56,13 +56,28 @@ def test_every_decision_is_legal(level):
         apply(state, v["you"], move_of(decision))  # the engine accepts it
 
 
+@pytest.mark.parametrize("preset", ["partnership", "individual"])
 @pytest.mark.parametrize("level", LEVELS)
-def test_whole_games_with_every_seat_at_one_level_stay_legal(level):
-    state = new_game(make_rules("partnership"), seed=77)
+def test_whole_games_with_every_seat_at_one_level_stay_legal(level, preset):
+    state = new_game(make_rules(preset), seed=77)
     for n in range(2 * 13 * 4 + 8):
         seat = turn(state)
         state = apply(state, seat, move_of(decide(view(state, seat), level, seed=n)))
     assert state.round == 3 or state.phase == "game_over"
+
+
+@pytest.mark.parametrize("preset", ["partnership", "individual"])
+def test_a_whole_game_of_mixed_levels_plays_to_its_end(preset):
+    """Every level beside every other, to game over (a short game)."""
+    for table in (("hard", "normal", "basic", "pro"), ("easy", "hard", "standard", "normal")):
+        state = new_game(make_rules(preset, win_score=150), seed=11)
+        n = 0
+        while state.phase != "game_over":
+            seat = turn(state)
+            state = apply(state, seat, move_of(decide(view(state, seat), table[seat], seed=n)))
+            n += 1
+            assert n < 52 * 60
+        assert state.winner is not None
 
 
 def test_same_seed_same_decision_and_easy_cards_are_random():

@@ -1,0 +1,78 @@
+"""Basic (seed 002's easiest level): its bid and card rules, and that it never
+bids nil by accident – it is also the API's fallback move."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from services.engine import Bid, apply, make_rules, new_game, turn, view
+from services.engine.cards import mask_of, parse_card
+from services.players import LEVEL_NAMES, LEVELS, QUEUES, basic_bid, basic_move, nearest_legal
+
+
+def first_bidder_view(hand: list[str], preset: str = "partnership", **rules):
+    state = new_game(make_rules(preset, **rules), seed=4)
+    seat = turn(state)
+    mine = mask_of(parse_card(c) for c in hand)
+    rest = [c for c in range(52) if not mine >> c & 1]
+    others = iter(sum(1 << c for c in rest[i * 13 : i * 13 + 13]) for i in range(3))
+    hands = tuple(mine if s == seat else next(others) for s in range(4))
+    state = replace(state, hands=hands)
+    return state, view(state, seat)
+
+
+def test_bids_one_trick_per_ace_and_king():
+    hand = ["AS", "KH", "AD", "2C", "3C", "4C", "5C", "6H", "7H", "8H", "9D", "TD", "JD"]
+    assert basic_bid(first_bidder_view(hand)[1]) == 3
+
+
+def test_a_hand_without_aces_or_kings_bids_one_not_nil():
+    hand = ["2C", "3C", "4C", "5C", "6H", "7H", "8H", "9D", "TD", "JD", "QD", "2S", "3S"]
+    assert basic_bid(first_bidder_view(hand)[1]) == 1
+
+
+def test_plays_its_lowest_legal_card_by_rank_clubs_first():
+    state = new_game(make_rules("individual"), seed=9)
+    for _ in range(4):
+        state = apply(state, turn(state), Bid(2))
+    v = view(state, turn(state))
+    codes = v["legal"]
+    lowest = min(codes, key=lambda c: ("23456789TJQKA".index(c[0]), "CDHS".index(c[1])))
+    assert basic_move(v) == {"card": lowest}
+
+
+def test_nearest_legal_never_turns_a_low_estimate_into_nil():
+    assert nearest_legal(1, [0, 2, 3, 4]) == 2  # the team minimum bites: 2, not nil
+    assert nearest_legal(0, [0, 1, 2]) == 0  # nil only when asked for
+    assert nearest_legal(3, [0]) == 0  # or when it is the only legal bid
+
+
+@pytest.mark.parametrize("preset", ["partnership", "individual"])
+@pytest.mark.parametrize("nil", [True, False])
+def test_basic_never_bids_nil_unless_nil_is_the_only_legal_bid(preset, nil):
+    rng = random.Random(3)
+    seen_team_minimum = 0
+    for _ in range(150):
+        state = new_game(make_rules(preset, nil=nil), seed=rng.randrange(10**9))
+        while state.phase == "bidding":
+            seat = turn(state)
+            v = view(state, seat)
+            bid = basic_move(v)["bid"]
+            assert bid in v["legal"]
+            assert bid != 0 or v["legal"] == [0]
+            seen_team_minimum += 0 in v["legal"] and 1 not in v["legal"]
+            # others bid at random (nil included) so the team minimum bites often
+            state = apply(state, seat, Bid(rng.choice(v["legal"][:4])))
+    if preset == "partnership" and nil:
+        assert seen_team_minimum > 0
+
+
+def test_the_catalogue_lists_six_levels_with_their_seed_and_queue():
+    assert LEVEL_NAMES == ("easy", "standard", "pro", "basic", "normal", "hard")
+    assert {LEVELS[name].seed for name in ("easy", "standard", "pro")} == {"000"}
+    assert {LEVELS[name].seed for name in ("basic", "normal", "hard")} == {"002"}
+    assert tuple(f"ai.{name}" for name in LEVEL_NAMES) == QUEUES
+    assert all(level.description for level in LEVELS.values())
