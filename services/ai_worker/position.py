@@ -38,6 +38,8 @@ class Position:
     bags: np.ndarray  # per side, before this round
     scores: np.ndarray  # per side, before this round
     nil_allowed: bool
+    history: np.ndarray  # this round's cards in play order (completed tricks, then the trick in progress)
+    first_leader: int  # who led the round's first trick
 
     @property
     def out(self) -> int:
@@ -62,6 +64,7 @@ def position_of(view: dict[str, Any]) -> Position:
     seen = hand
     void_suits = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
+    history: list[int] = []
     for trick in [*view["tricks"], {"cards": view["trick"]}]:
         cards = [(entry["seat"], parse_card(entry["card"])) for entry in trick["cards"]]
         if not cards:
@@ -70,6 +73,7 @@ def position_of(view: dict[str, Any]) -> Position:
         for who, card in cards:
             seen |= 1 << card
             played_by[who] |= 1 << card
+            history.append(card)
             if card // 13 != led:
                 void_suits[who] |= 1 << led
     unseen = list(cards_in(FULL_DECK & ~seen))
@@ -99,6 +103,8 @@ def position_of(view: dict[str, Any]) -> Position:
         bags=_ints(_four(view["bags"])),
         scores=_ints(_four(view["scores"])),
         nil_allowed=bool(rules["nil"]),
+        history=_ints(history + [0] * (52 - len(history))),
+        first_leader=view["tricks"][0]["leader"] if view["tricks"] else leader,
     )
 
 

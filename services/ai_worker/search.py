@@ -206,6 +206,70 @@ def deal_weight(me: int, dealt: np.ndarray, played_by: np.ndarray, bids: np.ndar
     return weight
 
 
+@njit(cache=True)
+def play_fit(
+    me: int,
+    dealt: np.ndarray,
+    played_by: np.ndarray,
+    history: np.ndarray,
+    history_n: int,
+    first_leader: int,
+    bids: np.ndarray,
+    partnership: bool,
+    must_break: bool,
+    nil_counts: bool,
+    near: np.ndarray,
+    mismatch: float,
+) -> float:
+    """How well a sampled deal explains the round's plays so far: the round
+    is replayed from the sampled hands, and every card another seat played
+    that normal would not have played from that hand multiplies the weight
+    by ``mismatch``.  A seat that ducked, did not cover or led a suit says
+    something about its hand; a soft factor keeps opponents who play
+    differently from emptying the sample."""
+    hands = np.empty(4, dtype=np.int64)
+    for s in range(4):
+        hands[s] = dealt[s] | played_by[s]
+    won = np.zeros(4, dtype=np.int64)
+    voids = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    broken = False
+    leader = first_leader
+    k = 0
+    weight = 1.0
+    unplayed = hands[0] | hands[1] | hands[2] | hands[3]
+    led = -1
+    for i in range(history_n):
+        seat = (leader + k) & 3
+        card = history[i]
+        if seat != me:
+            out = unplayed & ~hands[seat]
+            choice = normal_card(
+                seat, hands[seat], out, trick, k, leader, bids, won, voids, broken, partnership, must_break,
+                nil_counts, near[seat],
+            )  # fmt: skip
+            if choice != card:
+                weight *= mismatch
+        bit = np.int64(1) << card
+        hands[seat] &= ~bit
+        unplayed &= ~bit
+        trick[k] = card
+        if k == 0:
+            led = card // 13
+        elif card // 13 != led:
+            voids[seat] |= 1 << led
+        k += 1
+        if k == 4:
+            _, _, winner = trick_state(trick, 4, leader)
+            won[winner] += 1
+            for j in range(4):
+                if trick[j] >= 39:
+                    broken = True
+            leader = winner
+            k = 0
+    return weight
+
+
 @njit(cache=True, inline="always")
 def _deal(
     me: int,
@@ -255,6 +319,10 @@ def play_values(
     scoring: np.ndarray,
     bags_before: np.ndarray,
     scores_before: np.ndarray,
+    history: np.ndarray,
+    history_n: int,
+    first_leader: int,
+    mismatch: float,
     samples: int,
     seed: np.uint64,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -276,6 +344,11 @@ def play_values(
     for _ in range(samples):
         _deal(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt)
         weight = deal_weight(me, dealt, played_by, bids)
+        if mismatch < 1.0 and history_n > 0:
+            weight *= play_fit(
+                me, dealt, played_by, history, history_n, first_leader, bids, partnership, must_break, nil_counts,
+                near, mismatch,
+            )  # fmt: skip
         total += weight
         rest = candidates
         while rest:

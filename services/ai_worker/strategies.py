@@ -96,6 +96,7 @@ DEALS_PER_BID = 100
 SAMPLES_PER_PLAY = 100
 HARD_BID_DEALS = 120  # deals per candidate bid
 HARD_PLAY_SAMPLES = 100  # deals per candidate card
+HARD_PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal would not have (1: off)
 _SEED_MASK = (1 << 64) - 1
 
 
@@ -253,7 +254,8 @@ def hard_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     values, takes = search.play_values(
         p.seat, p.hand, sum(1 << c for c in cards), p.unseen, p.sizes, p.void_suits, p.played_by, p.bids_known(),
         p.leader, p.trick, p.trick_n, p.won, p.broken, p.partnership, p.must_break, p.nil_counts, p.scoring,
-        p.bags, p.scores, HARD_PLAY_SAMPLES, rng_seed,
+        p.bags, p.scores, p.history, p.trick_n + 4 * len(view["tricks"]), p.first_leader, HARD_PLAY_MISMATCH,
+        HARD_PLAY_SAMPLES, rng_seed,
     )  # fmt: skip
     top = max(round(float(values[c]), 9) for c in cards)
     best = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
