@@ -94,8 +94,8 @@ from .position import Position, position_of
 LEVELS = LEVEL_NAMES
 DEALS_PER_BID = 100
 SAMPLES_PER_PLAY = 100
-HARD_BID_DEALS = 120  # deals per candidate bid
-HARD_PLAY_SAMPLES = 100  # deals per candidate card
+HARD_BID_DEALS = 300  # deals per candidate bid
+HARD_PLAY_SAMPLES = 300  # deals per candidate card
 HARD_PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal would not have (1: off)
 _SEED_MASK = (1 << 64) - 1
 
