@@ -10,10 +10,10 @@
   end to end (send to result), and the ratio (goal ≥ 1.6).
 * CPU calibration, beside it in the same run: the *same* batch of decisions
   run in-process (``decide``, no Celery, no Redis) by 1 process, then by 2
-  processes at once, each doing the whole batch; the throughput ratio is what
-  this machine itself allows two processes for this work at that moment, the
-  ceiling for the Celery ratio.  The busy-loop calibration of earlier runs is
-  kept beside it.
+  processes at once, each going through the batch from its start for
+  ``--calibration-seconds``; the throughput ratio is what this machine itself
+  allows two processes for this work at that moment, the ceiling for the
+  Celery ratio.  The busy-loop calibration of earlier runs is kept beside it.
 * API: ``GET /v1/games/{id}`` (benchmarks.api's client) against gunicorn with
   1, then 2 worker processes; requests per second, and the ratio.
 
@@ -74,13 +74,26 @@ def positions(count: int, seed: int = 1, mix: tuple[str, str] = ("standard", "pr
     return out
 
 
+def batch_queue(batch: Batch) -> str:
+    """The one queue the batch goes through: the level's own queue, or for a
+    mix of levels a bench queue (the task reads its level from its arguments).
+
+    One queue, because switching a worker onto two queues with
+    ``add_consumer`` made every task ~25 ms slower here (basic+easy: 37
+    tasks/s against ~580 for basic alone), while a worker started on the same
+    two queues with the same backlog ran at ~375/s: an artefact of the
+    harness's switch, not of serving several queues."""
+    levels = {level for _, level in batch}
+    return queue_of(levels.pop()) if len(levels) == 1 else "bench.mix"
+
+
 def decisions_per_second(url: str, batch: Batch, processes: int, pool: str) -> dict[str, Any]:
     """Worker throughput with ``processes`` processes (one prefork worker with
     that many children, or that many solo workers).
 
     The workers start warm on an idle queue, the batch is queued, then every
-    worker is told to consume the AI queues at once; the load generator only
-    waits meanwhile.  The rate is the batch over the span of the results'
+    worker is told to consume the batch's queue (:func:`batch_queue`) at
+    once; the load generator only waits meanwhile.  The rate is the batch over the span of the results'
     completion times (``date_done``)."""
     idle = ("bench.idle",)
     if pool == "prefork":
@@ -89,13 +102,12 @@ def decisions_per_second(url: str, batch: Batch, processes: int, pool: str) -> d
         workers = [start_worker(url, queues=idle, pool="solo") for _ in range(processes)]
     client = Celery(broker=url, backend=url, set_as_current=False)
     with running(*workers):
+        queue = batch_queue(batch)
         results = [
-            client.send_task("ai.decide", kwargs=_kwargs(v, lvl, i), queue=f"ai.{lvl}")
-            for i, (v, lvl) in enumerate(batch)
+            client.send_task("ai.decide", kwargs=_kwargs(v, lvl, i), queue=queue) for i, (v, lvl) in enumerate(batch)
         ]
-        for queue in sorted({queue_of(level) for _, level in batch}):
-            replies = client.control.add_consumer(queue, reply=True, timeout=5)
-            assert len(replies) == len(workers), replies
+        replies = client.control.add_consumer(queue, reply=True, timeout=5)
+        assert len(replies) == len(workers), replies
         # Wait without competing for the cores: one MGET of every result key every half second.
         backend = redis.Redis.from_url(url)
         keys = [f"celery-task-meta-{r.id}" for r in results]
@@ -105,7 +117,7 @@ def decisions_per_second(url: str, batch: Batch, processes: int, pool: str) -> d
     client.close()
     span = (done[-1] - done[0]).total_seconds()
     # The first result's own time is not in the span: count one decision fewer.
-    return {"pool": pool, "processes": processes, "decisions": len(batch), "seconds": round(span, 2),
+    return {"pool": pool, "processes": processes, "queue": queue, "decisions": len(batch), "seconds": round(span, 2),
             "decisions_per_second": round((len(batch) - 1) / span, 1)}  # fmt: skip
 
 
@@ -118,33 +130,33 @@ def _spin(seconds: float) -> int:
     return done
 
 
-def run_batch(batch: Batch) -> int:
-    """Every decision of ``batch`` in this process, as a Celery worker would make it."""
-    for i, (seat_view, level) in enumerate(batch):
-        decide(seat_view, level, seed=i)
-    return len(batch)
+def decide_for(batch: Batch, seconds: float) -> int:
+    """Decisions of ``batch`` in this process, in order and round again, as a
+    Celery worker would make them, for ``seconds``; returns how many were made."""
+    done, stop_at = 0, time.perf_counter() + seconds
+    while time.perf_counter() < stop_at:
+        seat_view, level = batch[done % len(batch)]
+        decide(seat_view, level, seed=done % len(batch))
+        done += 1
+    return done
 
 
-def decision_calibration(batch: Batch) -> dict[str, Any]:
-    """The batch's decisions in-process: one process alone, then two at once,
-    each doing the whole batch (equal work, no split to balance).  Their
-    throughput ratio is what this machine gives two processes for this very
-    work, with no broker in the way (2.0 on two idle cores)."""
+def decision_calibration(batch: Batch, seconds: float) -> dict[str, Any]:
+    """The batch's decisions in-process for ``seconds``: one process alone,
+    then two at once, each from the batch's start (the same work, no broker,
+    no split to balance).  Their throughput ratio is what this machine gives
+    two processes for this very work at that moment (2.0 on two idle cores)."""
     with mp.get_context("fork").Pool(2, initializer=warm_up) as pool:
-        pool.map(run_batch, [batch[:2], batch[:2]], chunksize=1)  # both processes up and warm
-        started = time.perf_counter()
-        pool.apply(run_batch, (batch,))
-        one = time.perf_counter() - started
-        started = time.perf_counter()
-        pool.map(run_batch, [batch, batch], chunksize=1)
-        two = time.perf_counter() - started
+        pool.starmap(decide_for, [(batch, 0.2)] * 2, chunksize=1)  # both processes up and past first calls
+        one = pool.apply(decide_for, (batch, seconds))
+        two = pool.starmap(decide_for, [(batch, seconds)] * 2, chunksize=1)
     return {
-        "decisions_per_process": len(batch),
-        "seconds_1_process": round(one, 2),
-        "seconds_2_processes": round(two, 2),
-        "decisions_per_second_1": round(len(batch) / one, 1),
-        "decisions_per_second_2": round(2 * len(batch) / two, 1),
-        "ratio_2_vs_1": round(2 * one / two, 2),
+        "seconds_each": seconds,
+        "decisions_1_process": one,
+        "decisions_2_processes": two,
+        "decisions_per_second_1": round(one / seconds, 1),
+        "decisions_per_second_2": round(sum(two) / seconds, 1),
+        "ratio_2_vs_1": round(sum(two) / one, 2),
     }
 
 
@@ -191,6 +203,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--redis-port", type=int, default=int(os.environ.get("BENCH_REDIS_PORT", "6379")))
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--pool", choices=["solo", "prefork"], default="solo", help="how the AI processes are run")
+    parser.add_argument("--calibration-seconds", type=float, default=10.0, help="per in-process calibration slice")
     parser.add_argument("--skip-api", action="store_true", help="measure the AI and its calibrations only")
     args = parser.parse_args(argv)
     if args.decisions is None:
@@ -205,7 +218,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     busy_loop = cpu_calibration()
     batch = positions(args.decisions, mix=args.level)
-    calibration = decision_calibration(batch)
+    calibration = decision_calibration(batch, args.calibration_seconds)
     ai = [decisions_per_second(url, batch, n, args.pool) for n in (1, 2)]
     ai_ratio = round(ai[1]["decisions_per_second"] / ai[0]["decisions_per_second"], 2)
     report: dict[str, Any] = {
