@@ -23,8 +23,6 @@ def test_the_level_option_names_one_level_or_a_bid_and_a_play_level():
         with pytest.raises(argparse.ArgumentTypeError):
             scaling.level_mix(bad)
     assert scaling.parse_args([]).level == ("hard", "hard")  # issue 10's default
-    assert scaling.parse_args([]).decisions == 600
-    assert scaling.parse_args(["--level", "standard,pro"]).decisions == 3000
 
 
 def test_bids_go_to_the_bid_level_and_plays_to_the_play_level():
