@@ -21,8 +21,10 @@ from typing import Any
 import requests
 from celery import Celery
 
+from services.players import QUEUES
+
 ROOT = Path(__file__).resolve().parents[1]
-ALL_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+ALL_QUEUES = QUEUES  # one queue per level of the catalogue, all six
 
 
 def free_port() -> int:

@@ -1,16 +1,26 @@
 """Scaling on this machine: 1 vs 2 processes, measured side by side. Prints JSON.
 
-    python -m benchmarks.scaling [--decisions 3000] [--seconds 8] [--redis-db 6]
+    python -m benchmarks.scaling [--level hard] [--decisions N] [--seconds 8]
+                                 [--redis-port 6379] [--redis-db 6] [--skip-api]
 
-* AI: the same batch of ``ai.decide`` tasks (standard bids and pro plays from
-  random real positions) sent by name through the Redis broker to a Celery
-  worker with 1, then 2 pool processes; decisions per second end to end
-  (send to result), and the ratio.
+* AI: the same batch of ``ai.decide`` tasks (bids and plays from random real
+  positions, by ``--level``: ``hard`` by default, as issue 10 asks; ``BID,PLAY``
+  for a mix, e.g. ``standard,pro``, the earlier default) sent by name through
+  the Redis broker to 1, then 2 Celery worker processes; decisions per second
+  end to end (send to result), and the ratio (goal ≥ 1.6).
+* CPU calibration, beside it in the same run: the *same* batch of decisions
+  run in-process (``decide``, no Celery, no Redis) by 1 process, then by 2
+  processes at once, each going through the batch from its start for
+  ``--calibration-seconds``; the throughput ratio is what this machine itself
+  allows two processes for this work at that moment, the ceiling for the
+  Celery ratio.  The busy-loop calibration of earlier runs is kept beside it.
 * API: ``GET /v1/games/{id}`` (benchmarks.api's client) against gunicorn with
   1, then 2 worker processes; requests per second, and the ratio.
 
 On a 2-core machine the load generator shares the cores with what it
 measures, so the ratios are a floor for what two dedicated cores give.
+``--decisions`` (default 3,000) is the batch; with hard at its expected
+cost (a few ms, up to ~50 ms) one process takes from seconds to minutes.
 """
 
 from __future__ import annotations
@@ -28,15 +38,28 @@ from typing import Any
 import redis
 from celery import Celery
 
+from services.ai_worker import decide, warm_up
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
+from services.players import LEVEL_NAMES, queue_of
 
-from .api import measure
-from .procs import gunicorn, running, start_worker
+from .api import CpuMeter, measure
+from .procs import running, start_gunicorn, start_worker
+
+Batch = list[tuple[dict[str, Any], str]]  # (the seat to move's view, the level deciding it)
+GOAL_AI_RATIO = 1.6
 
 
-def positions(count: int, seed: int = 1) -> list[tuple[dict[str, Any], str]]:
+def level_mix(spec: str) -> tuple[str, str]:
+    """``(bid level, play level)`` from ``hard`` or ``standard,pro``."""
+    parts = spec.split(",")
+    if len(parts) not in (1, 2) or any(p not in LEVEL_NAMES for p in parts):
+        raise argparse.ArgumentTypeError(f"{spec!r}: LEVEL or BID_LEVEL,PLAY_LEVEL from {', '.join(LEVEL_NAMES)}")
+    return parts[0], parts[-1]
+
+
+def positions(count: int, seed: int = 1, mix: tuple[str, str] = ("standard", "pro")) -> Batch:
     """``(view, level)`` pairs: the seat to move's view in random real games;
-    bids go to standard, plays to pro (the two expensive decisions)."""
+    bids go to ``mix[0]``, plays to ``mix[1]``."""
     rng = random.Random(seed)
     out: list[tuple[dict[str, Any], str]] = []
     state = new_game(make_rules("partnership"), seed=seed)
@@ -46,20 +69,31 @@ def positions(count: int, seed: int = 1) -> list[tuple[dict[str, Any], str]]:
         seat = turn(state)
         seat_view = view(state, seat)
         del seat_view["history"]
-        out.append((seat_view, "standard" if state.phase == "bidding" else "pro"))
+        out.append((seat_view, mix[0] if state.phase == "bidding" else mix[1]))
         state = apply(state, seat, rng.choice(legal_moves(state, seat)))
     return out
 
 
-def decisions_per_second(
-    url: str, batch: list[tuple[dict[str, Any], str]], processes: int, pool: str
-) -> dict[str, float]:
+def batch_queue(batch: Batch) -> str:
+    """The one queue the batch goes through: the level's own queue, or for a
+    mix of levels a bench queue (the task reads its level from its arguments).
+
+    One queue, because switching a worker onto two queues with
+    ``add_consumer`` made every task ~25 ms slower here (basic+easy: 37
+    tasks/s against ~580 for basic alone), while a worker started on the same
+    two queues with the same backlog ran at ~375/s: an artefact of the
+    harness's switch, not of serving several queues."""
+    levels = {level for _, level in batch}
+    return queue_of(levels.pop()) if len(levels) == 1 else "bench.mix"
+
+
+def decisions_per_second(url: str, batch: Batch, processes: int, pool: str) -> dict[str, Any]:
     """Worker throughput with ``processes`` processes (one prefork worker with
     that many children, or that many solo workers).
 
     The workers start warm on an idle queue, the batch is queued, then every
-    worker is told to consume the AI queues at once; the load generator only
-    waits meanwhile.  The rate is the batch over the span of the results'
+    worker is told to consume the batch's queue (:func:`batch_queue`) at
+    once; the load generator only waits meanwhile.  The rate is the batch over the span of the results'
     completion times (``date_done``)."""
     idle = ("bench.idle",)
     if pool == "prefork":
@@ -68,13 +102,12 @@ def decisions_per_second(
         workers = [start_worker(url, queues=idle, pool="solo") for _ in range(processes)]
     client = Celery(broker=url, backend=url, set_as_current=False)
     with running(*workers):
+        queue = batch_queue(batch)
         results = [
-            client.send_task("ai.decide", kwargs=_kwargs(v, lvl, i), queue=f"ai.{lvl}")
-            for i, (v, lvl) in enumerate(batch)
+            client.send_task("ai.decide", kwargs=_kwargs(v, lvl, i), queue=queue) for i, (v, lvl) in enumerate(batch)
         ]
-        for queue in ("ai.pro", "ai.standard"):
-            replies = client.control.add_consumer(queue, reply=True, timeout=5)
-            assert len(replies) == len(workers), replies
+        replies = client.control.add_consumer(queue, reply=True, timeout=5)
+        assert len(replies) == len(workers), replies
         # Wait without competing for the cores: one MGET of every result key every half second.
         backend = redis.Redis.from_url(url)
         keys = [f"celery-task-meta-{r.id}" for r in results]
@@ -84,7 +117,7 @@ def decisions_per_second(
     client.close()
     span = (done[-1] - done[0]).total_seconds()
     # The first result's own time is not in the span: count one decision fewer.
-    return {"pool": pool, "processes": processes, "decisions": len(batch), "seconds": round(span, 2),
+    return {"pool": pool, "processes": processes, "queue": queue, "decisions": len(batch), "seconds": round(span, 2),
             "decisions_per_second": round((len(batch) - 1) / span, 1)}  # fmt: skip
 
 
@@ -95,6 +128,36 @@ def _spin(seconds: float) -> int:
         for _ in range(10_000):
             done += 1
     return done
+
+
+def decide_for(batch: Batch, seconds: float) -> int:
+    """Decisions of ``batch`` in this process, in order and round again, as a
+    Celery worker would make them, for ``seconds``; returns how many were made."""
+    done, stop_at = 0, time.perf_counter() + seconds
+    while time.perf_counter() < stop_at:
+        seat_view, level = batch[done % len(batch)]
+        decide(seat_view, level, seed=done % len(batch))
+        done += 1
+    return done
+
+
+def decision_calibration(batch: Batch, seconds: float) -> dict[str, Any]:
+    """The batch's decisions in-process for ``seconds``: one process alone,
+    then two at once, each from the batch's start (the same work, no broker,
+    no split to balance).  Their throughput ratio is what this machine gives
+    two processes for this very work at that moment (2.0 on two idle cores)."""
+    with mp.get_context("fork").Pool(2, initializer=warm_up) as pool:
+        pool.starmap(decide_for, [(batch, 0.2)] * 2, chunksize=1)  # both processes up and past first calls
+        one = pool.apply(decide_for, (batch, seconds))
+        two = pool.starmap(decide_for, [(batch, seconds)] * 2, chunksize=1)
+    return {
+        "seconds_each": seconds,
+        "decisions_1_process": one,
+        "decisions_2_processes": two,
+        "decisions_per_second_1": round(one / seconds, 1),
+        "decisions_per_second_2": round(sum(two) / seconds, 1),
+        "ratio_2_vs_1": round(sum(two) / one, 2),
+    }
 
 
 def cpu_calibration(seconds: float = 3.0) -> float:
@@ -117,42 +180,66 @@ def _kwargs(seat_view: dict[str, Any], level: str, i: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=3000)
-    parser.add_argument("--seconds", type=float, default=8.0, help="per API measurement")
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--redis-db", type=int, default=6)
-    parser.add_argument("--pool", choices=["solo", "prefork"], default="solo", help="how the AI processes are run")
-    args = parser.parse_args()
-    url = f"redis://127.0.0.1:6379/{args.redis_db}"
-    redis.Redis.from_url(url).flushdb()
-
-    calibration = cpu_calibration()
-    batch = positions(args.decisions)
-    ai = [decisions_per_second(url, batch, n, args.pool) for n in (1, 2)]
+def api_requests_per_second(url: str, clients: int, seconds: float) -> list[dict[str, Any]]:
+    """``GET`` view throughput of gunicorn with 1, then 2 worker processes."""
     api = []
     for workers in (1, 2):
         env = {"RATE_LIMIT_ENABLED": "0", "AI_ENABLED": "0"}
-        with gunicorn(url, workers=workers, threads=8, env=env) as base:
-            port = int(base.rsplit(":", 1)[1])
-            measure("127.0.0.1", port, "get_view", args.clients, 2)  # warm-up, discarded
-            api.append({"workers": workers, **measure("127.0.0.1", port, "get_view", args.clients, args.seconds)})
-    print(
-        json.dumps(
-            {
-                "benchmark": "scaling",
-                "date": datetime.now(UTC).isoformat(timespec="seconds"),
-                "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
-                "cpu_calibration_2_vs_1": calibration,
-                "ai": ai,
-                "ai_ratio_2_vs_1": round(ai[1]["decisions_per_second"] / ai[0]["decisions_per_second"], 2),
-                "api_get_view": api,
-                "api_ratio_2_vs_1": round(api[1]["requests_per_s"] / api[0]["requests_per_s"], 2),
-            },
-            indent=2,
-        )
-    )
+        process, base = start_gunicorn(url, workers=workers, threads=8, env=env)
+        with running(process):
+            port, meter = int(base.rsplit(":", 1)[1]), CpuMeter(process, url)
+            measure("127.0.0.1", port, "get_view", clients, 2, meter)  # warm-up, discarded
+            api.append({"workers": workers, **measure("127.0.0.1", port, "get_view", clients, seconds, meter)})
+    return api
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", type=level_mix, default=("hard", "hard"), help="LEVEL or BID_LEVEL,PLAY_LEVEL")
+    parser.add_argument("--decisions", type=int, default=3000, help="the batch of ai.decide tasks")
+    parser.add_argument("--seconds", type=float, default=8.0, help="per API measurement")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--redis-host", default="127.0.0.1")
+    parser.add_argument("--redis-port", type=int, default=int(os.environ.get("BENCH_REDIS_PORT", "6379")))
+    parser.add_argument("--redis-db", type=int, default=6)
+    parser.add_argument("--pool", choices=["solo", "prefork"], default="solo", help="how the AI processes are run")
+    parser.add_argument("--calibration-seconds", type=float, default=10.0, help="per in-process calibration slice")
+    parser.add_argument("--skip-api", action="store_true", help="measure the AI and its calibrations only")
+    args = parser.parse_args(argv)
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    url = f"redis://{args.redis_host}:{args.redis_port}/{args.redis_db}"
+    redis.Redis.from_url(url).flushdb()
+
+    busy_loop = cpu_calibration()
+    batch = positions(args.decisions, mix=args.level)
+    calibration = decision_calibration(batch, args.calibration_seconds)
+    ai = [decisions_per_second(url, batch, n, args.pool) for n in (1, 2)]
+    ai_ratio = round(ai[1]["decisions_per_second"] / ai[0]["decisions_per_second"], 2)
+    report: dict[str, Any] = {
+        "benchmark": "scaling",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
+        "levels": {"bid": args.level[0], "play": args.level[1]},
+        "decisions": len(batch),
+        "cpu_calibration_2_vs_1": busy_loop,
+        "cpu_calibration_decisions": calibration,
+        "cpu_calibration_decisions_2_vs_1": calibration["ratio_2_vs_1"],
+        "ai": ai,
+        "ai_ratio_2_vs_1": ai_ratio,
+        "ai_ratio_share_of_calibration": round(ai_ratio / calibration["ratio_2_vs_1"], 2),
+        "goal_ai_ratio": GOAL_AI_RATIO,
+        "meets_goal_ai_ratio": ai_ratio >= GOAL_AI_RATIO,
+    }
+    if not args.skip_api:
+        api = api_requests_per_second(url, args.clients, args.seconds)
+        report["api_get_view"] = api
+        report["api_ratio_2_vs_1"] = round(api[1]["requests_per_s"] / api[0]["requests_per_s"], 2)
+    print(json.dumps(report, indent=2))
+    return report
 
 
 if __name__ == "__main__":

@@ -1,26 +1,51 @@
 """Duplicate tournament between two computer levels, on the real engine.
 
     python -m benchmarks.tournament --a pro --b standard --preset partnership --rounds 2000 --seed 1
+    python -m benchmarks.tournament --a hard --b pro --preset partnership --games 100 --seed 1
 
-Each of ``--rounds`` deals (round 1 of ``new_game(rules, seed=seed + i)``) is
-played twice with the same cards:
+Two modes, both duplicate: every deal (or game seed) is played twice with the
+same cards and the levels' seats swapped,
 
 * partnership: level A holds seats 0 & 2 (team 0) and B seats 1 & 3, then the
   levels swap teams;
 * individual: A holds seats 0 & 2 and B seats 1 & 3 (each seat scoring alone),
   then swapped, so across the pair each level sits in every seat position.
 
-The engine drives everything (``new_game``/``view``/``apply``) and scores the
-round (``history[0].points``).  Every deal is a fresh game, so bags do not
-carry across rounds (a 10-bag penalty only hits a side that takes 10 bags in
-one round) – the figures are points per round, not games.
+**Single rounds** (``--rounds N``, the default mode): N deals, each round 1 of
+``new_game(rules, seed)``.  Every deal is a fresh game, so bags do not carry
+across rounds (a 10-bag penalty only hits a side that takes 10 bags in one
+round) and bags are nearly free.  A level's points for one play: its team's
+points (partnership) or the mean of its two seats' points (individual).  Per
+deal the paired difference is the mean over the two plays of (A − B); the JSON
+gives the mean points per round of each level, that difference with a normal
+95% interval over the deals, and rounds won (per play, the level with more
+points).  Beside it the **bag-adjusted** figures: each side's points with the
+round's realised bag penalties added back and every bag it took charged its
+share of the penalty instead (``bag_penalty / bag_limit``, 10 points in the
+partnership preset, 0 where the penalty is off), so a level that sheds bags
+is not flattered by the fresh round.
 
-A level's points for one play: its team's points (partnership) or the mean of
-its two seats' points (individual).  Per deal the paired difference is the
-mean over the two plays of (A's points − B's points); the JSON reports the
-mean points per round of each level, that difference with a 95% confidence
-interval (normal, over the deals), and rounds won (per play, the level with
-more points; ties counted apart).  Two worker processes share the deals.
+**Whole games** (``--games N``): N game seeds, each played twice (a game pair,
+sides swapped) from ``new_game(rules, seed)`` to the end the engine declares
+(500 / −200 in partnership, bags carrying over); the engine deals every round
+from the seed, so both games of a pair see the same deal sequence for as long
+as both last.  The JSON gives games, wins of each level, ties (a game stopped
+by ``--round-cap`` unfinished; the engine itself never ends on a tie), A's win
+share with a Wilson 95% interval, how the pairs split, rounds per game, final
+scores and points per round.  The Wilson interval treats the 2N games as
+independent; the two games of a pair share their deals and tend to split,
+which makes the interval conservative.
+
+**Per level**, from the same runs (counted over the level's seats and sides):
+nil bid rate and nil success rate; partner nils covered (nil bids by a seat's
+partner – the same level – that were made; partnership only); opponent nils
+set (nil bids by the seats a side plays against – the other team, or in the
+individual game the three other seats of each of the level's seats – that
+failed); bags per round per side; 10-bag penalties per 100 rounds per side.
+
+The engine drives everything (``new_game``/``view``/``apply``); each decision
+renders its seat's view once, without finished rounds (as the API sends it).
+Two worker processes share the work; results depend only on ``--seed``.
 """
 
 from __future__ import annotations
@@ -30,96 +55,325 @@ import json
 import math
 import multiprocessing
 import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from services.ai_worker import LEVELS, decide, warm_up
-from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn, view
+from services.ai_worker import decide, warm_up
+from services.engine import Bid, Play, Rules, apply, make_rules, new_game, parse_card, turn, view
+from services.engine.scoring import side_round_points
+from services.engine.state import first_seat, replay_tricks
+from services.players import LEVEL_NAMES
+
+Z95 = 1.96
+DEFAULT_ROUND_CAP = 200  # a game to 500 takes ~10–25 rounds; this only stops a pathological one
+SEED_STRIDE = 1_000_003  # deal/game seeds: seed * SEED_STRIDE + i
 
 
-def play_round(preset: str, deal_seed: int, seat_levels: tuple[str, ...], decision_seed: int) -> tuple[int, ...]:
-    """Points per seat's side for one round of ``deal_seed`` with ``seat_levels``."""
-    state = new_game(make_rules(preset), seed=deal_seed)
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Which level sits where for one play of a duplicate pair."""
+
+    levels: tuple[str, str, str, str]  # per seat
+    a_seats: tuple[int, int]
+    b_seats: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """What the figures need from one finished round (plain tuples: cheap to pickle)."""
+
+    bids: tuple[int, ...]  # per seat
+    tricks: tuple[int, ...]  # per seat
+    points: tuple[int, ...]  # per side, realised bag penalties included
+    bags: tuple[int, ...]  # per side: bags taken this round
+    penalties: tuple[int, ...]  # per side: times the bag penalty hit this round
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One play: a single round or a whole game."""
+
+    rounds: tuple[RoundFacts, ...]
+    final_scores: tuple[int, ...]  # per side
+    winner: tuple[int, ...] | None  # the winning seats; None if stopped by the round cap
+    capped: bool
+
+
+def seatings(a: str, b: str) -> tuple[Seating, Seating]:
+    """The two plays of a duplicate pair: A on seats 0 & 2, then on 1 & 3."""
+    return Seating((a, b, a, b), (0, 2), (1, 3)), Seating((b, a, b, a), (1, 3), (0, 2))
+
+
+def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Callable[[int], int],
+         max_rounds: int) -> Played:  # fmt: skip
+    """Play ``new_game(rules, game_seed)`` with ``levels`` per seat until the
+    game ends or ``max_rounds`` rounds are finished (1: a single round).
+
+    Each decision renders the seat's view once, finished rounds left out (the
+    AI never reads them; the API does not send them)."""
+    state = new_game(rules, seed=game_seed)
     move_no = 0
-    while not state.history:
+    while state.phase != "game_over" and len(state.history) < max_rounds:
         seat = turn(state)
-        decision = decide(view(state, seat), seat_levels[seat], decision_seed * 1000 + move_no)
+        decision = decide(view(state, seat, history=False), levels[seat], seed_of_move(move_no))
         move = Bid(decision["bid"]) if "bid" in decision else Play(parse_card(decision["card"]))
         state = apply(state, seat, move)
         move_no += 1
-    return state.history[0].points
+    rounds = tuple(round_facts(rules, i + 1, record) for i, record in enumerate(state.history))
+    return Played(rounds, state.scores, state.winner, state.phase != "game_over")
 
 
-def level_points(preset: str, points: tuple[int, ...], a_seats: tuple[int, int]) -> tuple[float, float]:
-    """(A's points, B's points) for one play."""
-    if preset == "partnership":
-        a_side = a_seats[0] % 2
-        return float(points[a_side]), float(points[1 - a_side])
-    b_seats = [s for s in range(4) if s not in a_seats]
-    return sum(points[s] for s in a_seats) / 2, sum(points[s] for s in b_seats) / 2
+def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
+    """The figures of a finished round from its record; tricks per seat come
+    from its 13 tricks, bags per side from the engine's own scoring rule."""
+    tricks = [0, 0, 0, 0]
+    for _, _, winner in replay_tricks(first_seat(round_no), record.plays):
+        tricks[winner] += 1
+    bags = tuple(
+        side_round_points(rules, rules.seats_of(side), record.bids, tuple(tricks))[1] for side in range(rules.sides)
+    )
+    return RoundFacts(record.bids, tuple(tricks), record.points, bags, record.bag_penalties)
 
 
-def play_deal(args: tuple[str, str, str, int]) -> tuple[float, float, float, float]:
-    """Both plays of one duplicate deal: (A, B) points of each."""
-    preset, a, b, deal_seed = args
-    first = (a, b, a, b)
-    second = (b, a, b, a)
-    a1, b1 = level_points(preset, play_round(preset, deal_seed, first, 2 * deal_seed), (0, 2))
-    a2, b2 = level_points(preset, play_round(preset, deal_seed, second, 2 * deal_seed + 1), (1, 3))
-    return a1, b1, a2, b2
+def sides_of(rules: Rules, seats: Iterable[int]) -> tuple[int, ...]:
+    """The scoring sides a level holds: one team, or each of its seats."""
+    return tuple(sorted({rules.side_of(s) for s in seats}))
 
 
-def summarise(results: list[tuple[float, float, float, float]]) -> dict[str, Any]:
-    n = len(results)
-    diffs = [((a1 - b1) + (a2 - b2)) / 2 for a1, b1, a2, b2 in results]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+def bag_charge(rules: Rules) -> float:
+    """Points one bag costs in the long run: its share of the bag penalty."""
+    return rules.bag_penalty / rules.bag_limit
+
+
+def adjusted_points(rules: Rules, facts: RoundFacts, side: int) -> float:
+    """The side's points with the realised penalty put back and each bag charged its share."""
+    return facts.points[side] + facts.penalties[side] * rules.bag_penalty - facts.bags[side] * bag_charge(rules)
+
+
+def level_counts(rules: Rules, rounds: Iterable[RoundFacts], seats: tuple[int, ...]) -> Counter:
+    """Per-level counts (nils, bags, penalties) over ``rounds`` for the level on ``seats``."""
+    counts: Counter = Counter()
+    sides = sides_of(rules, seats)
+    for facts in rounds:
+        counts["rounds"] += 1
+        counts["side_rounds"] += len(sides)
+        for seat in seats:
+            counts["bids"] += 1
+            if facts.bids[seat] == 0:
+                counts["nil_bids"] += 1
+                counts["nil_made"] += facts.tricks[seat] == 0
+            partner = (seat + 2) % 4
+            if rules.partnership and facts.bids[partner] == 0:
+                counts["partner_nils"] += 1
+                counts["partner_nils_made"] += facts.tricks[partner] == 0
+        for side in sides:
+            counts["bags"] += facts.bags[side]
+            counts["bag_penalties"] += facts.penalties[side]
+            for other in range(4):
+                if rules.side_of(other) != side and facts.bids[other] == 0:
+                    counts["opponent_nils"] += 1
+                    counts["opponent_nils_set"] += facts.tricks[other] > 0
+    return counts
+
+
+def mean_of_sides(values: Iterable[float]) -> float:
+    values = list(values)
+    return sum(values) / len(values)
+
+
+def play_pair(args: tuple[str, dict[str, Any], str, str, int, int]) -> dict[str, Any]:
+    """Both plays of one duplicate deal (``max_rounds`` 1) or game pair, as plain figures per play."""
+    preset, overrides, a, b, game_seed, max_rounds = args
+    rules = make_rules(preset, **overrides)
+    plays = []
+    for swapped, seating in enumerate(seatings(a, b)):
+        base = 2 * game_seed + swapped
+        if max_rounds == 1:  # single rounds: the seeds of earlier runs, so old rows reproduce
+            played = play(rules, game_seed, seating.levels, lambda n, base=base: base * 1000 + n, 1)
+        else:
+            played = play(rules, game_seed, seating.levels, lambda n, base=base: base * 1_000_000 + n, max_rounds)
+        plays.append(play_figures(rules, seating, played))
+    return {"plays": plays}
+
+
+def play_figures(rules: Rules, seating: Seating, played: Played) -> dict[str, Any]:
+    """One play reduced to what the summary needs, per role (``a``/``b``)."""
+    out: dict[str, Any] = {"levels": seating.levels, "rounds": len(played.rounds), "capped": played.capped}
+    for role, seats in (("a", seating.a_seats), ("b", seating.b_seats)):
+        sides = sides_of(rules, seats)
+        out[role] = {
+            "seats": seats,
+            "points": sum(mean_of_sides(f.points[s] for s in sides) for f in played.rounds),
+            "adjusted": sum(mean_of_sides(adjusted_points(rules, f, s) for s in sides) for f in played.rounds),
+            "final_score": mean_of_sides(played.final_scores[s] for s in sides),
+            "won": played.winner is not None and played.winner[0] in seats,
+            "counts": dict(level_counts(rules, played.rounds, seats)),
+        }
+    return out
+
+
+def mean_ci(values: list[float]) -> dict[str, Any]:
+    """Mean with a normal 95% interval over independent values."""
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
     stderr = math.sqrt(var / n)
-    plays = [(a1, b1) for a1, b1, _, _ in results] + [(a2, b2) for _, _, a2, b2 in results]
     return {
-        "mean_points_per_round": {
-            "a": round(sum(p[0] for p in plays) / len(plays), 2),
-            "b": round(sum(p[1] for p in plays) / len(plays), 2),
-        },
-        "difference_a_minus_b": {
-            "mean": round(mean, 2),
-            "ci95": [round(mean - 1.96 * stderr, 2), round(mean + 1.96 * stderr, 2)],
-            "stderr": round(stderr, 3),
-        },
+        "mean": round(mean, 2),
+        "ci95": [round(mean - Z95 * stderr, 2), round(mean + Z95 * stderr, 2)],
+        "stderr": round(stderr, 3),
+    }
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> list[float]:
+    """Wilson score interval for a share: sound near 0 or 1 and for few trials."""
+    if trials == 0:
+        return [0.0, 1.0]
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def per_level(plays: list[dict[str, Any]], role: str, level: str, partnership: bool) -> dict[str, Any]:
+    """The per-level figures of one role, summed over every play."""
+    c: Counter = Counter()
+    for p in plays:
+        c.update(p[role]["counts"])
+    return {
+        "level": level,
+        "counts": {k: c[k] for k in sorted(COUNT_KEYS)},
+        "nil_bid_rate": share(c["nil_bids"], c["bids"]),
+        "nil_success_rate": share(c["nil_made"], c["nil_bids"]),
+        "partner_nils_covered": share(c["partner_nils_made"], c["partner_nils"]) if partnership else None,
+        "opponent_nils_set": share(c["opponent_nils_set"], c["opponent_nils"]),
+        "bags_per_round_per_side": round(c["bags"] / c["side_rounds"], 3) if c["side_rounds"] else None,
+        "bag_penalties_per_100_rounds_per_side": round(100 * c["bag_penalties"] / c["side_rounds"], 3)
+        if c["side_rounds"]
+        else None,
+    }
+
+
+COUNT_KEYS = (
+    "rounds", "side_rounds", "bids", "nil_bids", "nil_made", "partner_nils", "partner_nils_made",
+    "opponent_nils", "opponent_nils_set", "bags", "bag_penalties",
+)  # fmt: skip
+
+
+def summarise_rounds(pairs: list[dict[str, Any]], rules: Rules) -> dict[str, Any]:
+    """Single-round mode: points, paired difference (plain and bag-adjusted), rounds won."""
+    plays = [p for pair in pairs for p in pair["plays"]]
+    diffs = [mean_of_sides(p["a"]["points"] - p["b"]["points"] for p in pair["plays"]) for pair in pairs]
+    adjusted = [mean_of_sides(p["a"]["adjusted"] - p["b"]["adjusted"] for p in pair["plays"]) for pair in pairs]
+    return {
+        "mean_points_per_round": {r: round(mean_of_sides(p[r]["points"] for p in plays), 2) for r in ("a", "b")},
+        "difference_a_minus_b": mean_ci(diffs),
         "rounds_won": {
-            "a": sum(1 for x, y in plays if x > y),
-            "b": sum(1 for x, y in plays if y > x),
-            "tie": sum(1 for x, y in plays if x == y),
+            "a": sum(1 for p in plays if p["a"]["points"] > p["b"]["points"]),
+            "b": sum(1 for p in plays if p["b"]["points"] > p["a"]["points"]),
+            "tie": sum(1 for p in plays if p["a"]["points"] == p["b"]["points"]),
+        },
+        "bag_adjusted": {
+            "charge_per_bag": bag_charge(rules),
+            "mean_points_per_round": {r: round(mean_of_sides(p[r]["adjusted"] for p in plays), 2) for r in ("a", "b")},
+            "difference_a_minus_b": mean_ci(adjusted),
         },
     }
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def summarise_games(pairs: list[dict[str, Any]], round_cap: int) -> dict[str, Any]:
+    """Whole-game mode: wins with a Wilson interval, pair splits, rounds, scores."""
+    plays = [p for pair in pairs for p in pair["plays"]]
+    games = len(plays)
+    wins = {r: sum(1 for p in plays if p[r]["won"]) for r in ("a", "b")}
+    outcomes = Counter(pair_outcome(pair) for pair in pairs)
+    rounds = [p["rounds"] for p in plays]
+    total_rounds = sum(rounds)
+    return {
+        "games": games,
+        "wins": wins,
+        "ties": games - wins["a"] - wins["b"],
+        "a_win_share": round(wins["a"] / games, 4),
+        "a_win_share_wilson95": wilson(wins["a"], games),
+        "pairs": {k: outcomes[k] for k in PAIR_OUTCOMES},
+        "rounds_per_game": {"mean": round(total_rounds / games, 2), "min": min(rounds), "max": max(rounds)},
+        "round_cap": round_cap,
+        "round_cap_hit": sum(1 for p in plays if p["capped"]),
+        "mean_final_score": {r: round(mean_of_sides(p[r]["final_score"] for p in plays), 1) for r in ("a", "b")},
+        "final_score_difference_a_minus_b": mean_ci(
+            [mean_of_sides(p["a"]["final_score"] - p["b"]["final_score"] for p in pair["plays"]) for pair in pairs]
+        ),
+        "mean_points_per_round": {r: round(sum(p[r]["points"] for p in plays) / total_rounds, 2) for r in ("a", "b")},
+    }
+
+
+PAIR_OUTCOMES = ("a_won_both", "split", "b_won_both", "with_unfinished")
+
+
+def pair_outcome(pair: dict[str, Any]) -> str:
+    """How a game pair fell: one of :data:`PAIR_OUTCOMES`."""
+    if any(not p["a"]["won"] and not p["b"]["won"] for p in pair["plays"]):
+        return "with_unfinished"
+    return ("b_won_both", "split", "a_won_both")[sum(p["a"]["won"] for p in pair["plays"])]
+
+
+def run_pairs(jobs: list[tuple[Any, ...]], processes: int, chunksize: int) -> list[dict[str, Any]]:
+    """Every job's pair, in job order, over ``processes`` warm worker processes."""
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes, initializer=warm_up) as pool:
+            return pool.map(play_pair, jobs, chunksize=chunksize)
+    warm_up()
+    return [play_pair(job) for job in jobs]
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", choices=LEVELS, required=True)
-    parser.add_argument("--b", choices=LEVELS, required=True)
+    parser.add_argument("--a", choices=LEVEL_NAMES, required=True)
+    parser.add_argument("--b", choices=LEVEL_NAMES, required=True)
     parser.add_argument("--preset", choices=("partnership", "individual"), default="partnership")
-    parser.add_argument("--rounds", type=int, default=2000, help="duplicate deals (each is played twice)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--rounds", type=int, help="single-round mode: duplicate deals, each played twice (default 2000)")
+    mode.add_argument("--games", type=int, help="whole-game mode: game seeds, each played twice (a game pair)")
+    parser.add_argument("--round-cap", type=int, default=DEFAULT_ROUND_CAP, help="whole games: stop a game here")
+    parser.add_argument("--win-score", type=int, help="override the preset's winning score (short test games)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.games is None and args.rounds is None:
+        args.rounds = 2000
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
     started = time.perf_counter()
-    jobs = [(args.preset, args.a, args.b, args.seed * 1_000_003 + i) for i in range(args.rounds)]
-    if args.processes > 1:
-        with multiprocessing.get_context("fork").Pool(args.processes, initializer=warm_up) as pool:
-            results = pool.map(play_deal, jobs, chunksize=20)
+    overrides = {} if args.win_score is None else {"win_score": args.win_score}
+    rules = make_rules(args.preset, **overrides)
+    whole_games = args.games is not None
+    count = args.games if whole_games else args.rounds
+    max_rounds = args.round_cap if whole_games else 1
+    jobs = [(args.preset, overrides, args.a, args.b, args.seed * SEED_STRIDE + i, max_rounds) for i in range(count)]
+    pairs = run_pairs(jobs, args.processes, chunksize=1 if whole_games else 20)
+    plays = [p for pair in pairs for p in pair["plays"]]
+    report: dict[str, Any] = {"mode": "games" if whole_games else "rounds", "a": args.a, "b": args.b}
+    report["preset"] = args.preset
+    if whole_games:
+        report |= {
+            "game_pairs": count,
+            "seed": args.seed,
+            "rules": rules.to_dict(),
+            **summarise_games(pairs, args.round_cap),
+        }
     else:
-        warm_up()
-        results = [play_deal(job) for job in jobs]
-    report = {
-        "a": args.a,
-        "b": args.b,
-        "preset": args.preset,
-        "deals": args.rounds,
-        "plays": 2 * args.rounds,
-        "seed": args.seed,
-        **summarise(results),
-        "elapsed_s": round(time.perf_counter() - started, 1),
-    }
+        report |= {"deals": count, "plays": 2 * count, "seed": args.seed, **summarise_rounds(pairs, rules)}
+    report["per_level"] = {r: per_level(plays, r, getattr(args, r), rules.partnership) for r in ("a", "b")}
+    report["elapsed_s"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report))
     return report
 
