@@ -22,8 +22,8 @@ from .observability import STORE_ERRORS, configure_logging, init_observability
 from .problems import ApiError, problem_response
 from .protection import init_protection
 from .routes import v1
-from .web import web
 from .store import make_store
+from .web import web
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 log = logging.getLogger("services.api")

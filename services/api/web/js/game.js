@@ -9,6 +9,7 @@ import { openDialog } from "./dialog.js";
 import { fill, h, pause } from "./dom.js";
 import { describeHint, fetchHint, hintsAllowed } from "./hint.js";
 import { clearMessage, describeProblem, showMessage, showProblem } from "./messages.js";
+import { navigate } from "./router.js";
 import { forgetSeat, heldSeat } from "./seats.js";
 import { seatName } from "./seating.js";
 import { loadSettings, paceMs } from "./settings.js";
@@ -36,6 +37,13 @@ export class Game {
     this.lastTrickOpen = false;
     this.hint = null;
     this.feed = null;
+    this.stopped = false;
+  }
+
+  /** Leave this page's game (the address changed): no more events, no more drawing. */
+  stop() {
+    this.stopped = true;
+    if (this.feed) this.feed.stop();
   }
 
   get pace() {
@@ -51,6 +59,7 @@ export class Game {
       fill(this.root, h("section.panel", {}, h("h1", {}, "Can't open this game"), h("p", {}, describeProblem(problem)), h("a.button", { href: "/play" }, "Back to the lobby")));
       return;
     }
+    if (this.stopped) return;
     view.history.forEach((round) => this.summarised.add(round.round));
     this.accept(view);
     this.feed = follow(this.gameId, this.token, 0, {
@@ -308,7 +317,7 @@ export class Game {
 
   render() {
     const view = this.view;
-    if (!view) return;
+    if (!view || this.stopped) return;
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
     const canMove = !this.derived && !this.pending && Boolean(this.token);
     const table = renderTable(view, {
@@ -328,7 +337,7 @@ export class Game {
       },
       onShowScores: () => this.showScores(),
       onLeave: () => this.leave(),
-      gameOver: view.phase === "game_over" && !this.derived ? renderGameOver(view, { onNewGame: () => location.assign(lobbyUrl()) }) : null,
+      gameOver: view.phase === "game_over" && !this.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()) }) : null,
     });
     fill(this.root, table);
     this.restoreFocus(focusKey, canMove && view.turn === view.you);

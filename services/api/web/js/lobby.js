@@ -7,6 +7,7 @@ import { lobbyUrl } from "./game.js";
 import { refusedHintOption, withHintOption, withoutHintOption } from "./hint.js";
 import { DEFAULT_LEVEL, LEVELS } from "./levels.js";
 import { describeProblem, showMessage, showProblem } from "./messages.js";
+import { navigate } from "./router.js";
 import { heldGames, keepSeat } from "./seats.js";
 import { SEAT_NAMES, seatKind, seatName } from "./seating.js";
 
@@ -160,7 +161,7 @@ async function createGame(form) {
       created = await api.createGame({ ...spec, options: withoutHintOption(options) }); // a server without hints
     }
     if (you >= 0) keepSeat(created.game_id, you, created.seats[you].token);
-    location.assign(gameUrl(created.game_id));
+    navigate(gameUrl(created.game_id));
   } catch (problem) {
     showProblem(problem);
     button.disabled = false;
@@ -182,7 +183,7 @@ function openLink(event) {
     /* a bare game id */
   }
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) return showMessage("That isn't a game link or id.");
-  location.assign(gameUrl(gameId, seat !== null && /^[0-3]$/.test(seat) ? `&seat=${seat}` : ""));
+  navigate(gameUrl(gameId, seat !== null && /^[0-3]$/.test(seat) ? `&seat=${seat}` : ""));
 }
 
 /** The page an invite link opens: take the seat, or watch. */
@@ -218,7 +219,7 @@ async function claim(button, gameId, seat) {
   try {
     const claimed = await api.claimSeat(gameId, seat);
     keepSeat(gameId, claimed.seat, claimed.token);
-    location.assign(gameUrl(gameId));
+    navigate(gameUrl(gameId));
   } catch (problem) {
     showProblem(problem);
     button.disabled = false;

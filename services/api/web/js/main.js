@@ -2,11 +2,12 @@
 // (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite; never a token).
 
 import { h } from "./dom.js";
-import { Game } from "./game.js";
+import { Game, lobbyUrl } from "./game.js";
 import { renderInvite, renderLobby } from "./lobby.js";
+import { navigate, onRoute } from "./router.js";
 import { heldSeat } from "./seats.js";
-import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACES, saveSettings } from "./settings.js";
 import { openDialog } from "./dialog.js";
+import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACES, saveSettings } from "./settings.js";
 
 function settingsForm(settings) {
   const select = (id, label, choices, value) =>
@@ -39,16 +40,31 @@ async function openSettings() {
   await openDialog(form, { testid: "settings", label: "Settings" });
 }
 
-function main() {
-  applySettings(loadSettings());
-  document.getElementById("settings-button").addEventListener("click", openSettings);
+let current = null; // the Game on the page, if any
+
+function route() {
+  if (current) current.stop();
+  current = null;
   const root = document.getElementById("app");
   const params = new URLSearchParams(location.search);
   const gameId = params.get("game");
   const seat = params.get("seat");
+  document.getElementById("connection").replaceChildren();
   if (!gameId) return renderLobby(root);
   if (seat !== null && /^[0-3]$/.test(seat) && !heldSeat(gameId)) return renderInvite(root, gameId, Number(seat));
-  return new Game(root, gameId).start();
+  current = new Game(root, gameId);
+  return current.start();
+}
+
+function main() {
+  applySettings(loadSettings());
+  document.getElementById("settings-button").addEventListener("click", openSettings);
+  document.querySelector(".brand").addEventListener("click", (event) => {
+    event.preventDefault();
+    navigate(lobbyUrl());
+  });
+  onRoute(route);
+  route();
 }
 
 main();

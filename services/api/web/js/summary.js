@@ -21,7 +21,7 @@ function contractResult(view, round, side) {
   if (!bid) return "—";
   const countNil = view.rules.nil_tricks_count_for_team;
   const taken = seats.reduce((sum, s) => sum + (round.bids[s] === 0 && !countNil ? 0 : round.tricks_won[s]), 0);
-  return taken >= bid ? `made (${taken}/${bid})` : `set (${taken}/${bid})`;
+  return `${taken >= bid ? "made" : "set"}: ${taken} of ${bid}`;
 }
 
 function nilResult(round, seat) {
