@@ -121,6 +121,22 @@ def test_reload_mid_round_resumes_the_same_seat(new_page, web):
     assert seat_token(page, game_id)["seat"] == 1
     assert "token" not in page.url and seat_token(page, game_id)["token"] not in page.url
 
+    # the look chosen in Settings is kept in the browser
+    page.click("[data-testid=settings-button]")
+    page.select_option("#background", "ocean")
+    page.select_option("#cardBack", "crimson")
+    page.click("[data-testid=settings-close]")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-background", "ocean")
+    expect(page.locator("body")).to_have_attribute("data-card-back", "crimson")
+
+    # leaving: a computer takes the seat over, and this page watches
+    page.click("[data-testid=leave-button]")
+    page.click("[data-testid=leave-leave]")
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator")
+    expect(page.locator("[data-testid=seat-1] .seat-kind")).to_contain_text("Computer")
+    assert seat_token(page, game_id) is None
+
 
 def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page, web):
     page = new_page()
@@ -161,9 +177,17 @@ def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):
     page = new_page(375, 812)
     create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
     player = Player(page)
-    while player.step() != "card":
-        pass
+    while player.state() != "card":
+        player.step()
+    # keyboard play: on your turn a playable card has the focus; arrows move it, Enter plays
+    focused = page.evaluate("document.activeElement.dataset.card")
+    assert focused in enabled_cards(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.card") == focused
+    page.keyboard.press("Enter")
     expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(12)
+    assert focused not in hand(page)
     expect(page.locator("[data-testid=seat-0] .seat-tricks")).to_be_visible()
     # the trick ends: every seat has played one card, and the table is handed back to someone
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-synced", "yes", timeout=LONG)
