@@ -4,6 +4,8 @@ client's level list staying within the contract. (The browser tests are in test_
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,20 @@ def test_the_client_offers_only_levels_the_contract_accepts():
     accepted = set(spec["components"]["schemas"]["AiLevel"]["enum"])
     offered = set(re.findall(r'name: "([a-z]+)"', (WEB_ROOT / "js" / "levels.js").read_text()))
     assert offered and offered <= accepted
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_bidding_panel_explains_the_team_minimum_when_it_bites(tmp_path):
+    """bidding.js's explanation, run in node: partner bid 1 with a team minimum of 4."""
+    script = tmp_path / "bid.mjs"
+    script.write_text(
+        f'const {{ bidConstraint }} = await import("{(WEB_ROOT / "js" / "bidding.js").as_uri()}");\n'
+        'const rules = { scoring: "partnership", min_team_bid: 4, max_team_bid: 13, nil: true };\n'
+        "const legal = [0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];\n"
+        "console.log(bidConstraint({ you: 0, rules, bids: [null, 2, 1, null], legal }));\n"
+        "console.log(bidConstraint({ you: 0, rules, bids: [null, 2, null, null], legal: [...Array(14).keys()] }));\n"
+    )
+    out = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=60, check=True).stdout
+    bites, free = out.splitlines()
+    assert "partner (North) bid 1" in bites and "at least 4" in bites and "lowest bid is 3" in bites and "nil" in bites
+    assert free == ""

@@ -19,9 +19,6 @@ export function bidConstraint(view) {
         `so your lowest bid is ${lowest}${nil && legal.includes(0) ? " — or bid nil" : ""}.`,
     );
   }
-  if (partnerBid === 0 && lowest > 1) {
-    parts.push(`Your partner bid nil; your own bid must still leave the team at ${min} or more.`);
-  }
   const highest = legal[legal.length - 1];
   if (highest < 13) {
     parts.push(
