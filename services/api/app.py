@@ -23,6 +23,7 @@ from .problems import ApiError, problem_response
 from .protection import init_protection
 from .routes import v1
 from .store import make_store
+from .web import web
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 log = logging.getLogger("services.api")
@@ -63,6 +64,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_protection(app, v1, exempt=[healthz, readyz])
     app.register_blueprint(v1)
     app.register_blueprint(health)
+    app.register_blueprint(web)
     _register_docs(app)
     if settings["AI_ENABLED"]:
         driver = AiDriver(app, store, dispatcher)

@@ -23,9 +23,15 @@ _DOCS_CSP = (
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; frame-ancestors 'none'"
 )
+# The /play page: its own scripts, styles and images only (no inline script or style), API calls to itself.
+_PLAY_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 _COMMON = [("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
 _JSON_HEADERS = [*_COMMON, ("Content-Security-Policy", _JSON_CSP)]
 _DOCS_HEADERS = [*_COMMON, ("Content-Security-Policy", _DOCS_CSP)]
+_PLAY_HEADERS = [*_COMMON, ("Content-Security-Policy", _PLAY_CSP)]
 _NO_STORE = ("Cache-Control", "no-store")  # game views hold a private hand: never cached
 
 StartResponse = Callable[..., Any]
@@ -50,7 +56,12 @@ class Edge:
         request_id = incoming if incoming and _REQUEST_ID.fullmatch(incoming) else new_request_id()
         environ[REQUEST_ID] = request_id
         path = environ.get("PATH_INFO", "")
-        extra = _DOCS_HEADERS if path.startswith("/docs") else _JSON_HEADERS
+        if path.startswith("/docs"):
+            extra = _DOCS_HEADERS
+        elif path == "/play" or path.startswith("/play/"):
+            extra = _PLAY_HEADERS
+        else:
+            extra = _JSON_HEADERS
         no_store = path.startswith("/v1/games")
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

@@ -1,0 +1,66 @@
+// Every problem+json the server answers, as a sentence a player can read; shown in one live region.
+
+import { fill, h } from "./dom.js";
+
+const REASONS = {
+  must_follow_suit: "You must follow the suit that was led.",
+  spades_not_broken: "Spades can't be led until they have been broken (unless you hold only spades).",
+  card_not_in_hand: "That card is not in your hand.",
+  bid_out_of_range: "Bids go from 0 (nil) to 13.",
+  team_bid_too_low: "Your team's bids together must reach the table's minimum (or bid nil).",
+  team_bid_too_high: "Your team's bids together would exceed the table's maximum.",
+  nil_not_allowed: "Nil bids are not allowed at this table.",
+  wrong_phase: "That move doesn't fit this part of the round.",
+  game_over: "The game is over.",
+  not_your_turn: "It's not your turn.",
+};
+
+const CODES = {
+  network: "The server can't be reached. Check your connection.",
+  not_your_turn: "It isn't your turn any more — the table has been refreshed.",
+  version_conflict: "The table changed before your move arrived — here is the latest.",
+  seat_taken: "Someone else has already taken that seat.",
+  waiting_for_players: "Waiting for every seat to be filled before play can start.",
+  game_over: "This game is over; its seats can no longer be claimed.",
+  not_found: "That game doesn't exist (games expire after a week without moves).",
+  unauthorized: "This browser's seat in the game is no longer valid; you are watching as a spectator.",
+  forbidden: "That seat belongs to someone else.",
+  rate_limited: "Too many requests — slow down a moment.",
+  unavailable: "The game service is briefly unavailable. Trying again shortly.",
+  hints_disabled: "Hints are turned off for this game.",
+  internal_error: "The server had a problem. Please try again.",
+};
+
+/** A readable sentence for an ApiProblem (or any error). */
+export function describeProblem(problem) {
+  if (problem.code === "illegal_move" && REASONS[problem.reason]) return REASONS[problem.reason];
+  if (problem.code === "invalid_request" && problem.errors && problem.errors.length) {
+    return "Please check: " + problem.errors.map((e) => `${e.field} — ${e.message}`).join("; ");
+  }
+  return CODES[problem.code] || problem.detail || problem.message || "Something went wrong.";
+}
+
+let region = null;
+let timer = null;
+
+/** Show a message in the page's alert line (role=alert): tone "error" | "info". */
+export function showMessage(text, tone = "error") {
+  region = region || document.getElementById("message");
+  clearTimeout(timer);
+  region.dataset.tone = tone;
+  fill(region, h("span.message-text", {}, text), h("button.message-close", {
+    type: "button", "aria-label": "Dismiss message", onclick: clearMessage,
+  }, "×"));
+  region.hidden = false;
+  if (tone === "info") timer = setTimeout(clearMessage, 6000);
+}
+
+export function showProblem(problem) {
+  showMessage(describeProblem(problem), "error");
+}
+
+export function clearMessage() {
+  region = region || document.getElementById("message");
+  region.hidden = true;
+  region.replaceChildren();
+}

@@ -1,0 +1,58 @@
+"""Browser fixtures: Debian's chromium driven by Playwright (never Playwright's own download),
+against the real gunicorn and Celery worker of tests/conftest.py."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"  # git-ignored (/var/)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # --no-sandbox: CI runs as root, where chromium's sandbox refuses to start
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def web(api_server: str, ai_worker: None) -> str:
+    """The base URL of a real API (gunicorn) with a real AI worker behind it."""
+    return api_server
+
+
+@pytest.fixture
+def new_page(browser, web):
+    """Pages in fresh browser contexts (each its own localStorage), closed at teardown."""
+    contexts = []
+
+    def make(width: int = 1100, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=web)
+        context.set_default_timeout(60_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,104 @@
+"""Drives the /play page like a person: create a game in the lobby, bid, play, read summaries.
+
+Every wait is on something the page shows (Playwright's wait_for / expect), never a sleep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page, expect
+
+LONG = 90_000  # ms: computer turns on a busy 2-core machine
+# What the page shows when the person has something to do, or the game is over.
+BID = ".bid-buttons button"
+CARD = "[data-testid=table][data-synced=yes] .hand.my-turn .card:not([disabled])"
+SUMMARY = "dialog[open][data-testid=summary]"
+GAME_OVER = "[data-testid=table][data-synced=yes] [data-testid=game-over]"
+ANYTHING = f"{BID}, {CARD}, {SUMMARY}, {GAME_OVER}"
+
+SUITS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
+RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def card_name(code: str) -> str:
+    return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
+
+
+def create_game(
+    page: Page, seats: list[str], win_score: int = 50, lose_score: int = -50, preset: str = "partnership"
+) -> str:
+    """From the lobby (computer moves at full speed, ?pace=0): the new game's id."""
+    page.goto("/play?pace=0")
+    page.select_option("#preset", preset)
+    expect(page.locator("#win_score")).to_have_value("500")  # the rules catalogue has loaded
+    page.fill("#win_score", str(win_score))
+    page.fill("#lose_score", str(lose_score))
+    for seat, choice in enumerate(seats):
+        page.select_option(f"#seat-{seat}", choice)
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=table]")
+    return page.evaluate("new URLSearchParams(location.search).get('game')")
+
+
+def hand(page: Page) -> list[str]:
+    return page.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def enabled_cards(page: Page) -> list[str]:
+    return page.locator(CARD).evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def seat_token(page: Page, game_id: str) -> dict:
+    return page.evaluate(f"JSON.parse(localStorage.getItem('spades.seat.{game_id}'))")
+
+
+@dataclass
+class Player:
+    """One person at the table; `step` does the next thing the page asks for."""
+
+    page: Page
+    moves: int = 0
+    summaries: int = 0
+    shots: dict[str, str] = field(default_factory=dict)  # name -> path, taken at the first chance
+
+    def shot(self, name: str) -> None:
+        path = self.shots.pop(name, None)
+        if path:
+            self.page.screenshot(path=path)
+
+    def state(self, timeout: float = LONG) -> str:
+        """Waits until the page asks for something; 'bid' | 'card' | 'summary' | 'over'."""
+        self.page.locator(ANYTHING).first.wait_for(timeout=timeout)
+        for name, selector in (("summary", SUMMARY), ("over", GAME_OVER), ("bid", BID), ("card", CARD)):
+            if self.page.locator(selector).count():
+                return name
+        return self.state(timeout)
+
+    def step(self, timeout: float = LONG) -> str:
+        state = self.state(timeout)
+        if state == "bid":
+            self.shot("bidding")
+            bids = self.page.locator(BID).evaluate_all("els => els.map(e => Number(e.dataset.bid))")
+            choice = 3 if 3 in bids else next((b for b in bids if b), bids[0])
+            self.page.click(f"{BID}[data-bid='{choice}']")
+            self.moves += 1
+        elif state == "card":
+            if self.page.locator("[data-testid=trick] [data-card]").count():
+                self.shot("trick")
+            self.page.locator(CARD).first.click()
+            self.moves += 1
+        elif state == "summary":
+            self.shot("summary")
+            self.summaries += 1
+            self.page.click("[data-testid=summary-next]")
+            expect(self.page.locator(SUMMARY)).to_have_count(0)
+        elif state == "over":
+            self.shot("over")
+        return state
+
+    def play_to_end(self, limit: int = 400) -> None:
+        for _ in range(limit):
+            if self.step() == "over":
+                return
+        raise AssertionError("the game did not end")

@@ -1,0 +1,211 @@
+"""The /play web client in a real browser (Debian's chromium via Playwright) against the real
+gunicorn and Celery worker: whole games, two players, reloads, refused moves, a phone screen.
+
+Computer moves are shown at full speed (?pace=0, the page's display setting); every wait is on
+what the page shows, never a sleep."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from .driver import CARD, LONG, Player, card_name, create_game, enabled_cards, hand, seat_token
+from .recorder import Recorder, check_exchange
+
+pytestmark = pytest.mark.integration
+
+README_IMAGE = Path(__file__).resolve().parents[2] / "docs" / "img" / "table.png"
+
+
+def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, screenshots):
+    """Lobby to game over; every server call the page makes is a documented /v1 operation."""
+    page = new_page()
+    recorder = Recorder(page)
+    page.goto("/play?pace=0")
+    expect(page.locator("#win_score")).to_have_value("500")
+    page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
+    game_id = create_game(page, ["you", "ai:easy", "ai:standard", "ai:easy"])
+    player = Player(page, shots={n: str(screenshots / f"{n}.png") for n in ("bidding", "trick", "summary", "over")})
+    player.play_to_end()
+    expect(page.locator("[data-testid=winner]")).not_to_have_text("")
+    expect(page.locator("[data-testid=score-history] tbody tr")).to_have_count(player.summaries)
+    assert player.summaries >= 1 and player.moves >= 14
+    assert not player.shots, f"screenshots not taken: {list(player.shots)}"
+    assert not page.js_errors
+
+    token = seat_token(page, game_id)["token"]
+    calls = recorder.api_calls()
+    assert {(c.method, urlsplit(c.url).path.rsplit("/", 1)[-1]) for c in calls} >= {
+        ("GET", "rules"), ("POST", "games"), ("GET", game_id), ("GET", "events"), ("POST", "bids"), ("POST", "plays"),
+    }  # fmt: skip
+    for exchange in recorder.exchanges:
+        url = urlsplit(exchange.url)
+        assert url.netloc == urlsplit(web).netloc, exchange.url
+        assert token not in exchange.url
+        if url.path.startswith("/v1/"):
+            check_exchange(exchange, web)
+            auth = exchange.headers.get("authorization")
+            assert auth in (None, f"Bearer {token}"), "the page sends only its own seat's token"
+        else:
+            assert exchange.method == "GET" and (url.path == "/play" or url.path.startswith("/play/")), exchange.url
+            assert exchange.status in (200, 304), exchange.url  # 304: revalidated (no-cache + ETag)
+
+
+def test_two_people_never_see_each_others_cards(new_page, web):
+    """Two browser contexts, one game with two computers: neither page ever holds a card of the other's hand."""
+    south = new_page()
+    game_id = create_game(south, ["you", "ai:easy", "open", "ai:easy"])
+    invite = south.locator("[data-testid=invite-2]").input_value()
+    assert urlsplit(invite).query == f"game={game_id}&seat=2", "an invite carries the game and the seat only"
+    north = new_page()
+    north.goto(invite + "&pace=0")
+    north.click("[data-testid=claim]")
+    expect(north.locator("[data-testid=table]")).to_have_attribute("data-you", "2")
+    expect(south.locator("[data-testid=invites]")).to_have_count(0, timeout=LONG)
+
+    players = [Player(south), Player(north)]
+    tokens = {id(p): seat_token(p.page, game_id)["token"] for p in players}
+    checks = 0
+    while not all(p.summaries for p in players):
+        for me, other in ((players[0], players[1]), (players[1], players[0])):
+            if me.summaries:
+                continue
+            assert_no_leak(me.page, lambda other=other: server_hand(web, game_id, tokens[id(other)]))
+            checks += 1
+            try:
+                me.state(timeout=1_000)  # a short look: the other person may be the one to move
+            except Exception:
+                continue
+            me.step()
+    assert checks > 20
+    assert not south.js_errors and not north.js_errors
+
+
+def server_hand(web: str, game_id: str, token: str) -> set[str]:
+    view = requests.get(f"{web}/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    return set(view["hand"] or [])
+
+
+def assert_no_leak(page, other_hand) -> None:
+    """No card the other person holds throughout the page's snapshot appears in it (their hand is
+    read from the server before and after: a card in both was in their hand all along)."""
+    before = other_hand()
+    if page.locator("dialog[open]").count():  # a round summary shows the finished round's (public) deal
+        return
+    html = page.content().lower()
+    held = before & other_hand()
+    for code in held:
+        assert f'data-card="{code.lower()}"' not in html, code
+        assert card_name(code) not in html, code
+
+
+def test_reload_mid_round_resumes_the_same_seat(new_page, web):
+    page = new_page()
+    game_id = create_game(page, ["ai:easy", "you", "ai:easy", "ai:easy"])
+    player = Player(page)
+    while player.moves < 4:  # a bid and three cards
+        assert player.step() in ("bid", "card")
+    player.state()
+    before = (page.get_attribute("[data-testid=table]", "data-round"), hand(page))
+    assert page.get_attribute("[data-testid=table]", "data-you") == "1"
+    page.reload()
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "1")
+    player.state()
+    assert (page.get_attribute("[data-testid=table]", "data-round"), hand(page)) == before
+    assert seat_token(page, game_id)["seat"] == 1
+    assert "token" not in page.url and seat_token(page, game_id)["token"] not in page.url
+
+    # the look chosen in Settings is kept in the browser
+    page.click("[data-testid=settings-button]")
+    page.select_option("#background", "ocean")
+    page.select_option("#cardBack", "crimson")
+    page.click("[data-testid=settings-close]")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-background", "ocean")
+    expect(page.locator("body")).to_have_attribute("data-card-back", "crimson")
+
+    # leaving: a computer takes the seat over, and this page watches
+    page.click("[data-testid=leave-button]")
+    page.click("[data-testid=leave-leave]")
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator")
+    expect(page.locator("[data-testid=seat-1] .seat-kind")).to_contain_text("Computer")
+    assert seat_token(page, game_id) is None
+
+
+def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page, web):
+    page = new_page()
+    game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
+    player = Player(page)
+    plays = []
+    page.on("request", lambda r: plays.append(r.url) if r.method == "POST" and r.url.endswith("/plays") else None)
+    while True:  # to a turn with two playable cards and one that may not be played
+        if player.state() == "card" and len(enabled_cards(page)) >= 2 and page.locator(".hand .card[disabled]").count():
+            break
+        player.step()
+    illegal = page.locator(".hand.my-turn .card[disabled]").first
+    code = illegal.get_attribute("data-card")
+    expect(illegal).to_be_disabled()
+    expect(illegal).to_have_attribute("aria-label", f"{card_name(code)} (can't be played now)")
+    sent = len(plays)
+    illegal.click(force=True)
+    assert len(plays) == sent and code in hand(page)
+
+    # The event feed drops (the page says so); the seat moves elsewhere; the page's move is then stale.
+    page.route("**/events?*", lambda route: route.abort())
+    expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "reconnecting", timeout=LONG)
+    held = seat_token(page, game_id)
+    auth = {"Authorization": f"Bearer {held['token']}"}
+    view = requests.get(f"{web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    elsewhere = view["legal"][0]
+    moved = requests.post(f"{web}/v1/games/{game_id}/plays", json={"card": elsewhere}, headers=auth, timeout=30)
+    assert moved.status_code == 200
+    stale = next(c for c in enabled_cards(page) if c != elsewhere)
+    page.click(f"{CARD}[data-card='{stale}']")
+    expect(page.locator("[data-testid=message]")).to_contain_text("table changed")
+    expect(page.locator(f"[data-testid=hand] [data-card='{elsewhere}']")).to_have_count(0)
+    page.unroute("**/events?*")
+    expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "live", timeout=LONG)
+
+
+def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):
+    page = new_page(375, 812)
+    create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
+    player = Player(page)
+    while player.state() != "card":
+        player.step()
+    # keyboard play: on your turn a playable card has the focus; arrows move it, Enter plays
+    focused = page.evaluate("document.activeElement.dataset.card")
+    assert focused in enabled_cards(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.card") == focused
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(12)
+    assert focused not in hand(page)
+    expect(page.locator("[data-testid=seat-0] .seat-tricks")).to_be_visible()
+    # the trick ends: every seat has played one card, and the table is handed back to someone
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-synced", "yes", timeout=LONG)
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid^=seat-] .seat-tricks')].some(e => e.textContent !== 'Tricks 0')",
+        timeout=LONG,
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=str(screenshots / "phone.png"), full_page=True)
+
+
+@pytest.mark.skipif(not os.environ.get("UPDATE_README_SCREENSHOT"), reason="set UPDATE_README_SCREENSHOT=1 to retake")
+def test_readme_screenshot(new_page, web, screenshots):
+    """docs/img/table.png, the README's picture: a trick in progress, taken like the others."""
+    page = new_page(1000, 860)
+    create_game(page, ["you", "ai:standard", "ai:standard", "ai:standard"])
+    player = Player(page, shots={"trick": str(screenshots / "table.png")})
+    while player.shots:
+        player.step()
+    README_IMAGE.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(screenshots / "table.png", README_IMAGE)
