@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from services.engine import apply, from_json, legal_moves, make_rules, new_game, to_json, turn, view
 from services.engine.cards import FULL_DECK, codes, mask_of
+from services.engine.play import legal_plays, play_error
 from services.engine.scoring import game_winner
 from services.engine.serialization import to_dict
 from services.engine.state import dealt_hands, first_seat, last_completed_trick, replay_tricks
@@ -133,3 +134,25 @@ def test_the_last_completed_trick_is_the_replayed_one_at_every_step(rules, seed,
 
     final, _ = play(rules, seed, move_seed, check_step=check)
     check(final)  # game over: the round's plays are kept, the last trick's winner leads
+
+
+@SETTINGS
+@given(rules=rules_strategy, seed=st.integers(0, 2**31), move_seed=st.integers(0, 2**31))
+def test_play_error_and_legal_cards_agree_on_every_card(rules, seed, move_seed):
+    """The two statements of legality: play_error refuses exactly the cards
+    that legal_cards (the mask legal moves come from) leaves out, for every
+    card of the deck, at every step of random games."""
+    checked = 0
+
+    def check(state):
+        nonlocal checked
+        if state.phase != "playing":
+            return
+        seat = turn(state)
+        legal = legal_plays(state, seat)
+        for card in range(52):
+            assert (play_error(state, seat, card) is None) == bool(legal >> card & 1)
+        checked += 1
+
+    play(rules, seed, move_seed, check_step=check)
+    assert checked > 0
