@@ -36,11 +36,6 @@ def suit_of(card: int) -> int:
     return card // 13
 
 
-def rank_of(card: int) -> int:
-    """The rank (0 = deuce .. 12 = ace) of a card index."""
-    return card % 13
-
-
 def card_code(card: int) -> str:
     """``card_code(50) == "KS"``."""
     return _INDEX_TO_CODE[card]

@@ -9,7 +9,7 @@ and refuses bad combinations with a :class:`RuleError` naming the option.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 Scoring = Literal["partnership", "individual"]
@@ -121,13 +121,11 @@ class RuleError(ValueError):
         self.message = message
 
 
-_TYPES: dict[str, tuple[type, ...]] = {f.name: () for f in fields(Rules)}
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": ("partnership", "individual"),
     "set_penalty": ("negative", "zero"),
 }
 _BOOLS = {"nil", "nil_tricks_count_for_team", "spades_must_be_broken"}
-_INTS = {"win_score", "bag_limit", "bag_penalty", "nil_value", "min_team_bid", "max_team_bid"}
 _LIMIT = 100_000  # scores beyond this are a typo, not a game
 
 
