@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from services.engine.cards import FULL_DECK, cards_in, mask_of, parse_card
+from services.engine.state import first_seat
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def position_of(view: dict[str, Any]) -> Position:
     if len(unseen) != sum(sizes) - sizes[seat]:
         raise ValueError("view is inconsistent: unseen cards do not match the other hand sizes")
     trick_cards = [parse_card(entry["card"]) for entry in view["trick"]]
-    leader = view["leader"] if view["leader"] is not None else (view["dealer"] + 1) % 4
+    leader = view["leader"] if view["leader"] is not None else first_seat(view["round"])
     rules = view["rules"]
     return Position(
         seat=seat,
