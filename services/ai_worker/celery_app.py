@@ -1,6 +1,6 @@
 """The Celery application of the AI worker.
 
-    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro
+    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro,ai.basic,ai.normal,ai.hard
 
 Configuration comes from the environment: ``CELERY_BROKER_URL`` and
 ``CELERY_RESULT_BACKEND``, both defaulting to ``REDIS_URL`` (default
@@ -24,9 +24,10 @@ Reliability settings, and why:
   publication was missed, by the API's deadline sweep within seconds.  Five
   minutes covers that with room to spare and bounds Redis memory (at 500
   decisions/s an hour of results would hold ~600 MB).
-* one queue per level (``ai.easy``, ``ai.standard``, ``ai.pro``), routed by the
-  caller (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and
-  expensive levels can be scaled apart; the route below is the default.
+* one queue per level (``services.players.QUEUES``: ``ai.easy``, ``ai.standard``,
+  ``ai.pro``, ``ai.basic``, ``ai.normal``, ``ai.hard``), routed by the caller
+  (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and expensive
+  levels can be scaled apart; the route below is the default.
 * JSON only: the view is plain JSON and nothing else should be unpickled.
 
 ``worker_init`` (main process: covers the solo pool, and prefork children
@@ -43,9 +44,11 @@ import os
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
+from services.players import DEFAULT_LEVEL, QUEUES, queue_of
+
 from .strategies import warm_up
 
-LEVEL_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+LEVEL_QUEUES = QUEUES
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 log = logging.getLogger(__name__)
@@ -68,8 +71,8 @@ celery.conf.update(
     task_soft_time_limit=10,
     task_time_limit=20,
     result_expires=300,
-    task_default_queue="ai.standard",
-    task_routes={"ai.decide": {"queue": "ai.standard"}},
+    task_default_queue=queue_of(DEFAULT_LEVEL),
+    task_routes={"ai.decide": {"queue": queue_of(DEFAULT_LEVEL)}},
     broker_connection_retry_on_startup=True,
     worker_hijack_root_logger=False,
 )

@@ -45,6 +45,7 @@ from flask import Flask, has_request_context
 from services.engine import legal_moves, view
 from services.engine.cards import card_code
 from services.engine.game import Bid
+from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of
 
 from .ai_hook import ai_seat_to_move
 from .observability import AI_DECISION_SECONDS, AI_REISSUED
@@ -57,11 +58,6 @@ log = logging.getLogger("spades.ai")
 TASK_NAME = "ai.decide"
 PENDING_KEY = "ai:pending"
 RESULT_CHANNELS = "celery-task-meta-*"
-LEVELS = ("easy", "standard", "pro")
-
-
-def queue_of(level: str) -> str:
-    return f"ai.{level}"
 
 
 def pending_key(game_id: str) -> str:
@@ -131,7 +127,7 @@ class AiDispatcher:
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> None:
         """Send the turn of ``seat`` at ``record.version`` (recorded first, so a
         failed send is retried by the deadline sweep)."""
-        level = record.seats[seat].level or "standard"
+        level = record.seats[seat].level or DEFAULT_LEVEL
         request_id = current_request_id() if has_request_context() else "ai-driver"
         task_id = str(uuid.uuid4())
         pending = {
@@ -177,7 +173,7 @@ class AiDispatcher:
         """Turns waiting in each AI queue (Celery's Redis transport keeps a list per queue)."""
         with self.celery.connection_for_read() as conn:
             client = conn.default_channel.client
-            return {queue_of(level): int(client.llen(queue_of(level))) for level in LEVELS}
+            return {queue_of(level): int(client.llen(queue_of(level))) for level in LEVEL_NAMES}
 
     def pending(self, game_id: str) -> dict[str, Any] | None:
         raw = self.client.get(pending_key(game_id))
@@ -304,7 +300,7 @@ class AiDriver:
             move = fallback_move(record, seat)
             self.apply_result({"game_id": game_id, "version": record.version, "seat": seat, "move": move})
             return
-        level = record.seats[seat].level or "standard"
+        level = record.seats[seat].level or DEFAULT_LEVEL
         if attempts:
             AI_REISSUED.labels(level).inc()
         log.warning("ai turn overdue; sending it", extra={"game_id": game_id, "attempts": attempts})

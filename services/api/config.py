@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from services.players import QUEUES
+
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     "REDIS_SOCKET_TIMEOUT": 1.0,  # seconds; bounds every Redis call so a dead Redis gives a quick 503
@@ -24,7 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays the seat's lowest legal move itself
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
-    "AI_QUEUES": "ai.easy,ai.standard,ai.pro",  # queues /readyz expects a worker for
+    "AI_QUEUES": ",".join(QUEUES),  # queues /readyz expects a worker for: one per level (services.players)
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
     "RATE_LIMIT_ENABLED": True,
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)

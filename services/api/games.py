@@ -26,6 +26,7 @@ from services.engine.cards import codes
 from services.engine.state import first_seat, last_completed_trick, replay_tricks
 from services.engine.views import last_trick, trick_view
 from services.engine.views import round_view as round_json
+from services.players import DEFAULT_LEVEL
 
 from . import ai_hook
 from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
@@ -269,7 +270,7 @@ def create_game(store: GameStore, body: dict[str, Any], cache: ViewCache | None)
     tokens: list[str | None] = []
     for spec in body["seats"]:
         token = new_token() if spec["type"] == "human" else None
-        level = spec.get("level", "standard") if spec["type"] == "ai" else None
+        level = spec.get("level", DEFAULT_LEVEL) if spec["type"] == "ai" else None
         seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
         tokens.append(token)
     record = GameRecord(new_game_id(), 1, seats, "", dict(body["options"]))

@@ -13,8 +13,9 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from services.engine import PRESETS
 from services.engine.cards import is_card_code
 from services.engine.rules import DEFAULT_PRESET
+from services.players import DEFAULT_LEVEL, LEVEL_NAMES
 
-AI_LEVELS = ("easy", "standard", "pro")
+AI_LEVELS = LEVEL_NAMES  # services.players is the one list of levels
 SEAT_TYPES = ("human", "open", "ai")
 SCORE_LIMIT = 100_000
 MAX_SEED = 2**63 - 1
@@ -87,7 +88,7 @@ class SeatRequest(StrictSchema):
 
 
 class GameOptionsRequest(StrictSchema):
-    ai_takeover = StrictString(allow_none=True, load_default="standard", validate=validate.OneOf(AI_LEVELS))
+    ai_takeover = StrictString(allow_none=True, load_default=DEFAULT_LEVEL, validate=validate.OneOf(AI_LEVELS))
 
 
 DEFAULT_SEATS = [{"type": "human"}] * 4
@@ -99,7 +100,7 @@ class CreateGameRequest(StrictSchema):
         fields.Nested(SeatRequest), load_default=lambda: list(DEFAULT_SEATS), validate=validate.Length(equal=4)
     )
     seed = _int(0, MAX_SEED)
-    options = fields.Nested(GameOptionsRequest, load_default=lambda: {"ai_takeover": "standard"})
+    options = fields.Nested(GameOptionsRequest, load_default=lambda: {"ai_takeover": DEFAULT_LEVEL})
 
 
 class BidRequest(StrictSchema):

@@ -13,10 +13,11 @@ from collections.abc import Iterator
 import pytest
 
 from benchmarks.procs import free_port, start_redis, stop
+from services.players import QUEUES
 
 from .contract import ContractSession
 
-AI_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+AI_QUEUES = QUEUES
 
 
 @pytest.fixture

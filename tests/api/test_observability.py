@@ -24,13 +24,14 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
 from services.engine import make_rules, new_game, view
+from services.players import QUEUES
 from tests.conftest import API_TEST_DB, redis_url
 
 from .contract import ContractSession
 from .helpers import auth, create_game
 
 NO_LIMITS = {"RATE_LIMIT_ENABLED": "0"}
-AI_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+AI_QUEUES = QUEUES
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 SHORT = {"preset": "partnership", "win_score": 1, "lose_score": -1}  # over after the first round
 

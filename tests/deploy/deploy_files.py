@@ -8,13 +8,15 @@ from typing import Any
 
 import yaml
 
+from services.players import QUEUES
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY_DIR = REPO_ROOT / "deploy"
 K8S_DIR = DEPLOY_DIR / "k8s"
 SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
 
 # One Celery queue per AI level (services.ai_worker routing); each needs a worker in compose and a ScaledObject in k8s.
-AI_QUEUES = ("ai.easy", "ai.standard", "ai.pro")
+AI_QUEUES = QUEUES
 API_PORT = 8000
 API_COMMAND = ["gunicorn", "-c", "gunicorn.conf.py", "services.api.wsgi:app"]
 CELERY_APP = "services.ai_worker.celery_app"

@@ -12,6 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from services.players import LEVEL_NAMES
+
 from .deploy_files import (
     AI_QUEUES,
     API_COMMAND,
@@ -25,7 +27,7 @@ from .deploy_files import (
 )
 
 COMPOSE_FILE = DEPLOY_DIR / "docker-compose.yml"
-APP_IMAGE_SERVICES = ("api", "worker-easy", "worker-standard", "worker-pro")
+APP_IMAGE_SERVICES = ("api", *(f"worker-{level}" for level in LEVEL_NAMES))
 
 
 def compose_validator() -> jsonschema.Draft7Validator:

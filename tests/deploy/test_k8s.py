@@ -11,6 +11,8 @@ import jsonschema
 import kubernetes_validate
 import pytest
 
+from services.players import HINT_LEVEL, queue_of
+
 from .deploy_files import (
     AI_QUEUES,
     API_COMMAND,
@@ -247,3 +249,14 @@ def test_example_secret_is_the_only_secret_file() -> None:
     for path in K8S_DIR.glob("*.yaml"):
         kinds = {doc.get("kind") for doc in load_yaml_documents(path)}
         assert ("Secret" in kinds) == (path.name == "secret.example.yaml"), path.name
+
+
+def test_the_hint_level_gets_a_core_per_pool_process(k8s_documents: list[dict[str, Any]]) -> None:
+    """hard (the hint level) searches whole rounds: one pool process per requested core, so a search never
+    waits for CPU behind another one in its pod (deploy/README.md, "Sizing hard")."""
+    scaled = scaled_object_for(k8s_documents, queue_of(HINT_LEVEL))
+    target = named(k8s_documents, "Deployment", scaled["spec"]["scaleTargetRef"]["name"])
+    (container,) = target["spec"]["template"]["spec"]["containers"]
+    processes = int(option_value(container["command"], "--concurrency", "-c") or 0)
+    assert processes >= 1
+    assert quantity(container["resources"]["requests"]["cpu"]) >= processes
