@@ -22,9 +22,10 @@
     (:func:`services.api.ai_hook.before_commit`), so a game never stalls when
     a worker or an API process dies mid-decision:
     ``AI_DECISION_DEADLINE_SECONDS`` (default 10) bounds the delay.  After
-    ``AI_MAX_ATTEMPTS`` failed attempts the API plays the seat's lowest legal
-    move itself, so a broken worker pool can't freeze a game forever (logged
-    and counted).
+    ``AI_MAX_ATTEMPTS`` failed attempts the API plays basic's move for the seat
+    itself (:func:`services.players.basic_move`: pure, no worker needed, and
+    never a nil bid unless nil is the only legal bid), so a broken worker pool
+    can't freeze a game forever (logged and counted).
 """
 
 from __future__ import annotations
@@ -42,10 +43,9 @@ import redis
 from celery import Celery
 from flask import Flask, has_request_context
 
-from services.engine import legal_moves, view
-from services.engine.cards import card_code
+from services.engine import view
 from services.engine.game import Bid
-from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of
+from services.players import DEFAULT_LEVEL, LEVEL_NAMES, basic_move, queue_of
 
 from .ai_hook import ai_seat_to_move
 from .observability import AI_DECISION_SECONDS, AI_REISSUED
@@ -188,9 +188,12 @@ def move_from_result(result: dict[str, Any]) -> Any:
 
 
 def fallback_move(record: GameRecord, seat: int) -> dict[str, Any]:
-    """The seat's lowest legal move: the last resort when no worker answers."""
-    move = legal_moves(record.state, seat)[0]
-    return {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+    """Basic's move for the seat: the last resort when no worker answers.
+
+    Not "the lowest legal move": while bidding that is nil, a promise to take
+    no trick that a strong hand then breaks for -100.  Basic's rule reads only
+    the seat's own view, like every computer level."""
+    return basic_move(view(record.state, seat, history=False))
 
 
 class AiDriver:
@@ -296,7 +299,7 @@ class AiDriver:
                 return
             attempts = pending["attempts"]
         if attempts >= self.max_attempts:
-            log.error("no AI worker answered; playing the lowest legal move", extra={"game_id": game_id, "seat": seat})
+            log.error("no AI worker answered; playing basic's move", extra={"game_id": game_id, "seat": seat})
             move = fallback_move(record, seat)
             self.apply_result({"game_id": game_id, "version": record.version, "seat": seat, "move": move})
             return

@@ -24,7 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL
     "AI_ENABLED": True,  # run the AI driver threads (apply decisions, re-send overdue turns)
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
-    "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays the seat's lowest legal move itself
+    "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "AI_QUEUES": ",".join(QUEUES),  # queues /readyz expects a worker for: one per level (services.players)
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
