@@ -108,10 +108,10 @@ def redis_outage() -> dict[str, float | bool]:
     }
 
 
-def api_kills(seconds: float = 8.0) -> dict[str, int]:
+def api_kills(seconds: float = 8.0, url: str = "redis://127.0.0.1:6379/5") -> dict[str, int]:
     """Four games played by threads while gunicorn workers are SIGKILLed
-    every 0.4 s (the master starts new ones)."""
-    url = "redis://127.0.0.1:6379/5"
+    every 0.4 s (the master starts new ones), on the Redis database ``url``
+    (flushed first)."""
     client = redis.Redis.from_url(url)
     client.flushdb()
     server, base = start_gunicorn(url, workers=2, env={"AI_ENABLED": "0", "RATE_LIMIT_ENABLED": "0"})

@@ -16,10 +16,12 @@ from celery import Celery
 from services.ai_worker.tasks import decide_task
 from services.engine import make_rules, new_game, view
 from services.engine.state import turn
+from services.players import QUEUES
+from tests.conftest import redis_url
 
 from .helpers import play_randomly
 
-REDIS_URL = "redis://127.0.0.1:6379/2"  # the AI-worker tests' own database
+REDIS_URL = redis_url(2)  # the AI-worker tests' own database (TEST_REDIS_HOST/PORT)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,7 +50,7 @@ def worker():
     env = {**os.environ, "CELERY_BROKER_URL": REDIS_URL, "CELERY_RESULT_BACKEND": REDIS_URL, "REDIS_URL": REDIS_URL}
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker",
-         "-Q", "ai.easy,ai.standard,ai.pro", "--pool", "solo", "--loglevel", "INFO", "--without-gossip",
+         "-Q", ",".join(QUEUES), "--pool", "solo", "--loglevel", "INFO", "--without-gossip",
          "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip

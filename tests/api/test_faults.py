@@ -16,6 +16,7 @@ from benchmarks.clients import random_move, replay_events, wait_for_turn
 from benchmarks.faults import api_kills
 from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
 from services.api.store import stored_state
+from tests.conftest import REDIS_HOST, REDIS_PORT
 
 from .helpers import auth
 
@@ -23,8 +24,10 @@ FAULT_DB = 5
 SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
 
 
-def redis_url(port: int = 6379, db: int = FAULT_DB) -> str:
-    return f"redis://127.0.0.1:{port}/{db}"
+def redis_url(port: int = REDIS_PORT, db: int = FAULT_DB) -> str:
+    """Database ``db`` of the tests' Redis (TEST_REDIS_PORT), or of a private server on ``port``."""
+    host = REDIS_HOST if port == REDIS_PORT else "127.0.0.1"
+    return f"redis://{host}:{port}/{db}"
 
 
 def metric(base: str, name: str) -> float:
@@ -126,7 +129,7 @@ def human_move_blind(http, base, game_id, token) -> requests.Response:
 
 
 def test_killing_api_processes_mid_request_applies_each_move_fully_or_not_at_all():
-    result = api_kills(seconds=8)
+    result = api_kills(seconds=8, url=redis_url())
     assert result["worker_kills"] >= 5
     assert result["requests_cut_off"] > 0, "some requests were cut off mid-flight"
     assert result["moves_applied"] > 0, "the games made progress"

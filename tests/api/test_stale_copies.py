@@ -14,11 +14,12 @@ from services.api.store import stored_state
 from services.engine import Bid, Play, apply, legal_moves, make_rules, parse_card, to_json, turn
 from services.engine import new_game as engine_new_game
 from services.engine.cards import card_code
+from tests.conftest import API_TEST_DB, redis_url
 
 from .helpers import auth
 
 CONFIG = {
-    "REDIS_URL": "redis://127.0.0.1:6379/1",
+    "REDIS_URL": redis_url(API_TEST_DB),
     "AI_ENABLED": False,
     "RATE_LIMIT_ENABLED": False,
     "LOG_LEVEL": "WARNING",
