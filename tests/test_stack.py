@@ -13,6 +13,7 @@ from pathlib import Path
 import requests
 
 from benchmarks.procs import free_port
+from services.players import QUEUES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,14 +34,17 @@ def test_stack_without_redis_runs_an_embedded_valkey_and_plays_a_game(tmp_path):
         while True:
             assert stack.poll() is None, log.read_text()[-2000:]
             try:
-                if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
+                ready = requests.get(f"{base}/readyz", timeout=2)
+                if ready.status_code == 200:
                     break
             except requests.RequestException:
                 pass
             assert time.monotonic() < deadline, "the stack never became ready"
             time.sleep(0.2)
         assert "embedded Valkey" in log.read_text()
-        seats = [{"type": "ai", "level": level} for level in ("easy", "standard", "pro", "easy")]
+        workers = ready.json()["checks"]["workers"]
+        assert set(workers) == set(QUEUES) and all(workers.values()), "one worker serves every level's queue"
+        seats = [{"type": "ai", "level": level} for level in ("easy", "standard", "pro", "basic")]
         body = {"rules": {"preset": "individual", "win_score": 80}, "seats": seats}
         game_id = requests.post(f"{base}/v1/games", json=body, timeout=10).json()["game_id"]
         while (view := requests.get(f"{base}/v1/games/{game_id}", timeout=10).json())["phase"] != "game_over":

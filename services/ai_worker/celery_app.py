@@ -27,7 +27,8 @@ Reliability settings, and why:
 * one queue per level (``services.players.QUEUES``: ``ai.easy``, ``ai.standard``,
   ``ai.pro``, ``ai.basic``, ``ai.normal``, ``ai.hard``), routed by the caller
   (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and expensive
-  levels can be scaled apart; the route below is the default.
+  levels can be scaled apart; the routes below are the defaults.  Hints
+  (``ai.hint``) run on the hint level's queue, ``ai.hard``.
 * JSON only: the view is plain JSON and nothing else should be unpickled.
 
 ``worker_init`` (main process: covers the solo pool, and prefork children
@@ -44,7 +45,7 @@ import os
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
-from services.players import DEFAULT_LEVEL, QUEUES, queue_of
+from services.players import DEFAULT_LEVEL, HINT_LEVEL, QUEUES, queue_of
 
 from .strategies import warm_up
 
@@ -72,7 +73,7 @@ celery.conf.update(
     task_time_limit=20,
     result_expires=300,
     task_default_queue=queue_of(DEFAULT_LEVEL),
-    task_routes={"ai.decide": {"queue": queue_of(DEFAULT_LEVEL)}},
+    task_routes={"ai.decide": {"queue": queue_of(DEFAULT_LEVEL)}, "ai.hint": {"queue": queue_of(HINT_LEVEL)}},
     broker_connection_retry_on_startup=True,
     worker_hijack_root_logger=False,
 )

@@ -1,7 +1,9 @@
-"""The one Celery task: ``ai.decide``, a computer player's move.
+"""The Celery tasks: ``ai.decide``, a computer player's move, and ``ai.hint``,
+the hint level's move for a person with the figures behind it.
 
-The API sends it by name (``send_task("ai.decide", kwargs=..., queue=f"ai.{level}")``)
-and never imports this package.  Inputs and output are plain JSON.
+The API sends them by name (``send_task("ai.decide", kwargs=..., queue=f"ai.{level}")``,
+``send_task("ai.hint", kwargs=..., queue="ai.hard")``) and never imports this
+package.  Inputs and output are plain JSON.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 from typing import Any
 
 from .celery_app import celery
-from .strategies import decide
+from .strategies import analyse, decide
 
 log = logging.getLogger(__name__)
 
@@ -45,5 +47,39 @@ def decide_task(
         "seat": seat,
         "level": level,
         "move": move,
+        "elapsed_ms": elapsed_ms,
+    }
+
+
+@celery.task(name="ai.hint")
+def hint_task(
+    *,
+    view: dict[str, Any],
+    game_id: str,
+    version: int,
+    seat: int,
+    seed: int,
+    request_id: str | None = None,
+) -> dict[str, Any]:
+    """A hint for the person in seat ``seat`` at ``version`` of ``game_id``:
+    the hint level's move for that seat's view and, per candidate move, the
+    figures behind it (:func:`strategies.analyse`), with the echo of those ids
+    (the API refuses an answer for another game, version or seat)."""
+    started = time.perf_counter()
+    if view.get("you") != seat:
+        raise ValueError(f"view is for seat {view.get('you')}, not seat {seat}")
+    analysis = analyse(view, seed)
+    elapsed_ms = round((time.perf_counter() - started) * 1000, 3)
+    log.info(
+        "ai.hint request_id=%s game_id=%s version=%s seat=%s level=%s move=%s elapsed_ms=%s",
+        request_id, game_id, version, seat, analysis["level"], analysis["move"], elapsed_ms,
+    )  # fmt: skip
+    return {
+        "game_id": game_id,
+        "version": version,
+        "seat": seat,
+        "level": analysis["level"],
+        "move": analysis["move"],
+        "candidates": analysis["candidates"],
         "elapsed_ms": elapsed_ms,
     }

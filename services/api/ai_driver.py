@@ -103,6 +103,8 @@ class AiDispatcher:
         # task id -> (level, sent_at) of the turns this process sent, awaiting results
         self._sent: OrderedDict[str, tuple[str, float]] = OrderedDict()
         self._sent_lock = threading.Lock()
+        # task ids of hints whose requester stopped waiting: their late results are deleted on arrival
+        self._abandoned: OrderedDict[str, None] = OrderedDict()
 
     def claim_result(self, task_id: str) -> tuple[str, float] | None:
         """``(level, sent_at)`` if this process sent ``task_id`` (and so applies
@@ -113,6 +115,18 @@ class AiDispatcher:
         died meanwhile, the deadline sweep applies the stored result."""
         with self._sent_lock:
             return self._sent.pop(task_id, None)
+
+    def abandon_result(self, task_id: str) -> None:
+        """A task whose result nobody will read (a hint answered too late):
+        the listener deletes it when it lands instead of leaving it to expire."""
+        with self._sent_lock:
+            self._abandoned[task_id] = None
+            while len(self._abandoned) > 10_000:
+                self._abandoned.popitem(last=False)
+
+    def claim_abandoned(self, task_id: str) -> bool:
+        with self._sent_lock:
+            return self._abandoned.pop(task_id, False) is None
 
     def _remember_sent(self, task_id: str, level: str, sent_at: float) -> None:
         with self._sent_lock:
@@ -237,9 +251,14 @@ class AiDriver:
 
     def _on_message(self, data: bytes) -> None:
         meta = json.loads(data)
-        sent = self.dispatcher.claim_result(meta.get("task_id", ""))
+        task_id = meta.get("task_id", "")
+        sent = self.dispatcher.claim_result(task_id)
         if sent is None:
-            return  # another process sent it (or an unrelated task): not ours to apply
+            # Another process sent it, or it is not a decision at all (a hint: hints are
+            # never registered as sent, so their answers are never applied as moves).
+            if self.dispatcher.claim_abandoned(task_id):
+                self.results.delete(f"celery-task-meta-{task_id}")
+            return
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
             return  # failures are retried by the sweeper at the deadline

@@ -17,10 +17,11 @@ from .config import load_config
 from .edge import Edge
 from .games import ViewCache
 from .health import health, healthz, readyz
+from .hints import HintClient
 from .jsonio import OrjsonProvider
 from .observability import STORE_ERRORS, configure_logging, init_observability
 from .problems import ApiError, problem_response
-from .protection import init_protection
+from .protection import init_protection, limit_hints
 from .routes import v1
 from .store import make_store
 from .web import web
@@ -59,10 +60,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         celery, store.client, float(settings["AI_DECISION_DEADLINE_SECONDS"]), int(settings["GAME_TTL_SECONDS"])
     )
     app.extensions["spades.ai"] = dispatcher
+    app.extensions["spades.hints"] = make_hint_client(app, celery, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
-    init_protection(app, v1, exempt=[healthz, readyz])
+    limiter = init_protection(app, v1, exempt=[healthz, readyz])
     app.register_blueprint(v1)
+    limit_hints(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)
@@ -71,6 +74,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def make_hint_client(app: Flask, celery: Any, dispatcher: AiDispatcher) -> HintClient:
+    """Hints wait on the result backend with bounded socket timeouts (a dead Redis is a quick 503)."""
+    config = app.config
+    timeout = float(config["REDIS_SOCKET_TIMEOUT"])
+    backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
+    results = redis.Redis.from_url(backend, socket_timeout=timeout, socket_connect_timeout=timeout)
+    return HintClient(celery, results, dispatcher, config["HINT_QUEUE"], float(config["HINT_TIMEOUT_SECONDS"]))
 
 
 def _register_docs(app: Flask) -> None:
@@ -92,7 +104,9 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(error: ApiError) -> Response:
         headers = {"WWW-Authenticate": 'Bearer realm="spades"'} if error.status == 401 else {}
-        if error.status == 503:
+        if error.retry_after is not None:
+            headers["Retry-After"] = str(error.retry_after)
+        elif error.status == 503:
             headers["Retry-After"] = "1"
         return problem_response(error, headers)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from services.players import QUEUES
+from services.players import HINT_LEVEL, QUEUES, queue_of
 
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
@@ -27,6 +27,9 @@ DEFAULTS: dict[str, Any] = {
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "AI_QUEUES": ",".join(QUEUES),  # queues /readyz expects a worker for: one per level (services.players)
+    "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
+    "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
+    "HINT_RATE_LIMIT": "30/minute",  # hint requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
     "RATE_LIMIT_ENABLED": True,
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
@@ -56,6 +59,7 @@ _CASTS = {
     "AI_DECISION_DEADLINE_SECONDS": float,
     "AI_MAX_ATTEMPTS": int,
     "AI_SWEEP_INTERVAL_SECONDS": float,
+    "HINT_TIMEOUT_SECONDS": float,
     "READY_CACHE_SECONDS": float,
     "PROXY_FIX_HOPS": int,
     "RATE_LIMIT_ENABLED": flag,

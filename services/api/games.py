@@ -31,6 +31,7 @@ from services.players import DEFAULT_LEVEL
 from . import ai_hook
 from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
 from .problems import ApiError, invalid_request
+from .schemas import DEFAULT_OPTIONS
 from .store import GameRecord, GameStore, Seat, idempotency_key
 from .tokens import hash_token, new_game_id, new_token, seat_of_token
 
@@ -143,6 +144,11 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
     return data
 
 
+def game_options(record: GameRecord) -> dict[str, Any]:
+    """The game's options, with the default of any option added after it was stored."""
+    return {**DEFAULT_OPTIONS, **record.options}
+
+
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
     return [{"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable} for i, s in enumerate(record.seats)]
 
@@ -163,7 +169,7 @@ def game_view(
     data["game_id"] = record.game_id
     data["version"] = record.version
     data["seats"] = seats_view(record)
-    data["options"] = dict(record.options)
+    data["options"] = game_options(record)
     if record.waiting:
         data["phase"] = "waiting"
         data["turn"] = None

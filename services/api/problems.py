@@ -30,6 +30,8 @@ TITLES: dict[str, str] = {
     "unsupported_media_type": "The request body must be application/json",
     "illegal_move": "The rules do not allow that move",
     "unavailable": "The game store is unavailable; retry shortly",
+    "hints_disabled": "Hints are turned off in this game",
+    "hint_unavailable": "No AI worker answered the hint in time; retry later",
     "internal_error": "Internal server error",
 }
 
@@ -37,11 +39,12 @@ TITLES: dict[str, str] = {
 class ApiError(Exception):
     """An error response: HTTP status, stable code, human detail and extras."""
 
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, detail: str, *, retry_after: int | None = None, **extra: Any) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
+        self.retry_after = retry_after  # seconds for the Retry-After header (a 503 says 1 when unset)
         self.extra = extra
 
 

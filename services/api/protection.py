@@ -110,4 +110,25 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     if origins:
         CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS, max_age=600)
 
+    app.extensions["spades.limiter"] = limiter  # route decorators (limit_hints) hold it only weakly
     return limiter
+
+
+def limit_hints(app: Flask, limiter: Limiter) -> None:
+    """``HINT_RATE_LIMIT`` per seat token on the hint route, on top of the shared
+    per-token and per-address budgets: a hint costs a worker far more than a
+    view, so a client polling for hints is held back sooner.
+
+    Applied by wrapping the registered view (flask-limiter checks a route's
+    own limits in the wrapper its decorator makes), so this runs after the
+    blueprint is registered."""
+    if not app.config["HINT_RATE_LIMIT"]:
+        return
+    endpoint = "v1.hint"
+    app.view_functions[endpoint] = limiter.limit(
+        app.config["HINT_RATE_LIMIT"],
+        key_func=token_key,
+        exempt_when=lambda: bearer_token() is None,  # a hint without a token is a 401 anyway
+        override_defaults=False,  # the blueprint's shared per-token limit still applies
+        scope="hint",
+    )(app.view_functions[endpoint])

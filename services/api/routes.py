@@ -11,8 +11,10 @@ from marshmallow import Schema, ValidationError
 
 from services.engine import OPTION_DOCS, PRESETS
 from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
+from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
-from . import games, jsonio, schemas
+from . import games, hints, jsonio, schemas
+from .observability import request_id
 from .problems import ApiError, flatten_messages, invalid_request
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
@@ -169,6 +171,26 @@ def play(game_id: str) -> Response:
     return _move(game_id, "play", schemas.PLAY_REQUEST)
 
 
+@v1.get("/games/<game_id>/hint")
+def hint(game_id: str) -> Response:
+    """The hint level's move for the token's own seat, on its turn (see :mod:`services.api.hints`).
+
+    Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
+    :func:`services.api.protection.limit_hints`."""
+    token = games.bearer_token(request.headers.get("Authorization"), required=True)
+    record = games.load(_store(), game_id)
+    seat = games.seat_for(record, token)
+    assert seat is not None
+    g.seat = seat
+    hints.check_hint_allowed(record, seat, bool(games.game_options(record)["hints"]))
+    key = ("hint", game_id, record.version, seat)  # same version, same seed: the same hint
+    answer = _cache().get(key)
+    if answer is None:
+        answer = current_app.extensions["spades.hints"].ask(record, seat, request_id())
+        _cache().put(key, answer)
+    return _json_response(schemas.HINT_RESPONSE, answer)
+
+
 @v1.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
     query = _query(schemas.EVENTS_QUERY)
@@ -205,3 +227,14 @@ def rules_catalogue() -> dict[str, Any]:
 @v1.get("/rules")
 def rules() -> Response:
     return _json_response(schemas.RULES_CATALOGUE, rules_catalogue())
+
+
+def levels_catalogue() -> dict[str, Any]:
+    """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.players)."""
+    levels = [{"name": lv.name, "seed": lv.seed, "description": lv.description} for lv in LEVELS.values()]
+    return {"default_level": DEFAULT_LEVEL, "hint_level": HINT_LEVEL, "levels": levels}
+
+
+@v1.get("/levels")
+def levels() -> Response:
+    return _json_response(schemas.LEVELS_CATALOGUE, levels_catalogue())

@@ -87,8 +87,16 @@ class SeatRequest(StrictSchema):
             raise ValidationError("only ai seats have a level", "level")
 
 
+# A game's options when the request leaves them out; also filled into the options of
+# games stored before an option existed, so every view shows every option.
+DEFAULT_OPTIONS: dict[str, Any] = {"ai_takeover": DEFAULT_LEVEL, "hints": True}
+
+
 class GameOptionsRequest(StrictSchema):
-    ai_takeover = StrictString(allow_none=True, load_default=DEFAULT_LEVEL, validate=validate.OneOf(AI_LEVELS))
+    ai_takeover = StrictString(
+        allow_none=True, load_default=DEFAULT_OPTIONS["ai_takeover"], validate=validate.OneOf(AI_LEVELS)
+    )
+    hints = StrictBoolean(load_default=DEFAULT_OPTIONS["hints"])
 
 
 DEFAULT_SEATS = [{"type": "human"}] * 4
@@ -100,7 +108,7 @@ class CreateGameRequest(StrictSchema):
         fields.Nested(SeatRequest), load_default=lambda: list(DEFAULT_SEATS), validate=validate.Length(equal=4)
     )
     seed = _int(0, MAX_SEED)
-    options = fields.Nested(GameOptionsRequest, load_default=lambda: {"ai_takeover": DEFAULT_LEVEL})
+    options = fields.Nested(GameOptionsRequest, load_default=lambda: dict(DEFAULT_OPTIONS))
 
 
 class BidRequest(StrictSchema):
@@ -230,6 +238,43 @@ class RulesCatalogue(Schema):
     options = fields.List(fields.Nested(RuleOption))
 
 
+class Level(Schema):
+    name = fields.String()
+    seed = fields.String()
+    description = fields.String()
+
+
+class LevelsCatalogue(Schema):
+    default_level = fields.String()
+    hint_level = fields.String()
+    levels = fields.List(fields.Nested(Level))
+
+
+class HintCandidate(Schema):
+    """One candidate move and its figures; only these fields leave the service,
+    whatever else a worker's answer holds."""
+
+    bid = fields.Integer()
+    card = fields.String()
+    value = fields.Float()
+    make_chance = fields.Float()
+    trick_chance = fields.Float()
+
+
+class HintMove(Schema):
+    bid = fields.Integer()
+    card = fields.String()
+
+
+class HintResponse(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    version = fields.Integer()
+    level = fields.String()
+    move = fields.Nested(HintMove)
+    candidates = fields.List(fields.Nested(HintCandidate))
+
+
 # Schema instances are built once: building one per request was a measurable part of a move.
 CREATE_GAME_REQUEST = CreateGameRequest()
 EMPTY_REQUEST = EmptyRequest()
@@ -242,6 +287,8 @@ _GAME_VIEW_FIELDS = tuple(GAME_VIEW.dump_fields)
 CLAIMED_SEAT = ClaimedSeat()
 EVENT_PAGE = EventPage()
 RULES_CATALOGUE = RulesCatalogue()
+LEVELS_CATALOGUE = LevelsCatalogue()
+HINT_RESPONSE = HintResponse()
 
 
 def dump_game_view(view: dict[str, Any]) -> dict[str, Any]:

@@ -13,10 +13,10 @@ import pytest
 import redis
 from celery import Celery
 
-from services.ai_worker.tasks import decide_task
+from services.ai_worker.tasks import decide_task, hint_task
 from services.engine import make_rules, new_game, view
 from services.engine.state import turn
-from services.players import QUEUES
+from services.players import LEVEL_NAMES, QUEUES
 from tests.conftest import redis_url
 
 from .helpers import play_randomly
@@ -41,6 +41,25 @@ def test_task_refuses_a_view_for_another_seat():
     state = new_game(make_rules("individual"), seed=3)
     with pytest.raises(ValueError):
         decide_task.run(view=view(state, turn(state)), level="easy", game_id="g", version=1, seat=0, seed=1)
+
+
+@pytest.mark.parametrize("moves", [0, 9])  # bidding, then playing
+def test_hint_task_returns_the_move_and_its_candidates_with_the_request_ids(moves):
+    state = play_randomly(new_game(make_rules("partnership"), seed=8), moves, random.Random(moves))
+    seat = turn(state)
+    seat_view = view(state, seat)
+    result = hint_task.run(view=seat_view, game_id="g2", version=4, seat=seat, seed=5, request_id="r2")
+    assert set(result) == {"game_id", "version", "seat", "level", "move", "candidates", "elapsed_ms"}
+    assert (result["game_id"], result["version"], result["seat"]) == ("g2", 4, seat)
+    assert result["level"] in LEVEL_NAMES
+    (chosen,) = result["move"].values()
+    assert chosen in seat_view["legal"]
+    assert result["candidates"], "the figures behind the move"
+    for candidate in result["candidates"]:
+        assert ("bid" in candidate) != ("card" in candidate)
+        assert all(isinstance(v, int | float) for k, v in candidate.items() if k not in ("bid", "card"))
+    with pytest.raises(ValueError):
+        hint_task.run(view=seat_view, game_id="g2", version=4, seat=(seat + 1) % 4, seed=5)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from benchmarks.clients import replay_events
+from services.players import LEVEL_NAMES
 
 from .contract import ContractSession
 from .helpers import auth
@@ -109,3 +110,33 @@ def test_a_computer_takes_over_a_left_seat_and_hands_it_back(session):
     assert claimed.status_code == 200
     view = session.get(f"/v1/games/{game_id}", headers=auth(claimed.json()["token"])).json()
     assert view["you"] == 1 and view["seats"][1] == {"seat": 1, "type": "human", "level": None, "claimable": False}
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_each_level_bids_and_plays_through_the_workers(session, level):
+    """Seats 1 to 3 of ``level`` bid, the human in seat 0 (the dealer, last to bid)
+    bids, and they play the first trick's first three cards; then it is the
+    human's turn, so the game waits and costs no more worker time."""
+    seats = [{"type": "human"}] + [{"type": "ai", "level": level}] * 3
+    created = session.post("/v1/games", json={"rules": SHORT, "seats": seats, "seed": 60}).json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    bids = follow_events_of(session, game_id, "bid", 3)
+    assert [e["data"]["seat"] for e in bids] == [1, 2, 3]
+    mine = session.get(f"/v1/games/{game_id}", headers=auth(token)).json()
+    assert mine["turn"] == 0 and mine["phase"] == "bidding"
+    bid = session.post(f"/v1/games/{game_id}/bids", json={"bid": mine["legal"][-1]}, headers=auth(token))
+    assert bid.status_code == 200, bid.text
+    cards = follow_events_of(session, game_id, "card_played", 3)
+    assert [e["data"]["seat"] for e in cards] == [1, 2, 3]
+    view = session.get(f"/v1/games/{game_id}", headers=auth(token)).json()
+    assert view["turn"] == 0 and view["version"] == bid.json()["version"] + 3
+
+
+def follow_events_of(session, game_id, kind, count, timeout=60.0):
+    """The first ``count`` events of type ``kind`` (long-polling until they are there)."""
+    found, after = [], 0
+    while len(found) < count:
+        events = follow_events(session, game_id, after=after, until=kind, timeout=timeout)
+        after = events[-1]["seq"]
+        found.append(events[-1])
+    return found
