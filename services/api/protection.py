@@ -4,7 +4,8 @@ Rate limits use flask-limiter with Redis storage, so a limit holds across
 every API process: one budget per client address for all ``/v1`` requests
 (an application-wide limit, not flask-limiter's per-route default limits),
 and one per seat token, shared by every v1 route, for requests that carry one.
-The two add up: a token's requests also spend its address's budget.  A
+The two add up: a token's requests also spend its address's budget; hints
+have a third, their own per-token budget (``HINT_RATE_LIMIT``).  A
 refused request gets a 429 problem+json with ``Retry-After`` (at least 1 s).
 Health, metrics and the contract/docs pages are not limited, so probes and
 scrapes never starve (and only v1 operations declare 429 in openapi.yaml).
