@@ -29,9 +29,17 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     recorder = Recorder(page)
     page.goto("/play?pace=0")
     expect(page.locator("#win_score")).to_have_value("500")
+    levels = [level["name"] for level in requests.get(f"{web}/v1/levels", timeout=30).json()["levels"]]
+    offered = page.locator("#seat-1 option").evaluate_all("els => els.map(e => e.value)")
+    assert [v.removeprefix("ai:") for v in offered if v.startswith("ai:")] == levels  # the server's list, not a copy
     page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
     game_id = create_game(page, ["you", "ai:easy", "ai:standard", "ai:easy"])
     player = Player(page, shots={n: str(screenshots / f"{n}.png") for n in ("bidding", "trick", "summary", "over")})
+    # a hint on the first turn: hard's suggestion, shown as a sentence and marked on the table
+    while player.state() not in ("bid", "card"):
+        player.step()
+    page.click("[data-testid=hint-button]")
+    expect(page.locator("[data-testid=hint-text]")).to_contain_text("Suggested", timeout=LONG)
     player.play_to_end()
     expect(page.locator("[data-testid=winner]")).not_to_have_text("")
     expect(page.locator("[data-testid=score-history] tbody tr")).to_have_count(player.summaries)
@@ -42,7 +50,8 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     token = seat_token(page, game_id)["token"]
     calls = recorder.api_calls()
     assert {(c.method, urlsplit(c.url).path.rsplit("/", 1)[-1]) for c in calls} >= {
-        ("GET", "rules"), ("POST", "games"), ("GET", game_id), ("GET", "events"), ("POST", "bids"), ("POST", "plays"),
+        ("GET", "rules"), ("GET", "levels"), ("POST", "games"), ("GET", game_id), ("GET", "events"), ("POST", "bids"),
+        ("POST", "plays"), ("GET", "hint"),
     }  # fmt: skip
     for exchange in recorder.exchanges:
         url = urlsplit(exchange.url)

@@ -52,6 +52,7 @@ const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
 
 export const api = {
   rules: () => request("GET", "/v1/rules").then((r) => r.body),
+  levels: () => request("GET", "/v1/levels").then((r) => r.body),
   createGame: (spec) => request("POST", "/v1/games", { body: spec }).then((r) => r.body),
   getGame: (id, token) => request("GET", game(id), { token }).then((r) => r.body),
   claimSeat: (id, seat) => request("POST", `${game(id)}/seats/${seat}/claim`, { body: {} }).then((r) => r.body),

@@ -28,21 +28,3 @@ export function describeHint(hint) {
   const chance = best && typeof best.make_chance === "number" ? ` (made ${pct(best.make_chance)} of the time)` : "";
   return { move, text: `Suggested: bid ${move.bid === 0 ? "nil" : move.bid}${chance}.` };
 }
-
-/**
- * The create request's `options` with the hints choice. Hints default to on, so the option is
- * sent only to turn them off; a server without hints refuses the field (400 naming
- * `options.hints`), and `withoutHintOption` lets the lobby retry without it.
- */
-export function withHintOption(options, enabled) {
-  return enabled ? options : { ...options, hints: false };
-}
-
-export function refusedHintOption(problem) {
-  return problem.code === "invalid_request" && (problem.errors || []).some((e) => e.field.startsWith("options.hints"));
-}
-
-export function withoutHintOption(options) {
-  const { hints, ...rest } = options;
-  return rest;
-}

@@ -4,8 +4,7 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { lobbyUrl } from "./game.js";
-import { refusedHintOption, withHintOption, withoutHintOption } from "./hint.js";
-import { DEFAULT_LEVEL, LEVELS } from "./levels.js";
+import { loadLevels } from "./levels.js";
 import { describeProblem, showMessage, showProblem } from "./messages.js";
 import { navigate } from "./router.js";
 import { heldGames, keepSeat } from "./seats.js";
@@ -32,22 +31,29 @@ function check(id, label, checked, help = "") {
   );
 }
 
-function seatSelect(seat) {
-  const choice = seat === 0 ? "you" : `ai:${DEFAULT_LEVEL}`;
+/** A seat's choice: you, an open seat, or a computer of each level the server lists. */
+function seatSelect(seat, catalogue) {
+  const choice = seat === 0 || !catalogue.default_level ? "you" : `ai:${catalogue.default_level}`;
   const options = [
-    ["you", "You"],
-    ["open", "Open seat — invite someone"],
-    ...LEVELS.map((l) => [`ai:${l.name}`, `Computer — ${l.name}`]),
+    ["you", "You", ""],
+    ["open", "Open seat — invite someone", ""],
+    ...catalogue.levels.map((l) => [`ai:${l.name}`, `Computer — ${l.name}`, `${l.description} (seed ${l.seed})`]),
   ];
   return h(
     "select",
     { id: `seat-${seat}`, name: `seat-${seat}`, dataset: { testid: `seat-select-${seat}` } },
-    options.map(([value, label]) => h("option", { value, selected: value === choice }, label)),
+    options.map(([value, label, title]) => h("option", { value, selected: value === choice, title: title || null }, label)),
   );
 }
 
 export async function renderLobby(root) {
   let catalogue = null;
+  let levels = { levels: [], default_level: null };
+  try {
+    levels = await loadLevels();
+  } catch (problem) {
+    showProblem(problem);
+  }
   const form = h(
     "form.lobby-form",
     { "aria-labelledby": "new-game-title", novalidate: true },
@@ -73,7 +79,7 @@ export async function renderLobby(root) {
       {},
       h("legend", {}, "Seats"),
       h("p.help", {}, "Play goes South → West → North → East. Choose “You” for at most one seat; without it you watch."),
-      [0, 1, 2, 3].map((seat) => field(SEAT_NAMES[seat], seatSelect(seat))),
+      [0, 1, 2, 3].map((seat) => field(SEAT_NAMES[seat], seatSelect(seat, levels))),
       check("hints", "Hints (a button that suggests a move)", true),
     ),
     h("button.primary", { type: "submit", dataset: { testid: "create" } }, "Create game"),
@@ -152,14 +158,7 @@ async function createGame(form) {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    let created;
-    const options = withHintOption({}, hints);
-    try {
-      created = await api.createGame({ ...spec, options });
-    } catch (problem) {
-      if (!refusedHintOption(problem)) throw problem;
-      created = await api.createGame({ ...spec, options: withoutHintOption(options) }); // a server without hints
-    }
+    const created = await api.createGame({ ...spec, options: { hints } });
     if (you >= 0) keepSeat(created.game_id, you, created.seats[you].token);
     navigate(gameUrl(created.game_id));
   } catch (problem) {
