@@ -43,7 +43,7 @@ import redis
 from celery import Celery
 
 from services.engine import turn, view
-from services.players import HINT_LEVEL, queue_of
+from services.players import HINT_LEVEL
 
 from .dispatch import AiDispatcher
 from .problems import ApiError
@@ -53,7 +53,6 @@ from .store import GameRecord
 log = logging.getLogger("spades.hints")
 TASK_NAME = "ai.hint"
 FIGURES = ("value", "make_chance", "trick_chance")  # the numbers a candidate may carry
-DEFAULT_QUEUE = queue_of(HINT_LEVEL)
 
 
 def hint_seed(game_seed: int, version: int, seat: int) -> int:
