@@ -16,9 +16,9 @@ from services.api.moves import parse_if_match
 from services.api.problems import ApiError, flatten_messages, problem_body
 from services.api.redis_store import RedisStore
 from services.api.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
-from services.api.store import GameRecord, Seat
+from services.api.store import GameRecord, Seat, parse_state
 from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
-from services.engine import apply, legal_moves, make_rules, new_game, turn, view
+from services.engine import apply, legal_moves, make_rules, new_game, to_json_parts, turn, view
 from tests.engine.strategies_util import play_random_game
 
 
@@ -187,3 +187,11 @@ def test_a_commit_is_sent_at_most_once_when_the_connection_drops():
         store.commit(record, None, [])
     assert len(connection.sent) == 1 and b"EVALSHA" in connection.sent[0]
     assert connection.disconnected and client.connection_pool.released == 1
+
+
+def test_the_parse_cache_is_keyed_by_the_stored_texts():
+    state = new_game(make_rules("partnership"), seed=4)
+    moved = apply(state, turn(state), legal_moves(state, turn(state))[0])
+    texts, moved_texts = to_json_parts(state), to_json_parts(moved)
+    assert parse_state(*texts) is parse_state(*texts), "the same texts: parsed once"
+    assert parse_state(*moved_texts) == moved and parse_state(*texts) == state
