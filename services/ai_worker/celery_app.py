@@ -45,11 +45,10 @@ import os
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
-from services.players import DEFAULT_LEVEL, HINT_LEVEL, QUEUES, queue_of
+from services.players import DEFAULT_LEVEL, HINT_LEVEL, queue_of
 
 from .strategies import warm_up
 
-LEVEL_QUEUES = QUEUES
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 log = logging.getLogger(__name__)

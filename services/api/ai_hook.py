@@ -1,8 +1,9 @@
 """The one place game commands hand turns to computer players.
 
 Every command that commits a change (create, claim, leave, a move, an AI's
-own move) calls :func:`before_commit` with the record it is about to write
-and :func:`after_commit` once it is written:
+own move) calls ``before_commit`` with the record it is about to write and
+``after_commit`` once it is written (:class:`AiHooks`, passed to the commands
+in :class:`services.api.commands.Collaborators`):
 
 * ``before_commit`` registers the AI turn the new version will need with a
   deadline, *before* the write, so that even if this process dies right
@@ -18,12 +19,11 @@ the broker hiccuped; the deadline sweep retries.
 from __future__ import annotations
 
 import logging
-
-from flask import current_app
+from typing import Any, Protocol
 
 from services.engine import turn
 
-from .store import GameRecord, GameStore
+from .store import GameRecord
 
 log = logging.getLogger("spades.ai")
 
@@ -39,26 +39,52 @@ def ai_seat_to_move(record: GameRecord) -> int | None:
     return seat
 
 
-def before_commit(record: GameRecord) -> None:
-    if ai_seat_to_move(record) is None:
-        return
-    dispatcher = current_app.extensions.get("spades.ai")
-    if dispatcher is None:
-        return
-    try:
-        dispatcher.expect(record.game_id)
-    except Exception:
-        log.exception("could not register an AI turn", extra={"game_id": record.game_id})
+class AiHooks(Protocol):
+    def before_commit(self, record: GameRecord) -> None: ...
+
+    def after_commit(self, record: GameRecord) -> None: ...
 
 
-def after_commit(store: GameStore, record: GameRecord) -> None:
-    seat = ai_seat_to_move(record)
-    if seat is None:
-        return
-    dispatcher = current_app.extensions.get("spades.ai")
-    if dispatcher is None:
-        return
-    try:
-        dispatcher.dispatch(record, seat)
-    except Exception:
-        log.exception("could not send an AI turn", extra={"game_id": record.game_id, "seat": seat})
+class NoAi:
+    """Hooks of a process that sends no AI turns (and of most unit tests)."""
+
+    def before_commit(self, record: GameRecord) -> None:
+        return None
+
+    def after_commit(self, record: GameRecord) -> None:
+        return None
+
+
+NO_AI = NoAi()
+
+
+class Dispatcher(Protocol):
+    """What the hooks need of :class:`services.api.dispatch.AiDispatcher`."""
+
+    def expect(self, game_id: str) -> None: ...
+
+    def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> Any: ...
+
+
+class DispatchHooks:
+    """Registers and sends the AI turn a committed version needs (see module doc)."""
+
+    def __init__(self, dispatcher: Dispatcher) -> None:
+        self.dispatcher = dispatcher
+
+    def before_commit(self, record: GameRecord) -> None:
+        if ai_seat_to_move(record) is None:
+            return
+        try:
+            self.dispatcher.expect(record.game_id)
+        except Exception:
+            log.exception("could not register an AI turn", extra={"game_id": record.game_id})
+
+    def after_commit(self, record: GameRecord) -> None:
+        seat = ai_seat_to_move(record)
+        if seat is None:
+            return
+        try:
+            self.dispatcher.dispatch(record, seat)
+        except Exception:
+            log.exception("could not send an AI turn", extra={"game_id": record.game_id, "seat": seat})

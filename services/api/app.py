@@ -1,4 +1,4 @@
-"""The app factory: config, the Redis store, blueprints and problem+json errors."""
+"""The app factory: config, the Redis store, the commands' collaborators, blueprints and problem+json errors."""
 
 from __future__ import annotations
 
@@ -7,23 +7,27 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from flask import Flask, Response, redirect, send_file
+from celery import Celery
+from flask import Flask, Response, has_request_context, redirect, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .ai_driver import AiDispatcher, AiDriver, celery_init_app
+from .ai_driver import AiDriver
+from .ai_hook import DispatchHooks
+from .commands import Collaborators
 from .config import load_config
+from .dispatch import AiDispatcher
 from .edge import Edge
-from .games import ViewCache
 from .health import health, healthz, readyz
 from .hints import HintClient
 from .jsonio import OrjsonProvider
-from .observability import STORE_ERRORS, configure_logging, init_observability
+from .observability import STORE_ERRORS, configure_logging, init_observability, request_id
 from .problems import ApiError, problem_response
 from .protection import init_protection, limit_hints
-from .routes import v1
-from .store import make_store
+from .redis_store import make_store
+from .rendering import ViewCache
+from .routes import note_seat, v1
 from .web import web
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -54,12 +58,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     configure_logging(settings["LOG_LEVEL"])
     store = settings.get("STORE") or make_store(settings)
     app.extensions["spades.store"] = store
-    app.extensions["spades.view_cache"] = ViewCache(int(settings["VIEW_CACHE_SIZE"]))
     celery = celery_init_app(app)
-    dispatcher = AiDispatcher(
-        celery, store.client, float(settings["AI_DECISION_DEADLINE_SECONDS"]), int(settings["GAME_TTL_SECONDS"])
-    )
+    dispatcher = AiDispatcher(celery, store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id)
     app.extensions["spades.ai"] = dispatcher
+    ctx = Collaborators(
+        store=store,
+        cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
+        ai=DispatchHooks(dispatcher),
+        allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
+        note_seat=note_seat,
+    )
+    app.extensions["spades.commands"] = ctx
     app.extensions["spades.hints"] = make_hint_client(app, celery, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
@@ -70,10 +79,39 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web)
     _register_docs(app)
     if settings["AI_ENABLED"]:
-        driver = AiDriver(app, store, dispatcher)
+        backend = settings["CELERY_RESULT_BACKEND"] or settings["REDIS_URL"]
+        results = redis.Redis.from_url(backend, socket_timeout=None, socket_connect_timeout=2)
+        max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
+        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval)
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def _ai_request_id() -> str:
+    """The request an AI turn is sent for (its log lines and the worker's carry it)."""
+    return request_id() if has_request_context() else "ai-driver"
+
+
+def celery_init_app(app: Flask) -> Celery:
+    """Flask's Celery pattern, producer side: the API only sends tasks."""
+    config = app.config
+    broker = config["CELERY_BROKER_URL"] or config["REDIS_URL"]
+    backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
+    timeout = float(config["REDIS_SOCKET_TIMEOUT"])
+    celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
+    celery.conf.update(
+        broker_connection_retry_on_startup=True,
+        broker_connection_timeout=timeout,
+        broker_transport_options={"socket_timeout": timeout, "socket_connect_timeout": timeout},
+        redis_socket_timeout=timeout,
+        redis_socket_connect_timeout=timeout,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+    )
+    app.extensions["celery"] = celery
+    return celery
 
 
 def make_hint_client(app: Flask, celery: Any, dispatcher: AiDispatcher) -> HintClient:

@@ -19,6 +19,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
+    "ALLOW_SEEDED_GAMES": True,  # accept POST /v1/games with "seed" (its creator can compute every deal); off in public
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
     "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL
     "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL
@@ -56,6 +57,7 @@ _CASTS = {
     "EVENTS_PAGE_SIZE": int,
     "VIEW_CACHE_SIZE": int,
     "AI_ENABLED": flag,
+    "ALLOW_SEEDED_GAMES": flag,
     "AI_DECISION_DEADLINE_SECONDS": float,
     "AI_MAX_ATTEMPTS": int,
     "AI_SWEEP_INTERVAL_SECONDS": float,

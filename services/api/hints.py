@@ -43,16 +43,16 @@ import redis
 from celery import Celery
 
 from services.engine import turn, view
-from services.players import HINT_LEVEL, queue_of
+from services.players import HINT_LEVEL
 
-from .ai_driver import AiDispatcher
+from .dispatch import AiDispatcher
 from .problems import ApiError
+from .rendering import ViewCache, game_options
 from .store import GameRecord
 
 log = logging.getLogger("spades.hints")
 TASK_NAME = "ai.hint"
 FIGURES = ("value", "make_chance", "trick_chance")  # the numbers a candidate may carry
-DEFAULT_QUEUE = queue_of(HINT_LEVEL)
 
 
 def hint_seed(game_seed: int, version: int, seat: int) -> int:
@@ -79,6 +79,21 @@ def check_hint_allowed(record: GameRecord, seat: int, enabled: bool) -> None:
         raise ApiError(
             409, "not_your_turn", f"It is seat {turn(record.state)}'s turn, not {seat}'s.", reason="not_your_turn"
         )
+
+
+def hint_for(
+    client: HintClient, cache: ViewCache | None, record: GameRecord, seat: int, request_id: str
+) -> dict[str, Any]:
+    """The hint for ``seat`` at ``record.version``, checked allowed, and cached
+    by (game, version, seat): same version, same seed, the same hint."""
+    check_hint_allowed(record, seat, bool(game_options(record)["hints"]))
+    key = ("hint", record.game_id, record.version, seat)
+    answer = cache.get(key) if cache is not None else None
+    if answer is None:
+        answer = client.ask(record, seat, request_id)
+        if cache is not None:
+            cache.put(key, answer)
+    return answer
 
 
 def _move_of(item: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ TITLES: dict[str, str] = {
     "unavailable": "The game store is unavailable; retry shortly",
     "hints_disabled": "Hints are turned off in this game",
     "hint_unavailable": "No AI worker answered the hint in time; retry later",
+    "seeded_games_disabled": "This server does not create games with a chosen seed",
     "internal_error": "Internal server error",
 }
 

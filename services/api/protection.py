@@ -21,6 +21,7 @@ from flask_cors import CORS
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 
+from .auth import token_of
 from .problems import ApiError, problem_response
 
 EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
@@ -32,9 +33,8 @@ def client_address() -> str:
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
+    """This request's seat token, through the routes' own parser (a malformed header counts as none)."""
+    return token_of(request.headers.get("Authorization"))
 
 
 def token_key() -> str:

@@ -1,5 +1,6 @@
 """The v1 game resources (a Flask blueprint). Handlers only parse, call
-:mod:`services.api.games` and dump through a marshmallow schema."""
+:mod:`services.api.commands` (with the process's
+:class:`~services.api.commands.Collaborators`) and dump through a marshmallow schema."""
 
 from __future__ import annotations
 
@@ -13,19 +14,25 @@ from services.engine import OPTION_DOCS, PRESETS
 from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
-from . import games, hints, jsonio, schemas
+from . import commands, hints, jsonio, schemas
+from .auth import bearer_token, seat_for
+from .commands import Collaborators
+from .events import visible_event
+from .moves import MoveRequest, parse_if_match, parse_move, request_fingerprint
 from .observability import request_id
 from .problems import ApiError, flatten_messages, invalid_request
+from .rendering import RenderedRounds, game_view
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
 
-def _store() -> Any:
-    return current_app.extensions["spades.store"]
+def _ctx() -> Collaborators:
+    return current_app.extensions["spades.commands"]
 
 
-def _cache() -> games.ViewCache:
-    return current_app.extensions["spades.view_cache"]
+def note_seat(seat: int | None) -> None:
+    """The seat a request acts for, for its log line (:mod:`services.api.observability`)."""
+    g.seat = seat
 
 
 def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -37,11 +44,11 @@ def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[s
 
 def view_body(data: dict[str, Any]) -> bytes:
     """A game view's JSON body, through the GameView schema: the finished
-    rounds are spliced in as the bytes :func:`games.rendered_rounds` keeps,
+    rounds are spliced in as the bytes :func:`services.api.rendering.rendered_rounds` keeps,
     in one copy (a late view is tens of KB)."""
     dumped = schemas.dump_game_view(data)
     history = dumped.pop("history")
-    rounds = history.text if isinstance(history, games.RenderedRounds) else orjson.dumps(history)
+    rounds = history.text if isinstance(history, RenderedRounds) else orjson.dumps(history)
     return b"".join((orjson.dumps(dumped)[:-1], b',"history":', rounds, b"}"))
 
 
@@ -104,7 +111,7 @@ def _query(schema: Schema) -> dict[str, Any]:
 @v1.post("/games")
 def create_game() -> Response:
     body = _load_body(schemas.CREATE_GAME_REQUEST)
-    created = games.create_game(_store(), body, _cache())
+    created = commands.create_game(_ctx(), body)
     location = url_for("v1.get_game", game_id=created["game_id"])
     return _json_response(
         schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
@@ -113,52 +120,55 @@ def create_game() -> Response:
 
 @v1.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    token = games.bearer_token(request.headers.get("Authorization"), required=False)
-    record = games.load(_store(), game_id)
-    seat = games.seat_for(record, token)
+    token = bearer_token(request.headers.get("Authorization"), required=False)
+    ctx = _ctx()
+    record = commands.load(ctx.store, game_id)
+    seat = seat_for(record, token)
     g.seat = seat
+    cache = ctx.cache
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
-    body = _cache().get(key)
+    body = cache.get(key) if cache is not None else None
     if body is None:
-        body = view_body(games.game_view(record, seat, _cache()))
-        _cache().put(key, body)
+        body = view_body(game_view(record, seat, cache))
+        if cache is not None:
+            cache.put(key, body)
     return _view_body_response(body, record.version)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = games.claim_seat(_store(), game_id, seat, _cache())
+    claimed = commands.claim_seat(_ctx(), game_id, seat)
     return _json_response(schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/leave")
 def leave_seat(game_id: str, seat: int) -> Response:
-    token = games.bearer_token(request.headers.get("Authorization"), required=True)
+    token = bearer_token(request.headers.get("Authorization"), required=True)
     _load_body(schemas.EMPTY_REQUEST, allow_empty=True)
     assert token is not None
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
-    return _view_response(games.leave_seat(_store(), game_id, seat, token, _cache()))
+    return _view_response(commands.leave_seat(_ctx(), game_id, seat, token))
 
 
 def _move(game_id: str, kind: str, schema: Schema) -> Response:
     environ = request.environ  # the headers straight from WSGI: every move reads three
-    token = games.bearer_token(environ.get("HTTP_AUTHORIZATION"), required=True)
+    token = bearer_token(environ.get("HTTP_AUTHORIZATION"), required=True)
     assert token is not None
     body = _load_body(schema)
-    if_match = games.parse_if_match(environ.get("HTTP_IF_MATCH"))
+    if_match = parse_if_match(environ.get("HTTP_IF_MATCH"))
     idem = environ.get("HTTP_IDEMPOTENCY_KEY")
     if idem is not None and not 1 <= len(idem) <= 255:
         raise invalid_request([{"field": "Idempotency-Key", "message": "must be 1 to 255 characters"}])
-    move = games.MoveRequest(
+    move = MoveRequest(
         token=token,
-        move=games.parse_move(kind, body),
+        move=parse_move(kind, body),
         if_match=if_match,
         idempotency_key=idem,
-        fingerprint=games.request_fingerprint(kind, body) if idem is not None else None,
+        fingerprint=request_fingerprint(kind, body) if idem is not None else None,
     )
-    return _view_response(games.make_move(_store(), game_id, move, _cache()))
+    return _view_response(commands.make_move(_ctx(), game_id, move))
 
 
 @v1.post("/games/<game_id>/bids")
@@ -177,32 +187,28 @@ def hint(game_id: str) -> Response:
 
     Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
     :func:`services.api.protection.limit_hints`."""
-    token = games.bearer_token(request.headers.get("Authorization"), required=True)
-    record = games.load(_store(), game_id)
-    seat = games.seat_for(record, token)
+    token = bearer_token(request.headers.get("Authorization"), required=True)
+    ctx = _ctx()
+    record = commands.load(ctx.store, game_id)
+    seat = seat_for(record, token)
     assert seat is not None
     g.seat = seat
-    hints.check_hint_allowed(record, seat, bool(games.game_options(record)["hints"]))
-    key = ("hint", game_id, record.version, seat)  # same version, same seed: the same hint
-    answer = _cache().get(key)
-    if answer is None:
-        answer = current_app.extensions["spades.hints"].ask(record, seat, request_id())
-        _cache().put(key, answer)
+    answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
     return _json_response(schemas.HINT_RESPONSE, answer)
 
 
 @v1.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
     query = _query(schemas.EVENTS_QUERY)
-    token = games.bearer_token(request.headers.get("Authorization"), required=False)
-    store = _store()
-    record = games.load(store, game_id)
-    seat = games.seat_for(record, token)
+    token = bearer_token(request.headers.get("Authorization"), required=False)
+    store = _ctx().store
+    record = commands.load(store, game_id)
+    seat = seat_for(record, token)
     g.seat = seat
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
     found = store.wait_events(game_id, query["after"], page, wait)
-    visible = [games.visible_event(e, seat) for e in found]
+    visible = [visible_event(e, seat) for e in found]
     last_seq = visible[-1]["seq"] if visible else query["after"]
     body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
     return _json_response(schemas.EVENT_PAGE, body)

@@ -187,8 +187,9 @@ class GameView(Schema):
     rules = Codes()  # the engine's resolved options (openapi: Rules)
     history = Codes()  # engine-rendered finished rounds (openapi: Round), passed through whole
     winner = Codes(allow_none=True)
-    seats = Codes()  # rendered by games.seats_view (openapi: SeatInfo)
+    seats = Codes()  # rendered by rendering.seats_view (openapi: SeatInfo)
     options = Codes()  # the game's stored options (openapi: GameOptionsView)
+    seeded = fields.Boolean()  # created with a client-chosen seed: its creator can compute the deals
 
 
 class CreatedSeat(Schema):

@@ -8,7 +8,7 @@ from typing import Any
 from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
 from services.engine import GameState, view
 
-API_ONLY_FIELDS = ("game_id", "version", "seats", "options")
+API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded")
 
 
 def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):

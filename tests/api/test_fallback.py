@@ -1,7 +1,7 @@
 """The API's last resort when no worker answers an AI turn: basic's move, never a careless nil.
 
 Unit tests, no Redis: the fallback over many random bidding views, and the
-driver's overdue-turn path on an in-memory store with a dispatcher whose
+driver's overdue-turn path on the in-memory store with a dispatcher whose
 sends were never answered.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from flask import Flask
-
 from services.api.ai_driver import AiDriver, fallback_move
+from services.api.commands import Collaborators
+from services.api.memory_store import MemoryStore
 from services.api.store import GameRecord, Seat
 from services.engine import Bid, apply, legal_moves, make_rules, new_game, turn, view
 from services.engine.state import GameState
@@ -85,42 +85,10 @@ def test_the_fallback_plays_basics_card():
 # ---- the driver's overdue-turn path --------------------------------------------
 
 
-class MemoryStore:
-    """The part of GameStore the driver's apply path uses, in memory."""
-
-    def __init__(self, record: GameRecord) -> None:
-        self.record = record
-        self.commits: list[GameRecord] = []
-
-    def load(self, game_id: str) -> GameRecord | None:
-        return self.record if game_id == self.record.game_id else None
-
-    def recent(self, game_id: str) -> None:
-        return None
-
-    def commit(self, record: GameRecord, previous: GameRecord | None, events: list, idem: Any = None) -> bool:
-        if previous is None or previous.version != self.record.version:
-            return False
-        self.record = record
-        self.commits.append(record)
-        return True
-
-
 class NeverAnswered:
     """A dispatcher whose sends of this turn all went unanswered."""
 
-    class _Result:
-        result = None
-
-        def successful(self) -> bool:
-            return False
-
-    class _Celery:
-        def AsyncResult(self, task_id: str) -> Any:  # Celery's method name
-            return NeverAnswered._Result()
-
     def __init__(self, version: int, seat: int, attempts: int) -> None:
-        self.celery = self._Celery()
         self._pending = {
             "task_id": "t",
             "version": version,
@@ -134,33 +102,30 @@ class NeverAnswered:
     def pending(self, game_id: str) -> dict[str, Any]:
         return self._pending
 
+    def stored_result(self, task_id: str) -> None:
+        return None
+
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> None:
         self.sent.append((seat, attempts))
 
 
-def driver_for(store: MemoryStore, dispatcher: NeverAnswered, max_attempts: int) -> tuple[Flask, AiDriver]:
-    app = Flask("fallback-test")  # no "spades.ai" extension: the commit hooks send nothing
-    app.config.update(
-        AI_MAX_ATTEMPTS=max_attempts,
-        AI_SWEEP_INTERVAL_SECONDS=1.0,
-        CELERY_RESULT_BACKEND=None,
-        REDIS_URL="redis://127.0.0.1:1/0",  # never connected to
-    )
-    return app, AiDriver(app, store, dispatcher)  # type: ignore[arg-type]
+def driver_for(record: GameRecord, dispatcher: NeverAnswered, max_attempts: int) -> tuple[MemoryStore, AiDriver]:
+    store = MemoryStore()
+    assert store.commit(record, None, [])
+    driver = AiDriver(Collaborators(store), dispatcher, None, max_attempts, sweep_interval=1.0)  # type: ignore[arg-type]
+    return store, driver
 
 
 def test_after_max_attempts_the_driver_plays_basics_bid_not_the_lowest_legal_one():
     state = new_game(make_rules("partnership", nil=True), 21)
     seat = turn(state)
     assert view(state, seat)["legal"][0] == 0, "the old fallback, the lowest legal move, would bid nil here"
-    store = MemoryStore(record_of(state, version=3))
     dispatcher = NeverAnswered(version=3, seat=seat, attempts=5)
-    app, driver = driver_for(store, dispatcher, max_attempts=5)
-    with app.app_context():
-        driver.recover("g")
+    store, driver = driver_for(record_of(state, version=3), dispatcher, max_attempts=5)
+    driver.recover("g")
     assert dispatcher.sent == [], "no sixth send: the API moved itself"
-    (committed,) = store.commits
-    assert committed.version == 4
+    committed = store.load("g")
+    assert committed is not None and committed.version == 4
     expected = basic_move(view(state, seat, history=False))["bid"]
     assert committed.state.bids[seat] == expected >= 1
 
@@ -168,10 +133,8 @@ def test_after_max_attempts_the_driver_plays_basics_bid_not_the_lowest_legal_one
 def test_before_max_attempts_the_driver_sends_the_turn_again():
     state = new_game(make_rules("partnership"), 22)
     seat = turn(state)
-    store = MemoryStore(record_of(state, version=3))
     dispatcher = NeverAnswered(version=3, seat=seat, attempts=2)
-    app, driver = driver_for(store, dispatcher, max_attempts=5)
-    with app.app_context():
-        driver.recover("g")
+    store, driver = driver_for(record_of(state, version=3), dispatcher, max_attempts=5)
+    driver.recover("g")
     assert dispatcher.sent == [(seat, 3)]
-    assert store.commits == []
+    assert store.load("g").version == 3 and store.commits == 1  # only the setup's commit

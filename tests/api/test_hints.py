@@ -12,8 +12,9 @@ import uuid
 import pytest
 import requests
 
-from services.api.ai_driver import AiDispatcher, AiDriver
-from tests.conftest import API_TEST_DB, redis_url
+from services.api.ai_driver import AiDriver
+from services.api.commands import Collaborators
+from services.api.dispatch import AiDispatcher
 
 from .contract import ContractSession
 from .helpers import auth, create_game
@@ -158,18 +159,13 @@ def test_the_ai_listener_never_applies_a_hint_and_deletes_an_abandoned_one(redis
     """A hint's answer is published on celery-task-meta-* like a decision; the listener
     applies only tasks its process sent as decisions, and drops (deleting the stored
     result) a hint whose requester stopped waiting."""
-    from flask import Flask
 
     class NoStore:
         def __getattr__(self, name: str):
             raise AssertionError(f"the store was used: {name}")
 
-    app = Flask("listener-test")
-    app.config.update(
-        AI_MAX_ATTEMPTS=5, AI_SWEEP_INTERVAL_SECONDS=1.0, CELERY_RESULT_BACKEND=None, REDIS_URL=redis_url(API_TEST_DB)
-    )
-    dispatcher = AiDispatcher(None, redis_db1, 10.0, 60)  # type: ignore[arg-type]
-    driver = AiDriver(app, NoStore(), dispatcher)  # type: ignore[arg-type]
+    dispatcher = AiDispatcher(None, NoStore(), 10.0)  # type: ignore[arg-type]
+    driver = AiDriver(Collaborators(NoStore()), dispatcher, redis_db1, max_attempts=5, sweep_interval=1.0)  # type: ignore[arg-type]
     result = {"game_id": "g", "version": 3, "seat": 1, "level": "hard", "move": {"bid": 3}, "candidates": []}
     for task_id, abandoned in (("hint-read", False), ("hint-late", True)):
         redis_db1.set(f"celery-task-meta-{task_id}", "{}")

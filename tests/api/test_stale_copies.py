@@ -5,18 +5,18 @@ answer or a lost move."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from services.api.app import create_app
-from services.api.store import stored_state
-from services.engine import Bid, Play, apply, legal_moves, make_rules, parse_card, to_json, turn
+from services.api.redis_store import stored_state
+from services.engine import Bid, Play, apply, legal_moves, make_rules, parse_card, turn
 from services.engine import new_game as engine_new_game
 from services.engine.cards import card_code
 from tests.conftest import API_TEST_DB, redis_url
 
 from .helpers import auth
+
+pytestmark = pytest.mark.integration  # two app instances over one real Redis
 
 CONFIG = {
     "REDIS_URL": redis_url(API_TEST_DB),
@@ -103,47 +103,9 @@ def test_two_processes_taking_turns_store_every_round_exactly(two_processes, red
         moves += 1
 
 
-def test_a_game_stored_in_the_older_one_text_layout_is_read_and_played_on(two_processes, redis_db1):
-    a, _ = two_processes
-    game_id, tokens = new_game(a)
-    state = engine_new_game(make_rules("partnership"), 12)
-    while not state.history:  # into round 2, so there is a finished round to carry over
-        seat = turn(state)
-        state = apply(state, seat, legal_moves(state, seat)[0])
-    key = f"game:{{{game_id}}}"
-    redis_db1.hset(key, "state", to_json(state))  # the whole game in one text, as before "rounds"
-    redis_db1.hdel(key, "rounds")
-    fresh = create_app(dict(CONFIG)).test_client()  # no copy of its own: reads the old layout
-    seat = turn(state)
-    view = fresh.get(f"/v1/games/{game_id}", headers=auth(tokens[seat])).get_json()
-    assert view["round"] == 2 and len(view["history"]) == 1 and view["legal"]
-    assert fresh.post(f"/v1/games/{game_id}/bids", json={"bid": 3}, headers=auth(tokens[seat])).status_code == 200
-    assert stored_state(redis_db1, game_id) == apply(state, seat, Bid(3))
-    assert len(json.loads(redis_db1.hget(key, "rounds"))) == 1
-
-
 def test_a_move_after_redis_lost_its_scripts_still_commits(two_processes, redis_db1):
     a, _ = two_processes
     game_id, tokens = new_game(a)
     redis_db1.script_flush()  # as after a restart: the commit script must be loaded again
     assert a.post(f"/v1/games/{game_id}/bids", json={"bid": 3}, headers=auth(tokens[1])).status_code == 200
     assert stored_state(redis_db1, game_id).bids == (None, 3, None, None)
-
-
-def test_a_whole_game_written_by_an_older_process_wins_over_stale_rounds(two_processes, redis_db1):
-    # A rolling upgrade: a newer process stored the rounds apart, then an older one
-    # wrote the whole game into `state` (leaving `rounds` as it was).
-    a, _ = two_processes
-    game_id, tokens = new_game(a)
-    state = engine_new_game(make_rules("partnership"), 12)
-    while len(state.history) < 2:
-        seat = turn(state)
-        state = apply(state, seat, legal_moves(state, seat)[0])
-    key = f"game:{{{game_id}}}"
-    redis_db1.hset(
-        key, mapping={"state": to_json(state), "rounds": json.dumps([[0, 0, 0, 0]])}
-    )  # stale, even malformed
-    assert stored_state(redis_db1, game_id) == state
-    fresh = create_app(dict(CONFIG)).test_client()
-    view = fresh.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).get_json()
-    assert (view["round"], view["phase"], len(view["history"])) == (state.round, state.phase, 2)

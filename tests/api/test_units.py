@@ -10,18 +10,15 @@ from marshmallow import ValidationError
 
 from services.api import schemas
 from services.api.config import load_config
-from services.api.games import (
-    ViewCache,
-    game_view,
-    parse_if_match,
-    rendered_rounds,
-    rendered_tricks,
-    visible_event,
-)
+from services.api.dispatch import AiDispatcher
+from services.api.events import visible_event
+from services.api.moves import parse_if_match
 from services.api.problems import ApiError, flatten_messages, problem_body
-from services.api.store import GameRecord, GameStore, Seat
+from services.api.redis_store import RedisStore
+from services.api.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
+from services.api.store import GameRecord, Seat, parse_state
 from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
-from services.engine import apply, legal_moves, make_rules, new_game, turn, view
+from services.engine import apply, legal_moves, make_rules, new_game, to_json_parts, turn, view
 from tests.engine.strategies_util import play_random_game
 
 
@@ -142,9 +139,7 @@ def test_game_view_dump_shortcut_equals_the_marshmallow_dump():
 
 
 def test_only_the_process_that_sent_an_ai_turn_claims_its_result():
-    from services.api.ai_driver import AiDispatcher
-
-    sender, other = AiDispatcher(None, None, 10, 60), AiDispatcher(None, None, 10, 60)  # type: ignore[arg-type]
+    sender, other = AiDispatcher(None, None, 10), AiDispatcher(None, None, 10)  # type: ignore[arg-type]
     sender._remember_sent("task-1", "pro", 0.0)
     assert not other.claim_result("task-1")  # every process hears the result; only the sender acts
     assert sender.claim_result("task-1")
@@ -185,10 +180,18 @@ def test_a_commit_is_sent_at_most_once_when_the_connection_drops():
     # compare-and-set and report an applied move as refused. The error surfaces (a 503).
     connection = _DroppingConnection()
     client = redis.Redis()  # connects lazily: never, here
-    store = GameStore(client, client, ttl_seconds=60, idem_ttl=60)
+    store = RedisStore(client, client, ttl_seconds=60, idem_ttl=60)
     client.connection_pool = _OneConnectionPool(connection)  # type: ignore[assignment]
     record = GameRecord("g", 1, [Seat("human")] * 4, "").with_state(new_game(make_rules("partnership"), seed=1))
     with pytest.raises(redis.exceptions.ConnectionError):
         store.commit(record, None, [])
     assert len(connection.sent) == 1 and b"EVALSHA" in connection.sent[0]
     assert connection.disconnected and client.connection_pool.released == 1
+
+
+def test_the_parse_cache_is_keyed_by_the_stored_texts():
+    state = new_game(make_rules("partnership"), seed=4)
+    moved = apply(state, turn(state), legal_moves(state, turn(state))[0])
+    texts, moved_texts = to_json_parts(state), to_json_parts(moved)
+    assert parse_state(*texts) is parse_state(*texts), "the same texts: parsed once"
+    assert parse_state(*moved_texts) == moved and parse_state(*texts) == state

@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 
 from services.api.config import DEFAULTS as API_SETTINGS
+from services.api.config import flag
 
 from .deploy_files import API_PORT, DEPLOY_DIR, REPO_ROOT, named
 
 GUNICORN_CONF = (REPO_ROOT / "gunicorn.conf.py").read_text(encoding="utf-8")
-API_READS = ("REDIS_URL", "GAME_TTL_SECONDS")
+API_READS = ("REDIS_URL", "GAME_TTL_SECONDS", "ALLOW_SEEDED_GAMES")
 
 
 def dockerfile_env() -> dict[str, str]:
@@ -59,3 +60,9 @@ def test_api_settings_use_names_the_api_reads(
     for key in API_READS:
         assert key in API_SETTINGS, f"services/api/config.py no longer reads {key}"
         assert key in env, f"{where} does not set {key}"
+
+
+@pytest.mark.parametrize("where", ["compose api", "k8s api"])
+def test_deployments_refuse_seeded_games(compose: dict[str, Any], k8s_documents: list[dict[str, Any]], where: str):
+    # A seed's creator can compute every deal: where strangers play, no game may be seeded.
+    assert not flag(deployed_envs(compose, k8s_documents)[where]["ALLOW_SEEDED_GAMES"])

@@ -68,3 +68,12 @@ def test_schema_version_is_checked():
     doc["schema"] = 99
     with pytest.raises(SchemaError):
         from_json(json.dumps(doc))
+
+
+def test_rules_to_dict_hands_out_a_fresh_dict():
+    # Rules convert to a dict once (a per-process cache that serialization relies on):
+    # a caller changing its copy must not change the next one.
+    rules = make_rules("partnership")
+    first = rules.to_dict()
+    first["win_score"] = -1
+    assert rules.to_dict()["win_score"] == 500 and rules.to_dict() is not rules.to_dict()

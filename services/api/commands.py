@@ -1,0 +1,251 @@
+"""What the API does to a game: create, claim, leave and move.
+
+Every command reads through a :class:`~services.api.store.GameStore` and
+commits with its compare-and-set on the version.  A move is retried from a
+fresh read when another writer got in first, so of N racing moves for one turn
+exactly one applies and the others see the truth afterwards (``not_your_turn``),
+unless the client pinned the version with ``If-Match`` (then ``version_conflict``).
+
+Commands take their collaborators (:class:`Collaborators`: the store, the AI
+hooks, the view cache, the operator's settings) as a parameter and know nothing
+of Flask: the app factory builds one per process and the routes pass it in.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules, new_game
+from services.players import DEFAULT_LEVEL
+
+from .ai_hook import NO_AI, AiHooks
+from .auth import seat_for
+from .events import event, move_events, round_started
+from .moves import MoveRequest
+from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
+from .problems import ApiError, invalid_request
+from .rendering import ViewCache, game_view, seats_view
+from .store import GameRecord, GameStore, Seat, idempotency_key
+from .tokens import hash_token, new_game_id, new_token
+
+MAX_CAS_ATTEMPTS = 8
+log = logging.getLogger("spades.api")
+
+
+def _ignore_seat(seat: int | None) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Collaborators:
+    """What commands work with; one per process, built by the app factory."""
+
+    store: GameStore
+    cache: ViewCache | None = None
+    ai: AiHooks = NO_AI
+    allow_seeded: bool = True  # ALLOW_SEEDED_GAMES: off where strangers play (a seed's creator knows the deals)
+    note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
+
+
+def load(store: GameStore, game_id: str) -> GameRecord:
+    if len(game_id) > 64:
+        raise ApiError(404, "not_found", "No such game (it may have expired).")
+    record = store.load(game_id)
+    if record is None:
+        raise ApiError(404, "not_found", "No such game (it may have expired).")
+    return record
+
+
+def create_game(ctx: Collaborators, body: dict[str, Any]) -> dict[str, Any]:
+    seed = body.get("seed")
+    if seed is not None and not ctx.allow_seeded:
+        raise ApiError(
+            403,
+            "seeded_games_disabled",
+            "This server does not create games with a chosen seed (ALLOW_SEEDED_GAMES is off): "
+            "whoever knows the seed knows every deal. Omit 'seed' for a secret random deal.",
+        )
+    overrides = dict(body["rules"])
+    preset = overrides.pop("preset")
+    try:
+        rules = make_rules(preset, **overrides)
+    except RuleError as error:
+        raise invalid_request([{"field": f"rules.{error.option}", "message": error.message}]) from None
+    state = new_game(rules, seed)
+    seats: list[Seat] = []
+    tokens: list[str | None] = []
+    for spec in body["seats"]:
+        token = new_token() if spec["type"] == "human" else None
+        level = spec.get("level", DEFAULT_LEVEL) if spec["type"] == "ai" else None
+        seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
+        tokens.append(token)
+    record = GameRecord(new_game_id(), 1, seats, "", dict(body["options"]), seeded=seed is not None)
+    record = record.with_state(state)
+    events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
+    if not record.waiting:
+        record.started = True
+        events.append(round_started(record, state))
+    ctx.ai.before_commit(record)
+    if not ctx.store.commit(record, None, events):  # a 128-bit id collision: practically never
+        raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
+    GAMES_CREATED.inc()
+    ctx.ai.after_commit(record)
+    created = []
+    for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
+        item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
+        if token:
+            item["token"] = token
+        created.append(item)
+    return {"game_id": record.game_id, "seats": created, "state": game_view(record, None, ctx.cache)}
+
+
+def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = load(ctx.store, game_id)
+        if not 0 <= seat < 4:
+            raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
+        if not record.seats[seat].claimable:
+            raise ApiError(409, "seat_taken", f"Seat {seat} is not open.")
+        if record.state.phase == "game_over":
+            raise ApiError(409, "game_over", "The game is over.")
+        token = new_token()
+        nxt = record.successor()
+        nxt.seats[seat] = Seat("human", None, hash_token(token))
+        events = [event(nxt, "seat_claimed", {"seat": seat})]
+        if not nxt.waiting and not nxt.started:
+            nxt.started = True
+            events.append(round_started(nxt, nxt.state))
+        ctx.ai.before_commit(nxt)
+        if ctx.store.commit(nxt, record, events):
+            ctx.ai.after_commit(nxt)
+            return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = load(ctx.store, game_id)
+        own = seat_for(record, token)
+        if own != seat:
+            raise ApiError(403, "forbidden", "A token may only leave its own seat.")
+        ctx.note_seat(seat)
+        nxt = record.successor()
+        takeover = record.options.get("ai_takeover")
+        if takeover and record.state.phase != "game_over":
+            nxt.seats[seat] = Seat("ai", takeover, None, stand_in=True)
+        else:
+            nxt.seats[seat] = Seat("open")
+        events = [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
+        ctx.ai.before_commit(nxt)
+        if ctx.store.commit(nxt, record, events):
+            ctx.ai.after_commit(nxt)
+            return game_view(nxt, None, ctx.cache)
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def _commit_move(
+    ctx: Collaborators,
+    record: GameRecord,
+    seat: int,
+    move: Bid | Play,
+    cache: ViewCache | None,
+    idem: tuple[str, str] | None = None,
+    count: bool = True,
+) -> dict[str, Any] | None:
+    """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
+    view, or None when another writer changed the game first.  ``idem`` is
+    ``(idempotency key, request fingerprint)``."""
+    kind = "bid" if isinstance(move, Bid) else "play"
+    before = record.state
+    try:
+        after = apply(before, seat, move)
+    except EngineError as error:
+        if count:  # a refusal found on a possibly stale copy is re-checked, and counted, then
+            MOVES.labels(kind, error.code).inc()
+        if error.code == "not_your_turn":
+            raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
+        raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
+    nxt = record.successor().with_state(after)
+    events = move_events(nxt, before, after, seat, move)
+    # not stored in the cache until committed: a lost race leaves no trace
+    response = game_view(nxt, seat, cache, remember=False)
+    idem_value = None
+    if idem:
+        idem_value = (idem[0], orjson.dumps({"fingerprint": idem[1], "response": response}).decode())
+    ctx.ai.before_commit(nxt)
+    if not ctx.store.commit(nxt, record, events, idem_value):
+        return None
+    MOVES.labels(kind, "accepted").inc()
+    if after.phase == "game_over":
+        GAMES_FINISHED.inc()
+    if cache is not None:
+        cache.put((record.game_id, nxt.version, seat), response)
+    ctx.ai.after_commit(nxt)
+    return response
+
+
+def make_move(ctx: Collaborators, game_id: str, request: MoveRequest) -> dict[str, Any]:
+    """Apply the move for the token's seat; returns the seat's new view.
+
+    The first attempt starts from this process's most recent copy of the game
+    when it has one (saving a store read): the commit's compare-and-set makes
+    that safe, and any refusal found on that copy is re-checked on a fresh read
+    before it is reported, so a stale copy can cost a retry, never a wrong answer.
+    """
+    store = ctx.store
+    for attempt in range(MAX_CAS_ATTEMPTS):
+        recent = store.recent(game_id) if attempt == 0 else None
+        record = recent or load(store, game_id)
+        try:
+            response = _try_move(ctx, record, request, fresh=recent is None)
+        except ApiError:
+            if recent is not None:
+                continue  # judge refusals on a fresh read only
+            raise
+        if response is not None:
+            return response
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fresh: bool) -> dict[str, Any] | None:
+    """One attempt of :func:`make_move` on ``record``: the new view, None if
+    another writer got in first, or an ApiError for a refused move."""
+    seat = seat_for(record, request.token)
+    assert seat is not None
+    ctx.note_seat(seat)
+    idem = None
+    if request.idempotency_key:
+        idem = (idempotency_key(record.game_id, seat, request.idempotency_key), request.fingerprint or "")
+        stored = ctx.store.idempotent_response(idem[0])
+        if stored is not None:
+            if stored["fingerprint"] != idem[1]:
+                raise ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.")
+            return stored["response"]
+    if request.if_match is not None and request.if_match != record.version:
+        raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {request.if_match}.")
+    if record.waiting:
+        raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
+    return _commit_move(ctx, record, seat, request.move, ctx.cache, idem, count=fresh)
+
+
+def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, move: Bid | Play) -> bool:
+    """Apply a computer player's decision made for ``version``; False (and
+    nothing changed) when the game has moved on, the seat is no longer a
+    computer's, or the move is illegal: a stale or duplicate result is
+    dropped, never applied twice.  (Rendered without the view cache: nobody reads this view.)"""
+    store = ctx.store
+    record = store.recent(game_id)  # usually the version this process just committed and sent
+    if record is None or record.version != version:
+        record = store.load(game_id)
+    if record is None or record.version != version or record.seats[seat].type != "ai" or record.waiting:
+        return False  # (a stale recent copy only costs the commit below its compare-and-set)
+    try:
+        return _commit_move(ctx, record, seat, move, None) is not None
+    except ApiError as error:
+        log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": error.extra.get("reason")})
+        return False

@@ -1,0 +1,134 @@
+"""The game store in process memory: :class:`services.api.store.GameStore`
+with Redis's semantics, for unit tests of the command logic and the AI sweeper.
+
+Not a mock: records are kept as their stored texts and rebuilt on every load
+(a caller can't change what is stored by editing a record), a commit is a
+compare-and-set on the version that writes the record, its events and its
+idempotency entry together or not at all, and each :class:`MemoryStore` keeps
+its own ``recent`` copies.  Several stores over one :class:`MemoryBackend`
+play several API processes over one Redis, stale copies included.  What it
+leaves out: expiry (TTLs) and the Lua script's wire format.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from threading import Condition
+from typing import Any
+
+import orjson
+
+from .store import GameRecord
+
+
+@dataclass
+class MemoryBackend:
+    """What Redis holds: shared by every MemoryStore built over it."""
+
+    games: dict[str, tuple[int, str, str, str]] = field(default_factory=dict)  # id -> (v, meta, state, rounds)
+    events: dict[str, list[bytes]] = field(default_factory=dict)
+    idempotent: dict[str, str] = field(default_factory=dict)
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    deadlines: dict[str, float] = field(default_factory=dict)
+    changed: Condition = field(default_factory=Condition)  # every write notifies it (XREAD BLOCK's part)
+
+
+class MemoryStore:
+    """One API process's view of a :class:`MemoryBackend` (a fresh backend by default)."""
+
+    def __init__(self, backend: MemoryBackend | None = None, recent_size: int = 4096) -> None:
+        self.backend = backend or MemoryBackend()
+        self._recent: OrderedDict[str, GameRecord] = OrderedDict()
+        self._recent_size = recent_size
+        self.commits = 0  # committed writes through this store (tests count round trips with it)
+
+    def load(self, game_id: str) -> GameRecord | None:
+        with self.backend.changed:
+            stored = self.backend.games.get(game_id)
+        if stored is None:
+            return None
+        version, meta, state, rounds = stored
+        record = GameRecord.from_stored(game_id, version, meta, state, rounds)
+        self._remember(record)
+        return record
+
+    def recent(self, game_id: str) -> GameRecord | None:
+        with self.backend.changed:
+            return self._recent.get(game_id)
+
+    def _remember(self, record: GameRecord) -> None:
+        if self._recent_size <= 0:
+            return
+        with self.backend.changed:
+            known = self._recent.get(record.game_id)
+            if known is None or known.version <= record.version:
+                self._recent[record.game_id] = record
+                self._recent.move_to_end(record.game_id)
+            while len(self._recent) > self._recent_size:
+                self._recent.popitem(last=False)
+
+    def commit(
+        self,
+        record: GameRecord,
+        expected: GameRecord | None,
+        events: list[dict[str, Any]],
+        idempotent: tuple[str, str] | None = None,
+    ) -> bool:
+        backend = self.backend
+        with backend.changed:
+            current = backend.games.get(record.game_id)
+            if (current is None) != (expected is None) or (current and expected and current[0] != expected.version):
+                return False
+            backend.games[record.game_id] = (record.version, record.meta_json(), record.state_json, record.rounds_json)
+            backend.events.setdefault(record.game_id, []).extend(orjson.dumps(e) for e in events)
+            if idempotent:
+                backend.idempotent[idempotent[0]] = idempotent[1]
+            self.commits += 1
+            backend.changed.notify_all()
+        self._remember(record)
+        return True
+
+    def idempotent_response(self, key: str) -> dict[str, Any] | None:
+        with self.backend.changed:
+            raw = self.backend.idempotent.get(key)
+        return orjson.loads(raw) if raw is not None else None
+
+    def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+        with self.backend.changed:
+            stored = list(self.backend.events.get(game_id, ()))
+        found = [e for e in map(orjson.loads, stored) if e["seq"] > after]
+        return found[:limit]
+
+    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
+        with self.backend.changed:
+            self.backend.changed.wait_for(lambda: self.events_after(game_id, after, 1), timeout=max(0.0, wait_seconds))
+        return self.events_after(game_id, after, limit)
+
+    def ping(self) -> bool:
+        return True
+
+    # ---- AI turns in flight ----------------------------------------------------
+
+    def expect_turn(self, game_id: str, due: float) -> None:
+        with self.backend.changed:
+            self.backend.deadlines[game_id] = due
+
+    def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
+        with self.backend.changed:
+            self.backend.pending[game_id] = dict(pending)
+            self.backend.deadlines[game_id] = due
+
+    def pending_turn(self, game_id: str) -> dict[str, Any] | None:
+        with self.backend.changed:
+            pending = self.backend.pending.get(game_id)
+        return dict(pending) if pending is not None else None
+
+    def due_turns(self, now: float, limit: int) -> list[str]:
+        with self.backend.changed:
+            due = sorted((when, game_id) for game_id, when in self.backend.deadlines.items() if when <= now)
+        return [game_id for _, game_id in due[:limit]]
+
+    def claim_turn(self, game_id: str) -> bool:
+        with self.backend.changed:
+            return self.backend.deadlines.pop(game_id, None) is not None

@@ -1,0 +1,165 @@
+"""Game views as clients see them, and the per-process cache that saves
+rendering them again (docs/architecture.md lists every per-process cache).
+
+Everything cached here is keyed by content that never changes (a committed
+version, a finished round, a trick's cards), so nothing is ever invalidated:
+the caches save CPU, never a Redis read, and can't serve a stale answer.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
+
+import orjson
+
+from services.engine import GameState, view
+from services.engine.state import first_seat, last_completed_trick, replay_tricks
+from services.engine.views import round_view as round_json
+from services.engine.views import trick_view
+
+from .schemas import DEFAULT_OPTIONS
+from .store import GameRecord
+
+
+class ViewCache:
+    """A small thread-safe LRU, one per process (``VIEW_CACHE_SIZE`` entries).
+
+    Keys (tuples) by what they hold: ``(game, version, seat)`` a view dict,
+    ``("json", game, version, seat)`` a view's encoded body, ``("hint", game,
+    version, seat)`` a hint, ``("history", game, last round)`` rendered rounds,
+    ``("tricks", game, round, cards)`` rendered tricks."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key: tuple) -> Any:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: tuple, value: Any) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+class RenderedRounds(list):
+    """A game's finished rounds as views show them, with their encoded JSON
+    ``text``, which a response splices in whole: they are most of a late
+    view's bytes."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, rounds: list[dict[str, Any]], text: bytes) -> None:
+        super().__init__(rounds)
+        self.text = text
+
+
+NO_ROUNDS = RenderedRounds([], b"[]")
+
+
+def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedRounds:
+    """``history`` rendered, cached by (game, last finished round).
+
+    A finished round never changes, so a new round extends the longest
+    rendered prefix found in the cache instead of rendering every round again.
+    Keyed by content, not version: right before a commit too."""
+    known = len(history)
+    prefix = NO_ROUNDS
+    while known:
+        hit = cache.get(("history", game_id, history[known - 1]))
+        if hit is not None and len(hit) == known:
+            prefix = hit
+            break
+        known -= 1
+    if known == len(history):
+        return prefix
+    new = [round_json(i + 1, history[i]) for i in range(known, len(history))]
+    encoded = b",".join(orjson.dumps(r) for r in new)
+    text = b"".join((b"[", encoded, b"]") if not prefix else (prefix.text[:-1], b",", encoded, b"]"))
+    rounds = RenderedRounds([*prefix, *new], text)
+    cache.put(("history", game_id, history[-1]), rounds)
+    return rounds
+
+
+def rendered_tricks(game_id: str, state: GameState, cache: ViewCache) -> list[dict[str, Any]]:
+    """This round's completed tricks as views show them, cached by (game,
+    round, their cards) and extended by one trick at a time, as
+    :func:`rendered_rounds` does for finished rounds: otherwise every move
+    renders up to 13 tricks again."""
+    done = len(state.plays) // 4
+    if not done:
+        return []
+    key = ("tricks", game_id, state.round, state.plays[: done * 4])
+    tricks = cache.get(key)
+    if tricks is not None:
+        return tricks
+    previous = cache.get(("tricks", game_id, state.round, state.plays[: done * 4 - 4])) if done > 1 else []
+    newest = last_completed_trick(state)
+    if previous is not None and len(previous) == done - 1 and newest is not None:
+        tricks = [*previous, trick_view(*newest)]
+    else:
+        tricks = [trick_view(*t) for t in replay_tricks(first_seat(state.round), state.plays[: done * 4])]
+    cache.put(key, tricks)
+    return tricks
+
+
+def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -> dict[str, Any]:
+    """Exactly ``services.engine.view(state, seat)``, computed faster: the
+    engine renders finished rounds and this round's tricks on every call,
+    this renders each once (see :func:`rendered_rounds`, :func:`rendered_tricks`).
+    tests/api/test_e2e.py checks the result equals the engine's view after every move."""
+    state = record.state
+    if cache is None:
+        return view(state, seat)
+    data = view(state, seat, history=False, tricks=False)
+    data["tricks"] = rendered_tricks(record.game_id, state, cache)
+    if state.history:
+        data["history"] = rendered_rounds(record.game_id, state.history, cache)
+    return data
+
+
+def game_options(record: GameRecord) -> dict[str, Any]:
+    """The game's options, with the default of any option added after it was stored."""
+    return {**DEFAULT_OPTIONS, **record.options}
+
+
+def seats_view(record: GameRecord) -> list[dict[str, Any]]:
+    return [{"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable} for i, s in enumerate(record.seats)]
+
+
+def game_view(
+    record: GameRecord, seat: int | None, cache: ViewCache | None = None, remember: bool = True
+) -> dict[str, Any]:
+    """The engine's view for ``seat`` plus game_id, version, seats, options
+    and seeded, with phase ``waiting`` (no turn, nothing legal) while a seat is open.
+
+    ``remember`` only for committed records: a view is cached by version."""
+    key = (record.game_id, record.version, seat)
+    if cache is not None and remember:
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+    data = engine_view(record, seat, cache)
+    data["game_id"] = record.game_id
+    data["version"] = record.version
+    data["seats"] = seats_view(record)
+    data["options"] = game_options(record)
+    data["seeded"] = record.seeded
+    if record.waiting:
+        data["phase"] = "waiting"
+        data["turn"] = None
+        data["legal"] = []
+    if cache is not None and remember:
+        cache.put(key, data)
+    return data
