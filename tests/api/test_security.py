@@ -206,7 +206,8 @@ BAD_CREATES = [
     ({"rules": {"win_score": "500"}}, "rules.win_score"),
     ({"rules": {"win_score": 10**20}}, "rules.win_score"),
     ({"rules": {"nil": "yes"}}, "rules.nil"),
-    ({"rules": {"lose_score": 600}}, "rules.lose_score"),  # engine: must be below win_score
+    ({"rules": {"lose_score": 600}}, "rules.lose_score"),  # at most 0, so below win_score
+    ({"rules": {"nil": False, "min_team_bid": 0, "max_team_bid": 1}}, "rules.max_team_bid"),  # no legal first bid
     ({"rules": {"preset": "individual", "min_team_bid": 4}}, "rules.min_team_bid"),
     ({"rules": {"colour": "red"}}, "rules.colour"),
     ({"seats": [{"type": "human"}] * 3}, "seats"),
@@ -225,6 +226,7 @@ def test_bad_create_bodies_are_400_naming_the_field(session, redis_db1, body, fi
     keys_before = redis_db1.dbsize()
     response = session.post("/v1/games", json=body)
     assert response.status_code == 400, response.text
+    assert response.headers["Content-Type"] == "application/problem+json"
     assert field in [e["field"] for e in response.json()["errors"]]
     assert redis_db1.dbsize() == keys_before
 
