@@ -18,6 +18,8 @@ from tests.conftest import API_TEST_DB, redis_url
 
 from .helpers import auth
 
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
+
 CONFIG = {
     "REDIS_URL": redis_url(API_TEST_DB),
     "AI_ENABLED": False,
