@@ -10,10 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from benchmarks.procs import free_port
 from services.players import QUEUES
+
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 ROOT = Path(__file__).resolve().parents[1]
 

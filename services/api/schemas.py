@@ -12,12 +12,11 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from services.engine import PRESETS
 from services.engine.cards import is_card_code
-from services.engine.rules import DEFAULT_PRESET
+from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES
 
 AI_LEVELS = LEVEL_NAMES  # services.players is the one list of levels
 SEAT_TYPES = ("human", "open", "ai")
-SCORE_LIMIT = 100_000
 MAX_SEED = 2**63 - 1
 
 
@@ -61,18 +60,32 @@ class StrictSchema(Schema):
 # ---- requests ---------------------------------------------------------------
 
 
+def _ranged(option: str, **kwargs: Any) -> fields.Integer:
+    """An integer rule option, in the range the engine's ``OPTION_RANGES`` gives it."""
+    return _int(*OPTION_RANGES[option], **kwargs)
+
+
+def _chosen(option: str) -> fields.String:
+    """A string rule option, one of the engine's ``OPTION_CHOICES``."""
+    return StrictString(validate=validate.OneOf(OPTION_CHOICES[option]))
+
+
 class RulesRequest(StrictSchema):
+    """Each option's type and range, from the engine's rules module; the combinations
+    (team limits, nil) are judged by ``make_rules``, whose ``RuleError`` becomes a 400
+    naming the option."""
+
     preset = StrictString(load_default=DEFAULT_PRESET, validate=validate.OneOf(sorted(PRESETS)))
-    scoring = StrictString(validate=validate.OneOf(["partnership", "individual"]))
-    win_score = _int(1, SCORE_LIMIT)
-    lose_score = JsonInteger(allow_none=True, validate=validate.Range(-SCORE_LIMIT, SCORE_LIMIT))
-    set_penalty = StrictString(validate=validate.OneOf(["negative", "zero"]))
-    bag_limit = _int(1, 1000)
-    bag_penalty = _int(0, SCORE_LIMIT)
+    scoring = _chosen("scoring")
+    win_score = _ranged("win_score")
+    lose_score = _ranged("lose_score", allow_none=True)
+    set_penalty = _chosen("set_penalty")
+    bag_limit = _ranged("bag_limit")
+    bag_penalty = _ranged("bag_penalty")
     nil = StrictBoolean()
-    nil_value = _int(0, SCORE_LIMIT)
-    min_team_bid = _int(0, 13)
-    max_team_bid = _int(1, 26)
+    nil_value = _ranged("nil_value")
+    min_team_bid = _ranged("min_team_bid")
+    max_team_bid = _ranged("max_team_bid")
     nil_tricks_count_for_team = StrictBoolean()
     spades_must_be_broken = StrictBoolean()
 

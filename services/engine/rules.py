@@ -9,7 +9,7 @@ and refuses bad combinations with a :class:`RuleError` naming the option.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 Scoring = Literal["partnership", "individual"]
@@ -80,14 +80,17 @@ DEFAULT_PRESET = "partnership"
 OPTION_DOCS: dict[str, str] = {
     "scoring": "partnership: seats 0&2 play against 1&3 and score as teams; individual: every seat scores alone (cutthroat).",
     "win_score": "A side that ends a round with at least this score can win the game.",
-    "lose_score": "A side that ends a round at or below this score ends the game (the higher score wins); null for none.",
+    "lose_score": "A side that ends a round at or below this score (0 or less) ends the game (the higher score wins); null for none.",
     "set_penalty": "What a side scores when it takes fewer tricks than its contract: negative = -10 per contract trick, zero = 0.",
     "bag_limit": "How many accumulated bags (overtricks) trigger the bag penalty.",
     "bag_penalty": "Points lost each time a side's bags reach bag_limit (the limit is then taken off its bags); 0 turns the penalty off.",
     "nil": "Whether a bid of 0 (nil) is allowed.",
     "nil_value": "Points won by a nil bidder who takes no trick, and lost by one who takes any.",
     "min_team_bid": "Partnership only: when neither partner bids nil, their combined bid must be at least this.",
-    "max_team_bid": "Partnership only: the partners' combined bid may not exceed this.",
+    "max_team_bid": (
+        "Partnership only: the partners' combined bid may not exceed this; at least min_team_bid, and at least 2 "
+        "when nil is off."
+    ),
     "nil_tricks_count_for_team": (
         "A nil bidder's tricks count toward its side's tricks: the team's contract and bags in partnership play, "
         "the seat's own bags in individual play."
@@ -126,7 +129,22 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "set_penalty": ("negative", "zero"),
 }
 _BOOLS = {"nil", "nil_tricks_count_for_team", "spades_must_be_broken"}
-_LIMIT = 100_000  # scores beyond this are a typo, not a game
+SCORE_LIMIT = 100_000  # scores beyond this are a typo, not a game
+# The inclusive range of every integer option: the one source that validate(),
+# the API's request schema and openapi.yaml's RulesRequest (checked by a test) use.
+# lose_score stops at 0 so that it is always below win_score (at least 1): a game
+# starts at 0, and a limit above it would end every game after its first round.
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "win_score": (1, SCORE_LIMIT),
+    "lose_score": (-SCORE_LIMIT, 0),
+    "bag_limit": (1, 1000),
+    "bag_penalty": (0, SCORE_LIMIT),
+    "nil_value": (0, SCORE_LIMIT),
+    "min_team_bid": (0, 13),
+    "max_team_bid": (1, 26),
+}
+# The team options' values in individual play, where they do not apply.
+NEUTRAL_TEAM_BIDS: dict[str, int] = {"min_team_bid": 0, "max_team_bid": 13}
 
 
 def option_type(name: str) -> str:
@@ -149,6 +167,12 @@ def make_rules(preset: str = DEFAULT_PRESET, **overrides: Any) -> Rules:
         if name not in base:
             raise RuleError(name, "unknown option")
         base[name] = value
+    if base["scoring"] == "individual":
+        # A partnership preset switched to individual scoring drops its team limits
+        # rather than refusing them: only limits the request itself names are judged.
+        for name, neutral in NEUTRAL_TEAM_BIDS.items():
+            if name not in overrides:
+                base[name] = neutral
     return validate(Rules(**base))
 
 
@@ -167,26 +191,31 @@ def validate(rules: Rules) -> Rules:
     for name in _BOOLS:
         if not isinstance(getattr(rules, name), bool):
             raise RuleError(name, "must be true or false")
-    _check_int("win_score", rules.win_score, 1, _LIMIT)
-    if rules.lose_score is not None:
-        _check_int("lose_score", rules.lose_score, -_LIMIT, _LIMIT)
-        if rules.lose_score >= rules.win_score:
-            raise RuleError("lose_score", "must be below win_score")
-    _check_int("bag_limit", rules.bag_limit, 1, 1000)
-    _check_int("bag_penalty", rules.bag_penalty, 0, _LIMIT)
-    _check_int("nil_value", rules.nil_value, 0, _LIMIT)
-    _check_int("min_team_bid", rules.min_team_bid, 0, 13)
-    _check_int("max_team_bid", rules.max_team_bid, 1, 26)
+    for name, (low, high) in OPTION_RANGES.items():
+        value = getattr(rules, name)
+        if name != "lose_score" or value is not None:
+            _check_int(name, value, low, high)
     if not rules.partnership:
-        if rules.min_team_bid != 0:
-            raise RuleError("min_team_bid", "applies only to partnership scoring; use 0 with individual")
-        if rules.max_team_bid != 13:
-            raise RuleError("max_team_bid", "applies only to partnership scoring; use 13 with individual")
-    elif rules.max_team_bid < max(rules.min_team_bid, 1):
+        for name, neutral in NEUTRAL_TEAM_BIDS.items():
+            if getattr(rules, name) != neutral:
+                raise RuleError(name, f"applies only to partnership scoring; use {neutral} with individual")
+    elif rules.max_team_bid < rules.min_team_bid:
         raise RuleError("max_team_bid", "must be at least min_team_bid")
+    elif not rules.nil and rules.max_team_bid < 2:
+        # Without nil each partner bids at least 1: a lower limit leaves the first partner no legal bid.
+        raise RuleError("max_team_bid", "must be at least 2 when nil is off (each partner bids at least 1)")
     return rules
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:
-    """Rebuild stored rules (all options present) and validate them."""
-    return validate(Rules(**data))
+    """Rebuild stored rules (all options present) and validate them.
+
+    A game stored before ``lose_score`` was limited to 0 or less was created
+    with a positive one below ``win_score``; it still loads (games expire
+    after a week, so this leniency can go once no such game can remain)."""
+    rules = Rules(**data)
+    lose = rules.lose_score
+    if isinstance(lose, int) and not isinstance(lose, bool) and 0 < lose < rules.win_score:
+        validate(replace(rules, lose_score=0))
+        return rules
+    return validate(rules)

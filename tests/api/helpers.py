@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
 from services.engine import GameState, view
 
 API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded")
+
+
+def holds_within(condition: Callable[[], object], bound: float) -> bool:
+    """Whether ``condition()`` comes to hold within ``bound`` seconds (checked every 20 ms)."""
+    deadline = time.monotonic() + bound
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def wait_until(condition: Callable[[], object], failure: str, bound: float = 60.0) -> None:
+    """Return once ``condition()`` holds; fail with ``failure`` after ``bound`` seconds.
+
+    Tests wait on something observable this way, never on a fixed sleep; the bound is
+    generous, only there so a broken run ends rather than hangs."""
+    assert holds_within(condition, bound), failure
 
 
 def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):

@@ -17,6 +17,8 @@ from services.players import LEVEL_NAMES
 from .contract import ContractSession
 from .helpers import auth
 
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
+
 SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
 
 

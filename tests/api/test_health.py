@@ -17,6 +17,8 @@ from services.players import QUEUES
 
 from .contract import ContractSession
 
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
+
 AI_QUEUES = QUEUES
 
 

@@ -30,6 +30,8 @@ from tests.conftest import API_TEST_DB, redis_url
 from .contract import ContractSession
 from .helpers import auth, create_game
 
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
+
 NO_LIMITS = {"RATE_LIMIT_ENABLED": "0"}
 AI_QUEUES = QUEUES
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")

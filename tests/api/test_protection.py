@@ -16,6 +16,8 @@ from tests.conftest import API_TEST_DB, redis_url
 from .contract import ContractSession
 from .helpers import auth, create_game
 
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
+
 LIMITED = {"RATE_LIMIT_ENABLED": "1"}
 ORIGIN = "https://app.example"
 

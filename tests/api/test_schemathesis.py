@@ -26,14 +26,9 @@ max-examples = {examples}
 
 [parameters]
 "path.game_id" = "{game_id}"
+# No long polls: with wait=0 /events answers at once (a fuzzer run outside the tests
+# allows the long poll's response time instead; see docs/api.md "Tests").
 "query.wait" = 0
-
-[checks.max_response_time]
-
-[[operations]]
-include-operation-id = "createGame"
-# rule combinations the engine refuses (e.g. lose_score >= win_score) are a documented 400
-checks.positive_data_acceptance.expected-statuses = [201, 400]
 
 [[operations]]
 include-operation-id = ["placeBid", "playCard"]
@@ -46,11 +41,7 @@ def _run(
     tmp_path: Path, base: str, game_id: str, token: str, phases: str, examples: int
 ) -> subprocess.CompletedProcess:
     config = tmp_path / f"schemathesis-{phases.replace(',', '-')}.toml"
-    config.write_text(
-        CONFIG.format(base=base, token=token, game_id=game_id, examples=examples).replace(
-            "[checks.max_response_time]\n", ""
-        )
-    )
+    config.write_text(CONFIG.format(base=base, token=token, game_id=game_id, examples=examples))
     command = [
         sys.executable,
         "-m",
@@ -66,9 +57,7 @@ def _run(
         "--seed",
         "1",
         "--request-timeout",
-        "20",
-        "--max-response-time",
-        "15",
+        "60",
         # One worker: CPython 3.11.7's ast.parse is not thread-safe (gh-106905, "AST constructor
         # recursion depth mismatch"), and hypothesis parses lambda sources while generating.
         "--workers",

@@ -206,7 +206,8 @@ BAD_CREATES = [
     ({"rules": {"win_score": "500"}}, "rules.win_score"),
     ({"rules": {"win_score": 10**20}}, "rules.win_score"),
     ({"rules": {"nil": "yes"}}, "rules.nil"),
-    ({"rules": {"lose_score": 600}}, "rules.lose_score"),  # engine: must be below win_score
+    ({"rules": {"lose_score": 600}}, "rules.lose_score"),  # at most 0, so below win_score
+    ({"rules": {"nil": False, "min_team_bid": 0, "max_team_bid": 1}}, "rules.max_team_bid"),  # no legal first bid
     ({"rules": {"preset": "individual", "min_team_bid": 4}}, "rules.min_team_bid"),
     ({"rules": {"colour": "red"}}, "rules.colour"),
     ({"seats": [{"type": "human"}] * 3}, "seats"),
@@ -220,13 +221,20 @@ BAD_CREATES = [
 ]
 
 
+def _game_records(redis_db1) -> set[bytes]:
+    """Every stored game's record key (``game:{id}``); AI games of earlier tests may still
+    be playing and writing task results, so the whole database's size is no measure."""
+    return set(redis_db1.scan_iter(match="game:{*}", count=1000))
+
+
 @pytest.mark.parametrize(("body", "field"), BAD_CREATES)
 def test_bad_create_bodies_are_400_naming_the_field(session, redis_db1, body, field):
-    keys_before = redis_db1.dbsize()
+    games_before = _game_records(redis_db1)
     response = session.post("/v1/games", json=body)
     assert response.status_code == 400, response.text
+    assert response.headers["Content-Type"] == "application/problem+json"
     assert field in [e["field"] for e in response.json()["errors"]]
-    assert redis_db1.dbsize() == keys_before
+    assert _game_records(redis_db1) == games_before
 
 
 def test_illegal_move_is_422_with_engine_reason(session, game, redis_db1):

@@ -13,6 +13,7 @@ from benchmarks.wire import CLIENTS
 
 
 @pytest.mark.parametrize("client", sorted(CLIENTS))
+@pytest.mark.integration
 def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "2"]
     command += ["--client", client]
@@ -47,6 +48,7 @@ def test_a_planned_game_is_every_move_of_one_whole_game_in_order():
     assert state.phase == "game_over" and len(plan) > 56
 
 
+@pytest.mark.integration
 def test_with_access_log_the_service_logs_a_line_per_request(redis_db1):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "1"]
     run = subprocess.run([*command, "--access-log"], cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)

@@ -1,11 +1,14 @@
-"""Random legal games for tests and properties."""
+"""Random legal games and random rules requests for tests and properties."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from services.engine import GameState, apply, legal_moves, new_game, turn
-from services.engine.rules import Rules
+from hypothesis import strategies as st
+
+from services.engine import PRESETS, GameState, apply, legal_moves, new_game, turn
+from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, Rules
 
 
 def play_random_game(
@@ -19,3 +22,26 @@ def play_random_game(
         seat = turn(state)
         state = apply(state, seat, rng.choice(legal_moves(state, seat)))
     return state
+
+
+def rules_requests() -> st.SearchStrategy[dict[str, Any]]:
+    """Random rules requests: a preset and overrides (any subset of the options),
+    valid or not: each value is drawn in and just around the engine's range or choices,
+    so both sides of every boundary and every combination rule come up."""
+    values: dict[str, st.SearchStrategy[Any]] = {
+        "preset": st.sampled_from(sorted(PRESETS)),
+        **{name: st.sampled_from(choices) for name, choices in OPTION_CHOICES.items()},
+        **{name: st.booleans() for name in ("nil", "nil_tricks_count_for_team", "spades_must_be_broken")},
+    }
+    for name, (low, high) in OPTION_RANGES.items():
+        values[name] = st.one_of(
+            st.sampled_from([low - 1, low, high, high + 1]), st.integers(low - 2, min(high, 30) + 2)
+        )
+    values["lose_score"] = st.one_of(st.none(), values["lose_score"])
+    return st.fixed_dictionaries({}, optional=values)
+
+
+def rules_overrides(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A rules request as ``make_rules``'s arguments: the preset and the overrides."""
+    overrides = dict(request)
+    return overrides.pop("preset", DEFAULT_PRESET), overrides

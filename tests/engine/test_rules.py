@@ -1,9 +1,16 @@
 """Options, presets and refused combinations."""
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
 
 from services.engine import OPTION_DOCS, PRESETS, RuleError, Rules, make_rules
-from services.engine.rules import OPTION_SEEDS
+from services.engine.bidding import legal_bids, partner_of
+from services.engine.rules import OPTION_SEEDS, rules_from_dict
+
+from .strategies_util import rules_overrides
 
 
 def test_partnership_preset_follows_seeds_001_and_002():
@@ -38,12 +45,15 @@ def test_overrides_apply_on_top_of_a_preset():
         ({"win_score": "500"}, "win_score"),
         ({"win_score": True}, "win_score"),
         ({"lose_score": 600}, "lose_score"),
+        ({"lose_score": 1}, "lose_score"),
         ({"set_penalty": "double"}, "set_penalty"),
         ({"bag_limit": 0}, "bag_limit"),
         ({"bag_penalty": -5}, "bag_penalty"),
         ({"nil": "yes"}, "nil"),
         ({"min_team_bid": 14}, "min_team_bid"),
         ({"min_team_bid": 6, "max_team_bid": 5}, "max_team_bid"),
+        ({"max_team_bid": 3}, "max_team_bid"),  # below the preset's minimum team bid, 4
+        ({"nil": False, "min_team_bid": 0, "max_team_bid": 1}, "max_team_bid"),
         ({"scoring": "cutthroat"}, "scoring"),
         ({"jokers": True}, "jokers"),
     ],
@@ -74,3 +84,64 @@ def test_seats_and_sides():
     assert [partnership.side_of(s) for s in range(4)] == [0, 1, 0, 1]
     assert partnership.seats_of(1) == (1, 3)
     assert [individual.side_of(s) for s in range(4)] == [0, 1, 2, 3]
+
+
+def test_max_team_bid_below_two_without_nil_is_refused_with_a_reason():
+    # Without nil each partner bids at least 1: a team limit of 1 left the first partner no legal bid.
+    with pytest.raises(RuleError) as err:
+        make_rules("partnership", nil=False, min_team_bid=0, max_team_bid=1)
+    assert err.value.option == "max_team_bid" and "nil is off" in err.value.message
+    assert make_rules("partnership", nil=False, min_team_bid=0, max_team_bid=2).max_team_bid == 2
+    assert make_rules("partnership", nil=True, min_team_bid=0, max_team_bid=1).max_team_bid == 1
+
+
+def test_individual_scoring_on_the_partnership_preset_drops_the_team_limits():
+    rules = make_rules("partnership", scoring="individual")
+    assert (rules.min_team_bid, rules.max_team_bid) == (0, 13)
+    with pytest.raises(RuleError) as err:
+        make_rules("partnership", scoring="individual", max_team_bid=1)
+    assert err.value.option == "max_team_bid"
+
+
+def test_stored_rules_with_a_positive_lose_score_still_load():
+    # Games created before lose_score was limited to 0 or less stay playable until they expire.
+    stored = replace(PRESETS["partnership"], lose_score=100).to_dict()
+    assert rules_from_dict(stored).lose_score == 100
+    with pytest.raises(RuleError):
+        rules_from_dict({**stored, "bag_limit": 0})
+
+
+# The options bidding depends on, in range (other options do not change a legal bid),
+# with small team limits often: that is where a team can run out of bids.
+BIDDING_RULES = st.fixed_dictionaries(
+    {},
+    optional={
+        "preset": st.sampled_from(sorted(PRESETS)),
+        "scoring": st.sampled_from(["partnership", "individual"]),
+        "nil": st.booleans(),
+        "min_team_bid": st.one_of(st.integers(0, 3), st.integers(0, 13)),
+        "max_team_bid": st.one_of(st.integers(1, 4), st.integers(1, 26)),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BIDDING_RULES, st.integers(0, 3))
+@example({"nil": False, "min_team_bid": 0, "max_team_bid": 1}, 1)  # the game that got stuck
+def test_every_seat_of_valid_rules_always_has_a_legal_bid(request, first):
+    """For any rules make_rules accepts, whoever bids first and whatever legal bids come
+    before, the seat to bid has a legal bid.  A bid's legality depends only on the
+    partner's bid (partnership) or on nothing (individual), so checking each seat
+    first and then its partner after every legal first bid covers every bidding order."""
+    preset, overrides = rules_overrides(request)
+    try:
+        rules = make_rules(preset, **overrides)
+    except RuleError:
+        assume(False)
+    nobody = (None,) * 4
+    opening = legal_bids(rules, nobody, first)
+    assert opening, f"{rules}: seat {first} has no legal bid"
+    partner = partner_of(first)
+    for bid in opening:
+        bids = tuple(bid if seat == first else None for seat in range(4))
+        assert legal_bids(rules, bids, partner), f"{rules}: after {bid}, seat {partner} has no legal bid"

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.api.contract import ContractSession
+
+pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "examples" / "bot.py"

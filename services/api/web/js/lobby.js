@@ -67,7 +67,7 @@ export async function renderLobby(root) {
         h("select", { id: "preset", dataset: { testid: "preset" } }, h("option", { value: "partnership" }, "Partnership (South & North vs West & East)"), h("option", { value: "individual" }, "Individual (everyone for themselves)")),
       ),
       field("Winning score", h("input", { id: "win_score", type: "number", min: 1, max: 100000, value: 500, inputmode: "numeric", required: true })),
-      field("Losing score", h("input", { id: "lose_score", type: "number", min: -100000, max: 100000, value: -200, inputmode: "numeric" }), "A side at or below it loses; leave empty for none."),
+      field("Losing score", h("input", { id: "lose_score", type: "number", min: -100000, max: 0, value: -200, inputmode: "numeric" }), "A side at or below it loses; leave empty for none."),
       field("A failed bid scores", h("select", { id: "set_penalty" }, h("option", { value: "negative" }, "minus 10 per trick bid"), h("option", { value: "zero" }, "zero"))),
       field("Points lost per 10 bags", h("input", { id: "bag_penalty", type: "number", min: 0, max: 100000, value: 100, inputmode: "numeric" }), "0 turns the bag penalty off."),
       field("Minimum team bid", h("input", { id: "min_team_bid", type: "number", min: 0, max: 13, value: 4, inputmode: "numeric" }), "Partners together (unless one bids nil)."),
