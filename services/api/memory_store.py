@@ -12,14 +12,13 @@ leaves out: expiry (TTLs) and the Lua script's wire format.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from threading import Condition
 from typing import Any
 
 import orjson
 
-from .store import GameRecord
+from .store import GameRecord, RecentCopies
 
 
 @dataclass
@@ -39,8 +38,7 @@ class MemoryStore:
 
     def __init__(self, backend: MemoryBackend | None = None, recent_size: int = 4096) -> None:
         self.backend = backend or MemoryBackend()
-        self._recent: OrderedDict[str, GameRecord] = OrderedDict()
-        self._recent_size = recent_size
+        self._recent = RecentCopies(recent_size)
         self.commits = 0  # committed writes through this store (tests count round trips with it)
 
     def load(self, game_id: str) -> GameRecord | None:
@@ -54,19 +52,10 @@ class MemoryStore:
         return record
 
     def recent(self, game_id: str) -> GameRecord | None:
-        with self.backend.changed:
-            return self._recent.get(game_id)
+        return self._recent.get(game_id)
 
     def _remember(self, record: GameRecord) -> None:
-        if self._recent_size <= 0:
-            return
-        with self.backend.changed:
-            known = self._recent.get(record.game_id)
-            if known is None or known.version <= record.version:
-                self._recent[record.game_id] = record
-                self._recent.move_to_end(record.game_id)
-            while len(self._recent) > self._recent_size:
-                self._recent.popitem(last=False)
+        self._recent.remember(record)
 
     def commit(
         self,

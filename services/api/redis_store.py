@@ -24,8 +24,6 @@ and refreshes the TTL, so concurrent writers can never lose or double a move.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
-from threading import Lock
 from typing import Any
 
 import hiredis
@@ -34,7 +32,7 @@ import redis
 
 from services.engine import GameState, from_json
 
-from .store import GameRecord
+from .store import GameRecord, RecentCopies
 
 _COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'v')
@@ -95,9 +93,7 @@ class RedisStore:
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
         self._commit = client.register_script(_COMMIT_LUA)
-        self._recent: OrderedDict[str, GameRecord] = OrderedDict()
-        self._recent_size = recent_size
-        self._lock = Lock()
+        self._recent = RecentCopies(recent_size)
 
     def load(self, game_id: str) -> GameRecord | None:
         version, meta, state, rounds = self.client.hmget(game_key(game_id), ["v", "meta", "state", "rounds"])
@@ -108,19 +104,10 @@ class RedisStore:
         return record
 
     def recent(self, game_id: str) -> GameRecord | None:
-        with self._lock:
-            return self._recent.get(game_id)
+        return self._recent.get(game_id)
 
     def _remember(self, record: GameRecord) -> None:
-        if self._recent_size <= 0:
-            return
-        with self._lock:
-            known = self._recent.get(record.game_id)
-            if known is None or known.version <= record.version:
-                self._recent[record.game_id] = record
-                self._recent.move_to_end(record.game_id)
-            while len(self._recent) > self._recent_size:
-                self._recent.popitem(last=False)
+        self._recent.remember(record)
 
     def commit(
         self,

@@ -142,6 +142,34 @@ class GameRecord:
         )
 
 
+class RecentCopies:
+    """The last version of each game this process read or wrote (LRU, ``size``
+    games; 0 keeps none).  Possibly stale: only a starting point for
+    optimistic writes, whose compare-and-set on the version catches
+    staleness.  Shared by every :class:`GameStore` implementation."""
+
+    def __init__(self, size: int) -> None:
+        self._copies: OrderedDict[str, GameRecord] = OrderedDict()
+        self._size = size
+        self._lock = Lock()
+
+    def get(self, game_id: str) -> GameRecord | None:
+        with self._lock:
+            return self._copies.get(game_id)
+
+    def remember(self, record: GameRecord) -> None:
+        """Keep ``record`` unless a newer version of its game is already kept."""
+        if self._size <= 0:
+            return
+        with self._lock:
+            known = self._copies.get(record.game_id)
+            if known is None or known.version <= record.version:
+                self._copies[record.game_id] = record
+                self._copies.move_to_end(record.game_id)
+            while len(self._copies) > self._size:
+                self._copies.popitem(last=False)
+
+
 class GameStore(Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`."""
 
