@@ -19,6 +19,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
+    "STREAM_HEARTBEAT_SECONDS": 15.0,  # /stream: a ": keep-alive" comment after this long without an event
+    "STREAM_MAX_SECONDS": 300.0,  # /stream: the server closes a stream this old; the client resumes
     "ALLOW_SEEDED_GAMES": True,  # accept POST /v1/games with "seed" (its creator can compute every deal); off in public
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
     "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL
@@ -55,6 +57,8 @@ _CASTS = {
     "MAX_CONTENT_LENGTH": int,
     "EVENTS_MAX_WAIT": int,
     "EVENTS_PAGE_SIZE": int,
+    "STREAM_HEARTBEAT_SECONDS": float,
+    "STREAM_MAX_SECONDS": float,
     "VIEW_CACHE_SIZE": int,
     "AI_ENABLED": flag,
     "ALLOW_SEEDED_GAMES": flag,

@@ -22,6 +22,7 @@ from .moves import MoveRequest, parse_if_match, parse_move, request_fingerprint
 from .observability import request_id
 from .problems import ApiError, flatten_messages, invalid_request
 from .rendering import RenderedRounds, game_view
+from .stream import StreamSettings, resume_point, sse_frames
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -212,6 +213,35 @@ def events(game_id: str) -> Response:
     last_seq = visible[-1]["seq"] if visible else query["after"]
     body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
     return _json_response(schemas.EVENT_PAGE, body)
+
+
+@v1.get("/games/<game_id>/stream")
+def stream(game_id: str) -> Response:
+    """The events of ``/events`` pushed as Server-Sent Events (:mod:`services.api.stream`).
+
+    Everything that can fail with a problem (400, 401, 404, 503) is checked here, before the first
+    byte; the generator then runs outside the request context, with the store and settings passed in.
+    A finished game with nothing left to send is ``204``: SSE's "do not reconnect"."""
+    after = resume_point(request.headers.get("Last-Event-ID"), request.args.get("after"))
+    unknown = sorted(set(request.args) - {"after"})
+    if unknown:
+        raise invalid_request([{"field": name, "message": "unknown parameter"} for name in unknown])
+    token = bearer_token(request.headers.get("Authorization"), required=False)
+    store = _ctx().store
+    record = commands.load(store, game_id)
+    seat = seat_for(record, token)
+    g.seat = seat
+    if record.state.phase == "game_over" and after >= record.seq:
+        return Response(status=204)
+    config = current_app.config
+    settings = StreamSettings(
+        # a read must end before the blocking client's socket timeout (EVENTS_MAX_WAIT + a margin)
+        heartbeat_seconds=min(float(config["STREAM_HEARTBEAT_SECONDS"]), float(config["EVENTS_MAX_WAIT"])),
+        max_seconds=float(config["STREAM_MAX_SECONDS"]),
+        page_size=int(config["EVENTS_PAGE_SIZE"]),
+    )
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
+    return Response(sse_frames(store, game_id, seat, after, settings), 200, headers, mimetype="text/event-stream")
 
 
 def rules_catalogue() -> dict[str, Any]:

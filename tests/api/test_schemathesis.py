@@ -82,8 +82,16 @@ def _game(base: str) -> tuple[str, str]:
     return created["game_id"], created["seats"][seat]["token"]
 
 
-def test_generated_requests_find_no_5xx_and_no_schema_violation(api_server, ai_worker, tmp_path):
+@pytest.fixture
+def bounded_streams(gunicorn_factory, redis_db1) -> str:
+    """A server like api_server whose event streams (GET .../stream) close after a second: a
+    generated request reads a stream to its end, which would otherwise take STREAM_MAX_SECONDS."""
+    return gunicorn_factory({"STREAM_MAX_SECONDS": "1", "STREAM_HEARTBEAT_SECONDS": "0.5"})
+
+
+def test_generated_requests_find_no_5xx_and_no_schema_violation(bounded_streams, ai_worker, tmp_path):
     # ai_worker: the service as deployed, so /readyz is ready (without a worker its 503 is by design)
+    api_server = bounded_streams
     game_id, token = _game(api_server)
     result = _run(tmp_path, api_server, game_id, token, "examples,coverage,fuzzing", 40)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
@@ -91,7 +99,8 @@ def test_generated_requests_find_no_5xx_and_no_schema_violation(api_server, ai_w
     assert requests.get(f"{api_server}/v1/games/{game_id}", headers=auth(token), timeout=10).status_code in (200, 401)
 
 
-def test_stateful_run_over_links_finds_nothing(api_server, ai_worker, tmp_path):
+def test_stateful_run_over_links_finds_nothing(bounded_streams, ai_worker, tmp_path):
+    api_server = bounded_streams
     game_id, token = _game(api_server)
     result = _run(tmp_path, api_server, game_id, token, "stateful", 20)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]

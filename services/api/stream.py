@@ -1,0 +1,97 @@
+"""The push stream (``GET /v1/games/{id}/stream``): Server-Sent Events framing and the generator.
+
+The stream carries exactly what ``/events`` returns (same ``seq``, same per-seat private data via
+:func:`services.api.events.visible_event`), read the same way: the store's blocking
+``wait_events`` (Redis ``XREAD BLOCK``) with a timeout.  Each open stream holds one server thread and
+one Redis connection while it waits; a per-process fan-out reader that multiplexes all of a process's
+streams over one connection is the next step of issue 13, not this module.
+
+No Flask here: the route hands over the store and the settings, and the generator runs after the
+view has returned (outside the request context).  A client that goes away is noticed when a write
+fails: the WSGI server then closes this generator, so a dropped stream ends at its next heartbeat
+(or the one after: the first write after a close may still land in the kernel's buffer).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from .events import visible_event
+from .problems import invalid_request
+from .store import GameStore
+
+MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
+RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
+KEEP_ALIVE = b": keep-alive\n\n"
+END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    """How long each blocking read waits (the heartbeat interval) and how long a connection lives."""
+
+    heartbeat_seconds: float
+    max_seconds: float
+    page_size: int
+
+
+def resume_point(last_event_id: str | None, after: str | None) -> int:
+    """Where a stream starts: after ``Last-Event-ID`` (a reconnecting client), else ``after`` (a first
+    connection that cannot set headers, e.g. EventSource), else 0.  The header wins because an
+    EventSource reconnects with its original URL (and its ``after``) plus the newer header.
+    The contract's bounds: ``Last-Event-ID`` is 1 to 16 digits, ``after`` an integer 0..2^53; else 400."""
+    if last_event_id is not None:
+        if not (last_event_id.isascii() and last_event_id.isdigit() and len(last_event_id) <= 16):
+            raise invalid_request([{"field": "Last-Event-ID", "message": "must be 1 to 16 digits"}])
+        return int(last_event_id)
+    if after is not None:
+        if not (after.isascii() and after.isdigit() and len(after) <= 16 and int(after) <= MAX_SEQ):
+            raise invalid_request([{"field": "after", "message": f"must be an integer from 0 to {MAX_SEQ}"}])
+        return int(after)
+    return 0
+
+
+def frame(entry: dict[str, Any]) -> bytes:
+    """One event as an SSE message: ``id`` (its seq), ``event`` (its type), ``data`` (its JSON, one line)."""
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (entry["seq"], entry["type"].encode(), orjson.dumps(entry))
+
+
+def sse_frames(
+    store: GameStore,
+    game_id: str,
+    seat: int | None,
+    after: int,
+    settings: StreamSettings,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[bytes]:
+    """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
+    ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
+    ``heartbeat_seconds`` for nothing, until ``game_over`` was sent or ``max_seconds`` have passed
+    (the client then reconnects with ``Last-Event-ID``)."""
+    deadline = clock() + settings.max_seconds
+    cursor = after
+    yield b"retry: %d\n\n" % RETRY_MS
+    while True:
+        remaining = deadline - clock()
+        if remaining <= 0:
+            return
+        found = store.wait_events(game_id, cursor, settings.page_size, min(settings.heartbeat_seconds, remaining))
+        if not found:
+            yield KEEP_ALIVE
+            continue
+        frames, ended = [], False
+        for entry in found:
+            visible = visible_event(entry, seat)
+            cursor = visible["seq"]
+            frames.append(frame(visible))
+            if visible["type"] == END_TYPE:
+                ended = True
+                break
+        yield b"".join(frames)  # one write per page read, not one per event
+        if ended:
+            return
