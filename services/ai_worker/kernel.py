@@ -149,7 +149,7 @@ def standard_choice(
     made: bool,
     broken: bool,
     must_break: bool,
-    partner_nil: bool = False,
+    partner_nil: bool,
 ) -> int:
     """The standard strategy's card.
 
@@ -162,9 +162,9 @@ def standard_choice(
     if led_suit < 0:
         return lowest_by_rank(legal) if made else highest_by_rank(legal)
     beat = legal & beating_mask(best)
-    if partner_winning and partner_nil and beat:
-        return lowest_index(beat)
     if made or partner_winning:
+        if partner_nil and beat:  # (partner_nil implies partner_winning)
+            return lowest_index(beat)
         safe = legal & ~beat
         if safe:
             return lowest_by_rank(safe)
@@ -218,7 +218,7 @@ def standard_card(
     led_suit, best, winner = trick_state(trick, trick_n, leader)
     partner_winning = partnership and trick_n > 0 and winner == ((seat + 2) & 3)
     made = bid_made(seat, bids, won, partnership, nil_counts)
-    partner_nil = partner_nil_alive(seat, bids, won, partnership)
+    partner_nil = partner_winning and partner_nil_alive(seat, bids, won, partnership)
     return standard_choice(hand, led_suit, best, partner_winning, made, broken, must_break, partner_nil)
 
 
@@ -239,11 +239,16 @@ def play_trick(
     ``trick``) with every remaining seat playing standard; updates ``hands``
     and ``won`` and returns the winning seat."""
     led_suit, best, winner = trick_state(trick, trick_n, leader)
+    nils_alive = 0  # seats whose nil is alive, as a 4-bit set (tricks won don't change within a trick)
+    if partnership:
+        for s in range(4):
+            if bids[s] == 0 and won[s] == 0:
+                nils_alive |= 1 << s
     for k in range(trick_n, 4):
         seat = (leader + k) & 3
         partner_winning = partnership and k > 0 and winner == ((seat + 2) & 3)
         made = bid_made(seat, bids, won, partnership, nil_counts)
-        partner_nil = partner_nil_alive(seat, bids, won, partnership)
+        partner_nil = partner_winning and (nils_alive >> ((seat + 2) & 3)) & 1 == 1
         card = standard_choice(hands[seat], led_suit, best, partner_winning, made, broken, must_break, partner_nil)
         hands[seat] &= ~(np.int64(1) << card)
         led_suit, best, winner = add_to_trick(card, k, seat, led_suit, best, winner)
