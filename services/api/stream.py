@@ -45,15 +45,16 @@ def resume_point(last_event_id: str | None, after: str | None) -> int:
     connection that cannot set headers, e.g. EventSource), else 0.  The header wins because an
     EventSource reconnects with its original URL (and its ``after``) plus the newer header.
     The contract's bounds: ``Last-Event-ID`` is 1 to 16 digits, ``after`` an integer 0..2^53; else 400."""
+    start = 0
+    if after is not None:  # checked even when the header wins: a bad parameter is a bad request
+        if not (after.isascii() and after.isdigit() and len(after) <= 16 and int(after) <= MAX_SEQ):
+            raise invalid_request([{"field": "after", "message": f"must be an integer from 0 to {MAX_SEQ}"}])
+        start = int(after)
     if last_event_id is not None:
         if not (last_event_id.isascii() and last_event_id.isdigit() and len(last_event_id) <= 16):
             raise invalid_request([{"field": "Last-Event-ID", "message": "must be 1 to 16 digits"}])
-        return int(last_event_id)
-    if after is not None:
-        if not (after.isascii() and after.isdigit() and len(after) <= 16 and int(after) <= MAX_SEQ):
-            raise invalid_request([{"field": "after", "message": f"must be an integer from 0 to {MAX_SEQ}"}])
-        return int(after)
-    return 0
+        start = int(last_event_id)
+    return start
 
 
 def frame(entry: dict[str, Any]) -> bytes:

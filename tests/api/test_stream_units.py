@@ -44,6 +44,7 @@ def test_the_header_wins_and_bad_values_are_400():
         ("12345678901234567", None),
         (None, "9007199254740993"),
         (None, ""),
+        ("0", "9007199254740993"),  # a bad `after` is refused even when the header wins
     ):
         with pytest.raises(ApiError) as error:
             resume_point(header, after)
