@@ -64,6 +64,12 @@ BAGS_NEAR = 3  # bags this close to the limit make a side avoid overtricks
 
 
 @njit(cache=True, inline="always")
+def bags_near(bags: int, bag_limit: int, bag_penalty: int) -> bool:
+    """A side with ``bags`` is within ``BAGS_NEAR`` of the penalty (never, when the penalty is off)."""
+    return bag_penalty > 0 and bags >= bag_limit - BAGS_NEAR
+
+
+@njit(cache=True, inline="always")
 def suit_of_mask(mask: int, suit: int) -> int:
     """The cards of ``suit`` in ``mask`` (still at their deck positions)."""
     return mask & (SUIT_FIELD << (13 * suit))
@@ -177,8 +183,7 @@ def normal_bid(
     partner_covers = not partnership or partner_bid < 0 or partner_bid >= 3
     if nil_allowed and partner_covers and estimate < 2.0 and nil_risk(hand) < 0.8:
         return 0
-    near_limit = bag_penalty > 0 and bags >= bag_limit - BAGS_NEAR
-    bid = int(estimate + 0.99) if near_limit else int(estimate + 0.5)
+    bid = int(estimate + 0.99) if bags_near(bags, bag_limit, bag_penalty) else int(estimate + 0.5)
     if partnership and partner_bid == 0:
         bid += 1
     return max(1, min(MAX_BID, bid))
@@ -338,19 +343,12 @@ def normal_card(
         if led < 0:
             card = _strong_lead(legal, out)
             return card if card != NO_CARD else highest_by_rank(legal)
-        if winner == partner:
-            card = cheapest_winner(legal, best)
-            if card != NO_CARD:
-                return card
-            return lowest_by_rank(legal)
-        if (later >> partner) & 1:
+        if winner == partner or (later >> partner) & 1:
             follow = suit_of_mask(legal, led)
-            if follow:
-                return highest_index(follow)
+            if winner != partner and follow:
+                return highest_index(follow)  # the partner plays later: leave it room under this card
             card = cheapest_winner(legal, best)
-            if card != NO_CARD:
-                return card
-            return lowest_by_rank(legal)
+            return card if card != NO_CARD else lowest_by_rank(legal)
     need = side_need(me, bids, won, partnership, nil_counts)
     tricks_left = popcount(hand)
     # ---- 3. an opponent's nil
@@ -371,9 +369,9 @@ def normal_card(
             follow = suit_of_mask(legal, led)
             if follow:
                 return lowest_index(follow)
-            under = highest_under(legal, best)
-            if under != NO_CARD:
-                return lowest_by_rank(legal & ~beating_mask(best))
+            under = legal & ~beating_mask(best)
+            if under:
+                return lowest_by_rank(under)
     # ---- 4. contract
     want = need > 0
     if not want and not bags_near:
@@ -393,7 +391,8 @@ def normal_card(
             return _low_long_lead(legal, 0)
         partner_has_it = partnership and winner == partner and (last or not (out & beating_mask(best)))
         if partner_has_it or (partnership and winner == partner and trick_n == 2 and is_boss(best, out)):
-            return lowest_by_rank(legal & ~beating_mask(best)) if legal & ~beating_mask(best) else lowest_by_rank(legal)
+            under = legal & ~beating_mask(best)
+            return lowest_by_rank(under if under else legal)
         card = cheapest_winner(legal, best)
         if card == NO_CARD:
             side = legal & ~SPADE_MASK
@@ -417,4 +416,4 @@ def normal_card(
     return highest_by_rank(legal) if last else cheapest_winner(legal, best)
 
 
-__all__ = ["nil_risk", "normal_bid", "normal_card", "side_need", "trick_estimate"]
+__all__ = ["bags_near", "nil_risk", "normal_bid", "normal_card", "side_need", "trick_estimate"]

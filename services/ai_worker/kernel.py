@@ -430,6 +430,23 @@ def sample_hands(
     return True
 
 
+@njit(cache=True, inline="always")
+def deal_unseen(
+    me: int,
+    my_hand: int,
+    unseen: np.ndarray,
+    sizes: np.ndarray,
+    void_suits: np.ndarray,
+    rng: np.ndarray,
+    buf: np.ndarray,
+    dealt: np.ndarray,
+) -> None:
+    """:func:`sample_hands`, ignoring the revealed voids in the (never seen in
+    a legal game) case that they can't all be honoured."""
+    if not sample_hands(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt):
+        sample_hands(me, my_hand, unseen, sizes, np.zeros(4, dtype=np.int64), rng, buf, dealt)
+
+
 # ------------------------------------------------------------- bid estimate
 
 
@@ -514,8 +531,7 @@ def bid_tricks(
     totals = np.zeros(MAX_BID + 1, dtype=np.float64)
     partner = (me + 2) & 3
     for _ in range(deals):
-        if not sample_hands(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt):
-            sample_hands(me, my_hand, unseen, sizes, np.zeros(4, dtype=np.int64), rng, buf, dealt)
+        deal_unseen(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt)
         for s in range(4):
             bids[s] = known_bids[s] if known_bids[s] >= 0 else estimate_bid(dealt[s])
         # Highest bid first: that playout (contract out of reach until the
@@ -578,8 +594,7 @@ def pro_trick_wins(
     partner = (me + 2) & 3
     team = partnership and bids[me] != 0 and bids[partner] != 0
     for _ in range(samples):
-        if not sample_hands(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt):
-            sample_hands(me, my_hand, unseen, sizes, np.zeros(4, dtype=np.int64), rng, buf, dealt)
+        deal_unseen(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt)
         rest = candidates
         while rest:
             card = lowest_index(rest)

@@ -36,8 +36,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .heuristics import BAGS_NEAR, nil_risk, normal_bid, normal_card, trick_estimate
-from .kernel import MAX_BID, SPADE_MASK, add_to_trick, lowest_index, new_rng, sample_hands, trick_state
+from .heuristics import bags_near, nil_risk, normal_bid, normal_card, trick_estimate
+from .kernel import MAX_BID, SPADE_MASK, add_to_trick, deal_unseen, lowest_index, new_rng, trick_state
 
 GAME_WEIGHT = 200.0  # what ending the game this round is worth, in round points
 BID_SIGMA = 1.5  # how far (in tricks) a bid may stray from the estimate of its hand
@@ -270,28 +270,12 @@ def play_fit(
     return weight
 
 
-@njit(cache=True, inline="always")
-def _deal(
-    me: int,
-    my_hand: int,
-    unseen: np.ndarray,
-    sizes: np.ndarray,
-    void_suits: np.ndarray,
-    rng: np.ndarray,
-    buf: np.ndarray,
-    dealt: np.ndarray,
-) -> None:
-    if not sample_hands(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt):
-        sample_hands(me, my_hand, unseen, sizes, np.zeros(4, dtype=np.int64), rng, buf, dealt)
-
-
 @njit(cache=True)
 def _bags_near(bags_before: np.ndarray, partnership: bool, scoring: np.ndarray) -> np.ndarray:
+    """Per seat: its side is within reach of the bag penalty (:func:`heuristics.bags_near`)."""
     near = np.zeros(4, dtype=np.bool_)
-    if scoring[3] > 0:
-        for s in range(4):
-            side = s & 1 if partnership else s
-            near[s] = bags_before[side] >= scoring[2] - BAGS_NEAR
+    for s in range(4):
+        near[s] = bags_near(bags_before[s & 1 if partnership else s], scoring[2], scoring[3])
     return near
 
 
@@ -342,7 +326,7 @@ def play_values(
     total = 0.0
     partner = (me + 2) & 3
     for _ in range(samples):
-        _deal(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt)
+        deal_unseen(me, my_hand, unseen, sizes, void_suits, rng, buf, dealt)
         weight = deal_weight(me, dealt, played_by, bids)
         if mismatch < 1.0 and history_n > 0:
             weight *= play_fit(
@@ -419,7 +403,7 @@ def bid_values(
     partner = (me + 2) & 3
     total = 0.0
     for _ in range(deals):
-        _deal(me, my_hand, unseen, sizes, no_voids, rng, buf, dealt)
+        deal_unseen(me, my_hand, unseen, sizes, no_voids, rng, buf, dealt)
         weight = deal_weight(me, dealt, nothing_played, known_bids)
         total += weight
         for b in range(MAX_BID + 1):

@@ -207,15 +207,14 @@ def pro_card(position: Position, candidates: int, seed: int, samples: int = SAMP
 
 def _normal(view: dict[str, Any]) -> dict[str, Any]:
     p = position_of(view)
+    side = p.seat % 2 if p.partnership else p.seat
     if view["phase"] == "bidding":
-        side = p.seat % 2 if p.partnership else p.seat
         partner_bid = int(p.bids[(p.seat + 2) % 4]) if p.partnership else -1
         bid = heuristics.normal_bid(
             p.hand, partner_bid, p.partnership, p.nil_allowed, int(p.bags[side]), int(p.scoring[2]), int(p.scoring[3])
         )
         return {"bid": nearest_legal(int(bid), view["legal"])}
-    side = p.seat % 2 if p.partnership else p.seat
-    bags_near = p.scoring[3] > 0 and p.bags[side] >= p.scoring[2] - heuristics.BAGS_NEAR
+    bags_near = heuristics.bags_near(int(p.bags[side]), int(p.scoring[2]), int(p.scoring[3]))
     card = heuristics.normal_card(
         p.seat, p.hand, p.out, p.trick, p.trick_n, p.leader, p.bids_known(), p.won, p.void_suits, p.broken,
         p.partnership, p.must_break, p.nil_counts, bool(bags_near),
