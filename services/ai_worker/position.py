@@ -39,7 +39,8 @@ class Position:
     bags: np.ndarray  # per side, before this round
     scores: np.ndarray  # per side, before this round
     nil_allowed: bool
-    history: np.ndarray  # this round's cards in play order (completed tricks, then the trick in progress)
+    history: np.ndarray  # this round's cards in play order (completed tricks, then the trick in progress), padded
+    history_n: int  # how many of them are real
     first_leader: int  # who led the round's first trick
 
     @property
@@ -105,6 +106,7 @@ def position_of(view: dict[str, Any]) -> Position:
         scores=_ints(_four(view["scores"])),
         nil_allowed=bool(rules["nil"]),
         history=_ints(history + [0] * (52 - len(history))),
+        history_n=len(history),
         first_leader=view["tricks"][0]["leader"] if view["tricks"] else leader,
     )
 

@@ -105,8 +105,7 @@ def decide(view: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
     ``{"bid": n}`` while bidding, ``{"card": "QS"}`` while playing."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {list(LEVELS)}")
-    if view.get("you") is None or view.get("turn") != view["you"] or not view.get("legal"):
-        raise ValueError("it is not this seat's turn")
+    _check_turn(view)
     if level == "basic":
         return basic_move(view)
     if view["phase"] not in ("bidding", "playing"):
@@ -118,6 +117,12 @@ def decide(view: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
     if view["phase"] == "bidding":
         return {"bid": _bid(view, level, seed)}
     return {"card": card_code(_card(view, level, seed))}
+
+
+def _check_turn(view: dict[str, Any]) -> None:
+    """A decision needs a seat's view on that seat's turn, with legal moves."""
+    if view.get("you") is None or view.get("turn") != view["you"] or not view.get("legal"):
+        raise ValueError("it is not this seat's turn")
 
 
 def _bid(view: dict[str, Any], level: str, seed: int) -> int:
@@ -253,7 +258,7 @@ def hard_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     values, takes = search.play_values(
         p.seat, p.hand, sum(1 << c for c in cards), p.unseen, p.sizes, p.void_suits, p.played_by, p.bids_known(),
         p.leader, p.trick, p.trick_n, p.won, p.broken, p.partnership, p.must_break, p.nil_counts, p.scoring,
-        p.bags, p.scores, p.history, p.trick_n + 4 * len(view["tricks"]), p.first_leader, HARD_PLAY_MISMATCH,
+        p.bags, p.scores, p.history, p.history_n, p.first_leader, HARD_PLAY_MISMATCH,
         HARD_PLAY_SAMPLES, rng_seed,
     )  # fmt: skip
     top = max(round(float(values[c]), 9) for c in cards)
@@ -269,8 +274,7 @@ def analyse(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """A hint for the seat whose turn ``view`` shows: the hint level's move and
     the figures behind it, one entry per candidate move (see
     :func:`hard_analysis`), with ``level`` naming who answered."""
-    if view.get("you") is None or view.get("turn") != view["you"] or not view.get("legal"):
-        raise ValueError("it is not this seat's turn")
+    _check_turn(view)
     return {"level": HINT_LEVEL, **hard_analysis(view, seed)}
 
 
