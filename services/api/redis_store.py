@@ -177,9 +177,9 @@ class RedisStore:
         """The ``WAIT`` to pipeline after a write (none when no replica must confirm)."""
         return [("WAIT", self.wait_replicas, self.wait_timeout_ms)] if self.wait_replicas else []
 
-    def _check_replicated(self, replies: list[Any], game_id: str) -> None:
+    def _check_replicated(self, replies: list[Any], what: str) -> None:
         if self.wait_replicas and int(replies[-1]) < self.wait_replicas:
-            raise NotReplicated(f"game {game_id}: {replies[-1]} of {self.wait_replicas} replicas confirmed")
+            raise NotReplicated(f"{what}: {replies[-1]} of {self.wait_replicas} replicas confirmed")
 
     def _send_once(self, key: str, *commands: tuple[Any, ...]) -> list[Any]:
         """``commands`` pipelined on one pooled connection to the master of
