@@ -10,7 +10,8 @@ from contextlib import contextmanager
 import pytest
 import redis
 
-from benchmarks.procs import gunicorn, running, start_worker
+from benchmarks.cluster import LoopbackCluster, loopback_cluster
+from benchmarks.procs import free_port, gunicorn, running, start_worker
 
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
@@ -72,3 +73,31 @@ def ai_worker(redis_db1: redis.Redis) -> Iterator[None]:
     process = start_worker(redis_url(API_TEST_DB), concurrency=1)
     with running(process):
         yield
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[LoopbackCluster]:
+    """A real 3-master, 3-replica Redis Cluster on loopback (TEST_CLUSTER_BASE_PORT, default 7101 to 7106)."""
+    with loopback_cluster() as cluster:
+        yield cluster
+
+
+def cluster_env(cluster: LoopbackCluster, **extra: str) -> dict[str, str]:
+    """Settings of an API in cluster mode: games on the cluster, acknowledged once a replica has them;
+    Celery on the tests' plain Redis (database 1, so the session's ``ai_worker`` serves it); REDIS_URL
+    names a port nothing listens on, so anything still using it for games would fail."""
+    return {
+        "REDIS_CLUSTER_NODES": cluster.nodes,
+        "REDIS_WAIT_REPLICAS": "1",
+        "CELERY_BROKER_URL": redis_url(API_TEST_DB),
+        "CELERY_RESULT_BACKEND": redis_url(API_TEST_DB),
+        "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",
+        **extra,
+    }
+
+
+@pytest.fixture(scope="session")
+def cluster_api(redis_cluster: LoopbackCluster, redis_db1: redis.Redis) -> Iterator[str]:
+    """One real gunicorn (2 workers) with its games on the session's Redis Cluster."""
+    with run_gunicorn(cluster_env(redis_cluster)) as base:
+        yield base

@@ -16,7 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .ai_driver import AiDriver
 from .ai_hook import DispatchHooks
 from .commands import Collaborators
-from .config import load_config
+from .config import check_config, load_config
 from .dispatch import AiDispatcher
 from .edge import Edge
 from .health import health, healthz, readyz
@@ -28,6 +28,7 @@ from .protection import init_protection, limit_hints
 from .redis_store import make_store
 from .rendering import ViewCache
 from .routes import note_seat, v1
+from .store import NotReplicated
 from .web import web
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -47,6 +48,7 @@ _HTTP_CODES = {
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """A ready app; ``config`` overrides environment variables (tests)."""
     settings = load_config(config)
+    check_config(settings)
     app = Flask(__name__)
     app.config.update(settings)
     app.wsgi_app = Edge(app.wsgi_app)  # type: ignore[method-assign]
@@ -158,6 +160,16 @@ def _register_errors(app: Flask) -> None:
         headers = dict(error.get_headers()) if status == 405 else {}
         response = problem_response(ApiError(status, code, detail), {k: v for k, v in headers.items() if k == "Allow"})
         return response
+
+    @app.errorhandler(NotReplicated)
+    def not_replicated(error: NotReplicated) -> Response:
+        STORE_ERRORS.labels("NotReplicated").inc()
+        log.warning("write not confirmed by replicas: %s", error)
+        detail = (
+            "The change was made but is not yet confirmed by the store's replicas, so it is not acknowledged; "
+            "retry with the same Idempotency-Key (or re-read the game)."
+        )
+        return problem_response(ApiError(503, "not_replicated", detail), {"Retry-After": "1"})
 
     @app.errorhandler(redis.exceptions.RedisError)
     def store_down(error: redis.exceptions.RedisError) -> Response:

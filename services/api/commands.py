@@ -30,7 +30,7 @@ from .moves import MoveRequest
 from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
 from .problems import ApiError, invalid_request
 from .rendering import ViewCache, game_view, seats_view
-from .store import GameRecord, GameStore, Seat, idempotency_key
+from .store import GameRecord, GameStore, NotReplicated, Seat, idempotency_key
 from .tokens import hash_token, new_game_id, new_token
 
 MAX_CAS_ATTEMPTS = 8
@@ -178,7 +178,12 @@ def _commit_move(
     if idem:
         idem_value = (idem[0], orjson.dumps({"fingerprint": idem[1], "response": response}).decode())
     ctx.ai.before_commit(nxt)
-    if not ctx.store.commit(nxt, record, events, idem_value):
+    try:
+        committed = ctx.store.commit(nxt, record, events, idem_value)
+    except NotReplicated:
+        ctx.ai.after_commit(nxt)  # it is written, just not yet safe: the next AI turn goes out as usual
+        raise
+    if not committed:
         return None
     MOVES.labels(kind, "accepted").inc()
     if after.phase == "game_over":
@@ -249,3 +254,6 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, mov
     except ApiError as error:
         log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": error.extra.get("reason")})
         return False
+    except NotReplicated:  # written; if a failover loses it, the deadline sweep sends the turn again
+        log.warning("AI move not confirmed by replicas", extra={"game_id": game_id, "seat": seat})
+        return True

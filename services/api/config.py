@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import quote
 
 from services.players import HINT_LEVEL, QUEUES, queue_of
 
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "REDIS_CLUSTER_NODES": "",  # "host:port,host:port": games on a Redis Cluster (REDIS_URL then unused for games)
+    "REDIS_CLUSTER_PASSWORD": "",  # the cluster nodes' password (AUTH), when they require one
+    "REDIS_WAIT_REPLICAS": 0,  # a write is acknowledged once this many replicas confirm it (WAIT); 1 in cluster mode
+    "REDIS_WAIT_TIMEOUT_MS": 500,  # how long a write waits for them; less than REDIS_SOCKET_TIMEOUT
     "REDIS_SOCKET_TIMEOUT": 1.0,  # seconds; bounds every Redis call so a dead Redis gives a quick 503
     "REDIS_MAX_CONNECTIONS": 512,  # per pool and process; at least API_THREADS (each long poll holds one)
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
@@ -23,8 +28,8 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_MAX_SECONDS": 300.0,  # /stream: the server closes a stream this old; the client resumes
     "ALLOW_SEEDED_GAMES": True,  # accept POST /v1/games with "seed" (its creator can compute every deal); off in public
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
-    "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL
-    "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL
+    "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL (required in cluster mode)
+    "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL (required in cluster mode)
     "AI_ENABLED": True,  # run the AI driver threads (apply decisions, re-send overdue turns)
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
@@ -37,7 +42,7 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT_ENABLED": True,
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
     "RATE_LIMIT_PER_TOKEN": "600/minute",  # requests carrying one seat token ("" = none)
-    "RATE_LIMIT_STORAGE_URL": None,  # defaults to REDIS_URL, so limits hold across processes
+    "RATE_LIMIT_STORAGE_URL": None,  # defaults to the game store (REDIS_URL, or the cluster), so limits hold everywhere
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
     "PROXY_FIX_HOPS": 0,  # trusted reverse proxies in front (X-Forwarded-For/-Proto); 0 = use the peer address
@@ -52,6 +57,8 @@ def flag(value: str) -> bool:
 _CASTS = {
     "REDIS_SOCKET_TIMEOUT": float,
     "REDIS_MAX_CONNECTIONS": int,
+    "REDIS_WAIT_REPLICAS": int,
+    "REDIS_WAIT_TIMEOUT_MS": int,
     "GAME_TTL_SECONDS": int,
     "IDEMPOTENCY_TTL_SECONDS": int,
     "MAX_CONTENT_LENGTH": int,
@@ -82,3 +89,45 @@ def load_config(overrides: dict[str, Any] | None = None, environ: dict[str, str]
             config[name] = cast(environ[name])
     config.update(overrides or {})
     return config
+
+
+class ConfigError(ValueError):
+    """Settings that cannot work together: the process refuses to start rather than fail later."""
+
+
+def cluster_nodes(config: dict[str, Any]) -> list[tuple[str, int]]:
+    """``REDIS_CLUSTER_NODES`` as (host, port) pairs; empty when games live in one Redis."""
+    nodes = []
+    for item in str(config["REDIS_CLUSTER_NODES"]).split(","):
+        if item.strip():
+            host, _, port = item.strip().rpartition(":")
+            nodes.append((host, int(port)))
+    return nodes
+
+
+def rate_limit_storage(config: dict[str, Any]) -> str:
+    """Where the limit counters live: ``RATE_LIMIT_STORAGE_URL``, else beside the games (one Redis or the cluster)."""
+    if config["RATE_LIMIT_STORAGE_URL"]:
+        return str(config["RATE_LIMIT_STORAGE_URL"])
+    nodes = cluster_nodes(config)
+    if not nodes:
+        return str(config["REDIS_URL"])
+    password = quote(str(config["REDIS_CLUSTER_PASSWORD"]), safe="")
+    auth = f":{password}@" if password else ""
+    return "redis+cluster://" + auth + ",".join(f"{host}:{port}" for host, port in nodes)
+
+
+def check_config(config: dict[str, Any]) -> None:
+    """Refuse settings that would fail at the first request (raises :class:`ConfigError`)."""
+    if cluster_nodes(config):
+        missing = [name for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND") if not config[name]]
+        if missing:
+            raise ConfigError(
+                f"REDIS_CLUSTER_NODES is set, so {' and '.join(missing)} must name a plain (non-cluster) Redis: "
+                "Celery's Redis transport cannot use a Redis Cluster."
+            )
+    waits = int(config["REDIS_WAIT_REPLICAS"]) > 0
+    if waits and int(config["REDIS_WAIT_TIMEOUT_MS"]) >= float(config["REDIS_SOCKET_TIMEOUT"]) * 1000:
+        raise ConfigError(
+            "REDIS_WAIT_TIMEOUT_MS must be less than REDIS_SOCKET_TIMEOUT, or WAIT's answer is never read"
+        )

@@ -30,6 +30,7 @@ TITLES: dict[str, str] = {
     "unsupported_media_type": "The request body must be application/json",
     "illegal_move": "The rules do not allow that move",
     "unavailable": "The game store is unavailable; retry shortly",
+    "not_replicated": "The change is not yet safe on the replicas; retry with the same Idempotency-Key",
     "hints_disabled": "Hints are turned off in this game",
     "hint_unavailable": "No AI worker answered the hint in time; retry later",
     "seeded_games_disabled": "This server does not create games with a chosen seed",

@@ -22,6 +22,7 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 
 from .auth import token_of
+from .config import rate_limit_storage
 from .problems import ApiError, problem_response
 
 EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
@@ -71,7 +72,7 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     limiter = Limiter(
         key_func=client_address,
         app=app,
-        storage_uri=config["RATE_LIMIT_STORAGE_URL"] or config["REDIS_URL"],
+        storage_uri=rate_limit_storage(config),
         storage_options={"socket_timeout": float(config["REDIS_SOCKET_TIMEOUT"])},
         application_limits=[config["RATE_LIMIT_PER_ADDRESS"]] if config["RATE_LIMIT_PER_ADDRESS"] else [],
         application_limits_exempt_when=lambda: request.blueprint != api.name,  # the v1 API only, as documented

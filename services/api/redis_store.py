@@ -13,26 +13,42 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   (with per-seat private parts, filtered on read).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
   ``Idempotency-Key`` request.
-* ``game:{id}:ai`` and the sorted set ``ai:pending`` — the AI turn in flight
-  and every game's AI deadline (:mod:`services.api.dispatch`).
+* ``game:{id}:ai`` and the sorted sets ``ai:pending:{0}`` … ``ai:pending:{15}``
+  — the AI turn in flight and every game's AI deadline
+  (:mod:`services.api.dispatch`), the game in the shard its id hashes to, so
+  on a cluster the ledger is spread over the masters like the games are.
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` that writes the record, its events and the idempotency entry at once
 and refreshes the TTL, so concurrent writers can never lose or double a move.
+With ``wait_replicas`` > 0 the commit is followed, on the same connection and
+in the same round trip, by ``WAIT``: a commit fewer replicas confirm raises
+:class:`~services.api.store.NotReplicated` instead of being acknowledged.
+
+The client is a ``redis.Redis`` or, with ``REDIS_CLUSTER_NODES``, a
+``redis.cluster.RedisCluster`` (:func:`make_store`); the commit's own send
+(:meth:`RedisStore._send_once`) routes to the master of the game's slot itself.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import zlib
 from typing import Any
 
 import hiredis
 import orjson
 import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import MovedError, ResponseError
 
 from services.engine import GameState, from_json
 
-from .store import GameRecord, RecentCopies
+from .config import cluster_nodes
+from .store import GameRecord, NotReplicated, RecentCopies
+
+log = logging.getLogger("services.api")
 
 _COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'v')
@@ -56,7 +72,8 @@ redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
 """
-PENDING_KEY = "ai:pending"  # sorted set: game id scored by its AI turn's deadline
+PENDING_SHARDS = 16  # sorted sets of game ids scored by their AI turn's deadline; each its own slot
+PENDING_SETS = tuple(f"ai:pending:{{{shard}}}" for shard in range(PENDING_SHARDS))
 
 
 def game_key(game_id: str) -> str:
@@ -71,6 +88,11 @@ def pending_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:ai"
 
 
+def pending_set(game_id: str) -> str:
+    """The ledger shard that holds a game's AI deadline (stable: a hash of the id)."""
+    return PENDING_SETS[zlib.crc32(game_id.encode()) % PENDING_SHARDS]
+
+
 def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
     """The engine state Redis holds for a game (tests and fault checks read it raw)."""
     state, rounds = client.hmget(game_key(game_id), ["state", "rounds"])
@@ -82,16 +104,21 @@ class RedisStore:
 
     def __init__(
         self,
-        client: redis.Redis,
-        blocking_client: redis.Redis,
+        client: redis.Redis | RedisCluster,
+        blocking_client: redis.Redis | RedisCluster,
         ttl_seconds: int,
         idem_ttl: int,
         recent_size: int = 4096,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 500,
     ) -> None:
-        self.client = client
+        self.client = client  # a redis.Redis, or a RedisCluster (C's sharded pub/sub can use it)
         self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self.cluster = isinstance(client, RedisCluster)
         self._commit = client.register_script(_COMMIT_LUA)
         self._recent = RecentCopies(recent_size)
 
@@ -134,42 +161,97 @@ class RedisStore:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
         idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
         keys = [game_key(record.game_id), events_key(record.game_id), idem_key]
+        commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args), *self._wait()]
         try:
-            ok, _ = self._send_once("EVALSHA", self._commit.sha, len(keys), *keys, *args)
-        except redis.exceptions.NoScriptError:  # a restarted Redis: load the script, then send it
+            replies = self._send_once(keys[0], *commands)
+        except redis.exceptions.NoScriptError:  # a restarted or promoted Redis: load the script, then send it
             self.client.script_load(_COMMIT_LUA)
-            ok, _ = self._send_once("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+            replies = self._send_once(keys[0], *commands)
+        ok = replies[0][0]
         if ok:
             self._remember(record)
+            self._check_replicated(replies, record.game_id)
         return bool(ok)
 
-    def _send_once(self, *args: Any) -> Any:
-        """One command on a pooled connection, sent at most once.
+    def _wait(self) -> list[tuple[Any, ...]]:
+        """The ``WAIT`` to pipeline after a write (none when no replica must confirm)."""
+        return [("WAIT", self.wait_replicas, self.wait_timeout_ms)] if self.wait_replicas else []
+
+    def _check_replicated(self, replies: list[Any], what: str) -> None:
+        if self.wait_replicas and int(replies[-1]) < self.wait_replicas:
+            raise NotReplicated(f"{what}: {replies[-1]} of {self.wait_replicas} replicas confirmed")
+
+    def _send_once(self, key: str, *commands: tuple[Any, ...]) -> list[Any]:
+        """``commands`` pipelined on one pooled connection to the master of
+        ``key``'s slot, sent at most once; their replies, in order.
 
         A commit must not be re-sent blind: ``execute_command`` retries after a
         connection error (three times by default), and a script that ran before
         the connection dropped would then fail its compare-and-set and turn an
         applied move into a refused one.  Here a lost connection is a 503 and
         the client re-reads the game (or retries with its Idempotency-Key).
-        It also skips redis-py's per-call wrappers, a measurable part of a move.
+        On a cluster a lost connection also refreshes the slot map, so the next
+        request finds the promoted replica, and a ``MOVED`` reply (nothing ran)
+        is followed, once, to the slot's new master.  It also skips redis-py's
+        per-call wrappers, a measurable part of a move.
         """
-        pool = self.client.connection_pool
-        packed = hiredis.pack_command(args)  # what send_command does, minus a Python pass over the arguments
-        connection = pool.get_connection()
+        packed = [hiredis.pack_command(command) for command in commands]  # minus a Python pass over the arguments
+        for _ in range(2):
+            replies = self._send_packed(key, packed)
+            moved = next((reply for reply in replies if isinstance(reply, MovedError)), None)
+            if moved is None or not self.cluster:
+                break
+            self.client.nodes_manager.move_slot(moved)
+        error = next((reply for reply in replies if isinstance(reply, ResponseError)), None)
+        if error is not None:
+            raise error
+        return replies
+
+    def _send_packed(self, key: str, packed: list[bytes]) -> list[Any]:
+        """Send, then read every reply (an error reply is returned, not raised, so none is left unread)."""
+        node = self.client.get_node_from_key(key) if self.cluster else None
+        pool = (self.client.get_redis_connection(node) if node else self.client).connection_pool
+        connection = None
         try:
-            connection.send_packed_command([packed])
-            return connection.read_response()
-        except redis.exceptions.ResponseError:  # a whole reply was read: the connection is sound
-            raise
-        except BaseException:
-            connection.disconnect()
+            connection = pool.get_connection()
+            connection.send_packed_command(packed)
+            replies: list[Any] = []
+            for _ in packed:
+                try:
+                    replies.append(connection.read_response())
+                except ResponseError as error:  # a whole reply was read: the connection is sound
+                    replies.append(error)
+            return replies
+        except BaseException as error:
+            if connection is not None:
+                connection.disconnect()
+            if node is not None and isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+                self._refresh_slots(node)
             raise
         finally:
-            pool.release(connection)
+            if connection is not None:
+                pool.release(connection)
+
+    def _refresh_slots(self, failed: ClusterNode) -> None:
+        """Re-read the cluster's slot map (asking the failed node last), as redis-py does after a lost connection."""
+        try:
+            self.client.nodes_manager.initialize(last_failed_node_name=failed.name)
+        except redis.RedisError as error:  # the next request tries again
+            log.warning("cluster slot map not refreshed", extra={"error": error.__class__.__name__})
 
     def idempotent_response(self, key: str) -> dict[str, Any] | None:
+        """The stored response; with ``wait_replicas``, only once replicas confirm it.
+
+        ``WAIT`` counts the replicas that have this connection's last write, so
+        the entry's TTL is refreshed first: a write after the one that stored
+        the entry, which a replica can only confirm by having both."""
         raw = self.client.get(key)
-        return orjson.loads(raw) if raw is not None else None
+        if raw is None:
+            return None
+        if self.wait_replicas:
+            replies = self._send_once(key, ("EXPIRE", key, self.idem_ttl), *self._wait())
+            self._check_replicated(replies, key)
+        return orjson.loads(raw)
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
@@ -188,17 +270,22 @@ class RedisStore:
         return out
 
     def ping(self) -> bool:
-        return bool(self.client.ping())
+        """Reachable, and on a cluster every master answers and the cluster says ``cluster_state:ok``."""
+        if not self.cluster:
+            return bool(self.client.ping())
+        if not self.client.ping(target_nodes=RedisCluster.PRIMARIES):
+            return False
+        return self.client.cluster_info().get("cluster_state") == "ok"
 
     # ---- AI turns in flight ----------------------------------------------------
 
     def expect_turn(self, game_id: str, due: float) -> None:
-        self.client.zadd(PENDING_KEY, {game_id: due})
+        self.client.zadd(pending_set(game_id), {game_id: due})
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
-        pipe = self.client.pipeline(transaction=False)  # one round trip
+        pipe = self.client.pipeline(transaction=False)  # one round trip (one per master on a cluster)
         pipe.set(pending_key(game_id), json.dumps(pending), ex=self.ttl_seconds)
-        pipe.zadd(PENDING_KEY, {game_id: due})
+        pipe.zadd(pending_set(game_id), {game_id: due})
         pipe.execute()
 
     def pending_turn(self, game_id: str) -> dict[str, Any] | None:
@@ -206,23 +293,47 @@ class RedisStore:
         return json.loads(raw) if raw else None
 
     def due_turns(self, now: float, limit: int) -> list[str]:
-        return [raw.decode() for raw in self.client.zrangebyscore(PENDING_KEY, "-inf", now, start=0, num=limit)]
+        """The most overdue turns of every shard (one pipelined read)."""
+        pipe = self.client.pipeline(transaction=False)
+        for key in PENDING_SETS:
+            pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
+        due = sorted((score, raw) for shard in pipe.execute() for raw, score in shard)
+        return [raw.decode() for _, raw in due[:limit]]
 
     def claim_turn(self, game_id: str) -> bool:
-        return bool(self.client.zrem(PENDING_KEY, game_id))  # the ZREM is the claim: one process wins
+        return bool(self.client.zrem(pending_set(game_id), game_id))  # the ZREM is the claim: one process wins
 
 
 def make_store(config: dict[str, Any]) -> RedisStore:
+    """The store for these settings: one Redis at ``REDIS_URL``, or the cluster of ``REDIS_CLUSTER_NODES``."""
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     common = {
         "socket_connect_timeout": timeout,
         "health_check_interval": 30,
         "retry_on_timeout": False,
-        # one connection per busy thread: long polls each hold one for up to EVENTS_MAX_WAIT
+        # one connection per busy thread (per node on a cluster): long polls each hold one for up to EVENTS_MAX_WAIT
         "max_connections": int(config["REDIS_MAX_CONNECTIONS"]),
     }
-    client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout, **common)
-    blocking = redis.Redis.from_url(
-        config["REDIS_URL"], socket_timeout=float(config["EVENTS_MAX_WAIT"]) + timeout + 1, **common
+    blocking_timeout = float(config["EVENTS_MAX_WAIT"]) + timeout + 1
+    nodes = cluster_nodes(config)
+    if nodes:
+        startup = [ClusterNode(host, port) for host, port in nodes]
+        password = config["REDIS_CLUSTER_PASSWORD"] or None
+        # require_full_coverage=False: a shard between losing its master and promoting the replica
+        # must not stop the client from serving every other shard's games
+        common.update(require_full_coverage=False, password=password)
+        client: redis.Redis | RedisCluster = RedisCluster(startup_nodes=startup, socket_timeout=timeout, **common)
+        blocking: redis.Redis | RedisCluster = RedisCluster(
+            startup_nodes=startup, socket_timeout=blocking_timeout, **common
+        )
+    else:
+        client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout, **common)
+        blocking = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=blocking_timeout, **common)
+    return RedisStore(
+        client,
+        blocking,
+        int(config["GAME_TTL_SECONDS"]),
+        int(config["IDEMPOTENCY_TTL_SECONDS"]),
+        wait_replicas=int(config["REDIS_WAIT_REPLICAS"]),
+        wait_timeout_ms=int(config["REDIS_WAIT_TIMEOUT_MS"]),
     )
-    return RedisStore(client, blocking, int(config["GAME_TTL_SECONDS"]), int(config["IDEMPOTENCY_TTL_SECONDS"]))

@@ -142,6 +142,12 @@ class GameRecord:
         )
 
 
+class NotReplicated(Exception):
+    """A commit (or a replayed idempotent response) that the primary holds but
+    fewer replicas than required confirmed in time: it may not survive a
+    failover, so it is not acknowledged (a 503 ``not_replicated``)."""
+
+
 class RecentCopies:
     """The last version of each game this process read or wrote (LRU, ``size``
     games; 0 keeps none).  Possibly stale: only a starting point for
@@ -192,9 +198,13 @@ class GameStore(Protocol):
         """Write ``record`` (at its new version) and append ``events`` if the
         stored version is still ``expected``'s (None: the game must not exist
         yet); False, writing nothing, otherwise.  ``idempotent`` is
-        ``(idempotency key, stored response JSON)``, written in the same step."""
+        ``(idempotency key, stored response JSON)``, written in the same step.
+        Raises :class:`NotReplicated` when the write is made but not confirmed
+        by the replicas the store requires."""
 
-    def idempotent_response(self, key: str) -> dict[str, Any] | None: ...
+    def idempotent_response(self, key: str) -> dict[str, Any] | None:
+        """The stored response of an Idempotency-Key request, once it is as safe
+        as a fresh commit would be (else :class:`NotReplicated`); None if none."""
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 

@@ -42,6 +42,11 @@ def _events(session, game_id):
 @pytest.fixture
 def playing_game(api_server):
     """A game just past bidding: the first card of round 1 is next."""
+    return start_playing(api_server)
+
+
+def start_playing(api_server: str):
+    """A game past bidding on ``api_server``: (session, game id, tokens)."""
     session = ContractSession(api_server)
     created = create_game(session, {"preset": "partnership"}, [{"type": "human"}] * 4, seed=2024)
     game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]

@@ -41,6 +41,23 @@ def test_config_reads_environment_then_overrides():
     assert config["EVENTS_MAX_WAIT"] == 5
 
 
+def test_cluster_settings_default_rate_limits_to_the_cluster_and_refuse_what_cannot_work():
+    from services.api.config import ConfigError, check_config, cluster_nodes, rate_limit_storage
+    from services.api.redis_store import PENDING_SETS, pending_set
+
+    env = {"REDIS_CLUSTER_NODES": "a:7001, b:7002", "REDIS_CLUSTER_PASSWORD": "p@ss"}
+    config = load_config(environ=env)
+    assert cluster_nodes(config) == [("a", 7001), ("b", 7002)]
+    assert rate_limit_storage(config) == "redis+cluster://:p%40ss@a:7001,b:7002"
+    assert rate_limit_storage(load_config(environ={"REDIS_URL": "redis://x:1/3"})) == "redis://x:1/3"
+    with pytest.raises(ConfigError, match="CELERY_BROKER_URL and CELERY_RESULT_BACKEND"):
+        check_config(config)
+    check_config(load_config({"CELERY_BROKER_URL": "redis://c/0", "CELERY_RESULT_BACKEND": "redis://c/0"}, environ=env))
+    with pytest.raises(ConfigError, match="REDIS_WAIT_TIMEOUT_MS"):
+        check_config(load_config({"REDIS_WAIT_REPLICAS": 1, "REDIS_WAIT_TIMEOUT_MS": 1000}))
+    assert pending_set("some-game") == pending_set("some-game") in PENDING_SETS
+
+
 def test_problem_body_has_rfc9457_fields_and_code():
     body = problem_body(422, "illegal_move", "no", reason="must_follow_suit")
     assert body == {

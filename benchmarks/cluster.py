@@ -1,0 +1,142 @@
+"""A real Redis Cluster on loopback (3 masters, 3 replicas) for integration tests and benchmarks.
+
+Each node is a ``redis-server --cluster-enabled yes`` with nothing kept on
+disk but its ``nodes.conf`` (in a temporary directory), joined by
+``redis-cli --cluster create --cluster-replicas 1``.  Readiness is polled, with
+a bound: every node says ``cluster_state:ok`` and every master has a replica
+whose link is up.  :meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
+are the failover test's tools.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import redis
+
+from .procs import redis_server_binary, stop
+
+NODE_TIMEOUT_MS = 1000  # how long a silent master stays master: the lower bound of a failover's duration
+MASTERS = 3
+
+
+def until(condition: Callable[[], object], what: str, bound: float = 60.0) -> float:
+    """Poll ``condition`` every 50 ms until it holds; the seconds it took (RuntimeError after ``bound``)."""
+    started = time.monotonic()
+    while True:
+        try:
+            if condition():
+                return time.monotonic() - started
+        except redis.RedisError:
+            pass  # a node still starting, or the one just killed
+        if time.monotonic() - started > bound:
+            raise RuntimeError(f"{what}: not after {bound} s")
+        time.sleep(0.05)
+
+
+class LoopbackCluster:
+    """Six nodes on ``base_port`` … ``base_port + 5``; see module docstring."""
+
+    def __init__(self, base_port: int, root: Path) -> None:
+        self.ports = [base_port + i for i in range(2 * MASTERS)]
+        self.root = root
+        self.processes: dict[int, subprocess.Popen] = {}
+
+    @property
+    def nodes(self) -> str:
+        """The ``REDIS_CLUSTER_NODES`` value naming every node."""
+        return ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def node(self, port: int) -> redis.Redis:
+        return redis.Redis(port=port, socket_timeout=2, socket_connect_timeout=2)
+
+    def start_node(self, port: int) -> None:
+        directory = self.root / str(port)
+        directory.mkdir(exist_ok=True)
+        cmd = [
+            redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory),
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--cluster-replica-validity-factor", "0",
+            "--cluster-require-full-coverage", "no", "--save", "", "--appendonly", "no",
+        ]  # fmt: skip
+        self.processes[port] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        until(lambda: self.node(port).ping(), f"redis node {port} answering", 20)
+
+    def create(self) -> None:
+        for port in self.ports:
+            self.start_node(port)
+        cli = shutil.which("redis-cli") or shutil.which("valkey-cli")
+        if cli is None:
+            raise RuntimeError("redis-cli is needed to create a cluster")
+        addresses = [f"127.0.0.1:{port}" for port in self.ports]
+        subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        until(self.healthy, "cluster_state:ok with every replica linked")
+
+    def healthy(self) -> bool:
+        """Every live node says ``cluster_state:ok``; every master has a replica whose link is up."""
+        masters = 0
+        for port in self.ports:
+            node = self.node(port)
+            if not self.state_ok(port):
+                return False
+            replication = node.info("replication")
+            if replication["role"] == "master":
+                masters += 1
+                if replication["connected_slaves"] < 1:
+                    return False
+            elif replication["master_link_status"] != "up":
+                return False
+        return masters == MASTERS
+
+    def state_ok(self, port: int) -> bool:
+        info = self.node(port).execute_command("CLUSTER", "INFO")
+        text = info.decode() if isinstance(info, bytes) else str(info)
+        return "cluster_state:ok" in text
+
+    def master_of(self, key: str) -> int:
+        """The port of the master serving ``key``'s slot, as the live nodes see it."""
+        for port in self.ports:
+            if self.processes[port].poll() is None:
+                slot = int(self.node(port).execute_command("CLUSTER", "KEYSLOT", key))
+                for start, end, master, *_ in self.node(port).execute_command("CLUSTER", "SLOTS"):
+                    if start <= slot <= end:
+                        return int(master[1])
+        raise RuntimeError("no live node")
+
+    def kill(self, port: int) -> None:
+        """SIGKILL a node: no goodbye to the cluster, as when a machine dies."""
+        self.processes[port].send_signal(signal.SIGKILL)
+        self.processes[port].wait()
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again with its ``nodes.conf``: it rejoins as a replica of whoever took its slots."""
+        self.start_node(port)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            stop(process, timeout=5)
+
+
+@contextmanager
+def loopback_cluster(base_port: int | None = None) -> Iterator[LoopbackCluster]:
+    """A created, healthy cluster (ports from ``TEST_CLUSTER_BASE_PORT``, default 7101); torn down after."""
+    base = base_port or int(os.environ.get("TEST_CLUSTER_BASE_PORT", "7101"))
+    with tempfile.TemporaryDirectory(prefix="spades-cluster-") as root:
+        cluster = LoopbackCluster(base, Path(root))
+        try:
+            cluster.create()
+            yield cluster
+        finally:
+            cluster.stop()
