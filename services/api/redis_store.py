@@ -10,15 +10,18 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   written only when it changes, once a round, so a move writes about 1 KB
   however long the game.
 * ``game:{id}:events`` — stream; entry id ``<seq>-0``, field ``e`` = event JSON
-  (with per-seat private parts, filtered on read).
+  (with per-seat private parts, filtered on read).  Bounded: the commit that
+  starts a round trims it to the last ``KEPT_ROUNDS`` rounds
+  (:mod:`services.api.retention`; ``meta`` holds the oldest seq kept).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
-  ``Idempotency-Key`` request.
+  ``Idempotency-Key`` request, compacted (:mod:`services.api.idempotency`).
 * ``game:{id}:ai`` and the sorted set ``ai:pending`` — the AI turn in flight
   and every game's AI deadline (:mod:`services.api.dispatch`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` that writes the record, its events and the idempotency entry at once
-and refreshes the TTL, so concurrent writers can never lose or double a move.
+and refreshes the TTL (``FINISHED_GAME_TTL_SECONDS`` once the game is over),
+so concurrent writers can never lose or double a move.
 """
 
 from __future__ import annotations
@@ -49,9 +52,10 @@ else
   redis.call('HSET', KEYS[1], 'v', ARGV[2], 'meta', ARGV[3], 'state', ARGV[4])
 end
 redis.call('EXPIRE', KEYS[1], ttl)
-for i = 9, #ARGV, 2 do
+for i = 10, #ARGV, 2 do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
 end
+if ARGV[9] ~= '' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[9]) end  -- a new round: rounds no longer kept
 redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
@@ -87,11 +91,13 @@ class RedisStore:
         ttl_seconds: int,
         idem_ttl: int,
         recent_size: int = 4096,
+        finished_ttl: int | None = None,
     ) -> None:
         self.client = client
         self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
+        self.finished_ttl = ttl_seconds if finished_ttl is None else finished_ttl  # nobody moves in a finished game
         self._commit = client.register_script(_COMMIT_LUA)
         self._recent = RecentCopies(recent_size)
 
@@ -114,21 +120,24 @@ class RedisStore:
         record: GameRecord,
         expected: GameRecord | None,
         events: list[dict[str, Any]],
-        idempotent: tuple[str, str] | None = None,
+        idempotent: tuple[str, bytes] | None = None,
     ) -> bool:
-        """One script call; the finished rounds are sent only when they differ from ``expected``'s."""
+        """One script call; the finished rounds are sent only when they differ from ``expected``'s,
+        the log's new lower bound only when a round start moved it."""
         rounds = record.rounds_json
         if expected is not None and expected.rounds_json == rounds:
             rounds = ""  # unchanged: not sent, not rewritten
+        trim = expected is not None and record.first_seq > expected.first_seq
         args: list[Any] = [
             "" if expected is None else str(expected.version),
             str(record.version),
             record.meta_json(),
             record.state_json,
-            self.ttl_seconds,
+            self.finished_ttl if record.state.phase == "game_over" else self.ttl_seconds,
             idempotent[1] if idempotent else "",
             self.idem_ttl,
             rounds,
+            f"{record.first_seq}-0" if trim else "",
         ]
         for event in events:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
@@ -167,9 +176,8 @@ class RedisStore:
         finally:
             pool.release(connection)
 
-    def idempotent_response(self, key: str) -> dict[str, Any] | None:
-        raw = self.client.get(key)
-        return orjson.loads(raw) if raw is not None else None
+    def idempotent_entry(self, key: str) -> bytes | None:
+        return self.client.get(key)
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
@@ -225,4 +233,10 @@ def make_store(config: dict[str, Any]) -> RedisStore:
     blocking = redis.Redis.from_url(
         config["REDIS_URL"], socket_timeout=float(config["EVENTS_MAX_WAIT"]) + timeout + 1, **common
     )
-    return RedisStore(client, blocking, int(config["GAME_TTL_SECONDS"]), int(config["IDEMPOTENCY_TTL_SECONDS"]))
+    return RedisStore(
+        client,
+        blocking,
+        int(config["GAME_TTL_SECONDS"]),
+        int(config["IDEMPOTENCY_TTL_SECONDS"]),
+        finished_ttl=int(config["FINISHED_GAME_TTL_SECONDS"]),
+    )
