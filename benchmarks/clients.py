@@ -1,12 +1,14 @@
 """Simulated players over HTTP, shared by benchmarks and integration tests.
 
 They use only the published contract (requests + the JSON of openapi.yaml),
-plus :func:`replay_events`, which checks an event log against the engine.
+plus :func:`replay_events`, which checks an event log against the engine, and
+:class:`EventFollower`, which keeps a whole game's log as it happens.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
@@ -50,3 +52,47 @@ def replay_events(rules: dict[str, Any], seed: int, events: list[dict[str, Any]]
         elif event["type"] == "card_played":
             state = apply(state, data["seat"], Play(parse_card(data["card"])))
     return state
+
+
+class EventFollower(threading.Thread):
+    """Long-polls a game's events from its start and keeps every one, as a client that never falls
+    behind: the server keeps only the last rounds' events, so one read at the end of a long game
+    would find only those.  Read failures (a killed API worker, a 503) are retried.
+
+    ``start()`` it before the game moves; :meth:`finish` returns the events once ``game_over`` was
+    seen, or, when asked to stop first, once a last read found nothing new."""
+
+    def __init__(self, base: str, game_id: str, token: str | None = None) -> None:
+        super().__init__(daemon=True)
+        self.url = f"{base}/v1/games/{game_id}/events"
+        self.headers = auth(token) if token else {}
+        self.events: list[dict[str, Any]] = []
+        self.problem: dict[str, Any] | None = None  # a 4xx answer ends the follower (e.g. 410 too_far_behind)
+        self._stopping = threading.Event()
+
+    def run(self) -> None:
+        http = requests.Session()
+        while True:
+            stopping = self._stopping.is_set()
+            after = self.events[-1]["seq"] if self.events else 0
+            try:
+                params = {"after": after, "wait": 0 if stopping else 1}
+                response = http.get(self.url, params=params, headers=self.headers, timeout=10)
+            except requests.RequestException:
+                continue
+            if 400 <= response.status_code < 500:
+                self.problem = response.json()
+                return
+            if response.status_code != 200:
+                continue
+            page = response.json()["events"]
+            self.events += page
+            if (page and page[-1]["type"] == "game_over") or (stopping and not page):
+                return
+
+    def finish(self, timeout: float = 120.0) -> list[dict[str, Any]]:
+        self._stopping.set()
+        self.join(timeout)
+        assert not self.is_alive(), "the event follower did not finish"
+        assert self.problem is None, f"the event follower was refused: {self.problem}"
+        return self.events

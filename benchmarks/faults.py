@@ -34,7 +34,7 @@ import requests
 
 from services.api.redis_store import stored_state
 
-from .clients import auth, random_move, replay_events, wait_for_turn
+from .clients import EventFollower, auth, random_move, replay_events, wait_for_turn
 from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
 
 RULES = {"preset": "partnership", "win_score": 120, "lose_score": -120}
@@ -124,6 +124,10 @@ def api_kills(seconds: float = 8.0, url: str = "redis://127.0.0.1:6379/5") -> di
             body = {"rules": RULES, "seats": [{"type": "human"}] * 4, "seed": seed}
             created = requests.post(f"{base}/v1/games", json=body, timeout=10).json()
             games.append((seed, created["game_id"], [s["token"] for s in created["seats"]]))
+        # the log keeps only the last rounds: each game's whole log is read as it happens
+        followers = {game_id: EventFollower(base, game_id) for _, game_id, _ in games}
+        for follower in followers.values():
+            follower.start()
 
         def player(game_id: str, tokens: list[str], seed: int) -> None:
             nonlocal failures
@@ -154,7 +158,7 @@ def api_kills(seconds: float = 8.0, url: str = "redis://127.0.0.1:6379/5") -> di
         for seed, game_id, _ in games:
             stored = stored_state(client, game_id)
             version = int(client.hget(f"game:{{{game_id}}}", "v"))
-            events = requests.get(f"{base}/v1/games/{game_id}/events", timeout=10).json()["events"]
+            events = followers[game_id].finish()
             game_moves = sum(e["type"] in ("bid", "card_played") for e in events)
             moves += game_moves
             # the stored state is the log replayed, and every accepted move is in the log once

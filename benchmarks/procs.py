@@ -65,10 +65,12 @@ def start_gunicorn(
     app: str | None = None,
     ready_path: str = "/healthz",
     log_path: str | Path | None = None,
+    root: Path = ROOT,
 ) -> tuple[subprocess.Popen, str]:
     """A gunicorn on a free loopback port; returns the process and base URL once it answers.
 
-    With ``log_path``, its stdout and stderr (the JSON log lines) are appended to that file."""
+    With ``log_path``, its stdout and stderr (the JSON log lines) are appended to that file.
+    ``root`` is the checkout it serves (its gunicorn.conf.py and its ``services``)."""
     port = free_port()
     full_env = {
         **os.environ,
@@ -80,14 +82,14 @@ def start_gunicorn(
         "LOG_LEVEL": "WARNING",
         **(env or {}),
     }
-    cmd = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+    cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "gunicorn.conf.py")]
     if app:
         cmd.append(app)
     if log_path is None:
-        process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=sys.stderr)
+        process = subprocess.Popen(cmd, cwd=root, env=full_env, stdout=sys.stderr)
     else:
         with open(log_path, "ab") as log:
-            process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(cmd, cwd=root, env=full_env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_http(base + ready_path, process)

@@ -3,7 +3,8 @@
     python examples/bot.py --api http://127.0.0.1:8000 --game <game_id> [--seat 2]
 
 It claims an open seat (the first one, or ``--seat``), then loops: long-poll
-``/events`` until something happens, read its view, and when ``turn`` is its
+``/events`` (from its view's ``last_seq``; after a ``410 too_far_behind``, from
+a fresh view's) until something happens, read its view, and when ``turn`` is its
 own seat, bid or play.  Every move carries ``If-Match`` (the version it saw)
 and an ``Idempotency-Key``, so a retry after a network error is safe and a
 stale move is refused instead of misapplied.  A ``429`` (rate limited) or
@@ -125,15 +126,20 @@ class Bot:
 
     def play(self, max_polls: int = 100_000) -> dict[str, Any]:
         """Play until the game is over; returns the final view."""
-        after = 0
+        after = None
         for _ in range(max_polls):
             view = self.view()
             if view["phase"] == "game_over":
                 return view
+            if after is None:
+                after = view["last_seq"]  # follow from the view, not from 0: the log keeps only the last rounds
             if view["turn"] == self.seat and view["legal"]:
                 self.move(view)
                 continue
             response = self.request("GET", "/events", params={"after": after, "wait": 30}, headers=self.headers())
+            if response.status_code == 410:  # too_far_behind: resume from the next view's last_seq
+                after = None
+                continue
             response.raise_for_status()
             events = response.json()["events"]
             if events:

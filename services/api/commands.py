@@ -18,11 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules, new_game
 from services.players import DEFAULT_LEVEL
 
+from . import idempotency
 from .ai_hook import NO_AI, AiHooks
 from .auth import seat_for
 from .events import event, move_events, round_started
@@ -174,9 +173,7 @@ def _commit_move(
     events = move_events(nxt, before, after, seat, move)
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
-    idem_value = None
-    if idem:
-        idem_value = (idem[0], orjson.dumps({"fingerprint": idem[1], "response": response}).decode())
+    idem_value = (idem[0], idempotency.pack(idem[1], response)) if idem else None
     ctx.ai.before_commit(nxt)
     try:
         committed = ctx.store.commit(nxt, record, events, idem_value)
@@ -226,11 +223,16 @@ def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fres
     idem = None
     if request.idempotency_key:
         idem = (idempotency_key(record.game_id, seat, request.idempotency_key), request.fingerprint or "")
-        stored = ctx.store.idempotent_response(idem[0])
-        if stored is not None:
-            if stored["fingerprint"] != idem[1]:
+        raw = ctx.store.idempotent_entry(idem[0])
+        if raw is not None:
+            stored = idempotency.unpack(raw)
+            if stored.fingerprint != idem[1]:
                 raise ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.")
-            return stored["response"]
+            replayed = idempotency.replay(stored, record, ctx.cache)
+            if replayed is None:  # a stale copy, older than the entry: its rounds come from a fresh read
+                replayed = idempotency.replay(stored, load(ctx.store, record.game_id), ctx.cache)
+            assert replayed is not None  # the entry was committed with its rounds: a fresh read holds them
+            return replayed
     if request.if_match is not None and request.if_match != record.version:
         raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {request.if_match}.")
     if record.waiting:

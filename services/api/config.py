@@ -20,6 +20,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_SOCKET_TIMEOUT": 1.0,  # seconds; bounds every Redis call so a dead Redis gives a quick 503
     "REDIS_MAX_CONNECTIONS": 512,  # per pool and process; at least API_THREADS (each long poll holds one)
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
+    "FINISHED_GAME_TTL_SECONDS": 24 * 3600,  # a finished game (nobody moves in it) expires this long after its end
     "IDEMPOTENCY_TTL_SECONDS": 24 * 3600,  # how long a stored Idempotency-Key response is replayed
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
@@ -60,6 +61,7 @@ _CASTS = {
     "REDIS_WAIT_REPLICAS": int,
     "REDIS_WAIT_TIMEOUT_MS": int,
     "GAME_TTL_SECONDS": int,
+    "FINISHED_GAME_TTL_SECONDS": int,
     "IDEMPOTENCY_TTL_SECONDS": int,
     "MAX_CONTENT_LENGTH": int,
     "EVENTS_MAX_WAIT": int,

@@ -15,6 +15,7 @@ from services.engine.state import dealer_of, first_seat
 from services.engine.views import last_trick
 from services.engine.views import round_view as round_json
 
+from .retention import start_round
 from .store import GameRecord
 
 
@@ -30,7 +31,9 @@ def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int
 def round_started(record: GameRecord, state: GameState) -> dict[str, Any]:
     public = {"round": state.round, "dealer": dealer_of(state.round), "turn": first_seat(state.round)}
     private = {seat: {"hand": codes(state.hands[seat])} for seat in range(4)}
-    return event(record, "round_started", public, private)
+    entry = event(record, "round_started", public, private)
+    start_round(record, entry["seq"])
+    return entry
 
 
 def move_events(record: GameRecord, before: GameState, after: GameState, seat: int, move: Bid | Play) -> list[dict]:

@@ -26,8 +26,8 @@ class MemoryBackend:
     """What Redis holds: shared by every MemoryStore built over it."""
 
     games: dict[str, tuple[int, str, str, str]] = field(default_factory=dict)  # id -> (v, meta, state, rounds)
-    events: dict[str, list[bytes]] = field(default_factory=dict)
-    idempotent: dict[str, str] = field(default_factory=dict)
+    events: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # id -> [(seq, event JSON)]
+    idempotent: dict[str, bytes] = field(default_factory=dict)
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
     changed: Condition = field(default_factory=Condition)  # every write notifies it (XREAD BLOCK's part)
@@ -62,7 +62,7 @@ class MemoryStore:
         record: GameRecord,
         expected: GameRecord | None,
         events: list[dict[str, Any]],
-        idempotent: tuple[str, str] | None = None,
+        idempotent: tuple[str, bytes] | None = None,
     ) -> bool:
         backend = self.backend
         with backend.changed:
@@ -70,7 +70,10 @@ class MemoryStore:
             if (current is None) != (expected is None) or (current and expected and current[0] != expected.version):
                 return False
             backend.games[record.game_id] = (record.version, record.meta_json(), record.state_json, record.rounds_json)
-            backend.events.setdefault(record.game_id, []).extend(orjson.dumps(e) for e in events)
+            log = backend.events.setdefault(record.game_id, [])
+            log.extend((e["seq"], orjson.dumps(e)) for e in events)
+            if expected is not None and record.first_seq > expected.first_seq:  # Redis's XTRIM MINID
+                log[:] = [(seq, raw) for seq, raw in log if seq >= record.first_seq]
             if idempotent:
                 backend.idempotent[idempotent[0]] = idempotent[1]
             self.commits += 1
@@ -78,16 +81,14 @@ class MemoryStore:
         self._remember(record)
         return True
 
-    def idempotent_response(self, key: str) -> dict[str, Any] | None:
+    def idempotent_entry(self, key: str) -> bytes | None:
         with self.backend.changed:
-            raw = self.backend.idempotent.get(key)
-        return orjson.loads(raw) if raw is not None else None
+            return self.backend.idempotent.get(key)
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         with self.backend.changed:
             stored = list(self.backend.events.get(game_id, ()))
-        found = [e for e in map(orjson.loads, stored) if e["seq"] > after]
-        return found[:limit]
+        return [orjson.loads(raw) for seq, raw in stored if seq > after][:limit]
 
     def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
         with self.backend.changed:

@@ -34,6 +34,7 @@ TITLES: dict[str, str] = {
     "hints_disabled": "Hints are turned off in this game",
     "hint_unavailable": "No AI worker answered the hint in time; retry later",
     "seeded_games_disabled": "This server does not create games with a chosen seed",
+    "too_far_behind": "The events after that point are no longer kept",
     "internal_error": "Internal server error",
 }
 

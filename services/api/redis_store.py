@@ -10,9 +10,11 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   written only when it changes, once a round, so a move writes about 1 KB
   however long the game.
 * ``game:{id}:events`` — stream; entry id ``<seq>-0``, field ``e`` = event JSON
-  (with per-seat private parts, filtered on read).
+  (with per-seat private parts, filtered on read).  Bounded: the commit that
+  starts a round trims it to the last ``KEPT_ROUNDS`` rounds
+  (:mod:`services.api.retention`; ``meta`` holds the oldest seq kept).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
-  ``Idempotency-Key`` request.
+  ``Idempotency-Key`` request, compacted (:mod:`services.api.idempotency`).
 * ``game:{id}:ai`` and the sorted sets ``ai:pending:{0}`` … ``ai:pending:{15}``
   — the AI turn in flight and every game's AI deadline
   (:mod:`services.api.dispatch`), the game in the shard its id hashes to, so
@@ -20,7 +22,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` that writes the record, its events and the idempotency entry at once
-and refreshes the TTL, so concurrent writers can never lose or double a move.
+and refreshes the TTL (``FINISHED_GAME_TTL_SECONDS`` once the game is over),
+so concurrent writers can never lose or double a move.
 With ``wait_replicas`` > 0 the commit is followed, on the same connection and
 in the same round trip, by ``WAIT``: a commit fewer replicas confirm raises
 :class:`~services.api.store.NotReplicated` instead of being acknowledged.
@@ -65,9 +68,10 @@ else
   redis.call('HSET', KEYS[1], 'v', ARGV[2], 'meta', ARGV[3], 'state', ARGV[4])
 end
 redis.call('EXPIRE', KEYS[1], ttl)
-for i = 9, #ARGV, 2 do
+for i = 10, #ARGV, 2 do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
 end
+if ARGV[9] ~= '' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[9]) end  -- a new round: rounds no longer kept
 redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
@@ -111,6 +115,7 @@ class RedisStore:
         recent_size: int = 4096,
         wait_replicas: int = 0,
         wait_timeout_ms: int = 500,
+        finished_ttl: int | None = None,
     ) -> None:
         self.client = client  # a redis.Redis, or a RedisCluster (C's sharded pub/sub can use it)
         self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
@@ -119,6 +124,7 @@ class RedisStore:
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
         self.cluster = isinstance(client, RedisCluster)
+        self.finished_ttl = ttl_seconds if finished_ttl is None else finished_ttl  # nobody moves in a finished game
         self._commit = client.register_script(_COMMIT_LUA)
         self._recent = RecentCopies(recent_size)
 
@@ -141,21 +147,24 @@ class RedisStore:
         record: GameRecord,
         expected: GameRecord | None,
         events: list[dict[str, Any]],
-        idempotent: tuple[str, str] | None = None,
+        idempotent: tuple[str, bytes] | None = None,
     ) -> bool:
-        """One script call; the finished rounds are sent only when they differ from ``expected``'s."""
+        """One script call; the finished rounds are sent only when they differ from ``expected``'s,
+        the log's new lower bound only when a round start moved it."""
         rounds = record.rounds_json
         if expected is not None and expected.rounds_json == rounds:
             rounds = ""  # unchanged: not sent, not rewritten
+        trim = expected is not None and record.first_seq > expected.first_seq
         args: list[Any] = [
             "" if expected is None else str(expected.version),
             str(record.version),
             record.meta_json(),
             record.state_json,
-            self.ttl_seconds,
+            self.finished_ttl if record.state.phase == "game_over" else self.ttl_seconds,
             idempotent[1] if idempotent else "",
             self.idem_ttl,
             rounds,
+            f"{record.first_seq}-0" if trim else "",
         ]
         for event in events:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
@@ -239,8 +248,8 @@ class RedisStore:
         except redis.RedisError as error:  # the next request tries again
             log.warning("cluster slot map not refreshed", extra={"error": error.__class__.__name__})
 
-    def idempotent_response(self, key: str) -> dict[str, Any] | None:
-        """The stored response; with ``wait_replicas``, only once replicas confirm it.
+    def idempotent_entry(self, key: str) -> bytes | None:
+        """The stored entry; with ``wait_replicas``, only once replicas confirm it.
 
         ``WAIT`` counts the replicas that have this connection's last write, so
         the entry's TTL is refreshed first: a write after the one that stored
@@ -251,7 +260,7 @@ class RedisStore:
         if self.wait_replicas:
             replies = self._send_once(key, ("EXPIRE", key, self.idem_ttl), *self._wait())
             self._check_replicated(replies, key)
-        return orjson.loads(raw)
+        return raw
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
@@ -336,4 +345,5 @@ def make_store(config: dict[str, Any]) -> RedisStore:
         int(config["IDEMPOTENCY_TTL_SECONDS"]),
         wait_replicas=int(config["REDIS_WAIT_REPLICAS"]),
         wait_timeout_ms=int(config["REDIS_WAIT_TIMEOUT_MS"]),
+        finished_ttl=int(config["FINISHED_GAME_TTL_SECONDS"]),
     )

@@ -92,6 +92,13 @@ def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedR
     return rounds
 
 
+def finished_rounds(game_id: str, history: tuple, cache: ViewCache | None) -> list[dict[str, Any]]:
+    """``history`` (finished rounds) as views show them: through the cache when there is one."""
+    if cache is not None:
+        return rendered_rounds(game_id, history, cache)
+    return [round_json(i + 1, record) for i, record in enumerate(history)]
+
+
 def rendered_tricks(game_id: str, state: GameState, cache: ViewCache) -> list[dict[str, Any]]:
     """This round's completed tricks as views show them, cached by (game,
     round, their cards) and extended by one trick at a time, as
@@ -141,8 +148,8 @@ def seats_view(record: GameRecord) -> list[dict[str, Any]]:
 def game_view(
     record: GameRecord, seat: int | None, cache: ViewCache | None = None, remember: bool = True
 ) -> dict[str, Any]:
-    """The engine's view for ``seat`` plus game_id, version, seats, options
-    and seeded, with phase ``waiting`` (no turn, nothing legal) while a seat is open.
+    """The engine's view for ``seat`` plus game_id, version, seats, options,
+    seeded and last_seq, with phase ``waiting`` (no turn, nothing legal) while a seat is open.
 
     ``remember`` only for committed records: a view is cached by version."""
     key = (record.game_id, record.version, seat)
@@ -156,6 +163,7 @@ def game_view(
     data["seats"] = seats_view(record)
     data["options"] = game_options(record)
     data["seeded"] = record.seeded
+    data["last_seq"] = record.seq  # where a client resumes the events (/events?after=, /stream) from this view
     if record.waiting:
         data["phase"] = "waiting"
         data["turn"] = None

@@ -22,6 +22,7 @@ from .moves import MoveRequest, parse_if_match, parse_move, request_fingerprint
 from .observability import request_id
 from .problems import ApiError, flatten_messages, invalid_request
 from .rendering import RenderedRounds, game_view
+from .retention import check_resumable, skipped_past, too_far_behind
 from .stream import StreamSettings, resume_point, sse_frames
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
@@ -206,9 +207,12 @@ def events(game_id: str) -> Response:
     record = commands.load(store, game_id)
     seat = seat_for(record, token)
     g.seat = seat
+    check_resumable(record, query["after"])
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
     found = store.wait_events(game_id, query["after"], page, wait)
+    if skipped_past(query["after"], found):  # trimmed since the record was read
+        raise too_far_behind(found[0]["seq"])
     visible = [visible_event(e, seat) for e in found]
     last_seq = visible[-1]["seq"] if visible else query["after"]
     body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
@@ -219,7 +223,7 @@ def events(game_id: str) -> Response:
 def stream(game_id: str) -> Response:
     """The events of ``/events`` pushed as Server-Sent Events (:mod:`services.api.stream`).
 
-    Everything that can fail with a problem (400, 401, 404, 503) is checked here, before the first
+    Everything that can fail with a problem (400, 401, 404, 410, 503) is checked here, before the first
     byte; the generator then runs outside the request context, with the store and settings passed in.
     A finished game with nothing left to send is ``204``: SSE's "do not reconnect"."""
     after = resume_point(request.headers.get("Last-Event-ID"), request.args.get("after"))
@@ -233,6 +237,7 @@ def stream(game_id: str) -> Response:
     g.seat = seat
     if record.state.phase == "game_over" and after >= record.seq:
         return Response(status=204)
+    check_resumable(record, after)
     config = current_app.config
     settings = StreamSettings(
         # a read must end before the blocking client's socket timeout (EVENTS_MAX_WAIT + a margin)

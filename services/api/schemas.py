@@ -203,6 +203,7 @@ class GameView(Schema):
     seats = Codes()  # rendered by rendering.seats_view (openapi: SeatInfo)
     options = Codes()  # the game's stored options (openapi: GameOptionsView)
     seeded = fields.Boolean()  # created with a client-chosen seed: its creator can compute the deals
+    last_seq = fields.Integer()  # the seq of the last event at this version: resume events after it
 
 
 class CreatedSeat(Schema):

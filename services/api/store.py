@@ -82,6 +82,8 @@ class GameRecord:
     seq: int = 0  # seq of the last event
     rounds_json: str = "[]"
     seeded: bool = False  # created with a client-chosen seed: its creator can compute the deals
+    first_seq: int = 1  # seq of the oldest event the log keeps (services.api.retention)
+    round_starts: tuple[int, ...] = ()  # seqs of the kept rounds' round_started events, oldest first
 
     @cached_property
     def state(self) -> GameState:
@@ -90,7 +92,17 @@ class GameRecord:
     def with_state(self, state: GameState) -> GameRecord:
         head, rounds = to_json_parts(state)
         record = GameRecord(
-            self.game_id, self.version, self.seats, head, self.options, self.started, self.seq, rounds, self.seeded
+            self.game_id,
+            self.version,
+            self.seats,
+            head,
+            self.options,
+            self.started,
+            self.seq,
+            rounds,
+            self.seeded,
+            self.first_seq,
+            self.round_starts,
         )
         record.__dict__["state"] = state
         return record
@@ -107,6 +119,8 @@ class GameRecord:
             self.seq,
             self.rounds_json,
             self.seeded,
+            self.first_seq,
+            self.round_starts,
         )
         nxt.__dict__["state"] = self.state
         return nxt
@@ -121,6 +135,7 @@ class GameRecord:
             "options": self.options,
             "started": self.started,
             "seq": self.seq,
+            "log": [self.first_seq, *self.round_starts],
         }
         if self.seeded:  # absent means false (so games stored before the flag existed read as unseeded)
             meta["seeded"] = True
@@ -129,6 +144,7 @@ class GameRecord:
     @classmethod
     def from_stored(cls, game_id: str, version: int, meta_json: str | bytes, state: str, rounds: str) -> GameRecord:
         meta = orjson.loads(meta_json)
+        log = meta.get("log", [1])  # absent in games stored before the log was bounded: nothing trimmed
         return cls(
             game_id,
             version,
@@ -139,6 +155,8 @@ class GameRecord:
             meta["seq"],
             rounds,
             meta.get("seeded", False),
+            log[0],
+            tuple(log[1:]),
         )
 
 
@@ -193,17 +211,19 @@ class GameStore(Protocol):
         record: GameRecord,
         expected: GameRecord | None,
         events: list[dict[str, Any]],
-        idempotent: tuple[str, str] | None = None,
+        idempotent: tuple[str, bytes] | None = None,
     ) -> bool:
         """Write ``record`` (at its new version) and append ``events`` if the
         stored version is still ``expected``'s (None: the game must not exist
-        yet); False, writing nothing, otherwise.  ``idempotent`` is
-        ``(idempotency key, stored response JSON)``, written in the same step.
+        yet); False, writing nothing, otherwise.  Events below the record's
+        ``first_seq`` are dropped in the same step (:mod:`services.api.retention`).
+        ``idempotent`` is ``(idempotency key, stored entry)``
+        (:func:`services.api.idempotency.pack`), written in the same step.
         Raises :class:`NotReplicated` when the write is made but not confirmed
         by the replicas the store requires."""
 
-    def idempotent_response(self, key: str) -> dict[str, Any] | None:
-        """The stored response of an Idempotency-Key request, once it is as safe
+    def idempotent_entry(self, key: str) -> bytes | None:
+        """The stored entry of an ``Idempotency-Key`` request, once it is as safe
         as a fresh commit would be (else :class:`NotReplicated`); None if none."""
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...

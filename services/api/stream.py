@@ -23,6 +23,7 @@ import orjson
 
 from .events import visible_event
 from .problems import invalid_request
+from .retention import skipped_past
 from .store import GameStore
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
@@ -73,7 +74,8 @@ def sse_frames(
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
     ``heartbeat_seconds`` for nothing, until ``game_over`` was sent or ``max_seconds`` have passed
-    (the client then reconnects with ``Last-Event-ID``)."""
+    (the client then reconnects with ``Last-Event-ID``), or the log was trimmed past the stream's
+    cursor (the reconnect is then answered ``410 too_far_behind``)."""
     deadline = clock() + settings.max_seconds
     cursor = after
     yield b"retry: %d\n\n" % RETRY_MS
@@ -85,6 +87,8 @@ def sse_frames(
         if not found:
             yield KEEP_ALIVE
             continue
+        if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
+            return
         frames, ended = [], False
         for entry in found:
             visible = visible_event(entry, seat)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.api import planned_moves
 from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
-from services.engine import GameState, view
+from services.engine import GameState, make_rules, new_game, view
 
-API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded")
+API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded", "last_seq")
 
 
 def holds_within(condition: Callable[[], object], bound: float) -> bool:
@@ -77,3 +79,21 @@ def hands_visible_in(obj: Any) -> set[str]:
         for item in obj:
             found |= hands_visible_in(item)
     return found
+
+
+def planned_game(session, seed: int) -> tuple[dict[str, Any], deque]:
+    """A four-human partnership game and every request of it, worked out with the engine
+    (:func:`benchmarks.api.planned_moves`: bids of at least 2, the first legal card)."""
+    created = create_game(session, seats=[{"type": "human"}] * 4, seed=seed)
+    tokens = [s["token"] for s in created["seats"]]
+    return created, planned_moves(created["game_id"], tokens, new_game(make_rules("partnership"), seed))
+
+
+def play_planned(session, plan: deque, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Send the plan's moves until a response view satisfies ``until``; returns that view."""
+    while True:
+        path, body, headers = plan.popleft()
+        response = session.post(path, data=body, headers={**headers, "Content-Type": "application/json"})
+        assert response.status_code == 200, response.text
+        if until(response.json()):
+            return response.json()

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from benchmarks.clients import replay_events
+from benchmarks.clients import EventFollower, replay_events
 from services.players import LEVEL_NAMES
 
 from .contract import ContractSession
@@ -47,6 +47,8 @@ def test_one_human_against_three_pro_seats_to_game_over(session):
     seats = [{"type": "human"}] + [{"type": "ai", "level": "pro"}] * 3
     created = session.post("/v1/games", json={"rules": SHORT, "seats": seats, "seed": 2024}).json()
     game_id, token = created["game_id"], created["seats"][0]["token"]
+    follower = EventFollower(session.base_url, game_id)  # the log keeps only the last rounds: read as it goes
+    follower.start()
     rng, after, human_moves = random.Random(1), 0, 0
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -72,7 +74,7 @@ def test_one_human_against_three_pro_seats_to_game_over(session):
             after = page.json()["events"][-1]["seq"]
     else:
         raise AssertionError("the game did not finish")
-    events = session.get(f"/v1/games/{game_id}/events", params={"after": 0}).json()["events"]
+    events = follower.finish()
     final = replay_events(SHORT, 2024, events)
     assert final.phase == "game_over" and list(final.winner) == mine["winner"]
     ai_moves = [e for e in events if e["type"] in ("bid", "card_played") and e["data"]["seat"] != 0]

@@ -8,10 +8,11 @@ import pytest
 import redis
 import requests
 
+from benchmarks.clients import EventFollower
 from benchmarks.procs import free_port
 
 from .contract import ContractSession, check_response
-from .helpers import auth, create_game, wait_until
+from .helpers import auth, create_game, planned_game, play_planned, wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -78,3 +79,31 @@ def test_redis_down_gives_503_problem(gunicorn_factory):
         assert response.json()["code"] == "unavailable"
         assert response.headers["Retry-After"]
     assert session.get("/v1/rules").status_code == 200
+
+
+def test_a_resume_inside_the_kept_log_misses_nothing_and_one_before_it_is_410(api_server):
+    """The log keeps the current and the previous round: a client behind that gets 410 with
+    first_seq, reloads the view, resumes from its last_seq and misses nothing; a client inside
+    it resumes without a gap or a repeat; finished rounds stay in the view's history."""
+    session = ContractSession(api_server)
+    created, plan = planned_game(session, seed=61)
+    game_id = created["game_id"]
+    follower = EventFollower(api_server, game_id)  # a client that never fell behind: the reference log
+    follower.start()
+    play_planned(session, plan, lambda view: view["round"] == 4)
+    behind = session.get(f"/v1/games/{game_id}/events", params={"after": 0})
+    assert behind.status_code == 410 and behind.json()["code"] == "too_far_behind"
+    first_seq = behind.json()["first_seq"]
+    view = session.get(f"/v1/games/{game_id}").json()
+    assert [r["round"] for r in view["history"]] == [1, 2, 3]  # finished rounds as hand records
+    play_planned(session, plan, lambda v: v["round"] == 4 and len(v["tricks"]) == 2)
+    wait_until(lambda: follower.events and follower.events[-1]["seq"] >= view["last_seq"], "the follower lagged")
+    reference = {e["seq"]: e for e in follower.events}
+    assert reference[first_seq]["type"] == "round_started" and reference[first_seq]["data"]["round"] == 3
+
+    inside = session.get(f"/v1/games/{game_id}/events", params={"after": first_seq - 1}).json()
+    assert inside["events"] == [reference[s] for s in range(first_seq, inside["last_seq"] + 1)]
+    resumed = session.get(f"/v1/games/{game_id}/events", params={"after": view["last_seq"]}).json()
+    assert resumed["events"] == [reference[s] for s in range(view["last_seq"] + 1, resumed["last_seq"] + 1)]
+    assert resumed["events"], "the moves after the reloaded view"
+    assert follower.finish()[-1]["seq"] == resumed["last_seq"]

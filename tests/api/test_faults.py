@@ -12,7 +12,7 @@ import tempfile
 import pytest
 import requests
 
-from benchmarks.clients import random_move, replay_events, wait_for_turn
+from benchmarks.clients import EventFollower, random_move, replay_events, wait_for_turn
 from benchmarks.faults import api_kills
 from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
 from services.api.redis_store import stored_state
@@ -51,6 +51,8 @@ def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
         seats = [{"type": "human"}] + [{"type": "ai", "level": "standard"}] * 3
         created = http.post(f"{base}/v1/games", json={"rules": SHORT, "seats": seats, "seed": 31}).json()
         game_id, token = created["game_id"], created["seats"][0]["token"]
+        follower = EventFollower(base, game_id)  # the log keeps only the last rounds: read as it goes
+        follower.start()
         held = False
         for _ in range(10):  # until the stopped worker has taken a turn off the queue
             wait_for_turn(http, base, game_id, 0)
@@ -72,7 +74,7 @@ def test_killing_a_worker_that_holds_a_decision_loses_nothing(tmp_path):
                     break
                 assert random_move(http, base, game_id, token, rng).status_code == 200
             assert metric(base, "spades_ai_decisions_reissued_total") >= 1
-        events = http.get(f"{base}/v1/games/{game_id}/events", params={"after": 0}).json()["events"]
+        events = follower.finish()
     final = replay_events(SHORT, 31, events)  # every move legal and applied exactly once
     assert final.phase == "game_over"
     versions = [e["version"] for e in events if e["type"] in ("bid", "card_played")]

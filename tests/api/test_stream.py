@@ -13,7 +13,7 @@ import requests
 from tests.conftest import REDIS_PORT
 
 from .contract import ContractSession, check_response
-from .helpers import auth, create_game, hands_visible_in
+from .helpers import auth, create_game, hands_visible_in, planned_game, play_planned
 from .sse import events_until, messages, open_stream
 
 pytestmark = pytest.mark.integration
@@ -206,3 +206,25 @@ def test_a_dropped_stream_is_cleaned_up(gunicorn_factory, redis_db1):
     # the pool's threads are reused, never one more per stream (gthread keeps its pool)
     assert worker.num_threads() <= threads_before + threads
     assert session.get(f"/v1/games/{game_id}").status_code == 200
+
+
+def test_a_stream_from_before_the_kept_log_is_410_before_the_first_byte_and_the_view_s_last_seq_resumes(
+    api_server,
+):
+    session = ContractSession(api_server)
+    created, plan = planned_game(session, seed=62)
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    play_planned(session, plan, lambda view: view["round"] == 3)
+    for behind in ({"last_event_id": 1}, {"after": 0}):
+        with open_stream(api_server, game_id, token, **behind) as response:
+            check_response(response)
+            assert response.status_code == 410
+            assert response.headers["Content-Type"].startswith("application/problem+json")
+            problem = response.json()
+        assert problem["code"] == "too_far_behind" and problem["first_seq"] > 1
+    view = session.get(f"/v1/games/{game_id}", headers=auth(token)).json()
+    play_planned(session, plan, lambda v: len(v["tricks"]) == 1)
+    expected = _all_events(session, game_id, token, after=view["last_seq"])
+    with open_stream(api_server, game_id, token, after=view["last_seq"]) as resumed:
+        assert resumed.status_code == 200
+        assert events_until(resumed, expected[-1]["seq"]) == expected  # nothing missed since the view

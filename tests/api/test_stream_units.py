@@ -68,3 +68,9 @@ def test_a_quiet_stream_sends_heartbeats_until_its_lifetime_ends():
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=4.0, page_size=500)
     frames = list(sse_frames(store, "g", None, 1, settings, clock=Clock()))
     assert frames[0].startswith(b"retry:") and frames[1:] and set(frames[1:]) == {KEEP_ALIVE}
+
+
+def test_a_stream_whose_cursor_fell_behind_the_kept_log_ends_so_its_reconnect_gets_the_410():
+    store = _store_with([_event(seq) for seq in (7, 8)])  # 1 to 6 trimmed away
+    settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=50.0, page_size=10)
+    assert list(sse_frames(store, "g", None, 2, settings, Clock())) == [b"retry: 2000\n\n"]

@@ -62,7 +62,7 @@ export class Game {
     if (this.stopped) return;
     view.history.forEach((round) => this.summarised.add(round.round));
     this.accept(view);
-    this.feed = follow(this.gameId, this.token, 0, {
+    this.feed = follow(this.gameId, this.token, view.last_seq, {
       onEvents: (events) => {
         this.queue.push(...events);
         this.run(() => this.replay());
