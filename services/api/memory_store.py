@@ -12,13 +12,15 @@ leaves out: expiry (TTLs) and the Lua script's wire format.
 
 from __future__ import annotations
 
+import queue
 from dataclasses import dataclass, field
 from threading import Condition
 from typing import Any
 
 import orjson
 
-from .store import GameRecord, RecentCopies
+from .fanout import Notice
+from .store import GameRecord, RecentCopies, notify_channel
 
 
 @dataclass
@@ -30,7 +32,43 @@ class MemoryBackend:
     idempotent: dict[str, str] = field(default_factory=dict)
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
-    changed: Condition = field(default_factory=Condition)  # every write notifies it (XREAD BLOCK's part)
+    changed: Condition = field(default_factory=Condition)  # the lock of every read and write
+    subscribers: dict[str, set[MemorySubscription]] = field(default_factory=dict)  # channel -> subscriptions
+
+    def publish(self, channel: str, payload: bytes) -> None:
+        """SPUBLISH's part (call with ``changed`` held)."""
+        for subscription in self.subscribers.get(channel, ()):
+            subscription.notices.put(("message", channel, payload))
+
+
+class MemorySubscription:
+    """:class:`services.api.fanout.Subscription` on a :class:`MemoryBackend` (at-most-once, like Redis's)."""
+
+    def __init__(self, backend: MemoryBackend) -> None:
+        self.backend = backend
+        self.notices: queue.Queue[Notice] = queue.Queue()
+
+    def subscribe(self, channel: str) -> None:
+        with self.backend.changed:
+            self.backend.subscribers.setdefault(channel, set()).add(self)
+        self.notices.put(("subscribed", channel, None))
+
+    def unsubscribe(self, channel: str) -> None:
+        with self.backend.changed:
+            self.backend.subscribers.get(channel, set()).discard(self)
+            if not self.backend.subscribers.get(channel, True):
+                del self.backend.subscribers[channel]
+
+    def receive(self, timeout: float) -> Notice | None:
+        try:
+            return self.notices.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        with self.backend.changed:
+            for subscribers in self.backend.subscribers.values():
+                subscribers.discard(self)
 
 
 class MemoryStore:
@@ -70,11 +108,13 @@ class MemoryStore:
             if (current is None) != (expected is None) or (current and expected and current[0] != expected.version):
                 return False
             backend.games[record.game_id] = (record.version, record.meta_json(), record.state_json, record.rounds_json)
-            backend.events.setdefault(record.game_id, []).extend(orjson.dumps(e) for e in events)
+            stored = [orjson.dumps(e) for e in events]
+            backend.events.setdefault(record.game_id, []).extend(stored)
+            if stored:
+                backend.publish(notify_channel(record.game_id), b"[" + b",".join(stored) + b"]")
             if idempotent:
                 backend.idempotent[idempotent[0]] = idempotent[1]
             self.commits += 1
-            backend.changed.notify_all()
         self._remember(record)
         return True
 
@@ -89,10 +129,8 @@ class MemoryStore:
         found = [e for e in map(orjson.loads, stored) if e["seq"] > after]
         return found[:limit]
 
-    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
-        with self.backend.changed:
-            self.backend.changed.wait_for(lambda: self.events_after(game_id, after, 1), timeout=max(0.0, wait_seconds))
-        return self.events_after(game_id, after, limit)
+    def subscription(self) -> MemorySubscription:
+        return MemorySubscription(self.backend)
 
     def ping(self) -> bool:
         return True

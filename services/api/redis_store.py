@@ -13,6 +13,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   (with per-seat private parts, filtered on read).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
   ``Idempotency-Key`` request.
+* ``game:{id}:notify`` — a shard channel (not a key): each commit publishes (``SPUBLISH``)
+  its new events there as a JSON array, for :mod:`services.api.fanout`.
 * ``game:{id}:ai`` and the sorted set ``ai:pending`` — the AI turn in flight
   and every game's AI deadline (:mod:`services.api.dispatch`).
 
@@ -24,7 +26,7 @@ and refreshes the TTL, so concurrent writers can never lose or double a move.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import hiredis
 import orjson
@@ -32,7 +34,8 @@ import redis
 
 from services.engine import GameState, from_json
 
-from .store import GameRecord, RecentCopies
+from .fanout import Notice
+from .store import GameRecord, RecentCopies, notify_channel
 
 _COMMIT_LUA = """
 local cur = redis.call('HGET', KEYS[1], 'v')
@@ -53,6 +56,9 @@ for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
 end
 redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
+local notice = {}  -- the new events, as one JSON array, to the API processes' fan-out hubs
+for i = 10, #ARGV, 2 do notice[#notice + 1] = ARGV[i] end
+if #notice > 0 then redis.call('SPUBLISH', KEYS[4], '[' .. table.concat(notice, ',') .. ']') end
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
 """
@@ -77,19 +83,43 @@ def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
     return None if state is None or rounds is None else from_json(state, rounds)
 
 
+class RedisSubscription:
+    """:class:`services.api.fanout.Subscription` on one pub/sub connection with shard channels
+    (``SSUBSCRIBE``, Redis 7): a channel lives on its game's slot, so a cluster routes it like the game."""
+
+    _KINDS: ClassVar[dict[str, str]] = {"ssubscribe": "subscribed", "smessage": "message"}
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._pubsub = client.pubsub()
+
+    def subscribe(self, channel: str) -> None:
+        self._pubsub.ssubscribe(channel)
+
+    def unsubscribe(self, channel: str) -> None:
+        self._pubsub.sunsubscribe(channel)
+
+    def receive(self, timeout: float) -> Notice | None:
+        message = self._pubsub.get_message(timeout=timeout)
+        kind = self._KINDS.get(message["type"]) if message else None
+        if message is None or kind is None:
+            return None
+        return kind, message["channel"].decode(), message["data"] if kind == "message" else None
+
+    def close(self) -> None:
+        self._pubsub.close()
+
+
 class RedisStore:
     """:class:`services.api.store.GameStore` in Redis (see module docstring)."""
 
     def __init__(
         self,
         client: redis.Redis,
-        blocking_client: redis.Redis,
         ttl_seconds: int,
         idem_ttl: int,
         recent_size: int = 4096,
     ) -> None:
         self.client = client
-        self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
         self._commit = client.register_script(_COMMIT_LUA)
@@ -133,7 +163,7 @@ class RedisStore:
         for event in events:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
         idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
-        keys = [game_key(record.game_id), events_key(record.game_id), idem_key]
+        keys = [game_key(record.game_id), events_key(record.game_id), idem_key, notify_channel(record.game_id)]
         try:
             ok, _ = self._send_once("EVALSHA", self._commit.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:  # a restarted Redis: load the script, then send it
@@ -175,17 +205,8 @@ class RedisStore:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
         return [orjson.loads(fields[b"e"]) for _, fields in entries]
 
-    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
-        events = self.events_after(game_id, after, limit)
-        if events or wait_seconds <= 0:
-            return events
-        reply = self.blocking_client.xread(
-            {events_key(game_id): f"{after}-0"}, count=limit, block=max(1, int(wait_seconds * 1000))
-        )
-        out = []
-        for _, entries in reply or []:
-            out.extend(orjson.loads(fields[b"e"]) for _, fields in entries)
-        return out
+    def subscription(self) -> RedisSubscription:
+        return RedisSubscription(self.client)
 
     def ping(self) -> bool:
         return bool(self.client.ping())
@@ -213,16 +234,17 @@ class RedisStore:
 
 
 def make_store(config: dict[str, Any]) -> RedisStore:
+    """A store whose pool makes a request wait (up to the socket timeout) for a free connection rather
+    than fail: under gevent thousands of requests may reach Redis at once."""
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
-    common = {
-        "socket_connect_timeout": timeout,
-        "health_check_interval": 30,
-        "retry_on_timeout": False,
-        # one connection per busy thread: long polls each hold one for up to EVENTS_MAX_WAIT
-        "max_connections": int(config["REDIS_MAX_CONNECTIONS"]),
-    }
-    client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout, **common)
-    blocking = redis.Redis.from_url(
-        config["REDIS_URL"], socket_timeout=float(config["EVENTS_MAX_WAIT"]) + timeout + 1, **common
+    pool = redis.BlockingConnectionPool.from_url(
+        config["REDIS_URL"],
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        health_check_interval=30,
+        retry_on_timeout=False,
+        max_connections=int(config["REDIS_MAX_CONNECTIONS"]),
+        timeout=timeout,
     )
-    return RedisStore(client, blocking, int(config["GAME_TTL_SECONDS"]), int(config["IDEMPOTENCY_TTL_SECONDS"]))
+    client = redis.Redis(connection_pool=pool)
+    return RedisStore(client, int(config["GAME_TTL_SECONDS"]), int(config["IDEMPOTENCY_TTL_SECONDS"]))
