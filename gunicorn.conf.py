@@ -1,12 +1,15 @@
 """gunicorn settings for the API, from environment variables.
 
-gthread workers: each process runs several threads so a long-polling
-``/events`` request (up to 30 s, blocked in Redis XREAD) holds one thread,
-not a whole worker.
+gevent workers by default (``API_WORKER_CLASS``): a waiting client (a long
+poll on ``/events``, an open ``/stream``) is one greenlet parked on the
+process's fan-out hub (services/api/fanout.py), so a worker holds thousands
+(``API_WORKER_CONNECTIONS``) where a gthread worker held ``API_THREADS``.
+``gthread`` stays selectable; docs/benchmarks.md measures both.
 """
 
 import gc
 import os
+import resource
 import shutil
 import tempfile
 
@@ -18,8 +21,9 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 
 bind = os.environ.get("API_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("API_WORKERS", "2"))
-worker_class = "gthread"
-threads = int(os.environ.get("API_THREADS", "32"))  # each long poll on /events holds one thread
+worker_class = os.environ.get("API_WORKER_CLASS", "gevent")  # gevent | gthread
+threads = int(os.environ.get("API_THREADS", "32"))  # gthread only: each waiting client holds one thread
+worker_connections = int(os.environ.get("API_WORKER_CONNECTIONS", "10000"))  # gevent only: open connections
 timeout = int(os.environ.get("API_TIMEOUT", "60"))  # > the longest long poll (30 s)
 graceful_timeout = 10
 keepalive = 5
@@ -36,7 +40,16 @@ wsgi_app = "services.api.wsgi:app"
 gc_threshold = int(os.environ.get("API_GC_THRESHOLD", "10000"))
 
 
+def raise_open_files_limit(wanted: int) -> None:
+    """Each open connection is a file descriptor: lift the soft limit towards the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    ceiling = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < ceiling:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+
+
 def on_starting(server):
+    raise_open_files_limit(worker_connections + 1024)  # the workers inherit it
     metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     shutil.rmtree(metrics_dir, ignore_errors=True)
     os.makedirs(metrics_dir, exist_ok=True)

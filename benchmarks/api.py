@@ -1,7 +1,7 @@
 """API throughput vs the framework floor: ``python -m benchmarks.api``.
 
-Starts two gunicorn servers with the same settings (gunicorn.conf.py: gthread,
-API_WORKERS workers x API_THREADS threads) on loopback against the same Redis:
+Starts two gunicorn servers with the same settings (gunicorn.conf.py, ``--worker-class``:
+gevent or gthread with API_WORKERS workers x API_THREADS threads) on loopback against the same Redis:
 
 * the service (``services.api.wsgi:app``), measured for ``GET /v1/games/{id}``
   with a seat token and for moves (bids and plays of whole games);
@@ -174,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--client", choices=sorted(CLIENTS), default="lean", help="load generator's HTTP client")
+    parser.add_argument("--worker-class", choices=["gevent", "gthread"], default="gevent", help="API_WORKER_CLASS")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
     parser.add_argument(
         "--access-log",
@@ -182,14 +183,14 @@ def main(argv: list[str] | None = None) -> int:
         "by default it runs at WARNING, without one, like the floor",
     )
     args = parser.parse_args(argv)
-    env = {"RATE_LIMIT_ENABLED": "0", "AI_ENABLED": "0"}
+    env = {"RATE_LIMIT_ENABLED": "0", "AI_ENABLED": "0", "API_WORKER_CLASS": args.worker_class}
     service_env = {**env, "LOG_LEVEL": "INFO"} if args.access_log else env
     settings = {"workers": args.workers, "threads": args.threads}
     bare = {"app": "benchmarks.api:create_bare_app()", "ready_path": "/bare"}
     out: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "settings": {**settings, "worker_class": "gthread", "clients": args.clients, "client": args.client, "slice_seconds": args.seconds,
+        "settings": {**settings, "worker_class": args.worker_class, "clients": args.clients, "client": args.client, "slice_seconds": args.seconds,
                      "rounds": args.rounds, "service_access_log": args.access_log},
     }  # fmt: skip
     # This machine is shared and its speed drifts by 2x or more over a minute, so the

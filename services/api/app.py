@@ -19,10 +19,18 @@ from .commands import Collaborators
 from .config import check_config, load_config
 from .dispatch import AiDispatcher
 from .edge import Edge
+from .fanout import FanoutHub
 from .health import health, healthz, readyz
 from .hints import HintClient
 from .jsonio import OrjsonProvider
-from .observability import STORE_ERRORS, configure_logging, init_observability, request_id
+from .observability import (
+    FANOUT_LISTENERS,
+    FANOUT_SUBSCRIPTIONS,
+    STORE_ERRORS,
+    configure_logging,
+    init_observability,
+    request_id,
+)
 from .problems import ApiError, problem_response
 from .protection import init_protection, limit_hints
 from .redis_store import make_store
@@ -60,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     configure_logging(settings["LOG_LEVEL"])
     store = settings.get("STORE") or make_store(settings)
     app.extensions["spades.store"] = store
+    app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
     celery = celery_init_app(app)
     dispatcher = AiDispatcher(celery, store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id)
     app.extensions["spades.ai"] = dispatcher

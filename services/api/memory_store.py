@@ -12,13 +12,15 @@ leaves out: expiry (TTLs) and the Lua script's wire format.
 
 from __future__ import annotations
 
+import queue
 from dataclasses import dataclass, field
 from threading import Condition
 from typing import Any
 
 import orjson
 
-from .store import GameRecord, RecentCopies
+from .fanout import Notice
+from .store import GameRecord, RecentCopies, notify_channel
 
 
 @dataclass
@@ -30,7 +32,43 @@ class MemoryBackend:
     idempotent: dict[str, bytes] = field(default_factory=dict)
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
-    changed: Condition = field(default_factory=Condition)  # every write notifies it (XREAD BLOCK's part)
+    changed: Condition = field(default_factory=Condition)  # the lock of every read and write
+    subscribers: dict[str, set[MemorySubscription]] = field(default_factory=dict)  # channel -> subscriptions
+
+    def publish(self, channel: str, payload: bytes) -> None:
+        """SPUBLISH's part (call with ``changed`` held)."""
+        for subscription in self.subscribers.get(channel, ()):
+            subscription.notices.put(("message", channel, payload))
+
+
+class MemorySubscription:
+    """:class:`services.api.fanout.Subscription` on a :class:`MemoryBackend` (at-most-once, like Redis's)."""
+
+    def __init__(self, backend: MemoryBackend) -> None:
+        self.backend = backend
+        self.notices: queue.Queue[Notice] = queue.Queue()
+
+    def subscribe(self, channel: str) -> None:
+        with self.backend.changed:
+            self.backend.subscribers.setdefault(channel, set()).add(self)
+        self.notices.put(("subscribed", channel, None))
+
+    def unsubscribe(self, channel: str) -> None:
+        with self.backend.changed:
+            self.backend.subscribers.get(channel, set()).discard(self)
+            if not self.backend.subscribers.get(channel, True):
+                del self.backend.subscribers[channel]
+
+    def receive(self, timeout: float) -> Notice | None:
+        try:
+            return self.notices.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        with self.backend.changed:
+            for subscribers in self.backend.subscribers.values():
+                subscribers.discard(self)
 
 
 class MemoryStore:
@@ -71,13 +109,15 @@ class MemoryStore:
                 return False
             backend.games[record.game_id] = (record.version, record.meta_json(), record.state_json, record.rounds_json)
             log = backend.events.setdefault(record.game_id, [])
-            log.extend((e["seq"], orjson.dumps(e)) for e in events)
+            stored = [orjson.dumps(e) for e in events]
+            log.extend((e["seq"], raw) for e, raw in zip(events, stored, strict=True))
             if expected is not None and record.first_seq > expected.first_seq:  # Redis's XTRIM MINID
                 log[:] = [(seq, raw) for seq, raw in log if seq >= record.first_seq]
+            if stored:
+                backend.publish(notify_channel(record.game_id), b"[" + b",".join(stored) + b"]")
             if idempotent:
                 backend.idempotent[idempotent[0]] = idempotent[1]
             self.commits += 1
-            backend.changed.notify_all()
         self._remember(record)
         return True
 
@@ -90,10 +130,8 @@ class MemoryStore:
             stored = list(self.backend.events.get(game_id, ()))
         return [orjson.loads(raw) for seq, raw in stored if seq > after][:limit]
 
-    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
-        with self.backend.changed:
-            self.backend.changed.wait_for(lambda: self.events_after(game_id, after, 1), timeout=max(0.0, wait_seconds))
-        return self.events_after(game_id, after, limit)
+    def subscription(self) -> MemorySubscription:
+        return MemorySubscription(self.backend)
 
     def ping(self) -> bool:
         return True

@@ -25,6 +25,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
@@ -54,6 +55,15 @@ AI_DECISION_SECONDS = Histogram(
 )
 AI_REISSUED = Counter(
     "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
+)
+# livesum: the sum over live workers (a dead worker's waiting clients are gone with it)
+FANOUT_LISTENERS = Gauge(
+    "spades_fanout_listeners",
+    "Waiting clients (long polls and streams) on the fan-out hubs.",
+    multiprocess_mode="livesum",
+)
+FANOUT_SUBSCRIPTIONS = Gauge(
+    "spades_fanout_subscriptions", "Games the fan-out hubs are subscribed to.", multiprocess_mode="livesum"
 )
 STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
 

@@ -15,6 +15,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   (:mod:`services.api.retention`; ``meta`` holds the oldest seq kept).
 * ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
   ``Idempotency-Key`` request, compacted (:mod:`services.api.idempotency`).
+* ``game:{id}:notify`` — a shard channel (not a key): each commit publishes (``SPUBLISH``)
+  its new events there as a JSON array, for :mod:`services.api.fanout`.
 * ``game:{id}:ai`` and the sorted sets ``ai:pending:{0}`` … ``ai:pending:{15}``
   — the AI turn in flight and every game's AI deadline
   (:mod:`services.api.dispatch`), the game in the shard its id hashes to, so
@@ -38,7 +40,7 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from typing import Any
+from typing import Any, ClassVar
 
 import hiredis
 import orjson
@@ -49,7 +51,8 @@ from redis.exceptions import MovedError, ResponseError
 from services.engine import GameState, from_json
 
 from .config import cluster_nodes
-from .store import GameRecord, NotReplicated, RecentCopies
+from .fanout import Notice
+from .store import GameRecord, NotReplicated, RecentCopies, notify_channel
 
 log = logging.getLogger("services.api")
 
@@ -73,6 +76,9 @@ for i = 10, #ARGV, 2 do
 end
 if ARGV[9] ~= '' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[9]) end  -- a new round: rounds no longer kept
 redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
+local notice = {}  -- the new events, as one JSON array, to the API processes' fan-out hubs
+for i = 10, #ARGV, 2 do notice[#notice + 1] = ARGV[i] end
+if #notice > 0 then redis.call('SPUBLISH', KEYS[4], '[' .. table.concat(notice, ',') .. ']') end
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}
 """
@@ -103,13 +109,38 @@ def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
     return None if state is None or rounds is None else from_json(state, rounds)
 
 
+class RedisSubscription:
+    """:class:`services.api.fanout.Subscription` on one pub/sub connection with shard channels
+    (``SSUBSCRIBE``, Redis 7): a channel lives on its game's slot, so a cluster routes it like the game."""
+
+    _KINDS: ClassVar[dict[str, str]] = {"ssubscribe": "subscribed", "smessage": "message"}
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._pubsub = client.pubsub()
+
+    def subscribe(self, channel: str) -> None:
+        self._pubsub.ssubscribe(channel)
+
+    def unsubscribe(self, channel: str) -> None:
+        self._pubsub.sunsubscribe(channel)
+
+    def receive(self, timeout: float) -> Notice | None:
+        message = self._pubsub.get_message(timeout=timeout)
+        kind = self._KINDS.get(message["type"]) if message else None
+        if message is None or kind is None:
+            return None
+        return kind, message["channel"].decode(), message["data"] if kind == "message" else None
+
+    def close(self) -> None:
+        self._pubsub.close()
+
+
 class RedisStore:
     """:class:`services.api.store.GameStore` in Redis (see module docstring)."""
 
     def __init__(
         self,
         client: redis.Redis | RedisCluster,
-        blocking_client: redis.Redis | RedisCluster,
         ttl_seconds: int,
         idem_ttl: int,
         recent_size: int = 4096,
@@ -117,8 +148,7 @@ class RedisStore:
         wait_timeout_ms: int = 500,
         finished_ttl: int | None = None,
     ) -> None:
-        self.client = client  # a redis.Redis, or a RedisCluster (C's sharded pub/sub can use it)
-        self.blocking_client = blocking_client  # longer socket timeout, for XREAD BLOCK
+        self.client = client  # a redis.Redis, or a RedisCluster
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
         self.wait_replicas = wait_replicas
@@ -169,7 +199,7 @@ class RedisStore:
         for event in events:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
         idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
-        keys = [game_key(record.game_id), events_key(record.game_id), idem_key]
+        keys = [game_key(record.game_id), events_key(record.game_id), idem_key, notify_channel(record.game_id)]
         commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args), *self._wait()]
         try:
             replies = self._send_once(keys[0], *commands)
@@ -266,17 +296,8 @@ class RedisStore:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
         return [orjson.loads(fields[b"e"]) for _, fields in entries]
 
-    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
-        events = self.events_after(game_id, after, limit)
-        if events or wait_seconds <= 0:
-            return events
-        reply = self.blocking_client.xread(
-            {events_key(game_id): f"{after}-0"}, count=limit, block=max(1, int(wait_seconds * 1000))
-        )
-        out = []
-        for _, entries in reply or []:
-            out.extend(orjson.loads(fields[b"e"]) for _, fields in entries)
-        return out
+    def subscription(self) -> RedisSubscription:
+        return RedisSubscription(self.client)
 
     def ping(self) -> bool:
         """Reachable, and on a cluster every master answers and the cluster says ``cluster_state:ok``."""
@@ -314,33 +335,32 @@ class RedisStore:
 
 
 def make_store(config: dict[str, Any]) -> RedisStore:
-    """The store for these settings: one Redis at ``REDIS_URL``, or the cluster of ``REDIS_CLUSTER_NODES``."""
+    """The store for these settings: one Redis at ``REDIS_URL``, or the cluster of ``REDIS_CLUSTER_NODES``.
+
+    On one Redis the pool makes a request wait (up to the socket timeout) for a free connection rather
+    than fail: under gevent thousands of requests may reach Redis at once."""
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     common = {
+        "socket_timeout": timeout,
         "socket_connect_timeout": timeout,
         "health_check_interval": 30,
         "retry_on_timeout": False,
-        # one connection per busy thread (per node on a cluster): long polls each hold one for up to EVENTS_MAX_WAIT
-        "max_connections": int(config["REDIS_MAX_CONNECTIONS"]),
+        "max_connections": int(config["REDIS_MAX_CONNECTIONS"]),  # per process (per node on a cluster)
     }
-    blocking_timeout = float(config["EVENTS_MAX_WAIT"]) + timeout + 1
     nodes = cluster_nodes(config)
     if nodes:
         startup = [ClusterNode(host, port) for host, port in nodes]
         password = config["REDIS_CLUSTER_PASSWORD"] or None
         # require_full_coverage=False: a shard between losing its master and promoting the replica
         # must not stop the client from serving every other shard's games
-        common.update(require_full_coverage=False, password=password)
-        client: redis.Redis | RedisCluster = RedisCluster(startup_nodes=startup, socket_timeout=timeout, **common)
-        blocking: redis.Redis | RedisCluster = RedisCluster(
-            startup_nodes=startup, socket_timeout=blocking_timeout, **common
+        client: redis.Redis | RedisCluster = RedisCluster(
+            startup_nodes=startup, require_full_coverage=False, password=password, **common
         )
     else:
-        client = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout, **common)
-        blocking = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=blocking_timeout, **common)
+        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], timeout=timeout, **common)
+        client = redis.Redis(connection_pool=pool)
     return RedisStore(
         client,
-        blocking,
         int(config["GAME_TTL_SECONDS"]),
         int(config["IDEMPOTENCY_TTL_SECONDS"]),
         wait_replicas=int(config["REDIS_WAIT_REPLICAS"]),

@@ -203,14 +203,13 @@ def hint(game_id: str) -> Response:
 def events(game_id: str) -> Response:
     query = _query(schemas.EVENTS_QUERY)
     token = bearer_token(request.headers.get("Authorization"), required=False)
-    store = _ctx().store
-    record = commands.load(store, game_id)
+    record = commands.load(_ctx().store, game_id)
     seat = seat_for(record, token)
     g.seat = seat
     check_resumable(record, query["after"])
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
-    found = store.wait_events(game_id, query["after"], page, wait)
+    found = current_app.extensions["spades.fanout"].wait_events(game_id, query["after"], page, wait)
     if skipped_past(query["after"], found):  # trimmed since the record was read
         raise too_far_behind(found[0]["seq"])
     visible = [visible_event(e, seat) for e in found]
@@ -240,13 +239,13 @@ def stream(game_id: str) -> Response:
     check_resumable(record, after)
     config = current_app.config
     settings = StreamSettings(
-        # a read must end before the blocking client's socket timeout (EVENTS_MAX_WAIT + a margin)
-        heartbeat_seconds=min(float(config["STREAM_HEARTBEAT_SECONDS"]), float(config["EVENTS_MAX_WAIT"])),
+        heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
         max_seconds=float(config["STREAM_MAX_SECONDS"]),
         page_size=int(config["EVENTS_PAGE_SIZE"]),
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    return Response(sse_frames(store, game_id, seat, after, settings), 200, headers, mimetype="text/event-stream")
+    frames = sse_frames(current_app.extensions["spades.fanout"], game_id, seat, after, settings)
+    return Response(frames, 200, headers, mimetype="text/event-stream")
 
 
 def rules_catalogue() -> dict[str, Any]:

@@ -50,6 +50,11 @@ def idempotency_key(game_id: str, seat: int, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{seat}:{digest}"
 
 
+def notify_channel(game_id: str) -> str:
+    """The shard channel each commit publishes its events on (the game's hash tag: the game's slot)."""
+    return f"game:{{{game_id}}}:notify"
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One seat as stored; immutable, so versions of a record can share them."""
@@ -228,8 +233,9 @@ class GameStore(Protocol):
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 
-    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
-        """Events after ``after``, blocking up to ``wait_seconds`` for the first one."""
+    def subscription(self) -> Any:
+        """A new :class:`services.api.fanout.Subscription` to the channels commits publish on
+        (:func:`notify_channel`); the per-process fan-out hub holds one."""
 
     def ping(self) -> bool: ...
 

@@ -1,10 +1,9 @@
 """The push stream (``GET /v1/games/{id}/stream``): Server-Sent Events framing and the generator.
 
 The stream carries exactly what ``/events`` returns (same ``seq``, same per-seat private data via
-:func:`services.api.events.visible_event`), read the same way: the store's blocking
-``wait_events`` (Redis ``XREAD BLOCK``) with a timeout.  Each open stream holds one server thread and
-one Redis connection while it waits; a per-process fan-out reader that multiplexes all of a process's
-streams over one connection is the next step of issue 13, not this module.
+:func:`services.api.events.visible_event`), read the same way: a listener of the process's fan-out hub
+(:mod:`services.api.fanout`), held for the stream's life, so an open stream holds no Redis connection
+and no thread of its own (under gevent, one greenlet).
 
 No Flask here: the route hands over the store and the settings, and the generator runs after the
 view has returned (outside the request context).  A client that goes away is noticed when a write
@@ -22,9 +21,9 @@ from typing import Any
 import orjson
 
 from .events import visible_event
+from .fanout import FanoutHub
 from .problems import invalid_request
 from .retention import skipped_past
-from .store import GameStore
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
@@ -64,7 +63,7 @@ def frame(entry: dict[str, Any]) -> bytes:
 
 
 def sse_frames(
-    store: GameStore,
+    hub: FanoutHub,
     game_id: str,
     seat: int | None,
     after: int,
@@ -79,24 +78,25 @@ def sse_frames(
     deadline = clock() + settings.max_seconds
     cursor = after
     yield b"retry: %d\n\n" % RETRY_MS
-    while True:
-        remaining = deadline - clock()
-        if remaining <= 0:
-            return
-        found = store.wait_events(game_id, cursor, settings.page_size, min(settings.heartbeat_seconds, remaining))
-        if not found:
-            yield KEEP_ALIVE
-            continue
-        if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
-            return
-        frames, ended = [], False
-        for entry in found:
-            visible = visible_event(entry, seat)
-            cursor = visible["seq"]
-            frames.append(frame(visible))
-            if visible["type"] == END_TYPE:
-                ended = True
-                break
-        yield b"".join(frames)  # one write per page read, not one per event
-        if ended:
-            return
+    with hub.listen(game_id) as listener:  # left when the server closes the generator (a dropped client)
+        while True:
+            remaining = deadline - clock()
+            if remaining <= 0:
+                return
+            found = listener.wait(cursor, settings.page_size, min(settings.heartbeat_seconds, remaining))
+            if not found:
+                yield KEEP_ALIVE
+                continue
+            if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
+                return
+            frames, ended = [], False
+            for entry in found:
+                visible = visible_event(entry, seat)
+                cursor = visible["seq"]
+                frames.append(frame(visible))
+                if visible["type"] == END_TYPE:
+                    ended = True
+                    break
+            yield b"".join(frames)  # one write per page read, not one per event
+            if ended:
+                return

@@ -8,6 +8,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import requests
+from prometheus_client.parser import text_string_to_metric_families
+
 from benchmarks.api import planned_moves
 from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
 from services.engine import GameState, make_rules, new_game, view
@@ -31,6 +34,18 @@ def wait_until(condition: Callable[[], object], failure: str, bound: float = 60.
     Tests wait on something observable this way, never on a fixed sleep; the bound is
     generous, only there so a broken run ends rather than hangs."""
     assert holds_within(condition, bound), failure
+
+
+def waiting(base: str) -> dict[str, float]:
+    """The fan-out hubs' gauges from ``/metrics`` (summed over the live workers): waiting clients
+    (``listeners``) and subscribed games (``subscriptions``)."""
+    text = requests.get(f"{base}/metrics", timeout=10).text
+    found = {"listeners": 0.0, "subscriptions": 0.0}
+    for family in text_string_to_metric_families(text):
+        for name in found:
+            if family.name == f"spades_fanout_{name}":
+                found[name] = sum(sample.value for sample in family.samples)
+    return found
 
 
 def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):

@@ -5,26 +5,20 @@ from __future__ import annotations
 import threading
 
 import pytest
-import redis
 import requests
 
 from benchmarks.clients import EventFollower
 from benchmarks.procs import free_port
 
 from .contract import ContractSession, check_response
-from .helpers import auth, create_game, planned_game, play_planned, wait_until
+from .helpers import auth, create_game, planned_game, play_planned, wait_until, waiting
 
 pytestmark = pytest.mark.integration
 
 
-def blocked_long_polls(client: redis.Redis) -> int:
-    """How many connections to the tests' Redis are blocked in XREAD: long polls waiting."""
-    return sum(1 for c in client.client_list() if c["cmd"] == "xread" and "b" in c["flags"])
-
-
 def test_long_poll_wakes_on_the_move(api_server, redis_db1):
-    """A poll blocked in Redis returns the move that lands meanwhile: a poll that ran
-    out its wait instead would return an empty page (XREAD answers nothing)."""
+    """A poll waiting on the fan-out hub returns the move that lands meanwhile: a poll that ran
+    out its wait instead would return an empty page."""
     session = ContractSession(api_server)
     created = create_game(session, seats=[{"type": "human"}] * 4, seed=31)
     game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
@@ -36,10 +30,10 @@ def test_long_poll_wakes_on_the_move(api_server, redis_db1):
             f"{api_server}/v1/games/{game_id}/events", params={"after": last, "wait": 30}, timeout=60
         )
 
-    already = blocked_long_polls(redis_db1)
+    already = waiting(api_server)["listeners"]
     poller = threading.Thread(target=poll)
     poller.start()
-    wait_until(lambda: blocked_long_polls(redis_db1) > already, "the long poll never blocked in Redis")
+    wait_until(lambda: waiting(api_server)["listeners"] > already, "the long poll never waited")
     seat = created["state"]["turn"]
     assert session.post(f"/v1/games/{game_id}/bids", json={"bid": 2}, headers=auth(tokens[seat])).ok
     poller.join()
@@ -57,10 +51,10 @@ def test_long_poll_with_nothing_new_waits_then_returns_empty(api_server, redis_d
     def poll() -> None:
         result["page"] = session.get(f"/v1/games/{game_id}/events", params={"after": last, "wait": 5}).json()
 
-    already = blocked_long_polls(redis_db1)
+    already = waiting(api_server)["listeners"]
     poller = threading.Thread(target=poll)
     poller.start()
-    wait_until(lambda: blocked_long_polls(redis_db1) > already, "the poll returned without waiting for events")
+    wait_until(lambda: waiting(api_server)["listeners"] > already, "the poll returned without waiting for events")
     poller.join()
     assert result["page"] == {"game_id": game_id, "events": [], "last_seq": last}
 

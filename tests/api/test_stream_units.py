@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from services.api.fanout import FanoutHub
 from services.api.memory_store import MemoryStore
 from services.api.problems import ApiError
 from services.api.store import GameRecord
 from services.api.stream import KEEP_ALIVE, StreamSettings, resume_point, sse_frames
 
 
-def _store_with(events: list[dict]) -> MemoryStore:
+def _hub_with(events: list[dict]) -> FanoutHub:
     store = MemoryStore()
     record = GameRecord("g", 1, [], "{}")
     assert store.commit(record, None, events)
-    return store
+    return FanoutHub(store, store.subscription)
 
 
 def _event(seq: int, kind: str = "bid", private: dict | None = None) -> dict:
@@ -53,24 +54,24 @@ def test_the_header_wins_and_bad_values_are_400():
 
 def test_frames_carry_the_seats_view_and_end_after_game_over():
     hand = {"0": {"hand": ["AS"]}, "1": {"hand": ["KD"]}}
-    store = _store_with([_event(1), _event(2, "round_started", hand), _event(3, "game_over"), _event(4)])
+    hub = _hub_with([_event(1), _event(2, "round_started", hand), _event(3, "game_over"), _event(4)])
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=100.0, page_size=500)
-    body = b"".join(sse_frames(store, "g", 1, 0, settings))
+    body = b"".join(sse_frames(hub, "g", 1, 0, settings))
     assert body.startswith(b"retry: 2000\n\n")
     assert b'"hand":["KD"]' in body and b"AS" not in body and b"private" not in body
     assert b"id: 3\nevent: game_over\n" in body and b"id: 4" not in body  # ended at game_over
-    spectator = b"".join(sse_frames(store, "g", None, 1, settings))
+    spectator = b"".join(sse_frames(hub, "g", None, 1, settings))
     assert b"hand" not in spectator and b"id: 1\n" not in spectator
 
 
 def test_a_quiet_stream_sends_heartbeats_until_its_lifetime_ends():
-    store = _store_with([_event(1)])
+    hub = _hub_with([_event(1)])
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=4.0, page_size=500)
-    frames = list(sse_frames(store, "g", None, 1, settings, clock=Clock()))
+    frames = list(sse_frames(hub, "g", None, 1, settings, clock=Clock()))
     assert frames[0].startswith(b"retry:") and frames[1:] and set(frames[1:]) == {KEEP_ALIVE}
 
 
 def test_a_stream_whose_cursor_fell_behind_the_kept_log_ends_so_its_reconnect_gets_the_410():
-    store = _store_with([_event(seq) for seq in (7, 8)])  # 1 to 6 trimmed away
+    hub = _hub_with([_event(seq) for seq in (7, 8)])  # 1 to 6 trimmed away
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=50.0, page_size=10)
-    assert list(sse_frames(store, "g", None, 2, settings, Clock())) == [b"retry: 2000\n\n"]
+    assert list(sse_frames(hub, "g", None, 2, settings, Clock())) == [b"retry: 2000\n\n"]

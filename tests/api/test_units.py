@@ -197,7 +197,7 @@ def test_a_commit_is_sent_at_most_once_when_the_connection_drops():
     # compare-and-set and report an applied move as refused. The error surfaces (a 503).
     connection = _DroppingConnection()
     client = redis.Redis()  # connects lazily: never, here
-    store = RedisStore(client, client, ttl_seconds=60, idem_ttl=60)
+    store = RedisStore(client, ttl_seconds=60, idem_ttl=60)
     client.connection_pool = _OneConnectionPool(connection)  # type: ignore[assignment]
     record = GameRecord("g", 1, [Seat("human")] * 4, "").with_state(new_game(make_rules("partnership"), seed=1))
     with pytest.raises(redis.exceptions.ConnectionError):

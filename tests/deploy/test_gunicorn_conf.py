@@ -34,3 +34,18 @@ def test_zero_keeps_cpythons_default_threshold(monkeypatch):
         assert gc.get_threshold() == threshold
     finally:
         gc.unfreeze()
+
+
+def test_gevent_by_default_with_the_open_files_limit_raised_for_its_connections(monkeypatch):
+    import resource
+
+    conf = load_conf(monkeypatch, API_WORKER_CONNECTIONS="4000")
+    assert conf["worker_class"] == "gevent" and conf["worker_connections"] == 4000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+        conf["raise_open_files_limit"](5024)
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == min(5024, hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert load_conf(monkeypatch, API_WORKER_CLASS="gthread")["worker_class"] == "gthread"

@@ -1,0 +1,257 @@
+"""The per-process fan-out hub: one subscription and one reader serve every waiting client of the process.
+
+Why: a long poll or a stream that blocks in its own ``XREAD`` holds a Redis connection (and, under
+gthread, a thread) per waiting client.  Instead every commit publishes its events on the game's shard
+channel (:func:`services.api.store.notify_channel`); each API process holds ONE
+:class:`Subscription` (from :meth:`GameStore.subscription`), subscribed to a game's channel while at
+least one of its clients waits on it (ref-counted), and ONE reader thread (a greenlet under gevent)
+that hands each message to that game's :class:`Listener` objects.
+
+Pub/sub is at-most-once, so it is only a wake-up with the events attached; the store stays the truth.
+A listener reads the store on its first wait (after its game's subscription is confirmed), when the
+published events do not follow its cursor (a gap), after the subscription was re-established (a
+reconnect may have dropped messages) and whenever a wait times out.  Nothing here filters by seat:
+callers pass every event through :func:`services.api.events.visible_event`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+import orjson
+
+from .store import GameStore, notify_channel
+
+log = logging.getLogger(__name__)
+
+Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, payload)
+
+
+class Subscription(Protocol):
+    """One pub/sub connection to the store's notify channels (Redis: SSUBSCRIBE on one connection)."""
+
+    def subscribe(self, channel: str) -> None: ...
+
+    def unsubscribe(self, channel: str) -> None: ...
+
+    def receive(self, timeout: float) -> Notice | None:
+        """The next subscribe confirmation or message, or None after ``timeout`` seconds."""
+
+    def close(self) -> None: ...
+
+
+class Gauge(Protocol):
+    def inc(self, amount: float = 1) -> None: ...
+
+    def dec(self, amount: float = 1) -> None: ...
+
+
+class Listener:
+    """One waiting client's place in the hub: the events published for its game since its last wait."""
+
+    def __init__(self, hub: FanoutHub, game_id: str) -> None:
+        self._hub = hub
+        self.game_id = game_id
+        self._inbox: list[dict[str, Any]] = []
+        self._resync = True  # the first wait reads the store
+        self._wake = threading.Event()
+
+    def deliver(self, events: list[dict[str, Any]] | None) -> None:
+        """Called by the reader (under the hub's lock): new events, or None for "re-read the store"."""
+        if events is None:
+            self._resync = True
+        else:
+            self._inbox.extend(events)
+        self._wake.set()
+
+    def wait(self, after: int, limit: int, seconds: float) -> list[dict[str, Any]]:
+        """Up to ``limit`` events after ``after``, waiting up to ``seconds`` for the first one."""
+        deadline = self._hub.clock() + seconds
+        while True:
+            found = self._take(after, limit)
+            remaining = deadline - self._hub.clock()
+            if found or remaining <= 0:
+                return found if found or seconds <= 0 else self._read(after, limit)  # a timeout re-checks
+            self._wake.wait(remaining)
+
+    def _take(self, after: int, limit: int) -> list[dict[str, Any]]:
+        with self._hub.lock:
+            inbox, resync = self._inbox, self._resync
+            self._inbox, self._resync = [], False
+            self._wake.clear()
+        fresh = [e for e in inbox if e["seq"] > after]
+        contiguous = all(e["seq"] == after + 1 + i for i, e in enumerate(fresh))
+        if resync or not contiguous or len(fresh) > limit:
+            return self._read(after, limit)
+        return fresh
+
+    def _read(self, after: int, limit: int) -> list[dict[str, Any]]:
+        found = self._hub.store.events_after(self.game_id, after, limit)
+        if len(found) == limit:  # there may be more: the next wait reads the store again
+            with self._hub.lock:
+                self._resync = True
+        return found
+
+
+class _Game:
+    __slots__ = ("confirmed", "listeners")
+
+    def __init__(self) -> None:
+        self.listeners: set[Listener] = set()
+        self.confirmed = threading.Event()  # the subscription is active: the store read after it misses nothing
+
+
+class FanoutHub:
+    """One per API process (see the module docstring); the reader starts with the first listener."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        connect: Callable[[], Subscription],
+        listeners_gauge: Gauge | None = None,
+        subscriptions_gauge: Gauge | None = None,
+        poll_seconds: float = 1.0,
+        confirm_seconds: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.lock = threading.Lock()
+        self._connect = connect
+        self._listeners_gauge = listeners_gauge
+        self._subscriptions_gauge = subscriptions_gauge
+        self._poll_seconds = poll_seconds
+        self._confirm_seconds = confirm_seconds
+        self._games: dict[str, _Game] = {}  # by channel
+        self._subscription: Subscription | None = None
+        self._reader: threading.Thread | None = None
+        self._stopped = threading.Event()
+
+    def counts(self) -> dict[str, int]:
+        """Listeners, subscribed games and reader threads right now (tests and gauges)."""
+        with self.lock:
+            listeners = sum(len(game.listeners) for game in self._games.values())
+            readers = int(self._reader is not None and self._reader.is_alive())
+            return {"listeners": listeners, "subscriptions": len(self._games), "readers": readers}
+
+    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
+        """The long poll's read: no subscription when it does not wait."""
+        if wait_seconds <= 0:
+            return self.store.events_after(game_id, after, limit)
+        with self.listen(game_id) as listener:
+            return listener.wait(after, limit, wait_seconds)
+
+    @contextmanager
+    def listen(self, game_id: str) -> Iterator[Listener]:
+        """A listener on the game for the block's duration; leaving it drops the subscription with the last one."""
+        listener = self._join(game_id)
+        try:
+            yield listener
+        finally:
+            self._leave(listener)
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _join(self, game_id: str) -> Listener:
+        listener = Listener(self, game_id)
+        channel = notify_channel(game_id)
+        with self.lock:
+            self._start_reader()
+            game = self._games.get(channel)
+            if game is None:
+                game = self._games[channel] = _Game()
+                self._send("subscribe", channel)
+                self._gauge(self._subscriptions_gauge, 1)
+            game.listeners.add(listener)
+            self._gauge(self._listeners_gauge, 1)
+        # Unconfirmed in time (a broken connection): the listener still reads the store first, and again
+        # at every timeout, so it can only be late, never miss an event.
+        game.confirmed.wait(self._confirm_seconds)
+        return listener
+
+    def _leave(self, listener: Listener) -> None:
+        channel = notify_channel(listener.game_id)
+        with self.lock:
+            game = self._games[channel]
+            game.listeners.discard(listener)
+            self._gauge(self._listeners_gauge, -1)
+            if not game.listeners:
+                del self._games[channel]
+                self._send("unsubscribe", channel)
+                self._gauge(self._subscriptions_gauge, -1)
+
+    def _gauge(self, gauge: Gauge | None, change: int) -> None:
+        if gauge is not None:
+            gauge.inc(change)
+
+    def _send(self, action: str, channel: str) -> None:
+        """A subscribe or unsubscribe (under the lock); a failure leaves the reader to rebuild the connection."""
+        if self._subscription is None:
+            return  # the reader subscribes every current game when it connects
+        try:
+            getattr(self._subscription, action)(channel)
+        except Exception:
+            log.warning("fan-out %s failed; reconnecting", action)
+            self._drop_subscription()
+
+    def _drop_subscription(self) -> None:
+        if self._subscription is not None:
+            try:
+                self._subscription.close()
+            except Exception:
+                log.debug("closing a broken subscription failed", exc_info=True)
+            self._subscription = None
+
+    def _start_reader(self) -> None:
+        if self._reader is None or not self._reader.is_alive():
+            self._reader = threading.Thread(target=self._run, name="fanout-reader", daemon=True)
+            self._reader.start()
+
+    def _run(self) -> None:
+        backoff = 0.0
+        while not self._stopped.is_set():
+            try:
+                subscription = self._connected()
+                notice = subscription.receive(self._poll_seconds)
+                backoff = 0.0
+            except Exception:
+                log.warning("fan-out subscription lost; listeners re-read the store", exc_info=True)
+                with self.lock:
+                    self._drop_subscription()
+                backoff = min(2.0, backoff * 2 or 0.05)
+                self._stopped.wait(backoff)
+                continue
+            if notice is not None:
+                self._dispatch(*notice)
+
+    def _connected(self) -> Subscription:
+        """The subscription, made (and subscribed to every current game) if there is none."""
+        with self.lock:
+            if self._subscription is None:
+                subscription = self._connect()
+                for channel in self._games:
+                    subscription.subscribe(channel)
+                self._subscription = subscription
+            return self._subscription
+
+    def _dispatch(self, kind: str, channel: str, payload: bytes | None) -> None:
+        events = orjson.loads(payload) if kind == "message" and payload else None
+        with self.lock:
+            game = self._games.get(channel)
+            if game is None:
+                return  # a message or confirmation for a game nobody waits on any more
+            if kind == "subscribed":
+                if not game.confirmed.is_set():
+                    game.confirmed.set()
+                    return
+                events = None  # re-subscribed after a reconnect: messages may have been lost
+            elif events is None:
+                return
+            for listener in game.listeners:
+                listener.deliver(events)
