@@ -241,7 +241,13 @@ class FanoutHub:
             return self._subscription
 
     def _dispatch(self, kind: str, channel: str, payload: bytes | None) -> None:
-        events = orjson.loads(payload) if kind == "message" and payload else None
+        events = None
+        if kind == "message" and payload:
+            try:
+                events = orjson.loads(payload)
+            except orjson.JSONDecodeError:  # never let one bad message stop the reader: re-read the store
+                log.warning("unreadable fan-out message on %s; its listeners re-read the store", channel)
+                kind = "unreadable"
         with self.lock:
             game = self._games.get(channel)
             if game is None:
@@ -251,7 +257,7 @@ class FanoutHub:
                     game.confirmed.set()
                     return
                 events = None  # re-subscribed after a reconnect: messages may have been lost
-            elif events is None:
+            elif events is None and kind != "unreadable":
                 return
             for listener in game.listeners:
                 listener.deliver(events)

@@ -77,7 +77,7 @@ end
 if ARGV[9] ~= '' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[9]) end  -- a new round: rounds no longer kept
 redis.call('EXPIRE', KEYS[2], ttl)  -- a no-op while the stream does not exist
 local notice = {}  -- the new events, as one JSON array, to the API processes' fan-out hubs
-for i = 10, #ARGV, 2 do notice[#notice + 1] = ARGV[i] end
+for i = 11, #ARGV, 2 do notice[#notice + 1] = ARGV[i] end
 if #notice > 0 then redis.call('SPUBLISH', KEYS[4], '[' .. table.concat(notice, ',') .. ']') end
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
 return {1, ARGV[2]}

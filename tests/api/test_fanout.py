@@ -116,3 +116,20 @@ def test_after_a_lost_connection_the_hub_resubscribes_and_waiters_reread_the_sto
     assert [e["seq"] for e in out["events"]] == [2]
     assert Recording.made == 2 and hub.counts()["subscriptions"] == 0
     hub.stop()
+
+
+def test_an_unreadable_message_makes_listeners_reread_the_store_and_the_reader_lives_on():
+    store = MemoryStore()
+    record = _game(store, 1)
+    hub = FanoutHub(store, store.subscription)
+    thread, out = _wait_in_thread(hub, after=1)
+    with store.backend.changed:  # seq 2 stored, then a garbled publication instead of its events
+        store.backend.events["g"].append((2, b'{"seq":2,"type":"bid","version":2,"data":{}}'))
+        store.backend.publish(notify_channel("g"), b"[2-0,{")
+    thread.join(30)
+    assert [e["seq"] for e in out["events"]] == [2]
+    thread, out = _wait_in_thread(hub, after=2)  # the same reader still delivers
+    _append(store, record, [3])
+    thread.join(30)
+    assert [e["seq"] for e in out["events"]] == [3]
+    hub.stop()
