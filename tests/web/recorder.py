@@ -4,6 +4,7 @@ calls against openapi.yaml with openapi-core, like tests/api/contract.py does fo
 from __future__ import annotations
 
 import base64
+import time
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
@@ -38,11 +39,15 @@ class Recorder:
     def __init__(self, page: Page) -> None:
         self.exchanges: list[Exchange] = []
         self.streams: dict[str, Exchange] = {}  # DevTools request id -> its exchange, as it arrives
+        self.ended: list[Exchange] = []  # streams whose connection is over, in the order they ended
+        self.page = page
         page.on("requestfinished", self._finished)
         self.cdp = page.context.new_cdp_session(page)
         self.cdp.on("Network.requestWillBeSent", self._stream_sent)
         self.cdp.on("Network.responseReceived", self._stream_answered)
         self.cdp.on("Network.dataReceived", self._stream_data)
+        self.cdp.on("Network.loadingFinished", self._stream_ended)
+        self.cdp.on("Network.loadingFailed", self._stream_ended)
         self.cdp.send("Network.enable")
 
     def _stream_sent(self, event: dict) -> None:
@@ -71,6 +76,19 @@ class Recorder:
         exchange = self.streams.get(event["requestId"])
         if exchange is not None and event.get("data"):
             exchange.response_body += base64.b64decode(event["data"])
+
+    def _stream_ended(self, event: dict) -> None:
+        exchange = self.streams.get(event["requestId"])
+        if exchange is not None:
+            self.ended.append(exchange)
+
+    def wait_for_ended_streams(self, count: int, bound: float = 90.0) -> None:
+        """Return once `count` streams have ended; fail after `bound` seconds. Each short wait lets
+        Playwright deliver the DevTools events it holds (a plain sleep would not)."""
+        deadline = time.monotonic() + bound
+        while len(self.ended) < count:
+            assert time.monotonic() < deadline, f"fewer than {count} streams ended in {bound} s"
+            self.page.wait_for_timeout(50)
 
     def _finished(self, request: Request) -> None:
         if is_stream(request.url):

@@ -6,6 +6,7 @@ what the page shows, never a sleep."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -197,23 +198,20 @@ def test_the_page_follows_the_game_across_the_servers_stream_ends(new_page, shor
     game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
     auth = {"Authorization": f"Bearer {seat_token(page, game_id)['token']}"}
     player = Player(page)
-    ends = 0
-    while ends < 3:  # three turns made just after the server ended the stream: computers move while
-        if player.state() in ("bid", "card"):  # the page is between two connections
-            with page.expect_request_finished(
-                lambda request: urlsplit(request.url).path.endswith("/stream"), timeout=LONG
-            ):
-                pass
-            ends += 1
+    turns = 0
+    while turns < 3:  # three turns made just after the server ended the stream: computers then move
+        if player.state() in ("bid", "card"):  # while the page is between two connections
+            recorder.wait_for_ended_streams(len(recorder.ended) + 1)
+            turns += 1
             view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
             assert sorted(hand(page)) == sorted(view["hand"])
             assert page.get_attribute("[data-testid=table]", "data-round") == str(view["round"])
         player.step()
-    player.play_to_end()
+    recorder.wait_for_ended_streams(len(recorder.ended) + 1)  # the stream that carried those moves
     assert not page.js_errors
 
-    streams = [e for e in recorder.api_calls() if urlsplit(e.url).path.endswith("/stream")]
-    assert len(streams) > ends and all(e.status == 200 for e in streams)
+    streams = list(recorder.ended)
+    assert len(streams) > turns and all(e.status == 200 for e in streams)
     for exchange in streams:
         check_exchange(exchange, short_stream_web)
     start = int(dict(parse_qsl(urlsplit(streams[0].url).query))["after"])
@@ -222,7 +220,51 @@ def test_the_page_follows_the_game_across_the_servers_stream_ends(new_page, shor
         resumed = exchange.headers.get("last-event-id") or dict(parse_qsl(urlsplit(exchange.url).query))["after"]
         assert int(resumed) == (carried[-1] if carried else start), exchange.url
         carried += stream_ids(exchange.response_body)
-    assert carried == server_seqs(short_stream_web, game_id, auth, start)
+    logged = server_seqs(short_stream_web, game_id, auth, start)
+    assert carried and carried == [seq for seq in logged if seq <= carried[-1]]
+
+
+def test_a_feed_too_far_behind_reloads_the_view_and_follows_on_from_it(new_page, short_stream_web):
+    """A stream connection answered 410 too_far_behind (the log no longer holds what follows the
+    resume point): the page reads the view and follows on after the view's last_seq (from a server
+    whose views have none, after the problem's first_seq - 1), then plays on."""
+    page = new_page(base=short_stream_web)
+    gone: list[dict] = []  # the problem to answer the next stream connection with, once
+    requests_seen: list[tuple[str, str]] = []
+    page.on("request", lambda request: requests_seen.append((request.method, request.url)))
+
+    def stream(route) -> None:
+        if gone:
+            route.fulfill(status=410, content_type="application/problem+json", body=json.dumps(gone.pop()))
+        else:
+            route.continue_()
+
+    page.route("**/stream*", stream)
+    game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
+    auth = {"Authorization": f"Bearer {seat_token(page, game_id)['token']}"}
+    player = Player(page)
+    while player.state() not in ("bid", "card"):  # a quiet table: nothing moves until this seat does
+        player.step()
+    view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    first_seq = server_seqs(short_stream_web, game_id, auth, 0)[-1]
+    problem = {"type": "urn:spades:problem:too_far_behind", "title": "Too far behind", "status": 410}
+    with page.expect_request(
+        lambda r: urlsplit(r.url).path.endswith("/stream") and "after=" in r.url, timeout=LONG
+    ) as resumed:
+        gone.append({**problem, "code": "too_far_behind", "first_seq": first_seq})  # the next connection
+    after = dict(parse_qsl(urlsplit(resumed.value.url).query))["after"]
+    assert int(after) == view.get("last_seq", first_seq - 1)
+    assert "last-event-id" not in resumed.value.headers
+    refused = [i for i, (_, url) in enumerate(requests_seen) if urlsplit(url).path.endswith("/stream")][-2]
+    assert ("GET", f"{short_stream_web}/v1/games/{game_id}") in requests_seen[refused:], "the view is read again"
+
+    moves = player.moves
+    while player.moves < moves + 3:  # the game goes on, and the page shows the server's table
+        assert player.step() in ("bid", "card", "summary")
+    player.state()
+    view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    assert sorted(hand(page)) == sorted(view["hand"])
+    assert not page.js_errors
 
 
 def stream_ids(body: bytes) -> list[int]:
@@ -231,7 +273,7 @@ def stream_ids(body: bytes) -> list[int]:
 
 
 def server_seqs(base: str, game_id: str, auth: dict[str, str], after: int) -> list[int]:
-    """Every seq of the game's event log after `after`, read from /events (the game is over)."""
+    """Every seq of the game's event log after `after` so far, read from /events."""
     seqs: list[int] = []
     while True:
         page = requests.get(
