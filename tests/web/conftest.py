@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_gunicorn
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+STREAM_SECONDS = 3  # the short-lived streams' STREAM_MAX_SECONDS: a page reconnects every few seconds
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"  # git-ignored (/var/)
 
 
@@ -32,13 +35,22 @@ def web(api_server: str, ai_worker: None) -> str:
     return api_server
 
 
+@pytest.fixture(scope="module")
+def short_stream_web(redis_db1, ai_worker: None) -> Iterator[str]:
+    """A second real API whose push streams close after STREAM_SECONDS (same Redis, same AI worker),
+    for pages that must live through the server ending their stream."""
+    with run_gunicorn({"STREAM_MAX_SECONDS": str(STREAM_SECONDS)}) as base:
+        yield base
+
+
 @pytest.fixture
 def new_page(browser, web):
-    """Pages in fresh browser contexts (each its own localStorage), closed at teardown."""
+    """Pages in fresh browser contexts (each its own localStorage), closed at teardown; on `web`
+    unless given another server's base URL."""
     contexts = []
 
-    def make(width: int = 1100, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=web)
+    def make(width: int = 1100, height: int = 900, base: str = web):
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=base)
         context.set_default_timeout(60_000)
         contexts.append(context)
         page = context.new_page()

@@ -3,6 +3,8 @@ calls against openapi.yaml with openapi-core, like tests/api/contract.py does fo
 
 from __future__ import annotations
 
+import base64
+import time
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
@@ -23,15 +25,74 @@ class Exchange:
     response_body: bytes
 
 
+def is_stream(url: str) -> bool:
+    return urlsplit(url).path.endswith("/stream")
+
+
 class Recorder:
-    """Keeps each finished request of a page with its response."""
+    """Keeps each finished request of a page with its response.
+
+    Event streams are recorded from the DevTools protocol as their bytes arrive: chromium reports a
+    text/event-stream that the page reads through a ReadableStream as failed (net::ERR_ABORTED) even
+    when the page read it to its clean end, and then keeps no body for Playwright's Response.body()."""
 
     def __init__(self, page: Page) -> None:
         self.exchanges: list[Exchange] = []
-        self.unfinished: list[str] = []
+        self.streams: dict[str, Exchange] = {}  # DevTools request id -> its exchange, as it arrives
+        self.ended: list[Exchange] = []  # streams whose connection is over, in the order they ended
+        self.page = page
         page.on("requestfinished", self._finished)
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.on("Network.requestWillBeSent", self._stream_sent)
+        self.cdp.on("Network.responseReceived", self._stream_answered)
+        self.cdp.on("Network.dataReceived", self._stream_data)
+        self.cdp.on("Network.loadingFinished", self._stream_ended)
+        self.cdp.on("Network.loadingFailed", self._stream_ended)
+        self.cdp.send("Network.enable")
+
+    def _stream_sent(self, event: dict) -> None:
+        request = event["request"]
+        if is_stream(request["url"]):
+            headers = {name.lower(): value for name, value in request["headers"].items()}
+            self.streams[event["requestId"]] = Exchange(request["method"], request["url"], headers, None, 0, {}, b"")
+
+    def _stream_answered(self, event: dict) -> None:
+        exchange = self.streams.get(event["requestId"])
+        if exchange is None:
+            return
+        exchange.status = event["response"]["status"]
+        exchange.response_headers = {name.lower(): value for name, value in event["response"]["headers"].items()}
+        self.exchanges.append(exchange)
+        if exchange.status != 200:
+            return
+        try:  # from here on each dataReceived carries its bytes
+            buffered = self.cdp.send("Network.streamResourceContent", {"requestId": event["requestId"]})
+            exchange.response_body += base64.b64decode(buffered["bufferedData"])
+        except Exception:  # it ended already (a game_over at once): its body is kept whole
+            body = self.cdp.send("Network.getResponseBody", {"requestId": event["requestId"]})
+            exchange.response_body = base64.b64decode(body["body"]) if body["base64Encoded"] else body["body"].encode()
+
+    def _stream_data(self, event: dict) -> None:
+        exchange = self.streams.get(event["requestId"])
+        if exchange is not None and event.get("data"):
+            exchange.response_body += base64.b64decode(event["data"])
+
+    def _stream_ended(self, event: dict) -> None:
+        exchange = self.streams.get(event["requestId"])
+        if exchange is not None:
+            self.ended.append(exchange)
+
+    def wait_for_ended_streams(self, count: int, bound: float = 90.0) -> None:
+        """Return once `count` streams have ended; fail after `bound` seconds. Each short wait lets
+        Playwright deliver the DevTools events it holds (a plain sleep would not)."""
+        deadline = time.monotonic() + bound
+        while len(self.ended) < count:
+            assert time.monotonic() < deadline, f"fewer than {count} streams ended in {bound} s"
+            self.page.wait_for_timeout(50)
 
     def _finished(self, request: Request) -> None:
+        if is_stream(request.url):
+            return
         response = request.response()
         if response is None:
             return

@@ -6,10 +6,12 @@ what the page shows, never a sleep."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import requests
@@ -50,7 +52,7 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     token = seat_token(page, game_id)["token"]
     calls = recorder.api_calls()
     assert {(c.method, urlsplit(c.url).path.rsplit("/", 1)[-1]) for c in calls} >= {
-        ("GET", "rules"), ("GET", "levels"), ("POST", "games"), ("GET", game_id), ("GET", "events"), ("POST", "bids"),
+        ("GET", "rules"), ("GET", "levels"), ("POST", "games"), ("GET", game_id), ("GET", "stream"), ("POST", "bids"),
         ("POST", "plays"), ("GET", "hint"),
     }  # fmt: skip
     for exchange in recorder.exchanges:
@@ -147,8 +149,10 @@ def test_reload_mid_round_resumes_the_same_seat(new_page, web):
     assert seat_token(page, game_id) is None
 
 
-def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page, web):
-    page = new_page()
+def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page, short_stream_web):
+    page = new_page(base=short_stream_web)
+    cut = False  # while set, every new connection to the event stream fails like a dropped network
+    page.route("**/stream*", lambda route: route.abort() if cut else route.continue_())
     game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
     player = Player(page)
     plays = []
@@ -165,21 +169,121 @@ def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page
     illegal.click(force=True)
     assert len(plays) == sent and code in hand(page)
 
-    # The event feed drops (the page says so); the seat moves elsewhere; the page's move is then stale.
-    page.route("**/events?*", lambda route: route.abort())
+    # The feed drops (the server ends the open stream; reconnecting fails; the page says so); the seat
+    # moves elsewhere; the page's move is then stale.
+    cut = True
     expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "reconnecting", timeout=LONG)
     held = seat_token(page, game_id)
     auth = {"Authorization": f"Bearer {held['token']}"}
-    view = requests.get(f"{web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
     elsewhere = view["legal"][0]
-    moved = requests.post(f"{web}/v1/games/{game_id}/plays", json={"card": elsewhere}, headers=auth, timeout=30)
+    moved = requests.post(
+        f"{short_stream_web}/v1/games/{game_id}/plays", json={"card": elsewhere}, headers=auth, timeout=30
+    )
     assert moved.status_code == 200
     stale = next(c for c in enabled_cards(page) if c != elsewhere)
     page.click(f"{CARD}[data-card='{stale}']")
     expect(page.locator("[data-testid=message]")).to_contain_text("table changed")
     expect(page.locator(f"[data-testid=hand] [data-card='{elsewhere}']")).to_have_count(0)
-    page.unroute("**/events?*")
+    cut = False
     expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "live", timeout=LONG)
+
+
+def test_the_page_follows_the_game_across_the_servers_stream_ends(new_page, short_stream_web):
+    """The server ends each stream after a few seconds; the page reconnects with Last-Event-ID and
+    plays on. What its streams carried, joined, is the server's event log after the point the page
+    started from: nothing missed, nothing repeated; at each turn the table shows the server's view."""
+    page = new_page(base=short_stream_web)
+    recorder = Recorder(page)
+    game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
+    auth = {"Authorization": f"Bearer {seat_token(page, game_id)['token']}"}
+    player = Player(page)
+    turns = 0
+    while turns < 3:  # three turns made just after the server ended the stream: computers then move
+        if player.state() in ("bid", "card"):  # while the page is between two connections
+            recorder.wait_for_ended_streams(len(recorder.ended) + 1)
+            turns += 1
+            view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+            assert sorted(hand(page)) == sorted(view["hand"])
+            assert page.get_attribute("[data-testid=table]", "data-round") == str(view["round"])
+        player.step()
+    recorder.wait_for_ended_streams(len(recorder.ended) + 1)  # the stream that carried those moves
+    assert not page.js_errors
+
+    streams = list(recorder.ended)
+    assert len(streams) > turns and all(e.status == 200 for e in streams)
+    for exchange in streams:
+        check_exchange(exchange, short_stream_web)
+    start = int(dict(parse_qsl(urlsplit(streams[0].url).query))["after"])
+    carried: list[int] = []
+    for exchange in streams:  # each connection resumes after the last id the ones before carried
+        resumed = exchange.headers.get("last-event-id") or dict(parse_qsl(urlsplit(exchange.url).query))["after"]
+        assert int(resumed) == (carried[-1] if carried else start), exchange.url
+        carried += stream_ids(exchange.response_body)
+    logged = server_seqs(short_stream_web, game_id, auth, start)
+    assert carried and carried == [seq for seq in logged if seq <= carried[-1]]
+
+
+def test_a_feed_too_far_behind_reloads_the_view_and_follows_on_from_it(new_page, short_stream_web):
+    """A stream connection answered 410 too_far_behind (the log no longer holds what follows the
+    resume point): the page reads the view and follows on after the view's last_seq (from a server
+    whose views have none, after the problem's first_seq - 1), then plays on."""
+    page = new_page(base=short_stream_web)
+    gone: list[dict] = []  # the problem to answer the next stream connection with, once
+    requests_seen: list[tuple[str, str]] = []
+    page.on("request", lambda request: requests_seen.append((request.method, request.url)))
+
+    def stream(route) -> None:
+        if gone:
+            route.fulfill(status=410, content_type="application/problem+json", body=json.dumps(gone.pop()))
+        else:
+            route.continue_()
+
+    page.route("**/stream*", stream)
+    game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"])
+    auth = {"Authorization": f"Bearer {seat_token(page, game_id)['token']}"}
+    player = Player(page)
+    while player.state() not in ("bid", "card"):  # a quiet table: nothing moves until this seat does
+        player.step()
+    view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    first_seq = server_seqs(short_stream_web, game_id, auth, 0)[-1]
+    problem = {"type": "urn:spades:problem:too_far_behind", "title": "Too far behind", "status": 410}
+    with page.expect_request(
+        lambda r: urlsplit(r.url).path.endswith("/stream") and "after=" in r.url, timeout=LONG
+    ) as resumed:
+        gone.append({**problem, "code": "too_far_behind", "first_seq": first_seq})  # the next connection
+    after = dict(parse_qsl(urlsplit(resumed.value.url).query))["after"]
+    assert int(after) == view.get("last_seq", first_seq - 1)
+    assert "last-event-id" not in resumed.value.headers
+    refused = [i for i, (_, url) in enumerate(requests_seen) if urlsplit(url).path.endswith("/stream")][-2]
+    assert ("GET", f"{short_stream_web}/v1/games/{game_id}") in requests_seen[refused:], "the view is read again"
+
+    moves = player.moves
+    while player.moves < moves + 3:  # the game goes on, and the page shows the server's table
+        assert player.step() in ("bid", "card", "summary")
+    player.state()
+    view = requests.get(f"{short_stream_web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    assert sorted(hand(page)) == sorted(view["hand"])
+    assert not page.js_errors
+
+
+def stream_ids(body: bytes) -> list[int]:
+    """The `id:` of each message of a recorded SSE body."""
+    return [int(found) for found in re.findall(rb"^id: ([0-9]+)\r?$", body, re.MULTILINE)]
+
+
+def server_seqs(base: str, game_id: str, auth: dict[str, str], after: int) -> list[int]:
+    """Every seq of the game's event log after `after` so far, read from /events."""
+    seqs: list[int] = []
+    while True:
+        page = requests.get(
+            f"{base}/v1/games/{game_id}/events", params={"after": after, "wait": 0}, headers=auth, timeout=30
+        )
+        events = page.json()["events"]
+        if not events:
+            return seqs
+        seqs += [event["seq"] for event in events]
+        after = events[-1]["seq"]
 
 
 def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):

@@ -12,6 +12,7 @@ export class ApiProblem extends Error {
     this.reason = body.reason || null;
     this.errors = body.errors || [];
     this.retryAfter = retryAfter;
+    this.firstSeq = body.first_seq ?? null; // 410 too_far_behind: the oldest event the log still keeps
   }
 }
 
@@ -21,31 +22,51 @@ function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** fetch, with a network failure as an ApiProblem (status 0); an abort stays an AbortError. */
+async function send(path, init) {
+  try {
+    return await fetch(path, { cache: "no-store", credentials: "omit", ...init });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiProblem(0, { title: "No connection", detail: "The server could not be reached." });
+  }
+}
+
+async function problemOf(response) {
+  const type = response.headers.get("Content-Type") || "";
+  const parsed = type.includes("json") ? await response.json().catch(() => ({})) : {};
+  return new ApiProblem(response.status, parsed, response.headers.get("Retry-After"));
+}
+
 /** One call. Resolves to {body, etag, status}; rejects with ApiProblem. */
 export async function request(method, path, { token = null, body, headers = {}, signal } = {}) {
   const sent = { Accept: "application/json, application/problem+json", ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: sent,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
-      credentials: "omit",
-      signal,
-    });
-  } catch (error) {
-    if (error.name === "AbortError") throw error;
-    throw new ApiProblem(0, { title: "No connection", detail: "The server could not be reached." });
-  }
+  const response = await send(path, {
+    method,
+    headers: sent,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  if (!response.ok) throw await problemOf(response);
   const type = response.headers.get("Content-Type") || "";
   const parsed = type.includes("json") ? await response.json().catch(() => ({})) : {};
-  if (!response.ok) {
-    throw new ApiProblem(response.status, parsed, response.headers.get("Retry-After"));
-  }
   return { body: parsed, etag: response.headers.get("ETag"), status: response.status };
+}
+
+/**
+ * Open a game's event stream (SSE) after `after`: sent as `?after=` on a first connection, as the
+ * `Last-Event-ID` header when it is an id the stream itself gave (`resumed`). Resolves to the
+ * Response (200 with a body to read, or 204: nothing left to send); rejects with ApiProblem.
+ */
+async function openStream(path, { token, after, resumed, signal }) {
+  const headers = { Accept: "text/event-stream, application/problem+json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (resumed) headers["Last-Event-ID"] = String(after);
+  const response = await send(resumed ? path : `${path}?after=${after}`, { method: "GET", headers, signal });
+  if (!response.ok) throw await problemOf(response);
+  return response;
 }
 
 const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
@@ -64,6 +85,6 @@ export const api = {
     const headers = { "If-Match": `"${version}"`, "Idempotency-Key": newKey() };
     return request("POST", `${game(id)}/${kind}`, { token, body: move, headers }).then((r) => r.body);
   },
-  events: (id, token, after, wait, signal) =>
-    request("GET", `${game(id)}/events?after=${after}&wait=${wait}`, { token, signal }).then((r) => r.body),
+  /** The event stream; see `openStream`. */
+  stream: (id, token, after, resumed, signal) => openStream(`${game(id)}/stream`, { token, after, resumed, signal }),
 };

@@ -62,14 +62,34 @@ export class Game {
     if (this.stopped) return;
     view.history.forEach((round) => this.summarised.add(round.round));
     this.accept(view);
-    this.feed = follow(this.gameId, this.token, view.last_seq, {
+    this.appliedSeq = view.last_seq ?? 0; // the view includes every event up to its last_seq
+    this.follow(this.appliedSeq, (problem) => this.lostSeat(problem));
+  }
+
+  /** Follow the game's events after `seq` with the current token (or as a spectator). */
+  follow(seq, onFatal) {
+    this.feed = follow(this.gameId, this.token, seq, {
       onEvents: (events) => {
         this.queue.push(...events);
         this.run(() => this.replay());
       },
       onStatus: (status) => this.connection(status),
-      onFatal: (problem) => this.lostSeat(problem),
+      onFatal,
+      onTooFarBehind: (problem) => this.catchUp(problem),
     });
+  }
+
+  /**
+   * The feed fell behind the kept event log (410 too_far_behind): read the view now and queue it
+   * behind the events already queued, so it is shown in order; following goes on after the view's
+   * last_seq (or, from a server whose views have none, after the log's first kept event: replay
+   * skips what the view already includes).
+   */
+  async catchUp(problem) {
+    const view = await this.read();
+    this.queue.push({ view });
+    this.run(() => this.replay());
+    return view.last_seq ?? Math.max(0, (problem.firstSeq ?? 1) - 1);
   }
 
   /** GET the view; a dead token (the seat was left elsewhere) falls back to watching. */
@@ -125,10 +145,14 @@ export class Game {
     if (finished && !this.summarised.has(finished.round)) await this.summarise(view, finished);
   }
 
-  /** Replay queued events one at a time, then read the view again. */
+  /** Replay queued events (and views read after a gap) one at a time, then read the view again. */
   async replay() {
     while (this.queue.length) {
       const event = this.queue.shift();
+      if (event.view) {
+        await this.arrive(this.view, event.view);
+        continue;
+      }
       if (event.seq <= this.appliedSeq || event.version <= this.baseVersion) continue;
       this.appliedSeq = event.seq;
       await this.apply(event);
@@ -276,14 +300,7 @@ export class Game {
   lostSeat(problem) {
     if (problem.status === 401) {
       this.dropToken();
-      this.feed = follow(this.gameId, null, this.appliedSeq, {
-        onEvents: (events) => {
-          this.queue.push(...events);
-          this.run(() => this.replay());
-        },
-        onStatus: (status) => this.connection(status),
-        onFatal: (p) => showProblem(p),
-      });
+      this.follow(this.appliedSeq, (p) => showProblem(p));
       this.run(() => this.sync());
     } else {
       showProblem(problem);

@@ -1,46 +1,105 @@
-// How game events reach the page: a long poll of GET /v1/games/{id}/events (the only module that
-// knows; an SSE stream could replace it behind the same `follow` function).
+// How game events reach the page: the push stream GET /v1/games/{id}/stream (Server-Sent Events),
+// read with fetch because EventSource cannot send the seat's Authorization header, and parsed by
+// sse.js. The only module that knows how events travel.
 
 import { api } from "./api.js";
+import { SseParser } from "./sse.js";
 
-const WAIT_SECONDS = 25; // under the contract's 30 s cap
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+const RETRY_MS = 2000; // between a stream's end and the next connection, until its `retry:` says otherwise
+const SILENCE_MS = 65_000; // heartbeats come at least every 30 s: this long without a byte is a dead connection
+const FATAL = new Set([400, 401, 403, 404]); // a retry of the same request cannot succeed
+const LAST_TYPE = "game_over"; // nothing follows it: the stream ends and so does following
 
 /**
- * Follow a game's events from `after`. Calls onEvents(events) for each non-empty page and
- * onStatus({state: "live" | "reconnecting" | "stopped", attempt, retryInMs, problem}).
- * onFatal(problem) ends the loop for answers a retry cannot fix (401: the token died; 404).
- * Returns {stop()}.
+ * Follow a game's events after seq `after`. Calls onEvents(events) with the events each read of the
+ * stream brought (in order, never empty) and onStatus({state: "live" | "reconnecting" | "stopped",
+ * attempt, retryInMs, problem}); "stopped" once the game is over or stop() was called.
+ * onFatal(problem) ends following for answers a retry cannot fix (401: the token died; 403; 404; 400).
+ * A 410 too_far_behind (the log no longer holds the events after the resume point) calls
+ * onTooFarBehind(problem), which reloads the view and resolves to the seq to follow after; without
+ * that handler a 410 is fatal. Returns {stop()}.
  */
-export function follow(gameId, token, after, { onEvents, onStatus, onFatal }) {
-  const control = new AbortController();
+export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind }) {
   let stopped = false;
+  let connection = null; // the AbortController of the open request
   let cursor = after;
+  let resumed = false; // the cursor is an id the stream sent: resume with Last-Event-ID
+  let retryMs = RETRY_MS;
+  let failures = 0;
+
+  /** One connection, read to its end: true when the game is over (nothing more will come). */
+  async function readStream() {
+    connection = new AbortController();
+    const control = connection;
+    let silence = setTimeout(() => control.abort(), SILENCE_MS);
+    try {
+      const response = await api.stream(gameId, token, cursor, resumed, control.signal);
+      if (response.status === 204) return true;
+      if (failures) onStatus({ state: "live" });
+      failures = 0;
+      const parser = new SseParser();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let over = false; // the server closes the stream right after game_over: read on to that end
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return over;
+        clearTimeout(silence);
+        silence = setTimeout(() => control.abort(), SILENCE_MS);
+        const messages = parser.push(value);
+        const events = messages.map((message) => JSON.parse(message.data));
+        if (parser.retry !== null) retryMs = parser.retry;
+        const last = messages[messages.length - 1]; // an id whose message is complete, never one half-read
+        if (last && /^[0-9]+$/.test(last.id)) {
+          cursor = Number(last.id);
+          resumed = true;
+        }
+        if (events.length) onEvents(events);
+        over ||= events.some((event) => event.type === LAST_TYPE);
+      }
+    } finally {
+      clearTimeout(silence);
+    }
+  }
+
+  /** What to do after a failed connection: stop (fatal), resume elsewhere (410), or wait this many ms. */
+  async function recover(problem) {
+    if (problem.status === 410 && problem.code === "too_far_behind" && onTooFarBehind) {
+      try {
+        cursor = await onTooFarBehind(problem);
+        resumed = false;
+        return 0;
+      } catch (reloadProblem) {
+        problem = reloadProblem;
+      }
+    }
+    if (FATAL.has(problem.status) || problem.status === 410) {
+      stopped = true;
+      onFatal(problem);
+      return null;
+    }
+    const retryAfter = Number(problem.retryAfter) * 1000 || 0;
+    const delay = Math.max(retryAfter, retryMs, BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]);
+    failures += 1;
+    onStatus({ state: "reconnecting", attempt: failures, retryInMs: delay, problem });
+    return delay;
+  }
 
   async function loop() {
-    let failures = 0;
     while (!stopped) {
+      let delay = retryMs; // the server closed the stream (its maximum lifetime): come back as it asked
       try {
-        const page = await api.events(gameId, token, cursor, WAIT_SECONDS, control.signal);
-        if (failures) onStatus({ state: "live" });
-        failures = 0;
-        if (page.events.length) {
-          cursor = page.last_seq;
-          onEvents(page.events);
-        }
+        if (await readStream()) break;
       } catch (problem) {
-        if (stopped || problem.name === "AbortError") return;
-        if (problem.status === 401 || problem.status === 404) {
-          stopped = true;
-          onFatal(problem);
-          return;
-        }
-        const retryAfter = Number(problem.retryAfter) * 1000 || 0;
-        const delay = Math.max(retryAfter, BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]);
-        failures += 1;
-        onStatus({ state: "reconnecting", attempt: failures, retryInMs: delay, problem });
-        await new Promise((resolve) => setTimeout(resolve, delay * (0.8 + Math.random() * 0.4)));
+        if (stopped) return;
+        delay = await recover(problem);
+        if (delay === null) return;
       }
+      await new Promise((resolve) => setTimeout(resolve, delay * (0.8 + Math.random() * 0.4)));
+    }
+    if (!stopped) {
+      stopped = true;
+      onStatus({ state: "stopped" });
     }
   }
 
@@ -48,8 +107,9 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal }) {
   loop();
   return {
     stop() {
+      if (stopped) return;
       stopped = true;
-      control.abort();
+      if (connection) connection.abort();
       onStatus({ state: "stopped" });
     },
   };
