@@ -235,8 +235,12 @@ class FanoutHub:
         with self.lock:
             if self._subscription is None:
                 subscription = self._connect()
-                for channel in self._games:
-                    subscription.subscribe(channel)
+                try:
+                    for channel in self._games:
+                        subscription.subscribe(channel)
+                except Exception:
+                    subscription.close()  # half made (a node down): closed, so its connections don't pile up
+                    raise
                 self._subscription = subscription
             return self._subscription
 
