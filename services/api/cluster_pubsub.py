@@ -116,7 +116,7 @@ class ClusterSubscription:
             getattr(reader.pubsub, command)(channel)
         except Exception as error:
             self._refresh_slots(reader.node)
-            raise SubscriptionLost(f"{command} on {reader.node.name} failed: {error!r}") from error
+            raise SubscriptionLost(f"{command} on {reader.node.name}: {type(error).__name__}: {error}") from error
 
     def _read(self, reader: _NodeReader) -> None:
         try:
@@ -126,9 +126,11 @@ class ClusterSubscription:
                     notice = self._notice(reader, message) if message else None
                 except Exception as error:  # lost connection, MOVED, or an unasked SUNSUBSCRIBE
                     if not self._closed.is_set():
-                        log.warning("fan-out node %s lost: %r", reader.node.name, error)
+                        log.warning("fan-out node %s lost: %s: %s", reader.node.name, type(error).__name__, error)
                         self._refresh_slots(reader.node)
-                        self._notices.put(SubscriptionLost(f"{reader.node.name}: {error!r}"))
+                        lost = SubscriptionLost(f"{reader.node.name}: {type(error).__name__}: {error}")
+                        lost.__cause__ = error
+                        self._notices.put(lost)
                     return
                 if notice is not None:
                     self._notices.put(notice)
