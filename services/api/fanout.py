@@ -33,7 +33,7 @@ Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, pa
 
 
 class Subscription(Protocol):
-    """One pub/sub connection to the store's notify channels (Redis: SSUBSCRIBE on one connection)."""
+    """The store's notify channels (Redis: SSUBSCRIBE on one connection; a cluster: one per master)."""
 
     def subscribe(self, channel: str) -> None: ...
 
