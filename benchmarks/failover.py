@@ -22,6 +22,7 @@ import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,12 +104,21 @@ def _lost(base: str, game_id: str, acked: list[tuple[int, int, str, dict[str, An
     return missing, len(moves)
 
 
-def play_through_failover(base: str, cluster: LoopbackCluster, kill_after: int = 30, seed: int = 7) -> dict[str, Any]:
-    """Play a game on ``base`` (a cluster-mode API), killing its slot's master after ``kill_after`` acks."""
+def play_through_failover(
+    base: str,
+    cluster: LoopbackCluster,
+    kill_after: int = 30,
+    seed: int = 7,
+    on_created: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Play a game on ``base`` (a cluster-mode API), killing its slot's master after ``kill_after`` acks;
+    ``on_created(game_id)`` runs before the first move (tests start a stream on the game there)."""
     created = requests.post(
         f"{base}/v1/games", json={"rules": RULES, "seats": [{"type": "human"}] * 4}, timeout=30
     ).json()
     game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    if on_created is not None:
+        on_created(game_id)
     play = Play()
     player = threading.Thread(target=_player, args=(base, game_id, tokens, play, seed))
     player.start()

@@ -33,7 +33,7 @@ Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, pa
 
 
 class Subscription(Protocol):
-    """One pub/sub connection to the store's notify channels (Redis: SSUBSCRIBE on one connection)."""
+    """The store's notify channels (Redis: SSUBSCRIBE on one connection; a cluster: one per master)."""
 
     def subscribe(self, channel: str) -> None: ...
 
@@ -235,8 +235,12 @@ class FanoutHub:
         with self.lock:
             if self._subscription is None:
                 subscription = self._connect()
-                for channel in self._games:
-                    subscription.subscribe(channel)
+                try:
+                    for channel in self._games:
+                        subscription.subscribe(channel)
+                except Exception:
+                    subscription.close()  # half made (a node down): closed, so its connections don't pile up
+                    raise
                 self._subscription = subscription
             return self._subscription
 

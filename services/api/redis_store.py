@@ -32,7 +32,9 @@ in the same round trip, by ``WAIT``: a commit fewer replicas confirm raises
 
 The client is a ``redis.Redis`` or, with ``REDIS_CLUSTER_NODES``, a
 ``redis.cluster.RedisCluster`` (:func:`make_store`); the commit's own send
-(:meth:`RedisStore._send_once`) routes to the master of the game's slot itself.
+(:meth:`RedisStore._send_once`) routes to the master of the game's slot itself,
+and the fan-out subscription is one connection per master
+(:mod:`services.api.cluster_pubsub`).
 """
 
 from __future__ import annotations
@@ -50,8 +52,9 @@ from redis.exceptions import MovedError, ResponseError
 
 from services.engine import GameState, from_json
 
+from .cluster_pubsub import ClusterSubscription
 from .config import cluster_nodes
-from .fanout import Notice
+from .fanout import Notice, Subscription
 from .store import GameRecord, NotReplicated, RecentCopies, notify_channel
 
 log = logging.getLogger("services.api")
@@ -296,7 +299,10 @@ class RedisStore:
         entries = self.client.xrange(events_key(game_id), min=f"{after + 1}-0", max="+", count=limit)
         return [orjson.loads(fields[b"e"]) for _, fields in entries]
 
-    def subscription(self) -> RedisSubscription:
+    def subscription(self) -> Subscription:
+        """The fan-out hub's subscription: one connection, or on a cluster one per master (its reader each)."""
+        if isinstance(self.client, RedisCluster):
+            return ClusterSubscription(self.client, self._refresh_slots)
         return RedisSubscription(self.client)
 
     def ping(self) -> bool:

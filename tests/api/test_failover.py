@@ -1,23 +1,64 @@
 """Failover without loss: the master holding a game's slot is SIGKILLed mid-play (benchmarks/failover.py).
 
 The replica takes over, the game finishes, and every move the API acknowledged
-(2xx, after WAIT saw a replica have it) is in the final game.  ``pytest -s``
-shows the figures.
+(2xx, after WAIT saw a replica have it) is in the final game; a stream open on
+the game throughout delivers every event once.  ``pytest -s`` shows the figures.
 """
 
 from __future__ import annotations
 
 import json
+import threading
+from typing import Any
 
 import pytest
+import requests
 
 from benchmarks.failover import play_through_failover
 
+from .sse import messages, open_stream
+
 pytestmark = pytest.mark.integration
+BOUND = 10.0  # seconds: a liveness bound, below the stream's 15 s heartbeat (its fallback re-read)
+
+
+def _follow(base: str, game_id: str, seen: list[dict[str, Any]], stop: threading.Event) -> None:
+    """A spectator's stream to ``game_over``, resumed with ``Last-Event-ID`` whenever it ends or fails."""
+    while not stop.is_set():
+        last = seen[-1]["seq"] if seen else 0
+        try:
+            with open_stream(base, game_id, last_event_id=last, timeout=30) as response:
+                if response.status_code != 200:  # a 503 while the game's master is down
+                    stop.wait(0.05)
+                    continue
+                for message in messages(response):
+                    if message.event is not None:
+                        seen.append(message.json())
+                        if message.event == "game_over":
+                            return
+        except requests.RequestException:
+            stop.wait(0.05)  # the retry pause of a reconnecting client
 
 
 def test_killing_the_games_master_loses_no_acknowledged_move(cluster_api, redis_cluster):
-    figures = play_through_failover(cluster_api, redis_cluster)
+    seen: list[dict[str, Any]] = []
+    stop = threading.Event()
+    followers: list[tuple[str, threading.Thread]] = []
+
+    def follow(game_id: str) -> None:
+        follower = threading.Thread(target=_follow, args=(cluster_api, game_id, seen, stop))
+        follower.start()
+        followers.append((game_id, follower))
+
+    try:
+        figures = play_through_failover(cluster_api, redis_cluster, on_created=follow)
+        [(game_id, follower)] = followers
+        follower.join(BOUND)  # the fan-out hub is back on the promoted master: game_over arrives at once
+        assert not follower.is_alive(), "the stream did not deliver the end of the game promptly"
+    finally:
+        stop.set()
+    final = requests.get(f"{cluster_api}/v1/games/{game_id}/events", params={"after": 0}, timeout=30).json()
+    assert seen == final["events"], "the stream carried every event of the game once, in order"
     print("\nfailover:", json.dumps(figures))
     assert figures["game_finished"]
     assert figures["acknowledged_moves_lost"] == 0
