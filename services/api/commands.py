@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules, new_game
 from services.players import DEFAULT_LEVEL
@@ -29,7 +29,7 @@ from .moves import MoveRequest
 from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
 from .problems import ApiError, invalid_request
 from .rendering import ViewCache, game_view, seats_view
-from .store import GameRecord, GameStore, NotReplicated, Seat, idempotency_key
+from .store import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
 from .tokens import hash_token, new_game_id, new_token
 
 MAX_CAS_ATTEMPTS = 8
@@ -147,18 +147,26 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
 
+class KeyedMove(NamedTuple):
+    """A move sent with an ``Idempotency-Key``: where its seat's entry lives, the key's digest, the body's fingerprint."""
+
+    key: str
+    digest: bytes
+    fingerprint: str
+
+
 def _commit_move(
     ctx: Collaborators,
     record: GameRecord,
     seat: int,
     move: Bid | Play,
     cache: ViewCache | None,
-    idem: tuple[str, str] | None = None,
+    idem: KeyedMove | None = None,
     count: bool = True,
 ) -> dict[str, Any] | None:
     """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
-    view, or None when another writer changed the game first.  ``idem`` is
-    ``(idempotency key, request fingerprint)``."""
+    view, or None when another writer changed the game first; with ``idem``, its response is
+    stored as the seat's idempotency entry in the same commit."""
     kind = "bid" if isinstance(move, Bid) else "play"
     before = record.state
     try:
@@ -173,7 +181,7 @@ def _commit_move(
     events = move_events(nxt, before, after, seat, move)
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
-    idem_value = (idem[0], idempotency.pack(idem[1], response)) if idem else None
+    idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None
     ctx.ai.before_commit(nxt)
     try:
         committed = ctx.store.commit(nxt, record, events, idem_value)
@@ -222,11 +230,14 @@ def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fres
     ctx.note_seat(seat)
     idem = None
     if request.idempotency_key:
-        idem = (idempotency_key(record.game_id, seat, request.idempotency_key), request.fingerprint or "")
-        raw = ctx.store.idempotent_entry(idem[0])
+        # the seat's last keyed move only: an older key is judged as a new move
+        idem = KeyedMove(
+            idempotency_key(record.game_id, seat), key_digest(request.idempotency_key), request.fingerprint or ""
+        )
+        raw = ctx.store.idempotent_entry(idem.key, idem.digest)
         if raw is not None:
             stored = idempotency.unpack(raw)
-            if stored.fingerprint != idem[1]:
+            if stored.fingerprint != idem.fingerprint:
                 raise ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.")
             replayed = idempotency.replay(stored, record, ctx.cache)
             if replayed is None:  # a stale copy, older than the entry: its rounds come from a fresh read

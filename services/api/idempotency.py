@@ -1,6 +1,7 @@
 """Stored ``Idempotency-Key`` entries, kept small.
 
-A move's response is the seat's view, and a late view is mostly ``history`` (every finished round's
+A seat keeps one entry, its last accepted keyed move's (:func:`services.api.store.idempotency_key`):
+the key's digest, then the response.  A response is the seat's view, and a late view is mostly ``history`` (every finished round's
 hand record).  An entry stores the response without it, with the number of finished rounds, and
 compressed (a view's JSON repeats its keys: ~1.5 KB becomes ~0.5 KB, for ~20 µs a move).  A replay
 puts the rounds back from the current record: finished rounds are append-only, so the first ``rounds``
@@ -16,7 +17,7 @@ from typing import Any
 import orjson
 
 from .rendering import ViewCache, finished_rounds
-from .store import GameRecord
+from .store import KEY_DIGEST_BYTES, GameRecord
 
 COMPRESSION_LEVEL = 1  # zlib's fastest: nearly the ratio of the default level, at a third of its cost
 
@@ -28,15 +29,17 @@ class StoredResponse:
     response: dict[str, Any]  # the original response without its history
 
 
-def pack(fingerprint: str, response: dict[str, Any]) -> bytes:
-    """The entry stored for a move's ``response`` (a game view)."""
+def pack(digest: bytes, fingerprint: str, response: dict[str, Any]) -> bytes:
+    """The entry stored for a move's ``response`` (a game view) under the key of ``digest``
+    (:func:`services.api.store.key_digest`): the digest first, so a lookup tells whose entry
+    it is without decompressing it."""
     compact = {name: value for name, value in response.items() if name != "history"}
     entry = {"fingerprint": fingerprint, "rounds": len(response.get("history", ())), "response": compact}
-    return zlib.compress(orjson.dumps(entry), COMPRESSION_LEVEL)
+    return digest + zlib.compress(orjson.dumps(entry), COMPRESSION_LEVEL)
 
 
 def unpack(raw: bytes) -> StoredResponse:
-    entry = orjson.loads(zlib.decompress(raw))
+    entry = orjson.loads(zlib.decompress(raw[KEY_DIGEST_BYTES:]))
     return StoredResponse(entry["fingerprint"], entry["rounds"], entry["response"])
 
 

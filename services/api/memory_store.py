@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from .fanout import Notice
-from .store import GameRecord, RecentCopies, notify_channel
+from .store import GameRecord, RecentCopies, entry_answers, notify_channel
 
 
 @dataclass
@@ -29,7 +29,7 @@ class MemoryBackend:
 
     games: dict[str, tuple[int, str, str, str]] = field(default_factory=dict)  # id -> (v, meta, state, rounds)
     events: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # id -> [(seq, event JSON)]
-    idempotent: dict[str, bytes] = field(default_factory=dict)
+    idempotent: dict[str, bytes] = field(default_factory=dict)  # idempotency_key(id, seat) -> last entry
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
     changed: Condition = field(default_factory=Condition)  # the lock of every read and write
@@ -121,9 +121,10 @@ class MemoryStore:
         self._remember(record)
         return True
 
-    def idempotent_entry(self, key: str) -> bytes | None:
+    def idempotent_entry(self, key: str, digest: bytes) -> bytes | None:
         with self.backend.changed:
-            return self.backend.idempotent.get(key)
+            entry = self.backend.idempotent.get(key)
+        return entry if entry is not None and entry_answers(entry, digest) else None
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         with self.backend.changed:

@@ -13,8 +13,9 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   (with per-seat private parts, filtered on read).  Bounded: the commit that
   starts a round trims it to the last ``KEPT_ROUNDS`` rounds
   (:mod:`services.api.retention`; ``meta`` holds the oldest seq kept).
-* ``game:{id}:idem:<seat>:<sha256(key)>`` — the stored response of an
-  ``Idempotency-Key`` request, compacted (:mod:`services.api.idempotency`).
+* ``game:{id}:idem:<seat>`` — the seat's last accepted move sent with an
+  ``Idempotency-Key``: the key's SHA-256, then the compacted response
+  (:mod:`services.api.idempotency`); the seat's next keyed move overwrites it.
 * ``game:{id}:notify`` — a shard channel (not a key): each commit publishes (``SPUBLISH``)
   its new events there as a JSON array, for :mod:`services.api.fanout`.
 * ``game:{id}:ai`` and the sorted sets ``ai:pending:{0}`` … ``ai:pending:{15}``
@@ -55,7 +56,7 @@ from services.engine import GameState, from_json
 from .cluster_pubsub import ClusterSubscription
 from .config import cluster_nodes
 from .fanout import Notice, Subscription
-from .store import GameRecord, NotReplicated, RecentCopies, notify_channel
+from .store import GameRecord, NotReplicated, RecentCopies, entry_answers, notify_channel
 
 log = logging.getLogger("services.api")
 
@@ -281,14 +282,15 @@ class RedisStore:
         except redis.RedisError as error:  # the next request tries again
             log.warning("cluster slot map not refreshed", extra={"error": error.__class__.__name__})
 
-    def idempotent_entry(self, key: str) -> bytes | None:
-        """The stored entry; with ``wait_replicas``, only once replicas confirm it.
+    def idempotent_entry(self, key: str, digest: bytes) -> bytes | None:
+        """The stored entry if it is ``digest``'s; with ``wait_replicas``, only once replicas confirm it.
 
         ``WAIT`` counts the replicas that have this connection's last write, so
         the entry's TTL is refreshed first: a write after the one that stored
-        the entry, which a replica can only confirm by having both."""
+        the entry, which a replica can only confirm by having both.  Another
+        key's entry (the seat's usual case: a new move) costs no ``WAIT``."""
         raw = self.client.get(key)
-        if raw is None:
+        if raw is None or not entry_answers(raw, digest):
             return None
         if self.wait_replicas:
             replies = self._send_once(key, ("EXPIRE", key, self.idem_ttl), *self._wait())

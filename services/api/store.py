@@ -44,10 +44,25 @@ def parse_state(text: str, rounds: str) -> GameState:
     return state
 
 
-def idempotency_key(game_id: str, seat: int, key: str) -> str:
-    """Where a move's ``Idempotency-Key`` response is kept (a Redis key; the in-memory store uses it as is)."""
-    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-    return f"game:{{{game_id}}}:idem:{seat}:{digest}"
+def idempotency_key(game_id: str, seat: int) -> str:
+    """Where a seat's last accepted keyed move is kept (a Redis key; the in-memory store uses it as is).
+
+    One entry per seat, overwritten by the seat's next keyed move: a client retries only the
+    request whose answer it lost, and it sends no next move before it has that answer."""
+    return f"game:{{{game_id}}}:idem:{seat}"
+
+
+KEY_DIGEST_BYTES = hashlib.sha256().digest_size
+
+
+def key_digest(key: str) -> bytes:
+    """The ``Idempotency-Key`` as stored: its SHA-256, which every stored entry starts with."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).digest()
+
+
+def entry_answers(entry: bytes, digest: bytes) -> bool:
+    """Whether a seat's stored entry is the one for the key of ``digest`` (not an older or newer key)."""
+    return entry[:KEY_DIGEST_BYTES] == digest
 
 
 def notify_channel(game_id: str) -> str:
@@ -223,13 +238,15 @@ class GameStore(Protocol):
         yet); False, writing nothing, otherwise.  Events below the record's
         ``first_seq`` are dropped in the same step (:mod:`services.api.retention`).
         ``idempotent`` is ``(idempotency key, stored entry)``
-        (:func:`services.api.idempotency.pack`), written in the same step.
+        (:func:`idempotency_key`, :func:`services.api.idempotency.pack`), written in the
+        same step over the seat's previous entry.
         Raises :class:`NotReplicated` when the write is made but not confirmed
         by the replicas the store requires."""
 
-    def idempotent_entry(self, key: str) -> bytes | None:
-        """The stored entry of an ``Idempotency-Key`` request, once it is as safe
-        as a fresh commit would be (else :class:`NotReplicated`); None if none."""
+    def idempotent_entry(self, key: str, digest: bytes) -> bytes | None:
+        """The entry at ``key`` if it was stored for the ``Idempotency-Key`` of ``digest``
+        (:func:`entry_answers`), once it is as safe as a fresh commit would be (else
+        :class:`NotReplicated`); None if there is none or it belongs to another key."""
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 

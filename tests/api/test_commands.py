@@ -18,7 +18,7 @@ from services.api.memory_store import MemoryBackend, MemoryStore
 from services.api.moves import MoveRequest, parse_move, request_fingerprint
 from services.api.problems import ApiError
 from services.api.rendering import ViewCache
-from services.api.store import GameRecord
+from services.api.store import GameRecord, idempotency_key, key_digest
 
 HUMANS = [{"type": "human"}] * 4
 
@@ -150,6 +150,17 @@ def test_an_idempotency_key_reused_with_another_body_is_refused():
     )
     # the key is per seat: another seat may use the same one
     assert bid(ctx, game_id, tokens[2], 4, idempotency_key="k", fingerprint=other)["version"] == 3
+
+
+def test_a_seat_keeps_one_idempotency_entry_its_last_keyed_moves(two_processes):
+    a, b = two_processes
+    game_id, tokens = create(a)
+    bid(a, game_id, tokens[1], 3, idempotency_key="k-1", fingerprint=request_fingerprint("bid", {"bid": 3}))
+    bid(a, game_id, tokens[2], 2, idempotency_key="k-2", fingerprint=request_fingerprint("bid", {"bid": 2}))
+    entries = a.store.backend.idempotent
+    assert sorted(entries) == [idempotency_key(game_id, 1), idempotency_key(game_id, 2)]
+    assert b.store.idempotent_entry(idempotency_key(game_id, 1), key_digest("k-1")) is not None
+    assert b.store.idempotent_entry(idempotency_key(game_id, 1), key_digest("k-2")) is None, "seat 2's key"
 
 
 # ---- claim, leave, takeover -----------------------------------------------------------

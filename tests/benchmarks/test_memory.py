@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from benchmarks.memory import CHECKPOINTS, ROUNDS, checkpoint_after, seeds_with_rounds
+from benchmarks.memory import CHECKPOINTS, checkpoint_after, seeds_with_rounds
 from benchmarks.procs import ROOT
 from tests.conftest import redis_url
 
@@ -26,7 +26,8 @@ def test_a_one_game_run_prints_bytes_per_checkpoint_and_the_finished_ttl(redis_d
         parts = figures[name]
         assert parts["total"] == parts["hash"] + parts["events"] + parts["idempotency"] > 0
     assert figures["fresh"]["idempotency_entries"] == 0
-    assert figures["finished"]["idempotency_entries"] == ROUNDS * 56  # one per move: 4 bids and 52 cards a round
+    # every move keyed, ROUNDS * 56 of them: one entry per seat, its last keyed move's
+    assert figures["mid_round_5"]["idempotency_entries"] == figures["finished"]["idempotency_entries"] == 4
     assert 0 < out["finished_ttl_seconds"]["hash"] <= 24 * 3600  # FINISHED_GAME_TTL_SECONDS
 
 
