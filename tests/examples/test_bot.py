@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.clients import EventFollower
 from tests.api.contract import ContractSession
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
@@ -16,16 +17,6 @@ pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "examples" / "bot.py"
 RULES = {"preset": "partnership", "win_score": 100, "lose_score": -100}
-
-
-def all_events(session: ContractSession, game_id: str) -> list[dict]:
-    events: list[dict] = []
-    while True:
-        page = session.get(f"/v1/games/{game_id}/events", params={"after": events[-1]["seq"] if events else 0})
-        assert page.status_code == 200
-        if not page.json()["events"]:
-            return events
-        events += page.json()["events"]
 
 
 def test_bot_claims_the_open_seat_and_plays_it_to_game_over(api_server, ai_worker):
@@ -39,6 +30,8 @@ def test_bot_claims_the_open_seat_and_plays_it_to_game_over(api_server, ai_worke
     created = session.post("/v1/games", json={"rules": RULES, "seats": seats})
     assert created.status_code == 201
     game_id = created.json()["game_id"]
+    follower = EventFollower(api_server, game_id)  # the log keeps only the last rounds: read as it goes
+    follower.start()  # nothing moves before the bot claims its seat
 
     bot = subprocess.run(
         [sys.executable, str(BOT), "--api", api_server, "--game", game_id],
@@ -50,7 +43,7 @@ def test_bot_claims_the_open_seat_and_plays_it_to_game_over(api_server, ai_worke
     final = session.get(f"/v1/games/{game_id}").json()
     assert final["phase"] == "game_over"
     assert final["seats"][1]["type"] == "human", "the bot holds the seat it claimed"
-    events = all_events(session, game_id)
+    events = follower.finish()
     assert [e["data"]["seat"] for e in events if e["type"] == "seat_claimed"] == [1]
     rounds = sum(e["type"] == "round_started" for e in events)
     bot_bids = [e for e in events if e["type"] == "bid" and e["data"]["seat"] == 1]
