@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle-seconds", type=float, default=2.0)
     parser.add_argument("--connect-seconds", type=float, default=120.0, help="bound on connecting every client")
     parser.add_argument("--client-procs", type=int, default=2)
-    parser.add_argument("--ramp", type=float, default=2000.0, help="new client connections a second, all processes")
+    parser.add_argument("--ramp", type=float, default=500.0, help="new client connections a second, all processes")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))
     args = parser.parse_args(argv)
     raise_open_files_limit()
