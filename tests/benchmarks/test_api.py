@@ -12,7 +12,7 @@ from benchmarks.procs import ROOT
 from benchmarks.wire import CLIENTS
 
 
-@pytest.mark.parametrize(("client", "worker_class"), zip(sorted(CLIENTS), ["gevent", "gthread"], strict=True))
+@pytest.mark.parametrize(("client", "worker_class"), list(zip(sorted(CLIENTS), ["gevent", "gthread"], strict=True)))
 @pytest.mark.integration
 def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client, worker_class):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "2"]
