@@ -12,14 +12,14 @@ from benchmarks.procs import ROOT
 from benchmarks.wire import CLIENTS
 
 
-@pytest.mark.parametrize("client", sorted(CLIENTS))
+@pytest.mark.parametrize(("client", "worker_class"), list(zip(sorted(CLIENTS), ["gevent", "gthread"], strict=True)))
 @pytest.mark.integration
-def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client):
+def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client, worker_class):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "2"]
-    command += ["--client", client]
+    command += ["--client", client, "--worker-class", worker_class]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
     out = json.loads(run.stdout)
-    assert out["settings"]["client"] == client
+    assert out["settings"]["client"] == client and out["settings"]["worker_class"] == worker_class
     for kind in ("floor_bare_redis_get", "get_view", "moves"):
         figures = out[kind]
         assert figures["requests_per_s_median"] > 0
