@@ -16,6 +16,7 @@ none was lost.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -154,7 +155,8 @@ def play_through_failover(
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)  # --help, and no stray flags
     celery_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
     with loopback_cluster() as cluster:
         env = {

@@ -101,24 +101,33 @@ def decisions_per_second(url: str, batch: Batch, processes: int, pool: str) -> d
     else:
         workers = [start_worker(url, queues=idle, pool="solo") for _ in range(processes)]
     client = Celery(broker=url, backend=url, set_as_current=False)
+    backend = redis.Redis.from_url(url)
     with running(*workers):
         queue = batch_queue(batch)
+        redis_cpu_before = _redis_cpu_seconds(backend)
         results = [
             client.send_task("ai.decide", kwargs=_kwargs(v, lvl, i), queue=queue) for i, (v, lvl) in enumerate(batch)
         ]
         replies = client.control.add_consumer(queue, reply=True, timeout=5)
         assert len(replies) == len(workers), replies
         # Wait without competing for the cores: one MGET of every result key every half second.
-        backend = redis.Redis.from_url(url)
         keys = [f"celery-task-meta-{r.id}" for r in results]
         while None in (metas := backend.mget(keys)):
             time.sleep(0.5)
         done = sorted(datetime.fromisoformat(json.loads(m)["date_done"]) for m in metas)
+        redis_cpu = _redis_cpu_seconds(backend) - redis_cpu_before
     client.close()
     span = (done[-1] - done[0]).total_seconds()
     # The first result's own time is not in the span: count one decision fewer.
     return {"pool": pool, "processes": processes, "queue": queue, "decisions": len(batch), "seconds": round(span, 2),
-            "decisions_per_second": round((len(batch) - 1) / span, 1)}  # fmt: skip
+            "decisions_per_second": round((len(batch) - 1) / span, 1),
+            # the broker + result backend Redis's own CPU per decision: sends, deliveries, acks, results
+            "broker_redis_cpu_us_per_decision": round(redis_cpu / len(batch) * 1e6, 1)}  # fmt: skip
+
+
+def _redis_cpu_seconds(client: redis.Redis) -> float:
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def _spin(seconds: float) -> int:
