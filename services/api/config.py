@@ -20,7 +20,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_SOCKET_TIMEOUT": 1.0,  # seconds; bounds every Redis call so a dead Redis gives a quick 503
     "REDIS_MAX_CONNECTIONS": 512,  # per pool and process; at least API_THREADS (each long poll holds one)
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
-    "FINISHED_GAME_TTL_SECONDS": 24 * 3600,  # a finished game (nobody moves in it) expires this long after its end
+    "FINISHED_GAME_TTL_SECONDS": 3600,  # a finished game (nobody moves in it) expires this long after its end
     "IDEMPOTENCY_TTL_SECONDS": 24 * 3600,  # how long a stored Idempotency-Key response is replayed
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events

@@ -56,7 +56,7 @@ from services.engine import GameState, from_json
 from .cluster_pubsub import ClusterSubscription
 from .config import cluster_nodes
 from .fanout import Notice, Subscription
-from .store import GameRecord, NotReplicated, RecentCopies, entry_answers, notify_channel
+from .store import GameRecord, NotReplicated, RecentCopies, entry_answers, idempotency_key, notify_channel
 
 log = logging.getLogger("services.api")
 
@@ -84,6 +84,7 @@ local notice = {}  -- the new events, as one JSON array, to the API processes' f
 for i = 11, #ARGV, 2 do notice[#notice + 1] = ARGV[i] end
 if #notice > 0 then redis.call('SPUBLISH', KEYS[4], '[' .. table.concat(notice, ',') .. ']') end
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[7])) end
+for i = 5, #KEYS do redis.call('EXPIRE', KEYS[i], ttl, 'LT') end  -- game over: no seat's entry outlives it
 return {1, ARGV[2]}
 """
 PENDING_SHARDS = 16  # sorted sets of game ids scored by their AI turn's deadline; each its own slot
@@ -189,14 +190,16 @@ class RedisStore:
         if expected is not None and expected.rounds_json == rounds:
             rounds = ""  # unchanged: not sent, not rewritten
         trim = expected is not None and record.first_seq > expected.first_seq
+        over = record.state.phase == "game_over"
+        ttl = self.finished_ttl if over else self.ttl_seconds
         args: list[Any] = [
             "" if expected is None else str(expected.version),
             str(record.version),
             record.meta_json(),
             record.state_json,
-            self.finished_ttl if record.state.phase == "game_over" else self.ttl_seconds,
+            ttl,
             idempotent[1] if idempotent else "",
-            self.idem_ttl,
+            min(self.idem_ttl, ttl),
             rounds,
             f"{record.first_seq}-0" if trim else "",
         ]
@@ -204,6 +207,8 @@ class RedisStore:
             args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
         idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
         keys = [game_key(record.game_id), events_key(record.game_id), idem_key, notify_channel(record.game_id)]
+        if over:  # every seat's entry expires with the finished game (EXPIRE … LT: never lengthened)
+            keys += [idempotency_key(record.game_id, seat) for seat in range(len(record.seats))]
         commands = [("EVALSHA", self._commit.sha, len(keys), *keys, *args), *self._wait()]
         try:
             replies = self._send_once(keys[0], *commands)

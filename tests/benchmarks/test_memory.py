@@ -28,7 +28,9 @@ def test_a_one_game_run_prints_bytes_per_checkpoint_and_the_finished_ttl(redis_d
     assert figures["fresh"]["idempotency_entries"] == 0
     # every move keyed, ROUNDS * 56 of them: one entry per seat, its last keyed move's
     assert figures["mid_round_5"]["idempotency_entries"] == figures["finished"]["idempotency_entries"] == 4
-    assert 0 < out["finished_ttl_seconds"]["hash"] <= 24 * 3600  # FINISHED_GAME_TTL_SECONDS
+    ttls = out["finished_ttl_seconds"]
+    assert 0 < ttls["hash"] <= 3600  # FINISHED_GAME_TTL_SECONDS
+    assert 0 < ttls["idempotency_max"] <= ttls["hash"]  # no seat's entry outlives the finished game
 
 
 def test_the_checkpoints_fall_mid_round_and_at_the_end_of_a_ten_round_game():
