@@ -81,13 +81,18 @@ def test_a_waiter_wakes_with_the_published_events_and_the_last_one_out_unsubscri
     hub.stop()
 
 
+def _store_unpublished(store: MemoryStore, seq: int) -> None:
+    """An event in the log that no publication announced (pub/sub is at-most-once)."""
+    with store.backend.changed:  # the backend's lock (re-entrant)
+        store.backend.events["g"].append((seq, b'{"seq":%d,"type":"bid","version":%d,"data":{}}' % (seq, seq)))
+
+
 def test_a_gap_in_the_published_seqs_is_filled_from_the_store():
     store = MemoryStore()
     record = _game(store, 1)
     hub = FanoutHub(store, store.subscription)
     thread, out = _wait_in_thread(hub, after=1)
-    with store.backend.changed:  # seq 2 written without a publication, then 3 published
-        store.backend.events["g"].append((2, b'{"seq":2,"type":"bid","version":2,"data":{}}'))
+    _store_unpublished(store, 2)  # seq 2 written without a publication, then 3 published
     _append(store, record, [3])
     thread.join(30)
     assert [e["seq"] for e in out["events"]] == [2, 3]
@@ -127,7 +132,7 @@ def test_an_unreadable_message_makes_listeners_reread_the_store_and_the_reader_l
     hub = FanoutHub(store, store.subscription)
     thread, out = _wait_in_thread(hub, after=1)
     with store.backend.changed:  # seq 2 stored, then a garbled publication instead of its events
-        store.backend.events["g"].append((2, b'{"seq":2,"type":"bid","version":2,"data":{}}'))
+        _store_unpublished(store, 2)
         store.backend.publish(notify_channel("g"), b"[2-0,{")
     thread.join(30)
     assert [e["seq"] for e in out["events"]] == [2]
