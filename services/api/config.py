@@ -18,7 +18,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_WAIT_REPLICAS": 0,  # a write is acknowledged once this many replicas confirm it (WAIT); 1 in cluster mode
     "REDIS_WAIT_TIMEOUT_MS": 500,  # how long a write waits for them; less than REDIS_SOCKET_TIMEOUT
     "REDIS_SOCKET_TIMEOUT": 1.0,  # seconds; bounds every Redis call so a dead Redis gives a quick 503
-    "REDIS_MAX_CONNECTIONS": 512,  # per pool and process; at least API_THREADS (each long poll holds one)
+    "REDIS_MAX_CONNECTIONS": 512,  # per pool and process: requests in a Redis call at once (a waiting client holds none)
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
     "FINISHED_GAME_TTL_SECONDS": 3600,  # a finished game (nobody moves in it) expires this long after its end
     "IDEMPOTENCY_TTL_SECONDS": 24 * 3600,  # how long a stored Idempotency-Key response is replayed
