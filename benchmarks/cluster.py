@@ -28,6 +28,11 @@ NODE_TIMEOUT_MS = 1000  # how long a silent master stays master: the lower bound
 MASTERS = 3
 
 
+def benchmark_celery_url() -> str:
+    """The plain Redis the cluster benchmarks give Celery: ``REDIS_URL``, else 127.0.0.1:6379 database 6."""
+    return os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
+
+
 def until(condition: Callable[[], object], what: str, bound: float = 60.0) -> float:
     """Poll ``condition`` every 50 ms until it holds; the seconds it took (RuntimeError after ``bound``)."""
     started = time.monotonic()
@@ -54,6 +59,16 @@ class LoopbackCluster:
     def nodes(self) -> str:
         """The ``REDIS_CLUSTER_NODES`` value naming every node."""
         return ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def api_env(self, celery_url: str, **extra: str) -> dict[str, str]:
+        """Settings of an API whose games live on this cluster, with Celery on the plain Redis at
+        ``celery_url`` (kombu has no cluster transport)."""
+        return {
+            "REDIS_CLUSTER_NODES": self.nodes,
+            "CELERY_BROKER_URL": celery_url,
+            "CELERY_RESULT_BACKEND": celery_url,
+            **extra,
+        }
 
     def node(self, port: int) -> redis.Redis:
         return redis.Redis(port=port, socket_timeout=2, socket_connect_timeout=2)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import threading
 import time
@@ -29,7 +28,7 @@ from typing import Any
 
 import requests
 
-from .cluster import LoopbackCluster, loopback_cluster, until
+from .cluster import LoopbackCluster, benchmark_celery_url, loopback_cluster, until
 from .procs import free_port, gunicorn
 
 RULES = {"preset": "partnership", "win_score": 60, "lose_score": -60}
@@ -157,16 +156,8 @@ def play_through_failover(
 
 def main(argv: list[str] | None = None) -> None:
     argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)  # --help, and no stray flags
-    celery_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
     with loopback_cluster() as cluster:
-        env = {
-            "REDIS_CLUSTER_NODES": cluster.nodes,
-            "REDIS_WAIT_REPLICAS": "1",
-            "CELERY_BROKER_URL": celery_url,
-            "CELERY_RESULT_BACKEND": celery_url,
-            "RATE_LIMIT_ENABLED": "0",
-            "AI_ENABLED": "0",
-        }
+        env = cluster.api_env(benchmark_celery_url(), REDIS_WAIT_REPLICAS="1", RATE_LIMIT_ENABLED="0", AI_ENABLED="0")
         with gunicorn(f"redis://127.0.0.1:{free_port()}/0", workers=2, threads=8, env=env) as base:
             figures = play_through_failover(base, cluster)
     print(json.dumps({"benchmark": "failover", "wait_replicas": 1, **figures}, indent=2))

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import time
 
 import requests
 
-from .cluster import loopback_cluster
+from .cluster import benchmark_celery_url, loopback_cluster
 from .procs import free_port, gunicorn
 
 RULES = {"preset": "partnership"}
@@ -80,17 +79,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=600, help="moves per setting")
     args = parser.parse_args()
-    celery_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
     timings: dict[str, list[float]] = {"0": [], "1": []}
     with loopback_cluster() as cluster:
-        common = {
-            "REDIS_CLUSTER_NODES": cluster.nodes,
-            "CELERY_BROKER_URL": celery_url,
-            "CELERY_RESULT_BACKEND": celery_url,
-            "RATE_LIMIT_ENABLED": "0",
-            "AI_ENABLED": "0",
-            "LOG_LEVEL": "WARNING",
-        }
+        common = cluster.api_env(benchmark_celery_url(), RATE_LIMIT_ENABLED="0", AI_ENABLED="0", LOG_LEVEL="WARNING")
         unused = f"redis://127.0.0.1:{free_port()}/0"
         with (
             gunicorn(unused, workers=1, threads=4, env={**common, "REDIS_WAIT_REPLICAS": "0"}) as no_wait,

@@ -86,14 +86,8 @@ def cluster_env(cluster: LoopbackCluster, **extra: str) -> dict[str, str]:
     """Settings of an API in cluster mode: games on the cluster, acknowledged once a replica has them;
     Celery on the tests' plain Redis (database 1, so the session's ``ai_worker`` serves it); REDIS_URL
     names a port nothing listens on, so anything still using it for games would fail."""
-    return {
-        "REDIS_CLUSTER_NODES": cluster.nodes,
-        "REDIS_WAIT_REPLICAS": "1",
-        "CELERY_BROKER_URL": redis_url(API_TEST_DB),
-        "CELERY_RESULT_BACKEND": redis_url(API_TEST_DB),
-        "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",
-        **extra,
-    }
+    defaults = {"REDIS_WAIT_REPLICAS": "1", "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"}
+    return cluster.api_env(redis_url(API_TEST_DB), **{**defaults, **extra})
 
 
 @pytest.fixture(scope="session")

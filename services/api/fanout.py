@@ -245,23 +245,20 @@ class FanoutHub:
             return self._subscription
 
     def _dispatch(self, kind: str, channel: str, payload: bytes | None) -> None:
-        events = None
-        if kind == "message" and payload:
+        events = None  # None tells a listener to re-read the store
+        if kind == "message":
             try:
-                events = orjson.loads(payload)
+                events = orjson.loads(payload or b"")
             except orjson.JSONDecodeError:  # never let one bad message stop the reader: re-read the store
                 log.warning("unreadable fan-out message on %s; its listeners re-read the store", channel)
-                kind = "unreadable"
         with self.lock:
             game = self._games.get(channel)
             if game is None:
                 return  # a message or confirmation for a game nobody waits on any more
-            if kind == "subscribed":
-                if not game.confirmed.is_set():
-                    game.confirmed.set()
-                    return
-                events = None  # re-subscribed after a reconnect: messages may have been lost
-            elif events is None and kind != "unreadable":
+            if kind == "subscribed" and not game.confirmed.is_set():
+                game.confirmed.set()
                 return
+            # a message's events, or None: re-subscribed after a reconnect (messages may have been lost)
+            # or an unreadable message
             for listener in game.listeners:
                 listener.deliver(events)

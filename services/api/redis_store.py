@@ -308,7 +308,7 @@ class RedisStore:
 
     def subscription(self) -> Subscription:
         """The fan-out hub's subscription: one connection, or on a cluster one per master (its reader each)."""
-        if isinstance(self.client, RedisCluster):
+        if self.cluster:
             return ClusterSubscription(self.client, self._refresh_slots)
         return RedisSubscription(self.client)
 

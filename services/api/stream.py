@@ -5,7 +5,7 @@ The stream carries exactly what ``/events`` returns (same ``seq``, same per-seat
 (:mod:`services.api.fanout`), held for the stream's life, so an open stream holds no Redis connection
 and no thread of its own (under gevent, one greenlet).
 
-No Flask here: the route hands over the store and the settings, and the generator runs after the
+No Flask here: the route hands over the process's fan-out hub and the settings, and the generator runs after the
 view has returned (outside the request context).  A client that goes away is noticed when a write
 fails: the WSGI server then closes this generator, so a dropped stream ends at its next heartbeat
 (or the one after: the first write after a close may still land in the kernel's buffer).
