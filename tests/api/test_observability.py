@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,10 +69,16 @@ def value(samples: dict, name: str, **labels: str) -> float:
 
 
 def served_per_process(metrics_dir: Path, route: str) -> dict[str, float]:
-    """GET ``route`` requests counted in each worker's own multiprocess file."""
+    """GET ``route`` requests counted in each worker's own multiprocess file.  A file a booting
+    worker has created but not yet sized (prometheus-client creates it empty, then truncates it
+    to its first block) holds no count yet."""
     counts = {}
     for path in metrics_dir.glob("counter_*.db"):
-        for metric in multiprocess.MultiProcessCollector.merge([str(path)], accumulate=True):
+        try:
+            merged = multiprocess.MultiProcessCollector.merge([str(path)], accumulate=True)
+        except struct.error:  # fewer than the 4 bytes of its header: still being created
+            continue
+        for metric in merged:
             for sample in metric.samples:
                 if sample.name == "spades_http_requests_total" and sample.labels.get("route") == route:
                     counts[path.name] = counts.get(path.name, 0.0) + sample.value
