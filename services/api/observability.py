@@ -11,6 +11,7 @@ Logs never carry tokens, hands or bodies: only ids, route, status, timing.
 
 from __future__ import annotations
 
+import glob
 import json
 import logging
 import os
@@ -123,10 +124,34 @@ class QueueDepthCollector(Collector):
         yield family
 
 
+def sized_metric_files(directory: str, pattern: str = "*.db") -> list[str]:
+    """The workers' multiprocess files, less any still empty.
+
+    prometheus-client creates a process's file and only then sizes it, and its reader fails on an
+    empty one (struct.error), taking the whole scrape down: for a moment while a worker boots, and
+    for good if the worker was killed in that moment (prometheus/client_python#1199).  An empty
+    file holds no samples, and a sized one never shrinks, so leaving it out loses nothing."""
+    files = []
+    for path in glob.glob(os.path.join(directory, pattern)):
+        try:
+            if os.path.getsize(path) > 0:
+                files.append(path)
+        except FileNotFoundError:  # a dead worker's live gauges, removed since the glob
+            pass
+    return files
+
+
+class SizedFilesCollector(multiprocess.MultiProcessCollector):
+    """prometheus-client's multiprocess collector over :func:`sized_metric_files`."""
+
+    def collect(self) -> Any:
+        return self.merge(sized_metric_files(self._path), accumulate=True)
+
+
 def metrics_text(queue_depth: Callable[[], dict[str, int]]) -> bytes:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        SizedFilesCollector(registry)
         body = generate_latest(registry)
     else:
         body = generate_latest(REGISTRY)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +23,7 @@ from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
 from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
+from services.api.observability import sized_metric_files
 from services.engine import make_rules, new_game, view
 from services.players import QUEUES
 from tests.conftest import API_TEST_DB, redis_url
@@ -69,19 +69,14 @@ def value(samples: dict, name: str, **labels: str) -> float:
 
 
 def served_per_process(metrics_dir: Path, route: str) -> dict[str, float]:
-    """GET ``route`` requests counted in each worker's own multiprocess file.  A file a booting
-    worker has created but not yet sized (prometheus-client creates it empty, then truncates it
-    to its first block) holds no count yet."""
+    """GET ``route`` requests counted in each worker's own multiprocess file (a booting worker's
+    may still be empty: no count yet)."""
     counts = {}
-    for path in metrics_dir.glob("counter_*.db"):
-        try:
-            merged = multiprocess.MultiProcessCollector.merge([str(path)], accumulate=True)
-        except struct.error:  # fewer than the 4 bytes of its header: still being created
-            continue
-        for metric in merged:
+    for path in sized_metric_files(str(metrics_dir), "counter_*.db"):
+        for metric in multiprocess.MultiProcessCollector.merge([path], accumulate=True):
             for sample in metric.samples:
                 if sample.name == "spades_http_requests_total" and sample.labels.get("route") == route:
-                    counts[path.name] = counts.get(path.name, 0.0) + sample.value
+                    counts[path] = counts.get(path, 0.0) + sample.value
     return counts
 
 
