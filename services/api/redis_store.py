@@ -350,8 +350,9 @@ class RedisStore:
 def make_store(config: dict[str, Any]) -> RedisStore:
     """The store for these settings: one Redis at ``REDIS_URL``, or the cluster of ``REDIS_CLUSTER_NODES``.
 
-    On one Redis the pool makes a request wait (up to the socket timeout) for a free connection rather
-    than fail: under gevent thousands of requests may reach Redis at once."""
+    Every pool (one Redis's, or each cluster node's) makes a request wait up to the socket timeout for
+    a free connection rather than fail at once: under gevent thousands of requests may reach Redis
+    together."""
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     common = {
         "socket_timeout": timeout,
@@ -359,19 +360,26 @@ def make_store(config: dict[str, Any]) -> RedisStore:
         "health_check_interval": 30,
         "retry_on_timeout": False,
         "max_connections": int(config["REDIS_MAX_CONNECTIONS"]),  # per process (per node on a cluster)
+        "timeout": timeout,  # the blocking pool's wait for a free connection
     }
     nodes = cluster_nodes(config)
     if nodes:
-        startup = [ClusterNode(host, port) for host, port in nodes]
+        (host, port), others = nodes[0], nodes[1:]
         password = config["REDIS_CLUSTER_PASSWORD"] or None
+        # redis-py builds each node's pool from connection_pool_class only for a client made from a
+        # URL (otherwise a plain pool, which refuses a request over max_connections at once).
         # require_full_coverage=False: a shard between losing its master and promoting the replica
-        # must not stop the client from serving every other shard's games
+        # must not stop the client from serving every other shard's games.
         client: redis.Redis | RedisCluster = RedisCluster(
-            startup_nodes=startup, require_full_coverage=False, password=password, **common
+            url=f"redis://{f'[{host}]' if ':' in host else host}:{port}",
+            startup_nodes=[ClusterNode(h, p) for h, p in others],
+            connection_pool_class=redis.BlockingConnectionPool,
+            require_full_coverage=False,
+            password=password,
+            **common,
         )
     else:
-        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], timeout=timeout, **common)
-        client = redis.Redis(connection_pool=pool)
+        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(config["REDIS_URL"], **common))
     return RedisStore(
         client,
         int(config["GAME_TTL_SECONDS"]),

@@ -9,10 +9,14 @@ expiry, readiness.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
+import redis
 from redis.cluster import RedisCluster
 
-from services.api.redis_store import PENDING_SETS
+from services.api.config import load_config
+from services.api.redis_store import PENDING_SETS, make_store
 
 from . import test_ai_games, test_concurrency, test_e2e, test_protection, test_stream
 from .contract import ContractSession
@@ -134,3 +138,19 @@ def test_a_move_the_replicas_do_not_confirm_is_not_acknowledged(cluster_gunicorn
     assert relaxed.get(f"/v1/games/{game_id}").json()["version"] == created["state"]["version"] + 1
     bids = [e for e in relaxed.get(f"/v1/games/{game_id}/events").json()["events"] if e["type"] == "bid"]
     assert len(bids) == 1, "applied once"
+
+
+def test_a_burst_over_the_pool_size_waits_for_a_connection_on_every_node(redis_cluster):
+    """As on one Redis, each node's pool makes a request wait for a free connection (up to the socket
+    timeout) rather than fail at once: here 16 readers share one connection per node."""
+    store = make_store(load_config({"REDIS_CLUSTER_NODES": redis_cluster.nodes, "REDIS_MAX_CONNECTIONS": "1"}))
+    masters = store.client.get_primaries()
+    assert masters and all(
+        isinstance(m.redis_connection.connection_pool, redis.BlockingConnectionPool) for m in masters
+    )
+
+    def read(n: int) -> list[bytes | None]:
+        return [store.client.get(f"burst:{{{n % 3}}}:{i}") for i in range(50)]
+
+    with ThreadPoolExecutor(16) as pool:
+        assert list(pool.map(read, range(16))) == [[None] * 50] * 16
