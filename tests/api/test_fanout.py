@@ -55,6 +55,9 @@ def _wait_in_thread(hub: FanoutHub, after: int, seconds: float = 30.0) -> tuple[
 
     def run() -> None:
         with hub.listen("g") as listener:
+            # The first wait reads the store: done here, before the test is told to write, so what it
+            # writes next reaches the waiter through the hub, never through that first read.
+            assert listener.wait(after, 500, 0) == []
             out["listening"] = True
             out["events"] = listener.wait(after, 500, seconds)
 
@@ -119,8 +122,7 @@ def test_after_a_lost_connection_the_hub_resubscribes_and_waiters_reread_the_sto
     _append(store, record, [2])  # its message breaks the connection: the event arrives by the resync
     thread.join(30)
     assert [e["seq"] for e in out["events"]] == [2]
-    # the waiter may have read seq 2 before the message broke the connection: the re-made subscription
-    # then follows it (the reader thread, not this one, reconnects)
+    # the resync came with the re-made subscription's confirmation (made by the reader thread)
     wait_until(lambda: Recording.made == 2, "the hub never re-made its subscription", 30)
     assert hub.counts()["subscriptions"] == 0
     hub.stop()

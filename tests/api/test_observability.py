@@ -29,7 +29,7 @@ from services.players import QUEUES
 from tests.conftest import API_TEST_DB, redis_url
 
 from .contract import ContractSession
-from .helpers import auth, create_game
+from .helpers import auth, create_game, wait_until
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
@@ -202,8 +202,12 @@ def test_ai_game_counts_decisions_by_level_and_the_finished_game(private_redis_u
             seats = [{"type": "ai", "level": "easy"}] * 4
             game = session.post("/v1/games", json={"rules": SHORT, "seats": seats}).json()
             events = follow_until_game_over(session, game["game_id"])
+            ai_moves = [e for e in events if e["type"] in ("bid", "card_played")]
+            cards = sum(e["type"] == "card_played" for e in events)
+            # game_over is readable once the last decision is committed; the process that applied it
+            # counts the move, the finished game and the decision only after that commit
+            wait_until(lambda: all_counted(scrape(base), len(ai_moves), cards), "the last AI move was never counted")
             samples = scrape(base)
-    ai_moves = [e for e in events if e["type"] in ("bid", "card_played")]
     assert len(ai_moves) >= 56  # at least one full round: 4 bids and 52 cards
     assert value(samples, "spades_ai_decision_seconds_count", level="easy") == len(ai_moves)
     assert value(samples, "spades_ai_decision_seconds_bucket", level="easy", le="+Inf") == len(ai_moves)
@@ -211,11 +215,18 @@ def test_ai_game_counts_decisions_by_level_and_the_finished_game(private_redis_u
     assert value(samples, "spades_ai_decision_seconds_count", level="pro") == 0
     assert value(samples, "spades_games_created_total") == 1
     assert value(samples, "spades_games_finished_total") == 1
-    assert value(samples, "spades_moves_total", kind="play", outcome="accepted") == sum(
-        e["type"] == "card_played" for e in events
-    )
+    assert value(samples, "spades_moves_total", kind="play", outcome="accepted") == cards
     for queue in AI_QUEUES:
         assert value(samples, "spades_ai_queue_depth", queue=queue) == 0
+
+
+def all_counted(samples: dict, decisions: int, cards: int) -> bool:
+    """Whether the metrics have caught up with a finished all-easy game of ``decisions`` AI moves."""
+    return (
+        value(samples, "spades_ai_decision_seconds_count", level="easy") >= decisions
+        and value(samples, "spades_moves_total", kind="play", outcome="accepted") >= cards
+        and value(samples, "spades_games_finished_total") >= 1
+    )
 
 
 def follow_until_game_over(session: ContractSession, game_id: str, timeout: float = 120.0) -> list[dict]:
