@@ -15,7 +15,7 @@ from tests.conftest import redis_url
 @pytest.mark.integration
 def test_a_small_run_holds_every_client_and_notifies_each_move(redis_db1):
     command = [sys.executable, "-m", "benchmarks.waiting", "--clients", "60", "--old-clients", "8", "--games", "6"]
-    command += ["--seconds", "2", "--moves-per-second", "6", "--settle-seconds", "2", "--redis-url", redis_url(1)]
+    command += ["--seconds", "2", "--moves-per-second", "6", "--settle-seconds", "60", "--redis-url", redis_url(1)]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     out = json.loads(run.stdout)
     (old,) = out["thread_per_wait_gthread"]
