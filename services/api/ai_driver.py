@@ -1,12 +1,16 @@
 """Computer players' turns coming back: decisions applied as they land, lost ones re-sent.
 
-:class:`AiDriver` (one per API process, two daemon threads):
+:class:`AiDriver` (one per API process; daemon threads: the listener's reader and
+applier, and the sweeper):
 
-- the *listener* subscribes to ``celery-task-meta-*``, which Celery's Redis
-  result backend PUBLISHes the moment a task finishes; the process that sent
-  the task (:mod:`services.api.dispatch`) applies the decision with the same
-  compare-and-set as a human move (a stale or duplicate result fails the
-  version check and is dropped harmlessly), the others ignore it;
+- the *listener* (:class:`services.api.results.ResultChannels`) holds one
+  pub/sub connection to Celery's Redis result backend, subscribed to
+  ``celery-task-meta-<task id>`` for exactly the tasks this process awaits:
+  the dispatcher (:mod:`services.api.dispatch`) subscribes each turn before
+  sending it, and the backend PUBLISHes the result there the moment the task
+  finishes.  The listener applies the decision with the same compare-and-set
+  as a human move (a stale or duplicate result fails the version check and is
+  dropped harmlessly) and unsubscribes; other processes never hear it;
 - the *sweeper* claims pending turns whose deadline has passed (the store's
   :meth:`~services.api.store.GameStore.claim_turn` is the claim, so exactly
   one API process acts), applies the stored result if the publication was
@@ -38,11 +42,11 @@ from services.players import DEFAULT_LEVEL, basic_move
 from .ai_hook import ai_seat_to_move
 from .commands import Collaborators, apply_ai_move
 from .dispatch import AiDispatcher
-from .observability import AI_DECISION_SECONDS, AI_REISSUED
+from .observability import AI_DECISION_SECONDS, AI_REISSUED, AI_RESULT_SUBSCRIPTIONS, AI_RESULTS_RECEIVED
+from .results import ChannelSubscription, ResultChannels, result_channel
 from .store import GameRecord
 
 log = logging.getLogger("spades.ai")
-RESULT_CHANNELS = "celery-task-meta-*"
 SWEEP_BATCH = 100
 
 
@@ -64,7 +68,9 @@ class AiDriver:
     """Applies AI decisions as they land and re-sends lost ones (see module doc).
 
     ``ctx`` is what the commands work with (its store holds the turn ledger);
-    ``results`` the result backend's Redis, for the listener (None: no listener)."""
+    ``results`` the result backend's Redis, for the listener (None: no listener,
+    results are only found by the sweep).  A task still awaited ``max_attempts``
+    deadlines after it was sent is forgotten: by then its turn was re-sent or played."""
 
     def __init__(
         self,
@@ -83,13 +89,22 @@ class AiDriver:
         self.sweep_interval = sweep_interval
         self.clock = clock
         self._stop = threading.Event()
+        self.channels: ResultChannels | None = None
+        if results is not None:
+            self.channels = ResultChannels(
+                lambda: ChannelSubscription(results), self._on_message, AI_RESULT_SUBSCRIPTIONS
+            )
+            dispatcher.listen_with(self.channels)
 
     def start(self) -> None:
-        for target, name in ((self._listen, "ai-listener"), (self._sweep, "ai-sweeper")):
-            threading.Thread(target=target, name=name, daemon=True).start()
+        if self.channels is not None:
+            self.channels.start()
+        threading.Thread(target=self._sweep, name="ai-sweeper", daemon=True).start()
 
     def stop(self) -> None:
         self._stop.set()
+        if self.channels is not None:
+            self.channels.stop()
 
     # ---- applying a decision ---------------------------------------------------
 
@@ -109,39 +124,25 @@ class AiDriver:
         return applied
 
     def _on_message(self, data: bytes) -> None:
+        """A result published on a channel the listener subscribed to (its reader thread calls this)."""
         meta = json.loads(data)
         task_id = meta.get("task_id", "")
         sent = self.dispatcher.claim_result(task_id)
         if sent is None:
-            # Another process sent it, or it is not a decision at all (a hint: hints are
-            # never registered as sent, so their answers are never applied as moves).
-            if self.dispatcher.claim_abandoned(task_id) and self.results is not None:
-                self.results.delete(f"celery-task-meta-{task_id}")
+            # Not a decision this process awaits: a hint whose requester gave up (hints are never
+            # registered as sent, so their answers are never applied as moves), or one forgotten meanwhile.
+            abandoned = self.dispatcher.claim_abandoned(task_id)
+            AI_RESULTS_RECEIVED.labels("abandoned_hint" if abandoned else "unclaimed").inc()
+            if abandoned and self.results is not None:
+                self.results.delete(result_channel(task_id))
             return
+        AI_RESULTS_RECEIVED.labels("decision").inc()
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
             return  # failures are retried by the sweeper at the deadline
         self.apply_result(result, sent)
         if self.results is not None:  # applied now or stale: nobody needs the stored result any more
-            self.results.delete(f"celery-task-meta-{meta['task_id']}")
-
-    def _listen(self) -> None:
-        if self.results is None:
-            return
-        while not self._stop.is_set():
-            try:
-                pubsub = self.results.pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(RESULT_CHANNELS)
-                for message in pubsub.listen():
-                    if self._stop.is_set():
-                        return
-                    try:
-                        self._on_message(message["data"])
-                    except Exception:
-                        log.exception("could not apply an AI result")
-            except redis.RedisError as error:
-                log.warning("ai listener reconnecting", extra={"error": error.__class__.__name__})
-                self._stop.wait(1.0)
+            self.results.delete(result_channel(task_id))
 
     # ---- deadlines --------------------------------------------------------------
 
@@ -155,7 +156,9 @@ class AiDriver:
                 log.exception("ai sweep failed")
 
     def sweep_once(self) -> None:
-        for game_id in self.store.due_turns(self.clock(), SWEEP_BATCH):
+        now = self.clock()
+        self.dispatcher.forget_before(now - self.max_attempts * self.dispatcher.deadline)
+        for game_id in self.store.due_turns(now, SWEEP_BATCH):
             if self.store.claim_turn(game_id):  # else another API process claimed it
                 self.recover(game_id)
 
@@ -171,6 +174,7 @@ class AiDriver:
             stored = self.dispatcher.stored_result(pending["task_id"])
             if stored is not None:
                 self.apply_result(stored)
+                self.dispatcher.claim_result(pending["task_id"])  # if this process sent it: no longer awaited
                 return
             attempts = pending["attempts"]
         if attempts >= self.max_attempts:

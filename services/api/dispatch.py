@@ -6,6 +6,13 @@ the worker; the code they share is the engine and services.players), and
 records the pending turn in the store's ledger (``{task_id, version, seat,
 level, sent_at, attempts}``, due by ``AI_DECISION_DEADLINE_SECONDS``), which
 :class:`services.api.ai_driver.AiDriver` sweeps.
+
+It also keeps what the process's result listener awaits: the tasks it sent
+and the hints it abandoned.  With a listener (:meth:`AiDispatcher.listen_with`,
+a :class:`services.api.results.ResultChannels`), each is subscribed to on its
+own result channel (a task is sent once that is confirmed) and unsubscribed
+from as soon as it leaves these books: claimed, evicted, or older than the
+listener's horizon (:meth:`AiDispatcher.forget_before`).
 """
 
 from __future__ import annotations
@@ -17,13 +24,14 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from celery import Celery
 
 from services.engine import view
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of
 
+from .observability import AI_DECISIONS_SENT
 from .store import GameRecord, GameStore
 
 log = logging.getLogger("spades.ai")
@@ -42,11 +50,22 @@ def _no_request() -> str:
     return "ai-driver"
 
 
+class ResultListener(Protocol):
+    """What the dispatcher needs of :class:`services.api.results.ResultChannels`."""
+
+    def subscribe(self, task_id: str, wait: bool = True) -> bool: ...
+
+    def unsubscribe(self, task_id: str) -> None: ...
+
+
 class AiDispatcher:
     """Sends AI turns and remembers them until their move is applied.
 
     ``request_id`` names the request a send belongs to (the app factory passes
     one that reads Flask's request; outside a request, ``"ai-driver"``)."""
+
+    MAX_SENT = 100_000  # turns awaited at most (the oldest are evicted: the sweep finds their results)
+    MAX_ABANDONED = 10_000
 
     def __init__(
         self,
@@ -64,36 +83,73 @@ class AiDispatcher:
         # task id -> (level, sent_at) of the turns this process sent, awaiting results
         self._sent: OrderedDict[str, tuple[str, float]] = OrderedDict()
         self._sent_lock = threading.Lock()
-        # task ids of hints whose requester stopped waiting: their late results are deleted on arrival
-        self._abandoned: OrderedDict[str, None] = OrderedDict()
+        # task id -> abandoned at, of hints whose requester stopped waiting: deleted on arrival
+        self._abandoned: OrderedDict[str, float] = OrderedDict()
+        self.listener: ResultListener | None = None
+
+    def listen_with(self, listener: ResultListener | None) -> None:
+        """The process's result listener: what this dispatcher awaits is subscribed to there."""
+        self.listener = listener
+
+    def _unsubscribe(self, task_ids: list[str]) -> None:
+        """Never called under ``_sent_lock``: the listener's reader calls in here holding none of its own."""
+        if self.listener is not None:
+            for task_id in task_ids:
+                self.listener.unsubscribe(task_id)
 
     def claim_result(self, task_id: str) -> tuple[str, float] | None:
         """``(level, sent_at)`` if this process sent ``task_id`` (and so applies
-        its result), else None.
+        its result), else None; either way the process stops awaiting it.
 
-        Every API process hears every result; only the sender acts on it, so
-        a decision costs one process's work, not all of theirs.  If the sender
-        died meanwhile, the deadline sweep applies the stored result."""
+        The listener is subscribed only to the results of tasks this process
+        sent (and of the hints it abandoned), so a decision costs one
+        process's work and one delivery, however many processes there are.
+        If the sender died meanwhile, the deadline sweep applies the stored
+        result."""
         with self._sent_lock:
-            return self._sent.pop(task_id, None)
+            sent = self._sent.pop(task_id, None)
+        self._unsubscribe([task_id])
+        return sent
 
     def abandon_result(self, task_id: str) -> None:
         """A task whose result nobody will read (a hint answered too late):
-        the listener deletes it when it lands instead of leaving it to expire."""
+        the listener subscribes to it and deletes it when it lands instead of
+        leaving it to expire (one that lands before the subscription does expires)."""
         with self._sent_lock:
-            self._abandoned[task_id] = None
-            while len(self._abandoned) > 10_000:
-                self._abandoned.popitem(last=False)
+            self._abandoned[task_id] = self.clock()
+            evicted = [self._abandoned.popitem(last=False)[0] for _ in range(len(self._abandoned) - self.MAX_ABANDONED)]
+        self._unsubscribe(evicted)
+        if self.listener is not None:
+            self.listener.subscribe(task_id, wait=False)  # the requester is answered now, not held up
 
     def claim_abandoned(self, task_id: str) -> bool:
         with self._sent_lock:
-            return self._abandoned.pop(task_id, False) is None
+            abandoned = self._abandoned.pop(task_id, None) is not None
+        self._unsubscribe([task_id])
+        return abandoned
 
     def _remember_sent(self, task_id: str, level: str, sent_at: float) -> None:
         with self._sent_lock:
             self._sent[task_id] = (level, sent_at)
-            while len(self._sent) > 100_000:  # results lost for good are swept, never claimed here
-                self._sent.popitem(last=False)
+            evicted = [self._sent.popitem(last=False)[0] for _ in range(len(self._sent) - self.MAX_SENT)]
+        self._unsubscribe(evicted)
+
+    def forget_before(self, cutoff: float) -> int:
+        """Stop awaiting tasks sent (hints abandoned) before ``cutoff``: their turns were applied by
+        another process's sweep, re-sent or played by the fallback.  How many were dropped."""
+        dropped: list[str] = []
+        with self._sent_lock:  # both books are in the order of their times
+            while self._sent and next(iter(self._sent.values()))[1] < cutoff:
+                dropped.append(self._sent.popitem(last=False)[0])
+            while self._abandoned and next(iter(self._abandoned.values())) < cutoff:
+                dropped.append(self._abandoned.popitem(last=False)[0])
+        self._unsubscribe(dropped)
+        return len(dropped)
+
+    def awaited(self) -> set[str]:
+        """Task ids whose results this process awaits (tests)."""
+        with self._sent_lock:
+            return set(self._sent) | set(self._abandoned)
 
     def expect(self, game_id: str) -> None:
         """Register that ``game_id`` will need an AI turn, due by the deadline."""
@@ -116,6 +172,10 @@ class AiDispatcher:
         }
         self._remember_sent(task_id, level, now)
         self.store.record_turn(record.game_id, pending, now + self.deadline)
+        if self.listener is not None:
+            # Confirmed before sending, so the result can't be published unheard.  Unconfirmed in time (the
+            # listener's connection is down): sent anyway, and the deadline sweep applies the stored result.
+            self.listener.subscribe(task_id)
         ai_view = view(record.state, seat, history=False)  # no strategy reads finished rounds: most of the bytes
         self.celery.send_task(
             TASK_NAME,
@@ -131,6 +191,7 @@ class AiDispatcher:
             },
             queue=queue_of(level),
         )
+        AI_DECISIONS_SENT.labels(level).inc()
         extra = {"request_id": request_id, "game_id": record.game_id, "seat": seat, "level": level, "task_id": task_id}
         log.info("ai turn sent", extra=extra)
         return task_id

@@ -15,9 +15,10 @@ never imports the worker) with the seat's own view, and waits a bounded time
   it off the queue after the requester gave up drops it instead of computing
   an answer nobody reads.
 * A result read is deleted at once.  One that lands after the wait is
-  *abandoned*: the process's AI listener (which hears every result) deletes it
-  when it arrives; without a listener it expires with the worker's
-  ``result_expires``.
+  *abandoned*: the process's AI listener subscribes to its channel and deletes
+  it when it arrives (one that lands between the wait's end and that
+  subscription, or with no listener, expires with the worker's
+  ``result_expires``).
 * The AI listener applies only results of tasks its process sent as
   decisions (:meth:`AiDispatcher.claim_result`); a hint is never registered
   there, so a hint's answer can never be applied as a move.
@@ -48,6 +49,7 @@ from services.players import HINT_LEVEL
 from .dispatch import AiDispatcher
 from .problems import ApiError
 from .rendering import ViewCache, game_options
+from .results import result_channel
 from .store import GameRecord
 
 log = logging.getLogger("spades.hints")
@@ -63,7 +65,7 @@ def hint_seed(game_seed: int, version: int, seat: int) -> int:
 
 
 def result_key(task_id: str) -> str:
-    return f"celery-task-meta-{task_id}"
+    return result_channel(task_id)
 
 
 def check_hint_allowed(record: GameRecord, seat: int, enabled: bool) -> None:

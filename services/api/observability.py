@@ -57,6 +57,18 @@ AI_DECISION_SECONDS = Histogram(
 AI_REISSUED = Counter(
     "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
 )
+AI_DECISIONS_SENT = Counter("spades_ai_decisions_sent_total", "AI turns sent to the workers.", ["level"])
+AI_RESULT_SUBSCRIPTIONS = Gauge(
+    "spades_ai_result_subscriptions",
+    "AI task results the result listeners are subscribed to (tasks sent, hints abandoned, awaiting results).",
+    multiprocess_mode="livesum",
+)
+AI_RESULTS_RECEIVED = Counter(
+    "spades_ai_results_received_total",
+    "AI task results delivered to the result listeners, by what they were to the process: a decision it sent, "
+    "a hint it abandoned, or neither (none expected: each process subscribes only to its own tasks).",
+    ["kind"],
+)
 # livesum: the sum over live workers (a dead worker's waiting clients are gone with it)
 FANOUT_LISTENERS = Gauge(
     "spades_fanout_listeners",

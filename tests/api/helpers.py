@@ -48,6 +48,23 @@ def waiting(base: str) -> dict[str, float]:
     return found
 
 
+def ai_results(base: str) -> dict[str, float]:
+    """The AI result listener's figures from ``/metrics`` (summed over the live workers): turns sent
+    (``sent``), results received by kind (``decision``, ``abandoned_hint``, ``unclaimed``) and result
+    channels subscribed now (``subscriptions``)."""
+    text = requests.get(f"{base}/metrics", timeout=10).text
+    found = {"sent": 0.0, "decision": 0.0, "abandoned_hint": 0.0, "unclaimed": 0.0, "subscriptions": 0.0}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "spades_ai_decisions_sent_total":
+                found["sent"] += sample.value
+            elif sample.name == "spades_ai_results_received_total":
+                found[sample.labels["kind"]] += sample.value
+            elif sample.name == "spades_ai_result_subscriptions":
+                found["subscriptions"] += sample.value
+    return found
+
+
 def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):
     body: dict[str, Any] = {"rules": rules or {"preset": "partnership"}}
     if seats is not None:

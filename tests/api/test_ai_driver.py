@@ -202,3 +202,139 @@ def test_four_ai_seats_play_a_round_through_listener_and_sweeper(world):
         assert a.store.load(game_id).version == record.version + 1
     final = a.store.load(game_id)
     assert final.state.round == 2 and final.version == 1 + 4 + 52  # every bid and card, each applied once
+
+
+# ---- what the result listener awaits: exactly this process's tasks ------------------------------------
+
+
+class FakeListener:
+    """The result listener as the dispatcher sees it: the task ids subscribed to, in order of events."""
+
+    def __init__(self) -> None:
+        self.awaited: set[str] = set()
+        self.log: list[tuple[str, str]] = []
+
+    def subscribe(self, task_id: str, wait: bool = True) -> bool:
+        self.awaited.add(task_id)
+        self.log.append(("subscribe" if wait else "subscribe-nowait", task_id))
+        return True
+
+    def unsubscribe(self, task_id: str) -> None:
+        if task_id in self.awaited:
+            self.awaited.discard(task_id)
+            self.log.append(("unsubscribe", task_id))
+
+
+@pytest.fixture
+def listened(world):
+    a, b, celery, clock = world
+    listeners = FakeListener(), FakeListener()
+    a.dispatcher.listen_with(listeners[0])
+    b.dispatcher.listen_with(listeners[1])
+    sent = celery.send_task
+
+    def send_task(name: str, task_id: str, kwargs: dict[str, Any], queue: str) -> None:
+        assert task_id in listeners[0].awaited | listeners[1].awaited, "sent before its result was subscribed"
+        sent(name, task_id, kwargs, queue)
+
+    celery.send_task = send_task  # type: ignore[method-assign]
+    return a, b, celery, clock, listeners
+
+
+def test_a_turn_is_subscribed_before_it_is_sent_and_unsubscribed_by_its_result(listened):
+    a, _, celery, _, (la, lb) = listened
+    game_id = ai_game(a)
+    first = celery.sent[0]["task_id"]
+    assert la.log == [("subscribe", first)] and lb.log == []
+    a.driver._on_message(published(celery.sent[0]))
+    second = celery.sent[1]["task_id"]
+    assert la.log == [("subscribe", first), ("unsubscribe", first), ("subscribe", second)]
+    assert la.awaited == a.dispatcher.awaited() == {second} and lb.awaited == set()
+    assert a.store.load(game_id).version == 2
+
+
+def test_a_result_the_sweeper_applies_is_no_longer_awaited(listened):
+    a, _, celery, clock, (la, _) = listened
+    game_id = ai_game(a)
+    first = celery.sent[0]
+    celery.results[first["task_id"]] = decision(first)  # published while the listener's connection was down
+    clock.now += DEADLINE + 1
+    a.driver.sweep_once()
+    assert a.store.load(game_id).version == 2
+    assert first["task_id"] not in la.awaited and la.awaited == {celery.sent[1]["task_id"]}
+
+
+def test_tasks_awaited_past_the_last_attempt_are_forgotten(listened):
+    a, b, celery, clock, (la, lb) = listened
+    ai_game(a)
+    b.dispatcher.abandon_result("hint-1")
+    assert lb.log == [("subscribe-nowait", "hint-1")], "an abandoned hint never holds its request up"
+    clock.now += DEADLINE * 3  # max_attempts (3) deadlines: re-sent by now, or played by the fallback
+    b.driver.sweep_once()  # b claims the overdue turn and sends it again; a's first send is still awaited
+    assert la.awaited == {celery.sent[0]["task_id"]} and lb.awaited == {celery.sent[1]["task_id"], "hint-1"}
+    clock.now += 1
+    a.driver.sweep_once()
+    b.driver.sweep_once()
+    assert la.awaited == set() == a.dispatcher.awaited()
+    assert lb.awaited == {celery.sent[1]["task_id"]}, "the hint is forgotten, the fresh send still awaited"
+
+
+def test_evicted_tasks_are_unsubscribed(listened, monkeypatch):
+    a, _, celery, _, (la, _) = listened
+    monkeypatch.setattr(AiDispatcher, "MAX_SENT", 2)
+    monkeypatch.setattr(AiDispatcher, "MAX_ABANDONED", 1)
+    for _ in range(3):
+        ai_game(a)
+    ids = [t["task_id"] for t in celery.sent]
+    assert la.awaited == set(ids[1:]) and ("unsubscribe", ids[0]) in la.log
+    a.dispatcher.abandon_result("hint-1")
+    a.dispatcher.abandon_result("hint-2")
+    assert "hint-1" not in la.awaited and "hint-2" in la.awaited
+
+
+def test_an_abandoned_hint_is_deleted_on_arrival_and_unsubscribed(listened):
+    a, _, _, _, (la, _) = listened
+    a.dispatcher.abandon_result("hint-late")
+    assert la.awaited == {"hint-late"}
+    result = {"game_id": "g", "version": 3, "seat": 1, "move": {"bid": 3}}
+    a.driver._on_message(json.dumps({"task_id": "hint-late", "status": "SUCCESS", "result": result}).encode())
+    assert la.awaited == set() and a.dispatcher.awaited() == set()
+
+
+def test_two_processes_on_one_bus_each_hear_only_their_own_results(world):
+    """The real listener on the in-memory pub/sub: a worker publishes every result, each process
+    receives exactly the results of the tasks it sent, and the games play on."""
+    from services.api.memory_store import MemorySubscription
+    from services.api.results import ResultChannels, result_channel
+
+    from .helpers import wait_until
+
+    a, b, celery, _ = world
+    bus = MemoryBackend()
+    heard: dict[str, list[str]] = {"a": [], "b": []}
+    running = []
+    for name, process in (("a", a), ("b", b)):
+
+        def on_message(data: bytes, name: str = name, process: Process = process) -> None:
+            heard[name].append(json.loads(data)["task_id"])
+            process.driver._on_message(data)
+
+        channels = ResultChannels(lambda: MemorySubscription(bus), on_message, poll_seconds=0.05)
+        process.dispatcher.listen_with(channels)
+        channels.start()
+        running.append(channels)
+    try:
+        games = {"a": ai_game(a), "b": ai_game(b)}
+        for count in range(24):  # a worker answering every task as it comes
+            wait_until(lambda count=count: len(celery.sent) > count, "no task sent", 10)
+            task = celery.sent[count]
+            with bus.changed:
+                bus.publish(result_channel(task["task_id"]), published(task))
+        wait_until(lambda: len(heard["a"]) + len(heard["b"]) == 24, "results not all heard", 10)
+        sent_by = {t["task_id"]: ("a" if t["game_id"] == games["a"] else "b") for t in celery.sent}
+        assert heard["a"] and heard["b"]
+        assert all(sent_by[t] == "a" for t in heard["a"]) and all(sent_by[t] == "b" for t in heard["b"])
+        assert a.store.load(games["a"]).version + b.store.load(games["b"]).version == 2 + 24
+    finally:
+        for channels in running:
+            channels.stop()

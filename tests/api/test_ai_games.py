@@ -15,7 +15,7 @@ from benchmarks.clients import EventFollower, replay_events
 from services.players import LEVEL_NAMES
 
 from .contract import ContractSession
-from .helpers import auth
+from .helpers import ai_results, auth, wait_until
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
@@ -144,3 +144,27 @@ def follow_events_of(session, game_id, kind, count, timeout=60.0):
         after = events[-1]["seq"]
         found.append(events[-1])
     return found
+
+
+def test_each_api_process_receives_only_the_results_of_the_tasks_it_sent(gunicorn_factory, ai_worker):
+    """Two API processes on one Redis and one worker: each subscribes to its own tasks' result channels
+    only, so it receives exactly one result per task it sent and none of the other's (with the old
+    ``celery-task-meta-*`` pattern each would also have received all of the other's, as ``unclaimed``)."""
+    one_round = {"preset": "partnership", "win_score": 1, "lose_score": -1}
+    bases = [gunicorn_factory(workers=1), gunicorn_factory({"API_WORKER_CLASS": "gthread"}, workers=1)]
+    games = []
+    for seed, base in enumerate(bases, start=31):
+        created = ContractSession(base).post(
+            "/v1/games", json={"rules": one_round, "seats": [{"type": "ai", "level": "basic"}] * 4, "seed": seed}
+        )
+        assert created.status_code == 201
+        games.append((base, created.json()["game_id"]))
+    for base, game_id in games:
+        events = follow_events(ContractSession(base), game_id, timeout=120)
+        assert sum(event["type"] == "card_played" for event in events) == 52
+    for base in bases:
+        wait_until(lambda base=base: ai_results(base)["subscriptions"] == 0, "result subscriptions left over", 30)
+        figures = ai_results(base)
+        assert figures["sent"] >= 56, "every bid and card of the round was a decision this process sent"
+        assert figures["decision"] == figures["sent"], "one result received per task sent, none missed"
+        assert figures["unclaimed"] == 0, "no result of the other process's tasks"

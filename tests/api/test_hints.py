@@ -156,9 +156,10 @@ def test_hints_have_their_own_rate_limit_per_token(gunicorn_factory, redis_db1):
 
 
 def test_the_ai_listener_never_applies_a_hint_and_deletes_an_abandoned_one(redis_db1):
-    """A hint's answer is published on celery-task-meta-* like a decision; the listener
-    applies only tasks its process sent as decisions, and drops (deleting the stored
-    result) a hint whose requester stopped waiting."""
+    """A hint's answer is published on its task's result channel like a decision; the
+    listener (subscribed to it once the hint is abandoned) applies only tasks its process
+    sent as decisions, and drops (deleting the stored result) a hint whose requester
+    stopped waiting."""
 
     class NoStore:
         def __getattr__(self, name: str):

@@ -1,10 +1,13 @@
 """Metrics, request ids and JSON access logs, over HTTP against real gunicorn processes.
 
 Each test reads counters from a gunicorn of its own, so every expected value is
-exactly what the test did.  AI tests run on a Redis server of their own: the
-API's result listener subscribes to every ``celery-task-meta-*`` publication,
-and Redis pub/sub ignores database numbers, so on the shared server another
-API process could apply (and count) this test's AI decisions.
+exactly what the test did.  AI tests run on a Redis server of their own.  It
+once had to be a server, not a database: every API process subscribed to every
+``celery-task-meta-*`` publication, and pub/sub ignores database numbers.  Now
+each process subscribes only to its own tasks' results, so another process
+can't hear this test's decisions; the private server still keeps the turn
+ledger, queues and worker apart, so no other API process's deadline sweep can
+apply (and count) one of them.
 """
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ def test_game_view_dump_shortcut_equals_the_marshmallow_dump():
 def test_only_the_process_that_sent_an_ai_turn_claims_its_result():
     sender, other = AiDispatcher(None, None, 10), AiDispatcher(None, None, 10)  # type: ignore[arg-type]
     sender._remember_sent("task-1", "pro", 0.0)
-    assert not other.claim_result("task-1")  # every process hears the result; only the sender acts
+    assert not other.claim_result("task-1")  # a result that reaches another process: only the sender acts
     assert sender.claim_result("task-1")
     assert not sender.claim_result("task-1")  # once
     assert not sender.claim_result("never-sent")
