@@ -115,7 +115,12 @@ class ResultChannels:
     def subscribe(self, task_id: str, wait: bool = True) -> bool:
         """Await ``task_id``'s result; with ``wait``, until Redis confirms it (bounded).  Whether it is confirmed."""
         channel = result_channel(task_id)
-        with self.lock:
+        # The reader holds the lock while it (re)connects, up to the connect timeout: a sender waits no
+        # longer than it would for the confirmation, then goes without (the deadline sweep finds the result).
+        if not self.lock.acquire(timeout=self._confirm_seconds):
+            log.warning("ai result listener busy reconnecting; task sent unsubscribed", extra={"task_id": task_id})
+            return False
+        try:
             confirmed = self._awaited.get(channel)
             if confirmed is None:
                 confirmed = self._awaited[channel] = threading.Event()
@@ -123,6 +128,8 @@ class ResultChannels:
                 self._count(1)
             # no reader, or no connection it could make: nothing would confirm it, so don't hold the send up
             wait = wait and self._reader is not None and self._reader.is_alive() and not self._broken
+        finally:
+            self.lock.release()
         if wait:
             return confirmed.wait(self._confirm_seconds)
         return confirmed.is_set()

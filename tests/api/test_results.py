@@ -157,3 +157,25 @@ def test_a_failed_subscribe_leaves_the_reader_to_reconnect(bus, channels):
     channels.subscribe("second")
     wait_until(lambda: len(bus.made) == 2, "no new connection", 10)
     wait_until(lambda: bus.subscribed() == {result_channel("first"), result_channel("second")}, "not rebuilt", 10)
+
+
+def test_a_sender_is_not_held_by_a_reader_stuck_connecting(bus, heard, gauge):
+    """The reader connects holding the lock (up to the connect timeout): a sender gives up on the lock
+    after the confirmation's bound and sends without a subscription (the deadline sweep finds the result)."""
+    connecting, release = threading.Event(), threading.Event()
+
+    def hanging() -> Flaky:
+        connecting.set()
+        release.wait(60)
+        return bus.connect()
+
+    channels = ResultChannels(hanging, heard.append, gauge, poll_seconds=0.05, confirm_seconds=0.2)
+    channels.start()
+    try:
+        assert connecting.wait(10)
+        assert channels.subscribe("stuck") is False
+    finally:
+        release.set()
+    wait_until(lambda: len(bus.made) == 1, "the reader never connected", 10)
+    assert channels.awaited() == set() and gauge.value == 0, "given up before it was registered"
+    channels.stop()
