@@ -43,7 +43,8 @@ from .ai_hook import ai_seat_to_move
 from .commands import Collaborators, apply_ai_move
 from .dispatch import AiDispatcher
 from .observability import AI_DECISION_SECONDS, AI_REISSUED, AI_RESULT_SUBSCRIPTIONS, AI_RESULTS_RECEIVED
-from .results import ChannelSubscription, ResultChannels, result_channel
+from .redis_store import RedisSubscription
+from .results import ResultChannels, result_channel
 from .store import GameRecord
 
 log = logging.getLogger("spades.ai")
@@ -92,7 +93,7 @@ class AiDriver:
         self.channels: ResultChannels | None = None
         if results is not None:
             self.channels = ResultChannels(
-                lambda: ChannelSubscription(results), self._on_message, AI_RESULT_SUBSCRIPTIONS
+                lambda: RedisSubscription(results, sharded=False), self._on_message, AI_RESULT_SUBSCRIPTIONS
             )
             dispatcher.listen_with(self.channels)
 

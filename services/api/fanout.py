@@ -3,7 +3,7 @@
 Why: a long poll or a stream that blocks in its own ``XREAD`` holds a Redis connection (and, under
 gthread, a thread) per waiting client.  Instead every commit publishes its events on the game's shard
 channel (:func:`services.api.store.notify_channel`); each API process holds ONE
-:class:`Subscription` (from :meth:`GameStore.subscription`), subscribed to a game's channel while at
+:class:`~services.api.channel_reader.Subscription` (from :meth:`GameStore.subscription`), subscribed to a game's channel while at
 least one of its clients waits on it (ref-counted), and ONE reader thread (a greenlet under gevent)
 that hands each message to that game's :class:`Listener` objects.
 
@@ -21,34 +21,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
+from .channel_reader import ChannelReader, Gauge, Subscription
 from .store import GameStore, notify_channel
 
 log = logging.getLogger(__name__)
-
-Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, payload)
-
-
-class Subscription(Protocol):
-    """The store's notify channels (Redis: SSUBSCRIBE on one connection; a cluster: one per master)."""
-
-    def subscribe(self, channel: str) -> None: ...
-
-    def unsubscribe(self, channel: str) -> None: ...
-
-    def receive(self, timeout: float) -> Notice | None:
-        """The next subscribe confirmation or message, or None after ``timeout`` seconds."""
-
-    def close(self) -> None: ...
-
-
-class Gauge(Protocol):
-    def inc(self, amount: float = 1) -> None: ...
-
-    def dec(self, amount: float = 1) -> None: ...
 
 
 class Listener:
@@ -106,8 +86,10 @@ class _Game:
         self.confirmed = threading.Event()  # the subscription is active: the store read after it misses nothing
 
 
-class FanoutHub:
+class FanoutHub(ChannelReader):
     """One per API process (see the module docstring); the reader starts with the first listener."""
+
+    name = "fan-out"
 
     def __init__(
         self,
@@ -119,24 +101,19 @@ class FanoutHub:
         confirm_seconds: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        super().__init__(connect, poll_seconds)
         self.store = store
         self.clock = clock
-        self.lock = threading.Lock()
-        self._connect = connect
         self._listeners_gauge = listeners_gauge
         self._subscriptions_gauge = subscriptions_gauge
-        self._poll_seconds = poll_seconds
         self._confirm_seconds = confirm_seconds
         self._games: dict[str, _Game] = {}  # by channel
-        self._subscription: Subscription | None = None
-        self._reader: threading.Thread | None = None
-        self._stopped = threading.Event()
 
     def counts(self) -> dict[str, int]:
         """Listeners, subscribed games and reader threads right now (tests and gauges)."""
         with self.lock:
             listeners = sum(len(game.listeners) for game in self._games.values())
-            readers = int(self._reader is not None and self._reader.is_alive())
+            readers = int(self.reading())
             return {"listeners": listeners, "subscriptions": len(self._games), "readers": readers}
 
     def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
@@ -154,9 +131,6 @@ class FanoutHub:
             yield listener
         finally:
             self._leave(listener)
-
-    def stop(self) -> None:
-        self._stopped.set()
 
     def _join(self, game_id: str) -> Listener:
         listener = Listener(self, game_id)
@@ -190,59 +164,8 @@ class FanoutHub:
         if gauge is not None:
             gauge.inc(change)
 
-    def _send(self, action: str, channel: str) -> None:
-        """A subscribe or unsubscribe (under the lock); a failure leaves the reader to rebuild the connection."""
-        if self._subscription is None:
-            return  # the reader subscribes every current game when it connects
-        try:
-            getattr(self._subscription, action)(channel)
-        except Exception:
-            log.warning("fan-out %s failed; reconnecting", action)
-            self._drop_subscription()
-
-    def _drop_subscription(self) -> None:
-        if self._subscription is not None:
-            try:
-                self._subscription.close()
-            except Exception:
-                log.debug("closing a broken subscription failed", exc_info=True)
-            self._subscription = None
-
-    def _start_reader(self) -> None:
-        if self._reader is None or not self._reader.is_alive():
-            self._reader = threading.Thread(target=self._run, name="fanout-reader", daemon=True)
-            self._reader.start()
-
-    def _run(self) -> None:
-        backoff = 0.0
-        while not self._stopped.is_set():
-            try:
-                subscription = self._connected()
-                notice = subscription.receive(self._poll_seconds)
-                backoff = 0.0
-            except Exception:
-                log.warning("fan-out subscription lost; listeners re-read the store", exc_info=True)
-                with self.lock:
-                    self._drop_subscription()
-                backoff = min(2.0, backoff * 2 or 0.05)
-                self._stopped.wait(backoff)
-                continue
-            if notice is not None:
-                self._dispatch(*notice)
-
-    def _connected(self) -> Subscription:
-        """The subscription, made (and subscribed to every current game) if there is none."""
-        with self.lock:
-            if self._subscription is None:
-                subscription = self._connect()
-                try:
-                    for channel in self._games:
-                        subscription.subscribe(channel)
-                except Exception:
-                    subscription.close()  # half made (a node down): closed, so its connections don't pile up
-                    raise
-                self._subscription = subscription
-            return self._subscription
+    def _wanted(self) -> list[str]:
+        return list(self._games)
 
     def _dispatch(self, kind: str, channel: str, payload: bytes | None) -> None:
         events = None  # None tells a listener to re-read the store

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from .fanout import Notice
+from .channel_reader import Notice
 from .store import GameRecord, RecentCopies, entry_answers, notify_channel
 
 
@@ -42,7 +42,7 @@ class MemoryBackend:
 
 
 class MemorySubscription:
-    """:class:`services.api.fanout.Subscription` on a :class:`MemoryBackend` (at-most-once, like Redis's)."""
+    """:class:`services.api.channel_reader.Subscription` on a :class:`MemoryBackend` (at-most-once, like Redis's)."""
 
     def __init__(self, backend: MemoryBackend) -> None:
         self.backend = backend

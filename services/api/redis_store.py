@@ -43,7 +43,7 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from typing import Any, ClassVar
+from typing import Any
 
 import hiredis
 import orjson
@@ -53,9 +53,9 @@ from redis.exceptions import MovedError, ResponseError
 
 from services.engine import GameState, from_json
 
+from .channel_reader import Notice, Subscription
 from .cluster_pubsub import ClusterSubscription
 from .config import cluster_nodes
-from .fanout import Notice, Subscription
 from .store import GameRecord, NotReplicated, RecentCopies, entry_answers, idempotency_key, notify_channel
 
 log = logging.getLogger("services.api")
@@ -115,23 +115,28 @@ def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
 
 
 class RedisSubscription:
-    """:class:`services.api.fanout.Subscription` on one pub/sub connection with shard channels
-    (``SSUBSCRIBE``, Redis 7): a channel lives on its game's slot, so a cluster routes it like the game."""
+    """:class:`services.api.channel_reader.Subscription` on one pub/sub connection.
 
-    _KINDS: ClassVar[dict[str, str]] = {"ssubscribe": "subscribed", "smessage": "message"}
+    Shard channels (``SSUBSCRIBE``, Redis 7) by default: a game's channel lives on its slot, so a
+    cluster routes it like the game.  ``sharded=False``: plain channels (``SUBSCRIBE``), where the
+    publisher uses ``PUBLISH`` (Celery's result backend)."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, sharded: bool = True) -> None:
         self._pubsub = client.pubsub()
+        prefix = "s" if sharded else ""
+        self._subscribe = getattr(self._pubsub, f"{prefix}subscribe")
+        self._unsubscribe = getattr(self._pubsub, f"{prefix}unsubscribe")
+        self._kinds = {f"{prefix}subscribe": "subscribed", f"{prefix}message": "message"}
 
     def subscribe(self, channel: str) -> None:
-        self._pubsub.ssubscribe(channel)
+        self._subscribe(channel)
 
     def unsubscribe(self, channel: str) -> None:
-        self._pubsub.sunsubscribe(channel)
+        self._unsubscribe(channel)
 
     def receive(self, timeout: float) -> Notice | None:
         message = self._pubsub.get_message(timeout=timeout)
-        kind = self._KINDS.get(message["type"]) if message else None
+        kind = self._kinds.get(message["type"]) if message else None
         if message is None or kind is None:
             return None
         return kind, message["channel"].decode(), message["data"] if kind == "message" else None

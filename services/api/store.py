@@ -246,7 +246,7 @@ class GameStore(Protocol):
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 
     def subscription(self) -> Any:
-        """A new :class:`services.api.fanout.Subscription` to the channels commits publish on
+        """A new :class:`services.api.channel_reader.Subscription` to the channels commits publish on
         (:func:`notify_channel`); the per-process fan-out hub holds one."""
 
     def ping(self) -> bool: ...

@@ -14,8 +14,8 @@ import pytest
 import requests
 from redis.cluster import ClusterNode, RedisCluster
 
+from services.api.channel_reader import Notice
 from services.api.cluster_pubsub import ClusterSubscription, SubscriptionLost
-from services.api.fanout import Notice
 from services.api.store import notify_channel
 
 from .contract import ContractSession
