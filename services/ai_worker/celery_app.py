@@ -45,9 +45,14 @@ bottleneck, docs/capacity.md; commands per decision: ``benchmarks.scaling``'s
   workers); mingle asks the other workers for revoked tasks and clocks at
   start.  Nothing here reads them: liveness and ``/readyz`` use ``inspect
   ping``/``active_queues`` (the pidbox, a separate mechanism), KEDA reads the
-  list length, nothing is revoked, and acks_late redelivery is the broker's
-  visibility timeout, not heartbeats.  (Task events stay off: Celery's
-  default, ``worker_send_task_events``/``task_send_sent_event`` False.)
+  list length, nothing is revoked, and a lost task comes back through
+  ``task_reject_on_worker_lost``'s requeue or the transport's restore of
+  ``unacked`` (its visibility timeout), neither of which uses heartbeats.
+  (Task events stay off: Celery's default, ``worker_send_task_events`` and
+  ``task_send_sent_event`` False.)
+* kombu's ``BRPOP`` timeout stays 1 s (``polling_interval``): an idle worker
+  costs one BRPOP a second, noise beside its decisions, and a longer one
+  would delay noticing a half-open broker connection.
 * What stays, because it is the reliability: per task the Redis transport
   keeps late acks in the ``unacked`` hash and ``unacked_index`` zset (a
   MULTI/ZADD/HSET/EXEC at delivery, MULTI/ZREM/HDEL/EXEC at the ack: 8 of the
