@@ -99,6 +99,14 @@ def start_gunicorn(
     return process, base
 
 
+def worker_options() -> tuple[str, ...]:
+    """The options the deployments pass every AI worker (``WORKER_OPTIONS``); a tree from before that
+    constant (a before/after benchmark of an older commit) ran Celery's defaults."""
+    from services.ai_worker import celery_app  # the numba kernel's import: only where a worker is started
+
+    return tuple(getattr(celery_app, "WORKER_OPTIONS", ()))
+
+
 def start_worker(
     redis_url: str,
     queues: tuple[str, ...] = ALL_QUEUES,
@@ -116,7 +124,7 @@ def start_worker(
     cmd = [
         sys.executable, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker",
         "-Q", ",".join(queues), "-n", name, "--pool", pool, "--concurrency", str(concurrency),
-        "--prefetch-multiplier", "1", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+        "--prefetch-multiplier", "1", "--loglevel", "WARNING", *worker_options(),
     ]  # fmt: skip
     # The worker's banner goes to stderr: a benchmark's stdout is its JSON.
     process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, start_new_session=True, stdout=sys.stderr)

@@ -1,13 +1,18 @@
 """Scaling on this machine: 1 vs 2 processes, measured side by side. Prints JSON.
 
     python -m benchmarks.scaling [--level hard] [--decisions N] [--seconds 8]
-                                 [--redis-port 6379] [--redis-db 6] [--skip-api]
+                                 [--redis-port 6379] [--redis-db 6] [--skip-api] [--idle-seconds 5]
 
 * AI: the same batch of ``ai.decide`` tasks (bids and plays from random real
   positions, by ``--level``: ``hard`` by default, as issue 10 asks; ``BID,PLAY``
   for a mix, e.g. ``standard,pro``, the earlier default) sent by name through
   the Redis broker to 1, then 2 Celery worker processes; decisions per second
-  end to end (send to result), and the ratio (goal ≥ 1.6).
+  end to end (send to result), and the ratio (goal ≥ 1.6).  Sent and heard as
+  the API does (its Celery app, a result channel subscribed per task, the
+  stored result deleted once heard), and beside each rate what the broker +
+  result-backend Redis did per decision: its CPU, and ``INFO commandstats``
+  diffed (``broker_redis_calls_per_decision`` by command, robust;
+  ``..._usec_...``, noisy), plus the idle workers' own commands per second.
 * CPU calibration, beside it in the same run: the *same* batch of decisions
   run in-process (``decide``, no Celery, no Redis) by 1 process, then by 2
   processes at once, each going through the batch from its start for
@@ -31,14 +36,20 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import threading
 import time
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 import redis
 from celery import Celery
+from flask import Flask
 
 from services.ai_worker import decide, warm_up
+from services.api.app import celery_init_app
+from services.api.redis_store import RedisSubscription
+from services.api.results import ResultChannels, result_channel
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from services.players import LEVEL_NAMES, queue_of
 
@@ -47,6 +58,7 @@ from .procs import running, start_gunicorn, start_worker
 
 Batch = list[tuple[dict[str, Any], str]]  # (the seat to move's view, the level deciding it)
 GOAL_AI_RATIO = 1.6
+RESULTS_TIMEOUT = 3600.0  # seconds for a whole batch's results (hard at its slowest: minutes)
 
 
 def level_mix(spec: str) -> tuple[str, str]:
@@ -87,42 +99,111 @@ def batch_queue(batch: Batch) -> str:
     return queue_of(levels.pop()) if len(levels) == 1 else "bench.mix"
 
 
-def decisions_per_second(url: str, batch: Batch, processes: int, pool: str) -> dict[str, Any]:
-    """Worker throughput with ``processes`` processes (one prefork worker with
-    that many children, or that many solo workers).
+def api_celery(url: str) -> Celery:
+    """The API's own Celery app (``services.api.app.celery_init_app``), so tasks are sent as the API sends them."""
+    app = Flask("bench")
+    app.config.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url, REDIS_URL=url, REDIS_SOCKET_TIMEOUT=5.0)
+    return celery_init_app(app)
 
-    The workers start warm on an idle queue, the batch is queued, then every
+
+class Collector:
+    """The API's return path: results heard on their own channels
+    (:class:`services.api.results.ResultChannels`), each stored result DELETEd
+    once heard, as :class:`services.api.ai_driver.AiDriver` does after applying it."""
+
+    def __init__(self, url: str, expected: int) -> None:
+        self.client = redis.Redis.from_url(url)
+        self.expected = expected
+        self.metas: list[dict[str, Any]] = []
+        self.done = threading.Event()
+        self.channels = ResultChannels(lambda: RedisSubscription(self.client, sharded=False), self._on_message)
+        self.channels.start()
+
+    def _on_message(self, data: bytes) -> None:
+        meta = json.loads(data)
+        self.client.delete(result_channel(meta["task_id"]))
+        self.metas.append(meta)
+        if len(self.metas) == self.expected:
+            self.done.set()
+
+    def close(self) -> None:
+        self.channels.stop()
+        self.client.close()
+
+
+def command_stats(client: redis.Redis) -> dict[str, tuple[int, int]]:
+    """``INFO commandstats``: command -> (calls, usec)."""
+    stats = client.info("commandstats")
+    return {name.removeprefix("cmdstat_"): (int(v["calls"]), int(v["usec"])) for name, v in stats.items()}
+
+
+def stats_diff(
+    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]], per: float
+) -> dict[str, dict[str, float]]:
+    """Calls and usec of each command between two snapshots, divided by ``per``; the snapshots' own
+    ``INFO`` left out."""
+    out: dict[str, dict[str, float]] = {"calls": {}, "usec": {}}
+    for name, (calls, usec) in sorted(after.items()):
+        calls -= before.get(name, (0, 0))[0]
+        usec -= before.get(name, (0, 0))[1]
+        if name != "info" and calls > 0:
+            out["calls"][name] = round(calls / per, 3)
+            out["usec"][name] = round(usec / per, 2)
+    return out
+
+
+def decisions_per_second(url: str, batch: Batch, processes: int, pool: str, idle_seconds: float) -> dict[str, Any]:
+    """Worker throughput with ``processes`` processes (one prefork worker with
+    that many children, or that many solo workers), and what the broker Redis
+    did per decision.
+
+    The workers start warm on an idle queue (their idle chatter is counted
+    for ``idle_seconds``), the batch is sent as the API sends it (its own
+    Celery app, each task's result channel subscribed first), then every
     worker is told to consume the batch's queue (:func:`batch_queue`) at
-    once; the load generator only waits meanwhile.  The rate is the batch over the span of the results'
-    completion times (``date_done``)."""
+    once; the load generator hears each result and DELETEs it, as the API
+    does.  The rate is the batch over the span of the results' completion
+    times (``date_done``).  Redis's ``INFO commandstats`` before and after,
+    divided by the decisions, gives the commands per decision (counts are
+    exact; usec is as noisy as the machine; the handful of control messages
+    that switch the workers' queues are included)."""
     idle = ("bench.idle",)
     if pool == "prefork":
         workers = [start_worker(url, queues=idle, concurrency=processes)]
     else:
         workers = [start_worker(url, queues=idle, pool="solo") for _ in range(processes)]
-    client = Celery(broker=url, backend=url, set_as_current=False)
-    backend = redis.Redis.from_url(url)
+    client = api_celery(url)
+    stats = redis.Redis.from_url(url)
+    collector = Collector(url, len(batch))
     with running(*workers):
         queue = batch_queue(batch)
-        redis_cpu_before = _redis_cpu_seconds(backend)
-        results = [
-            client.send_task("ai.decide", kwargs=_kwargs(v, lvl, i), queue=queue) for i, (v, lvl) in enumerate(batch)
-        ]
+        idle_before = command_stats(stats)
+        time.sleep(idle_seconds)  # a measurement window, not a synchronisation
+        idle_calls = stats_diff(idle_before, command_stats(stats), idle_seconds * len(workers))["calls"]
+        before, redis_cpu_before = command_stats(stats), _redis_cpu_seconds(stats)
+        for i, (v, lvl) in enumerate(batch):
+            task_id = str(uuid.uuid4())
+            collector.channels.subscribe(task_id)  # as AiDispatcher.dispatch: confirmed before the send
+            client.send_task("ai.decide", task_id=task_id, kwargs=_kwargs(v, lvl, i), queue=queue)
         replies = client.control.add_consumer(queue, reply=True, timeout=5)
         assert len(replies) == len(workers), replies
-        # Wait without competing for the cores: one MGET of every result key every half second.
-        keys = [f"celery-task-meta-{r.id}" for r in results]
-        while None in (metas := backend.mget(keys)):
-            time.sleep(0.5)
-        done = sorted(datetime.fromisoformat(json.loads(m)["date_done"]) for m in metas)
-        redis_cpu = _redis_cpu_seconds(backend) - redis_cpu_before
+        assert collector.done.wait(RESULTS_TIMEOUT), f"{len(collector.metas)} of {len(batch)} results heard"
+        redis_cpu = _redis_cpu_seconds(stats) - redis_cpu_before
+        per_decision = stats_diff(before, command_stats(stats), len(batch))
+    collector.close()
     client.close()
+    stats.close()
+    done = sorted(datetime.fromisoformat(m["date_done"]) for m in collector.metas)
     span = (done[-1] - done[0]).total_seconds()
     # The first result's own time is not in the span: count one decision fewer.
     return {"pool": pool, "processes": processes, "queue": queue, "decisions": len(batch), "seconds": round(span, 2),
             "decisions_per_second": round((len(batch) - 1) / span, 1),
             # the broker + result backend Redis's own CPU per decision: sends, deliveries, acks, results
-            "broker_redis_cpu_us_per_decision": round(redis_cpu / len(batch) * 1e6, 1)}  # fmt: skip
+            "broker_redis_cpu_us_per_decision": round(redis_cpu / len(batch) * 1e6, 1),
+            "broker_redis_calls_per_decision_total": round(sum(per_decision["calls"].values()), 2),
+            "broker_redis_calls_per_decision": per_decision["calls"],
+            "broker_redis_usec_per_decision": per_decision["usec"],
+            "broker_redis_idle_calls_per_worker_second": idle_calls}  # fmt: skip
 
 
 def _redis_cpu_seconds(client: redis.Redis) -> float:
@@ -213,6 +294,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--pool", choices=["solo", "prefork"], default="solo", help="how the AI processes are run")
     parser.add_argument("--calibration-seconds", type=float, default=10.0, help="per in-process calibration slice")
+    parser.add_argument("--idle-seconds", type=float, default=5.0, help="idle workers' broker chatter measured")
     parser.add_argument("--skip-api", action="store_true", help="measure the AI and its calibrations only")
     args = parser.parse_args(argv)
     return args
@@ -226,7 +308,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     busy_loop = cpu_calibration()
     batch = positions(args.decisions, mix=args.level)
     calibration = decision_calibration(batch, args.calibration_seconds)
-    ai = [decisions_per_second(url, batch, n, args.pool) for n in (1, 2)]
+    ai = [decisions_per_second(url, batch, n, args.pool, args.idle_seconds) for n in (1, 2)]
     ai_ratio = round(ai[1]["decisions_per_second"] / ai[0]["decisions_per_second"], 2)
     report: dict[str, Any] = {
         "benchmark": "scaling",

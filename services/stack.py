@@ -21,6 +21,7 @@ import time
 
 import redis
 
+from services.ai_worker.celery_app import WORKER_OPTIONS
 from services.players import QUEUES as LEVEL_QUEUES
 
 log = logging.getLogger("spades.stack")
@@ -70,7 +71,8 @@ def main() -> int:
     py = sys.executable
     commands = {
         "ai-worker": [py, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker", "-Q", QUEUES,
-                      "--concurrency", str(args.ai_concurrency), "--prefetch-multiplier", "1", "--loglevel", "INFO"],
+                      "--concurrency", str(args.ai_concurrency), "--prefetch-multiplier", "1", "--loglevel", "INFO",
+                      *WORKER_OPTIONS],
         "api": [py, "-m", "gunicorn", "-c", "gunicorn.conf.py", "services.api.wsgi:app"],
     }  # fmt: skip
     procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}

@@ -1,6 +1,7 @@
 """The Celery application of the AI worker.
 
-    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro,ai.basic,ai.normal,ai.hard
+    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro,ai.basic,ai.normal,ai.hard \
+        --without-gossip --without-mingle --without-heartbeat
 
 Configuration comes from the environment: ``CELERY_BROKER_URL`` and
 ``CELERY_RESULT_BACKEND``, both defaulting to ``REDIS_URL`` (default
@@ -30,6 +31,37 @@ Reliability settings, and why:
   levels can be scaled apart; the routes below are the defaults.  Hints
   (``ai.hint``) run on the hint level's queue, ``ai.hard``.
 * JSON only: the view is plain JSON and nothing else should be unpickled.
+
+Broker load, and why (the broker + result-backend Redis is the fleet's first
+bottleneck, docs/capacity.md; commands per decision: ``benchmarks.scaling``'s
+``broker_redis_calls_per_decision``):
+
+* ``WORKER_OPTIONS`` (``--without-gossip --without-mingle --without-heartbeat``),
+  passed by every worker command (services/stack.py, deploy/k8s; compose keeps
+  heartbeats for Flower): Celery's *worker* heartbeat is an event PUBLISHed
+  every 2 s (0.5 a second per worker, measured, busy or idle), and gossip
+  subscribes every worker to every other one's events, so each heartbeat is
+  delivered to the whole fleet (deliveries grow with the square of the
+  workers); mingle asks the other workers for revoked tasks and clocks at
+  start.  Nothing here reads them: liveness and ``/readyz`` use ``inspect
+  ping``/``active_queues`` (the pidbox, a separate mechanism), KEDA reads the
+  list length, nothing is revoked, and a lost task comes back through
+  ``task_reject_on_worker_lost``'s requeue or the transport's restore of
+  ``unacked`` (its visibility timeout), neither of which uses heartbeats.
+  (Task events stay off: Celery's default, ``worker_send_task_events`` and
+  ``task_send_sent_event`` False.)
+* kombu's ``BRPOP`` timeout stays 1 s (``polling_interval``): an idle worker
+  costs one BRPOP a second, noise beside its decisions, and a longer one
+  would delay noticing a half-open broker connection.
+* What stays, because it is the reliability: per task the Redis transport
+  keeps late acks in the ``unacked`` hash and ``unacked_index`` zset (a
+  MULTI/ZADD/HSET/EXEC at delivery, MULTI/ZREM/HDEL/EXEC at the ack: 8 of the
+  ~18 commands a decision costs) so a dead worker's task is restored;
+  ``ack_emulation`` off would drop them and lose that task instead.  The
+  result's GET before its SETEX + PUBLISH (one MULTI/EXEC) is Celery's guard
+  against a redelivered duplicate overwriting a stored success.
+* The sending side is the API's: it sends without Celery's per-task result
+  subscription (``services.api.app.SenderRedisBackend``).
 
 ``worker_init`` (main process: covers the solo pool, and prefork children
 fork from a warm parent) and ``worker_process_init`` (each prefork child)
@@ -77,6 +109,9 @@ celery.conf.update(
     worker_hijack_root_logger=False,
 )
 app = celery  # the name `celery -A` looks for as well
+
+#: Options every AI worker command passes (see the module docstring, "Broker load").
+WORKER_OPTIONS: tuple[str, ...] = ("--without-gossip", "--without-mingle", "--without-heartbeat")
 
 
 @worker_init.connect

@@ -8,6 +8,7 @@ from typing import Any
 
 import redis
 from celery import Celery
+from celery.backends.redis import RedisBackend
 from flask import Flask, Response, has_request_context, redirect, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException
@@ -104,11 +105,37 @@ def _ai_request_id() -> str:
     return request_id() if has_request_context() else "ai-driver"
 
 
+class SenderRedisBackend(RedisBackend):
+    """Celery's Redis result backend for a process that sends tasks and reads results without it.
+
+    Celery's :meth:`~celery.app.base.Celery.send_task` calls the backend's ``on_task_call``, which for
+    Redis SUBSCRIBEs Celery's own result consumer to ``celery-task-meta-<id>``, so that
+    ``AsyncResult.get()`` could wait on it; dropping the returned ``AsyncResult`` UNSUBSCRIBEs it.  The
+    API never calls ``get()``: each process's :class:`services.api.results.ResultChannels` subscribes
+    the tasks it awaits, the deadline sweep and :meth:`AiDispatcher.stored_result` read stored results
+    with GET.  So those two commands per task were waste on the broker Redis, and that consumer's
+    connection was never read, so its replies piled up there.  Results are still stored, published
+    and read exactly as before: only this subscription is gone."""
+
+    def on_task_call(self, producer: Any, task_id: str) -> None:
+        return None
+
+
+def sender_backend_url(url: str) -> str:
+    """``url`` with :class:`SenderRedisBackend` as its backend class (Celery's ``<backend>+<url>`` form,
+    as in ``db+postgresql://``) for a Redis URL; any other backend is left as given."""
+    scheme = url.partition("://")[0]
+    if scheme in ("redis", "rediss"):
+        return f"{SenderRedisBackend.__module__}:{SenderRedisBackend.__qualname__}+{url}"
+    return url
+
+
 def celery_init_app(app: Flask) -> Celery:
-    """Flask's Celery pattern, producer side: the API only sends tasks."""
+    """Flask's Celery pattern, producer side: the API only sends tasks (through
+    :class:`SenderRedisBackend`: no result-consumer subscription per send)."""
     config = app.config
     broker = config["CELERY_BROKER_URL"] or config["REDIS_URL"]
-    backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
+    backend = sender_backend_url(config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"])
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
     celery.conf.update(

@@ -13,6 +13,7 @@ import pytest
 import redis
 from celery import Celery
 
+from services.ai_worker.celery_app import WORKER_OPTIONS
 from services.ai_worker.tasks import decide_task, hint_task
 from services.engine import make_rules, new_game, view
 from services.engine.state import turn
@@ -69,8 +70,7 @@ def worker():
     env = {**os.environ, "CELERY_BROKER_URL": REDIS_URL, "CELERY_RESULT_BACKEND": REDIS_URL, "REDIS_URL": REDIS_URL}
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker",
-         "-Q", ",".join(QUEUES), "--pool", "solo", "--loglevel", "INFO", "--without-gossip",
-         "--without-mingle", "--without-heartbeat"],
+         "-Q", ",".join(QUEUES), "--pool", "solo", "--loglevel", "INFO", *WORKER_OPTIONS],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:

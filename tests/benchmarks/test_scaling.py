@@ -56,6 +56,13 @@ def test_a_short_run_measures_celery_and_both_calibrations_side_by_side():
     assert [a["processes"] for a in out["ai"]] == [1, 2]
     assert {a["queue"] for a in out["ai"]} == {"bench.mix"}  # two levels: one queue for both
     assert all(a["decisions"] == 30 and a["decisions_per_second"] > 0 for a in out["ai"])
+    for a in out["ai"]:  # the broker's commands per decision, by command (the test Redis is shared: at least)
+        calls = a["broker_redis_calls_per_decision"]
+        assert a["broker_redis_calls_per_decision_total"] == pytest.approx(sum(calls.values()), abs=0.02)
+        # a send (LPUSH), a delivery (BRPOP), the result's SETEX + PUBLISH, the API's DEL of it
+        assert all(calls[name] >= 1 for name in ("lpush", "brpop", "setex", "publish", "del"))
+        assert set(calls) == set(a["broker_redis_usec_per_decision"])
+        assert a["broker_redis_idle_calls_per_worker_second"]["brpop"] > 0  # an idle worker's blocking pop
     ratio = out["ai"][1]["decisions_per_second"] / out["ai"][0]["decisions_per_second"]
     assert out["ai_ratio_2_vs_1"] == pytest.approx(ratio, abs=0.01)
     assert out["goal_ai_ratio"] == 1.6

@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from services.ai_worker.celery_app import WORKER_OPTIONS
 from services.players import LEVEL_NAMES
 
 from .deploy_files import (
@@ -95,6 +96,8 @@ def test_worker_prefetches_one_task(compose: dict[str, Any], queue: str) -> None
     command = compose["services"][name]["command"]
     assert option_value(command, "--prefetch-multiplier") == "1"
     assert option_value(command, "--concurrency", "-c") is not None
+    # The fleet's options but heartbeats, which Flower (compose only) shows workers by.
+    assert set(WORKER_OPTIONS) - set(command) == {"--without-heartbeat"}
     assert "healthcheck" in compose["services"][name]
 
 

@@ -11,6 +11,7 @@ import jsonschema
 import kubernetes_validate
 import pytest
 
+from services.ai_worker.celery_app import WORKER_OPTIONS
 from services.players import HINT_LEVEL, queue_of
 
 from .deploy_files import (
@@ -145,6 +146,8 @@ def test_each_queue_has_a_worker_scaled_on_its_list(k8s_documents: list[dict[str
     assert worker_queue(container["command"]) == queue
     # Prefetch 1: tasks a worker holds are not in the list, so the list length is exactly the waiting work.
     assert option_value(container["command"], "--prefetch-multiplier") == "1"
+    # No gossip, mingle or worker heartbeats: per-worker chatter on the broker Redis that nothing reads.
+    assert set(WORKER_OPTIONS) <= set(container["command"])
     # /readyz needs a live worker per AI queue, so KEDA must never scale a queue to zero.
     assert 1 <= scaled["spec"]["minReplicaCount"] <= scaled["spec"]["maxReplicaCount"]
 
