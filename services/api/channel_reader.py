@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -41,7 +42,7 @@ class Gauge(Protocol):
     def dec(self, amount: float = 1) -> None: ...
 
 
-class ChannelReader:
+class ChannelReader(ABC):
     """The connection, its reader and the lock (see the module docstring).  A subclass says which
     channels a new connection subscribes (:meth:`_wanted`) and what a notice means (:meth:`_dispatch`)."""
 
@@ -64,13 +65,19 @@ class ChannelReader:
         """Whether the reader runs (then a subscribe will be confirmed once it is connected)."""
         return self._reader is not None and self._reader.is_alive()
 
+    @abstractmethod
     def _wanted(self) -> Iterable[str]:
         """The channels a new connection subscribes (called under the lock)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _dispatch(self, kind: str, channel: str, payload: bytes | None) -> None:
         """A notice from the connection (called by the reader, without the lock)."""
-        raise NotImplementedError
+
+    @staticmethod
+    def _change(gauge: Gauge | None, amount: int) -> None:
+        """Move a gauge of the owner's, if it has one."""
+        if gauge is not None:
+            gauge.inc(amount)
 
     def _start_reader(self) -> None:
         """Start the reader unless it runs (under the lock)."""

@@ -141,9 +141,9 @@ class FanoutHub(ChannelReader):
             if game is None:
                 game = self._games[channel] = _Game()
                 self._send("subscribe", channel)
-                self._gauge(self._subscriptions_gauge, 1)
+                self._change(self._subscriptions_gauge, 1)
             game.listeners.add(listener)
-            self._gauge(self._listeners_gauge, 1)
+            self._change(self._listeners_gauge, 1)
         # Unconfirmed in time (a broken connection): the listener still reads the store first, and again
         # at every timeout, so it can only be late, never miss an event.
         game.confirmed.wait(self._confirm_seconds)
@@ -154,15 +154,11 @@ class FanoutHub(ChannelReader):
         with self.lock:
             game = self._games[channel]
             game.listeners.discard(listener)
-            self._gauge(self._listeners_gauge, -1)
+            self._change(self._listeners_gauge, -1)
             if not game.listeners:
                 del self._games[channel]
                 self._send("unsubscribe", channel)
-                self._gauge(self._subscriptions_gauge, -1)
-
-    def _gauge(self, gauge: Gauge | None, change: int) -> None:
-        if gauge is not None:
-            gauge.inc(change)
+                self._change(self._subscriptions_gauge, -1)
 
     def _wanted(self) -> list[str]:
         return list(self._games)

@@ -90,7 +90,7 @@ class ResultChannels(ChannelReader):
             if confirmed is None:
                 confirmed = self._awaited[channel] = threading.Event()
                 self._send("subscribe", channel)
-                self._count(1)
+                self._change(self._gauge, 1)
             # no reader, or no connection it could make: nothing would confirm it, so don't hold the send up
             wait = wait and self.reading() and not self._broken
         finally:
@@ -108,11 +108,7 @@ class ResultChannels(ChannelReader):
         """Unsubscribe ``channel`` if it is awaited (under the lock)."""
         if self._awaited.pop(channel, None) is not None:
             self._send("unsubscribe", channel)
-            self._count(-1)
-
-    def _count(self, change: int) -> None:
-        if self._gauge is not None:
-            self._gauge.inc(change)
+            self._change(self._gauge, -1)
 
     def _wanted(self) -> list[str]:
         for confirmed in self._awaited.values():

@@ -16,6 +16,8 @@ from services.api.results import result_channel
 from tests.conftest import redis_url
 
 SENDER_TEST_DB = 11
+pytestmark = pytest.mark.integration  # real Redis
+
 QUEUE = "test.sender-backend"  # nobody consumes it: the sent message stays in its list
 
 
