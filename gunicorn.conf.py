@@ -2,7 +2,7 @@
 
 gevent workers by default (``API_WORKER_CLASS``): a waiting client (a long
 poll on ``/events``, an open ``/stream``) is one greenlet parked on the
-process's fan-out hub (services/api/fanout.py), so a worker holds thousands
+process's fan-out hub (services/api/live/fanout.py), so a worker holds thousands
 (``API_WORKER_CONNECTIONS``) where a gthread worker held ``API_THREADS``.
 ``gthread`` stays selectable; docs/benchmarks.md measures both.
 """

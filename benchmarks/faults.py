@@ -32,7 +32,7 @@ import psutil
 import redis
 import requests
 
-from services.api.redis_store import stored_state
+from services.api.store.redis_store import stored_state
 
 from .clients import EventFollower, auth, random_move, replay_events, wait_for_turn
 from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop

@@ -47,9 +47,9 @@ from celery import Celery
 from flask import Flask
 
 from services.ai_worker import decide, warm_up
+from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.app import celery_init_app
-from services.api.redis_store import RedisSubscription
-from services.api.results import ResultChannels, result_channel
+from services.api.store.redis_store import RedisSubscription
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from services.players import LEVEL_NAMES, queue_of
 
@@ -108,8 +108,8 @@ def api_celery(url: str) -> Celery:
 
 class Collector:
     """The API's return path: results heard on their own channels
-    (:class:`services.api.results.ResultChannels`), each stored result DELETEd
-    once heard, as :class:`services.api.ai_driver.AiDriver` does after applying it."""
+    (:class:`services.api.ai_seats.results.ResultChannels`), each stored result DELETEd
+    once heard, as :class:`services.api.ai_seats.driver.AiDriver` does after applying it."""
 
     def __init__(self, url: str, expected: int) -> None:
         self.client = redis.Redis.from_url(url)

@@ -14,7 +14,8 @@ MAY_IMPORT = {
     "engine": set(),
     "players": {"engine"},
     "ai_worker": {"engine", "players"},
-    "api": {"engine", "players"},
+    "web": set(),
+    "api": {"engine", "players", "web"},
 }
 
 

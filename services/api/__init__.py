@@ -4,6 +4,6 @@
 :mod:`services.api.config`); gunicorn serves ``services.api.wsgi:app``.
 """
 
-from .app import create_app
+from services.api.app import create_app
 
 __all__ = ["create_app"]

@@ -14,17 +14,16 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .ai_driver import AiDriver
-from .ai_hook import DispatchHooks
-from .commands import Collaborators
-from .config import check_config, load_config
-from .dispatch import AiDispatcher
-from .edge import Edge
-from .fanout import FanoutHub
-from .health import health, healthz, readyz
-from .hints import HintClient
-from .jsonio import OrjsonProvider
-from .observability import (
+from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.driver import AiDriver
+from services.api.ai_seats.hints import HintClient
+from services.api.ai_seats.hooks import DispatchHooks
+from services.api.config import check_config, load_config
+from services.api.games.commands import Collaborators
+from services.api.games.rendering import ViewCache
+from services.api.http.health import health, healthz, readyz
+from services.api.http.json_codec import OrjsonProvider
+from services.api.http.observability import (
     FANOUT_LISTENERS,
     FANOUT_SUBSCRIPTIONS,
     STORE_ERRORS,
@@ -32,13 +31,14 @@ from .observability import (
     init_observability,
     request_id,
 )
-from .problems import ApiError, problem_response
-from .protection import init_protection, limit_hints
-from .redis_store import make_store
-from .rendering import ViewCache
-from .routes import note_seat, v1
-from .store import NotReplicated
-from .web import web
+from services.api.http.rate_limits import init_protection, limit_hints
+from services.api.http.routes import note_seat, v1
+from services.api.http.wsgi_edge import Edge
+from services.api.live.fanout import FanoutHub
+from services.api.problems import ApiError, problem_response
+from services.api.store.protocol import NotReplicated
+from services.api.store.redis_store import make_store
+from services.web import web
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 log = logging.getLogger("services.api")
@@ -111,7 +111,7 @@ class SenderRedisBackend(RedisBackend):
     Celery's :meth:`~celery.app.base.Celery.send_task` calls the backend's ``on_task_call``, which for
     Redis SUBSCRIBEs Celery's own result consumer to ``celery-task-meta-<id>``, so that
     ``AsyncResult.get()`` could wait on it; dropping the returned ``AsyncResult`` UNSUBSCRIBEs it.  The
-    API never calls ``get()``: each process's :class:`services.api.results.ResultChannels` subscribes
+    API never calls ``get()``: each process's :class:`services.api.ai_seats.results.ResultChannels` subscribes
     the tasks it awaits, the deadline sweep and :meth:`AiDispatcher.stored_result` read stored results
     with GET.  So those two commands per task were waste on the broker Redis, and that consumer's
     connection was never read, so its replies piled up there.  Results are still stored, published

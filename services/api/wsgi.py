@@ -1,5 +1,5 @@
 """gunicorn entry point: ``gunicorn -c gunicorn.conf.py services.api.wsgi:app``."""
 
-from .app import create_app
+from services.api.app import create_app
 
 app = create_app()

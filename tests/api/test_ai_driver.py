@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from services.api import commands, schemas
-from services.api.ai_driver import AiDriver
-from services.api.ai_hook import DispatchHooks
-from services.api.commands import Collaborators
-from services.api.dispatch import TASK_NAME, AiDispatcher
-from services.api.memory_store import MemoryBackend, MemoryStore
+from services.api.ai_seats.dispatch import TASK_NAME, AiDispatcher
+from services.api.ai_seats.driver import AiDriver
+from services.api.ai_seats.hooks import DispatchHooks
+from services.api.games import commands
+from services.api.games.commands import Collaborators
+from services.api.http import schemas
+from services.api.store.memory_store import MemoryBackend, MemoryStore
 from services.engine import turn
 
 DEADLINE = 10.0
@@ -304,8 +305,8 @@ def test_an_abandoned_hint_is_deleted_on_arrival_and_unsubscribed(listened):
 def test_two_processes_on_one_bus_each_hear_only_their_own_results(world):
     """The real listener on the in-memory pub/sub: a worker publishes every result, each process
     receives exactly the results of the tasks it sent, and the games play on."""
-    from services.api.memory_store import MemorySubscription
-    from services.api.results import ResultChannels, result_channel
+    from services.api.ai_seats.results import ResultChannels, result_channel
+    from services.api.store.memory_store import MemorySubscription
 
     from .helpers import wait_until
 

@@ -1,4 +1,4 @@
-"""The fan-out subscription on a real Redis Cluster (services/api/cluster_pubsub.py): a message on any
+"""The fan-out subscription on a real Redis Cluster (services/api/store/cluster_pubsub.py): a message on any
 master's slot is received, unsubscribe stops it, a stale slot map (``MOVED``) makes it raise and
 refreshes the map, close ends every reader; and through the API, a move wakes a long poll and a stream
 on the cluster at once (each waits far longer than the test's liveness bound)."""
@@ -14,9 +14,9 @@ import pytest
 import requests
 from redis.cluster import ClusterNode, RedisCluster
 
-from services.api.channel_reader import Notice
-from services.api.cluster_pubsub import ClusterSubscription, SubscriptionLost
-from services.api.store import notify_channel
+from services.api.live.channel_reader import Notice
+from services.api.store.cluster_pubsub import ClusterSubscription, SubscriptionLost
+from services.api.store.protocol import notify_channel
 
 from .contract import ContractSession
 from .helpers import auth, create_game, wait_until, waiting

@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from services.api import commands, schemas
-from services.api.commands import MAX_CAS_ATTEMPTS, Collaborators
-from services.api.memory_store import MemoryBackend, MemoryStore
-from services.api.moves import MoveRequest, parse_move, request_fingerprint
+from services.api.games import commands
+from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators
+from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
+from services.api.games.rendering import ViewCache
+from services.api.http import schemas
 from services.api.problems import ApiError
-from services.api.rendering import ViewCache
-from services.api.store import GameRecord, idempotency_key, key_digest
+from services.api.store.memory_store import MemoryBackend, MemoryStore
+from services.api.store.protocol import GameRecord, idempotency_key, key_digest
 
 HUMANS = [{"type": "human"}] * 4
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from services.api.ai_driver import AiDriver, fallback_move
-from services.api.commands import Collaborators
-from services.api.memory_store import MemoryStore
-from services.api.store import GameRecord, Seat
+from services.api.ai_seats.driver import AiDriver, fallback_move
+from services.api.games.commands import Collaborators
+from services.api.store.memory_store import MemoryStore
+from services.api.store.protocol import GameRecord, Seat
 from services.engine import Bid, apply, legal_moves, make_rules, new_game, turn, view
 from services.engine.state import GameState
 from services.players import basic_move

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from services.api.fanout import FanoutHub
-from services.api.memory_store import MemoryBackend, MemoryStore, MemorySubscription
-from services.api.store import GameRecord, notify_channel
+from services.api.live.fanout import FanoutHub
+from services.api.store.memory_store import MemoryBackend, MemoryStore, MemorySubscription
+from services.api.store.protocol import GameRecord, notify_channel
 
 from .helpers import wait_until
 

@@ -12,9 +12,9 @@ import uuid
 import pytest
 import requests
 
-from services.api.ai_driver import AiDriver
-from services.api.commands import Collaborators
-from services.api.dispatch import AiDispatcher
+from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.driver import AiDriver
+from services.api.games.commands import Collaborators
 
 from .contract import ContractSession
 from .helpers import auth, create_game

@@ -6,13 +6,13 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from services.api import idempotency
-from services.api.commands import Collaborators, make_move
-from services.api.memory_store import MemoryBackend, MemoryStore
+from services.api.games import idempotency
+from services.api.games.commands import Collaborators, make_move
+from services.api.games.rendering import ViewCache
+from services.api.http.routes import view_body
 from services.api.problems import ApiError
-from services.api.rendering import ViewCache
-from services.api.routes import view_body
-from services.api.store import entry_answers, idempotency_key, key_digest
+from services.api.store.memory_store import MemoryBackend, MemoryStore
+from services.api.store.protocol import entry_answers, idempotency_key, key_digest
 from services.engine import turn
 
 from .contract import ContractSession

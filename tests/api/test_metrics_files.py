@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.mmap_dict import MmapedDict, mmap_key
 
-from services.api.observability import SizedFilesCollector, sized_metric_files
+from services.api.http.observability import SizedFilesCollector, sized_metric_files
 
 
 def test_an_empty_file_a_worker_left_does_not_fail_the_scrape(tmp_path):

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from services.api import results
-from services.api.memory_store import MemoryBackend, MemorySubscription
-from services.api.results import ResultChannels, result_channel
+from services.api.ai_seats import results
+from services.api.ai_seats.results import ResultChannels, result_channel
+from services.api.store.memory_store import MemoryBackend, MemorySubscription
 
 from .helpers import wait_until
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from services.api import commands, schemas
-from services.api.commands import Collaborators
-from services.api.memory_store import MemoryStore
-from services.api.moves import MoveRequest, parse_move, request_fingerprint
+from services.api.games import commands
+from services.api.games.commands import Collaborators
+from services.api.games.log_retention import KEPT_ROUNDS, check_resumable
+from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
+from services.api.games.rendering import ViewCache
+from services.api.http import schemas
 from services.api.problems import ApiError
-from services.api.rendering import ViewCache
-from services.api.retention import KEPT_ROUNDS, check_resumable
+from services.api.store.memory_store import MemoryStore
 from services.engine import Bid, card_code, legal_moves, turn
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from services.api.redis_store import stored_state
+from services.api.store.redis_store import stored_state
 from services.engine.cards import codes
 
 from .contract import ContractSession

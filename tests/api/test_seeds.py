@@ -9,7 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from services.api.app import create_app
-from services.api.memory_store import MemoryStore
+from services.api.store.memory_store import MemoryStore
 
 from .helpers import auth
 

@@ -11,8 +11,8 @@ import redis
 from celery import Celery
 from flask import Flask
 
+from services.api.ai_seats.results import result_channel
 from services.api.app import SenderRedisBackend, celery_init_app, sender_backend_url
-from services.api.results import result_channel
 from tests.conftest import redis_url
 
 SENDER_TEST_DB = 11
@@ -75,7 +75,7 @@ def test_results_are_still_published_stored_and_read(client: redis.Redis):
     task_id = str(uuid.uuid4())
     celery.send_task("ai.decide", task_id=task_id, kwargs={"n": 1}, queue=QUEUE)
     listener = client.pubsub(ignore_subscribe_messages=True)
-    listener.subscribe(result_channel(task_id))  # as services.api.results.ResultChannels does
+    listener.subscribe(result_channel(task_id))  # as services.api.ai_seats.results.ResultChannels does
     # the worker's side: Celery's own Redis backend stores the result and publishes it
     worker = Celery("worker", broker=redis_url(SENDER_TEST_DB), backend=redis_url(SENDER_TEST_DB))
     worker.backend.store_result(task_id, {"game_id": "g", "move": {"bid": 3}}, "SUCCESS")

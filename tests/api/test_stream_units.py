@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from services.api.fanout import FanoutHub
-from services.api.memory_store import MemoryStore
+from services.api.live.fanout import FanoutHub
+from services.api.live.stream import KEEP_ALIVE, StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError
-from services.api.store import GameRecord
-from services.api.stream import KEEP_ALIVE, StreamSettings, resume_point, sse_frames
+from services.api.store.memory_store import MemoryStore
+from services.api.store.protocol import GameRecord
 
 
 def _hub_with(events: list[dict]) -> FanoutHub:

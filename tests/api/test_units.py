@@ -8,16 +8,16 @@ import pytest
 import redis
 from marshmallow import ValidationError
 
-from services.api import schemas
+from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.config import load_config
-from services.api.dispatch import AiDispatcher
-from services.api.events import visible_event
-from services.api.moves import parse_if_match
+from services.api.games.events import visible_event
+from services.api.games.move_request import parse_if_match
+from services.api.games.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
+from services.api.games.tokens import hash_token, new_game_id, new_token, seat_of_token
+from services.api.http import schemas
 from services.api.problems import ApiError, flatten_messages, problem_body
-from services.api.redis_store import RedisStore
-from services.api.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
-from services.api.store import GameRecord, Seat, parse_state
-from services.api.tokens import hash_token, new_game_id, new_token, seat_of_token
+from services.api.store.protocol import GameRecord, Seat, parse_state
+from services.api.store.redis_store import RedisStore
 from services.engine import apply, legal_moves, make_rules, new_game, to_json_parts, turn, view
 from tests.engine.strategies_util import play_random_game
 
@@ -43,7 +43,7 @@ def test_config_reads_environment_then_overrides():
 
 def test_cluster_settings_default_rate_limits_to_the_cluster_and_refuse_what_cannot_work():
     from services.api.config import ConfigError, check_config, cluster_nodes, rate_limit_storage
-    from services.api.redis_store import PENDING_SETS, pending_set
+    from services.api.store.redis_store import PENDING_SETS, pending_set
 
     env = {"REDIS_CLUSTER_NODES": "a:7001, b:7002", "REDIS_CLUSTER_PASSWORD": "p@ss"}
     config = load_config(environ=env)

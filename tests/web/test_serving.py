@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from services.api.app import create_app
-from services.api.web import WEB_ROOT
+from services.web import WEB_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The web client's SSE parser (services/api/web/js/sse.js), run in the browser the client targets
+"""The web client's SSE parser (services/web/static/js/sse.js), run in the browser the client targets
 (Debian's chromium via Playwright; no server): the HTML standard's event-stream rules, fed in chunks
 split anywhere, as a fetch body arrives."""
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-SSE_JS = Path(__file__).resolve().parents[2] / "services" / "api" / "web" / "js" / "sse.js"
+SSE_JS = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "js" / "sse.js"
 ORIGIN = "http://client.test"  # answered by the route below, never the network
 
-# The stream as the server frames it (services/api/stream.py): retry first, events, a heartbeat.
+# The stream as the server frames it (services/api/live/stream.py): retry first, events, a heartbeat.
 SERVER = (
     "retry: 2000\n\n"
     'id: 5\nevent: bid\ndata: {"seq":5,"type":"bid"}\n\n'

@@ -1,11 +1,11 @@
-"""The browser client at ``/play``: static files from ``services/api/web/``.
+"""The browser client at ``/play``: static files from ``services/web/static/``.
 
 The page is plain ES modules and CSS (no build step); it talks to the server
 only through the public ``/v1`` contract, like any third-party app. Files are
 served with ``Cache-Control: no-cache`` and an ETag, so a browser revalidates
 (a cheap 304) and never runs a stale module after a deploy. ``/`` redirects
 to ``/play``. The page's Content-Security-Policy (self only, no inline
-script or style) is set by :class:`services.api.edge.Edge`.
+script or style) is set by :class:`services.api.http.wsgi_edge.Edge`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, redirect, send_from_directory
 
-WEB_ROOT = Path(__file__).resolve().parent / "web"
+WEB_ROOT = Path(__file__).resolve().parent / "static"
 
 web = Blueprint("web", __name__)
 

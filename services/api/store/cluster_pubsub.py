@@ -1,4 +1,4 @@
-"""The fan-out :class:`~services.api.channel_reader.Subscription` on a Redis Cluster: one connection and reader per master.
+"""The fan-out :class:`~services.api.live.channel_reader.Subscription` on a Redis Cluster: one connection and reader per master.
 
 Why not redis-py's ``ClusterPubSub``: its ``get_message`` fails ("pubsub connection not set") and its
 ``get_sharded_message`` polls the nodes' connections in turn, so a message waits for the reads of
@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from redis.client import PubSub
 from redis.cluster import ClusterNode, RedisCluster
 
-from .channel_reader import Notice
+from services.api.live.channel_reader import Notice
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class _NodeReader:
 
 
 class ClusterSubscription:
-    """:class:`services.api.channel_reader.Subscription` over every master (see the module docstring).
+    """:class:`services.api.live.channel_reader.Subscription` over every master (see the module docstring).
 
     ``refresh_slots(node)`` re-reads the cluster's slot map after ``node`` failed (the store's own)."""
 

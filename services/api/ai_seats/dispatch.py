@@ -5,11 +5,11 @@ queue ``ai.<level>`` with the seat's view as plain JSON (the API never imports
 the worker; the code they share is the engine and services.players), and
 records the pending turn in the store's ledger (``{task_id, version, seat,
 level, sent_at, attempts}``, due by ``AI_DECISION_DEADLINE_SECONDS``), which
-:class:`services.api.ai_driver.AiDriver` sweeps.
+:class:`services.api.ai_seats.driver.AiDriver` sweeps.
 
 It also keeps what the process's result listener awaits: the tasks it sent
 and the hints it abandoned.  With a listener (:meth:`AiDispatcher.listen_with`,
-a :class:`services.api.results.ResultChannels`), each is subscribed to on its
+a :class:`services.api.ai_seats.results.ResultChannels`), each is subscribed to on its
 own result channel (a task is sent once that is confirmed) and unsubscribed
 from as soon as it leaves these books: claimed, evicted, or older than the
 listener's horizon (:meth:`AiDispatcher.forget_before`).
@@ -28,11 +28,10 @@ from typing import Any, Protocol
 
 from celery import Celery
 
+from services.api.http.observability import AI_DECISIONS_SENT
+from services.api.store.protocol import GameRecord, GameStore
 from services.engine import view
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of
-
-from .observability import AI_DECISIONS_SENT
-from .store import GameRecord, GameStore
 
 log = logging.getLogger("spades.ai")
 TASK_NAME = "ai.decide"
@@ -51,7 +50,7 @@ def _no_request() -> str:
 
 
 class ResultListener(Protocol):
-    """What the dispatcher needs of :class:`services.api.results.ResultChannels`."""
+    """What the dispatcher needs of :class:`services.api.ai_seats.results.ResultChannels`."""
 
     def subscribe(self, task_id: str, wait: bool = True) -> bool: ...
 

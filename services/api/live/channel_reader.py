@@ -1,7 +1,7 @@
 """One pub/sub connection and one reader per process, shared by everything the process awaits.
 
-The fan-out hub (:mod:`services.api.fanout`, game events) and the AI result listener
-(:mod:`services.api.results`, task results) each hold one :class:`Subscription` and one reader thread
+The fan-out hub (:mod:`services.api.live.fanout`, game events) and the AI result listener
+(:mod:`services.api.ai_seats.results`, task results) each hold one :class:`Subscription` and one reader thread
 (a greenlet under gevent) instead of a connection per waiting request.  Request threads or greenlets
 subscribe and unsubscribe under :attr:`ChannelReader.lock` while the reader waits for messages without
 it; the reader takes the lock only to (re)build the connection.  A failed command or a lost connection
@@ -23,7 +23,7 @@ Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, pa
 
 
 class Subscription(Protocol):
-    """Channels on one pub/sub connection (Redis: :class:`services.api.redis_store.RedisSubscription`;
+    """Channels on one pub/sub connection (Redis: :class:`services.api.store.redis_store.RedisSubscription`;
     a cluster: one connection per master)."""
 
     def subscribe(self, channel: str) -> None: ...

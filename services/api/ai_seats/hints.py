@@ -43,14 +43,13 @@ from typing import Any
 import redis
 from celery import Celery
 
+from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.results import result_channel
+from services.api.games.rendering import ViewCache, game_options
+from services.api.problems import ApiError
+from services.api.store.protocol import GameRecord
 from services.engine import turn, view
 from services.players import HINT_LEVEL
-
-from .dispatch import AiDispatcher
-from .problems import ApiError
-from .rendering import ViewCache, game_options
-from .results import result_channel
-from .store import GameRecord
 
 log = logging.getLogger("spades.hints")
 TASK_NAME = "ai.hint"

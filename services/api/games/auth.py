@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from .problems import ApiError
-from .store import GameRecord
-from .tokens import seat_of_token
+from services.api.games.tokens import seat_of_token
+from services.api.problems import ApiError
+from services.api.store.protocol import GameRecord
 
 MAX_TOKEN_LENGTH = 256
 

@@ -14,13 +14,12 @@ from typing import Any
 
 import orjson
 
+from services.api.http.schemas import DEFAULT_OPTIONS
+from services.api.store.protocol import GameRecord
 from services.engine import GameState, view
 from services.engine.state import first_seat, last_completed_trick, replay_tricks
 from services.engine.views import round_view as round_json
 from services.engine.views import trick_view
-
-from .schemas import DEFAULT_OPTIONS
-from .store import GameRecord
 
 
 class ViewCache:

@@ -5,7 +5,7 @@ moment it stores it.  A process subscribes to exactly the channels of the tasks 
 decisions it sent, the hints it abandoned) instead of the pattern ``celery-task-meta-*``, so a result
 is delivered once, to its sender, however many API processes there are.
 
-The machinery is the fan-out hub's (:class:`services.api.channel_reader.ChannelReader`): ONE
+The machinery is the fan-out hub's (:class:`services.api.live.channel_reader.ChannelReader`): ONE
 subscription per process (plain ``SUBSCRIBE``: the result backend publishes with ``PUBLISH``) and ONE
 reader thread (a greenlet under gevent); request threads or greenlets subscribe and unsubscribe under
 the lock while the reader waits without it.  The reader hands each result to an *applier* thread:
@@ -15,7 +15,7 @@ the reader can read.
 - :meth:`ResultChannels.subscribe` waits (at most ``confirm_seconds``) for Redis to confirm the
   subscription, so the task is sent only once its result can't be published unheard.  If the reader
   is not running or its connection is broken, it does not wait: the task is sent anyway and the
-  deadline sweep (:class:`services.api.ai_driver.AiDriver`) applies the stored result.
+  deadline sweep (:class:`services.api.ai_seats.driver.AiDriver`) applies the stored result.
 - A message ends its channel's subscription (a task publishes its result once);
   :meth:`ResultChannels.unsubscribe` ends it too when the result was dealt with another way.
 - After the connection is lost the reader makes a new one and subscribes every channel still
@@ -29,7 +29,7 @@ import queue
 import threading
 from collections.abc import Callable
 
-from .channel_reader import ChannelReader, Gauge, Subscription
+from services.api.live.channel_reader import ChannelReader, Gauge, Subscription
 
 log = logging.getLogger("spades.ai")
 RESULT_PREFIX = "celery-task-meta-"

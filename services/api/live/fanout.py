@@ -2,8 +2,8 @@
 
 Why: a long poll or a stream that blocks in its own ``XREAD`` holds a Redis connection (and, under
 gthread, a thread) per waiting client.  Instead every commit publishes its events on the game's shard
-channel (:func:`services.api.store.notify_channel`); each API process holds ONE
-:class:`~services.api.channel_reader.Subscription` (from :meth:`GameStore.subscription`), subscribed to a game's channel while at
+channel (:func:`services.api.store.protocol.notify_channel`); each API process holds ONE
+:class:`~services.api.live.channel_reader.Subscription` (from :meth:`GameStore.subscription`), subscribed to a game's channel while at
 least one of its clients waits on it (ref-counted), and ONE reader thread (a greenlet under gevent)
 that hands each message to that game's :class:`Listener` objects.
 
@@ -11,7 +11,7 @@ Pub/sub is at-most-once, so it is only a wake-up with the events attached; the s
 A listener reads the store on its first wait (after its game's subscription is confirmed), when the
 published events do not follow its cursor (a gap), after the subscription was re-established (a
 reconnect may have dropped messages) and whenever a wait times out.  Nothing here filters by seat:
-callers pass every event through :func:`services.api.events.visible_event`.
+callers pass every event through :func:`services.api.games.events.visible_event`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 import orjson
 
-from .channel_reader import ChannelReader, Gauge, Subscription
-from .store import GameStore, notify_channel
+from services.api.live.channel_reader import ChannelReader, Gauge, Subscription
+from services.api.store.protocol import GameStore, notify_channel
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Every command that commits a change (create, claim, leave, a move, an AI's
 own move) calls ``before_commit`` with the record it is about to write and
 ``after_commit`` once it is written (:class:`AiHooks`, passed to the commands
-in :class:`services.api.commands.Collaborators`):
+in :class:`services.api.games.commands.Collaborators`):
 
 * ``before_commit`` registers the AI turn the new version will need with a
   deadline, *before* the write, so that even if this process dies right
@@ -21,9 +21,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from services.api.store.protocol import GameRecord
 from services.engine import turn
-
-from .store import GameRecord
 
 log = logging.getLogger("spades.ai")
 
@@ -59,7 +58,7 @@ NO_AI = NoAi()
 
 
 class Dispatcher(Protocol):
-    """What the hooks need of :class:`services.api.dispatch.AiDispatcher`."""
+    """What the hooks need of :class:`services.api.ai_seats.dispatch.AiDispatcher`."""
 
     def expect(self, game_id: str) -> None: ...
 

@@ -1,6 +1,6 @@
 """Stored ``Idempotency-Key`` entries, kept small.
 
-A seat keeps one entry, its last accepted keyed move's (:func:`services.api.store.idempotency_key`):
+A seat keeps one entry, its last accepted keyed move's (:func:`services.api.store.protocol.idempotency_key`):
 the key's digest, then the response.  A response is the seat's view, and a late view is mostly ``history`` (every finished round's
 hand record).  An entry stores the response without it, with the number of finished rounds, and
 compressed (a view's JSON repeats its keys: ~1.5 KB becomes ~0.5 KB, for ~20 µs a move).  A replay
@@ -16,22 +16,22 @@ from typing import Any
 
 import orjson
 
-from .rendering import ViewCache, finished_rounds
-from .store import KEY_DIGEST_BYTES, GameRecord
+from services.api.games.rendering import ViewCache, finished_rounds
+from services.api.store.protocol import KEY_DIGEST_BYTES, GameRecord
 
 COMPRESSION_LEVEL = 1  # zlib's fastest: nearly the ratio of the default level, at a third of its cost
 
 
 @dataclass(frozen=True, slots=True)
 class StoredResponse:
-    fingerprint: str  # what the key is bound to (services.api.moves.request_fingerprint)
+    fingerprint: str  # what the key is bound to (services.api.games.move_request.request_fingerprint)
     rounds: int  # finished rounds the original response's history held
     response: dict[str, Any]  # the original response without its history
 
 
 def pack(digest: bytes, fingerprint: str, response: dict[str, Any]) -> bytes:
     """The entry stored for a move's ``response`` (a game view) under the key of ``digest``
-    (:func:`services.api.store.key_digest`): the digest first, so a lookup tells whose entry
+    (:func:`services.api.store.protocol.key_digest`): the digest first, so a lookup tells whose entry
     it is without decompressing it."""
     compact = {name: value for name, value in response.items() if name != "history"}
     entry = {"fingerprint": fingerprint, "rounds": len(response.get("history", ())), "response": compact}

@@ -1,6 +1,6 @@
 """The v1 game resources (a Flask blueprint). Handlers only parse, call
-:mod:`services.api.commands` (with the process's
-:class:`~services.api.commands.Collaborators`) and dump through a marshmallow schema."""
+:mod:`services.api.games.commands` (with the process's
+:class:`~services.api.games.commands.Collaborators`) and dump through a marshmallow schema."""
 
 from __future__ import annotations
 
@@ -10,20 +10,22 @@ import orjson
 from flask import Blueprint, Response, current_app, g, json, request, url_for
 from marshmallow import Schema, ValidationError
 
+from services.api.ai_seats import hints
+from services.api.games import commands
+from services.api.games.auth import bearer_token, seat_for
+from services.api.games.commands import Collaborators
+from services.api.games.events import visible_event
+from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
+from services.api.games.move_request import MoveRequest, parse_if_match, parse_move, request_fingerprint
+from services.api.games.rendering import RenderedRounds, game_view
+from services.api.http import json_codec as jsonio
+from services.api.http import schemas
+from services.api.http.observability import request_id
+from services.api.live.stream import StreamSettings, resume_point, sse_frames
+from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.engine import OPTION_DOCS, PRESETS
 from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
-
-from . import commands, hints, jsonio, schemas
-from .auth import bearer_token, seat_for
-from .commands import Collaborators
-from .events import visible_event
-from .moves import MoveRequest, parse_if_match, parse_move, request_fingerprint
-from .observability import request_id
-from .problems import ApiError, flatten_messages, invalid_request
-from .rendering import RenderedRounds, game_view
-from .retention import check_resumable, skipped_past, too_far_behind
-from .stream import StreamSettings, resume_point, sse_frames
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -33,7 +35,7 @@ def _ctx() -> Collaborators:
 
 
 def note_seat(seat: int | None) -> None:
-    """The seat a request acts for, for its log line (:mod:`services.api.observability`)."""
+    """The seat a request acts for, for its log line (:mod:`services.api.http.observability`)."""
     g.seat = seat
 
 
@@ -46,7 +48,7 @@ def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[s
 
 def view_body(data: dict[str, Any]) -> bytes:
     """A game view's JSON body, through the GameView schema: the finished
-    rounds are spliced in as the bytes :func:`services.api.rendering.rendered_rounds` keeps,
+    rounds are spliced in as the bytes :func:`services.api.games.rendering.rendered_rounds` keeps,
     in one copy (a late view is tens of KB)."""
     dumped = schemas.dump_game_view(data)
     history = dumped.pop("history")
@@ -60,7 +62,7 @@ def _view_response(data: dict[str, Any], status: int = 200) -> Response:
 
 def _view_body_response(body: bytes, version: int, status: int = 200) -> Response:
     """A game view's response.  (Its ``Cache-Control: no-store`` comes from
-    :class:`services.api.edge.Edge`, like every ``/v1/games`` response's.)"""
+    :class:`services.api.http.wsgi_edge.Edge`, like every ``/v1/games`` response's.)"""
     headers = [("Content-Type", "application/json"), ("ETag", f'"{version}"'), ("Vary", "Authorization")]
     return Response(body, status, headers)
 
@@ -185,10 +187,10 @@ def play(game_id: str) -> Response:
 
 @v1.get("/games/<game_id>/hint")
 def hint(game_id: str) -> Response:
-    """The hint level's move for the token's own seat, on its turn (see :mod:`services.api.hints`).
+    """The hint level's move for the token's own seat, on its turn (see :mod:`services.api.ai_seats.hints`).
 
     Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
-    :func:`services.api.protection.limit_hints`."""
+    :func:`services.api.http.rate_limits.limit_hints`."""
     token = bearer_token(request.headers.get("Authorization"), required=True)
     ctx = _ctx()
     record = commands.load(ctx.store, game_id)
@@ -220,7 +222,7 @@ def events(game_id: str) -> Response:
 
 @v1.get("/games/<game_id>/stream")
 def stream(game_id: str) -> Response:
-    """The events of ``/events`` pushed as Server-Sent Events (:mod:`services.api.stream`).
+    """The events of ``/events`` pushed as Server-Sent Events (:mod:`services.api.live.stream`).
 
     Everything that can fail with a problem (400, 401, 404, 410, 503) is checked here, before the first
     byte; the generator then runs outside the request context, with the store and settings passed in.

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from .problems import ApiError, problem_response
+from services.api.problems import ApiError, problem_response
 
 health = Blueprint("health", __name__)
 

@@ -1,4 +1,4 @@
-"""Rate limits and CORS (the security headers are added by :mod:`services.api.edge`).
+"""Rate limits and CORS (the security headers are added by :mod:`services.api.http.wsgi_edge`).
 
 Rate limits use flask-limiter with Redis storage, so a limit holds across
 every API process: one budget per client address for all ``/v1`` requests
@@ -21,9 +21,9 @@ from flask_cors import CORS
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 
-from .auth import token_of
-from .config import rate_limit_storage
-from .problems import ApiError, problem_response
+from services.api.config import rate_limit_storage
+from services.api.games.auth import token_of
+from services.api.problems import ApiError, problem_response
 
 EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "X-Request-ID"]

@@ -4,8 +4,8 @@
 (boardgame.io's ``StorageAPI`` is the model): a game record read and written
 with a compare-and-set on its version, an event log, stored idempotent
 responses, and the ledger of AI turns in flight.  Two implementations keep the
-same semantics: :class:`services.api.redis_store.RedisStore` (production: one
-Lua script per commit) and :class:`services.api.memory_store.MemoryStore`
+same semantics: :class:`services.api.store.redis_store.RedisStore` (production: one
+Lua script per commit) and :class:`services.api.store.memory_store.MemoryStore`
 (unit tests: the command logic and the AI sweeper without Redis).
 """
 
@@ -102,7 +102,7 @@ class GameRecord:
     seq: int = 0  # seq of the last event
     rounds_json: str = "[]"
     seeded: bool = False  # created with a client-chosen seed: its creator can compute the deals
-    first_seq: int = 1  # seq of the oldest event the log keeps (services.api.retention)
+    first_seq: int = 1  # seq of the oldest event the log keeps (services.api.games.log_retention)
     round_starts: tuple[int, ...] = ()  # seqs of the kept rounds' round_started events, oldest first
 
     @cached_property
@@ -231,9 +231,9 @@ class GameStore(Protocol):
         """Write ``record`` (at its new version) and append ``events`` if the
         stored version is still ``expected``'s (None: the game must not exist
         yet); False, writing nothing, otherwise.  Events below the record's
-        ``first_seq`` are dropped in the same step (:mod:`services.api.retention`).
+        ``first_seq`` are dropped in the same step (:mod:`services.api.games.log_retention`).
         ``idempotent`` is ``(idempotency key, stored entry)``
-        (:func:`idempotency_key`, :func:`services.api.idempotency.pack`), written in the
+        (:func:`idempotency_key`, :func:`services.api.games.idempotency.pack`), written in the
         same step over the seat's previous entry.
         Raises :class:`NotReplicated` when the write is made but not confirmed
         by the replicas the store requires."""
@@ -246,12 +246,12 @@ class GameStore(Protocol):
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 
     def subscription(self) -> Any:
-        """A new :class:`services.api.channel_reader.Subscription` to the channels commits publish on
+        """A new :class:`services.api.live.channel_reader.Subscription` to the channels commits publish on
         (:func:`notify_channel`); the per-process fan-out hub holds one."""
 
     def ping(self) -> bool: ...
 
-    # ---- the ledger of AI turns in flight (services.api.dispatch, services.api.ai_driver)
+    # ---- the ledger of AI turns in flight (services.api.ai_seats.dispatch, services.api.ai_seats.driver)
 
     def expect_turn(self, game_id: str, due: float) -> None:
         """Register that the game will need an AI turn, overdue at ``due``."""

@@ -1,4 +1,4 @@
-"""The game store in process memory: :class:`services.api.store.GameStore`
+"""The game store in process memory: :class:`services.api.store.protocol.GameStore`
 with Redis's semantics, for unit tests of the command logic and the AI sweeper.
 
 Not a mock: records are kept as their stored texts and rebuilt on every load
@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from .channel_reader import Notice
-from .store import GameRecord, RecentCopies, entry_answers, notify_channel
+from services.api.live.channel_reader import Notice
+from services.api.store.protocol import GameRecord, RecentCopies, entry_answers, notify_channel
 
 
 @dataclass
@@ -42,7 +42,7 @@ class MemoryBackend:
 
 
 class MemorySubscription:
-    """:class:`services.api.channel_reader.Subscription` on a :class:`MemoryBackend` (at-most-once, like Redis's)."""
+    """:class:`services.api.live.channel_reader.Subscription` on a :class:`MemoryBackend` (at-most-once, like Redis's)."""
 
     def __init__(self, backend: MemoryBackend) -> None:
         self.backend = backend

@@ -3,20 +3,20 @@
 :class:`AiDriver` (one per API process; daemon threads: the listener's reader and
 applier, and the sweeper):
 
-- the *listener* (:class:`services.api.results.ResultChannels`) holds one
+- the *listener* (:class:`services.api.ai_seats.results.ResultChannels`) holds one
   pub/sub connection to Celery's Redis result backend, subscribed to
   ``celery-task-meta-<task id>`` for exactly the tasks this process awaits:
-  the dispatcher (:mod:`services.api.dispatch`) subscribes each turn before
+  the dispatcher (:mod:`services.api.ai_seats.dispatch`) subscribes each turn before
   sending it, and the backend PUBLISHes the result there the moment the task
   finishes.  The listener applies the decision with the same compare-and-set
   as a human move (a stale or duplicate result fails the version check and is
   dropped harmlessly) and unsubscribes; other processes never hear it;
 - the *sweeper* claims pending turns whose deadline has passed (the store's
-  :meth:`~services.api.store.GameStore.claim_turn` is the claim, so exactly
+  :meth:`~services.api.store.protocol.GameStore.claim_turn` is the claim, so exactly
   one API process acts), applies the stored result if the publication was
   missed (or its sender died), and otherwise sends the task again.  A turn
   is registered before its version is even committed
-  (:class:`services.api.ai_hook.DispatchHooks`), so a game never stalls when
+  (:class:`services.api.ai_seats.hooks.DispatchHooks`), so a game never stalls when
   a worker or an API process dies mid-decision:
   ``AI_DECISION_DEADLINE_SECONDS`` (default 10) bounds the delay.  After
   ``AI_MAX_ATTEMPTS`` failed attempts the API plays basic's move for the seat
@@ -36,16 +36,20 @@ from typing import Any
 
 import redis
 
+from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.hooks import ai_seat_to_move
+from services.api.ai_seats.results import ResultChannels, result_channel
+from services.api.games.commands import Collaborators, apply_ai_move
+from services.api.http.observability import (
+    AI_DECISION_SECONDS,
+    AI_REISSUED,
+    AI_RESULT_SUBSCRIPTIONS,
+    AI_RESULTS_RECEIVED,
+)
+from services.api.store.protocol import GameRecord
+from services.api.store.redis_store import RedisSubscription
 from services.engine import Bid, Play, parse_card, view
 from services.players import DEFAULT_LEVEL, basic_move
-
-from .ai_hook import ai_seat_to_move
-from .commands import Collaborators, apply_ai_move
-from .dispatch import AiDispatcher
-from .observability import AI_DECISION_SECONDS, AI_REISSUED, AI_RESULT_SUBSCRIPTIONS, AI_RESULTS_RECEIVED
-from .redis_store import RedisSubscription
-from .results import ResultChannels, result_channel
-from .store import GameRecord
 
 log = logging.getLogger("spades.ai")
 SWEEP_BATCH = 100

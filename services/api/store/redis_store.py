@@ -12,15 +12,15 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
 * ``game:{id}:events`` — stream; entry id ``<seq>-0``, field ``e`` = event JSON
   (with per-seat private parts, filtered on read).  Bounded: the commit that
   starts a round trims it to the last ``KEPT_ROUNDS`` rounds
-  (:mod:`services.api.retention`; ``meta`` holds the oldest seq kept).
+  (:mod:`services.api.games.log_retention`; ``meta`` holds the oldest seq kept).
 * ``game:{id}:idem:<seat>`` — the seat's last accepted move sent with an
   ``Idempotency-Key``: the key's SHA-256, then the compacted response
-  (:mod:`services.api.idempotency`); the seat's next keyed move overwrites it.
+  (:mod:`services.api.games.idempotency`); the seat's next keyed move overwrites it.
 * ``game:{id}:notify`` — a shard channel (not a key): each commit publishes (``SPUBLISH``)
-  its new events there as a JSON array, for :mod:`services.api.fanout`.
+  its new events there as a JSON array, for :mod:`services.api.live.fanout`.
 * ``game:{id}:ai`` and the sorted sets ``ai:pending:{0}`` … ``ai:pending:{15}``
   — the AI turn in flight and every game's AI deadline
-  (:mod:`services.api.dispatch`), the game in the shard its id hashes to, so
+  (:mod:`services.api.ai_seats.dispatch`), the game in the shard its id hashes to, so
   on a cluster the ledger is spread over the masters like the games are.
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
@@ -29,13 +29,13 @@ and refreshes the TTL (``FINISHED_GAME_TTL_SECONDS`` once the game is over),
 so concurrent writers can never lose or double a move.
 With ``wait_replicas`` > 0 the commit is followed, on the same connection and
 in the same round trip, by ``WAIT``: a commit fewer replicas confirm raises
-:class:`~services.api.store.NotReplicated` instead of being acknowledged.
+:class:`~services.api.store.protocol.NotReplicated` instead of being acknowledged.
 
 The client is a ``redis.Redis`` or, with ``REDIS_CLUSTER_NODES``, a
 ``redis.cluster.RedisCluster`` (:func:`make_store`); the commit's own send
 (:meth:`RedisStore._send_once`) routes to the master of the game's slot itself,
 and the fan-out subscription is one connection per master
-(:mod:`services.api.cluster_pubsub`).
+(:mod:`services.api.store.cluster_pubsub`).
 """
 
 from __future__ import annotations
@@ -51,12 +51,18 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import MovedError, ResponseError
 
+from services.api.config import cluster_nodes
+from services.api.live.channel_reader import Notice, Subscription
+from services.api.store.cluster_pubsub import ClusterSubscription
+from services.api.store.protocol import (
+    GameRecord,
+    NotReplicated,
+    RecentCopies,
+    entry_answers,
+    idempotency_key,
+    notify_channel,
+)
 from services.engine import GameState, from_json
-
-from .channel_reader import Notice, Subscription
-from .cluster_pubsub import ClusterSubscription
-from .config import cluster_nodes
-from .store import GameRecord, NotReplicated, RecentCopies, entry_answers, idempotency_key, notify_channel
 
 log = logging.getLogger("services.api")
 
@@ -115,7 +121,7 @@ def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
 
 
 class RedisSubscription:
-    """:class:`services.api.channel_reader.Subscription` on one pub/sub connection.
+    """:class:`services.api.live.channel_reader.Subscription` on one pub/sub connection.
 
     Shard channels (``SSUBSCRIBE``, Redis 7) by default: a game's channel lives on its slot, so a
     cluster routes it like the game.  ``sharded=False``: plain channels (``SUBSCRIBE``), where the
@@ -146,7 +152,7 @@ class RedisSubscription:
 
 
 class RedisStore:
-    """:class:`services.api.store.GameStore` in Redis (see module docstring)."""
+    """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(
         self,

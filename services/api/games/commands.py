@@ -1,6 +1,6 @@
 """What the API does to a game: create, claim, leave and move.
 
-Every command reads through a :class:`~services.api.store.GameStore` and
+Every command reads through a :class:`~services.api.store.protocol.GameStore` and
 commits with its compare-and-set on the version.  A move is retried from a
 fresh read when another writer got in first, so of N racing moves for one turn
 exactly one applies and the others see the truth afterwards (``not_your_turn``),
@@ -18,19 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from services.api.ai_seats.hooks import NO_AI, AiHooks
+from services.api.games import idempotency
+from services.api.games.auth import seat_for
+from services.api.games.events import event, move_events, round_started
+from services.api.games.move_request import MoveRequest
+from services.api.games.rendering import ViewCache, game_view, seats_view
+from services.api.games.tokens import hash_token, new_game_id, new_token
+from services.api.http.observability import GAMES_CREATED, GAMES_FINISHED, MOVES
+from services.api.problems import ApiError, invalid_request
+from services.api.store.protocol import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
 from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules, new_game
 from services.players import DEFAULT_LEVEL
-
-from . import idempotency
-from .ai_hook import NO_AI, AiHooks
-from .auth import seat_for
-from .events import event, move_events, round_started
-from .moves import MoveRequest
-from .observability import GAMES_CREATED, GAMES_FINISHED, MOVES
-from .problems import ApiError, invalid_request
-from .rendering import ViewCache, game_view, seats_view
-from .store import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
-from .tokens import hash_token, new_game_id, new_token
 
 MAX_CAS_ATTEMPTS = 8
 log = logging.getLogger("spades.api")

@@ -1,4 +1,4 @@
-"""A move request as the routes hand it to :func:`services.api.commands.make_move`:
+"""A move request as the routes hand it to :func:`services.api.games.commands.make_move`:
 the parsed body, ``If-Match`` and the ``Idempotency-Key`` fingerprint."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from services.api.problems import invalid_request
 from services.engine import Bid, Play, parse_card
-
-from .problems import invalid_request
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from .edge import REQUEST_ID, STARTED
+from services.api.http.wsgi_edge import REQUEST_ID, STARTED
 
 REQUESTS = Counter("spades_http_requests_total", "HTTP requests served.", ["method", "route", "status"])
 LATENCY = Histogram(
@@ -116,7 +116,7 @@ def configure_logging(level: str) -> None:
 
 
 def request_id() -> str:
-    """This request's id (see :class:`services.api.edge.Edge`); ``"-"`` outside a request."""
+    """This request's id (see :class:`services.api.http.wsgi_edge.Edge`); ``"-"`` outside a request."""
     return request.environ.get(REQUEST_ID, "-") if has_request_context() else "-"
 
 
@@ -174,7 +174,7 @@ def metrics_text(queue_depth: Callable[[], dict[str, int]]) -> bytes:
 
 def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) -> None:
     """Request metrics, access log lines and ``GET /metrics``; the request id
-    and start time come from :class:`services.api.edge.Edge`."""
+    and start time come from :class:`services.api.http.wsgi_edge.Edge`."""
     request_metrics: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
     def metrics_for(method: str, route: str, status: int) -> tuple[Any, Any]:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.api.games.log_retention import start_round
+from services.api.store.protocol import GameRecord
 from services.engine import Bid, GameState, Play
 from services.engine.cards import codes
 from services.engine.state import dealer_of, first_seat
 from services.engine.views import last_trick
 from services.engine.views import round_view as round_json
-
-from .retention import start_round
-from .store import GameRecord
 
 
 def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int, Any] | None = None) -> dict:

@@ -1,8 +1,8 @@
 """The push stream (``GET /v1/games/{id}/stream``): Server-Sent Events framing and the generator.
 
 The stream carries exactly what ``/events`` returns (same ``seq``, same per-seat private data via
-:func:`services.api.events.visible_event`), read the same way: a listener of the process's fan-out hub
-(:mod:`services.api.fanout`), held for the stream's life, so an open stream holds no Redis connection
+:func:`services.api.games.events.visible_event`), read the same way: a listener of the process's fan-out hub
+(:mod:`services.api.live.fanout`), held for the stream's life, so an open stream holds no Redis connection
 and no thread of its own (under gevent, one greenlet).
 
 No Flask here: the route hands over the process's fan-out hub and the settings, and the generator runs after the
@@ -20,10 +20,10 @@ from typing import Any
 
 import orjson
 
-from .events import visible_event
-from .fanout import FanoutHub
-from .problems import invalid_request
-from .retention import skipped_past
+from services.api.games.events import visible_event
+from services.api.games.log_retention import skipped_past
+from services.api.live.fanout import FanoutHub
+from services.api.problems import invalid_request
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
