@@ -32,7 +32,7 @@ import psutil
 import redis
 import requests
 
-from services.api.store.redis_store import stored_state
+from services.api.store.redis_store import RedisStore
 
 from .clients import EventFollower, auth, random_move, replay_events, wait_for_turn
 from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
@@ -156,7 +156,8 @@ def api_kills(seconds: float = 8.0, url: str = "redis://127.0.0.1:6379/5") -> di
             thread.join()
         inconsistent = moves = 0
         for seed, game_id, _ in games:
-            stored = stored_state(client, game_id)
+            record = RedisStore(client, ttl_seconds=60, idem_ttl=60, recent_size=0).load(game_id)
+            stored = None if record is None else record.state
             version = int(client.hget(f"game:{{{game_id}}}", "v"))
             events = followers[game_id].finish()
             game_moves = sum(e["type"] in ("bid", "card_played") for e in events)

@@ -49,7 +49,7 @@ from flask import Flask
 from services.ai_worker import decide, warm_up
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.app import celery_init_app
-from services.api.store.redis_store import RedisSubscription
+from services.api.store.redis_pubsub import RedisSubscription
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from services.players import LEVEL_NAMES, queue_of
 

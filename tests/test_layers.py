@@ -1,6 +1,8 @@
-"""The package layering of docs/architecture.md: engine imports nothing of ours,
-players only the engine, ai_worker the engine and players, and the API never
-the worker (it sends tasks by name)."""
+"""The package layering of docs/architecture.md, checked on the import statements.
+
+Between packages: the engine imports nothing of ours, players only the engine, ai_worker the engine and
+players, the web client nothing, and the API never the worker (it sends tasks by name).  Inside the API,
+each room imports only the rooms below it."""
 
 from __future__ import annotations
 
@@ -17,17 +19,42 @@ MAY_IMPORT = {
     "web": set(),
     "api": {"engine", "players", "web"},
 }
+# services/api's rooms: the modules on its top floor (app.py, wsgi.py, __init__.py: the composition root)
+# may import every room; the shared modules config, problems and metrics import none.
+API_SHARED = {"config", "problems", "metrics"}
+API_MAY_IMPORT = {
+    "store": API_SHARED,
+    "games": API_SHARED | {"store"},
+    "live": API_SHARED | {"store", "games"},
+    "ai_seats": API_SHARED | {"store", "games", "live"},
+    "http": API_SHARED | {"store", "games", "live", "ai_seats"},
+}
+API_ROOT = SERVICES / "api"
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The absolute ``services.…`` modules a module imports (``from services.x import y`` counts as
+    ``services.x.y``, since ``y`` may be a module)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("services.")}
+        elif (
+            isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.startswith("services.")
+        ):
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return found
 
 
 def imported_packages(path: Path) -> set[str]:
-    """Our other packages a module imports (absolute ``services.<package>`` imports)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        found |= {name.split(".")[1] for name in names if name.startswith("services.") and "." in name}
-    return found
+    """Our other packages a module imports."""
+    return {name.split(".")[1] for name in imported_modules(path)}
+
+
+def api_part(module: str) -> str | None:
+    """The room or shared module of the API an import names (``services.api.games.x`` → ``games``)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["services", "api"] else None
 
 
 @pytest.mark.parametrize("package", sorted(MAY_IMPORT))
@@ -37,3 +64,29 @@ def test_each_package_imports_only_what_the_map_allows(package: str):
         for path in (SERVICES / package).rglob("*.py")
     }
     assert {path: names for path, names in wrong.items() if names} == {}
+
+
+def test_every_package_and_api_room_is_in_the_map():
+    packages = {p.name for p in SERVICES.iterdir() if (p / "__init__.py").exists()}
+    assert packages == set(MAY_IMPORT)
+    rooms = {p.name for p in API_ROOT.iterdir() if (p / "__init__.py").exists()}
+    assert rooms == set(API_MAY_IMPORT)
+    top = {p.stem for p in API_ROOT.glob("*.py")}
+    assert top == API_SHARED | {"__init__", "app", "wsgi"}
+
+
+@pytest.mark.parametrize("room", sorted(API_MAY_IMPORT))
+def test_each_api_room_imports_only_the_rooms_below_it(room: str):
+    wrong = {}
+    for path in (API_ROOT / room).rglob("*.py"):
+        parts = {api_part(m) for m in imported_modules(path)} - {None, room}
+        if parts - API_MAY_IMPORT[room]:
+            wrong[str(path.relative_to(SERVICES))] = parts - API_MAY_IMPORT[room]
+    assert wrong == {}
+
+
+def test_the_shared_api_modules_import_no_room():
+    wrong = {
+        name: {api_part(m) for m in imported_modules(API_ROOT / f"{name}.py")} - {None} for name in sorted(API_SHARED)
+    }
+    assert {name: parts for name, parts in wrong.items() if parts} == {}

@@ -23,18 +23,12 @@ from services.api.games.commands import Collaborators
 from services.api.games.rendering import ViewCache
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
-from services.api.http.observability import (
-    FANOUT_LISTENERS,
-    FANOUT_SUBSCRIPTIONS,
-    STORE_ERRORS,
-    configure_logging,
-    init_observability,
-    request_id,
-)
+from services.api.http.observability import configure_logging, init_observability, request_id
 from services.api.http.rate_limits import init_protection, limit_hints
 from services.api.http.routes import note_seat, v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
+from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, problem_response
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store

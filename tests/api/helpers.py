@@ -8,11 +8,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from benchmarks.api import planned_moves
 from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
+from services.api.store.redis_store import RedisStore
 from services.engine import GameState, make_rules, new_game, view
 
 API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded", "last_seq")
@@ -129,3 +131,9 @@ def play_planned(session, plan: deque, until: Callable[[dict[str, Any]], bool]) 
         assert response.status_code == 200, response.text
         if until(response.json()):
             return response.json()
+
+
+def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
+    """The engine state Redis holds for a game, read through the store itself (no copy kept)."""
+    record = RedisStore(client, ttl_seconds=60, idem_ttl=60, recent_size=0).load(game_id)
+    return None if record is None else record.state

@@ -16,7 +16,8 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.config import load_config
-from services.api.store.redis_store import PENDING_SETS, make_store
+from services.api.store.redis_keys import PENDING_SETS
+from services.api.store.redis_store import make_store
 
 from . import test_ai_games, test_concurrency, test_e2e, test_protection, test_stream
 from .contract import ContractSession

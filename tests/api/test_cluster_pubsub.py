@@ -14,9 +14,8 @@ import pytest
 import requests
 from redis.cluster import ClusterNode, RedisCluster
 
-from services.api.live.channel_reader import Notice
 from services.api.store.cluster_pubsub import ClusterSubscription, SubscriptionLost
-from services.api.store.protocol import notify_channel
+from services.api.store.protocol import Notice, notify_channel
 
 from .contract import ContractSession
 from .helpers import auth, create_game, wait_until, waiting

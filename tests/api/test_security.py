@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import requests
 
-from services.api.store.redis_store import stored_state
 from services.engine.cards import codes
+from tests.api.helpers import stored_state
 
 from .contract import ContractSession
 from .helpers import auth, create_game, hands_visible_in

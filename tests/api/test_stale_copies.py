@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from services.api.app import create_app
-from services.api.store.redis_store import stored_state
 from services.engine import Bid, Play, apply, legal_moves, make_rules, parse_card, turn
 from services.engine import new_game as engine_new_game
 from services.engine.cards import card_code
+from tests.api.helpers import stored_state
 from tests.conftest import API_TEST_DB, redis_url
 
 from .helpers import auth

@@ -43,7 +43,7 @@ def test_config_reads_environment_then_overrides():
 
 def test_cluster_settings_default_rate_limits_to_the_cluster_and_refuse_what_cannot_work():
     from services.api.config import ConfigError, check_config, cluster_nodes, rate_limit_storage
-    from services.api.store.redis_store import PENDING_SETS, pending_set
+    from services.api.store.redis_keys import PENDING_SETS, pending_set
 
     env = {"REDIS_CLUSTER_NODES": "a:7001, b:7002", "REDIS_CLUSTER_PASSWORD": "p@ss"}
     config = load_config(environ=env)

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from celery import Celery
 
-from services.api.http.observability import AI_DECISIONS_SENT
+from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
 from services.engine import view
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of

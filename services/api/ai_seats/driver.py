@@ -40,14 +40,14 @@ from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.hooks import ai_seat_to_move
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.commands import Collaborators, apply_ai_move
-from services.api.http.observability import (
+from services.api.metrics import (
     AI_DECISION_SECONDS,
     AI_REISSUED,
     AI_RESULT_SUBSCRIPTIONS,
     AI_RESULTS_RECEIVED,
 )
 from services.api.store.protocol import GameRecord
-from services.api.store.redis_store import RedisSubscription
+from services.api.store.redis_pubsub import RedisSubscription
 from services.engine import Bid, Play, parse_card, view
 from services.players import DEFAULT_LEVEL, basic_move
 

@@ -45,7 +45,7 @@ from celery import Celery
 
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.results import result_channel
-from services.api.games.rendering import ViewCache, game_options
+from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
 from services.api.store.protocol import GameRecord
 from services.engine import turn, view
@@ -87,7 +87,7 @@ def hint_for(
 ) -> dict[str, Any]:
     """The hint for ``seat`` at ``record.version``, checked allowed, and cached
     by (game, version, seat): same version, same seed, the same hint."""
-    check_hint_allowed(record, seat, bool(game_options(record)["hints"]))
+    check_hint_allowed(record, seat, bool(record.options["hints"]))
     key = ("hint", record.game_id, record.version, seat)
     answer = cache.get(key) if cache is not None else None
     if answer is None:

@@ -2,8 +2,9 @@
 
 Every command that commits a change (create, claim, leave, a move, an AI's
 own move) calls ``before_commit`` with the record it is about to write and
-``after_commit`` once it is written (:class:`AiHooks`, passed to the commands
-in :class:`services.api.games.commands.Collaborators`):
+``after_commit`` once it is written (:class:`services.api.games.commit_hooks.AiHooks`,
+passed to the commands in :class:`services.api.games.commands.Collaborators`);
+:class:`DispatchHooks` is the implementation that sends AI turns:
 
 * ``before_commit`` registers the AI turn the new version will need with a
   deadline, *before* the write, so that even if this process dies right
@@ -36,25 +37,6 @@ def ai_seat_to_move(record: GameRecord) -> int | None:
     if seat is None or record.seats[seat].type != "ai":
         return None
     return seat
-
-
-class AiHooks(Protocol):
-    def before_commit(self, record: GameRecord) -> None: ...
-
-    def after_commit(self, record: GameRecord) -> None: ...
-
-
-class NoAi:
-    """Hooks of a process that sends no AI turns (and of most unit tests)."""
-
-    def before_commit(self, record: GameRecord) -> None:
-        return None
-
-    def after_commit(self, record: GameRecord) -> None:
-        return None
-
-
-NO_AI = NoAi()
 
 
 class Dispatcher(Protocol):

@@ -29,7 +29,8 @@ import queue
 import threading
 from collections.abc import Callable
 
-from services.api.live.channel_reader import ChannelReader, Gauge, Subscription
+from services.api.live.channel_reader import ChannelReader, Gauge
+from services.api.store.protocol import Subscription
 
 log = logging.getLogger("spades.ai")
 RESULT_PREFIX = "celery-task-meta-"

@@ -18,14 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from services.api.ai_seats.hooks import NO_AI, AiHooks
 from services.api.games import idempotency
 from services.api.games.auth import seat_for
+from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, move_events, round_started
 from services.api.games.move_request import MoveRequest
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
-from services.api.http.observability import GAMES_CREATED, GAMES_FINISHED, MOVES
+from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
 from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules, new_game

@@ -14,7 +14,6 @@ from typing import Any
 
 import orjson
 
-from services.api.http.schemas import DEFAULT_OPTIONS
 from services.api.store.protocol import GameRecord
 from services.engine import GameState, view
 from services.engine.state import first_seat, last_completed_trick, replay_tricks
@@ -135,11 +134,6 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
     return data
 
 
-def game_options(record: GameRecord) -> dict[str, Any]:
-    """The game's options, with the default of any option added after it was stored."""
-    return {**DEFAULT_OPTIONS, **record.options}
-
-
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
     return [{"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable} for i, s in enumerate(record.seats)]
 
@@ -160,7 +154,7 @@ def game_view(
     data["game_id"] = record.game_id
     data["version"] = record.version
     data["seats"] = seats_view(record)
-    data["options"] = game_options(record)
+    data["options"] = record.options
     data["seeded"] = record.seeded
     data["last_seq"] = record.seq  # where a client resumes the events (/events?after=, /stream) from this view
     if record.waiting:

@@ -100,8 +100,7 @@ class SeatRequest(StrictSchema):
             raise ValidationError("only ai seats have a level", "level")
 
 
-# A game's options when the request leaves them out; also filled into the options of
-# games stored before an option existed, so every view shows every option.
+# A game's options when the request leaves them out (every game stores every option).
 DEFAULT_OPTIONS: dict[str, Any] = {"ai_takeover": DEFAULT_LEVEL, "hints": True}
 
 

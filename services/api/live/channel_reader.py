@@ -17,23 +17,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from services.api.store.protocol import Subscription
+
 log = logging.getLogger(__name__)
-
-Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, payload)
-
-
-class Subscription(Protocol):
-    """Channels on one pub/sub connection (Redis: :class:`services.api.store.redis_store.RedisSubscription`;
-    a cluster: one connection per master)."""
-
-    def subscribe(self, channel: str) -> None: ...
-
-    def unsubscribe(self, channel: str) -> None: ...
-
-    def receive(self, timeout: float) -> Notice | None:
-        """The next subscribe confirmation or message, or None after ``timeout`` seconds."""
-
-    def close(self) -> None: ...
 
 
 class Gauge(Protocol):

@@ -25,8 +25,8 @@ from typing import Any
 
 import orjson
 
-from services.api.live.channel_reader import ChannelReader, Gauge, Subscription
-from services.api.store.protocol import GameStore, notify_channel
+from services.api.live.channel_reader import ChannelReader, Gauge
+from services.api.store.protocol import GameStore, Subscription, notify_channel
 
 log = logging.getLogger(__name__)
 

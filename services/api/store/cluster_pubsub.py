@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from redis.client import PubSub
 from redis.cluster import ClusterNode, RedisCluster
 
-from services.api.live.channel_reader import Notice
+from services.api.store.protocol import Notice
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,7 @@ from typing import Any
 
 import orjson
 
-from services.api.live.channel_reader import Notice
-from services.api.store.protocol import GameRecord, RecentCopies, entry_answers, notify_channel
+from services.api.store.protocol import GameRecord, Notice, RecentCopies, entry_answers, notify_channel
 
 
 @dataclass

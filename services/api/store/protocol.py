@@ -209,6 +209,23 @@ class RecentCopies:
                 self._copies.popitem(last=False)
 
 
+Notice = tuple[str, str, bytes | None]  # ("subscribed" | "message", channel, payload)
+
+
+class Subscription(Protocol):
+    """Channels on one pub/sub connection (Redis: :class:`services.api.store.redis_pubsub.RedisSubscription`;
+    a cluster: one connection per master)."""
+
+    def subscribe(self, channel: str) -> None: ...
+
+    def unsubscribe(self, channel: str) -> None: ...
+
+    def receive(self, timeout: float) -> Notice | None:
+        """The next subscribe confirmation or message, or None after ``timeout`` seconds."""
+
+    def close(self) -> None: ...
+
+
 class GameStore(Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`."""
 
@@ -245,8 +262,8 @@ class GameStore(Protocol):
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 
-    def subscription(self) -> Any:
-        """A new :class:`services.api.live.channel_reader.Subscription` to the channels commits publish on
+    def subscription(self) -> Subscription:
+        """A new :class:`Subscription` to the channels commits publish on
         (:func:`notify_channel`); the per-process fan-out hub holds one."""
 
     def ping(self) -> bool: ...

@@ -1,0 +1,31 @@
+"""What every committing command calls around its write, so that computer seats get their turns.
+
+The commands know only this protocol; :class:`services.api.ai_seats.hooks.DispatchHooks` implements it
+(registers the AI turn a version needs before the write, sends it after), and :data:`NO_AI` is the
+hooks of a process that sends no AI turns (and of most unit tests).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from services.api.store.protocol import GameRecord
+
+
+class AiHooks(Protocol):
+    def before_commit(self, record: GameRecord) -> None: ...
+
+    def after_commit(self, record: GameRecord) -> None: ...
+
+
+class NoAi:
+    """Hooks of a process that sends no AI turns (and of most unit tests)."""
+
+    def before_commit(self, record: GameRecord) -> None:
+        return None
+
+    def after_commit(self, record: GameRecord) -> None:
+        return None
+
+
+NO_AI = NoAi()

@@ -1,0 +1,53 @@
+"""The service's Prometheus metrics, defined once for every room of the API.
+
+Under several gunicorn workers each process writes its samples to ``PROMETHEUS_MULTIPROC_DIR``
+(:mod:`services.api.http.observability` aggregates them for ``/metrics``).
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+REQUESTS = Counter("spades_http_requests_total", "HTTP requests served.", ["method", "route", "status"])
+LATENCY = Histogram(
+    "spades_http_request_duration_seconds",
+    "Time to serve an HTTP request (long polls included).",
+    ["method", "route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+MOVES = Counter(
+    "spades_moves_total", "Moves offered, by kind and outcome (accepted or the refusal code).", ["kind", "outcome"]
+)
+GAMES_CREATED = Counter("spades_games_created_total", "Games created.")
+GAMES_FINISHED = Counter("spades_games_finished_total", "Games that reached game_over.")
+AI_DECISION_SECONDS = Histogram(
+    "spades_ai_decision_seconds",
+    "From sending an AI turn to the workers to applying its move.",
+    ["level"],
+    buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+AI_REISSUED = Counter(
+    "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
+)
+AI_DECISIONS_SENT = Counter("spades_ai_decisions_sent_total", "AI turns sent to the workers.", ["level"])
+AI_RESULT_SUBSCRIPTIONS = Gauge(
+    "spades_ai_result_subscriptions",
+    "AI task results the result listeners are subscribed to (tasks sent, hints abandoned, awaiting results).",
+    multiprocess_mode="livesum",
+)
+AI_RESULTS_RECEIVED = Counter(
+    "spades_ai_results_received_total",
+    "AI task results delivered to the result listeners, by what they were to the process: a decision it sent, "
+    "a hint it abandoned, or neither (none expected: each process subscribes only to its own tasks).",
+    ["kind"],
+)
+# livesum: the sum over live workers (a dead worker's waiting clients are gone with it)
+FANOUT_LISTENERS = Gauge(
+    "spades_fanout_listeners",
+    "Waiting clients (long polls and streams) on the fan-out hubs.",
+    multiprocess_mode="livesum",
+)
+FANOUT_SUBSCRIPTIONS = Gauge(
+    "spades_fanout_subscriptions", "Games the fan-out hubs are subscribed to.", multiprocess_mode="livesum"
+)
+STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])

@@ -1,0 +1,48 @@
+"""The ledger of AI turns in flight, in Redis: each game's pending turn and its deadline.
+
+A game's deadline lives in the ledger shard its id hashes to (:func:`services.api.store.redis_keys.pending_set`);
+the sweeper reads every shard in one pipelined call, and the claim is a ``ZREM``, so exactly one process
+wins it.  Not a separate Redis: the ledger must fail over with the games it recovers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+from redis.cluster import RedisCluster
+
+from services.api.store.redis_keys import PENDING_SETS, pending_key, pending_set
+
+
+class RedisAiLedger:
+    """The ledger operations of :class:`services.api.store.protocol.GameStore`, for
+    :class:`services.api.store.redis_store.RedisStore`."""
+
+    client: redis.Redis | RedisCluster
+    ttl_seconds: int
+
+    def expect_turn(self, game_id: str, due: float) -> None:
+        self.client.zadd(pending_set(game_id), {game_id: due})
+
+    def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
+        pipe = self.client.pipeline(transaction=False)  # one round trip (one per master on a cluster)
+        pipe.set(pending_key(game_id), json.dumps(pending), ex=self.ttl_seconds)
+        pipe.zadd(pending_set(game_id), {game_id: due})
+        pipe.execute()
+
+    def pending_turn(self, game_id: str) -> dict[str, Any] | None:
+        raw = self.client.get(pending_key(game_id))
+        return json.loads(raw) if raw else None
+
+    def due_turns(self, now: float, limit: int) -> list[str]:
+        """The most overdue turns of every shard (one pipelined read)."""
+        pipe = self.client.pipeline(transaction=False)
+        for key in PENDING_SETS:
+            pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
+        due = sorted((score, raw) for shard in pipe.execute() for raw, score in shard)
+        return [raw.decode() for _, raw in due[:limit]]
+
+    def claim_turn(self, game_id: str) -> bool:
+        return bool(self.client.zrem(pending_set(game_id), game_id))  # the ZREM is the claim: one process wins
