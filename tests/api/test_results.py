@@ -179,3 +179,24 @@ def test_a_sender_is_not_held_by_a_reader_stuck_connecting(bus, heard, gauge):
     wait_until(lambda: len(bus.made) == 1, "the reader never connected", 10)
     assert channels.awaited() == set() and gauge.value == 0, "given up before it was registered"
     channels.stop()
+
+
+def test_a_waiters_result_goes_to_the_waiter_not_the_applier(bus, heard, channels, gauge):
+    channels.start()
+    waiter = results.ResultWaiter()
+    assert channels.subscribe("hint-1", waiter=waiter)
+    bus.publish("hint-1", b"the hint")
+    assert waiter.wait(10) == b"the hint"
+    wait_until(lambda: bus.subscribed() == set(), "still subscribed after the result", 10)
+    assert heard == [] and gauge.value == 0 and len(bus.made) == 1, "the decisions' one connection"
+
+
+def test_a_released_waiters_result_goes_to_the_applier(bus, heard, channels):
+    channels.start()
+    waiter = results.ResultWaiter()
+    assert channels.subscribe("hint-2", waiter=waiter)
+    assert channels.release("hint-2") is None, "nothing arrived yet"
+    assert bus.subscribed() == {result_channel("hint-2")}, "released, still subscribed"
+    bus.publish("hint-2", b"too late")
+    wait_until(lambda: heard == [b"too late"], "the late result did not reach the applier", 10)
+    assert waiter.payload is None

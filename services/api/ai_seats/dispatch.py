@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from celery import Celery
 
+from services.api.ai_seats.results import ResultWaiter
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
 from services.engine import view
@@ -52,9 +53,11 @@ def _no_request() -> str:
 class ResultListener(Protocol):
     """What the dispatcher needs of :class:`services.api.ai_seats.results.ResultChannels`."""
 
-    def subscribe(self, task_id: str, wait: bool = True) -> bool: ...
+    def subscribe(self, task_id: str, wait: bool = True, waiter: ResultWaiter | None = None) -> bool: ...
 
     def unsubscribe(self, task_id: str) -> None: ...
+
+    def release(self, task_id: str) -> bytes | None: ...
 
 
 class AiDispatcher:

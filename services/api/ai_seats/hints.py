@@ -7,10 +7,13 @@ never imports the worker) with the seat's own view, and waits a bounded time
 
 * The request subscribes to the task's own result channel
   (``celery-task-meta-<id>``, which Celery's Redis result backend PUBLISHes the
-  moment a task finishes) *before* sending, so the answer can't be published
-  unheard; a final ``GET`` of the stored result covers a missed publication.
-  Celery's own ``AsyncResult.get`` is not used: its shared result consumer is
-  not safe across a gunicorn worker's threads.
+  moment a task finishes) *before* sending, through the process's one result
+  listener (:class:`services.api.ai_seats.results.ResultChannels`, the same
+  connection and reader that hear the AI decisions), with a
+  :class:`~services.api.ai_seats.results.ResultWaiter` the reader hands the
+  answer to; a final ``GET`` of the stored result covers a missed publication.
+  A process that runs no result listener (``AI_ENABLED=0``) answers 503.  Celery's own ``AsyncResult.get`` is not used: its shared
+  result consumer is not safe across a gunicorn worker's threads.
 * The task is sent with ``expires`` equal to the wait, so a worker that takes
   it off the queue after the requester gave up drops it instead of computing
   an answer nobody reads.
@@ -44,7 +47,7 @@ import redis
 from celery import Celery
 
 from services.api.ai_seats.dispatch import AiDispatcher
-from services.api.ai_seats.results import result_channel
+from services.api.ai_seats.results import ResultWaiter, result_channel
 from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
 from services.api.store.protocol import GameRecord
@@ -61,10 +64,6 @@ def hint_seed(game_seed: int, version: int, seat: int) -> int:
     hint, yet unpredictable to players, who never see that seed."""
     digest = hashlib.sha256(f"{game_seed}:{version}:hint:{seat}".encode()).digest()
     return int.from_bytes(digest[:7], "big")
-
-
-def result_key(task_id: str) -> str:
-    return result_channel(task_id)
 
 
 def check_hint_allowed(record: GameRecord, seat: int, enabled: bool) -> None:
@@ -162,25 +161,28 @@ class HintClient:
             "request_id": request_id,
         }
         started = time.monotonic()
-        pubsub = self.results.pubsub(ignore_subscribe_messages=True)
+        channels = self.dispatcher.listener
+        if channels is None:
+            raise self.unavailable("This API process runs no AI result listener (AI_ENABLED=0).")
+        waiter = ResultWaiter()
+        channels.subscribe(task_id, waiter=waiter)  # before sending: the answer can't be published unheard
         try:
-            pubsub.subscribe(result_key(task_id))  # before sending: the answer can't be published unheard
-            try:
-                self.celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.timeout)
-            except Exception as error:  # kombu's connection errors: the broker is down
-                log.warning("could not send a hint task", extra={"error": error.__class__.__name__})
-                raise ApiError(503, "unavailable", "The AI workers' broker is unreachable; retry shortly.") from None
-            meta = self._wait(pubsub, started + self.timeout)
-        finally:
-            pubsub.close()
-        if meta is None:
-            raw = self.results.get(result_key(task_id))  # published while the subscription was broken
-            meta = json.loads(raw) if raw else None
+            self.celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.timeout)
+        except Exception as error:  # kombu's connection errors: the broker is down
+            channels.unsubscribe(task_id)
+            log.warning("could not send a hint task", extra={"error": error.__class__.__name__})
+            raise ApiError(503, "unavailable", "The AI workers' broker is unreachable; retry shortly.") from None
+        payload = waiter.wait(started + self.timeout - time.monotonic())
+        if payload is None:
+            payload = channels.release(task_id)  # arrived since the wait ended
+        if payload is None:
+            payload = self.results.get(result_channel(task_id))  # published while the subscription was broken
+        meta = json.loads(payload) if payload else None
         if meta is None:
             self.dispatcher.abandon_result(task_id)
             log.warning("no worker answered a hint in time", extra={"game_id": record.game_id, "queue": self.queue})
             raise self.unavailable(f"No AI worker answered within {self.timeout:g} s; retry later.")
-        self.results.delete(result_key(task_id))
+        self.results.delete(result_channel(task_id))
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict):
             log.error("a hint task failed", extra={"game_id": record.game_id, "status": meta.get("status")})
@@ -190,12 +192,3 @@ class HintClient:
         except (KeyError, TypeError, ValueError) as error:
             log.error("a hint answer was refused", extra={"game_id": record.game_id, "error": str(error)})
             raise self.unavailable("The AI worker's hint was not usable; retry later.") from None
-
-    @staticmethod
-    def _wait(pubsub: redis.client.PubSub, deadline: float) -> dict[str, Any] | None:
-        """The task's result meta from its publication, or None at the deadline."""
-        while (left := deadline - time.monotonic()) > 0:
-            message = pubsub.get_message(timeout=left)
-            if message is not None and message.get("type") == "message":
-                return json.loads(message["data"])
-        return None

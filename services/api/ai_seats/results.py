@@ -16,6 +16,9 @@ the reader can read.
   subscription, so the task is sent only once its result can't be published unheard.  If the reader
   is not running or its connection is broken, it does not wait: the task is sent anyway and the
   deadline sweep (:class:`services.api.ai_seats.driver.AiDriver`) applies the stored result.
+- A request that waits for a result itself (a hint) subscribes with a :class:`ResultWaiter`: the
+  reader hands that result to the waiter instead of the applier.  If the request stops waiting,
+  :meth:`ResultChannels.release` keeps the subscription and the result goes to the applier.
 - A message ends its channel's subscription (a task publishes its result once);
   :meth:`ResultChannels.unsubscribe` ends it too when the result was dealt with another way.
 - After the connection is lost the reader makes a new one and subscribes every channel still
@@ -41,6 +44,22 @@ def result_channel(task_id: str) -> str:
     return RESULT_PREFIX + task_id
 
 
+class ResultWaiter:
+    """A request waiting for one task's result (a hint): the reader delivers it here."""
+
+    def __init__(self) -> None:
+        self._arrived = threading.Event()
+        self.payload: bytes | None = None
+
+    def deliver(self, payload: bytes) -> None:
+        self.payload = payload
+        self._arrived.set()
+
+    def wait(self, timeout: float) -> bytes | None:
+        """The result's payload, or None if it did not arrive within ``timeout`` seconds."""
+        return self.payload if self._arrived.wait(max(0.0, timeout)) else None
+
+
 class ResultChannels(ChannelReader):
     """The process's result subscriptions, their reader and applier (see the module docstring).
 
@@ -63,6 +82,7 @@ class ResultChannels(ChannelReader):
         self._gauge = subscriptions_gauge
         self._confirm_seconds = confirm_seconds
         self._awaited: dict[str, threading.Event] = {}  # channel -> its subscription is confirmed
+        self._waiters: dict[str, ResultWaiter] = {}  # channel -> the request waiting for it itself
         self._results: queue.Queue[bytes] = queue.Queue()  # from the reader to the applier
         self._applier: threading.Thread | None = None
 
@@ -78,8 +98,10 @@ class ResultChannels(ChannelReader):
         with self.lock:
             return set(self._awaited)
 
-    def subscribe(self, task_id: str, wait: bool = True) -> bool:
-        """Await ``task_id``'s result; with ``wait``, until Redis confirms it (bounded).  Whether it is confirmed."""
+    def subscribe(self, task_id: str, wait: bool = True, waiter: ResultWaiter | None = None) -> bool:
+        """Await ``task_id``'s result; with ``wait``, until Redis confirms it (bounded).  Whether it is confirmed.
+
+        With a ``waiter`` the result is delivered to it rather than to ``on_message``."""
         channel = result_channel(task_id)
         # The reader holds the lock while it (re)connects, up to the connect timeout: a sender waits no
         # longer than it would for the confirmation, then goes without (the deadline sweep finds the result).
@@ -87,6 +109,8 @@ class ResultChannels(ChannelReader):
             log.warning("ai result listener busy reconnecting; task sent unsubscribed", extra={"task_id": task_id})
             return False
         try:
+            if waiter is not None:
+                self._waiters[channel] = waiter
             confirmed = self._awaited.get(channel)
             if confirmed is None:
                 confirmed = self._awaited[channel] = threading.Event()
@@ -105,8 +129,16 @@ class ResultChannels(ChannelReader):
         with self.lock:
             self._forget(result_channel(task_id))
 
+    def release(self, task_id: str) -> bytes | None:
+        """The waiter of ``task_id`` stops waiting: its result, if it arrived meanwhile; else the
+        subscription stays and the result, when it lands, goes to ``on_message``."""
+        with self.lock:
+            waiter = self._waiters.pop(result_channel(task_id), None)
+        return None if waiter is None else waiter.payload
+
     def _forget(self, channel: str) -> None:
         """Unsubscribe ``channel`` if it is awaited (under the lock)."""
+        self._waiters.pop(channel, None)
         if self._awaited.pop(channel, None) is not None:
             self._send("unsubscribe", channel)
             self._change(self._gauge, -1)
@@ -124,8 +156,12 @@ class ResultChannels(ChannelReader):
                     confirmed.set()
             return
         with self.lock:  # one result per task: its channel is done
+            waiter = self._waiters.get(channel)
             self._forget(channel)
-        self._results.put(payload or b"")
+        if waiter is not None:
+            waiter.deliver(payload or b"")
+        else:
+            self._results.put(payload or b"")
 
     def _apply(self) -> None:
         while not self._stopped.is_set():
