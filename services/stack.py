@@ -24,7 +24,7 @@ import redis
 from services.ai_worker.celery_app import WORKER_OPTIONS
 from services.players import QUEUES as LEVEL_QUEUES
 
-log = logging.getLogger("spades.stack")
+log = logging.getLogger(__name__)
 LOCAL_REDIS = os.environ.get("LOCAL_REDIS_URL", "redis://127.0.0.1:6379/0")  # probed when REDIS_URL is unset
 QUEUES = ",".join(LEVEL_QUEUES)  # one worker serves every level's queue
 

@@ -23,9 +23,9 @@ from services.api.games.commands import Collaborators
 from services.api.games.rendering import ViewCache
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
-from services.api.http.observability import configure_logging, init_observability, request_id
+from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
 from services.api.http.rate_limits import init_protection, limit_hints
-from services.api.http.routes import note_seat, v1
+from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
@@ -35,7 +35,7 @@ from services.api.store.redis_store import make_store
 from services.web import web
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
-log = logging.getLogger("services.api")
+log = logging.getLogger(__name__)
 
 _HTTP_CODES = {
     400: "invalid_request",

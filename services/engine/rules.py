@@ -9,7 +9,7 @@ and refuses bad combinations with a :class:`RuleError` naming the option.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 Scoring = Literal["partnership", "individual"]
@@ -208,14 +208,5 @@ def validate(rules: Rules) -> Rules:
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:
-    """Rebuild stored rules (all options present) and validate them.
-
-    A game stored before ``lose_score`` was limited to 0 or less was created
-    with a positive one below ``win_score``; it still loads (games expire
-    after a week, so this leniency can go once no such game can remain)."""
-    rules = Rules(**data)
-    lose = rules.lose_score
-    if isinstance(lose, int) and not isinstance(lose, bool) and 0 < lose < rules.win_score:
-        validate(replace(rules, lose_score=0))
-        return rules
-    return validate(rules)
+    """Rebuild stored rules (all options present) and validate them."""
+    return validate(Rules(**data))

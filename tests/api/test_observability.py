@@ -251,7 +251,7 @@ def request_lines(log_path: Path) -> list[dict]:
     for line in log_path.read_text().splitlines():
         if line.startswith("{"):
             record = json.loads(line)
-            if record.get("logger") == "spades.access" and record["route"] != "/healthz":
+            if record.get("logger") == "services.api.access" and record["route"] != "/healthz":
                 lines.append(record)
     return lines
 

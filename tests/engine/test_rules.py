@@ -1,6 +1,5 @@
 """Options, presets and refused combinations."""
 
-from dataclasses import replace
 
 import pytest
 from hypothesis import assume, example, given, settings
@@ -103,10 +102,11 @@ def test_individual_scoring_on_the_partnership_preset_drops_the_team_limits():
     assert err.value.option == "max_team_bid"
 
 
-def test_stored_rules_with_a_positive_lose_score_still_load():
-    # Games created before lose_score was limited to 0 or less stay playable until they expire.
-    stored = replace(PRESETS["partnership"], lose_score=100).to_dict()
-    assert rules_from_dict(stored).lose_score == 100
+def test_stored_rules_are_validated_as_they_load():
+    stored = PRESETS["partnership"].to_dict()
+    assert rules_from_dict(stored) == PRESETS["partnership"]
+    with pytest.raises(RuleError):
+        rules_from_dict({**stored, "lose_score": 100})
     with pytest.raises(RuleError):
         rules_from_dict({**stored, "bag_limit": 0})
 

@@ -34,7 +34,7 @@ from services.api.store.protocol import GameRecord, GameStore
 from services.engine import view
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of
 
-log = logging.getLogger("spades.ai")
+log = logging.getLogger(__name__)
 TASK_NAME = "ai.decide"
 
 

@@ -51,7 +51,7 @@ from services.api.store.redis_pubsub import RedisSubscription
 from services.engine import Bid, Play, parse_card, view
 from services.players import DEFAULT_LEVEL, basic_move
 
-log = logging.getLogger("spades.ai")
+log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
 
 

@@ -54,7 +54,7 @@ from services.api.store.protocol import GameRecord
 from services.engine import turn, view
 from services.players import HINT_LEVEL
 
-log = logging.getLogger("spades.hints")
+log = logging.getLogger(__name__)
 TASK_NAME = "ai.hint"
 FIGURES = ("value", "make_chance", "trick_chance")  # the numbers a candidate may carry
 

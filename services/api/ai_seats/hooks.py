@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from services.api.store.protocol import GameRecord
 from services.engine import turn
 
-log = logging.getLogger("spades.ai")
+log = logging.getLogger(__name__)
 
 
 def ai_seat_to_move(record: GameRecord) -> int | None:

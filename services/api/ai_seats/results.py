@@ -35,7 +35,7 @@ from collections.abc import Callable
 from services.api.live.channel_reader import ChannelReader, Gauge
 from services.api.store.protocol import Subscription
 
-log = logging.getLogger("spades.ai")
+log = logging.getLogger(__name__)
 RESULT_PREFIX = "celery-task-meta-"
 
 

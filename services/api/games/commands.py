@@ -32,7 +32,7 @@ from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules
 from services.players import DEFAULT_LEVEL
 
 MAX_CAS_ATTEMPTS = 8
-log = logging.getLogger("spades.api")
+log = logging.getLogger(__name__)
 
 
 def _ignore_seat(seat: int | None) -> None:

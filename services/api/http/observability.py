@@ -34,7 +34,7 @@ from prometheus_client.registry import Collector
 from services.api.http.wsgi_edge import REQUEST_ID, STARTED
 from services.api.metrics import LATENCY, REQUESTS, STORE_ERRORS
 
-access_log = logging.getLogger("spades.access")
+access_log = logging.getLogger("services.api.access")  # one line per request, by name
 
 
 class JsonFormatter(logging.Formatter):
@@ -62,11 +62,15 @@ def configure_logging(level: str) -> None:
     """JSON lines on stderr for the service's own loggers."""
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
-    for name in ("spades", "services"):
-        logger = logging.getLogger(name)
-        logger.handlers[:] = [handler]
-        logger.setLevel(level.upper())
-        logger.propagate = False
+    logger = logging.getLogger("services")  # every logger is named after its module, below this one
+    logger.handlers[:] = [handler]
+    logger.setLevel(level.upper())
+    logger.propagate = False
+
+
+def note_seat(seat: int | None) -> None:
+    """The seat a request acts for, for its access log line (the one place it is set)."""
+    g.seat = seat
 
 
 def request_id() -> str:

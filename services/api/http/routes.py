@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, g, json, request, url_for
+from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
 from services.api.ai_seats import hints
@@ -20,7 +20,7 @@ from services.api.games.move_request import MoveRequest, parse_if_match, parse_m
 from services.api.games.rendering import RenderedRounds, game_view
 from services.api.http import json_codec as jsonio
 from services.api.http import schemas
-from services.api.http.observability import request_id
+from services.api.http.observability import note_seat, request_id
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.engine import OPTION_DOCS, PRESETS
@@ -32,11 +32,6 @@ v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
 def _ctx() -> Collaborators:
     return current_app.extensions["spades.commands"]
-
-
-def note_seat(seat: int | None) -> None:
-    """The seat a request acts for, for its log line (:mod:`services.api.http.observability`)."""
-    g.seat = seat
 
 
 def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -128,7 +123,7 @@ def get_game(game_id: str) -> Response:
     ctx = _ctx()
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
-    g.seat = seat
+    note_seat(seat)
     cache = ctx.cache
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
     body = cache.get(key) if cache is not None else None
@@ -196,7 +191,7 @@ def hint(game_id: str) -> Response:
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
     assert seat is not None
-    g.seat = seat
+    note_seat(seat)
     answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
     return _json_response(schemas.HINT_RESPONSE, answer)
 
@@ -207,7 +202,7 @@ def events(game_id: str) -> Response:
     token = bearer_token(request.headers.get("Authorization"), required=False)
     record = commands.load(_ctx().store, game_id)
     seat = seat_for(record, token)
-    g.seat = seat
+    note_seat(seat)
     check_resumable(record, query["after"])
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
@@ -235,7 +230,7 @@ def stream(game_id: str) -> Response:
     store = _ctx().store
     record = commands.load(store, game_id)
     seat = seat_for(record, token)
-    g.seat = seat
+    note_seat(seat)
     if record.state.phase == "game_over" and after >= record.seq:
         return Response(status=204)
     check_resumable(record, after)

@@ -152,14 +152,14 @@ class GameRecord:
             "seq": self.seq,
             "log": [self.first_seq, *self.round_starts],
         }
-        if self.seeded:  # absent means false (so games stored before the flag existed read as unseeded)
+        if self.seeded:  # written only when true: most games are unseeded
             meta["seeded"] = True
         return orjson.dumps(meta).decode()
 
     @classmethod
     def from_stored(cls, game_id: str, version: int, meta_json: str | bytes, state: str, rounds: str) -> GameRecord:
         meta = orjson.loads(meta_json)
-        log = meta.get("log", [1])  # absent in games stored before the log was bounded: nothing trimmed
+        log = meta["log"]  # the kept log's first seq, then each kept round's first seq
         return cls(
             game_id,
             version,
