@@ -31,7 +31,7 @@ def run_gunicorn(
     redis: str | None = None,
 ) -> Iterator[str]:
     """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL."""
-    full_env = {"RATE_LIMIT_ENABLED": "0", **(env or {})}  # tests/api/test_protection.py turns limits on
+    full_env = {"RATE_LIMIT_ENABLED": "0", **(env or {})}  # tests/api/http/test_rate_limits.py turns limits on
     with gunicorn(redis or redis_url(API_TEST_DB), workers=workers, threads=threads, env=full_env, app=app) as base:
         yield base
 

@@ -2,7 +2,7 @@
 
 No Redis, no worker: Celery is replaced by a recorder of sent tasks (with the
 results a worker would have stored), the clock by a number the test moves.
-The fallback after the last attempt is in tests/api/test_fallback.py.
+The fallback after the last attempt is in tests/api/ai_seats/test_fallback.py.
 """
 
 from __future__ import annotations
@@ -308,7 +308,7 @@ def test_two_processes_on_one_bus_each_hear_only_their_own_results(world):
     from services.api.ai_seats.results import ResultChannels, result_channel
     from services.api.store.memory_store import MemorySubscription
 
-    from .helpers import wait_until
+    from ..helpers import wait_until
 
     a, b, celery, _ = world
     bus = MemoryBackend()

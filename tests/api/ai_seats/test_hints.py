@@ -16,8 +16,8 @@ from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.games.commands import Collaborators
 
-from .contract import ContractSession
-from .helpers import auth, create_game
+from ..contract import ContractSession
+from ..helpers import auth, create_game
 
 pytestmark = pytest.mark.integration
 LIMITED = {"RATE_LIMIT_ENABLED": "1", "RATE_LIMIT_PER_ADDRESS": "1000/minute", "RATE_LIMIT_PER_TOKEN": ""}

@@ -15,9 +15,9 @@ from services.api.store.memory_store import MemoryBackend, MemoryStore
 from services.api.store.protocol import entry_answers, idempotency_key, key_digest
 from services.engine import turn
 
-from .contract import ContractSession
-from .helpers import planned_game, play_planned
-from .test_retention import move, new_game, next_move, play_until_round
+from ..contract import ContractSession
+from ..helpers import planned_game, play_planned
+from .test_log_retention import move, new_game, next_move, play_until_round
 
 
 def test_an_entry_starts_with_its_keys_digest_holds_no_history_and_is_compressed():

@@ -14,7 +14,7 @@ from services.engine.cards import card_code
 from tests.api.helpers import stored_state
 from tests.conftest import API_TEST_DB, redis_url
 
-from .helpers import auth
+from ..helpers import auth
 
 pytestmark = pytest.mark.integration  # two app instances over one real Redis
 

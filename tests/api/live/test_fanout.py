@@ -9,7 +9,7 @@ from services.api.live.fanout import FanoutHub
 from services.api.store.memory_store import MemoryBackend, MemoryStore, MemorySubscription
 from services.api.store.protocol import GameRecord, notify_channel
 
-from .helpers import wait_until
+from ..helpers import wait_until
 
 
 def _event(seq: int) -> dict:

@@ -7,7 +7,7 @@ import pytest
 
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVEL_NAMES, LEVELS
 
-from .contract import ContractSession
+from ..contract import ContractSession
 
 pytestmark = pytest.mark.integration
 

@@ -17,9 +17,9 @@ from redis.cluster import ClusterNode, RedisCluster
 from services.api.store.cluster_pubsub import ClusterSubscription, SubscriptionLost
 from services.api.store.protocol import Notice, notify_channel
 
-from .contract import ContractSession
-from .helpers import auth, create_game, wait_until, waiting
-from .sse import events_until, open_stream
+from ..contract import ContractSession
+from ..helpers import auth, create_game, wait_until, waiting
+from ..sse import events_until, open_stream
 
 pytestmark = pytest.mark.integration
 BOUND = 10.0  # seconds: a liveness bound, far below every wait the code under test could fall back on

@@ -9,9 +9,9 @@ import psutil
 import pytest
 import requests
 
-from .contract import ContractSession, check_response
-from .helpers import auth, create_game, hands_visible_in, planned_game, play_planned, waiting
-from .sse import events_until, messages, open_stream
+from ..contract import ContractSession, check_response
+from ..helpers import auth, create_game, hands_visible_in, planned_game, play_planned, waiting
+from ..sse import events_until, messages, open_stream
 
 pytestmark = pytest.mark.integration
 SHORT = {"preset": "partnership", "win_score": 60, "lose_score": -60}

@@ -11,7 +11,7 @@ from services.api.ai_seats import results
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.store.memory_store import MemoryBackend, MemorySubscription
 
-from .helpers import wait_until
+from ..helpers import wait_until
 
 CONFIRM = 7.25  # an unusual bound: a wait with it is the subscription's own
 

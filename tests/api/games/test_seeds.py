@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from services.api.app import create_app
 from services.api.store.memory_store import MemoryStore
 
-from .helpers import auth
+from ..helpers import auth
 
 
 def client(**config: Any) -> FlaskClient:

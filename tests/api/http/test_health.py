@@ -15,7 +15,7 @@ import pytest
 from benchmarks.procs import free_port, start_redis, stop
 from services.players import QUEUES
 
-from .contract import ContractSession
+from ..contract import ContractSession
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 

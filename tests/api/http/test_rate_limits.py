@@ -13,8 +13,8 @@ import requests
 from benchmarks.procs import free_port
 from tests.conftest import API_TEST_DB, redis_url
 
-from .contract import ContractSession
-from .helpers import auth, create_game
+from ..contract import ContractSession
+from ..helpers import auth, create_game
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 

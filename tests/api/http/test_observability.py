@@ -31,8 +31,8 @@ from services.engine import make_rules, new_game, view
 from services.players import QUEUES
 from tests.conftest import API_TEST_DB, redis_url
 
-from .contract import ContractSession
-from .helpers import auth, create_game, wait_until
+from ..contract import ContractSession
+from ..helpers import auth, create_game, wait_until
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 

@@ -14,8 +14,8 @@ import pytest
 from benchmarks.clients import EventFollower, replay_events
 from services.players import LEVEL_NAMES
 
-from .contract import ContractSession
-from .helpers import ai_results, auth, wait_until
+from ..contract import ContractSession
+from ..helpers import ai_results, auth, wait_until
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 

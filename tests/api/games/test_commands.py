@@ -2,7 +2,7 @@
 
 Two :class:`MemoryStore` over one backend play two API processes over one
 Redis, each with its own ``recent`` copies, so the stale-copy and race cases
-of tests/api/test_stale_copies.py (which runs them on Redis) are checked here
+of tests/api/store/test_stale_copies.py (which runs them on Redis) are checked here
 move by move.
 """
 

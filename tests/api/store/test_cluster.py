@@ -19,9 +19,12 @@ from services.api.config import load_config
 from services.api.store.redis_keys import PENDING_SETS
 from services.api.store.redis_store import make_store
 
-from . import test_ai_games, test_concurrency, test_e2e, test_protection, test_stream
-from .contract import ContractSession
-from .helpers import auth, create_game, wait_until
+from .. import test_concurrency, test_e2e
+from ..ai_seats import test_ai_games
+from ..contract import ContractSession
+from ..helpers import auth, create_game, wait_until
+from ..http import test_rate_limits
+from ..live import test_stream
 
 pytestmark = pytest.mark.integration
 
@@ -77,11 +80,11 @@ def test_the_stream_shows_a_seat_only_its_own_hand(cluster_api):
 
 
 def test_rate_limits_are_shared_through_the_cluster(cluster_gunicorn):
-    test_protection.test_address_budget_is_shared_by_two_servers_on_one_redis(cluster_gunicorn)
+    test_rate_limits.test_address_budget_is_shared_by_two_servers_on_one_redis(cluster_gunicorn)
 
 
 def test_token_rate_limits_on_the_cluster(cluster_gunicorn):
-    test_protection.test_token_budget_is_per_token_and_a_refused_move_changes_nothing(cluster_gunicorn)
+    test_rate_limits.test_token_budget_is_per_token_and_a_refused_move_changes_nothing(cluster_gunicorn)
 
 
 def test_a_games_keys_share_one_slot_and_the_ai_ledger_is_sharded(cluster_api, cluster_client, ai_worker):
