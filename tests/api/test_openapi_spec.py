@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from marshmallow import ValidationError
 from openapi_spec_validator import validate as validate_spec
 
-from services.api.http.schemas import CREATE_GAME_REQUEST
+from services.api.http.request_schemas import CREATE_GAME_REQUEST
 from services.engine import PRESETS, RuleError, Rules, make_rules
 from services.engine.rules import OPTION_CHOICES, OPTION_RANGES
 from tests.engine.strategies_util import rules_overrides, rules_requests

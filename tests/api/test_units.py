@@ -14,7 +14,7 @@ from services.api.games.events import visible_event
 from services.api.games.move_request import parse_if_match
 from services.api.games.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
 from services.api.games.tokens import hash_token, new_game_id, new_token, seat_of_token
-from services.api.http import schemas
+from services.api.http import request_schemas, response_schemas
 from services.api.problems import ApiError, flatten_messages, problem_body
 from services.api.store.protocol import GameRecord, Seat, parse_state
 from services.api.store.redis_store import RedisStore
@@ -72,7 +72,7 @@ def test_problem_body_has_rfc9457_fields_and_code():
 
 def test_nested_schema_errors_flatten_to_dotted_fields():
     with pytest.raises(ValidationError) as error:
-        schemas.CreateGameRequest().load({"rules": {"win_score": "x"}, "seats": [{"type": "ai", "level": "god"}] * 4})
+        request_schemas.CreateGameRequest().load({"rules": {"win_score": "x"}, "seats": [{"type": "ai", "level": "god"}] * 4})
     fields = {e["field"] for e in flatten_messages(error.value.messages)}
     assert "rules.win_score" in fields and "seats.0.level" in fields
 
@@ -80,11 +80,11 @@ def test_nested_schema_errors_flatten_to_dotted_fields():
 @pytest.mark.parametrize("value", [True, "3", 3.5, None, [3]])
 def test_bid_schema_refuses_non_integers(value):
     with pytest.raises(ValidationError):
-        schemas.BidRequest().load({"bid": value})
+        request_schemas.BidRequest().load({"bid": value})
 
 
 def test_bid_schema_takes_integral_numbers():
-    assert schemas.BidRequest().load({"bid": 4.0}) == {"bid": 4}
+    assert request_schemas.BidRequest().load({"bid": 4.0}) == {"bid": 4}
 
 
 def test_if_match_forms():
@@ -145,8 +145,8 @@ def test_game_view_dump_shortcut_equals_the_marshmallow_dump():
         record = GameRecord("g", moves + 1, seats, "", {"ai_takeover": "standard"}).with_state(state)
         for seat in (None, 0, 1, 2, 3):
             data = game_view(record, seat, cache, remember=False)
-            assert schemas.dump_game_view(data) == schemas.GAME_VIEW.dump(data)
-            assert list(schemas.dump_game_view(data)) == list(schemas.GAME_VIEW.dump(data))
+            assert response_schemas.dump_game_view(data) == response_schemas.GAME_VIEW.dump(data)
+            assert list(response_schemas.dump_game_view(data)) == list(response_schemas.GAME_VIEW.dump(data))
         if state.phase == "game_over":
             break
         seat = turn(state)

@@ -19,7 +19,7 @@ from services.api.games.log_retention import check_resumable, skipped_past, too_
 from services.api.games.move_request import MoveRequest, parse_if_match, parse_move, request_fingerprint
 from services.api.games.rendering import RenderedRounds, game_view
 from services.api.http import json_codec as jsonio
-from services.api.http import schemas
+from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat, request_id
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
@@ -45,7 +45,7 @@ def view_body(data: dict[str, Any]) -> bytes:
     """A game view's JSON body, through the GameView schema: the finished
     rounds are spliced in as the bytes :func:`services.api.games.rendering.rendered_rounds` keeps,
     in one copy (a late view is tens of KB)."""
-    dumped = schemas.dump_game_view(data)
+    dumped = response_schemas.dump_game_view(data)
     history = dumped.pop("history")
     rounds = history.text if isinstance(history, RenderedRounds) else orjson.dumps(history)
     return b"".join((orjson.dumps(dumped)[:-1], b',"history":', rounds, b"}"))
@@ -109,11 +109,11 @@ def _query(schema: Schema) -> dict[str, Any]:
 
 @v1.post("/games")
 def create_game() -> Response:
-    body = _load_body(schemas.CREATE_GAME_REQUEST)
+    body = _load_body(request_schemas.CREATE_GAME_REQUEST)
     created = commands.create_game(_ctx(), body)
     location = url_for("v1.get_game", game_id=created["game_id"])
     return _json_response(
-        schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
+        response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
     )
 
 
@@ -136,15 +136,15 @@ def get_game(game_id: str) -> Response:
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
-    _load_body(schemas.EMPTY_REQUEST, allow_empty=True)
+    _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
     claimed = commands.claim_seat(_ctx(), game_id, seat)
-    return _json_response(schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
+    return _json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/leave")
 def leave_seat(game_id: str, seat: int) -> Response:
     token = bearer_token(request.headers.get("Authorization"), required=True)
-    _load_body(schemas.EMPTY_REQUEST, allow_empty=True)
+    _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
     assert token is not None
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
@@ -172,12 +172,12 @@ def _move(game_id: str, kind: str, schema: Schema) -> Response:
 
 @v1.post("/games/<game_id>/bids")
 def bid(game_id: str) -> Response:
-    return _move(game_id, "bid", schemas.BID_REQUEST)
+    return _move(game_id, "bid", request_schemas.BID_REQUEST)
 
 
 @v1.post("/games/<game_id>/plays")
 def play(game_id: str) -> Response:
-    return _move(game_id, "play", schemas.PLAY_REQUEST)
+    return _move(game_id, "play", request_schemas.PLAY_REQUEST)
 
 
 @v1.get("/games/<game_id>/hint")
@@ -193,12 +193,12 @@ def hint(game_id: str) -> Response:
     assert seat is not None
     note_seat(seat)
     answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
-    return _json_response(schemas.HINT_RESPONSE, answer)
+    return _json_response(response_schemas.HINT_RESPONSE, answer)
 
 
 @v1.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
-    query = _query(schemas.EVENTS_QUERY)
+    query = _query(request_schemas.EVENTS_QUERY)
     token = bearer_token(request.headers.get("Authorization"), required=False)
     record = commands.load(_ctx().store, game_id)
     seat = seat_for(record, token)
@@ -212,7 +212,7 @@ def events(game_id: str) -> Response:
     visible = [visible_event(e, seat) for e in found]
     last_seq = visible[-1]["seq"] if visible else query["after"]
     body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
-    return _json_response(schemas.EVENT_PAGE, body)
+    return _json_response(response_schemas.EVENT_PAGE, body)
 
 
 @v1.get("/games/<game_id>/stream")
@@ -263,7 +263,7 @@ def rules_catalogue() -> dict[str, Any]:
 
 @v1.get("/rules")
 def rules() -> Response:
-    return _json_response(schemas.RULES_CATALOGUE, rules_catalogue())
+    return _json_response(response_schemas.RULES_CATALOGUE, rules_catalogue())
 
 
 def levels_catalogue() -> dict[str, Any]:
@@ -274,4 +274,4 @@ def levels_catalogue() -> dict[str, Any]:
 
 @v1.get("/levels")
 def levels() -> Response:
-    return _json_response(schemas.LEVELS_CATALOGUE, levels_catalogue())
+    return _json_response(response_schemas.LEVELS_CATALOGUE, levels_catalogue())

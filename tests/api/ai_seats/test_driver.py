@@ -17,7 +17,7 @@ from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.games import commands
 from services.api.games.commands import Collaborators
-from services.api.http import schemas
+from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from services.engine import turn
 
@@ -72,7 +72,7 @@ def world() -> tuple[Process, Process, RecordingCelery, Clock]:
 
 
 def ai_game(process: Process, seats: list[dict] | None = None) -> str:
-    body = schemas.CREATE_GAME_REQUEST.load({"seats": seats or [{"type": "ai", "level": "basic"}] * 4, "seed": 3})
+    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats or [{"type": "ai", "level": "basic"}] * 4, "seed": 3})
     return commands.create_game(process.ctx, body)["game_id"]
 
 

@@ -16,7 +16,7 @@ from services.api.games import commands
 from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators
 from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
 from services.api.games.rendering import ViewCache
-from services.api.http import schemas
+from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from services.api.store.protocol import GameRecord, idempotency_key, key_digest
@@ -25,7 +25,7 @@ HUMANS = [{"type": "human"}] * 4
 
 
 def create(ctx: Collaborators, seats: list[dict] | None = None, **extra: Any) -> tuple[str, list[str | None]]:
-    body = schemas.CREATE_GAME_REQUEST.load({"seats": seats or HUMANS, "seed": 12, **extra})
+    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats or HUMANS, "seed": 12, **extra})
     created = commands.create_game(ctx, body)
     return created["game_id"], [s.get("token") for s in created["seats"]]
 
@@ -227,7 +227,7 @@ def test_the_ai_hooks_run_around_every_commit():
 def test_every_view_says_whether_the_game_was_seeded():
     ctx = Collaborators(MemoryStore(), ViewCache(64))
     seeded, tokens = create(ctx)
-    body = schemas.CREATE_GAME_REQUEST.load({})
+    body = request_schemas.CREATE_GAME_REQUEST.load({})
     unseeded = commands.create_game(ctx, body)
     assert unseeded["state"]["seeded"] is False
     assert bid(ctx, seeded, tokens[1], 3)["seeded"] is True
@@ -239,5 +239,5 @@ def test_every_view_says_whether_the_game_was_seeded():
 def test_a_server_that_refuses_seeds_refuses_seeded_games_only():
     ctx = Collaborators(MemoryStore(), allow_seeded=False)
     assert code_of(lambda: create(ctx)) == "seeded_games_disabled"
-    created = commands.create_game(ctx, schemas.CREATE_GAME_REQUEST.load({}))
+    created = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load({}))
     assert created["state"]["seeded"] is False

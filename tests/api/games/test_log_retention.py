@@ -9,14 +9,14 @@ from services.api.games.commands import Collaborators
 from services.api.games.log_retention import KEPT_ROUNDS, check_resumable
 from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
 from services.api.games.rendering import ViewCache
-from services.api.http import schemas
+from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
 from services.engine import Bid, card_code, legal_moves, turn
 
 
 def new_game(ctx: Collaborators) -> tuple[str, list[str]]:
-    body = schemas.CREATE_GAME_REQUEST.load({"seats": [{"type": "human"}] * 4, "seed": 5})
+    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": [{"type": "human"}] * 4, "seed": 5})
     created = commands.create_game(ctx, body)
     return created["game_id"], [s["token"] for s in created["seats"]]
 

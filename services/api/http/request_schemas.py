@@ -1,0 +1,155 @@
+"""marshmallow schemas of the requests: every request body and query is loaded through these.
+
+They refuse unknown fields and coerce nothing (strict integers and booleans), so a typo is a 400 naming
+the field rather than a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from services.engine import PRESETS
+from services.engine.cards import is_card_code
+from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES
+from services.players import DEFAULT_LEVEL, LEVEL_NAMES
+
+AI_LEVELS = LEVEL_NAMES  # services.players is the one list of levels
+SEAT_TYPES = ("human", "open", "ai")
+MAX_SEED = 2**63 - 1
+
+
+class StrictBoolean(fields.Boolean):
+    """Only JSON true/false (marshmallow's Boolean also takes "yes", 1, ...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class StrictString(fields.String):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class JsonInteger(fields.Integer):
+    """A JSON Schema integer: an int, or a number with no fractional part (``3.0``);
+    never a string or a boolean."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def _int(low: int, high: int, **kwargs: Any) -> fields.Integer:
+    return JsonInteger(validate=validate.Range(low, high), **kwargs)
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# ---- requests ---------------------------------------------------------------
+
+
+def _ranged(option: str, **kwargs: Any) -> fields.Integer:
+    """An integer rule option, in the range the engine's ``OPTION_RANGES`` gives it."""
+    return _int(*OPTION_RANGES[option], **kwargs)
+
+
+def _chosen(option: str) -> fields.String:
+    """A string rule option, one of the engine's ``OPTION_CHOICES``."""
+    return StrictString(validate=validate.OneOf(OPTION_CHOICES[option]))
+
+
+class RulesRequest(StrictSchema):
+    """Each option's type and range, from the engine's rules module; the combinations
+    (team limits, nil) are judged by ``make_rules``, whose ``RuleError`` becomes a 400
+    naming the option."""
+
+    preset = StrictString(load_default=DEFAULT_PRESET, validate=validate.OneOf(sorted(PRESETS)))
+    scoring = _chosen("scoring")
+    win_score = _ranged("win_score")
+    lose_score = _ranged("lose_score", allow_none=True)
+    set_penalty = _chosen("set_penalty")
+    bag_limit = _ranged("bag_limit")
+    bag_penalty = _ranged("bag_penalty")
+    nil = StrictBoolean()
+    nil_value = _ranged("nil_value")
+    min_team_bid = _ranged("min_team_bid")
+    max_team_bid = _ranged("max_team_bid")
+    nil_tricks_count_for_team = StrictBoolean()
+    spades_must_be_broken = StrictBoolean()
+
+
+class SeatRequest(StrictSchema):
+    type = StrictString(required=True, validate=validate.OneOf(SEAT_TYPES))
+    level = StrictString(validate=validate.OneOf(AI_LEVELS))
+
+    @validates_schema
+    def _level_only_for_ai(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "level" in data and data.get("type") != "ai":
+            raise ValidationError("only ai seats have a level", "level")
+
+
+# A game's options when the request leaves them out (every game stores every option).
+DEFAULT_OPTIONS: dict[str, Any] = {"ai_takeover": DEFAULT_LEVEL, "hints": True}
+
+
+class GameOptionsRequest(StrictSchema):
+    ai_takeover = StrictString(
+        allow_none=True, load_default=DEFAULT_OPTIONS["ai_takeover"], validate=validate.OneOf(AI_LEVELS)
+    )
+    hints = StrictBoolean(load_default=DEFAULT_OPTIONS["hints"])
+
+
+DEFAULT_SEATS = [{"type": "human"}] * 4
+
+
+class CreateGameRequest(StrictSchema):
+    rules = fields.Nested(RulesRequest, load_default=lambda: {"preset": DEFAULT_PRESET})
+    seats = fields.List(
+        fields.Nested(SeatRequest), load_default=lambda: list(DEFAULT_SEATS), validate=validate.Length(equal=4)
+    )
+    seed = _int(0, MAX_SEED)
+    options = fields.Nested(GameOptionsRequest, load_default=lambda: dict(DEFAULT_OPTIONS))
+
+
+class BidRequest(StrictSchema):
+    bid = _int(0, 13, required=True)
+
+
+class CardCode(StrictString):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if not is_card_code(value):
+            raise ValidationError('not a card code (rank 2-9TJQKA then suit CDHS, e.g. "QS")')
+        return value
+
+
+class PlayRequest(StrictSchema):
+    card = CardCode(required=True)
+
+
+class EmptyRequest(StrictSchema):
+    """claim / leave take no fields (an empty body or ``{}``)."""
+
+
+class EventsQuery(StrictSchema):
+    after = _int(0, 2**53, load_default=0)
+    wait = _int(0, 30, load_default=0)
+
+
+# Schema instances are built once: building one per request was a measurable part of a move.
+CREATE_GAME_REQUEST = CreateGameRequest()
+EMPTY_REQUEST = EmptyRequest()
+BID_REQUEST = BidRequest()
+PLAY_REQUEST = PlayRequest()
+EVENTS_QUERY = EventsQuery()

@@ -1,0 +1,167 @@
+"""marshmallow schemas of the responses: every response body is dumped through these, so only their
+fields leave the service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields
+
+
+class Codes(fields.Raw):
+    """JSON data the engine (or the API) already rendered: card-code lists, int
+    lists, tricks, finished rounds, seats, rules.  The schema still decides which
+    fields leave the service; the values are passed through whole rather than
+    item by item, because dumping them field by field was the largest cost of a
+    move.  Their shapes are the named components of openapi.yaml, and the
+    contract tests validate every response against them."""
+
+
+class RulesView(Schema):
+    scoring = fields.String()
+    win_score = fields.Integer()
+    lose_score = fields.Integer(allow_none=True)
+    set_penalty = fields.String()
+    bag_limit = fields.Integer()
+    bag_penalty = fields.Integer()
+    nil = fields.Boolean()
+    nil_value = fields.Integer()
+    min_team_bid = fields.Integer()
+    max_team_bid = fields.Integer()
+    nil_tricks_count_for_team = fields.Boolean()
+    spades_must_be_broken = fields.Boolean()
+
+
+class GameView(Schema):
+    """A seat's (or a spectator's) view: the engine's view plus API fields."""
+
+    game_id = fields.String()
+    version = fields.Integer()
+    phase = fields.String()
+    round = fields.Integer()
+    dealer = fields.Integer()
+    turn = fields.Integer(allow_none=True)
+    you = fields.Integer(allow_none=True)
+    hand = Codes(allow_none=True)
+    hand_sizes = Codes()
+    legal = Codes()  # ints while bidding, card codes while playing
+    bids = Codes()
+    tricks_won = Codes()
+    leader = fields.Integer(allow_none=True)
+    trick = Codes()  # engine-rendered [{seat, card}] (openapi: PlayedCard)
+    tricks = Codes()  # engine-rendered tricks (openapi: Trick), passed through whole
+    last_trick = Codes(allow_none=True)  # engine-rendered (openapi: Trick)
+    spades_broken = fields.Boolean()
+    scores = Codes()
+    bags = Codes()
+    rules = Codes()  # the engine's resolved options (openapi: Rules)
+    history = Codes()  # engine-rendered finished rounds (openapi: Round), passed through whole
+    winner = Codes(allow_none=True)
+    seats = Codes()  # rendered by rendering.seats_view (openapi: SeatInfo)
+    options = Codes()  # the game's stored options (openapi: GameOptionsView)
+    seeded = fields.Boolean()  # created with a client-chosen seed: its creator can compute the deals
+    last_seq = fields.Integer()  # the seq of the last event at this version: resume events after it
+
+
+class CreatedSeat(Schema):
+    seat = fields.Integer()
+    type = fields.String()
+    level = fields.String(allow_none=True)
+    token = fields.String()
+
+
+class CreatedGame(Schema):
+    game_id = fields.String()
+    seats = fields.List(fields.Nested(CreatedSeat))
+    state = fields.Nested(GameView)
+
+
+class ClaimedSeat(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    token = fields.String()
+    state = fields.Nested(GameView)
+
+
+class Event(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    version = fields.Integer()
+    data = fields.Dict(keys=fields.String(), values=fields.Raw())
+
+
+class EventPage(Schema):
+    game_id = fields.String()
+    events = fields.List(fields.Nested(Event))
+    last_seq = fields.Integer()
+
+
+class RuleOption(Schema):
+    name = fields.String()
+    type = fields.String()
+    default = fields.Raw(allow_none=True)
+    choices = fields.List(fields.Raw(), allow_none=True)
+    description = fields.String()
+
+
+class RulesCatalogue(Schema):
+    default_preset = fields.String()
+    presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesView))
+    options = fields.List(fields.Nested(RuleOption))
+
+
+class Level(Schema):
+    name = fields.String()
+    seed = fields.String()
+    description = fields.String()
+
+
+class LevelsCatalogue(Schema):
+    default_level = fields.String()
+    hint_level = fields.String()
+    levels = fields.List(fields.Nested(Level))
+
+
+class HintCandidate(Schema):
+    """One candidate move and its figures; only these fields leave the service,
+    whatever else a worker's answer holds."""
+
+    bid = fields.Integer()
+    card = fields.String()
+    value = fields.Float()
+    make_chance = fields.Float()
+    trick_chance = fields.Float()
+
+
+class HintMove(Schema):
+    bid = fields.Integer()
+    card = fields.String()
+
+
+class HintResponse(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    version = fields.Integer()
+    level = fields.String()
+    move = fields.Nested(HintMove)
+    candidates = fields.List(fields.Nested(HintCandidate))
+
+
+# Schema instances are built once: building one per request was a measurable part of a move.
+GAME_VIEW = GameView()
+CREATED_GAME = CreatedGame()
+_GAME_VIEW_FIELDS = tuple(GAME_VIEW.dump_fields)
+CLAIMED_SEAT = ClaimedSeat()
+EVENT_PAGE = EventPage()
+RULES_CATALOGUE = RulesCatalogue()
+LEVELS_CATALOGUE = LevelsCatalogue()
+HINT_RESPONSE = HintResponse()
+
+
+def dump_game_view(view: dict[str, Any]) -> dict[str, Any]:
+    """``GAME_VIEW.dump(view)`` for the hottest response, without marshmallow's
+    per-field machinery: every GameView field passes its value through
+    unchanged (the API renders them already typed), so the dump is the
+    schema's fields, in order, picked from the view.  tests/api/test_units.py
+    checks it equals the marshmallow dump along whole games."""
+    return {name: view[name] for name in _GAME_VIEW_FIELDS if name in view}
