@@ -34,7 +34,14 @@ from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
 from services.web import web
 
-OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+CONTRACT = "openapi.yaml"
+
+
+def openapi_path() -> Path:
+    """The contract: at the root of a checkout, else in the working directory (the image's /app, where
+    deploy/Dockerfile copies it beside gunicorn.conf.py: an installed package has no checkout root)."""
+    checkout = Path(__file__).resolve().parents[2] / CONTRACT
+    return checkout if checkout.exists() else Path.cwd() / CONTRACT
 log = logging.getLogger(__name__)
 
 _HTTP_CODES = {
@@ -158,7 +165,7 @@ def make_hint_client(app: Flask, celery: Any, dispatcher: AiDispatcher) -> HintC
 def _register_docs(app: Flask) -> None:
     @app.get("/openapi.yaml")
     def openapi_yaml() -> Response:
-        return send_file(OPENAPI_PATH, mimetype="application/yaml", max_age=300)
+        return send_file(openapi_path(), mimetype="application/yaml", max_age=300)
 
     docs = get_swaggerui_blueprint(
         "/docs", "/openapi.yaml", config={"app_name": "Spades API", "deepLinking": True}, blueprint_name="docs"

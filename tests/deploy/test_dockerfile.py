@@ -138,3 +138,38 @@ def test_every_copied_path_is_in_the_build_context() -> None:
         sources = [part for part in args.split() if not part.startswith("--")][:-1]
         for source in sources:
             assert source == "." or source.rstrip("/") in allowed, f"COPY {source} is excluded by {DOCKERIGNORE.name}"
+
+
+def test_the_image_has_the_contract_it_serves():
+    # An installed package has no checkout root: /openapi.yaml and /docs read the copy in the image's workdir.
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    assert re.search(r"^COPY .*\bopenapi\.yaml\b.* \./$", text, re.M), "the runtime stage copies openapi.yaml"
+    assert "!openapi.yaml" in DOCKERIGNORE.read_text(encoding="utf-8"), "openapi.yaml enters the build context"
+
+
+@pytest.mark.integration
+def test_the_built_package_carries_the_web_client(tmp_path: Path):
+    # `pip install .` in the image builds a wheel: /play is served from the package's static files.
+    repo = DEPLOY_DIR.parent
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(repo),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    import zipfile
+
+    (wheel,) = tmp_path.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    static = repo / "services" / "web" / "static"
+    shipped = {f"services/web/static/{p.relative_to(static).as_posix()}" for p in static.rglob("*") if p.is_file()}
+    assert shipped and shipped <= names, sorted(shipped - names)
