@@ -10,7 +10,7 @@ import orjson
 from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
-from services.api.ai_seats import hints
+from services.api.ai_seats import hints, review
 from services.api.games import commands
 from services.api.games.auth import bearer_token, seat_for
 from services.api.games.commands import Collaborators
@@ -194,6 +194,23 @@ def hint(game_id: str) -> Response:
     note_seat(seat)
     answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
     return _json_response(response_schemas.HINT_RESPONSE, answer)
+
+
+@v1.get("/games/<game_id>/rounds/<int(signed=True):round_no>/review")
+def round_review(game_id: str, round_no: int) -> Response:
+    """A finished round replayed for the token's own seat, with the hint level's move and figures at
+    each of that seat's moves (see :mod:`services.api.ai_seats.review`).  Shares the hints' per-token
+    rate limit (:func:`services.api.http.rate_limits.limit_hints`)."""
+    token = bearer_token(request.headers.get("Authorization"), required=True)
+    ctx = _ctx()
+    record = commands.load(ctx.store, game_id)
+    seat = seat_for(record, token)
+    assert seat is not None
+    note_seat(seat)
+    answer = review.review_for(
+        current_app.extensions["spades.reviews"], ctx.cache, record, round_no, seat, request_id()
+    )
+    return _json_response(response_schemas.ROUND_REVIEW, answer)
 
 
 @v1.get("/games/<game_id>/events")
