@@ -114,6 +114,8 @@ class Level(Schema):
     name = fields.String()
     seed = fields.String()
     description = fields.String()
+    strength = fields.Integer()
+    summary = fields.String()
 
 
 class LevelsCatalogue(Schema):

@@ -285,7 +285,16 @@ def rules() -> Response:
 
 def levels_catalogue() -> dict[str, Any]:
     """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.players)."""
-    levels = [{"name": lv.name, "seed": lv.seed, "description": lv.description} for lv in LEVELS.values()]
+    levels = [
+        {
+            "name": lv.name,
+            "seed": lv.seed,
+            "description": lv.description,
+            "strength": lv.strength,
+            "summary": lv.summary,
+        }
+        for lv in LEVELS.values()
+    ]
     return {"default_level": DEFAULT_LEVEL, "hint_level": HINT_LEVEL, "levels": levels}
 
 
