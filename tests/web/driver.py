@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 LONG = 90_000  # ms: computer turns on a busy 2-core machine
 # What the page shows when the person has something to do, or the game is over.
 BID = ".bid-buttons button"
-CARD = "[data-testid=table][data-synced=yes] .hand.my-turn .card:not([disabled])"
+CARD = "[data-testid=table][data-synced=yes] .hand.my-turn .card[data-playable=yes]"
 SUMMARY = "dialog[open][data-testid=summary]"
 GAME_OVER = "[data-testid=table][data-synced=yes] [data-testid=game-over]"
 ANYTHING = f"{BID}, {CARD}, {SUMMARY}, {GAME_OVER}"
@@ -25,13 +25,25 @@ def card_name(code: str) -> str:
     return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
 
 
+def open_house_rules(page: Page) -> None:
+    """Unfold the lobby's house rules once the rules catalogue has filled them."""
+    expect(page.locator("#win_score")).to_have_value("500")
+    if page.locator("[data-testid=house-rules]").get_attribute("open") is None:
+        page.click("[data-testid=house-rules] summary")
+
+
 def create_game(
-    page: Page, seats: list[str], win_score: int = 50, lose_score: int = -50, preset: str = "partnership"
+    page: Page,
+    seats: list[str],
+    win_score: int = 50,
+    lose_score: int = -50,
+    preset: str = "partnership",
+    pace: int = 0,
 ) -> str:
-    """From the lobby (computer moves at full speed, ?pace=0): the new game's id."""
-    page.goto("/play?pace=0")
+    """From the lobby's "Set up a table" (computer moves at `pace`, 0: full speed): the new game's id."""
+    page.goto(f"/play?pace={pace}")
+    open_house_rules(page)
     page.select_option("#preset", preset)
-    expect(page.locator("#win_score")).to_have_value("500")  # the rules catalogue has loaded
     page.fill("#win_score", str(win_score))
     page.fill("#lose_score", str(lose_score))
     for seat, choice in enumerate(seats):
@@ -39,6 +51,12 @@ def create_game(
     page.click("[data-testid=create]")
     page.wait_for_selector("[data-testid=table]")
     return page.evaluate("new URLSearchParams(location.search).get('game')")
+
+
+def click_card(locator, force: bool = False) -> None:
+    """Click a card of the hand where a person would: on its visible corner (cards overlap).
+    ``force`` for a card marked aria-disabled, which Playwright would otherwise wait to become enabled."""
+    locator.click(position={"x": 6, "y": 12}, force=force)
 
 
 def hand(page: Page) -> list[str]:
@@ -86,7 +104,7 @@ class Player:
         elif state == "card":
             if self.page.locator("[data-testid=trick] [data-card]").count():
                 self.shot("trick")
-            self.page.locator(CARD).first.click()
+            click_card(self.page.locator(CARD).first)
             self.moves += 1
         elif state == "summary":
             self.shot("summary")

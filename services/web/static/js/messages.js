@@ -28,6 +28,9 @@ const CODES = {
   rate_limited: "Too many requests — slow down a moment.",
   unavailable: "The game service is briefly unavailable. Trying again shortly.",
   hints_disabled: "Hints are turned off for this game.",
+  hint_unavailable: "No hint right now: the computer players are busy. Try again in a moment.",
+  review_unavailable: "The review isn't ready: the computer players are busy. Try again in a moment.",
+  round_not_finished: "That round is still being played; it can be reviewed once it is over.",
   internal_error: "The server had a problem. Please try again.",
 };
 
@@ -42,6 +45,18 @@ export function describeProblem(problem) {
 
 let region = null;
 let timer = null;
+let toastTimer = null;
+
+/** A short note over the hand (why a card can't be played, a link copied), read out politely. */
+export function showToast(text) {
+  const toast = document.getElementById("toast");
+  clearTimeout(toastTimer);
+  fill(toast, text);
+  toast.hidden = false;
+  toastTimer = setTimeout(() => {
+    toast.hidden = true;
+  }, 4000);
+}
 
 /** Show a message in the page's alert line (role=alert): tone "error" | "info". */
 export function showMessage(text, tone = "error") {
