@@ -33,4 +33,6 @@ def violations(page: Page) -> list[dict]:
 
 def assert_no_violations(page: Page, screen: str) -> None:
     found = violations(page)
-    assert not found, f"axe on the {screen}:\n" + "\n".join(f"{v['id']} ({v['impact']}): {v['help']}\n  " + "\n  ".join(v["nodes"][:6]) for v in found)
+    assert not found, f"axe on the {screen}:\n" + "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']}\n  " + "\n  ".join(v["nodes"][:6]) for v in found
+    )

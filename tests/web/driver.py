@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 LONG = 90_000  # ms: computer turns on a busy 2-core machine
 # What the page shows when the person has something to do, or the game is over.
-BID = ".bid-buttons button"
+BID = "[data-testid=table][data-synced=yes] .bid-buttons button"
 CARD = "[data-testid=table][data-synced=yes] .hand.my-turn .card[data-playable=yes]"
 SUMMARY = "dialog[open][data-testid=summary]"
 GAME_OVER = "[data-testid=table][data-synced=yes] [data-testid=game-over]"
@@ -57,6 +57,39 @@ def click_card(locator, force: bool = False) -> None:
     """Click a card of the hand where a person would: on its visible corner (cards overlap).
     ``force`` for a card marked aria-disabled, which Playwright would otherwise wait to become enabled."""
     locator.click(position={"x": 6, "y": 12}, force=force)
+
+
+def play_now(page: Page, level: str = "easy", pace: int = 0) -> str:
+    """The lobby's one click: a partnership game against three computers of ``level``; its id."""
+    page.goto(f"/play?pace={pace}")
+    page.check(f"[data-testid=level-{level}]")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=table]")
+    return page.evaluate("new URLSearchParams(location.search).get('game')")
+
+
+def outside(page: Page, selector: str) -> list[str]:
+    """The elements matching ``selector`` whose box is not wholly inside the viewport (with their box)."""
+    return page.locator(selector).evaluate_all(
+        """els => els.filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5;
+        }).map(e => `${e.dataset.testid || e.dataset.card || e.dataset.bid || e.className}: ${JSON.stringify(e.getBoundingClientRect())}`)"""
+    )
+
+
+def assert_fits(page: Page, selectors: dict[str, int]) -> None:
+    """Every element of each selector (``count`` of them) lies inside the viewport, and the page does
+    not scroll either way."""
+    for selector, count in selectors.items():
+        expect(page.locator(selector)).to_have_count(count)
+        assert outside(page, selector) == [], selector
+    scroll = page.evaluate(
+        "[scrollX, scrollY, document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert (
+        scroll[:2] == [0, 0] and scroll[2] <= page.viewport_size["width"] and scroll[3] <= page.viewport_size["height"]
+    ), scroll
 
 
 def hand(page: Page) -> list[str]:

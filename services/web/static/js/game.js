@@ -72,7 +72,7 @@ export class Game {
     if (this.stopped) return;
     view.history.forEach((round) => this.summarised.add(round.round));
     this.accept(view);
-    const fresh = view.phase === "bidding" && view.bids.every((b) => b === null) && view.hand && view.hand.length === 13;
+    const fresh = view.phase === "bidding" && view.you !== null && view.bids[view.you] === null && view.hand && view.hand.length === 13;
     if (fresh) this.run(() => this.dealHand());
     this.appliedSeq = view.last_seq ?? 0; // the view includes every event up to its last_seq
     this.follow(this.appliedSeq, (problem) => this.lostSeat(problem));
@@ -291,7 +291,7 @@ export class Game {
     this.hint = null;
     if (move.card && el) this.origin = { card: move.card, rect: el.getBoundingClientRect() };
     clearMessage();
-    this.render();
+    this.draw(); // at once, even over an animation: the move is on its way, nothing else can be chosen
     try {
       const view = await api.move(this.gameId, this.token, this.baseVersion, move);
       await this.run(() => this.arrive(this.view, view));
