@@ -49,7 +49,7 @@ export function step(before, event) {
       Object.assign(view, {
         phase: "bidding", round: data.round, dealer: data.dealer, turn: data.turn, leader: null,
         bids: [null, null, null, null], tricks_won: [0, 0, 0, 0], hand_sizes: [13, 13, 13, 13],
-        trick: [], tricks: [], last_trick: null, spades_broken: false,
+        trick: [], tricks: [], spades_broken: false, // last_trick stays: the previous round's last, until this round has one
         hand: view.you === null ? null : data.hand,
       });
       return { view, say: `Round ${data.round}: cards dealt. ${seatName(data.turn)} bids first.` };

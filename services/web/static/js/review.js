@@ -34,7 +34,7 @@ function candidatesTable(decision) {
   if (!decision.candidates.length) return h("p.note", {}, "Only one move was possible here.");
   const chance = "card" in decision.made ? "Wins the trick" : "Contract made";
   const sorted = [...decision.candidates].sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
-  const rows = sorted.filter((c, i) => i < 5 || same(c, decision.made)); // the best five, and yours
+  const rows = sorted.filter((c, i) => i < 5 || same(c, decision.made) || same(c, decision.best)); // the top five, yours, hard's
   return h(
     "table.candidates",
     { "data-testid": "review-candidates" },
@@ -48,7 +48,7 @@ function candidatesTable(decision) {
         const figure = c.trick_chance ?? c.make_chance;
         return h(
           "tr",
-          { class: tags.map((t) => (t === "yours" ? "yours" : "best")).join(" ") },
+          { class: [same(c, decision.best) ? "best" : "", same(c, decision.made) ? "yours" : ""].join(" ").trim() || null },
           h("th", { scope: "row" }, moveText(c), tags.length ? h("span.tag", {}, ` ${tags.join(", ")}`) : null),
           h("td", {}, typeof c.value === "number" ? c.value.toFixed(1) : "—"),
           h("td", {}, typeof figure === "number" ? pct(figure) : "—"),
