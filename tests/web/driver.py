@@ -92,6 +92,17 @@ def assert_fits(page: Page, selectors: dict[str, int]) -> None:
     ), scroll
 
 
+def wait_version_above(page: Page, version: int, timeout: float = LONG) -> int:
+    """Wait until the table shows a version above ``version`` (each step waits on the attribute
+    changing: no polling script, which the page's CSP would refuse to evaluate); the version."""
+    table = page.locator("[data-testid=table]")
+    while True:
+        current = int(table.get_attribute("data-version") or 0)
+        if current > version:
+            return current
+        expect(table).not_to_have_attribute("data-version", str(current), timeout=timeout)
+
+
 def hand(page: Page) -> list[str]:
     return page.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
 

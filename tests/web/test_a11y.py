@@ -11,7 +11,18 @@ import requests
 from playwright.sync_api import expect
 
 from .axe import assert_no_violations
-from .driver import BID, CARD, LONG, SUMMARY, Player, create_game, open_house_rules, play_now, seat_token
+from .driver import (
+    BID,
+    CARD,
+    LONG,
+    SUMMARY,
+    Player,
+    create_game,
+    open_house_rules,
+    play_now,
+    seat_token,
+    wait_version_above,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -90,9 +101,7 @@ def test_the_focus_stays_put_while_the_computers_move(new_page, web):
     page.locator(f"[data-testid=hand] [data-card='{kept}']").focus()
     version = int(page.get_attribute("[data-testid=table]", "data-version"))
     assert requests.post(f"{web}/v1/games/{game_id}/plays", json={"card": card}, headers=auth, timeout=30).ok
-    page.wait_for_function(
-        f"Number(document.querySelector('[data-testid=table]').dataset.version) > {version}", timeout=LONG
-    )
+    wait_version_above(page, version)
     page.wait_for_selector(CARD, timeout=LONG)  # the trick is over and the person is to play again
     assert page.evaluate("document.activeElement.dataset.card") == kept
 

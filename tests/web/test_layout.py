@@ -59,6 +59,25 @@ def test_the_table_fits_the_screen_at_the_first_bid_and_mid_trick(new_page, web,
     view = server_view(page, web, game_id)
     assert_fits(page, {HAND: len(view["hand"]), SEATS: 4, SCORES: 2, TURN: 1, TRICK: len(view["trick"])})
     page.screenshot(path=str(screenshots / f"{name}-mid-trick.png"))
+    # A focused and hovered card rises whole: its top edge and focus ring stay on screen, unclipped.
+    focused = page.evaluate("document.activeElement.dataset.card")
+    assert focused in view["legal"], "on the person's turn a playable card has the focus"
+    page.locator(f"{HAND}[data-card='{focused}']").hover(position={"x": 6, "y": 12})
+    rise = page.evaluate(
+        """(code) => {
+            const card = document.querySelector(`[data-testid=hand] [data-card='${code}']`);
+            const ring = 5;  // outline 3px + offset 2px
+            const r = card.getBoundingClientRect();
+            let clipped = false;
+            for (let e = card.parentElement; e; e = e.parentElement) {
+                const s = getComputedStyle(e);
+                if (s.overflow !== 'visible' || s.overflowY !== 'visible') clipped = clipped || r.top - ring < e.getBoundingClientRect().top;
+            }
+            return { top: r.top - ring, bottom: r.bottom, clipped, lifted: getComputedStyle(card).transform !== 'none' };
+        }""",
+        focused,
+    )
+    assert rise["lifted"] and rise["top"] >= 0 and not rise["clipped"] and rise["bottom"] <= height, rise
 
     if not kind.startswith("phone"):
         return

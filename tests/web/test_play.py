@@ -17,7 +17,18 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .driver import CARD, LONG, Player, card_name, click_card, create_game, enabled_cards, hand, seat_token
+from .driver import (
+    CARD,
+    LONG,
+    Player,
+    card_name,
+    click_card,
+    create_game,
+    enabled_cards,
+    hand,
+    seat_token,
+    wait_version_above,
+)
 from .recorder import Recorder, check_exchange
 
 pytestmark = pytest.mark.integration
@@ -47,6 +58,7 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     expect(page.locator("[data-testid=hint-text]")).to_contain_text("Suggested", timeout=LONG)
     player.play_to_end()
     expect(page.locator("[data-testid=winner]")).not_to_have_text("")
+    assert page.locator("main").inner_text().count("Game over") == 1, "said once, in the turn line"
     expect(page.locator("[data-testid=score-history] tbody tr")).to_have_count(player.summaries)
     assert player.summaries >= 1 and player.moves >= 14
     assert not player.shots, f"screenshots not taken: {list(player.shots)}"
@@ -121,6 +133,8 @@ def assert_no_leak(page, other_hand) -> None:
 
 def test_reload_mid_round_resumes_the_same_seat(new_page, web):
     page = new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     game_id = create_game(page, ["ai:easy", "you", "ai:easy", "ai:easy"])
     player = Player(page)
     while player.moves < 4:  # a bid and three cards
@@ -150,6 +164,9 @@ def test_reload_mid_round_resumes_the_same_seat(new_page, web):
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator")
     expect(page.locator("[data-testid=seat-1] .seat-kind")).to_contain_text("Computer")
     assert seat_token(page, game_id) is None
+    version = int(page.get_attribute("[data-testid=table]", "data-version"))
+    wait_version_above(page, version + 2)  # the page follows the game as a spectator
+    assert console == [], "no request with the dead token: no 401 in the console"
 
 
 def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page, short_stream_web):
@@ -316,10 +333,8 @@ def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):
     expect(page.locator("[data-testid=seat-0] .seat-tricks")).to_be_visible()
     # the trick ends: every seat has played one card, and the table is handed back to someone
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-synced", "yes", timeout=LONG)
-    page.wait_for_function(
-        "[...document.querySelectorAll('[data-testid^=seat-] .seat-tricks')].some(e => e.textContent !== 'Won 0')",
-        timeout=LONG,
-    )
+    won = page.locator("[data-testid^=tricks-]").filter(has_not_text="Won 0")
+    expect(won).not_to_have_count(0, timeout=LONG)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(screenshots / "phone.png"), full_page=True)
 
@@ -327,7 +342,7 @@ def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):
 def test_readme_screenshot(new_page, web, screenshots):
     """The README's picture, a trick in progress, taken like the others into the
     screenshots folder; ``UPDATE_README_SCREENSHOT=1`` also copies it to docs/img/table.png."""
-    page = new_page(1000, 860)
+    page = new_page(1280, 720)
     create_game(page, ["you", "ai:standard", "ai:standard", "ai:standard"])
     player = Player(page, shots={"trick": str(screenshots / "table.png")})
     while player.shots:

@@ -116,13 +116,12 @@ function heldPanel() {
   for (const g of held) {
     const item = entry(g, `${seatName(g.seat)} · game ${g.gameId.slice(0, 6)}…`);
     (g.finished ? done : live).append(item);
-    if (g.finished) continue;
     api.getGame(g.gameId, null).then(
       (view) => {
         if (view.phase === "game_over") {
           markFinished(g.gameId);
-          done.append(entry(g, outcome(view, g.seat)));
-          item.remove();
+          fill(item.firstChild, outcome(view, g.seat));
+          if (item.parentElement !== done) done.append(item);
         } else {
           fill(item.firstChild, `${seatName(g.seat)} · round ${view.round} · ${view.scores.join("–")}`);
         }

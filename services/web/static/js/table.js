@@ -14,7 +14,7 @@ import { winnerText } from "./summary.js";
 
 /** The one line that says whose turn it is (shown; game.js announces "your turn" separately). */
 export function turnText(view, turn) {
-  if (view.phase === "waiting") return "Waiting for players: send each one an invite link (on the table)";
+  if (view.phase === "waiting") return "Waiting for players: share the invite links below";
   if (view.phase === "game_over") return `Game over — ${winnerText(view)}`;
   if (turn === null || turn === undefined) return "…";
   const doing = view.phase === "bidding" ? "bid" : "play a card";
