@@ -8,16 +8,17 @@ import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { fill, h, pause } from "./dom.js";
 import { step } from "./events.js";
-import { confirmLeave, drawGameBar, showInvites, showScores } from "./gamebar.js";
-import { describeHint, fetchHint, hintsAllowed } from "./hint.js";
-import { clearMessage, describeProblem, showMessage, showProblem, showToast } from "./messages.js";
-import { deal, durations, sweep, travel } from "./motion.js";
+import { confirmLeave, drawGameBar } from "./gamebar.js";
+import { describeHint, fetchHint } from "./hint.js";
+import { clearMessage, describeProblem, showMessage, showProblem } from "./messages.js";
 import { openReview } from "./review.js";
 import { navigate } from "./router.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
 import { loadSettings, paceMs } from "./settings.js";
-import { renderGameOver, renderRoundSummary } from "./summary.js";
-import { renderTable, turnText } from "./table.js";
+import { renderRoundSummary } from "./summary.js";
+import { Stage } from "./stage.js";
+import { announce, sayTurn, showConnection } from "./status.js";
+import { drawGame } from "./board.js";
 import { follow } from "./transport.js";
 
 const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
@@ -42,9 +43,9 @@ export class Game {
     this.hint = null;
     this.hintPending = false;
     this.focusNext = null; // a focus key to move the focus to at the next draw (the hinted move)
-    this.animating = 0; // animations running: a draw from outside the queue waits for them
-    this.dirty = false;
-    this.announcedTurn = "";
+    this.stage = new Stage(root, () => this.pace, () => this.dirty && this.draw());
+    this.dirty = false; // a draw waits for the running animations
+    sayTurn(""); // a new page says its first turn again
     this.feed = null;
     this.stopped = false;
   }
@@ -178,7 +179,7 @@ export class Game {
 
   async apply(event) {
     const { view, say, needsView } = step(this.view, event);
-    if (say) this.announce(say);
+    announce(say);
     if (needsView) {
       if (event.type === "game_over") this.show(view);
       return this.sync();
@@ -186,11 +187,11 @@ export class Game {
     const data = event.data;
     switch (event.type) {
       case "card_played": {
-        const rect = data.seat === view.you ? this.handCardRect(data.card) : null;
+        const rect = data.seat === view.you ? this.stage.handCardRect(data.card) : null;
         this.show(view);
         await this.travelIn(data.seat, data.card, rect);
         const computer = view.seats[data.seat].type === "ai" && data.seat !== view.you;
-        if (computer && view.trick.length < 4) await pause(this.pace - durations(this.pace).travel);
+        if (computer && view.trick.length < 4) await pause(this.pace - this.stage.durations.travel);
         return;
       }
       case "trick_won":
@@ -223,30 +224,8 @@ export class Game {
 
   // ---- motion -------------------------------------------------------------------
 
-  async animate(promise) {
-    this.animating += 1;
-    try {
-      await promise;
-    } finally {
-      this.animating -= 1;
-      if (!this.animating && this.dirty) this.draw();
-    }
-  }
-
-  seatRect(seat) {
-    const el = this.root.querySelector(`[data-testid=seat-${seat}]`);
-    return el ? el.getBoundingClientRect() : null;
-  }
-
-  handCardRect(card) {
-    const el = this.root.querySelector(`[data-testid=hand] [data-card="${card}"]`);
-    return el ? el.getBoundingClientRect() : null;
-  }
-
-  /** The card just drawn in its trick slot flies in from `from` (its place in your hand) or from its seat. */
-  async travelIn(seat, card, from) {
-    const el = this.root.querySelector(`[data-testid=trick] [data-card="${card}"]`);
-    await this.animate(travel(el, from || this.seatRect(seat), durations(this.pace).travel, seat, card));
+  travelIn(seat, card, from) {
+    return this.stage.travelIn(seat, card, from);
   }
 
   /** A finished trick (already drawn as `shownTrick`) stays for a moment, then sweeps to its winner. */
@@ -254,19 +233,14 @@ export class Game {
     this.shownTrick = trick;
     this.draw();
     await pause(this.pace);
-    const els = [...this.root.querySelectorAll("[data-testid=trick] .card")];
-    const cards = trick.cards.map((c) => c.card);
-    await this.animate(sweep(els, this.seatRect(trick.winner), durations(this.pace).sweep, trick.winner, cards));
+    await this.stage.sweepTrick(trick);
     this.shownTrick = null;
     this.draw();
   }
 
   /** Your new hand dealt from the dealer's seat. */
-  async dealHand() {
-    const view = this.view;
-    const els = [...this.root.querySelectorAll("[data-testid=hand] .card")];
-    const cards = els.map((el) => el.dataset.card);
-    await this.animate(deal(els, this.seatRect(view.dealer), durations(this.pace).deal, view.dealer, cards));
+  dealHand() {
+    return this.stage.dealHand(this.view.dealer);
   }
 
   // ---- rounds, moves, hints -------------------------------------------------------
@@ -345,105 +319,18 @@ export class Game {
   }
 
   connection(status) {
-    const el = document.getElementById("connection");
-    el.dataset.state = status.state;
-    if (status.state === "reconnecting") {
-      const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
-      fill(el, `Connection lost — reconnecting (try ${status.attempt}, in ${seconds} s)`);
-    } else if (status.state === "live") {
-      const wasDown = el.dataset.wasDown === "yes";
-      fill(el, h("span.connection-text", {}, "Live"));
-      if (wasDown && this.view) this.run(() => this.sync());
-    } else {
-      fill(el, "");
-    }
-    el.dataset.wasDown = status.state === "reconnecting" ? "yes" : "no";
+    if (showConnection(status) && this.view) this.run(() => this.sync());
   }
-
-  announce(text) {
-    const log = document.getElementById("announcer");
-    if (log) fill(log, text);
-  }
-
-  /** "Your turn" (and the game's end) in the page's one persistent turn region, once per change. */
-  announceTurn(canMove) {
-    const view = this.view;
-    const mine = canMove && view.turn === view.you && view.you !== null && ["bidding", "playing"].includes(view.phase);
-    const text = view.phase === "game_over" ? turnText(view, null) : mine ? turnText(view, view.turn) : "";
-    if (text === this.announcedTurn) return;
-    this.announcedTurn = text;
-    const region = document.getElementById("turn-status");
-    if (region && text) fill(region, text);
-  }
-
-  // ---- drawing ------------------------------------------------------------------
 
   /** Draw unless an animation is running (then once it ends). */
   render() {
-    if (this.animating) this.dirty = true;
+    if (this.stage.busy) this.dirty = true;
     else this.draw();
   }
 
   draw() {
-    const view = this.view;
-    if (!view || this.stopped) return;
+    if (!this.view || this.stopped) return;
     this.dirty = false;
-    const active = document.activeElement;
-    const focusKey = this.focusNext || (active && this.root.contains(active) && active.dataset ? active.dataset.focusKey : null);
-    this.focusNext = null;
-    const canMove = !this.derived && !this.pending && Boolean(this.token);
-    const onReview = this.token ? (round) => this.review(round) : null;
-    const table = renderTable(view, {
-      gameId: this.gameId,
-      turn: view.turn,
-      shownTrick: this.shownTrick,
-      canMove,
-      onPlay: (card, el) => this.move({ card }, el),
-      onBid: (bid) => this.move({ bid }),
-      onRefused: (text) => showToast(text),
-      hint: this.hint,
-      hintPending: this.hintPending,
-      hintsAllowed: hintsAllowed(view),
-      onHint: () => this.askHint(),
-      lastTrickOpen: this.lastTrickOpen,
-      focusKey,
-      onCopy: (link) => copy(link),
-      gameOver: view.phase === "game_over" && !this.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview }) : null,
-    });
-    fill(this.root, table);
-    drawGameBar({
-      view,
-      lastTrickOpen: this.lastTrickOpen,
-      onToggleLastTrick: () => {
-        this.lastTrickOpen = !this.lastTrickOpen;
-        this.render();
-      },
-      onScores: () => showScores(this.view, onReview),
-      onInvite: () => showInvites(this.view, this.gameId, copy),
-      onLeave: () => this.leave(),
-    });
-    this.restoreFocus(focusKey, canMove && view.turn === view.you);
-    this.announceTurn(canMove);
+    drawGame(this);
   }
-
-  /** Keep keyboard focus across a redraw; on your turn, put it on a move if it was nowhere. */
-  restoreFocus(focusKey, myTurn) {
-    const again = focusKey && this.root.querySelector(`[data-focus-key="${focusKey}"]:not([disabled])`);
-    if (again) return again.focus({ preventScroll: true });
-    const nowhere = document.activeElement === document.body || document.activeElement === null;
-    if (myTurn && nowhere && !document.querySelector("dialog[open]")) {
-      const stop = this.root.querySelector(".bid-buttons [tabindex='0'], .hand [tabindex='0']");
-      if (stop) stop.focus({ preventScroll: true });
-    }
-  }
-}
-
-function copy(text) {
-  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => showToast("Link copied."), () => {});
-}
-
-/** The lobby's address, keeping a ?pace= override. */
-export function lobbyUrl() {
-  const pace = new URLSearchParams(location.search).get("pace");
-  return pace === null ? "/play" : `/play?pace=${encodeURIComponent(pace)}`;
 }

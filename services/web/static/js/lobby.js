@@ -4,21 +4,14 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { lobbyUrl } from "./game.js";
 import { loadLevels } from "./levels.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, plainError, readForm, showError } from "./newgame.js";
-import { navigate } from "./router.js";
+import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
 import { seatKind, seatName, sideOf } from "./seating.js";
 
 const LEVEL_KEY = "spades.level";
-
-/** The game's address, keeping a ?pace= override. */
-export function gameUrl(gameId, extra = "") {
-  const pace = new URLSearchParams(location.search).get("pace");
-  return `/play?game=${encodeURIComponent(gameId)}${extra}${pace === null ? "" : `&pace=${encodeURIComponent(pace)}`}`;
-}
 
 /** The server's levels, weakest first. */
 function byStrength(levels) {

@@ -2,9 +2,9 @@
 // (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite; never a token).
 
 import { h } from "./dom.js";
-import { Game, lobbyUrl } from "./game.js";
+import { Game } from "./game.js";
 import { renderInvite, renderLobby } from "./lobby.js";
-import { navigate, onRoute } from "./router.js";
+import { lobbyUrl, navigate, onRoute } from "./router.js";
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
 import { clearMessage } from "./messages.js";
