@@ -12,7 +12,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .driver import BID, LONG, SUMMARY, Player, assert_fits, play_now, seat_token
+from .driver import BID, LONG, SUMMARY, Player, assert_fits, create_game, play_now, seat_token
 
 pytestmark = pytest.mark.integration
 
@@ -93,3 +93,19 @@ def test_the_table_fits_the_screen_at_the_first_bid_and_mid_trick(new_page, web,
     page.screenshot(path=str(screenshots / f"{name}-round-summary.png"))
     page.click("[data-testid=summary-next]")
     expect(page.locator(SUMMARY)).to_have_count(0, timeout=LONG)
+
+
+@pytest.mark.parametrize(("width", "height"), [(375, 667), (667, 375)], ids=["upright", "on-its-side"])
+def test_individual_scoring_fits_a_phone_with_four_scores(new_page, web, screenshots, width, height):
+    page = new_page(width, height)
+    game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], preset="individual", win_score=500)
+    player = Player(page)
+    assert player.state() == "bid"
+    legal = server_view(page, web, game_id)["legal"]
+    assert_fits(page, {BID: len(legal), HAND: 13, SEATS: 4, SCORES: 4, TURN: 1})
+    player.step()
+    while not (player.state() == "card" and page.locator(TRICK).count()):
+        player.step()
+    view = server_view(page, web, game_id)
+    assert_fits(page, {HAND: len(view["hand"]), SEATS: 4, SCORES: 4, TURN: 1, TRICK: len(view["trick"])})
+    page.screenshot(path=str(screenshots / f"individual-{width}x{height}-mid-trick.png"))

@@ -10,7 +10,7 @@ export function showConnection(status) {
   el.dataset.state = status.state;
   if (status.state === "reconnecting") {
     const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
-    fill(el, `Connection lost — reconnecting (try ${status.attempt}, in ${seconds} s)`);
+    fill(el, h("span.connection-text", {}, `Connection lost — reconnecting (try ${status.attempt}, in ${seconds} s)`));
   } else if (status.state === "live") {
     fill(el, h("span.connection-text", {}, "Live"));
   } else {
