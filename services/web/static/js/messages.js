@@ -38,7 +38,7 @@ const CODES = {
 export function describeProblem(problem) {
   if (problem.code === "illegal_move" && REASONS[problem.reason]) return REASONS[problem.reason];
   if (problem.code === "invalid_request" && problem.errors && problem.errors.length) {
-    return "Please check: " + problem.errors.map((e) => `${e.field} — ${e.message}`).join("; ");
+    return `That wasn't accepted: ${problem.errors[0].message.replace(/^./, (c) => c.toLowerCase())}`;
   }
   return CODES[problem.code] || problem.detail || problem.message || "Something went wrong.";
 }
