@@ -31,7 +31,7 @@ function decisionAt(review, k) {
 }
 
 function candidatesTable(decision) {
-  if (!decision.candidates.length) return h("p.note", {}, "Only one move was possible here.");
+  if (decision.candidates.every((c) => typeof c.value !== "number")) return h("p.note", {}, "Only one move was possible here.");
   const chance = "card" in decision.made ? "Wins the trick" : "Contract made";
   const sorted = [...decision.candidates].sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
   const rows = sorted.filter((c, i) => i < 5 || same(c, decision.made) || same(c, decision.best)); // the top five, yours, hard's
