@@ -62,6 +62,8 @@ def test_a_finished_round_is_reviewed_step_by_step_with_hards_moves(new_page, we
         expect(panel).to_have_attribute("data-best", short(decision["best"]))  # hard's move at this point
         if any("value" in c for c in decision["candidates"]):  # what hard expected each move to be worth
             expect(panel.locator("[data-testid=review-candidates] tr.best th")).to_contain_text(short(decision["best"]))
+        else:
+            expect(panel).to_contain_text("Only one move was possible here.")
         if step == 5:
             page.screenshot(path=str(screenshots / "review.png"))
     expect(dialog.locator("[data-testid=review-next]")).to_be_disabled()
