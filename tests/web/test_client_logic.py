@@ -154,3 +154,33 @@ def test_the_focus_starts_on_the_hinted_bid_or_the_lowest_count_never_on_nil(tmp
         [[[0, 3, 4, 5], None], [[0, 1, 2], 2], [[0], None], [[2, 3], None]],
     )
     assert starts == [3, 2, 0, 2]
+
+
+def test_contracts_bags_and_nils_as_the_scoreboard_tracks_them(tmp_path):
+    rules = {"scoring": "partnership", "nil_tricks_count_for_team": False, "bag_limit": 10, "bag_penalty": 100}
+    views = [  # North (2) bid nil and has taken a trick; East (3) bid nil and has not
+        {"rules": rules, "bids": [4, 3, 0, 0], "tricks_won": [5, 1, 1, 0], "bags": [8, 2], "phase": "playing"},
+        {"rules": {**rules, "nil_tricks_count_for_team": True}, "bids": [4, 3, 0, 0], "tricks_won": [5, 1, 1, 0], "bags": [8, 2], "phase": "playing"},
+        {"rules": rules, "bids": [6, 4, 5, 2], "tricks_won": [1, 6, 0, 5], "bags": [0, 0], "phase": "playing"},
+        {"rules": rules, "bids": [6, None, None, None], "tricks_won": [0, 0, 0, 0], "bags": [0, 0], "phase": "bidding"},
+    ]  # fmt: skip
+    tracked = node(
+        tmp_path,
+        'const t = await js("tracking.js");\n'
+        "console.log(JSON.stringify(data.map((v) => ({ c: [0, 1].map((s) => t.contractOf(v, s)),"
+        " b: [0, 1].map((s) => t.bagsToward(v, s)), n: t.nilsOf(v) }))));",
+        views,
+    )
+    first, counted, late, bidding = tracked
+    assert first["n"] == [{"seat": 2, "alive": False}, {"seat": 3, "alive": True}]
+    assert (first["c"][0]["bid"], first["c"][0]["taken"], first["c"][0]["made"]) == (4, 5, True), (
+        "the nil's trick doesn't count"
+    )
+    assert (first["b"][0]["bags"], first["b"][0]["limit"], first["b"][0]["close"]) == (9, 10, True), (
+        "8 + this round's 1"
+    )
+    assert (counted["c"][0]["taken"], counted["b"][0]["bags"]) == (6, 10), "unless the rules count it"
+    assert late["c"][0] == {**late["c"][0], "bid": 11, "taken": 1, "set": True, "made": False}, (
+        "11 bid, 1 won, 1 trick left"
+    )
+    assert bidding["c"][0]["bid"] is None and bidding["c"][0]["complete"] is False
