@@ -150,7 +150,7 @@ def worker_memory(redis_url: str, samples: list[tuple[str, dict[str, Any]]], con
     import psutil
     from celery import Celery
 
-    from .procs import running, start_worker
+    from testkit.processes import running, start_worker
 
     process = start_worker(redis_url, queues=QUEUES, concurrency=concurrency)
     client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)

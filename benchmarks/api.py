@@ -33,8 +33,9 @@ import psutil
 import redis
 from flask import Flask, Response
 
-from .clients import auth
-from .procs import running, start_gunicorn
+from testkit.http_clients import auth
+from testkit.processes import running, start_gunicorn
+
 from .wire import CLIENTS, Connection
 
 BENCH_KEY = "bench:{floor}:value"

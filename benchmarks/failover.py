@@ -28,8 +28,8 @@ from typing import Any
 
 import requests
 
-from .cluster import LoopbackCluster, benchmark_celery_url, loopback_cluster, until
-from .procs import free_port, gunicorn
+from testkit.processes import free_port, gunicorn
+from testkit.redis_cluster import LoopbackCluster, benchmark_celery_url, loopback_cluster, until
 
 RULES = {"preset": "partnership", "win_score": 60, "lose_score": -60}
 RETRY_PAUSE = 0.05  # a client's pause between retries: shorter than Retry-After, so the outage is timed finely

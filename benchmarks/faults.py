@@ -33,9 +33,8 @@ import redis
 import requests
 
 from services.api.redis_store import stored_state
-
-from .clients import EventFollower, auth, random_move, replay_events, wait_for_turn
-from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
+from testkit.http_clients import EventFollower, auth, random_move, replay_events, wait_for_turn
+from testkit.processes import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
 
 RULES = {"preset": "partnership", "win_score": 120, "lose_score": -120}
 

@@ -30,9 +30,9 @@ import redis
 import requests
 
 from services.engine import make_rules, new_game
+from testkit.processes import ROOT, running, start_gunicorn
 
 from .api import planned_moves
-from .procs import ROOT, running, start_gunicorn
 
 RULES = {"preset": "partnership", "win_score": 200, "lose_score": -200}  # ~10-round games
 ROUNDS = 10

@@ -41,9 +41,9 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.players import queue_of
+from testkit.processes import ROOT, running, start_gunicorn, start_worker
 
 from .memory import machine
-from .procs import ROOT, running, start_gunicorn, start_worker
 
 
 def publishes(client: redis.Redis) -> int:

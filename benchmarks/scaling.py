@@ -52,9 +52,9 @@ from services.api.redis_store import RedisSubscription
 from services.api.results import ResultChannels, result_channel
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from services.players import LEVEL_NAMES, queue_of
+from testkit.processes import running, start_gunicorn, start_worker
 
 from .api import CpuMeter, measure
-from .procs import running, start_gunicorn, start_worker
 
 Batch = list[tuple[dict[str, Any], str]]  # (the seat to move's view, the level deciding it)
 GOAL_AI_RATIO = 1.6

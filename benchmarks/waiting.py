@@ -33,8 +33,9 @@ import psutil
 import redis
 import requests
 
+from testkit.processes import running, start_gunicorn
+
 from .api import planned_moves
-from .procs import running, start_gunicorn
 
 VERSION = re.compile(rb'"version":(\d+)')
 SEQ = re.compile(rb'"last_seq":(\d+)')

@@ -12,10 +12,10 @@ import tempfile
 import pytest
 import requests
 
-from benchmarks.clients import EventFollower, random_move, replay_events, wait_for_turn
 from benchmarks.faults import api_kills
-from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
 from services.api.redis_store import stored_state
+from testkit.http_clients import EventFollower, random_move, replay_events, wait_for_turn
+from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from tests.conftest import REDIS_HOST, REDIS_PORT
 
 from .helpers import auth, holds_within, wait_until

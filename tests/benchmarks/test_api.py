@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from benchmarks.procs import ROOT
 from benchmarks.wire import CLIENTS
+from testkit.processes import ROOT
 
 
 @pytest.mark.parametrize(("client", "worker_class"), list(zip(sorted(CLIENTS), ["gevent", "gthread"], strict=True)))

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from benchmarks import scaling
-from benchmarks.procs import ROOT
+from testkit.processes import ROOT
 from tests.conftest import REDIS_HOST, REDIS_PORT
 
 BENCH_TEST_DB = 7
