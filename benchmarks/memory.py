@@ -5,7 +5,7 @@
 Starts one gunicorn (gunicorn.conf.py) on loopback against ``--redis-url`` (its database is flushed
 first) and plays ``--games`` seeded games over HTTP the way the web client does: four human seats,
 every move sent with ``If-Match`` and a fresh ``Idempotency-Key``.  The games are the first seeds whose
-game, played by :func:`benchmarks.api.planned_moves`'s rule under :data:`RULES`, ends after exactly
+game, played by :func:`testkit.http_clients.planned_moves`'s rule under :data:`RULES`, ends after exactly
 :data:`ROUNDS` rounds, so every figure is reproducible.
 
 At each checkpoint it sums ``MEMORY USAGE <key> SAMPLES 0`` (exact, not sampled) over the game's keys,
@@ -30,9 +30,8 @@ import redis
 import requests
 
 from services.engine import make_rules, new_game
+from testkit.http_clients import planned_moves
 from testkit.processes import ROOT, running, start_gunicorn
-
-from .api import planned_moves
 
 RULES = {"preset": "partnership", "win_score": 200, "lose_score": -200}  # ~10-round games
 ROUNDS = 10

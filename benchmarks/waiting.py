@@ -33,9 +33,8 @@ import psutil
 import redis
 import requests
 
+from testkit.http_clients import planned_moves
 from testkit.processes import running, start_gunicorn
-
-from .api import planned_moves
 
 VERSION = re.compile(rb'"version":(\d+)')
 SEQ = re.compile(rb'"last_seq":(\d+)')

@@ -11,9 +11,8 @@ from typing import Any
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from benchmarks.api import planned_moves
 from services.engine import GameState, make_rules, new_game, view
-from testkit.http_clients import auth  # noqa: F401 - re-exported for the API tests
+from testkit.http_clients import auth, planned_moves  # noqa: F401 - auth re-exported for the API tests
 
 API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded", "last_seq")
 
