@@ -10,13 +10,14 @@ import pytest
 
 from benchmarks.wire import CLIENTS
 from testkit.processes import ROOT
+from tests.conftest import API_TEST_DB, redis_url
 
 
 @pytest.mark.parametrize(("client", "worker_class"), list(zip(sorted(CLIENTS), ["gevent", "gthread"], strict=True)))
 @pytest.mark.integration
 def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client, worker_class):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "2"]
-    command += ["--client", client, "--worker-class", worker_class]
+    command += ["--client", client, "--worker-class", worker_class, "--redis-url", redis_url(API_TEST_DB)]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
     out = json.loads(run.stdout)
     assert out["settings"]["client"] == client and out["settings"]["worker_class"] == worker_class
@@ -34,6 +35,7 @@ def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client, worker_
 @pytest.mark.integration
 def test_with_access_log_the_service_logs_a_line_per_request(redis_db1):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "1"]
+    command += ["--redis-url", redis_url(API_TEST_DB)]
     run = subprocess.run([*command, "--access-log"], cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
     out = json.loads(run.stdout)
     assert out["settings"]["service_access_log"] is True
