@@ -12,7 +12,7 @@ At each checkpoint it sums ``MEMORY USAGE <key> SAMPLES 0`` (exact, not sampled)
 split into the game hash, the events stream and the idempotency entries: a fresh game, the middle of
 round 5 and of round 10 (the bids and 26 cards played), and the finished game (10 rounds), with the
 finished game's TTLs.  ``--server-root`` serves the API from another checkout (e.g. an older commit in
-a ``git worktree``) so a before/after pair comes from the same command.
+a ``git worktree``), so two checkouts are compared by the same command.
 """
 
 from __future__ import annotations
