@@ -33,8 +33,9 @@ from typing import Any
 import numpy as np
 
 from services.ai_worker import decide, kernel, warm_up
-from services.engine import Bid, GameState, apply, legal_moves, make_rules, new_game, turn, view
+from services.engine import GameState, make_rules, new_game, turn, view
 from services.players import LEVEL_NAMES, QUEUES, queue_of
+from testkit.random_play import play_randomly
 
 GOALS = {
     "kernel_playouts_per_s": 400_000,
@@ -68,16 +69,6 @@ def random_state(rng: random.Random, phase: str) -> tuple[str, GameState]:
     state = new_game(make_rules(preset), seed=rng.randrange(10**9))
     moves = rng.randrange(0, 4) if phase == "bidding" else rng.randrange(4, 55)
     return preset, play_randomly(state, moves, rng)
-
-
-def play_randomly(state: GameState, moves: int, rng: random.Random) -> GameState:
-    """``state`` after ``moves`` uniformly random legal moves (bids 1..4 when possible)."""
-    for _ in range(moves):
-        seat = turn(state)
-        options = legal_moves(state, seat)
-        bids = [m for m in options if isinstance(m, Bid) and 1 <= m.tricks <= 4]
-        state = apply(state, seat, rng.choice(bids or options))
-    return state
 
 
 def sample_views(rng: random.Random, phase: str, count: int) -> Views:
@@ -150,7 +141,7 @@ def worker_memory(redis_url: str, samples: list[tuple[str, dict[str, Any]]], con
     import psutil
     from celery import Celery
 
-    from .procs import running, start_worker
+    from testkit.processes import running, start_worker
 
     process = start_worker(redis_url, queues=QUEUES, concurrency=concurrency)
     client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from benchmarks.ai import play_randomly
 from services.engine import Bid, GameState, Play, make_rules, new_game, parse_card, turn, view
 from services.engine.cards import FULL_DECK, cards_in, mask_of
 from services.engine.rules import Rules
+from testkit.random_play import play_randomly
 
 
 def mask(*codes: str) -> int:

@@ -72,7 +72,9 @@ def test_problem_body_has_rfc9457_fields_and_code():
 
 def test_nested_schema_errors_flatten_to_dotted_fields():
     with pytest.raises(ValidationError) as error:
-        request_schemas.CreateGameRequest().load({"rules": {"win_score": "x"}, "seats": [{"type": "ai", "level": "god"}] * 4})
+        request_schemas.CreateGameRequest().load(
+            {"rules": {"win_score": "x"}, "seats": [{"type": "ai", "level": "god"}] * 4}
+        )
     fields = {e["field"] for e in flatten_messages(error.value.messages)}
     assert "rules.win_score" in fields and "seats.0.level" in fields
 

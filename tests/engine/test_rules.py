@@ -1,6 +1,5 @@
 """Options, presets and refused combinations."""
 
-
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st

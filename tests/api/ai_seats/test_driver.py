@@ -72,7 +72,9 @@ def world() -> tuple[Process, Process, RecordingCelery, Clock]:
 
 
 def ai_game(process: Process, seats: list[dict] | None = None) -> str:
-    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats or [{"type": "ai", "level": "basic"}] * 4, "seed": 3})
+    body = request_schemas.CREATE_GAME_REQUEST.load(
+        {"seats": seats or [{"type": "ai", "level": "basic"}] * 4, "seed": 3}
+    )
     return commands.create_game(process.ctx, body)["game_id"]
 
 
