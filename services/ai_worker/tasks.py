@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from .celery_app import celery
-from .strategies import analyse, decide
+from .dispatch import analyse, decide
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def hint_task(
 ) -> dict[str, Any]:
     """A hint for the person in seat ``seat`` at ``version`` of ``game_id``:
     the hint level's move for that seat's view and, per candidate move, the
-    figures behind it (:func:`strategies.analyse`), with the echo of those ids
+    figures behind it (:func:`.dispatch.analyse`), with the echo of those ids
     (the API refuses an answer for another game, version or seat)."""
     started = time.perf_counter()
     if view.get("you") != seat:
