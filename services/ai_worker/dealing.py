@@ -56,6 +56,12 @@ def new_rng(seed: np.uint64) -> np.ndarray:
 
 
 @njit(cache=True)
+def new_dealer(seed: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`deal_unseen` works with: ``(rng, scratch for 52 cards, the four hands dealt)``."""
+    return new_rng(seed), np.empty(52, dtype=np.int64), np.empty(4, dtype=np.int64)
+
+
+@njit(cache=True)
 def _feasible(remaining: np.ndarray, caps: np.ndarray, eligible: np.ndarray) -> bool:
     """Hall's condition: the unassigned cards (``remaining`` per suit) fit the
     seats' free places (``caps``, three other seats) given ``eligible[suit]``

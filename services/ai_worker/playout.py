@@ -18,18 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import (
-    SPADE_MASK,
-    SUIT_FIELD,
-    add_to_trick,
-    beating_mask,
-    highest_by_rank,
-    highest_index,
-    legal_mask,
-    lowest_by_rank,
-    lowest_index,
-    trick_state,
-)
+from . import bits
 from .records import Rules, Trick
 
 
@@ -79,23 +68,23 @@ def standard_choice(
     ``partner_nil`` that this partner's nil is still alive: then the trick is
     overtaken with the cheapest card that beats it, when there is one.
     """
-    legal = legal_mask(hand, led_suit, broken, must_break)
+    legal = bits.legal_mask(hand, led_suit, broken, must_break)
     if led_suit < 0:
-        return lowest_by_rank(legal) if made else highest_by_rank(legal)
-    beat = legal & beating_mask(best)
+        return bits.lowest_by_rank(legal) if made else bits.highest_by_rank(legal)
+    beat = legal & bits.beating_mask(best)
     if made or partner_winning:
         if partner_nil and beat:  # (partner_nil implies partner_winning)
-            return lowest_index(beat)
+            return bits.lowest_index(beat)
         safe = legal & ~beat
         if safe:
-            return lowest_by_rank(safe)
-        return highest_by_rank(legal) if made else lowest_by_rank(legal)
-    follow = hand & (SUIT_FIELD << (13 * led_suit))
+            return bits.lowest_by_rank(safe)
+        return bits.highest_by_rank(legal) if made else bits.lowest_by_rank(legal)
+    follow = hand & (bits.SUIT_FIELD << (13 * led_suit))
     if follow:
-        return highest_index(follow) if beat else lowest_index(follow)
+        return bits.highest_index(follow) if beat else bits.lowest_index(follow)
     if beat:  # void: only spades can beat; trump with the lowest winning one
-        return lowest_index(beat)
-    return lowest_by_rank(legal)
+        return bits.lowest_index(beat)
+    return bits.lowest_by_rank(legal)
 
 
 @njit(cache=True)
@@ -104,7 +93,7 @@ def standard_card(seat: int, hand: int, table: np.ndarray, trick: Trick, rules: 
     ``TABLE``, or a ``POSITION`` for live play) gives the bids, the tricks won
     and the trick's cards."""
     t = table[0]
-    led_suit, best, winner = trick_state(table, trick)
+    led_suit, best, winner = bits.trick_state(table, trick)
     partner_winning = rules.partnership and trick.n > 0 and winner == ((seat + 2) & 3)
     made = bid_made(seat, t.bids, t.won, rules)
     partner_nil = partner_winning and partner_nil_alive(seat, t.bids, t.won, rules.partnership)
@@ -118,7 +107,7 @@ def play_trick(table: np.ndarray, trick: Trick, rules: Rules) -> int:
     winning seat."""
     t = table[0]
     hands, won, bids = t.hands, t.won, t.bids
-    led_suit, best, winner = trick_state(table, trick)
+    led_suit, best, winner = bits.trick_state(table, trick)
     nils_alive = 0  # seats whose nil is alive, as a 4-bit set (tricks won don't change within a trick)
     if rules.partnership:
         for s in range(4):
@@ -133,7 +122,7 @@ def play_trick(table: np.ndarray, trick: Trick, rules: Rules) -> int:
             hands[seat], led_suit, best, partner_winning, made, trick.broken, rules.must_break, partner_nil
         )
         hands[seat] &= ~(np.int64(1) << card)
-        led_suit, best, winner = add_to_trick(card, k, seat, led_suit, best, winner)
+        led_suit, best, winner = bits.add_to_trick(card, k, seat, led_suit, best, winner)
     won[winner] += 1
     return winner
 
@@ -155,5 +144,26 @@ def playout(table: np.ndarray, trick: Trick, rules: Rules) -> None:
                 broken = True
     while hands[leader] != 0:
         if not broken:
-            broken = ((hands[0] | hands[1] | hands[2] | hands[3]) & SPADE_MASK) != SPADE_MASK
+            broken = ((hands[0] | hands[1] | hands[2] | hands[3]) & bits.SPADE_MASK) != bits.SPADE_MASK
         leader = play_trick(table, Trick(0, leader, broken), rules)
+
+
+@njit(cache=True, inline="always")
+def lay_card(table: np.ndarray, position: np.ndarray, dealt: np.ndarray, card: int) -> Trick:
+    """Set the ``TABLE`` to ``position`` with the other hands as ``dealt``,
+    the seat having just played ``card`` to the trick in progress (a void it
+    shows included); returns that trick."""
+    t = table[0]
+    p = position[0]
+    for s in range(4):
+        t.hands[s] = dealt[s]
+        t.won[s] = p.won[s]
+        t.bids[s] = p.bids[s]
+        t.voids[s] = p.voids[s]
+    for k in range(p.trick_n):
+        t.trick[k] = p.trick[k]
+    t.trick[p.trick_n] = card
+    t.hands[p.seat] &= ~(np.int64(1) << card)
+    if p.trick_n > 0 and card // 13 != p.trick[0] // 13:
+        t.voids[p.seat] |= 1 << (p.trick[0] // 13)
+    return Trick(p.trick_n + 1, p.leader, p.broken)

@@ -33,9 +33,10 @@ from numba import njit
 from services.engine.cards import card_code, lowest_by_rank, parse_card
 
 from ..bits import MAX_BID, SPADE_MASK, add_to_trick, lowest_index, trick_state
-from ..dealing import deal_unseen, new_rng, rng_seed
+from ..dealing import deal_unseen, new_dealer, rng_seed
+from ..playout import lay_card
 from ..position import position_of
-from ..records import Rules, Trick, new_table, rules_of, trick_of
+from ..records import Rules, Trick, new_table, rules_of
 from .hard_inference import deal_weight, play_fit
 from .hard_scoring import round_value
 from .normal import normal_card
@@ -83,6 +84,14 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray) -> 
 
 
 @njit(cache=True)
+def rollout_rules(p: np.record) -> tuple[Rules, np.ndarray]:
+    """What :func:`rollout` reads of a ``POSITION`` record besides the table:
+    the rules, and per seat whether its side is near the bag penalty."""
+    rules = rules_of(p)
+    return rules, side_bags_near(p.bags, rules)
+
+
+@njit(cache=True)
 def play_values(
     position: np.ndarray, candidates: int, mismatch: float, samples: int, seed: np.uint64
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -91,17 +100,9 @@ def play_values(
     the trick.  Returns two arrays of 52 indexed by card."""
     p = position[0]
     me = p.seat
-    rules = rules_of(p)
-    trick = trick_of(p)
-    near = side_bags_near(p.bags, rules)
-    rng = new_rng(seed)
-    buf = np.empty(52, dtype=np.int64)
-    dealt = np.empty(4, dtype=np.int64)
+    rules, near = rollout_rules(p)
+    rng, buf, dealt = new_dealer(seed)
     table = new_table()
-    t = table[0]
-    hands, won, voids, cards = t.hands, t.won, t.voids, t.trick
-    for s in range(4):
-        t.bids[s] = p.bids[s]
     values = np.zeros(52, dtype=np.float64)
     takes = np.zeros(52, dtype=np.float64)
     total = 0.0
@@ -116,18 +117,8 @@ def play_values(
         while rest:
             card = lowest_index(rest)
             rest &= rest - 1
-            for s in range(4):
-                hands[s] = dealt[s]
-                won[s] = p.won[s]
-                voids[s] = p.voids[s]
-            for k in range(trick.n):
-                cards[k] = p.trick[k]
-            cards[trick.n] = card
-            hands[me] &= ~(np.int64(1) << card)
-            if trick.n > 0 and card // 13 != cards[0] // 13:
-                voids[me] |= 1 << (cards[0] // 13)
-            winner = rollout(table, Trick(trick.n + 1, trick.leader, trick.broken), rules, near)
-            values[card] += weight * round_value(me, t.bids, won, rules, p.bags, p.scores)
+            winner = rollout(table, lay_card(table, position, dealt, card), rules, near)
+            values[card] += weight * round_value(me, table[0].bids, table[0].won, rules, p.bags, p.scores)
             if winner == me or (rules.partnership and winner == partner):
                 takes[card] += weight
     if total > 0:
@@ -147,14 +138,10 @@ def bid_values(
     while bidding).  Returns two arrays of 14 indexed by bid."""
     p = position[0]
     me = p.seat
-    rules = rules_of(p)
-    near = side_bags_near(p.bags, rules)
-    rng = new_rng(seed)
-    buf = np.empty(52, dtype=np.int64)
-    dealt = np.empty(4, dtype=np.int64)
+    rules, near = rollout_rules(p)
+    rng, buf, dealt = new_dealer(seed)
     table = new_table()
-    t = table[0]
-    hands, won, bids, voids = t.hands, t.won, t.bids, t.voids
+    hands, won, bids, voids = table[0].hands, table[0].won, table[0].bids, table[0].voids
     nothing_played = np.zeros(4, dtype=np.int64)
     values = np.zeros(MAX_BID + 1, dtype=np.float64)
     makes = np.zeros(MAX_BID + 1, dtype=np.float64)

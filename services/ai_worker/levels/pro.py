@@ -27,10 +27,10 @@ from numba import njit
 from services.engine.cards import card_code, lowest_by_rank, parse_card
 
 from ..bits import beating_mask, lowest_index, trick_state
-from ..dealing import deal_unseen, new_rng, rng_seed
-from ..playout import bid_made, partner_nil_alive, play_trick
+from ..dealing import deal_unseen, new_dealer, rng_seed
+from ..playout import bid_made, lay_card, partner_nil_alive, play_trick
 from ..position import Position, position_of
-from ..records import Trick, new_table, rules_of, trick_of
+from ..records import new_table, rules_of, trick_of
 from .standard import monte_carlo_bid
 
 SAMPLES_PER_PLAY = 100
@@ -46,33 +46,18 @@ def pro_trick_wins(position: np.ndarray, candidates: int, samples: int, seed: np
     p = position[0]
     me = p.seat
     rules = rules_of(p)
-    trick = trick_of(p)
-    rng = new_rng(seed)
-    buf = np.empty(52, dtype=np.int64)
-    dealt = np.empty(4, dtype=np.int64)
+    rng, buf, dealt = new_dealer(seed)
     table = new_table()
-    t = table[0]
-    hands, won, bids, cards = t.hands, t.won, t.bids, t.trick
-    for s in range(4):
-        bids[s] = p.bids[s]
-    played = Trick(trick.n + 1, trick.leader, trick.broken)
     wins = np.zeros(52, dtype=np.int64)
     partner = (me + 2) & 3
-    team = rules.partnership and bids[me] != 0 and bids[partner] != 0
+    team = rules.partnership and p.bids[me] != 0 and p.bids[partner] != 0
     for _ in range(samples):
         deal_unseen(position, rng, buf, dealt)
         rest = candidates
         while rest:
             card = lowest_index(rest)
             rest &= rest - 1
-            for s in range(4):
-                hands[s] = dealt[s]
-                won[s] = p.won[s]
-            for k in range(trick.n):
-                cards[k] = p.trick[k]
-            cards[trick.n] = card
-            hands[me] &= ~(np.int64(1) << card)
-            winner = play_trick(table, played, rules)
+            winner = play_trick(table, lay_card(table, position, dealt, card), rules)
             if winner == me or (team and winner == partner):
                 wins[card] += 1
     return wins

@@ -57,12 +57,25 @@ from services.engine.cards import card_code
 from services.players import nearest_legal
 
 from ..bits import MAX_BID, SUIT_FIELD, popcount
-from ..dealing import deal_unseen, new_rng, rng_seed
+from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..playout import playout, standard_card
 from ..position import Position, position_of
 from ..records import Trick, new_table, rules_of, trick_of
 
 DEALS_PER_BID = 100
+
+
+@njit(cache=True, inline="always")
+def _add_honours(total: float, field: int, length: int, ace: float, king: float, queen: float) -> float:
+    """``total`` plus the worth of a suit's ace, guarded king (2+ cards) and
+    twice-guarded queen (3+ cards), added one by one in that order."""
+    if field & (1 << 12):
+        total += ace
+    if field & (1 << 11) and length >= 2:
+        total += king
+    if field & (1 << 10) and length >= 3:
+        total += queen
+    return total
 
 
 @njit(cache=True)
@@ -80,25 +93,14 @@ def estimate_bid(hand: int) -> int:
     for suit in range(3):
         field = (hand >> (13 * suit)) & SUIT_FIELD
         length = popcount(field)
-        if field & (1 << 12):
-            estimate += 1.0
-        if field & (1 << 11) and length >= 2:
-            estimate += 0.8
-        if field & (1 << 10) and length >= 3:
-            estimate += 0.4
+        estimate = _add_honours(estimate, field, length, 1.0, 0.8, 0.4)
         if length == 0:
             ruffs += 1.0
         elif length == 1:
             ruffs += 0.5
     spades = (hand >> 39) & SUIT_FIELD
     length = popcount(spades)
-    spade_tricks = 0
-    if spades & (1 << 12):
-        spade_tricks += 1
-    if spades & (1 << 11) and length >= 2:
-        spade_tricks += 1
-    if spades & (1 << 10) and length >= 3:
-        spade_tricks += 1
+    spade_tricks = _add_honours(0.0, spades, length, 1.0, 1.0, 1.0)
     if length > 3:
         spade_tricks += length - 3
     spade_tricks = min(spade_tricks, length)
@@ -123,9 +125,7 @@ def bid_tricks(position: np.ndarray, deals: int, seed: np.uint64) -> np.ndarray:
     p = position[0]
     me = p.seat
     rules = rules_of(p)
-    rng = new_rng(seed)
-    buf = np.empty(52, dtype=np.int64)
-    dealt = np.empty(4, dtype=np.int64)
+    rng, buf, dealt = new_dealer(seed)
     table = new_table()
     hands, won, bids = table[0].hands, table[0].won, table[0].bids
     first_lead = Trick(0, p.leader, False)
