@@ -7,12 +7,25 @@ seat (:func:`visible_event`), so the log can be read by anyone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from services.engine import Bid, GameState, Play
+from services.engine import (
+    Bid,
+    BidMade,
+    CardPlayed,
+    Event,
+    GameOver,
+    GameState,
+    Play,
+    RoundScored,
+    RoundStarted,
+    TrickWon,
+    card_code,
+)
 from services.engine.cards import codes
 from services.engine.state import dealer_of, first_seat
-from services.engine.views import last_trick
+from services.engine.views import last_trick, trick_view
 from services.engine.views import round_view as round_json
 
 from .retention import start_round
@@ -26,6 +39,32 @@ def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int
     if private:
         entry["private"] = {str(seat): value for seat, value in private.items()}
     return entry
+
+
+def log_entries(record: GameRecord, happened: Iterable[Event]) -> list[dict[str, Any]]:
+    """The log entries of what the engine reports a change did, in order (advances ``record.seq``;
+    a round's start also moves the kept log's bounds: :func:`services.api.retention.start_round`)."""
+    return [_entry(record, each) for each in happened]
+
+
+def _entry(record: GameRecord, happened: Event) -> dict[str, Any]:
+    match happened:
+        case CardPlayed(seat=seat, card=card):
+            return event(record, "card_played", {"seat": seat, "card": card_code(card)})
+        case BidMade(seat=seat, tricks=tricks):
+            return event(record, "bid", {"seat": seat, "bid": tricks})
+        case TrickWon(leader=leader, cards=cards, winner=winner):
+            return event(record, "trick_won", {"seat": winner, "trick": trick_view(leader, cards, winner)})
+        case RoundScored(round=number, record=finished):
+            return event(record, "round_scored", round_json(number, finished))
+        case GameOver(winner=winner, scores=scores):
+            return event(record, "game_over", {"winner": list(winner), "scores": list(scores)})
+        case RoundStarted(round=number, dealer=dealer, turn=first, hands=hands):
+            private = {seat: {"hand": codes(hand)} for seat, hand in enumerate(hands)}
+            entry = event(record, "round_started", {"round": number, "dealer": dealer, "turn": first}, private)
+            start_round(record, entry["seq"])
+            return entry
+    raise TypeError(f"not an engine event: {happened!r}")
 
 
 def round_started(record: GameRecord, state: GameState) -> dict[str, Any]:
