@@ -1,8 +1,11 @@
 """The game's event log entries: what each committed change appends.
 
-Events carry the version they belong to and a per-game ``seq``; a round's
-dealt hands go under ``private`` per seat and are merged in only for that
-seat (:func:`visible_event`), so the log can be read by anyone.
+A move's entries are what the engine reports it did (``apply_with_events``),
+one entry per engine event (:func:`log_entries`); the API adds its own
+(``game_created``, ``seat_claimed``, ``seat_left``).  Events carry the
+version they belong to and a per-game ``seq``; a round's dealt hands go
+under ``private`` per seat and are merged in only for that seat
+(:func:`visible_event`), so the log can be read by anyone.
 """
 
 from __future__ import annotations
@@ -11,22 +14,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from services.engine import (
-    Bid,
     BidMade,
     CardPlayed,
     Event,
     GameOver,
-    GameState,
-    Play,
     RoundScored,
     RoundStarted,
     TrickWon,
     card_code,
 )
 from services.engine.cards import codes
-from services.engine.state import dealer_of, first_seat
-from services.engine.views import last_trick, trick_view
 from services.engine.views import round_view as round_json
+from services.engine.views import trick_view
 
 from .retention import start_round
 from .store import GameRecord
@@ -65,34 +64,6 @@ def _entry(record: GameRecord, happened: Event) -> dict[str, Any]:
             start_round(record, entry["seq"])
             return entry
     raise TypeError(f"not an engine event: {happened!r}")
-
-
-def round_started(record: GameRecord, state: GameState) -> dict[str, Any]:
-    public = {"round": state.round, "dealer": dealer_of(state.round), "turn": first_seat(state.round)}
-    private = {seat: {"hand": codes(state.hands[seat])} for seat in range(4)}
-    entry = event(record, "round_started", public, private)
-    start_round(record, entry["seq"])
-    return entry
-
-
-def move_events(record: GameRecord, before: GameState, after: GameState, seat: int, move: Bid | Play) -> list[dict]:
-    """The events one accepted move causes, in order."""
-    if isinstance(move, Bid):
-        return [event(record, "bid", {"seat": seat, "bid": move.tricks})]
-    events = [event(record, "card_played", {"seat": seat, "card": codes(1 << move.card)[0]})]
-    if len(before.plays) % 4 == 3:
-        trick = last_trick(after)
-        events.append(event(record, "trick_won", {"seat": trick["winner"], "trick": trick}))
-    if len(after.history) > len(before.history):
-        scored = round_json(len(after.history), after.history[-1])
-        events.append(event(record, "round_scored", scored))
-        if after.phase == "game_over":
-            events.append(
-                event(record, "game_over", {"winner": list(after.winner or ()), "scores": list(after.scores)})
-            )
-        else:
-            events.append(round_started(record, after))
-    return events
 
 
 def visible_event(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
