@@ -84,8 +84,7 @@ from typing import Any
 
 import numpy as np
 
-from services.engine import Bid, apply, make_rules, new_game, turn, view
-from services.engine.cards import card_code, lowest_by_rank, parse_card
+from services.engine import Bid, apply, card_code, lowest_by_rank, make_rules, new_game, parse_card, turn, view
 from services.players import HINT_LEVEL, LEVEL_NAMES, basic_move, nearest_legal
 
 from . import heuristics, kernel, search

@@ -22,10 +22,10 @@ from services.engine import (
     RoundStarted,
     TrickWon,
     card_code,
+    codes,
+    trick_view,
 )
-from services.engine.cards import codes
-from services.engine.views import round_view as round_json
-from services.engine.views import trick_view
+from services.engine import round_view as round_json
 
 from .retention import start_round
 from .store import GameRecord

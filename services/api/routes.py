@@ -10,8 +10,7 @@ import orjson
 from flask import Blueprint, Response, current_app, g, json, request, url_for
 from marshmallow import Schema, ValidationError
 
-from services.engine import OPTION_DOCS, PRESETS
-from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
+from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_DOCS, PRESETS, option_type
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
 from . import commands, hints, jsonio, schemas
