@@ -68,22 +68,25 @@ def move_error(state: GameState, seat: int, move: Move) -> str | None:
 
 def apply(state: GameState, seat: int, move: Move) -> GameState:
     """The state after ``seat`` makes ``move``; raises :class:`EngineError`."""
-    return _apply(state, seat, move, None)
-
-
-def apply_with_events(state: GameState, seat: int, move: Move) -> tuple[GameState, tuple[Event, ...]]:
-    """:func:`apply`, and the events the move caused, in the order they happened."""
-    happened: list[Event] = []
-    return _apply(state, seat, move, happened), tuple(happened)
-
-
-def _apply(state: GameState, seat: int, move: Move, happened: list[Event] | None) -> GameState:
     code = move_error(state, seat, move)
     if code is not None:
         raise E.EngineError(code)
     if isinstance(move, Bid):
-        return _bid(state, seat, move.tricks, happened)
-    return _play(state, seat, move.card, happened)
+        return _bid(state, seat, move.tricks, None)
+    return _play(state, seat, move.card, None)
+
+
+def apply_with_events(state: GameState, seat: int, move: Move) -> tuple[GameState, tuple[Event, ...]]:
+    """:func:`apply`, and the events the move caused, in the order they happened."""
+    code = move_error(state, seat, move)
+    if code is not None:
+        raise E.EngineError(code)
+    happened: list[Event] = []
+    if isinstance(move, Bid):
+        state = _bid(state, seat, move.tricks, happened)
+    else:
+        state = _play(state, seat, move.card, happened)
+    return state, tuple(happened)
 
 
 def _bid(state: GameState, seat: int, tricks: int, happened: list[Event] | None) -> GameState:
