@@ -6,7 +6,7 @@ import it only from here (``tests/test_layers.py`` checks it).
     state = new_game(make_rules("partnership"), seed=7)
     seat = turn(state)
     state = apply(state, seat, Bid(3))
-    state, events = apply_with_events(state, seat, move)  # also what the move did: BidMade, TrickWon, ...
+    state, events = apply_with_events(state, turn(state), Bid(2))  # and what it did: (BidMade(2, 2),)
     round_started(new_game(rules))  # the first deal, which no move reports
     view(state, seat)          # what that seat may know, as JSON data
     to_json(state)             # compact storage form; from_json reverses it
