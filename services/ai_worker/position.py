@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from services.engine.cards import FULL_DECK, cards_in, mask_of, parse_card
-from services.engine.state import first_seat
+from services.engine import FULL_DECK, cards_in, first_seat, mask_of, parse_card
 
 from .records import POSITION
 

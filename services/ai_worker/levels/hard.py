@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from services.engine.cards import card_code, lowest_by_rank, parse_card
+from services.engine import card_code, lowest_by_rank, parse_card
 
 from ..bits import MAX_BID, SPADE_MASK, add_to_trick, lowest_index, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from services.engine.cards import card_code
+from services.engine import card_code
 from services.players import nearest_legal
 
 from ..bits import (
