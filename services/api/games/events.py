@@ -41,7 +41,7 @@ def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int
 
 def log_entries(record: GameRecord, happened: Iterable[Event]) -> list[dict[str, Any]]:
     """The log entries of what the engine reports a change did, in order (advances ``record.seq``;
-    a round's start also moves the kept log's bounds: :func:`services.api.retention.start_round`)."""
+    a round's start also moves the kept log's bounds: :func:`services.api.games.log_retention.start_round`)."""
     return [_ENTRIES[type(each)](record, each) for each in happened]
 
 
