@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                     result = measure("127.0.0.1", port, kind, args.clients, args.seconds, meter, args.client)
                     slices[kinds[kind]].append(result)
         if log_path is not None:  # the lines really written (warm-up and game creation included)
-            out["service_access_log_lines"] = sum(1 for line in log_path.open() if '"spades.access"' in line)
+            out["service_access_log_lines"] = sum(1 for line in log_path.open() if '"services.api.access"' in line)
     for name, results in slices.items():
         out[name] = {
             "requests_per_s_median": statistics.median(r["requests_per_s"] for r in results),
