@@ -33,8 +33,9 @@ import psutil
 import redis
 from flask import Flask, Response
 
-from .clients import auth
-from .procs import running, start_gunicorn
+from testkit.http_clients import auth, planned_moves
+from testkit.processes import running, start_gunicorn
+
 from .wire import CLIENTS, Connection
 
 BENCH_KEY = "bench:{floor}:value"
@@ -69,25 +70,6 @@ def _new_game(conn) -> tuple[str, list[str], Any]:
     assert status == 201, data
     created = json.loads(data)
     return created["game_id"], [s["token"] for s in created["seats"]], new_game(make_rules("partnership"), seed)
-
-
-def planned_moves(game_id: str, tokens: list[str], state: Any) -> deque[tuple[str, bytes, dict[str, str]]]:
-    """Every request of a whole game, worked out with the engine before any is
-    sent: a move's timing then holds no client-side engine work (which runs on
-    the same cores as the servers).  Each seat bids at least 2 when it may and
-    plays its first legal card."""
-    from services.engine import Bid, apply, card_code, legal_moves, turn
-
-    plan: deque[tuple[str, bytes, dict[str, str]]] = deque()
-    while state.phase != "game_over":
-        seat = turn(state)
-        moves = legal_moves(state, seat)
-        move = next((m for m in moves if isinstance(m, Bid) and m.tricks >= 2), moves[0])
-        body = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
-        path = f"/v1/games/{game_id}/{'bids' if isinstance(move, Bid) else 'plays'}"
-        plan.append((path, json.dumps(body).encode(), auth(tokens[seat])))
-        state = apply(state, seat, move)
-    return plan
 
 
 def _client(args: tuple[str, int, str, float, str]) -> list[float]:
@@ -215,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                     result = measure("127.0.0.1", port, kind, args.clients, args.seconds, meter, args.client)
                     slices[kinds[kind]].append(result)
         if log_path is not None:  # the lines really written (warm-up and game creation included)
-            out["service_access_log_lines"] = sum(1 for line in log_path.open() if '"spades.access"' in line)
+            out["service_access_log_lines"] = sum(1 for line in log_path.open() if '"services.api.access"' in line)
     for name, results in slices.items():
         out[name] = {
             "requests_per_s_median": statistics.median(r["requests_per_s"] for r in results),

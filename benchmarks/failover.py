@@ -10,148 +10,18 @@ master holding the game's slot is SIGKILLed; once its replica is promoted the
 dead node is started again and rejoins as the new master's replica (what a
 StatefulSet does), which is when writes can be confirmed by a replica again.
 The game is played to the end and every acknowledged move is looked up in the
-final event log.  tests/api/test_failover.py runs the same function and asserts
-none was lost.
+final event log (:func:`testkit.fault_drills.play_through_failover`, which the
+API's failover test runs too, asserting none was lost).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
-import threading
-import time
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
-import requests
-
-from .cluster import LoopbackCluster, benchmark_celery_url, loopback_cluster, until
-from .procs import free_port, gunicorn
-
-RULES = {"preset": "partnership", "win_score": 60, "lose_score": -60}
-RETRY_PAUSE = 0.05  # a client's pause between retries: shorter than Retry-After, so the outage is timed finely
-
-
-@dataclass
-class Play:
-    """What the client saw: acknowledged moves (version, seat, kind, body), refusals, and when."""
-
-    acked: list[tuple[int, int, str, dict[str, Any]]] = field(default_factory=list)
-    ack_times: list[float] = field(default_factory=list)
-    refused: Counter = field(default_factory=Counter)
-    finished: bool = False
-    error: str | None = None
-
-
-def _until_answered(http: requests.Session, method: str, url: str, play: Play, **kwargs: Any) -> requests.Response:
-    """Send until the answer is not a 503 (each 503 counted by its code), for at most 120 s."""
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            response = http.request(method, url, timeout=30, **kwargs)
-        except requests.RequestException as error:
-            play.refused[f"connection:{error.__class__.__name__}"] += 1
-        else:
-            if response.status_code != 503:
-                return response
-            play.refused[f"{method} 503 {response.json().get('code')}"] += 1
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{method} {url}: still 503 after 120 s")
-        time.sleep(RETRY_PAUSE)
-
-
-def _player(base: str, game_id: str, tokens: list[str], play: Play, seed: int) -> None:
-    rng, http, moves = random.Random(seed), requests.Session(), 0
-    try:
-        while True:
-            public = _until_answered(http, "GET", f"{base}/v1/games/{game_id}", play).json()
-            if public["phase"] == "game_over":
-                play.finished = True
-                return
-            seat = public["turn"]
-            auth = {"Authorization": f"Bearer {tokens[seat]}"}
-            mine = _until_answered(http, "GET", f"{base}/v1/games/{game_id}", play, headers=auth).json()
-            kind, body = (
-                "bids",
-                {"bid": rng.choice([b for b in mine["legal"] if isinstance(b, int) and 1 <= b <= 4] or mine["legal"])},
-            )
-            if mine["phase"] != "bidding":
-                kind, body = "plays", {"card": rng.choice(mine["legal"])}
-            moves += 1
-            headers = {**auth, "Idempotency-Key": f"move-{moves}"}
-            url = f"{base}/v1/games/{game_id}/{kind}"
-            response = _until_answered(http, "POST", url, play, json=body, headers=headers)
-            if response.status_code != 200:
-                raise RuntimeError(f"move refused: {response.status_code} {response.text}")
-            play.acked.append((response.json()["version"], seat, kind, body))
-            play.ack_times.append(time.monotonic())
-    except Exception as error:  # reported by the caller
-        play.error = repr(error)
-
-
-def _lost(base: str, game_id: str, acked: list[tuple[int, int, str, dict[str, Any]]]) -> tuple[int, int]:
-    """(acknowledged moves missing from the final event log, moves in the log)."""
-    events = requests.get(f"{base}/v1/games/{game_id}/events", params={"after": 0}, timeout=30).json()["events"]
-    moves = {e["version"]: e["data"] for e in events if e["type"] in ("bid", "card_played")}
-    missing = 0
-    for version, seat, _kind, body in acked:
-        expected = {"seat": seat, **body}
-        found = moves.get(version)
-        missing += found is None or {k: found.get(k) for k in expected} != expected
-    return missing, len(moves)
-
-
-def play_through_failover(
-    base: str,
-    cluster: LoopbackCluster,
-    kill_after: int = 30,
-    seed: int = 7,
-    on_created: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Play a game on ``base`` (a cluster-mode API), killing its slot's master after ``kill_after`` acks;
-    ``on_created(game_id)`` runs before the first move (tests start a stream on the game there)."""
-    created = requests.post(
-        f"{base}/v1/games", json={"rules": RULES, "seats": [{"type": "human"}] * 4}, timeout=30
-    ).json()
-    game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
-    if on_created is not None:
-        on_created(game_id)
-    play = Play()
-    player = threading.Thread(target=_player, args=(base, game_id, tokens, play, seed))
-    player.start()
-    until(lambda: len(play.acked) >= kill_after or play.error, "moves before the kill", 120)
-    key = f"game:{{{game_id}}}"
-    victim = cluster.master_of(key)
-    acked_before = len(play.acked)
-    killed_at = time.monotonic()
-    cluster.kill(victim)
-    promoted = until(lambda: cluster.master_of(key) != victim, "a replica promoted", 60)
-    cluster.restart(victim)
-    replica_back = time.monotonic() - killed_at
-    until(cluster.healthy, "the old master back as a replica", 60)
-    relinked = time.monotonic() - killed_at
-    player.join(timeout=300)
-    if play.error:
-        raise RuntimeError(play.error)
-    last_before = play.ack_times[acked_before - 1]
-    first_after = play.ack_times[acked_before] if len(play.ack_times) > acked_before else None
-    lost, applied = _lost(base, game_id, play.acked)
-    return {
-        "game_finished": play.finished,
-        "moves_acknowledged": len(play.acked),
-        "moves_applied": applied,
-        "acknowledged_moves_lost": lost,
-        "acknowledged_before_kill": acked_before,
-        "refused_or_failed_during_failover": dict(play.refused),
-        "seconds_unavailable": None if first_after is None else round(first_after - last_before, 3),
-        "seconds_to_promotion": round(promoted, 3),
-        "seconds_to_restart_of_killed_node": round(replica_back, 3),
-        "seconds_until_replica_linked": round(relinked, 3),
-        "killed_master_port": victim,
-    }
+from testkit.fault_drills import play_through_failover
+from testkit.processes import free_port, gunicorn
+from testkit.redis_cluster import benchmark_celery_url, loopback_cluster
 
 
 def main(argv: list[str] | None = None) -> None:

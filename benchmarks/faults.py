@@ -24,18 +24,15 @@ import random
 import signal
 import statistics
 import tempfile
-import threading
 import time
 from datetime import UTC, datetime
 
-import psutil
 import redis
 import requests
 
-from services.api.store.redis_store import RedisStore
-
-from .clients import EventFollower, auth, random_move, replay_events, wait_for_turn
-from .procs import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
+from testkit.fault_drills import api_kills
+from testkit.http_clients import auth, random_move, wait_for_turn
+from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 
 RULES = {"preset": "partnership", "win_score": 120, "lose_score": -120}
 
@@ -105,70 +102,6 @@ def redis_outage() -> dict[str, float | bool]:
         "503_latency_ms_max": round(max(latencies) * 1000, 1),
         "restart_to_first_200_s": round(recovery, 2),
         "game_exactly_where_it_was": same,
-    }
-
-
-def api_kills(seconds: float = 8.0, url: str = "redis://127.0.0.1:6379/5") -> dict[str, int]:
-    """Four games played by threads while gunicorn workers are SIGKILLed
-    every 0.4 s (the master starts new ones), on the Redis database ``url``
-    (flushed first)."""
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    server, base = start_gunicorn(url, workers=2, env={"AI_ENABLED": "0", "RATE_LIMIT_ENABLED": "0"})
-    failures = 0
-    lock = threading.Lock()
-    stop_at = time.monotonic() + seconds
-    with running(server):
-        games = []
-        for seed in range(4):
-            body = {"rules": RULES, "seats": [{"type": "human"}] * 4, "seed": seed}
-            created = requests.post(f"{base}/v1/games", json=body, timeout=10).json()
-            games.append((seed, created["game_id"], [s["token"] for s in created["seats"]]))
-        # the log keeps only the last rounds: each game's whole log is read as it happens
-        followers = {game_id: EventFollower(base, game_id) for _, game_id, _ in games}
-        for follower in followers.values():
-            follower.start()
-
-        def player(game_id: str, tokens: list[str], seed: int) -> None:
-            nonlocal failures
-            http, rng = requests.Session(), random.Random(seed)
-            while time.monotonic() < stop_at:
-                try:
-                    view = http.get(f"{base}/v1/games/{game_id}", timeout=5).json()
-                    if view["phase"] == "game_over":
-                        return
-                    random_move(http, base, game_id, tokens[view["turn"]], rng)
-                except (requests.RequestException, ValueError, KeyError):
-                    with lock:
-                        failures += 1
-
-        threads = [threading.Thread(target=player, args=(g, t, s)) for s, g, t in games]
-        for thread in threads:
-            thread.start()
-        kills = 0
-        master = psutil.Process(server.pid)
-        while time.monotonic() < stop_at - 1:
-            time.sleep(0.4)
-            if children := master.children():
-                random.choice(children).send_signal(signal.SIGKILL)
-                kills += 1
-        for thread in threads:
-            thread.join()
-        inconsistent = moves = 0
-        for seed, game_id, _ in games:
-            record = RedisStore(client, ttl_seconds=60, idem_ttl=60, recent_size=0).load(game_id)
-            stored = None if record is None else record.state
-            version = int(client.hget(f"game:{{{game_id}}}", "v"))
-            events = followers[game_id].finish()
-            game_moves = sum(e["type"] in ("bid", "card_played") for e in events)
-            moves += game_moves
-            # the stored state is the log replayed, and every accepted move is in the log once
-            inconsistent += replay_events(RULES, seed, events) != stored or version != 1 + game_moves
-    return {
-        "worker_kills": kills,
-        "requests_cut_off": failures,
-        "moves_applied": moves,
-        "games_state_and_log_disagree": inconsistent,
     }
 
 

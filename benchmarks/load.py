@@ -32,7 +32,7 @@ from typing import Any
 import redis
 import requests
 
-from .procs import running, start_gunicorn, start_worker
+from testkit.processes import running, start_gunicorn, start_worker
 
 
 class Recorder:

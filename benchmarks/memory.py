@@ -5,14 +5,14 @@
 Starts one gunicorn (gunicorn.conf.py) on loopback against ``--redis-url`` (its database is flushed
 first) and plays ``--games`` seeded games over HTTP the way the web client does: four human seats,
 every move sent with ``If-Match`` and a fresh ``Idempotency-Key``.  The games are the first seeds whose
-game, played by :func:`benchmarks.api.planned_moves`'s rule under :data:`RULES`, ends after exactly
+game, played by :func:`testkit.http_clients.planned_moves`'s rule under :data:`RULES`, ends after exactly
 :data:`ROUNDS` rounds, so every figure is reproducible.
 
 At each checkpoint it sums ``MEMORY USAGE <key> SAMPLES 0`` (exact, not sampled) over the game's keys,
 split into the game hash, the events stream and the idempotency entries: a fresh game, the middle of
 round 5 and of round 10 (the bids and 26 cards played), and the finished game (10 rounds), with the
 finished game's TTLs.  ``--server-root`` serves the API from another checkout (e.g. an older commit in
-a ``git worktree``) so a before/after pair comes from the same command.
+a ``git worktree``), so two checkouts are compared by the same command.
 """
 
 from __future__ import annotations
@@ -30,9 +30,8 @@ import redis
 import requests
 
 from services.engine import make_rules, new_game
-
-from .api import planned_moves
-from .procs import ROOT, running, start_gunicorn
+from testkit.http_clients import planned_moves
+from testkit.processes import ROOT, running, start_gunicorn
 
 RULES = {"preset": "partnership", "win_score": 200, "lose_score": -200}  # ~10-round games
 ROUNDS = 10

@@ -41,9 +41,9 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.players import queue_of
+from testkit.processes import ROOT, running, start_gunicorn, start_worker
 
 from .memory import machine
-from .procs import ROOT, running, start_gunicorn, start_worker
 
 
 def publishes(client: redis.Redis) -> int:
@@ -130,7 +130,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=12, help="concurrent one-round games of four computers")
     parser.add_argument("--level", default="basic", help="the computers' level (basic: the cheapest decisions)")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"))
-    parser.add_argument("--before-root", type=Path, help="also serve the runs from this checkout (the old code)")
+    parser.add_argument(
+        "--before-root", type=Path, help="also serve the runs from this checkout (e.g. an older commit)"
+    )
     args = parser.parse_args(argv)
     roots = {"after": ROOT} if args.before_root is None else {"before": args.before_root, "after": ROOT}
     counts = [int(p) for p in args.processes.split(",")]

@@ -4,9 +4,9 @@
                                  [--redis-port 6379] [--redis-db 6] [--skip-api] [--idle-seconds 5]
 
 * AI: the same batch of ``ai.decide`` tasks (bids and plays from random real
-  positions, by ``--level``: ``hard`` by default, as issue 10 asks; ``BID,PLAY``
-  for a mix, e.g. ``standard,pro``, the earlier default) sent by name through
-  the Redis broker to 1, then 2 Celery worker processes; decisions per second
+  positions, by ``--level``: ``hard`` by default; ``BID,PLAY`` for a mix,
+  e.g. ``standard,pro``) sent by name through the Redis broker to 1, then 2
+  Celery worker processes; decisions per second
   end to end (send to result), and the ratio (goal ≥ 1.6).  Sent and heard as
   the API does (its Celery app, a result channel subscribed per task, the
   stored result deleted once heard), and beside each rate what the broker +
@@ -18,7 +18,8 @@
   processes at once, each going through the batch from its start for
   ``--calibration-seconds``; the throughput ratio is what this machine itself
   allows two processes for this work at that moment, the ceiling for the
-  Celery ratio.  The busy-loop calibration of earlier runs is kept beside it.
+  Celery ratio.  A busy-loop calibration (two loops against one) is printed
+  beside it.
 * API: ``GET /v1/games/{id}`` (benchmarks.api's client) against gunicorn with
   1, then 2 worker processes; requests per second, and the ratio.
 
@@ -52,9 +53,9 @@ from services.api.app import celery_init_app
 from services.api.store.redis_pubsub import RedisSubscription
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
 from services.players import LEVEL_NAMES, queue_of
+from testkit.processes import running, start_gunicorn, start_worker
 
 from .api import CpuMeter, measure
-from .procs import running, start_gunicorn, start_worker
 
 Batch = list[tuple[dict[str, Any], str]]  # (the seat to move's view, the level deciding it)
 GOAL_AI_RATIO = 1.6

@@ -19,8 +19,8 @@ import time
 
 import requests
 
-from .cluster import benchmark_celery_url, loopback_cluster
-from .procs import free_port, gunicorn
+from testkit.processes import free_port, gunicorn
+from testkit.redis_cluster import benchmark_celery_url, loopback_cluster
 
 RULES = {"preset": "partnership"}
 BLOCK = 50

@@ -9,7 +9,7 @@ moment the move was sent (one machine, one clock).  Prints JSON: clients held, l
 errors (a failed connection, a non-200 answer, a stream that ended early, a notification that never
 came; a client never held counts once, as its connection's error), the API workers' RSS/PSS before and after connecting, per client, and Redis's client count.
 
-The same run measures the old model beside it (``--old-clients``, a list: gthread, ``--threads``
+The same run measures gthread beside it (``--old-clients``, a list of client counts: ``--threads``
 threads per worker, one thread per waiting client), unless ``--old-clients ""``.
 """
 
@@ -33,8 +33,8 @@ import psutil
 import redis
 import requests
 
-from .api import planned_moves
-from .procs import running, start_gunicorn
+from testkit.http_clients import planned_moves
+from testkit.processes import running, start_gunicorn
 
 VERSION = re.compile(rb'"version":(\d+)')
 SEQ = re.compile(rb'"last_seq":(\d+)')
@@ -256,7 +256,7 @@ def run_model(args: argparse.Namespace, worker_class: str, clients: int) -> dict
                 try:
                     answer = http.post(base + path, data=body, headers={**headers, **JSON}, timeout=30)
                     sent[(game, answer.json()["version"])] = sent_at
-                except (requests.RequestException, KeyError):  # the old model may leave no thread for a move
+                except (requests.RequestException, KeyError):  # gthread may leave no thread for a move
                     move_errors += 1
             moved += 1
             next_at += interval
@@ -299,11 +299,11 @@ def run_model(args: argparse.Namespace, worker_class: str, clients: int) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=10000, help="waiting clients on the new model (gevent)")
+    parser.add_argument("--clients", type=int, default=10000, help="waiting clients on the fan-out hub (gevent)")
     parser.add_argument(
-        "--old-clients", default="32,64", help="comma-separated client counts on gthread (empty: skip the old model)"
+        "--old-clients", default="32,64", help="comma-separated client counts on gthread (empty: skip gthread)"
     )
-    parser.add_argument("--threads", type=int, default=32, help="API_THREADS for the old model (gthread)")
+    parser.add_argument("--threads", type=int, default=32, help="API_THREADS for the gthread runs")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--moves-per-second", type=float, default=5.0)

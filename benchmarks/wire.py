@@ -66,8 +66,8 @@ class Connection:
 
 
 class StdlibConnection:
-    """The same interface on ``http.client`` (the load generator of the
-    figures before 2026-11-30), to compare the two side by side."""
+    """The same interface on ``http.client``, to compare the lean client with
+    the standard library's side by side (``benchmarks.api --client stdlib``)."""
 
     def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
         self.conn = http.client.HTTPConnection(host, port, timeout=timeout)

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 import pytest
 import redis
 
-from benchmarks.cluster import LoopbackCluster, loopback_cluster
-from benchmarks.procs import free_port, gunicorn, running, start_worker
+from testkit.processes import free_port, gunicorn, running, start_worker
+from testkit.redis_cluster import LoopbackCluster, loopback_cluster
 
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))

@@ -2,7 +2,8 @@
 
 Between packages: the engine imports nothing of ours, players only the engine, ai_worker the engine and
 players, the web client nothing, and the API never the worker (it sends tasks by name).  Inside the API,
-each room imports only the rooms below it."""
+each room imports only the rooms below it.  Outside the engine, the engine is imported through its
+package, ``services/engine/__init__.py`` (CONTRIBUTING: its public surface)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,46 @@ def test_the_shared_api_modules_import_no_room():
         name: {api_part(m) for m in imported_modules(API_ROOT / f"{name}.py")} - {None} for name in sorted(API_SHARED)
     }
     assert {name: parts for name, parts in wrong.items() if parts} == {}
+
+
+ENGINE = SERVICES / "engine"
+ENGINE_MODULES = {p.stem for p in ENGINE.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()} - {"__init__"}
+
+
+def engine_internals(source: str) -> set[str]:
+    """The engine modules ``source`` imports past the package: ``services.engine.<module>`` by
+    name, or a module as a name of ``services.engine``."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("services.engine.")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("services.engine."):
+                found.add(node.module)
+            elif node.module == "services.engine":
+                found |= {f"services.engine.{a.name}" for a in node.names if a.name in ENGINE_MODULES}
+    return found
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("from services.engine import view, Bid", set()),
+        ("import services.engine", set()),
+        ("from services.engine.cards import codes", {"services.engine.cards"}),
+        ("import services.engine.state as state", {"services.engine.state"}),
+        ("from services.engine import views, turn", {"services.engine.views"}),
+        ("def f():\n    from services.engine.rules import Rules", {"services.engine.rules"}),
+    ],
+)
+def test_engine_internals_finds_every_way_past_the_package(source: str, found: set[str]):
+    assert engine_internals(source) == found
+
+
+def test_the_other_packages_import_the_engine_only_through_its_package():
+    wrong = {
+        str(path.relative_to(SERVICES)): engine_internals(path.read_text(encoding="utf-8"))
+        for path in SERVICES.rglob("*.py")
+        if not path.is_relative_to(ENGINE)
+    }
+    assert {path: names for path, names in wrong.items() if names} == {}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.procs import free_port
 from services.players import QUEUES
+from testkit.processes import free_port
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 

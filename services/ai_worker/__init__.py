@@ -3,10 +3,20 @@
     decide(view, level, seed) -> {"bid": n} | {"card": "QS"}
 
 ``view`` is ``services.engine.view(state, seat)``; ``level`` is one of
-``services.players.LEVEL_NAMES``.  :func:`warm_up` compiles the kernel once
-(the Celery worker calls it at process start).  The Celery app lives in ``celery_app``/``tasks``.
+``services.players.LEVEL_NAMES``.  Modules, by job:
+
+* ``celery_app``, ``tasks``: the Celery app and its tasks ``ai.decide`` and ``ai.hint``.
+* ``dispatch``: ``decide`` and ``analyse``, a view routed to its level.
+* ``warmup``: ``warm_up``, every kernel entry point compiled at worker start.
+* ``position``: a view as the kernel's ``POSITION`` record; ``records``: that record and the
+  kernel's other bundles (``TABLE``, ``Rules``, ``Trick``).
+* ``bits``: cards as bit masks and the trick in progress; ``dealing``: the RNG and the deals of the
+  unseen cards; ``playout``: the standard rule and whole-round playouts with it.
+* ``levels``: one module per level family (``easy``; ``standard``, ``pro``; ``normal_bid``,
+  ``normal``; ``hard``, ``hard_inference``, ``hard_scoring``).
 """
 
-from .strategies import LEVELS, decide, warm_up
+from .dispatch import LEVELS, analyse, decide
+from .warmup import warm_up
 
-__all__ = ["LEVELS", "decide", "warm_up"]
+__all__ = ["LEVELS", "analyse", "decide", "warm_up"]

@@ -79,7 +79,7 @@ from celery.signals import worker_init, worker_process_init
 
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, queue_of
 
-from .strategies import warm_up
+from .warmup import warm_up
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 

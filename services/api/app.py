@@ -114,12 +114,11 @@ class SenderRedisBackend(RedisBackend):
 
     Celery's :meth:`~celery.app.base.Celery.send_task` calls the backend's ``on_task_call``, which for
     Redis SUBSCRIBEs Celery's own result consumer to ``celery-task-meta-<id>``, so that
-    ``AsyncResult.get()`` could wait on it; dropping the returned ``AsyncResult`` UNSUBSCRIBEs it.  The
+    ``AsyncResult.get()`` could wait on it (and dropping the ``AsyncResult`` UNSUBSCRIBEs it).  The
     API never calls ``get()``: each process's :class:`services.api.ai_seats.results.ResultChannels` subscribes
     the tasks it awaits, the deadline sweep and :meth:`AiDispatcher.stored_result` read stored results
-    with GET.  So those two commands per task were waste on the broker Redis, and that consumer's
-    connection was never read, so its replies piled up there.  Results are still stored, published
-    and read exactly as before: only this subscription is gone."""
+    with GET.  Skipping that subscription saves two broker commands a task and a connection whose
+    replies nobody reads; results are stored, published and read as Celery always does."""
 
     def on_task_call(self, producer: Any, task_id: str) -> None:
         return None

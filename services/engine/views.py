@@ -76,7 +76,8 @@ def _final_trick(round_no: int, record: RoundRecord) -> tuple[int, tuple[int, ..
     return replay_tricks(first_seat(round_no), record.plays)[-1]
 
 
-def _completed_tricks(state: GameState) -> list[dict[str, Any]]:
+def completed_tricks(state: GameState) -> list[dict[str, Any]]:
+    """This round's completed tricks as views show them (a view's ``tricks``)."""
     return [trick_view(*t) for t in replay_tricks(first_seat(state.round), completed_plays(state))]
 
 
@@ -85,7 +86,8 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
 
     ``history=False`` leaves out the finished rounds (``"history": []``) for a
     caller that renders them once with :func:`round_view` and keeps them;
-    ``tricks=False`` likewise this round's completed tricks (:func:`trick_view`)."""
+    ``tricks=False`` likewise this round's completed tricks (:func:`completed_tricks`,
+    or one at a time: :func:`last_trick`)."""
     trick = current_trick(state)
     legal: list[Any] = []
     if seat is not None:
@@ -103,7 +105,7 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
         "tricks_won": list(state.tricks_won),
         "leader": state.leader if state.phase == "playing" else None,
         "trick": trick_view(state.leader, trick, None)["cards"],
-        "tricks": _completed_tricks(state) if tricks else [],
+        "tricks": completed_tricks(state) if tricks else [],
         "last_trick": last_trick(state),
         "spades_broken": spades_broken(state),
         "scores": list(state.scores),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.engine.cards import card_code, lowest_by_rank, mask_of, parse_card
+from services.engine import card_code, lowest_by_rank, mask_of, parse_card
 
 ACE, KING = 12, 11
 

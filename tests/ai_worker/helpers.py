@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from benchmarks.ai import play_randomly
 from services.engine import Bid, GameState, Play, make_rules, new_game, parse_card, turn, view
 from services.engine.cards import FULL_DECK, cards_in, mask_of
 from services.engine.rules import Rules
+from testkit.random_play import play_randomly
 
 
 def mask(*codes: str) -> int:
@@ -84,3 +84,15 @@ def random_positions(count: int, seed: int) -> list[tuple[GameState, dict]]:
 
 def move_of(decision: dict) -> Bid | Play:
     return Bid(decision["bid"]) if "bid" in decision else Play(parse_card(decision["card"]))
+
+
+def bidding_view(hand_codes: list[str] | None = None, preset: str = "individual", seed: int = 4, **rules):
+    """The view of the first bidder (seat 1), optionally with its hand swapped for ``hand_codes``."""
+    state = new_game(make_rules(preset, **rules), seed=seed)
+    if hand_codes is not None:
+        mine = mask(*hand_codes)
+        rest = [c for c in range(52) if not mine >> c & 1]
+        hands = [sum(1 << c for c in rest[i * 13 : i * 13 + 13]) for i in range(3)]
+        hands.insert(1, mine)
+        state = replace(state, hands=tuple(hands))
+    return state, view(state, turn(state))

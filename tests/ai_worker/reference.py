@@ -30,7 +30,7 @@ def _made(view: dict[str, Any], seat: int) -> bool:
 
 def reference_standard(view: dict[str, Any]) -> int:
     """The standard strategy's card, as the module docstring of
-    services.ai_worker.strategies describes it."""
+    services.ai_worker.levels.standard describes it."""
     seat = view["you"]
     legal = 0
     for code in view["legal"]:

@@ -8,11 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from services.ai_worker import decide
+from services.ai_worker import analyse, decide
 from services.engine import make_rules, view
 
-from .helpers import playing_position
-from .test_bidding import bidding_view
+from .helpers import bidding_view, playing_position
 
 PARTNERSHIP = make_rules("partnership")
 FILLER = ["2C", "3C", "4C", "5C", "6C", "2D", "3D", "4D", "5D", "6D", "7D"]
@@ -110,8 +109,6 @@ def test_no_nil_where_nil_is_off(level):
 
 
 def test_hard_explains_its_move_with_figures_for_every_candidate():
-    from services.ai_worker.strategies import analyse
-
     v = bidding_view(STRONG, preset="partnership")[1]
     hint = analyse(v, seed=5)
     assert hint["level"] == "hard"

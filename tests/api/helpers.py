@@ -8,14 +8,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from benchmarks.api import planned_moves
-from benchmarks.clients import auth  # noqa: F401 - re-exported for the API tests
-from services.api.store.redis_store import RedisStore
 from services.engine import GameState, make_rules, new_game, view
+from testkit.http_clients import auth, planned_moves  # noqa: F401 - auth re-exported for the API tests
+from testkit.stored import stored_state  # noqa: F401 - re-exported for the API tests
 
 API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded", "last_seq")
 
@@ -117,7 +115,7 @@ def hands_visible_in(obj: Any) -> set[str]:
 
 def planned_game(session, seed: int) -> tuple[dict[str, Any], deque]:
     """A four-human partnership game and every request of it, worked out with the engine
-    (:func:`benchmarks.api.planned_moves`: bids of at least 2, the first legal card)."""
+    (:func:`testkit.http_clients.planned_moves`: bids of at least 2, the first legal card)."""
     created = create_game(session, seats=[{"type": "human"}] * 4, seed=seed)
     tokens = [s["token"] for s in created["seats"]]
     return created, planned_moves(created["game_id"], tokens, new_game(make_rules("partnership"), seed))
@@ -131,9 +129,3 @@ def play_planned(session, plan: deque, until: Callable[[dict[str, Any]], bool]) 
         assert response.status_code == 200, response.text
         if until(response.json()):
             return response.json()
-
-
-def stored_state(client: redis.Redis, game_id: str) -> GameState | None:
-    """The engine state Redis holds for a game, read through the store itself (no copy kept)."""
-    record = RedisStore(client, ttl_seconds=60, idem_ttl=60, recent_size=0).load(game_id)
-    return None if record is None else record.state

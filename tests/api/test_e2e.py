@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from benchmarks.clients import EventFollower
 from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn
 from services.engine.cards import codes
+from testkit.http_clients import EventFollower
 
 from .contract import ContractSession
 from .helpers import assert_matches_engine, auth, choose_move, create_game

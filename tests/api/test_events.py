@@ -7,8 +7,8 @@ import threading
 import pytest
 import requests
 
-from benchmarks.clients import EventFollower
-from benchmarks.procs import free_port
+from testkit.http_clients import EventFollower
+from testkit.processes import free_port
 
 from .contract import ContractSession, check_response
 from .helpers import auth, create_game, planned_game, play_planned, wait_until, waiting

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import requests
 
-from benchmarks.failover import play_through_failover
+from testkit.fault_drills import play_through_failover
 
 from .sse import messages, open_stream
 

@@ -12,9 +12,9 @@ import tempfile
 import pytest
 import requests
 
-from benchmarks.clients import EventFollower, random_move, replay_events, wait_for_turn
-from benchmarks.faults import api_kills
-from benchmarks.procs import free_port, gunicorn, running, start_redis, start_worker, stop
+from testkit.fault_drills import api_kills
+from testkit.http_clients import EventFollower, random_move, replay_events, wait_for_turn
+from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from tests.api.helpers import stored_state
 from tests.conftest import REDIS_HOST, REDIS_PORT
 

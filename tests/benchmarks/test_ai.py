@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from benchmarks import ai
-from benchmarks.procs import ROOT
 from services.players import LEVEL_NAMES
+from testkit.processes import ROOT
 from tests.conftest import redis_url
 
 BENCH_TEST_DB = 7

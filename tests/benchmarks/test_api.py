@@ -8,15 +8,16 @@ import sys
 
 import pytest
 
-from benchmarks.procs import ROOT
 from benchmarks.wire import CLIENTS
+from testkit.processes import ROOT
+from tests.conftest import API_TEST_DB, redis_url
 
 
 @pytest.mark.parametrize(("client", "worker_class"), list(zip(sorted(CLIENTS), ["gevent", "gthread"], strict=True)))
 @pytest.mark.integration
 def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client, worker_class):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "2"]
-    command += ["--client", client, "--worker-class", worker_class]
+    command += ["--client", client, "--worker-class", worker_class, "--redis-url", redis_url(API_TEST_DB)]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
     out = json.loads(run.stdout)
     assert out["settings"]["client"] == client and out["settings"]["worker_class"] == worker_class
@@ -31,26 +32,10 @@ def test_a_short_run_prints_throughput_cpu_and_ratios(redis_db1, client, worker_
     assert out["goal_ratio"] == 0.5
 
 
-def test_a_planned_game_is_every_move_of_one_whole_game_in_order():
-    from benchmarks.api import planned_moves
-    from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn
-
-    state = new_game(make_rules("partnership", win_score=150, lose_score=-150), seed=11)
-    tokens = [f"token-{seat}" for seat in range(4)]
-    plan = planned_moves("g1", tokens, state)
-    for path, body, headers in plan:
-        seat = turn(state)
-        assert headers == {"Authorization": f"Bearer {tokens[seat]}"}
-        data = json.loads(body)
-        move = Bid(data["bid"]) if path == "/v1/games/g1/bids" else Play(parse_card(data["card"]))
-        assert path.endswith("/bids") == isinstance(move, Bid)
-        state = apply(state, seat, move)  # raises if the plan holds an illegal move
-    assert state.phase == "game_over" and len(plan) > 56
-
-
 @pytest.mark.integration
 def test_with_access_log_the_service_logs_a_line_per_request(redis_db1):
     command = [sys.executable, "-m", "benchmarks.api", "--seconds", "0.5", "--rounds", "1", "--clients", "1"]
+    command += ["--redis-url", redis_url(API_TEST_DB)]
     run = subprocess.run([*command, "--access-log"], cwd=ROOT, capture_output=True, text=True, timeout=240, check=True)
     out = json.loads(run.stdout)
     assert out["settings"]["service_access_log"] is True

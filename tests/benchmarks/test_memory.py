@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from benchmarks.memory import CHECKPOINTS, checkpoint_after, seeds_with_rounds
-from benchmarks.procs import ROOT
+from testkit.processes import ROOT
 from tests.conftest import redis_url
 
 BENCH_TEST_DB = 6

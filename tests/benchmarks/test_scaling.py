@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from benchmarks import scaling
-from benchmarks.procs import ROOT
+from testkit.processes import ROOT
 from tests.conftest import REDIS_HOST, REDIS_PORT
 
 BENCH_TEST_DB = 7
@@ -22,7 +22,7 @@ def test_the_level_option_names_one_level_or_a_bid_and_a_play_level():
     for bad in ("grandmaster", "hard,pro,easy", ""):
         with pytest.raises(argparse.ArgumentTypeError):
             scaling.level_mix(bad)
-    assert scaling.parse_args([]).level == ("hard", "hard")  # issue 10's default
+    assert scaling.parse_args([]).level == ("hard", "hard")  # the default: hard bids and plays
 
 
 def test_bids_go_to_the_bid_level_and_plays_to_the_play_level():

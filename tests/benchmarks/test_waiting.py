@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from benchmarks.procs import ROOT
+from testkit.processes import ROOT
 from tests.conftest import redis_url
 
 

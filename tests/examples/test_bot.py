@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.clients import EventFollower
+from testkit.http_clients import EventFollower
 from tests.api.contract import ContractSession
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes

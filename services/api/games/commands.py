@@ -21,14 +21,14 @@ from typing import Any, NamedTuple
 from services.api.games import idempotency
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
-from services.api.games.events import event, move_events, round_started
+from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
-from services.engine import Bid, EngineError, Play, RuleError, apply, make_rules, new_game
+from services.engine import Bid, EngineError, Play, RuleError, apply_with_events, make_rules, new_game, round_started
 from services.players import DEFAULT_LEVEL
 
 MAX_CAS_ATTEMPTS = 8
@@ -87,7 +87,7 @@ def create_game(ctx: Collaborators, body: dict[str, Any]) -> dict[str, Any]:
     events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
     if not record.waiting:
         record.started = True
-        events.append(round_started(record, state))
+        events += log_entries(record, [round_started(state)])
     ctx.ai.before_commit(record)
     if not ctx.store.commit(record, None, events):  # a 128-bit id collision: practically never
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
@@ -117,7 +117,7 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
         events = [event(nxt, "seat_claimed", {"seat": seat})]
         if not nxt.waiting and not nxt.started:
             nxt.started = True
-            events.append(round_started(nxt, nxt.state))
+            events += log_entries(nxt, [round_started(nxt.state)])
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt)
@@ -167,9 +167,8 @@ def _commit_move(
     view, or None when another writer changed the game first; with ``idem``, its response is
     stored as the seat's idempotency entry in the same commit."""
     kind = "bid" if isinstance(move, Bid) else "play"
-    before = record.state
     try:
-        after = apply(before, seat, move)
+        after, happened = apply_with_events(record.state, seat, move)
     except EngineError as error:
         if count:  # a refusal found on a possibly stale copy is re-checked, and counted, then
             MOVES.labels(kind, error.code).inc()
@@ -177,7 +176,7 @@ def _commit_move(
             raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
         raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
     nxt = record.successor().with_state(after)
-    events = move_events(nxt, before, after, seat, move)
+    events = log_entries(nxt, happened)
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
     idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None

@@ -1,21 +1,33 @@
 """The game's event log entries: what each committed change appends.
 
-Events carry the version they belong to and a per-game ``seq``; a round's
-dealt hands go under ``private`` per seat and are merged in only for that
-seat (:func:`visible_event`), so the log can be read by anyone.
+A move's entries are what the engine reports it did (``apply_with_events``),
+one entry per engine event (:func:`log_entries`); the API adds its own
+(``game_created``, ``seat_claimed``, ``seat_left``).  Events carry the
+version they belong to and a per-game ``seq``; a round's dealt hands go
+under ``private`` per seat and are merged in only for that seat
+(:func:`visible_event`), so the log can be read by anyone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from services.api.games.log_retention import start_round
 from services.api.store.protocol import GameRecord
-from services.engine import Bid, GameState, Play
-from services.engine.cards import codes
-from services.engine.state import dealer_of, first_seat
-from services.engine.views import last_trick
-from services.engine.views import round_view as round_json
+from services.engine import (
+    BidMade,
+    CardPlayed,
+    Event,
+    GameOver,
+    RoundScored,
+    RoundStarted,
+    TrickWon,
+    card_code,
+    codes,
+    trick_view,
+)
+from services.engine import round_view as round_json
 
 
 def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int, Any] | None = None) -> dict:
@@ -27,32 +39,49 @@ def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int
     return entry
 
 
-def round_started(record: GameRecord, state: GameState) -> dict[str, Any]:
-    public = {"round": state.round, "dealer": dealer_of(state.round), "turn": first_seat(state.round)}
-    private = {seat: {"hand": codes(state.hands[seat])} for seat in range(4)}
-    entry = event(record, "round_started", public, private)
+def log_entries(record: GameRecord, happened: Iterable[Event]) -> list[dict[str, Any]]:
+    """The log entries of what the engine reports a change did, in order (advances ``record.seq``;
+    a round's start also moves the kept log's bounds: :func:`services.api.games.log_retention.start_round`)."""
+    return [_ENTRIES[type(each)](record, each) for each in happened]
+
+
+def _card_played(record: GameRecord, played: CardPlayed) -> dict[str, Any]:
+    return event(record, "card_played", {"seat": played.seat, "card": card_code(played.card)})
+
+
+def _bid(record: GameRecord, bid: BidMade) -> dict[str, Any]:
+    return event(record, "bid", {"seat": bid.seat, "bid": bid.tricks})
+
+
+def _trick_won(record: GameRecord, trick: TrickWon) -> dict[str, Any]:
+    data = {"seat": trick.winner, "trick": trick_view(trick.leader, trick.cards, trick.winner)}
+    return event(record, "trick_won", data)
+
+
+def _round_scored(record: GameRecord, scored: RoundScored) -> dict[str, Any]:
+    return event(record, "round_scored", round_json(scored.round, scored.record))
+
+
+def _game_over(record: GameRecord, over: GameOver) -> dict[str, Any]:
+    return event(record, "game_over", {"winner": list(over.winner), "scores": list(over.scores)})
+
+
+def _round_started(record: GameRecord, started: RoundStarted) -> dict[str, Any]:
+    public = {"round": started.round, "dealer": started.dealer, "turn": started.turn}
+    entry = event(record, "round_started", public, {seat: {"hand": codes(h)} for seat, h in enumerate(started.hands)})
     start_round(record, entry["seq"])
     return entry
 
 
-def move_events(record: GameRecord, before: GameState, after: GameState, seat: int, move: Bid | Play) -> list[dict]:
-    """The events one accepted move causes, in order."""
-    if isinstance(move, Bid):
-        return [event(record, "bid", {"seat": seat, "bid": move.tricks})]
-    events = [event(record, "card_played", {"seat": seat, "card": codes(1 << move.card)[0]})]
-    if len(before.plays) % 4 == 3:
-        trick = last_trick(after)
-        events.append(event(record, "trick_won", {"seat": trick["winner"], "trick": trick}))
-    if len(after.history) > len(before.history):
-        scored = round_json(len(after.history), after.history[-1])
-        events.append(event(record, "round_scored", scored))
-        if after.phase == "game_over":
-            events.append(
-                event(record, "game_over", {"winner": list(after.winner or ()), "scores": list(after.scores)})
-            )
-        else:
-            events.append(round_started(record, after))
-    return events
+# one entry per engine event, looked up by its type: a move's path (a match statement costs more)
+_ENTRIES: dict[type, Callable[[GameRecord, Any], dict[str, Any]]] = {
+    CardPlayed: _card_played,
+    BidMade: _bid,
+    TrickWon: _trick_won,
+    RoundScored: _round_scored,
+    GameOver: _game_over,
+    RoundStarted: _round_started,
+}
 
 
 def visible_event(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -15,10 +15,8 @@ from typing import Any
 import orjson
 
 from services.api.store.protocol import GameRecord
-from services.engine import GameState, view
-from services.engine.state import first_seat, last_completed_trick, replay_tricks
-from services.engine.views import round_view as round_json
-from services.engine.views import trick_view
+from services.engine import GameState, completed_tricks, last_trick, view
+from services.engine import round_view as round_json
 
 
 class ViewCache:
@@ -111,11 +109,11 @@ def rendered_tricks(game_id: str, state: GameState, cache: ViewCache) -> list[di
     if tricks is not None:
         return tricks
     previous = cache.get(("tricks", game_id, state.round, state.plays[: done * 4 - 4])) if done > 1 else []
-    newest = last_completed_trick(state)
+    newest = last_trick(state)  # this round's: it has a completed trick
     if previous is not None and len(previous) == done - 1 and newest is not None:
-        tricks = [*previous, trick_view(*newest)]
+        tricks = [*previous, newest]
     else:
-        tricks = [trick_view(*t) for t in replay_tricks(first_seat(state.round), state.plays[: done * 4])]
+        tricks = completed_tricks(state)
     cache.put(key, tricks)
     return tricks
 

@@ -10,9 +10,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from services.engine import PRESETS
-from services.engine.cards import is_card_code
-from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES
+from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, PRESETS, is_card_code
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES
 
 AI_LEVELS = LEVEL_NAMES  # services.players is the one list of levels

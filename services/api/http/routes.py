@@ -23,8 +23,7 @@ from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat, request_id
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
-from services.engine import OPTION_DOCS, PRESETS
-from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
+from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_DOCS, PRESETS, option_type
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from benchmarks.clients import EventFollower, replay_events
 from services.players import LEVEL_NAMES
+from testkit.http_clients import EventFollower, replay_events
 
 from ..contract import ContractSession
 from ..helpers import ai_results, auth, wait_until

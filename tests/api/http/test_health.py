@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from benchmarks.procs import free_port, start_redis, stop
 from services.players import QUEUES
+from testkit.processes import free_port, start_redis, stop
 
 from ..contract import ContractSession
 

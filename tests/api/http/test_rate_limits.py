@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from benchmarks.procs import free_port
+from testkit.processes import free_port
 from tests.conftest import API_TEST_DB, redis_url
 
 from ..contract import ContractSession

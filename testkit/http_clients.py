@@ -1,20 +1,34 @@
 """Simulated players over HTTP, shared by benchmarks and integration tests.
 
 They use only the published contract (requests + the JSON of openapi.yaml),
-plus :func:`replay_events`, which checks an event log against the engine, and
-:class:`EventFollower`, which keeps a whole game's log as it happens.
+plus :func:`replay_events`, which checks an event log against the engine,
+:class:`EventFollower`, which keeps a whole game's log as it happens, and
+:func:`planned_moves`, a whole game's requests worked out with the engine.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
+from collections import deque
 from typing import Any
 
 import requests
 
-from services.engine import Bid, GameState, Play, apply, make_rules, new_game, parse_card
+from services.engine import (
+    Bid,
+    GameState,
+    Play,
+    apply,
+    card_code,
+    legal_moves,
+    make_rules,
+    new_game,
+    parse_card,
+    turn,
+)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -38,6 +52,23 @@ def wait_for_turn(http: requests.Session, base: str, game_id: str, seat: int, ti
             return view
         time.sleep(0.02)
     raise TimeoutError(f"seat {seat} never got the turn")
+
+
+def planned_moves(game_id: str, tokens: list[str], state: GameState) -> deque[tuple[str, bytes, dict[str, str]]]:
+    """Every request of a whole game, worked out with the engine before any is
+    sent: a move's timing then holds no client-side engine work (which runs on
+    the same cores as the servers).  Each seat bids at least 2 when it may and
+    plays its first legal card."""
+    plan: deque[tuple[str, bytes, dict[str, str]]] = deque()
+    while state.phase != "game_over":
+        seat = turn(state)
+        moves = legal_moves(state, seat)
+        move = next((m for m in moves if isinstance(m, Bid) and m.tricks >= 2), moves[0])
+        body = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+        path = f"/v1/games/{game_id}/{'bids' if isinstance(move, Bid) else 'plays'}"
+        plan.append((path, json.dumps(body).encode(), auth(tokens[seat])))
+        state = apply(state, seat, move)
+    return plan
 
 
 def replay_events(rules: dict[str, Any], seed: int, events: list[dict[str, Any]]) -> GameState:

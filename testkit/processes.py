@@ -100,8 +100,8 @@ def start_gunicorn(
 
 
 def worker_options() -> tuple[str, ...]:
-    """The options the deployments pass every AI worker (``WORKER_OPTIONS``); a tree from before that
-    constant (a before/after benchmark of an older commit) ran Celery's defaults."""
+    """The options the deployments pass every AI worker (``WORKER_OPTIONS``); none when the imported
+    ``services`` has no such constant (Celery's defaults)."""
     from services.ai_worker import celery_app  # the numba kernel's import: only where a worker is started
 
     return tuple(getattr(celery_app, "WORKER_OPTIONS", ()))

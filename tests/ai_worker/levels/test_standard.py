@@ -1,15 +1,23 @@
-"""The standard playing strategy on hand-built positions (seed 000 rules as
-interpreted in services.ai_worker.strategies)."""
+"""Standard (services.ai_worker.levels.standard): its play on hand-built
+positions (seed 000's rules as the module interprets them), and the Monte
+Carlo bid it shares with pro."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from services.ai_worker import decide
-from services.engine import card_code, make_rules, view
+from services.ai_worker.dealing import new_rng, sample_hands
+from services.ai_worker.levels.standard import bid_averages, choose_bid, estimate_bid
+from services.ai_worker.playout import playout
+from services.ai_worker.position import position_of
+from services.ai_worker.records import Trick, new_table, rules_of
+from services.engine import Bid, apply, card_code, make_rules, new_game, turn, view
+from services.players import nearest_legal
 
-from .helpers import playing_position
-from .reference import reference_standard
+from ..helpers import bidding_view, mask, playing_position
+from ..reference import reference_standard
 
 CLUBS_DIAMONDS = ["2C", "3C", "4C", "5C", "6C", "2D", "3D", "4D", "5D", "6D"]
 
@@ -131,3 +139,78 @@ def test_nil_partner_tricks_count_only_when_the_rule_says_so():
     kwargs = {"trick": ("5H",), "bids": (4, 3, 0, 3), "won": (3, 0, 1, 0)}
     assert standard(playing_position(hand, rules=counting, **kwargs)) == "3H"
     assert standard(playing_position(hand, rules=not_counting, **kwargs)) == "AH"
+
+
+def naive_bid_averages(position, deals: int, seed: int) -> np.ndarray:
+    """bid_tricks without its reuse shortcut: every bid of every deal played out."""
+    record = position[0]
+    rng = new_rng(np.uint64(seed))
+    buf = np.empty(52, dtype=np.int64)
+    dealt = np.empty(4, dtype=np.int64)
+    totals = np.zeros(14)
+    for _ in range(deals):
+        sample_hands(position, True, rng, buf, dealt)
+        bids = [b if b >= 0 else estimate_bid(dealt[s]) for s, b in enumerate(record["bids"])]
+        for bid in range(14):
+            bids[record["seat"]] = bid
+            table = new_table()
+            table[0]["hands"], table[0]["bids"] = dealt, bids
+            playout(table, Trick(0, int(record["leader"]), False), rules_of(record))
+            totals[bid] += table[0]["won"][record["seat"]]
+    return totals / deals
+
+
+@pytest.mark.parametrize("preset", ["individual", "partnership"])
+def test_bid_averages_equal_playing_every_bid_out(preset):
+    for seed in (1, 2, 3):
+        state = new_game(make_rules(preset), seed=seed)
+        state = apply(state, turn(state), Bid(3))  # a known bid for one seat, estimates for the others
+        position = position_of(view(state, turn(state)))
+        assert np.allclose(bid_averages(position, seed, deals=30), naive_bid_averages(position, 30, seed))
+
+
+def test_choose_bid_takes_the_highest_bid_strictly_below_its_average():
+    averages = np.array([0.4, 2.5, 2.6, 3.2, 3.9, 4.0, 4.0, 4.1, 4.1, 4.1, 4.1, 4.1, 4.1, 4.1])
+    assert choose_bid(averages) == 3
+    assert choose_bid(np.array([0.2] + [1.0] * 13)) == 0  # 1.0 is not above 1: nil
+    assert choose_bid(np.array([0.0] + [0.5] * 13)) == 0
+
+
+def test_nearest_legal_bid_prefers_the_lower_on_a_tie():
+    assert nearest_legal(0, [1, 2, 3]) == 1
+    assert nearest_legal(2, [0, 3, 4, 5]) == 3
+    assert nearest_legal(2, [1, 3]) == 1
+    assert nearest_legal(5, [0, 5, 9]) == 5
+
+
+def test_a_strong_hand_bids_high_and_a_weak_hand_low():
+    strong = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "AH", "KH", "AD", "KD", "AC", "KC"]
+    weak = ["2S", "3H", "4H", "5H", "6H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "6C"]
+    for level in ("standard", "pro"):
+        assert decide(bidding_view(strong)[1], level, seed=1)["bid"] >= 10
+        assert decide(bidding_view(weak)[1], level, seed=1)["bid"] <= 1
+
+
+def test_weak_hand_bids_nil_unless_nil_is_off():
+    weak = ["2S", "3H", "4H", "5H", "6H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "6C"]
+    assert decide(bidding_view(weak)[1], "standard", seed=2)["bid"] == 0
+    assert decide(bidding_view(weak, nil=False)[1], "standard", seed=2)["bid"] == 1
+
+
+def test_monte_carlo_bid_is_reproducible_and_legal_under_the_team_minimum():
+    state = new_game(make_rules("partnership", min_team_bid=10), seed=9)
+    state = apply(state, turn(state), Bid(1))  # seat 1
+    state = apply(state, turn(state), Bid(1))  # seat 2
+    seat = turn(state)  # seat 3, partner of seat 1: needs 9+ or nil
+    v = view(state, seat)
+    for level in ("standard", "pro"):
+        first = decide(v, level, seed=5)
+        assert first == decide(v, level, seed=5)
+        assert first["bid"] in v["legal"]
+
+
+def test_estimated_bids_follow_the_hand():
+    strong = mask("AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "2C", "3C")
+    weak = mask("2S", "3H", "4H", "5H", "6H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "6C")
+    assert estimate_bid(strong) >= 9
+    assert estimate_bid(weak) == 1

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import redis
 
-from .procs import redis_server_binary, stop
+from .processes import redis_server_binary, stop
 
 NODE_TIMEOUT_MS = 1000  # how long a silent master stays master: the lower bound of a failover's duration
 MASTERS = 3

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from services.ai_worker import decide
+from services.ai_worker.levels.pro import SAMPLES_PER_PLAY, pro_win_counts
 from services.ai_worker.position import position_of
-from services.ai_worker.strategies import SAMPLES_PER_PLAY, pro_win_counts
 from services.engine import make_rules, parse_card, view
 from services.engine.cards import lowest_by_rank
 
-from .helpers import playing_position, random_positions
+from ..helpers import playing_position, random_positions
 
 CLUBS_DIAMONDS = ["2C", "3C", "4C", "5C", "6C", "2D", "3D", "4D", "5D", "6D"]
 MADE = {"bids": (2, 3, 3, 3), "won": (2, 0, 0, 0)}

@@ -1,4 +1,4 @@
-"""Seed 002's "normal" level as compiled rules: trick estimates, bids and play.
+"""Seed 002's "normal" level: its play, as compiled rules (its bid: :mod:`.normal_bid`).
 
 ``normal_card`` is the one implementation of normal's play: the live normal
 level calls it, and the hard level's search plays every seat with it in its
@@ -40,15 +40,18 @@ the engine (``lowest_by_rank``/``highest_by_rank``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-from .kernel import (
-    MAX_BID,
+from services.engine import card_code
+from services.players import nearest_legal
+
+from ..bits import (
     NO_CARD,
     SPADE_MASK,
     SPADES,
-    SUIT_FIELD,
     beating_mask,
     highest_by_rank,
     highest_index,
@@ -56,155 +59,27 @@ from .kernel import (
     lowest_by_rank,
     lowest_index,
     popcount,
+    suit_of_mask,
     trick_state,
 )
-
-ACE, KING, QUEEN, JACK = 12, 11, 10, 9
-BAGS_NEAR = 3  # bags this close to the limit make a side avoid overtricks
-
-
-@njit(cache=True, inline="always")
-def bags_near(bags: int, bag_limit: int, bag_penalty: int) -> bool:
-    """A side with ``bags`` is within ``BAGS_NEAR`` of the penalty (never, when the penalty is off)."""
-    return bag_penalty > 0 and bags >= bag_limit - BAGS_NEAR
+from ..position import position_of
+from ..records import Rules, Trick, rules_of, trick_of
+from .normal_bid import bags_near, position_bid
 
 
 @njit(cache=True, inline="always")
-def suit_of_mask(mask: int, suit: int) -> int:
-    """The cards of ``suit`` in ``mask`` (still at their deck positions)."""
-    return mask & (SUIT_FIELD << (13 * suit))
-
-
-# ------------------------------------------------------------------ bidding
-
-
-@njit(cache=True)
-def trick_estimate(hand: int) -> float:
-    """Expected tricks of a 13-card hand from high cards, suit length and spades.
-
-    Side suits: an ace 1 (0.8 in a suit of 6+, likely ruffed); a king 0.9
-    with the ace, 0.65 guarded, 0.15 alone; a queen 0.5 behind the ace or
-    king with two guards, 0.25 with two guards alone.  Spades: ace 1, king
-    0.95 guarded (0.4 alone), queen 0.8 with two guards (0.3 with one), jack
-    0.5 with three; every spade past the fourth 0.9; spare low spades ruff
-    short side suits (void 0.9, singleton 0.6, doubleton 0.25).
-    """
-    estimate = 0.0
-    shortness = 0.0
-    for suit in range(3):
-        field = (hand >> (13 * suit)) & SUIT_FIELD
-        n = popcount(field)
-        ace = (field >> ACE) & 1
-        king = (field >> KING) & 1
-        queen = (field >> QUEEN) & 1
-        if ace:
-            estimate += 0.8 if n >= 6 else 1.0
-        if king:
-            if ace:
-                estimate += 0.9 if n <= 5 else 0.6
-            elif n >= 2:
-                estimate += 0.65 if n <= 5 else 0.4
-            else:
-                estimate += 0.15
-        if queen and n >= 3:
-            estimate += 0.5 if (ace or king) else 0.25
-        if n == 0:
-            shortness += 0.9
-        elif n == 1:
-            shortness += 0.6 if not ace else 0.0
-        elif n == 2:
-            shortness += 0.25
-    spades = (hand >> 39) & SUIT_FIELD
-    n = popcount(spades)
-    honours = 0.0
-    used = 0
-    if (spades >> ACE) & 1:
-        honours += 1.0
-        used += 1
-    if (spades >> KING) & 1:
-        honours += 0.95 if n >= 2 else 0.4
-        used += 1
-    if (spades >> QUEEN) & 1:
-        honours += 0.8 if n >= 3 else (0.3 if n == 2 else 0.1)
-        used += 1
-    if (spades >> JACK) & 1 and n >= 4:
-        honours += 0.5
-        used += 1
-    length = 0.9 * max(0, n - 4)
-    spare = max(0, n - used - max(0, n - 4))  # low spades not already counted
-    estimate += honours + length + min(shortness, float(spare))
-    return estimate
-
-
-@njit(cache=True)
-def nil_risk(hand: int) -> float:
-    """How likely a nil with this hand fails, as a score (0 = safe; about 1
-    and more = do not bid nil): high spades and many spades, side aces,
-    unguarded kings and queens, few low cards to duck with."""
-    risk = 0.0
-    spades = (hand >> 39) & SUIT_FIELD
-    n = popcount(spades)
-    if (spades >> ACE) & 1 or (spades >> KING) & 1:
-        risk += 2.0
-    if (spades >> QUEEN) & 1:
-        risk += 0.6
-    if (spades >> JACK) & 1:
-        risk += 0.3
-    if n >= 4:
-        risk += 0.5 * (n - 3)
-    for suit in range(3):
-        field = (hand >> (13 * suit)) & SUIT_FIELD
-        length = popcount(field)
-        low = popcount(field & 0x1F)  # 2..6
-        if (field >> ACE) & 1:
-            risk += 1.2 if length <= 3 else 0.7
-        if (field >> KING) & 1:
-            risk += 0.6 if length <= 2 else (0.3 if length <= 3 else 0.1)
-        if (field >> QUEEN) & 1 and length <= 2:
-            risk += 0.25
-        if length >= 3 and low == 0:
-            risk += 0.2
-    return risk
-
-
-@njit(cache=True)
-def normal_bid(
-    hand: int, partner_bid: int, partnership: bool, nil_allowed: bool, bags: int, bag_limit: int, bag_penalty: int
-) -> int:
-    """Normal's bid for a 13-card hand (``partner_bid`` -1 when not yet bid).
-
-    The estimate rounded to the nearest trick (at least 1); a side within
-    ``BAGS_NEAR`` bags of the penalty rounds up instead, since a bag then
-    costs more than a missed trick's risk; with a nil partner it adds one
-    trick of cover.  Nil when the hand is nil-safe (``nil_risk`` below 0.8,
-    estimate under 2) and the partner has not bid nil itself.
-    """
-    estimate = trick_estimate(hand)
-    partner_covers = not partnership or partner_bid < 0 or partner_bid >= 3
-    if nil_allowed and partner_covers and estimate < 2.0 and nil_risk(hand) < 0.8:
-        return 0
-    bid = int(estimate + 0.99) if bags_near(bags, bag_limit, bag_penalty) else int(estimate + 0.5)
-    if partnership and partner_bid == 0:
-        bid += 1
-    return max(1, min(MAX_BID, bid))
-
-
-# --------------------------------------------------------------------- play
-
-
-@njit(cache=True, inline="always")
-def side_need(seat: int, bids: np.ndarray, won: np.ndarray, partnership: bool, nil_counts: bool) -> int:
+def side_need(seat: int, bids: np.ndarray, won: np.ndarray, rules: Rules) -> int:
     """Tricks ``seat``'s side still needs for its contract (≤ 0 once made;
     0 for a lone nil bidder).  Partnership: non-nil bids added, against the
     tricks the engine counts for the team."""
-    if not partnership:
+    if not rules.partnership:
         bid = bids[seat]
         return bid - won[seat] if bid > 0 else 0
     need = 0
     for s in (seat, (seat + 2) & 3):
         if bids[s] > 0:
             need += bids[s] - won[s]
-        elif nil_counts:
+        elif rules.nil_counts:
             need -= won[s]
     return need
 
@@ -295,30 +170,20 @@ def _low_long_lead(legal: int, avoid_void: int) -> int:
 
 
 @njit(cache=True)
-def normal_card(
-    me: int,
-    hand: int,
-    out: int,
-    trick: np.ndarray,
-    trick_n: int,
-    leader: int,
-    bids: np.ndarray,
-    won: np.ndarray,
-    void_suits: np.ndarray,
-    broken: bool,
-    partnership: bool,
-    must_break: bool,
-    nil_counts: bool,
-    bags_near: bool,
-) -> int:
+def normal_card(me: int, hand: int, out: int, table: np.ndarray, trick: Trick, rules: Rules, near_penalty: bool) -> int:
     """Normal's card (see the module docstring for the rules, in order).
 
-    ``out`` is every card neither played nor in ``hand``; ``void_suits[s]``
-    the suits seat ``s`` has shown void in (4-bit sets); ``bags_near`` says
-    this seat's side is within ``BAGS_NEAR`` bags of the penalty.
+    ``out`` is every card neither played nor in ``hand``; ``table`` (a
+    ``TABLE``, or a ``POSITION`` for live play) gives the bids, the tricks won,
+    the suits each seat has shown void in and the trick's cards; ``near_penalty`` says this seat's side is within
+    ``BAGS_NEAR`` bags of the penalty (:func:`.normal_bid.bags_near`).
     """
-    led, best, winner = trick_state(trick, trick_n, leader)
-    legal = legal_mask(hand, led, broken, must_break)
+    t = table[0]
+    bids, won, void_suits = t.bids, t.won, t.voids
+    partnership = rules.partnership
+    trick_n, leader = trick.n, trick.leader
+    led, best, winner = trick_state(table, trick)
+    legal = legal_mask(hand, led, trick.broken, rules.must_break)
     if legal & (legal - 1) == 0:
         return lowest_index(legal)
     partner = (me + 2) & 3
@@ -349,7 +214,7 @@ def normal_card(
                 return highest_index(follow)  # the partner plays later: leave it room under this card
             card = cheapest_winner(legal, best)
             return card if card != NO_CARD else lowest_by_rank(legal)
-    need = side_need(me, bids, won, partnership, nil_counts)
+    need = side_need(me, bids, won, rules)
     tricks_left = popcount(hand)
     # ---- 3. an opponent's nil
     nil_opp = -1
@@ -374,10 +239,10 @@ def normal_card(
                 return lowest_by_rank(under)
     # ---- 4. contract
     want = need > 0
-    if not want and not bags_near:
+    if not want and not near_penalty:
         opponent = (me + 1) & 3
         if partnership:
-            opp_need = side_need(opponent, bids, won, partnership, nil_counts)
+            opp_need = side_need(opponent, bids, won, rules)
             want = opp_need > 0 and opp_need >= tricks_left - 1
         else:
             for s in range(4):
@@ -416,4 +281,18 @@ def normal_card(
     return highest_by_rank(legal) if last else cheapest_winner(legal, best)
 
 
-__all__ = ["bags_near", "nil_risk", "normal_bid", "normal_card", "side_need", "trick_estimate"]
+@njit(cache=True)
+def position_card(position: np.ndarray) -> int:
+    """Normal's card for the seat of ``position``."""
+    p = position[0]
+    rules = rules_of(p)
+    near = bags_near(p.bags[p.seat % 2 if rules.partnership else p.seat], rules)
+    return normal_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near)
+
+
+def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Normal's move for the seat whose turn ``view`` shows (``seed`` is unused: normal does not draw)."""
+    position = position_of(view)
+    if view["phase"] == "bidding":
+        return {"bid": nearest_legal(int(position_bid(position)), view["legal"])}
+    return {"card": card_code(int(position_card(position)))}

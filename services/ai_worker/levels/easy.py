@@ -1,0 +1,29 @@
+"""The levels without simulation: seed 000's "easy" and seed 002's "basic".
+
+easy: bids uniformly among the view's legal bids in 1..4 (if none of them is
+legal, uniformly among all legal bids) and plays a uniformly random legal
+card, from ``random.Random(seed)``.
+
+basic: :mod:`services.players.basic` (pure Python beside the level catalogue,
+so the API can play it as its fallback without this package); the worker
+serves the same function.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from services.players import basic_move
+
+__all__ = ["basic_move", "easy_move"]
+
+
+def easy_move(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Easy's move for the seat whose turn ``view`` shows."""
+    rng = random.Random(seed)
+    legal = view["legal"]
+    if view["phase"] == "bidding":
+        low = [b for b in legal if 1 <= b <= 4]
+        return {"bid": rng.choice(low or legal)}
+    return {"card": rng.choice(legal)}

@@ -1,0 +1,222 @@
+"""Seed 002's "hard" level: determinized search over whole rounds.
+
+Hard "tracks the top cards still out and adapts its plan to both teams'
+combined contracts".  It does so by Perfect Information Monte Carlo (PIMC),
+the method behind strong computer players of hidden-card games:
+
+1. **Inference.**  The unseen cards are dealt to the other seats many times,
+   respecting revealed voids (:func:`services.ai_worker.dealing.sample_hands`);
+   each deal is weighted by how well it explains the other seats' bids and
+   plays (:mod:`.hard_inference`).
+2. **Rollouts.**  For each candidate move and each deal, the rest of the
+   round is played out with every seat playing normal
+   (:func:`.normal.normal_card`, which covers and sets nils and ducks bags);
+   bids not yet made come from :func:`.normal_bid.normal_bid` of the sampled
+   hands.  The same deals serve every candidate (common random numbers).
+3. **Objective.**  A rollout is worth :func:`.hard_scoring.round_value`: the
+   round's points for this seat's side against the other side's, bags
+   charged, and the end of the game weighed.  The move with the highest
+   weighted mean value is chosen; ties go to the lowest card (by rank, then
+   suit) or the lowest bid.
+
+Bidding searches every legal bid, nil included, the same way from the start
+of the round.  All of it runs in one compiled call per decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from services.engine import card_code, lowest_by_rank, parse_card
+
+from ..bits import MAX_BID, SPADE_MASK, add_to_trick, lowest_index, trick_state
+from ..dealing import deal_unseen, new_dealer, rng_seed
+from ..playout import lay_card
+from ..position import position_of
+from ..records import Rules, Trick, new_table, rules_of
+from .hard_inference import deal_weight, play_fit
+from .hard_scoring import round_value
+from .normal import normal_card
+from .normal_bid import normal_bid, side_bags_near
+
+BID_DEALS = 300  # deals per candidate bid
+PLAY_SAMPLES = 300  # deals per candidate card
+PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal would not have (1: off)
+
+
+@njit(cache=True)
+def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray) -> int:
+    """Play the round out from a position with every seat normal (``near``:
+    per seat, its side is near the bag penalty).
+
+    The ``TABLE`` is updated in place; a trick in progress is completed
+    first.  Returns the winner of the first trick completed (the trick in
+    progress, or the next one)."""
+    t = table[0]
+    hands, won, voids, cards = t.hands, t.won, t.voids, t.trick
+    trick_n, leader, broken = trick.n, trick.leader, trick.broken
+    first_winner = -1
+    while True:
+        unplayed = hands[0] | hands[1] | hands[2] | hands[3]
+        if trick_n == 0 and unplayed == 0:
+            return first_winner
+        if trick_n == 0 and not broken:
+            broken = (unplayed & SPADE_MASK) != SPADE_MASK
+        led, best, winner = trick_state(table, Trick(trick_n, leader, broken))
+        for k in range(trick_n, 4):
+            seat = (leader + k) & 3
+            out = unplayed & ~hands[seat]
+            card = normal_card(seat, hands[seat], out, table, Trick(k, leader, broken), rules, near[seat])
+            hands[seat] &= ~(np.int64(1) << card)
+            unplayed &= ~(np.int64(1) << card)
+            cards[k] = card
+            if k > 0 and card // 13 != led:
+                voids[seat] |= 1 << led
+            led, best, winner = add_to_trick(card, k, seat, led, best, winner)
+        won[winner] += 1
+        if first_winner < 0:
+            first_winner = winner
+        leader = winner
+        trick_n = 0
+
+
+@njit(cache=True)
+def rollout_rules(p: np.record) -> tuple[Rules, np.ndarray]:
+    """What :func:`rollout` reads of a ``POSITION`` record besides the table:
+    the rules, and per seat whether its side is near the bag penalty."""
+    rules = rules_of(p)
+    return rules, side_bags_near(p.bags, rules)
+
+
+@njit(cache=True)
+def play_values(
+    position: np.ndarray, candidates: int, mismatch: float, samples: int, seed: np.uint64
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each card in ``candidates`` (a mask): its weighted mean rollout
+    value, and the weighted share of deals in which this seat's side takes
+    the trick.  Returns two arrays of 52 indexed by card."""
+    p = position[0]
+    me = p.seat
+    rules, near = rollout_rules(p)
+    rng, buf, dealt = new_dealer(seed)
+    table = new_table()
+    values = np.zeros(52, dtype=np.float64)
+    takes = np.zeros(52, dtype=np.float64)
+    total = 0.0
+    partner = (me + 2) & 3
+    for _ in range(samples):
+        deal_unseen(position, rng, buf, dealt)
+        weight = deal_weight(me, dealt, p.played_by, p.bids)
+        if mismatch < 1.0 and p.history_n > 0:
+            weight *= play_fit(position, dealt, rules, near, mismatch)
+        total += weight
+        rest = candidates
+        while rest:
+            card = lowest_index(rest)
+            rest &= rest - 1
+            winner = rollout(table, lay_card(table, position, dealt, card), rules, near)
+            values[card] += weight * round_value(me, table[0].bids, table[0].won, rules, p.bags, p.scores)
+            if winner == me or (rules.partnership and winner == partner):
+                takes[card] += weight
+    if total > 0:
+        values /= total
+        takes /= total
+    return values, takes
+
+
+@njit(cache=True)
+def bid_values(
+    position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each bid in ``candidates`` (14 flags): the weighted mean value of
+    the round played out from the first lead, and the weighted share of deals
+    in which the bid is made (the side's contract; a nil: no trick taken).
+    Seats yet to bid bid normal on their sampled hand (no voids are known
+    while bidding).  Returns two arrays of 14 indexed by bid."""
+    p = position[0]
+    me = p.seat
+    rules, near = rollout_rules(p)
+    rng, buf, dealt = new_dealer(seed)
+    table = new_table()
+    hands, won, bids, voids = table[0].hands, table[0].won, table[0].bids, table[0].voids
+    nothing_played = np.zeros(4, dtype=np.int64)
+    values = np.zeros(MAX_BID + 1, dtype=np.float64)
+    makes = np.zeros(MAX_BID + 1, dtype=np.float64)
+    partner = (me + 2) & 3
+    total = 0.0
+    for _ in range(deals):
+        deal_unseen(position, rng, buf, dealt)
+        weight = deal_weight(me, dealt, nothing_played, p.bids)
+        total += weight
+        for b in range(MAX_BID + 1):
+            if not candidates[b]:
+                continue
+            for s in range(4):
+                bids[s] = p.bids[s]
+            bids[me] = b
+            # the others' bids in turn order from the first bidder
+            for i in range(4):
+                s = (p.leader + i) & 3
+                if bids[s] < 0:
+                    side = s & 1 if rules.partnership else s
+                    bids[s] = normal_bid(dealt[s], bids[(s + 2) & 3] if rules.partnership else -1, p.bags[side], rules)
+            for s in range(4):
+                hands[s] = dealt[s]
+                won[s] = 0
+                voids[s] = 0
+            rollout(table, Trick(0, p.leader, False), rules, near)
+            values[b] += weight * round_value(me, bids, won, rules, p.bags, p.scores)
+            if b == 0:
+                made = won[me] == 0
+            elif rules.partnership:
+                counted = won[me] + (won[partner] if bids[partner] != 0 or rules.nil_counts else 0)
+                made = counted >= b + (bids[partner] if bids[partner] > 0 else 0)
+            else:
+                made = won[me] >= b
+            if made:
+                makes[b] += weight
+    if total > 0:
+        values /= total
+        makes /= total
+    return values, makes
+
+
+def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Hard's move and the figures behind it: ``{"move": ..., "candidates":
+    [{"bid": n | "card": "QS", "value": v, "make_chance" | "trick_chance": p}]}``.
+
+    ``value`` is the expected worth of the round to the seat's side (see
+    :func:`.hard_scoring.round_value`); ``make_chance`` the chance a bid is
+    made (a nil: no trick taken), ``trick_chance`` the chance the side takes
+    the current trick with that card.  A lone legal move is not searched."""
+    position = position_of(view)
+    legal = view["legal"]
+    kind = "bid" if view["phase"] == "bidding" else "card"
+    if len(legal) == 1:
+        return {"move": {kind: legal[0]}, "candidates": [{kind: legal[0]}]}
+    if kind == "bid":
+        wanted = np.zeros(MAX_BID + 1, dtype=np.bool_)
+        wanted[legal] = True
+        values, makes = bid_values(position, wanted, BID_DEALS, rng_seed(seed))
+        best = max(legal, key=lambda b: (round(float(values[b]), 9), -b))
+        candidates = [
+            {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
+        ]
+        return {"move": {"bid": best}, "candidates": candidates}
+    cards = [parse_card(c) for c in legal]
+    values, takes = play_values(position, sum(1 << c for c in cards), PLAY_MISMATCH, PLAY_SAMPLES, rng_seed(seed))
+    top = max(round(float(values[c]), 9) for c in cards)
+    chosen = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
+    candidates = [
+        {"card": card_code(c), "value": round(float(values[c]), 2), "trick_chance": round(float(takes[c]), 3)}
+        for c in cards
+    ]
+    return {"move": {"card": card_code(chosen)}, "candidates": candidates}
+
+
+def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Hard's move for the seat whose turn ``view`` shows."""
+    return analysis(view, seed)["move"]

@@ -1,0 +1,107 @@
+"""The bundles the numba kernel passes around, so no kernel function needs a long argument list.
+
+* ``POSITION``: one seat's view as a numpy record, in a one-element structured array made by
+  :func:`services.ai_worker.position.position_of`.  It crosses from Python into compiled code as a
+  single array, the cheapest argument numba unboxes, and every entry point of the kernel takes it.
+* ``TABLE``: the four seats during a simulated round (cards in hand, tricks won, bids, suits shown
+  void in) and the trick's cards, which playouts update in place; :func:`new_table` makes one.
+  A function takes the one-element array and opens its record itself (``t = table[0]``): the array
+  argument keeps the memory alive while the record is in use, and a record's fields, unlike arrays
+  held in a tuple, cost no reference counting in the hot loops.  A ``POSITION`` can stand where a
+  ``TABLE`` is read (it has ``won``, ``bids``, ``voids`` and ``trick`` too), for live decisions.
+* Named tuples of scalars, free to build and pass: :class:`Rules` (the rule options) and
+  :class:`Trick` (the trick in progress, beside its cards).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+_I = np.int64
+POSITION = np.dtype(
+    [
+        ("seat", _I),
+        ("hand", _I),  # own cards, a mask
+        ("out", _I),  # every card neither played nor in the own hand, a mask
+        ("unseen", _I, 52),  # those cards as indices, the first n_unseen of them
+        ("n_unseen", _I),
+        ("sizes", _I, 4),  # cards left in each hand
+        ("voids", _I, 4),  # per seat, a 4-bit set of suits it has shown void in
+        ("bids", _I, 4),  # -1 for a seat yet to bid (every bid is in while playing)
+        ("won", _I, 4),  # tricks won this round
+        ("played_by", _I, 4),  # per seat, the cards it has played this round (a mask)
+        ("bags", _I, 4),  # per side, before this round
+        ("scores", _I, 4),  # per side, before this round
+        ("leader", _I),  # the seat leading the current trick (the first seat while bidding)
+        ("trick", _I, 4),  # the current trick's cards in play order, the first trick_n of them
+        ("trick_n", _I),
+        ("broken", np.bool_),
+        ("history", _I, 52),  # this round's cards in play order, the first history_n of them
+        ("history_n", _I),
+        ("first_leader", _I),  # who led the round's first trick
+        # the rules, as Rules below
+        ("partnership", np.bool_),
+        ("must_break", np.bool_),
+        ("nil_counts", np.bool_),
+        ("nil_allowed", np.bool_),
+        ("nil_value", _I),
+        ("set_negative", np.bool_),
+        ("bag_limit", _I),
+        ("bag_penalty", _I),
+        ("win_score", _I),
+        ("has_lose_score", np.bool_),
+        ("lose_score", _I),
+    ]
+)
+
+
+TABLE = np.dtype([("hands", _I, 4), ("won", _I, 4), ("bids", _I, 4), ("voids", _I, 4), ("trick", _I, 4)])
+
+
+class Rules(NamedTuple):
+    """The rule options the kernel reads (``services.engine.rules.Rules``, as numbers)."""
+
+    partnership: bool
+    must_break: bool  # spades_must_be_broken
+    nil_counts: bool  # nil_tricks_count_for_team
+    nil_allowed: bool
+    nil_value: int
+    set_negative: bool  # set_penalty == "negative"
+    bag_limit: int
+    bag_penalty: int
+    win_score: int
+    has_lose_score: bool
+    lose_score: int
+
+
+class Trick(NamedTuple):
+    """The trick in progress (its cards are the table's ``trick``): how many
+    cards are down, who led, whether spades were broken before it."""
+
+    n: int
+    leader: int
+    broken: bool
+
+
+@njit(cache=True)
+def new_table() -> np.ndarray:
+    """A ``TABLE`` (one-element array), all zero."""
+    return np.zeros(1, dtype=TABLE)
+
+
+@njit(cache=True)
+def rules_of(p: np.record) -> Rules:
+    """The rules of a ``POSITION`` record."""
+    return Rules(
+        p.partnership, p.must_break, p.nil_counts, p.nil_allowed, p.nil_value, p.set_negative,
+        p.bag_limit, p.bag_penalty, p.win_score, p.has_lose_score, p.lose_score,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def trick_of(p: np.record) -> Trick:
+    """The trick in progress of a ``POSITION`` record."""
+    return Trick(p.trick_n, p.leader, p.broken)

@@ -1,0 +1,146 @@
+"""Record what the computer players decide, so a change can prove it decides the same.
+
+    python -m tests.ai_worker.record_decisions [--out tests/ai_worker/data/decisions.json.gz]
+
+Whole games are played on the engine by tables of mixed levels under several
+rule sets (both scorings, nil on and off, other nil values, bag limits and
+penalties, team bid limits, short games so that the game can end in a round).
+Along the way positions are picked, more often where a nil is alive, and one
+level is asked for its move there, through the functions the Celery tasks call
+(``tasks.decide`` for ``ai.decide``, ``tasks.analyse`` for ``ai.hint``), with
+the seat's view exactly as the API sends it (finished rounds left out, through
+JSON).  Each entry keeps that view, the level, the seed and the answer;
+``tests/ai_worker/test_recorded_decisions.py`` replays them all.
+
+The file only changes when this command is run again, which is right only when
+a decision is meant to change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from services.ai_worker import tasks
+from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn, view
+from services.players import LEVEL_NAMES
+
+DATA = Path(__file__).resolve().parent / "data" / "decisions.json.gz"
+# Decisions wanted per level: hard is the slow one to replay.
+TARGETS = {"easy": 150, "standard": 170, "pro": 170, "basic": 150, "normal": 200, "hard": 160}
+HINTS = 40  # of hard's entries, answered through ai.hint's function (move and figures)
+ROUND_CAP = 4  # rounds played per game at most
+RULE_SETS: list[tuple[str, dict[str, Any]]] = [
+    ("partnership", {}),
+    ("individual", {}),
+    ("partnership", {"nil": False, "spades_must_be_broken": False, "min_team_bid": 2}),
+    ("partnership", {"nil_tricks_count_for_team": False, "max_team_bid": 10, "nil_value": 50, "win_score": 200}),
+    ("partnership", {"bag_limit": 3, "bag_penalty": 60, "set_penalty": "zero", "lose_score": None, "win_score": 150}),
+    ("individual", {"bag_limit": 4, "bag_penalty": 50, "set_penalty": "negative", "nil_value": 75, "win_score": 120}),
+    ("individual", {"nil": False, "nil_tricks_count_for_team": True, "spades_must_be_broken": False}),
+    ("partnership", {"min_team_bid": 0, "lose_score": -50, "win_score": 250, "bag_limit": 5, "bag_penalty": 100}),
+]
+
+
+def worker_view(state: Any, seat: int) -> dict[str, Any]:
+    """The view as a worker receives it: finished rounds left out, through JSON."""
+    return json.loads(json.dumps(view(state, seat, history=False)))
+
+
+def nil_alive(v: dict[str, Any]) -> bool:
+    """Some seat bid nil and, while playing, has taken no trick yet."""
+    return any(
+        b == 0 and (v["phase"] == "bidding" or won == 0) for b, won in zip(v["bids"], v["tricks_won"], strict=True)
+    )
+
+
+def answer(v: dict[str, Any], level: str, seed: int, entry: str) -> dict[str, Any]:
+    """What the task's function answers: the move, or for a hint the whole analysis."""
+    if entry == "hint":
+        return tasks.analyse(v, seed)
+    return {"move": tasks.decide(v, level, seed)}
+
+
+def pick_level(counts: dict[str, int], rng: random.Random, seat_level: str) -> str | None:
+    """The seat's own level while it still wants entries, else a level still short of its target."""
+    if counts[seat_level] < TARGETS[seat_level] and rng.random() < 0.6:
+        return seat_level
+    short = [lv for lv in LEVEL_NAMES if counts[lv] < TARGETS[lv]]
+    return rng.choice(short) if short else None
+
+
+def record(seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    counts = dict.fromkeys(LEVEL_NAMES, 0)
+    hints = 0
+    entries: list[dict[str, Any]] = []
+    game = 0
+    while any(counts[lv] < TARGETS[lv] for lv in LEVEL_NAMES):
+        preset, options = RULE_SETS[game % len(RULE_SETS)]
+        rules = make_rules(preset, **options)
+        table = [rng.choice(LEVEL_NAMES) for _ in range(4)]
+        state = new_game(rules, seed=rng.randrange(10**9))
+        game += 1
+        n = 0
+        while state.phase != "game_over" and state.round <= ROUND_CAP:
+            seat = turn(state)
+            v = worker_view(state, seat)
+            share = 0.9 if v["phase"] == "bidding" else 0.3 if nil_alive(v) else 0.08
+            level = pick_level(counts, rng, table[seat]) if rng.random() < share else None
+            if level is not None:
+                decision_seed = rng.randrange(2**64) if rng.random() < 0.7 else rng.randrange(1000)
+                entry = "hint" if level == "hard" and hints < HINTS and rng.random() < 0.3 else "decide"
+                hints += entry == "hint"
+                entries.append(
+                    {"entry": entry, "level": level, "seed": decision_seed, "view": v}
+                    | answer(v, level, decision_seed, entry)
+                )
+                counts[level] += 1
+            move = tasks.decide(v, table[seat], n)
+            state = apply(state, seat, Bid(move["bid"]) if "bid" in move else Play(parse_card(move["card"])))
+            n += 1
+    return entries
+
+
+def summary(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the set covers: per level, bids and cards, scorings, rule sets, nil situations."""
+    out: dict[str, Any] = {"entries": len(entries), "levels": {}}
+    for level in LEVEL_NAMES:
+        mine = [e for e in entries if e["level"] == level]
+        out["levels"][level] = {
+            "bids": sum(e["view"]["phase"] == "bidding" for e in mine),
+            "cards": sum(e["view"]["phase"] == "playing" for e in mine),
+            "partnership": sum(e["view"]["rules"]["scoring"] == "partnership" for e in mine),
+            "individual": sum(e["view"]["rules"]["scoring"] == "individual" for e in mine),
+            "nil_alive": sum(nil_alive(e["view"]) for e in mine),
+            "later_rounds": sum(e["view"]["round"] > 1 for e in mine),
+            "hints": sum(e["entry"] == "hint" for e in mine),
+        }
+    out["rule_sets"] = len({json.dumps(e["view"]["rules"], sort_keys=True) for e in entries})
+    return out
+
+
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return json.load(f)["entries"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="record the computer players' decisions (JSON, gzip)")
+    parser.add_argument("--out", type=Path, default=DATA)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args(argv)
+    entries = record(args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"seed": args.seed, "entries": entries}, separators=(",", ":"), sort_keys=True)
+    with open(args.out, "wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as f:  # no name, no time: same bytes
+        f.write(text.encode())
+    print(json.dumps({"out": str(args.out), "bytes": args.out.stat().st_size, **summary(entries)}))
+
+
+if __name__ == "__main__":
+    main()
