@@ -20,7 +20,7 @@ from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.rendering import game_view
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryStore
-from services.engine import turn, view
+from services.engine import OPTION_DOCS, OPTION_RANGES, turn, view
 from services.web import WEB_ROOT
 
 SEAT = 0
@@ -184,3 +184,14 @@ def test_contracts_bags_and_nils_as_the_scoreboard_tracks_them(tmp_path):
         "11 bid, 1 won, 1 trick left"
     )
     assert bidding["c"][0]["bid"] is None and bidding["c"][0]["complete"] is False
+
+
+def test_house_rules_offer_every_option_with_the_engines_ranges(tmp_path):
+    """The lobby's "House rules" cover every rule option (scoring is the preset), each number with
+    the engine's range: no option the API takes is missing, none is checked differently."""
+    fields = node(tmp_path, 'console.log(JSON.stringify((await js("newgame.js")).RULE_FIELDS));', None)
+    offered = set(fields["numbers"]) | set(fields["checks"]) | {"scoring", "set_penalty"}
+    assert offered == set(OPTION_DOCS)
+    assert {name: [f["min"], f["max"]] for name, f in fields["numbers"].items()} == {
+        name: list(bounds) for name, bounds in OPTION_RANGES.items()
+    }

@@ -14,9 +14,12 @@ const NUMBERS = {
   bag_penalty: { label: "Points lost at that many bags", min: 0, max: 100000, required: true, help: "0 turns the bag penalty off." },
   nil_value: { label: "Points for nil", min: 0, max: 100000, required: true, help: "Won if the nil bidder takes no trick, lost otherwise." },
   min_team_bid: { label: "Minimum team bid", min: 0, max: 13, required: true, help: "Partners together (unless one bids nil)." },
+  max_team_bid: { label: "Maximum team bid", min: 1, max: 26, required: true, help: "Partners together." },
 };
+const TEAM_ONLY = new Set(["min_team_bid", "max_team_bid"]); // partnership rules
 const CHECKS = {
   nil: "Nil bids allowed",
+  nil_tricks_count_for_team: "A nil bidder's tricks count for its side",
   spades_must_be_broken: "Spades can't be led until broken",
 };
 
@@ -31,6 +34,9 @@ export function field(id, label, input, help = "") {
     h("small.field-error", { id: `${id}-error`, dataset: { testid: `error-${id}` } }),
   );
 }
+
+/** The rule boxes and tick boxes the form offers (tests compare them with the engine's options). */
+export const RULE_FIELDS = { numbers: NUMBERS, checks: CHECKS, choices: ["preset", "set_penalty"] };
 
 function numberField(id) {
   const spec = NUMBERS[id];
@@ -81,6 +87,7 @@ export function newGameForm(levels, { onSubmit }) {
       numberField("bag_penalty"),
       numberField("nil_value"),
       numberField("min_team_bid"),
+      numberField("max_team_bid"),
       Object.entries(CHECKS).map(([id, label]) => check(id, label, true)),
     ),
     h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "create" } }, "Create game"), h("small.field-error", { id: "form-error", role: "alert", dataset: { testid: "form-error" } })),
@@ -104,7 +111,7 @@ export function applyPreset(form, catalogue) {
   }
   form.querySelector("#set_penalty").value = rules.set_penalty;
   for (const name of Object.keys(CHECKS)) form.querySelector(`#${name}`).checked = rules[name];
-  form.querySelector("[data-field=min_team_bid]").hidden = rules.scoring !== "partnership";
+  for (const name of TEAM_ONLY) form.querySelector(`[data-field=${name}]`).hidden = rules.scoring !== "partnership";
   const kind = rules.scoring === "partnership" ? "partnership" : "individual";
   form.querySelector("#rules-summary").textContent = `(${kind}, to ${rules.win_score})`;
 }
@@ -139,7 +146,7 @@ export function readForm(form) {
   const partnership = value("preset") === "partnership";
   const rules = { preset: value("preset"), set_penalty: value("set_penalty") };
   for (const [id, spec] of Object.entries(NUMBERS)) {
-    if (id === "min_team_bid" && !partnership) continue;
+    if (TEAM_ONLY.has(id) && !partnership) continue;
     const text = value(id);
     if (text === "") {
       if (spec.required) errors.push({ id, text: `Enter the ${spec.label.toLowerCase()}: a whole number from ${spec.min} to ${spec.max}.` });
