@@ -144,6 +144,11 @@ class GameRecord:
     def waiting(self) -> bool:
         return "open" in [s.type for s in self.seats]
 
+    @property
+    def computer_only(self) -> bool:
+        """No seat is a person's or a bot's (nor open): nobody waits on its computers' turns (bulk work)."""
+        return all(s.type == "ai" for s in self.seats)
+
     def meta_json(self) -> str:
         meta: dict[str, Any] = {
             "seats": [s.to_json() for s in self.seats],
