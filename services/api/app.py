@@ -20,11 +20,12 @@ from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
+from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.rendering import ViewCache
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
-from services.api.http.rate_limits import init_protection, limit_hints
+from services.api.http.rate_limits import init_protection, limit_creates, limit_hints
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
@@ -82,6 +83,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ai=DispatchHooks(dispatcher),
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
+        quotas=quotas_of(settings),
     )
     app.extensions["spades.commands"] = ctx
     app.extensions["spades.hints"] = make_hint_client(app, celery, dispatcher)
@@ -90,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limiter = init_protection(app, v1, exempt=[healthz, readyz])
     app.register_blueprint(v1)
     limit_hints(app, limiter)
+    limit_creates(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)
@@ -101,6 +104,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def quotas_of(settings: dict[str, Any]) -> Quotas:
+    """The games-in-play quotas, on with the rate limits (``RATE_LIMIT_ENABLED``)."""
+    if not settings["RATE_LIMIT_ENABLED"]:
+        return NO_QUOTAS
+    in_play, computer = int(settings["MAX_GAMES_IN_PLAY"]), int(settings["MAX_COMPUTER_GAMES"])
+    return Quotas(in_play, computer, hold_seconds=int(settings["GAME_TTL_SECONDS"]))
 
 
 def _ai_request_id() -> str:

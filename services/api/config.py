@@ -40,9 +40,12 @@ DEFAULTS: dict[str, Any] = {
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
     "HINT_RATE_LIMIT": "30/minute",  # hint requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
-    "RATE_LIMIT_ENABLED": True,
+    "RATE_LIMIT_ENABLED": True,  # the rate limits and the games-in-play quotas on /v1
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
     "RATE_LIMIT_PER_TOKEN": "600/minute",  # requests carrying one seat token ("" = none)
+    "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget ("" = none)
+    "MAX_GAMES_IN_PLAY": 20,  # games one creator (address; seat token) keeps unfinished at once (0 = no limit)
+    "MAX_COMPUTER_GAMES": 3,  # of which computer-only games (no person or bot seated) (0 = no limit)
     "RATE_LIMIT_STORAGE_URL": None,  # defaults to the game store (REDIS_URL, or the cluster), so limits hold everywhere
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
@@ -78,6 +81,8 @@ _CASTS = {
     "READY_CACHE_SECONDS": float,
     "PROXY_FIX_HOPS": int,
     "RATE_LIMIT_ENABLED": flag,
+    "MAX_GAMES_IN_PLAY": int,
+    "MAX_COMPUTER_GAMES": int,
 }
 
 

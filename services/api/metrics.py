@@ -34,6 +34,12 @@ AI_QUEUE_WAIT_SECONDS = Histogram(
     ["class"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
+QUOTA_REFUSALS = Counter(
+    "spades_quota_refusals_total",
+    "Game creations refused by a quota, by the refusal's code (create_rate_limited, too_many_games, "
+    "too_many_computer_games).",
+    ["code"],
+)
 AI_REISSUED = Counter(
     "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
 )

@@ -12,15 +12,17 @@ from marshmallow import Schema, ValidationError
 
 from services.api.ai_seats import hints
 from services.api.games import commands
-from services.api.games.auth import bearer_token, seat_for
+from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.events import visible_event
 from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
 from services.api.games.move_request import MoveRequest, parse_if_match, parse_move, request_fingerprint
+from services.api.games.quotas import creator_ids
 from services.api.games.rendering import RenderedRounds, game_view
 from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat, request_id
+from services.api.http.rate_limits import client_address
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.engine import OPTION_DOCS, PRESETS
@@ -110,7 +112,9 @@ def _query(schema: Schema) -> dict[str, Any]:
 @v1.post("/games")
 def create_game() -> Response:
     body = _load_body(request_schemas.CREATE_GAME_REQUEST)
-    created = commands.create_game(_ctx(), body)
+    ctx = _ctx()
+    creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
+    created = commands.create_game(ctx, body, creators if ctx.quotas.active else ())
     location = url_for("v1.get_game", game_id=created["game_id"])
     return _json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
