@@ -18,6 +18,7 @@ from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
+from services.api.ai_seats.pauses import PauseGate
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
@@ -77,10 +78,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     celery = celery_init_app(app)
     dispatcher = AiDispatcher(celery, store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id)
     app.extensions["spades.ai"] = dispatcher
+    gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
+    app.extensions["spades.pauses"] = gate
     ctx = Collaborators(
         store=store,
         cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
-        ai=DispatchHooks(dispatcher),
+        ai=DispatchHooks(dispatcher, gate),
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),
@@ -100,7 +103,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         backend = settings["CELERY_RESULT_BACKEND"] or settings["REDIS_URL"]
         results = redis.Redis.from_url(backend, socket_timeout=None, socket_connect_timeout=2)
         max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
-        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval)
+        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app

@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget ("" = none)
     "MAX_GAMES_IN_PLAY": 20,  # games one creator (address; seat token) keeps unfinished at once (0 = no limit)
     "MAX_COMPUTER_GAMES": 3,  # of which computer-only games (no person or bot seated) (0 = no limit)
+    "PAUSE_UNWATCHED_SECONDS": 60.0,  # a computer-only game nobody read for this long waits for a read (0 = never)
     "RATE_LIMIT_STORAGE_URL": None,  # defaults to the game store (REDIS_URL, or the cluster), so limits hold everywhere
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
@@ -83,6 +84,7 @@ _CASTS = {
     "RATE_LIMIT_ENABLED": flag,
     "MAX_GAMES_IN_PLAY": int,
     "MAX_COMPUTER_GAMES": int,
+    "PAUSE_UNWATCHED_SECONDS": float,
 }
 
 

@@ -34,6 +34,12 @@ AI_QUEUE_WAIT_SECONDS = Histogram(
     ["class"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
+AI_PAUSES = Counter(
+    "spades_ai_pauses_total",
+    "Computer-only games paused because nobody read them for PAUSE_UNWATCHED_SECONDS (paused), and paused games "
+    "a read set going again (resumed).",
+    ["event"],
+)
 QUOTA_REFUSALS = Counter(
     "spades_quota_refusals_total",
     "Game creations refused by a quota, by the refusal's code (create_rate_limited, too_many_games, "

@@ -22,7 +22,9 @@ applier, and the sweeper):
   ``AI_MAX_ATTEMPTS`` failed attempts the API plays basic's move for the seat
   itself (:func:`services.players.basic_move`: pure, no worker needed, and
   never a nil bid unless nil is the only legal bid), so a broken worker pool
-  can't freeze a game forever (logged and counted).
+  can't freeze a game forever (logged and counted).  The overdue turn of a
+  computer-only game nobody watches is not sent again: the game is marked
+  paused (:mod:`services.api.ai_seats.pauses`) and its next read sends it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import redis
 
 from services.api.ai_seats.dispatch import AiDispatcher, Sent
 from services.api.ai_seats.hooks import ai_seat_to_move
+from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.commands import Collaborators, apply_ai_move
 from services.api.metrics import (
@@ -86,8 +89,10 @@ class AiDriver:
         max_attempts: int,
         sweep_interval: float,
         clock: Callable[[], float] = time.time,
+        gate: PauseGate = OFF,
     ) -> None:
         self.ctx = ctx
+        self.gate = gate
         self.store = ctx.store
         self.dispatcher = dispatcher
         self.results = results
@@ -187,6 +192,8 @@ class AiDriver:
                 self.dispatcher.claim_result(pending["task_id"])  # if this process sent it: no longer awaited
                 return
             attempts = pending["attempts"]
+        if not self.gate.may_send(record):
+            return  # a computer-only game nobody watches: paused, its next read sends the turn
         if attempts >= self.max_attempts:
             log.error("no AI worker answered; playing basic's move", extra={"game_id": game_id, "seat": seat})
             move = fallback_move(record, seat)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import orjson
@@ -34,6 +35,11 @@ v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
 def _ctx() -> Collaborators:
     return current_app.extensions["spades.commands"]
+
+
+def _seen(record: Any) -> None:
+    """A read of the game: a computer-only one counts as watched (and a paused one goes on)."""
+    current_app.extensions["spades.pauses"].seen(record)
 
 
 def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -128,6 +134,7 @@ def get_game(game_id: str) -> Response:
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
+    _seen(record)
     cache = ctx.cache
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
     body = cache.get(key) if cache is not None else None
@@ -208,6 +215,7 @@ def events(game_id: str) -> Response:
     seat = seat_for(record, token)
     note_seat(seat)
     check_resumable(record, query["after"])
+    _seen(record)
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
     found = current_app.extensions["spades.fanout"].wait_events(game_id, query["after"], page, wait)
@@ -238,14 +246,18 @@ def stream(game_id: str) -> Response:
     if record.state.phase == "game_over" and after >= record.seq:
         return Response(status=204)
     check_resumable(record, after)
+    _seen(record)
     config = current_app.config
+    gate = current_app.extensions["spades.pauses"]
     settings = StreamSettings(
         heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
         max_seconds=float(config["STREAM_MAX_SECONDS"]),
         page_size=int(config["EVENTS_PAGE_SIZE"]),
+        touch_seconds=gate.seconds / 2 if record.computer_only else 0.0,  # an open stream keeps watching
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    frames = sse_frames(current_app.extensions["spades.fanout"], game_id, seat, after, settings)
+    touch = partial(gate.seen, record)
+    frames = sse_frames(current_app.extensions["spades.fanout"], game_id, seat, after, settings, touch=touch)
     return Response(frames, 200, headers, mimetype="text/event-stream")
 
 
