@@ -70,7 +70,7 @@ class DispatchHooks:
         if seat is None:
             return
         try:
-            if self.gate.may_send(record):
+            if self.gate.may_send(record, created=record.version == 1):  # version 1: the create's own commit
                 self.dispatcher.dispatch(record, seat)
         except Exception:
             log.exception("could not send an AI turn", extra={"game_id": record.game_id, "seat": seat})

@@ -46,13 +46,14 @@ class PauseGate:
         self.seconds = seconds
         self.sender = sender
 
-    def may_send(self, record: GameRecord) -> bool:
+    def may_send(self, record: GameRecord, created: bool = False) -> bool:
         """Whether the AI turn of ``record`` (just committed, or overdue) may go to the workers now; for an
-        unwatched computer-only game, False, and the game is marked paused.  A game's creation is a read."""
+        unwatched computer-only game, False, and the game is marked paused.  ``created``: the commit that
+        created the game, which counts as a read (its creator is looking at it)."""
         if not self.seconds or self.store is None or not record.computer_only:
             return True
-        if record.version == 1:
-            self.store.watch(record.game_id, self.seconds)  # its creator is looking at it
+        if created:
+            self.store.watch(record.game_id, self.seconds)
             return True
         if self.store.pause_unless_watched(record.game_id):
             return True

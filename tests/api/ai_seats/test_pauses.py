@@ -109,3 +109,12 @@ def test_with_pausing_off_nothing_is_held_back():
     clock.now += 100 * WATCH
     assert process.answer(celery) and len(celery.sent) == 2
     assert not backend.watched and not backend.paused
+
+
+def test_a_game_whose_first_turn_is_overdue_is_not_kept_watched_by_the_sweep(world):
+    """Only the creation's own commit counts as a read: the sweep re-sending a first turn does not."""
+    process, celery, clock = world
+    game_id = process.create()
+    clock.now += WATCH + 1  # no worker answered, nobody read it
+    process.driver.sweep_once()
+    assert len(celery.sent) == 1 and game_id in process.store.backend.paused
