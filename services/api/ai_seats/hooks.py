@@ -65,12 +65,12 @@ class DispatchHooks:
         except Exception:
             log.exception("could not register an AI turn", extra={"game_id": record.game_id})
 
-    def after_commit(self, record: GameRecord) -> None:
+    def after_commit(self, record: GameRecord, read: bool = False) -> None:
         seat = ai_seat_to_move(record)
         if seat is None:
             return
         try:
-            if self.gate.may_send(record, created=record.version == 1):  # version 1: the create's own commit
+            if self.gate.may_send(record, read):
                 self.dispatcher.dispatch(record, seat)
         except Exception:
             log.exception("could not send an AI turn", extra={"game_id": record.game_id, "seat": seat})

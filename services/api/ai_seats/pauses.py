@@ -46,13 +46,14 @@ class PauseGate:
         self.seconds = seconds
         self.sender = sender
 
-    def may_send(self, record: GameRecord, created: bool = False) -> bool:
+    def may_send(self, record: GameRecord, read: bool = False) -> bool:
         """Whether the AI turn of ``record`` (just committed, or overdue) may go to the workers now; for an
-        unwatched computer-only game, False, and the game is marked paused.  ``created``: the commit that
-        created the game, which counts as a read (its creator is looking at it)."""
+        unwatched computer-only game, False, and the game is marked paused.  ``read``: the commit came from
+        a client looking at the game (its creation; the leave that left it to computers), which counts as
+        a read."""
         if not self.seconds or self.store is None or not record.computer_only:
             return True
-        if created:
+        if read:
             self.store.watch(record.game_id, self.seconds)
             return True
         if self.store.pause_unless_watched(record.game_id):
@@ -64,21 +65,27 @@ class PauseGate:
     def seen(self, record: GameRecord) -> None:
         """``record``'s game was read: watched for ``seconds`` more; a paused one goes on (its turn is sent
         by this call).  Never raises: the read itself must not fail because of this."""
-        if not self.seconds or self.store is None or not record.computer_only:
+        if record.computer_only:
+            self.touch(record.game_id)
+
+    def touch(self, game_id: str) -> None:
+        """As :meth:`seen`, for a game that may have become computer-only since its record was read (an open
+        stream's, :mod:`services.api.live.stream`): watched whatever its seats."""
+        if not self.seconds or self.store is None:
             return
         try:
-            if not self.store.watch(record.game_id, self.seconds):
+            if not self.store.watch(game_id, self.seconds):
                 return
-            current = self.store.load(record.game_id)  # the version that was paused
+            current = self.store.load(game_id)  # the version that was paused
             seat = ai_turn(current) if current is not None else None
             if seat is None or current is None or self.sender is None:
                 return
             AI_PAUSES.labels("resumed").inc()
-            log.info("computer-only game resumed by a read", extra={"game_id": record.game_id})
+            log.info("computer-only game resumed by a read", extra={"game_id": game_id})
             self.sender.dispatch(current, seat)
         except Exception:
-            log.warning("could not resume a paused game", extra={"game_id": record.game_id}, exc_info=True)
-            self._leave_to_the_sweep(record.game_id)
+            log.warning("could not resume a paused game", extra={"game_id": game_id}, exc_info=True)
+            self._leave_to_the_sweep(game_id)
 
     def _leave_to_the_sweep(self, game_id: str) -> None:
         """The mark may be taken and the turn unsent: due now in the ledger, the deadline sweep sends it

@@ -105,7 +105,7 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         quotas.release(ctx.store, record)
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
     GAMES_CREATED.inc()
-    ctx.ai.after_commit(record)
+    ctx.ai.after_commit(record, read=True)
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
         item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
@@ -154,7 +154,7 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
         events = [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
-            ctx.ai.after_commit(nxt)
+            ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
             return game_view(nxt, None, ctx.cache)
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 

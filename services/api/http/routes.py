@@ -253,11 +253,11 @@ def stream(game_id: str) -> Response:
         heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
         max_seconds=float(config["STREAM_MAX_SECONDS"]),
         page_size=int(config["EVENTS_PAGE_SIZE"]),
-        touch_seconds=gate.seconds / 2 if record.computer_only else 0.0,  # an open stream keeps watching
+        touch_seconds=gate.seconds / 2,  # an open stream keeps watching a computer-only game
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    touch = partial(gate.seen, record)
-    frames = sse_frames(current_app.extensions["spades.fanout"], game_id, seat, after, settings, touch=touch)
+    hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
+    frames = sse_frames(hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only)
     return Response(frames, 200, headers, mimetype="text/event-stream")
 
 

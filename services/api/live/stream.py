@@ -29,6 +29,7 @@ MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
+LEFT_TYPE = "seat_left"  # after it the game may be left to computers alone: the stream starts touching it
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ def sse_frames(
     settings: StreamSettings,
     clock: Callable[[], float] = time.monotonic,
     touch: Callable[[], None] | None = None,
+    touching: bool = True,
 ) -> Iterator[bytes]:
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
@@ -78,8 +80,9 @@ def sse_frames(
     (the client then reconnects with ``Last-Event-ID``), or the log was trimmed past the stream's
     cursor (the reconnect is then answered ``410 too_far_behind``).  With ``touch`` and
     ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
-    read (so at least every heartbeat): an open stream watches a computer-only game
-    (:mod:`services.api.ai_seats.pauses`)."""
+    read (so at least every heartbeat), while ``touching`` (from the start, or from the first
+    ``seat_left`` event on): an open stream watches a computer-only game
+    (:mod:`services.api.ai_seats.pauses`), and one its players left to computers."""
     deadline = clock() + settings.max_seconds
     every = settings.touch_seconds
     next_touch = clock() + every
@@ -91,7 +94,7 @@ def sse_frames(
             remaining = deadline - now
             if remaining <= 0:
                 return
-            if touch is not None and every > 0 and now >= next_touch:  # checked at least once a heartbeat
+            if touching and touch is not None and every > 0 and now >= next_touch:  # at least once a heartbeat
                 touch()
                 next_touch = now + every
             found = listener.wait(cursor, settings.page_size, min(settings.heartbeat_seconds, remaining))
@@ -104,6 +107,7 @@ def sse_frames(
             for entry in found:
                 visible = visible_event(entry, seat)
                 cursor = visible["seq"]
+                touching = touching or visible["type"] == LEFT_TYPE
                 frames.append(frame(visible))
                 if visible["type"] == END_TYPE:
                     ended = True

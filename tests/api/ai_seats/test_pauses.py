@@ -118,3 +118,17 @@ def test_a_game_whose_first_turn_is_overdue_is_not_kept_watched_by_the_sweep(wor
     clock.now += WATCH + 1  # no worker answered, nobody read it
     process.driver.sweep_once()
     assert len(celery.sent) == 1 and game_id in process.store.backend.paused
+
+
+def test_the_leave_that_leaves_a_game_to_computers_counts_as_a_read(world):
+    process, celery, clock = world
+    seats = [{"type": "human"}, *COMPUTERS[1:]]
+    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats, "seed": 3, "options": {"ai_takeover": "basic"}})
+    created = commands.create_game(process.ctx, body)
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    clock.now += 10 * WATCH  # long unread: a game with a person needs no reads
+    commands.leave_seat(process.ctx, game_id, 0, token)  # now computer-only: its leaver is looking at it
+    assert process.store.backend.watched[game_id] == clock.now + WATCH
+    assert process.answer(celery) and celery.sent[-1]["queue"] == "ai.bulk.basic"
+    clock.now += WATCH + 1  # then nobody reads it
+    assert process.answer(celery) and game_id in process.store.backend.paused

@@ -91,3 +91,15 @@ def test_an_open_stream_touches_its_game_every_touch_seconds():
     untouched = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500)
     list(sse_frames(hub, "g", None, 1, untouched, clock=Clock(), touch=lambda: touched.append(-1.0)))
     assert -1.0 not in touched, "no touch_seconds: never touched"
+
+
+def test_a_stream_starts_touching_once_a_player_has_left():
+    """A game a person leaves may be left to computers alone: from then on its open stream watches it."""
+    hub = _hub_with([_event(1), _event(2, "seat_left")])
+    touched: list[float] = []
+    clock = Clock()
+    settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500, touch_seconds=3.0)
+    list(sse_frames(hub, "g", None, 1, settings, clock=clock, touch=lambda: touched.append(0), touching=False))
+    assert touched, "after the seat_left event the stream touches its game"
+    list(sse_frames(hub, "g", None, 2, settings, clock=Clock(), touch=lambda: touched.append(1), touching=False))
+    assert 1 not in touched, "a stream past that event, of a game with a person, does not"
