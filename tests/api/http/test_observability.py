@@ -163,12 +163,13 @@ def test_ai_turn_message_carries_the_request_id_and_only_its_own_hand(private_re
         assert created.headers["X-Request-ID"] == "create-ai-game-1"
         samples = scrape(base)
         broker = redis.Redis.from_url(private_redis_url)
-        try:
-            assert broker.llen("ai.standard") == 1
-            message = json.loads(broker.lindex("ai.standard", 0))
+        try:  # four computers: the turn went to the level's bulk queue
+            assert broker.llen("ai.bulk.standard") == 1
+            message = json.loads(broker.lindex("ai.bulk.standard", 0))
         finally:
             broker.close()
-    assert value(samples, "spades_ai_queue_depth", queue="ai.standard") == 1
+    assert value(samples, "spades_ai_queue_depth", queue="ai.bulk.standard") == 1
+    assert value(samples, "spades_ai_queue_depth", queue="ai.standard") == 0
     assert value(samples, "spades_ai_queue_depth", queue="ai.easy") == 0
     assert value(samples, "spades_ai_queue_depth", queue="ai.pro") == 0
 
