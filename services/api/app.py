@@ -26,7 +26,7 @@ from services.api.games.rendering import ViewCache
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
-from services.api.http.rate_limits import init_protection, limit_creates, limit_hints
+from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_hints
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
@@ -66,6 +66,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(settings)
     app.wsgi_app = Edge(app.wsgi_app)  # type: ignore[method-assign]
+    delay = float(settings["REFUSAL_DELAY_SECONDS"])
+    if delay > 0 and settings["RATE_LIMIT_ENABLED"] and _under_gevent():  # a waiting refusal: a parked greenlet
+        app.wsgi_app = SlowRefusals(app.wsgi_app, delay)  # type: ignore[method-assign]
     hops = int(settings["PROXY_FIX_HOPS"])
     if hops:  # behind an ingress: rate limits and logs need the client's address, not the proxy's
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
@@ -107,6 +110,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def _under_gevent() -> bool:
+    """Whether this process runs on gevent (gunicorn's gevent worker patches the standard library first)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("time"))
 
 
 def quotas_of(settings: dict[str, Any]) -> Quotas:

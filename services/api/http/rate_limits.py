@@ -16,6 +16,8 @@ scrapes never starve (and only v1 operations declare 429 in openapi.yaml).
 from __future__ import annotations
 
 import hashlib
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, request
@@ -125,6 +127,33 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
 
     app.extensions["spades.limiter"] = limiter  # route decorators (limit_hints) hold it only weakly
     return limiter
+
+
+class SlowRefusals:
+    """WSGI middleware: a ``429`` is answered after ``delay`` seconds.
+
+    A refusal costs the API about as much CPU as serving a small request (the limit checks are Redis
+    round trips), so a client that sends again as soon as it is refused, on a few connections, keeps
+    the API processes busy refusing it, and that CPU is everyone else's.  Held back ``delay`` seconds
+    (a parked greenlet under gevent: no CPU, no thread), a refused client's requests are bounded by its
+    connections / ``delay``; a client that honours ``Retry-After`` (at least 1 s) loses nothing.  The app
+    factory installs it only under gevent, where the wait holds no thread."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], delay: float, sleep: Callable[[float], None] = time.sleep):
+        self.app, self.delay, self.sleep = app, delay, sleep
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        refused = False
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            nonlocal refused
+            refused = status.startswith("429")
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        if refused:  # the status is set before the body is returned: nothing has been sent yet
+            self.sleep(self.delay)
+        return body
 
 
 def limit_creates(app: Flask, limiter: Limiter) -> None:
