@@ -4,11 +4,11 @@
                                     [--baseline-seconds 20] [--flood-seconds 10] [--tail-seconds 10]
                                     [--flood-connections 4] [--redis-url URL | --redis-port N]
 
-The stack as the run command starts it, with every setting at its default (quotas and rate limits
-on): gunicorn (``gunicorn.conf.py``, 2 gevent workers) and one Celery worker of 2 processes serving
-every queue, interactive ones first (``services.players.WORKER_QUEUES``), on ``--redis-url``
-(default ``redis://127.0.0.1:6379/4``, flushed first; ``--redis-port`` keeps the database and
-changes the port).
+The stack as the run command starts it (``services/stack.py``), with every setting at its default
+(quotas and rate limits on): gunicorn (``gunicorn.conf.py``, 2 gevent workers), a Celery worker of 2
+processes for the interactive queues and one of 1 process at ``nice`` +10 for the bulk queues, on
+``--redis-url`` (default ``redis://127.0.0.1:6379/4``, flushed first; ``--redis-port`` keeps the
+database and changes the port).
 
 ``--people`` people, each from a loopback address of their own (127.0.1.x), play games against three
 ``--level`` computers: each follows its game on ``/stream``, and on its turn reads its view, thinks
@@ -46,7 +46,8 @@ import redis
 import requests
 
 from services.api.config import DEFAULTS
-from services.players import WORKER_QUEUES
+from services.players import BULK_QUEUES, QUEUES, WORKER_QUEUES
+from services.stack import BULK_CONCURRENCY, BULK_NICE
 from testkit.http_clients import auth, from_address
 from testkit.processes import running, start_gunicorn, start_worker
 
@@ -212,9 +213,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     url = redis_url_of(args)
     store = redis.Redis.from_url(url)
     store.flushdb()
-    worker = start_worker(url, queues=WORKER_QUEUES, concurrency=WORKER_PROCESSES)
+    worker = start_worker(url, queues=QUEUES, concurrency=WORKER_PROCESSES)  # as the run command: two workers
+    bulk = start_worker(url, queues=BULK_QUEUES, concurrency=BULK_CONCURRENCY, nice=BULK_NICE)
     api, base = start_gunicorn(url, env={"LOG_LEVEL": "WARNING"})  # every fair-share setting at its default
-    with running(api, worker):
+    with running(api, worker, bulk):
         people = [Person(base, i, args.level, args.think_ms / 1000) for i in range(args.people)]
         threads = [threading.Thread(target=person.run, daemon=True) for person in people]
         for thread in threads:
@@ -251,7 +253,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "settings": {name: DEFAULTS[name] for name in FAIR_SHARE_SETTINGS},
-        "stack": {"api_workers": 2, "api_worker_class": "gevent", "worker_processes": WORKER_PROCESSES},
+        "stack": {
+            "api_workers": 2,
+            "api_worker_class": "gevent",
+            "interactive_worker_processes": WORKER_PROCESSES,
+            "bulk_worker_processes": BULK_CONCURRENCY,
+            "bulk_worker_nice": BULK_NICE,
+        },
         "people": args.people,
         "level": args.level,
         "think_ms": args.think_ms,
