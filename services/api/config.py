@@ -43,7 +43,7 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT_ENABLED": True,  # the rate limits and the games-in-play quotas on /v1
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
     "RATE_LIMIT_PER_TOKEN": "600/minute",  # requests carrying one seat token ("" = none)
-    "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget ("" = none)
+    "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget
     "MAX_GAMES_IN_PLAY": 20,  # games one creator (address; seat token) keeps unfinished at once (0 = no limit)
     "MAX_COMPUTER_GAMES": 3,  # of which computer-only games (no person or bot seated) (0 = no limit)
     "PAUSE_UNWATCHED_SECONDS": 60.0,
