@@ -26,6 +26,7 @@ from services.api.http.observability import note_seat, request_id
 from services.api.http.rate_limits import client_address
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
+from services.api.store.protocol import GameRecord
 from services.engine import OPTION_DOCS, PRESETS
 from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, option_type
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
@@ -37,7 +38,7 @@ def _ctx() -> Collaborators:
     return current_app.extensions["spades.commands"]
 
 
-def _seen(record: Any) -> None:
+def _seen(record: GameRecord) -> None:
     """A read of the game: a computer-only one counts as watched (and a paused one goes on)."""
     current_app.extensions["spades.pauses"].seen(record)
 
@@ -119,8 +120,10 @@ def _query(schema: Schema) -> dict[str, Any]:
 def create_game() -> Response:
     body = _load_body(request_schemas.CREATE_GAME_REQUEST)
     ctx = _ctx()
-    creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
-    created = commands.create_game(ctx, body, creators if ctx.quotas.active else ())
+    creators: tuple[str, ...] = ()
+    if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
+        creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
+    created = commands.create_game(ctx, body, creators)
     location = url_for("v1.get_game", game_id=created["game_id"])
     return _json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
