@@ -93,10 +93,11 @@ def test_a_committed_ai_turn_is_registered_and_sent_with_the_seats_view(world):
     a, _, celery, clock = world
     game_id = ai_game(a)
     (task,) = celery.sent
-    assert (task["game_id"], task["version"], task["seat"], task["queue"]) == (game_id, 1, 1, "ai.basic")
+    # four computers: a computer-only game, whose turns go to the level's bulk queue
+    assert (task["game_id"], task["version"], task["seat"], task["queue"]) == (game_id, 1, 1, "ai.bulk.basic")
     assert task["view"]["you"] == 1 and not task["view"].get("history")
     pending = a.store.pending_turn(game_id)
-    assert pending["task_id"] == task["task_id"] and pending["attempts"] == 1
+    assert pending["task_id"] == task["task_id"] and pending["attempts"] == 1 and pending["bulk"]
     assert a.store.due_turns(clock.now + DEADLINE, 10) == [game_id]
     assert a.store.due_turns(clock.now + DEADLINE - 1, 10) == []
 
