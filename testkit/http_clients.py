@@ -16,6 +16,7 @@ from collections import deque
 from typing import Any
 
 import requests
+import requests.adapters
 
 from services.engine import (
     Bid,
@@ -33,6 +34,23 @@ from services.engine import (
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+class _SourceAddress(requests.adapters.HTTPAdapter):
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def from_address(session: requests.Session, address: str) -> requests.Session:
+    """``session`` with its connections made from ``address`` (a loopback address such as 127.0.0.2: all
+    of 127.0.0.0/8 is the loopback interface), so a server on 127.0.0.1 sees a client of that address."""
+    session.mount("http://", _SourceAddress(address))
+    return session
 
 
 def random_move(http: requests.Session, base: str, game_id: str, token: str, rng: random.Random) -> requests.Response:

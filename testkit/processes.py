@@ -21,10 +21,10 @@ from typing import Any
 import requests
 from celery import Celery
 
-from services.players import QUEUES
+from services.players import WORKER_QUEUES
 
 ROOT = Path(__file__).resolve().parents[1]
-ALL_QUEUES = QUEUES  # one queue per level of the catalogue, all six
+ALL_QUEUES = WORKER_QUEUES  # both queues of every level of the catalogue, interactive ones first
 
 
 def free_port() -> int:
@@ -114,11 +114,13 @@ def start_worker(
     pool: str = "prefork",
     env: dict[str, str] | None = None,
     timeout: float = 120.0,
+    nice: int = 0,
 ) -> subprocess.Popen:
     """A Celery AI worker; returns once it answers a ping (its kernel is warm).
 
     It runs in its own session (process group), so a test can signal the
-    parent and its pool children at once with ``os.killpg``."""
+    parent and its pool children at once with ``os.killpg``; ``nice`` lowers
+    its CPU priority (as the run command's bulk worker)."""
     name = f"w{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
     full_env = {**os.environ, "REDIS_URL": redis_url, **(env or {})}
     cmd = [
@@ -127,7 +129,8 @@ def start_worker(
         "--prefetch-multiplier", "1", "--loglevel", "WARNING", *worker_options(),
     ]  # fmt: skip
     # The worker's banner goes to stderr: a benchmark's stdout is its JSON.
-    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, start_new_session=True, stdout=sys.stderr)
+    lower = (lambda: os.nice(nice)) if nice else None
+    process = subprocess.Popen(cmd, cwd=ROOT, env=full_env, start_new_session=True, stdout=sys.stderr, preexec_fn=lower)
     client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)
     deadline = time.monotonic() + timeout
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from services.players import QUEUES
+from services.players import WORKER_QUEUES
 from testkit.processes import free_port
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
@@ -46,7 +46,7 @@ def test_stack_without_redis_runs_an_embedded_valkey_and_plays_a_game(tmp_path):
             time.sleep(0.2)
         assert "embedded Valkey" in log.read_text()
         workers = ready.json()["checks"]["workers"]
-        assert set(workers) == set(QUEUES) and all(workers.values()), "one worker serves every level's queue"
+        assert set(workers) == set(WORKER_QUEUES) and all(workers.values()), "one worker serves every queue"
         seats = [{"type": "ai", "level": level} for level in ("easy", "standard", "pro", "basic")]
         body = {"rules": {"preset": "individual", "win_score": 80}, "seats": seats}
         game_id = requests.post(f"{base}/v1/games", json=body, timeout=10).json()["game_id"]

@@ -31,6 +31,17 @@ Reliability settings, and why:
   levels can be scaled apart; the routes below are the defaults.  Hints
   (``ai.hint``) run on the hint level's queue, ``ai.hard``.
 * JSON only: the view is plain JSON and nothing else should be unpickled.
+* people first: the turns of computer-only games go to the level's bulk queue
+  ``ai.bulk.<level>`` (``services.players.queue_of``), and a worker lists its
+  queues interactive first (``-Q ai.hard,ai.bulk.hard``;
+  ``services.players.WORKER_QUEUES`` for all levels).  kombu's Redis transport
+  takes a task with one ``BRPOP`` over the worker's queues, which Redis
+  answers from the first non-empty list in the order given; its default
+  ``round_robin`` strategy rotates that order after each task,
+  ``queue_order_strategy="priority"`` keeps the ``-Q`` order, so a bulk
+  task is taken only when every interactive queue of the worker is empty.
+  With prefetch 1 and late acks a process reserves only the task it runs,
+  so a waiting person's turn waits at most for the tasks already running.
 
 Broker load, and why (the broker + result-backend Redis is the fleet's first
 bottleneck, docs/capacity.md; commands per decision: ``benchmarks.scaling``'s
@@ -106,6 +117,7 @@ celery.conf.update(
     task_default_queue=queue_of(DEFAULT_LEVEL),
     task_routes={"ai.decide": {"queue": queue_of(DEFAULT_LEVEL)}, "ai.hint": {"queue": queue_of(HINT_LEVEL)}},
     broker_connection_retry_on_startup=True,
+    broker_transport_options={"queue_order_strategy": "priority"},  # -Q order: interactive before bulk
     worker_hijack_root_logger=False,
 )
 app = celery  # the name `celery -A` looks for as well

@@ -19,13 +19,15 @@ from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
+from services.api.ai_seats.pauses import PauseGate
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
+from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.rendering import ViewCache
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
-from services.api.http.rate_limits import init_protection, limit_hints
+from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_hints
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
@@ -65,6 +67,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(settings)
     app.wsgi_app = Edge(app.wsgi_app)  # type: ignore[method-assign]
+    delay = float(settings["REFUSAL_DELAY_SECONDS"])
+    if delay > 0 and settings["RATE_LIMIT_ENABLED"] and _under_gevent():  # a waiting refusal: a parked greenlet
+        app.wsgi_app = SlowRefusals(app.wsgi_app, delay)  # type: ignore[method-assign]
     hops = int(settings["PROXY_FIX_HOPS"])
     if hops:  # behind an ingress: rate limits and logs need the client's address, not the proxy's
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
@@ -77,12 +82,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     celery = celery_init_app(app)
     dispatcher = AiDispatcher(celery, store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id)
     app.extensions["spades.ai"] = dispatcher
+    gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
+    app.extensions["spades.pauses"] = gate
     ctx = Collaborators(
         store=store,
         cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
-        ai=DispatchHooks(dispatcher),
+        ai=DispatchHooks(dispatcher, gate),
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
+        quotas=quotas_of(settings),
     )
     app.extensions["spades.commands"] = ctx
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, celery, dispatcher)
@@ -91,6 +99,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limiter = init_protection(app, v1, exempt=[healthz, readyz])
     app.register_blueprint(v1)
     limit_hints(app, limiter)
+    limit_creates(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)
@@ -98,10 +107,27 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         backend = settings["CELERY_RESULT_BACKEND"] or settings["REDIS_URL"]
         results = redis.Redis.from_url(backend, socket_timeout=None, socket_connect_timeout=2)
         max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
-        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval)
+        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def _under_gevent() -> bool:
+    """Whether this process runs on gevent (gunicorn's gevent worker patches the standard library first)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("time"))
+
+
+def quotas_of(settings: dict[str, Any]) -> Quotas:
+    """The games-in-play quotas, on with the rate limits (``RATE_LIMIT_ENABLED``)."""
+    if not settings["RATE_LIMIT_ENABLED"]:
+        return NO_QUOTAS
+    in_play, computer = int(settings["MAX_GAMES_IN_PLAY"]), int(settings["MAX_COMPUTER_GAMES"])
+    return Quotas(in_play, computer, hold_seconds=int(settings["GAME_TTL_SECONDS"]))
 
 
 def _ai_request_id() -> str:

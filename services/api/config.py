@@ -9,7 +9,7 @@ import os
 from typing import Any
 from urllib.parse import quote
 
-from services.players import HINT_LEVEL, QUEUES, queue_of
+from services.players import HINT_LEVEL, WORKER_QUEUES, queue_of
 
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
@@ -35,15 +35,20 @@ DEFAULTS: dict[str, Any] = {
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
-    "AI_QUEUES": ",".join(QUEUES),  # queues /readyz expects a worker for: one per level (services.players)
+    "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (services.players)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
     "HINT_RATE_LIMIT": "30/minute",  # hint and review requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
     "REVIEW_TIMEOUT_SECONDS": 10.0,  # how long a round review waits for all its analyses before a 503 review_unavailable
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
-    "RATE_LIMIT_ENABLED": True,
+    "RATE_LIMIT_ENABLED": True,  # the rate limits and the games-in-play quotas on /v1
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
     "RATE_LIMIT_PER_TOKEN": "600/minute",  # requests carrying one seat token ("" = none)
+    "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget
+    "MAX_GAMES_IN_PLAY": 20,  # games one creator (address; seat token) keeps unfinished at once (0 = no limit)
+    "MAX_COMPUTER_GAMES": 3,  # of which computer-only games (no person or bot seated) (0 = no limit)
+    "PAUSE_UNWATCHED_SECONDS": 60.0,
+    "REFUSAL_DELAY_SECONDS": 1.0,  # under gevent, a 429 is answered this late: a refused flood takes no CPU (0 = at once)  # a computer-only game nobody read for this long waits for a read (0 = never)
     "RATE_LIMIT_STORAGE_URL": None,  # defaults to the game store (REDIS_URL, or the cluster), so limits hold everywhere
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
@@ -80,6 +85,10 @@ _CASTS = {
     "READY_CACHE_SECONDS": float,
     "PROXY_FIX_HOPS": int,
     "RATE_LIMIT_ENABLED": flag,
+    "MAX_GAMES_IN_PLAY": int,
+    "MAX_COMPUTER_GAMES": int,
+    "PAUSE_UNWATCHED_SECONDS": float,
+    "REFUSAL_DELAY_SECONDS": float,
 }
 
 

@@ -26,6 +26,26 @@ AI_DECISION_SECONDS = Histogram(
     ["level"],
     buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
+AI_QUEUE_WAIT_SECONDS = Histogram(
+    "spades_ai_queue_wait_seconds",
+    "From sending an AI turn to applying its move, less the worker's own time on it (the result's elapsed_ms): "
+    "the time it waited in its queue, plus the broker's and the result's hops. By class: interactive (a person "
+    "or a bot sits in the game) or bulk (a computer-only game).",
+    ["class"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+AI_PAUSES = Counter(
+    "spades_ai_pauses_total",
+    "Computer-only games paused because nobody read them for PAUSE_UNWATCHED_SECONDS (paused), and paused games "
+    "a read set going again (resumed).",
+    ["event"],
+)
+QUOTA_REFUSALS = Counter(
+    "spades_quota_refusals_total",
+    "Game creations refused by a quota, by the refusal's code (create_rate_limited, too_many_games, "
+    "too_many_computer_games).",
+    ["code"],
+)
 AI_REISSUED = Counter(
     "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
 )

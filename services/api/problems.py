@@ -37,6 +37,9 @@ TITLES: dict[str, str] = {
     "review_unavailable": "No AI worker answered the round review in time; retry later",
     "seeded_games_disabled": "This server does not create games with a chosen seed",
     "too_far_behind": "The events after that point are no longer kept",
+    "create_rate_limited": "Too many games created from this address",
+    "too_many_games": "Too many games in play",
+    "too_many_computer_games": "Too many computer-only games in play",
     "internal_error": "Internal server error",
 }
 

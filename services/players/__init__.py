@@ -7,18 +7,32 @@ one list of them.
 """
 
 from .basic import basic_bid, basic_card, basic_move, nearest_legal
-from .levels import DEFAULT_LEVEL, HINT_LEVEL, LEVEL_NAMES, LEVELS, QUEUES, Level, queue_of
+from .levels import (
+    BULK_QUEUES,
+    DEFAULT_LEVEL,
+    HINT_LEVEL,
+    LEVEL_NAMES,
+    LEVELS,
+    QUEUES,
+    WORKER_QUEUES,
+    Level,
+    level_queues,
+    queue_of,
+)
 
 __all__ = [
+    "BULK_QUEUES",
     "DEFAULT_LEVEL",
     "HINT_LEVEL",
     "LEVELS",
     "LEVEL_NAMES",
     "QUEUES",
+    "WORKER_QUEUES",
     "Level",
     "basic_bid",
     "basic_card",
     "basic_move",
+    "level_queues",
     "nearest_legal",
     "queue_of",
 ]

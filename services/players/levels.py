@@ -4,7 +4,9 @@ Seed 000 describes easy, standard and pro (written for individual scoring);
 seed 002 describes its own three for partnership play, named here basic,
 normal and hard so that 002's "mudah" (easy) does not clash with 000's.
 Each level is served by its own Celery queue, ``ai.<name>``, so cheap and
-CPU-heavy levels scale apart.
+CPU-heavy levels scale apart; the turns of computer-only games (no person or
+bot waiting on them) go to the level's bulk queue, ``ai.bulk.<name>``, which a
+worker reads only when the level's own queue is empty (``WORKER_QUEUES``).
 """
 
 from __future__ import annotations
@@ -80,9 +82,19 @@ DEFAULT_LEVEL = "standard"  # an AI seat without a level, and a leaver's stand-i
 HINT_LEVEL = "hard"  # the strongest level answers hints
 
 
-def queue_of(level: str) -> str:
-    """The Celery queue that serves ``level``."""
-    return f"ai.{level}"
+def queue_of(level: str, bulk: bool = False) -> str:
+    """The Celery queue that serves ``level``: ``ai.<level>`` for a game a person (or a bot) sits in,
+    ``ai.bulk.<level>`` for a computer-only game (``bulk``)."""
+    return f"ai.bulk.{level}" if bulk else f"ai.{level}"
 
 
-QUEUES: tuple[str, ...] = tuple(queue_of(name) for name in LEVEL_NAMES)
+QUEUES: tuple[str, ...] = tuple(queue_of(name) for name in LEVEL_NAMES)  # interactive: someone waits on them
+BULK_QUEUES: tuple[str, ...] = tuple(queue_of(name, bulk=True) for name in LEVEL_NAMES)  # computer-only games
+# What a worker serving every level consumes, in priority order (a worker polls them in this order):
+# every interactive queue before any bulk one.
+WORKER_QUEUES: tuple[str, ...] = QUEUES + BULK_QUEUES
+
+
+def level_queues(level: str) -> tuple[str, str]:
+    """The two queues a worker for ``level`` alone consumes, in priority order: interactive, then bulk."""
+    return queue_of(level), queue_of(level, bulk=True)

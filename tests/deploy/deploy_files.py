@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from services.players import QUEUES
+from services.players import LEVEL_NAMES, QUEUES, WORKER_QUEUES, level_queues
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY_DIR = REPO_ROOT / "deploy"
@@ -17,6 +17,9 @@ SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
 
 # One Celery queue per AI level (services.ai_worker routing); each needs a worker in compose and a ScaledObject in k8s.
 AI_QUEUES = QUEUES
+# Each level's worker also serves the level's bulk queue (computer-only games), listed after the interactive one.
+ALL_QUEUES = WORKER_QUEUES
+LEVEL_QUEUES = {level: level_queues(level) for level in LEVEL_NAMES}
 API_PORT = 8000
 API_COMMAND = ["gunicorn", "-c", "gunicorn.conf.py", "services.api.wsgi:app"]
 CELERY_APP = "services.ai_worker.celery_app"
@@ -51,11 +54,18 @@ def option_value(command: list[str], *flags: str) -> str | None:
     return None
 
 
-def worker_queue(command: list[str]) -> str | None:
-    """The queue a `celery -A services.ai_worker.celery_app worker -Q <queue>` command consumes, else None."""
+def worker_queues(command: list[str]) -> tuple[str, ...]:
+    """The queues a `celery -A services.ai_worker.celery_app worker -Q <a>,<b>` command consumes, in its
+    order (the order the worker polls them in), else ()."""
     if "worker" not in command or option_value(command, "-A", "--app") != CELERY_APP:
-        return None
-    return option_value(command, "-Q", "--queues")
+        return ()
+    return tuple((option_value(command, "-Q", "--queues") or "").split(","))
+
+
+def worker_queue(command: list[str]) -> str | None:
+    """The interactive queue of a level's worker command (the first it polls), else None."""
+    queues = worker_queues(command)
+    return queues[0] if queues else None
 
 
 _QUANTITY = re.compile(r"^([0-9.]+)(m|Ki|Mi|Gi|Ti|k|M|G|T)?$")

@@ -17,14 +17,16 @@ from services.players import LEVEL_NAMES
 
 from .deploy_files import (
     AI_QUEUES,
+    ALL_QUEUES,
     API_COMMAND,
     API_PORT,
     DEPLOY_DIR,
+    LEVEL_QUEUES,
     LIVENESS_PATH,
     REPO_ROOT,
     SCHEMAS_DIR,
     option_value,
-    worker_queue,
+    worker_queues,
 )
 
 COMPOSE_FILE = DEPLOY_DIR / "docker-compose.yml"
@@ -49,8 +51,7 @@ def docker_compose_binary() -> Path:
 def workers_by_queue(compose: dict[str, Any]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for name, service in compose["services"].items():
-        queue = worker_queue(service.get("command") or [])
-        if queue:
+        for queue in worker_queues(service.get("command") or []):
             found.setdefault(queue, []).append(name)
     return found
 
@@ -86,8 +87,10 @@ def test_docker_compose_loads_the_file_without_an_engine() -> None:
 
 def test_every_ai_queue_has_exactly_one_worker(compose: dict[str, Any]) -> None:
     workers = workers_by_queue(compose)
-    assert set(workers) == set(AI_QUEUES)
+    assert set(workers) == set(ALL_QUEUES)
     assert all(len(names) == 1 for names in workers.values()), workers
+    for level, queues in LEVEL_QUEUES.items():  # interactive first, then the level's bulk queue
+        assert worker_queues(compose["services"][f"worker-{level}"]["command"]) == queues
 
 
 @pytest.mark.parametrize("queue", AI_QUEUES)

@@ -16,9 +16,11 @@ from services.players import HINT_LEVEL, queue_of
 
 from .deploy_files import (
     AI_QUEUES,
+    ALL_QUEUES,
     API_COMMAND,
     API_PORT,
     K8S_DIR,
+    LEVEL_QUEUES,
     LIVENESS_PATH,
     READINESS_PATH,
     SCHEMAS_DIR,
@@ -28,6 +30,7 @@ from .deploy_files import (
     option_value,
     quantity,
     worker_queue,
+    worker_queues,
 )
 
 # Oldest and newest Kubernetes minor the manifests must suit (1.29: sidecar-era clusters still common).
@@ -138,12 +141,14 @@ def test_trigger_authentications_match_schema(k8s_documents: list[dict[str, Any]
             assert ref["key"] in named(k8s_documents, "Secret", ref["name"])["stringData"]
 
 
-@pytest.mark.parametrize("queue", AI_QUEUES)
+@pytest.mark.parametrize("queue", ALL_QUEUES)
 def test_each_queue_has_a_worker_scaled_on_its_list(k8s_documents: list[dict[str, Any]], queue: str) -> None:
     scaled = scaled_object_for(k8s_documents, queue)
     target = named(k8s_documents, "Deployment", scaled["spec"]["scaleTargetRef"]["name"])
     (container,) = target["spec"]["template"]["spec"]["containers"]
-    assert worker_queue(container["command"]) == queue
+    assert queue in worker_queues(container["command"])
+    # a level's worker polls its interactive queue before its bulk one (people first)
+    assert worker_queues(container["command"]) in LEVEL_QUEUES.values()
     # Prefetch 1: tasks a worker holds are not in the list, so the list length is exactly the waiting work.
     assert option_value(container["command"], "--prefetch-multiplier") == "1"
     # No gossip, mingle or worker heartbeats: per-worker chatter on the broker Redis that nothing reads.
@@ -153,12 +158,22 @@ def test_each_queue_has_a_worker_scaled_on_its_list(k8s_documents: list[dict[str
 
 
 def test_no_worker_consumes_an_unknown_queue(k8s_documents: list[dict[str, Any]]) -> None:
-    queues = [
-        worker_queue(container.get("command", []))
-        for _, pod in pod_templates(k8s_documents)
-        for container in pod["containers"]
+    commands = [
+        container.get("command", []) for _, pod in pod_templates(k8s_documents) for container in pod["containers"]
     ]
-    assert sorted(queue for queue in queues if queue) == sorted(AI_QUEUES)
+    assert sorted(queue for command in commands for queue in worker_queues(command)) == sorted(ALL_QUEUES)
+    assert sorted(queue for queue in map(worker_queue, commands) if queue) == sorted(AI_QUEUES)
+
+
+def test_bulk_turns_add_replicas_only_at_a_longer_backlog(k8s_documents: list[dict[str, Any]]) -> None:
+    """Each level's ScaledObject scales on both of its lists; the bulk one (computer-only games, which wait
+    for the interactive list to empty) tolerates a longer backlog per replica."""
+    for interactive, bulk in LEVEL_QUEUES.values():
+        scaled = scaled_object_for(k8s_documents, interactive)
+        assert scaled == scaled_object_for(k8s_documents, bulk), "one ScaledObject per level's worker"
+        lengths = {t["metadata"]["listName"]: int(t["metadata"]["listLength"]) for t in scaled["spec"]["triggers"]}
+        assert set(lengths) == {interactive, bulk}
+        assert lengths[bulk] > lengths[interactive]
 
 
 def test_keda_reads_the_redis_the_app_uses(k8s_documents: list[dict[str, Any]], kustomization: dict[str, Any]) -> None:
@@ -167,12 +182,12 @@ def test_keda_reads_the_redis_the_app_uses(k8s_documents: list[dict[str, Any]], 
     expected_host = f"{service['metadata']['name']}.{kustomization['namespace']}.svc.cluster.local"
     assert redis_url.hostname == expected_host
     for scaled in of_kind(k8s_documents, "ScaledObject"):
-        (trigger,) = scaled["spec"]["triggers"]
-        host, port = trigger["metadata"]["address"].rsplit(":", 1)
-        assert (host, int(port)) == (expected_host, redis_url.port)
-        assert port == str(service["spec"]["ports"][0]["port"])
-        assert trigger["metadata"]["databaseIndex"] == redis_url.path.lstrip("/")
-        named(k8s_documents, "TriggerAuthentication", trigger["authenticationRef"]["name"])
+        for trigger in scaled["spec"]["triggers"]:
+            host, port = trigger["metadata"]["address"].rsplit(":", 1)
+            assert (host, int(port)) == (expected_host, redis_url.port)
+            assert port == str(service["spec"]["ports"][0]["port"])
+            assert trigger["metadata"]["databaseIndex"] == redis_url.path.lstrip("/")
+            named(k8s_documents, "TriggerAuthentication", trigger["authenticationRef"]["name"])
 
 
 def test_api_probes_use_health_endpoints(k8s_documents: list[dict[str, Any]]) -> None:

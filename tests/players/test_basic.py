@@ -10,7 +10,17 @@ import pytest
 
 from services.engine import Bid, apply, make_rules, new_game, turn, view
 from services.engine.cards import mask_of, parse_card
-from services.players import LEVEL_NAMES, LEVELS, QUEUES, basic_bid, basic_move, nearest_legal
+from services.players import (
+    BULK_QUEUES,
+    LEVEL_NAMES,
+    LEVELS,
+    QUEUES,
+    WORKER_QUEUES,
+    basic_bid,
+    basic_move,
+    level_queues,
+    nearest_legal,
+)
 
 
 def first_bidder_view(hand: list[str], preset: str = "partnership", **rules):
@@ -76,3 +86,10 @@ def test_the_catalogue_lists_six_levels_with_their_seed_and_queue():
     assert {LEVELS[name].seed for name in ("basic", "normal", "hard")} == {"002"}
     assert tuple(f"ai.{name}" for name in LEVEL_NAMES) == QUEUES
     assert all(level.description for level in LEVELS.values())
+
+
+def test_each_level_has_a_bulk_queue_that_workers_read_after_every_interactive_one():
+    assert tuple(f"ai.bulk.{name}" for name in LEVEL_NAMES) == BULK_QUEUES
+    assert not set(QUEUES) & set(BULK_QUEUES)
+    assert WORKER_QUEUES == QUEUES + BULK_QUEUES, "a worker of every level polls all interactive queues first"
+    assert level_queues("hard") == ("ai.hard", "ai.bulk.hard")

@@ -1,7 +1,8 @@
 """Sending computer players' turns to the Celery workers.
 
 :meth:`AiDispatcher.dispatch` sends the task ``ai.decide`` **by name** to the
-queue ``ai.<level>`` with the seat's view as plain JSON (the API never imports
+queue ``ai.<level>`` (``ai.bulk.<level>`` for a computer-only game, which workers
+take only when no person's turn waits) with the seat's view as plain JSON (the API never imports
 the worker; the code they share is the engine and services.players), and
 records the pending turn in the store's ledger (``{task_id, version, seat,
 level, sent_at, attempts}``, due by ``AI_DECISION_DEADLINE_SECONDS``), which
@@ -24,7 +25,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from celery import Celery
 
@@ -32,7 +33,7 @@ from services.api.ai_seats.results import ResultWaiter
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
 from services.engine import view
-from services.players import DEFAULT_LEVEL, LEVEL_NAMES, queue_of
+from services.players import DEFAULT_LEVEL, WORKER_QUEUES, queue_of
 
 log = logging.getLogger(__name__)
 TASK_NAME = "ai.decide"
@@ -48,6 +49,14 @@ def decision_seed(game_seed: int, version: int, attempts: int) -> int:
 
 def _no_request() -> str:
     return "ai-driver"
+
+
+class Sent(NamedTuple):
+    """A turn this process sent and awaits: its level, when, and whether it went to a bulk queue."""
+
+    level: str
+    sent_at: float
+    bulk: bool = False
 
 
 class ResultListener(Protocol):
@@ -82,8 +91,8 @@ class AiDispatcher:
         self.deadline = deadline
         self.request_id = request_id
         self.clock = clock
-        # task id -> (level, sent_at) of the turns this process sent, awaiting results
-        self._sent: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        # task id -> (level, sent_at, bulk) of the turns this process sent, awaiting results
+        self._sent: OrderedDict[str, Sent] = OrderedDict()
         self._sent_lock = threading.Lock()
         # task id -> abandoned at, of hints whose requester stopped waiting: deleted on arrival
         self._abandoned: OrderedDict[str, float] = OrderedDict()
@@ -99,8 +108,8 @@ class AiDispatcher:
             for task_id in task_ids:
                 self.listener.unsubscribe(task_id)
 
-    def claim_result(self, task_id: str) -> tuple[str, float] | None:
-        """``(level, sent_at)`` if this process sent ``task_id`` (and so applies
+    def claim_result(self, task_id: str) -> Sent | None:
+        """``(level, sent_at, bulk)`` if this process sent ``task_id`` (and so applies
         its result), else None; either way the process stops awaiting it.
 
         The listener is subscribed only to the results of tasks this process
@@ -130,9 +139,9 @@ class AiDispatcher:
         self._unsubscribe([task_id])
         return abandoned
 
-    def _remember_sent(self, task_id: str, level: str, sent_at: float) -> None:
+    def _remember_sent(self, task_id: str, level: str, sent_at: float, bulk: bool = False) -> None:
         with self._sent_lock:
-            self._sent[task_id] = (level, sent_at)
+            self._sent[task_id] = Sent(level, sent_at, bulk)
             evicted = [self._sent.popitem(last=False)[0] for _ in range(len(self._sent) - self.MAX_SENT)]
         self._unsubscribe(evicted)
 
@@ -161,6 +170,7 @@ class AiDispatcher:
         """Send the turn of ``seat`` at ``record.version`` (recorded first, so a
         failed send is retried by the deadline sweep); its task id."""
         level = record.seats[seat].level or DEFAULT_LEVEL
+        bulk = record.computer_only  # nobody waits on it: after every waiting person's turn
         request_id = self.request_id()
         task_id = str(uuid.uuid4())
         now = self.clock()
@@ -171,8 +181,9 @@ class AiDispatcher:
             "level": level,
             "sent_at": now,
             "attempts": attempts,
+            "bulk": bulk,
         }
-        self._remember_sent(task_id, level, now)
+        self._remember_sent(task_id, level, now, bulk)
         self.store.record_turn(record.game_id, pending, now + self.deadline)
         if self.listener is not None:
             # Confirmed before sending, so the result can't be published unheard.  Unconfirmed in time (the
@@ -191,10 +202,11 @@ class AiDispatcher:
                 "seed": decision_seed(record.state.seed, record.version, attempts),
                 "request_id": request_id,
             },
-            queue=queue_of(level),
+            queue=queue_of(level, bulk),
         )
         AI_DECISIONS_SENT.labels(level).inc()
-        extra = {"request_id": request_id, "game_id": record.game_id, "seat": seat, "level": level, "task_id": task_id}
+        extra = {"request_id": request_id, "game_id": record.game_id, "seat": seat, "level": level, "bulk": bulk}
+        extra["task_id"] = task_id
         log.info("ai turn sent", extra=extra)
         return task_id
 
@@ -204,10 +216,12 @@ class AiDispatcher:
         return stored.result if stored.successful() and isinstance(stored.result, dict) else None
 
     def queue_depth(self) -> dict[str, int]:
-        """Turns waiting in each AI queue (Celery's Redis transport keeps a list per queue)."""
+        """Turns waiting in each AI queue, both classes (Celery's Redis transport keeps a list per queue)."""
         with self.celery.connection_for_read() as conn:
-            client = conn.default_channel.client
-            return {queue_of(level): int(client.llen(queue_of(level))) for level in LEVEL_NAMES}
+            pipe = conn.default_channel.client.pipeline(transaction=False)
+            for queue in WORKER_QUEUES:
+                pipe.llen(queue)
+            return {queue: int(n) for queue, n in zip(WORKER_QUEUES, pipe.execute(), strict=True)}
 
     def pending(self, game_id: str) -> dict[str, Any] | None:
         return self.store.pending_turn(game_id)

@@ -22,7 +22,9 @@ applier, and the sweeper):
   ``AI_MAX_ATTEMPTS`` failed attempts the API plays basic's move for the seat
   itself (:func:`services.players.basic_move`: pure, no worker needed, and
   never a nil bid unless nil is the only legal bid), so a broken worker pool
-  can't freeze a game forever (logged and counted).
+  can't freeze a game forever (logged and counted).  The overdue turn of a
+  computer-only game nobody watches is not sent again: the game is marked
+  paused (:mod:`services.api.ai_seats.pauses`) and its next read sends it.
 """
 
 from __future__ import annotations
@@ -36,12 +38,14 @@ from typing import Any
 
 import redis
 
-from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.dispatch import AiDispatcher, Sent
 from services.api.ai_seats.hooks import ai_seat_to_move
+from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.commands import Collaborators, apply_ai_move
 from services.api.metrics import (
     AI_DECISION_SECONDS,
+    AI_QUEUE_WAIT_SECONDS,
     AI_REISSUED,
     AI_RESULT_SUBSCRIPTIONS,
     AI_RESULTS_RECEIVED,
@@ -85,8 +89,10 @@ class AiDriver:
         max_attempts: int,
         sweep_interval: float,
         clock: Callable[[], float] = time.time,
+        gate: PauseGate = OFF,
     ) -> None:
         self.ctx = ctx
+        self.gate = gate
         self.store = ctx.store
         self.dispatcher = dispatcher
         self.results = results
@@ -113,17 +119,21 @@ class AiDriver:
 
     # ---- applying a decision ---------------------------------------------------
 
-    def apply_result(self, result: dict[str, Any], sent: tuple[str, float] | None = None) -> bool:
-        """Apply a decision; ``sent`` is its ``(level, sent_at)`` when this
-        process sent it (else the recorded pending turn is read for the metric)."""
+    def apply_result(self, result: dict[str, Any], sent: Sent | None = None) -> bool:
+        """Apply a decision; ``sent`` is its ``(level, sent_at, bulk)`` when this
+        process sent it (else the recorded pending turn is read for the metrics)."""
         game_id, version, seat = result["game_id"], int(result["version"]), int(result["seat"])
         if sent is None:
             pending = self.dispatcher.pending(game_id)
             if pending is not None and pending["version"] == version:
-                sent = (pending["level"], pending["sent_at"])
+                sent = Sent(pending["level"], pending["sent_at"], bool(pending.get("bulk")))
         applied = apply_ai_move(self.ctx, game_id, version, seat, move_from_result(result))
         if applied and sent is not None:
-            AI_DECISION_SECONDS.labels(sent[0]).observe(max(0.0, self.clock() - sent[1]))
+            took = max(0.0, self.clock() - sent.sent_at)
+            AI_DECISION_SECONDS.labels(sent.level).observe(took)
+            if "elapsed_ms" in result:  # the worker's own time on it: the rest waited (mostly in the queue)
+                waited = max(0.0, took - float(result["elapsed_ms"]) / 1000)
+                AI_QUEUE_WAIT_SECONDS.labels("bulk" if sent.bulk else "interactive").observe(waited)
         # The game's ledger entry is left alone: a newer turn may already have
         # replaced it, and a stale one costs the sweep one read.
         return applied
@@ -182,6 +192,8 @@ class AiDriver:
                 self.dispatcher.claim_result(pending["task_id"])  # if this process sent it: no longer awaited
                 return
             attempts = pending["attempts"]
+        if not self.gate.may_send(record):
+            return  # a computer-only game nobody watches: paused, its next read sends the turn
         if attempts >= self.max_attempts:
             log.error("no AI worker answered; playing basic's move", extra={"game_id": game_id, "seat": seat})
             move = fallback_move(record, seat)

@@ -11,7 +11,9 @@ passed to the commands in :class:`services.api.games.commands.Collaborators`);
   after committing, the AI driver's deadline sweep finds the turn and sends
   it (a registration for a write that then loses its race is dropped by the
   sweep: the game has no AI turn at that version);
-* ``after_commit`` sends the decision to the workers at once.
+* ``after_commit`` sends the decision to the workers at once — unless the
+  game is computer-only and nobody watches it (:mod:`services.api.ai_seats.pauses`:
+  it waits, paused, for a read).
 
 Neither raises into the request: the change itself must not fail because
 the broker hiccuped; the deadline sweep retries.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.store.protocol import GameRecord
 from services.engine import turn
 
@@ -50,8 +53,9 @@ class Dispatcher(Protocol):
 class DispatchHooks:
     """Registers and sends the AI turn a committed version needs (see module doc)."""
 
-    def __init__(self, dispatcher: Dispatcher) -> None:
+    def __init__(self, dispatcher: Dispatcher, gate: PauseGate = OFF) -> None:
         self.dispatcher = dispatcher
+        self.gate = gate
 
     def before_commit(self, record: GameRecord) -> None:
         if ai_seat_to_move(record) is None:
@@ -61,11 +65,12 @@ class DispatchHooks:
         except Exception:
             log.exception("could not register an AI turn", extra={"game_id": record.game_id})
 
-    def after_commit(self, record: GameRecord) -> None:
+    def after_commit(self, record: GameRecord, read: bool = False) -> None:
         seat = ai_seat_to_move(record)
         if seat is None:
             return
         try:
-            self.dispatcher.dispatch(record, seat)
+            if self.gate.may_send(record, read):
+                self.dispatcher.dispatch(record, seat)
         except Exception:
             log.exception("could not send an AI turn", extra={"game_id": record.game_id, "seat": seat})

@@ -18,11 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from services.api.games import idempotency
+from services.api.games import idempotency, quotas
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest
+from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
@@ -48,6 +49,7 @@ class Collaborators:
     ai: AiHooks = NO_AI
     allow_seeded: bool = True  # ALLOW_SEEDED_GAMES: off where strangers play (a seed's creator knows the deals)
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
+    quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
 
 
 def load(store: GameStore, game_id: str) -> GameRecord:
@@ -59,7 +61,8 @@ def load(store: GameStore, game_id: str) -> GameRecord:
     return record
 
 
-def create_game(ctx: Collaborators, body: dict[str, Any]) -> dict[str, Any]:
+def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play."""
     seed = body.get("seed")
     if seed is not None and not ctx.allow_seeded:
         raise ApiError(
@@ -82,17 +85,27 @@ def create_game(ctx: Collaborators, body: dict[str, Any]) -> dict[str, Any]:
         level = spec.get("level", DEFAULT_LEVEL) if spec["type"] == "ai" else None
         seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
         tokens.append(token)
-    record = GameRecord(new_game_id(), 1, seats, "", dict(body["options"]), seeded=seed is not None)
+    options = dict(body["options"])
+    record = GameRecord(new_game_id(), 1, seats, "", options, seeded=seed is not None, creators=creators)
     record = record.with_state(state)
     events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
     if not record.waiting:
         record.started = True
         events += log_entries(record, [round_started(state)])
+    quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
     ctx.ai.before_commit(record)
-    if not ctx.store.commit(record, None, events):  # a 128-bit id collision: practically never
+    try:
+        committed = ctx.store.commit(record, None, events)
+    except NotReplicated:
+        raise  # written: it stays held
+    except Exception:
+        quotas.release(ctx.store, record)
+        raise
+    if not committed:  # a 128-bit id collision: practically never
+        quotas.release(ctx.store, record)
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
     GAMES_CREATED.inc()
-    ctx.ai.after_commit(record)
+    ctx.ai.after_commit(record, read=True)
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
         item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
@@ -141,7 +154,7 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
         events = [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
-            ctx.ai.after_commit(nxt)
+            ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
             return game_view(nxt, None, ctx.cache)
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
@@ -185,12 +198,15 @@ def _commit_move(
         committed = ctx.store.commit(nxt, record, events, idem_value)
     except NotReplicated:
         ctx.ai.after_commit(nxt)  # it is written, just not yet safe: the next AI turn goes out as usual
+        if after.phase == "game_over":
+            quotas.release(ctx.store, nxt)
         raise
     if not committed:
         return None
     MOVES.labels(kind, "accepted").inc()
     if after.phase == "game_over":
         GAMES_FINISHED.inc()
+        quotas.release(ctx.store, nxt)  # its creators may start another (the one extra call, at the end only)
     if cache is not None:
         cache.put((record.game_id, nxt.version, seat), response)
     ctx.ai.after_commit(nxt)

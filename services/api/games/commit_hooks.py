@@ -15,7 +15,8 @@ from services.api.store.protocol import GameRecord
 class AiHooks(Protocol):
     def before_commit(self, record: GameRecord) -> None: ...
 
-    def after_commit(self, record: GameRecord) -> None: ...
+    def after_commit(self, record: GameRecord, read: bool = False) -> None:
+        """``read``: the change came from a client looking at the game (its creation, a player leaving it)."""
 
 
 class NoAi:
@@ -24,7 +25,7 @@ class NoAi:
     def before_commit(self, record: GameRecord) -> None:
         return None
 
-    def after_commit(self, record: GameRecord) -> None:
+    def after_commit(self, record: GameRecord, read: bool = False) -> None:
         return None
 
 

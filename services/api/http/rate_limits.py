@@ -5,8 +5,10 @@ every API process: one budget per client address for all ``/v1`` requests
 (an application-wide limit, not flask-limiter's per-route default limits),
 and one per seat token, shared by every v1 route, for requests that carry one.
 The two add up: a token's requests also spend its address's budget; hints
-and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``).  A
-refused request gets a 429 problem+json with ``Retry-After`` (at least 1 s).
+and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``), and game
+creation a fourth, per address (``CREATE_RATE_LIMIT``, refused with its own
+code, ``create_rate_limited``).  A refused request gets a 429 problem+json
+with ``Retry-After`` (at least 1 s; a quota's own 429 keeps the app's value).
 Health, metrics and the contract/docs pages are not limited, so probes and
 scrapes never starve (and only v1 operations declare 429 in openapi.yaml).
 """
@@ -14,6 +16,8 @@ scrapes never starve (and only v1 operations declare 429 in openapi.yaml).
 from __future__ import annotations
 
 import hashlib
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, request
@@ -23,13 +27,18 @@ from flask_limiter.errors import RateLimitExceeded
 
 from services.api.config import rate_limit_storage
 from services.api.games.auth import token_of
+from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import ApiError, problem_response
 
+SCOPE_CODES = {"create": "create_rate_limited"}  # a limit's scope -> its refusal's code (else rate_limited)
 EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "X-Request-ID"]
 
 
 def client_address() -> str:
+    """The client's address: the peer's, or with ``PROXY_FIX_HOPS`` = n the one the n trusted proxies
+    put in ``X-Forwarded-For`` (werkzeug's ProxyFix, applied by the app factory); a header a client
+    forges is never read with 0 hops."""
     return request.remote_addr or "unknown"
 
 
@@ -58,8 +67,8 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     enabled = bool(config["RATE_LIMIT_ENABLED"])
 
     def retry_after_as_the_app_meant(response: Response) -> Response:
-        if response.status_code == 429:
-            seconds = response.headers.get("Retry-After", "")
+        if response.status_code == 429:  # the app's own 429 (a quota) keeps its value; the limiter's, its window's
+            seconds = g.get("app_retry_after") or response.headers.get("Retry-After", "")
             response.headers["Retry-After"] = str(max(1, int(seconds) if seconds.isdigit() else 1))
         elif g.get("app_retry_after") is not None:
             response.headers["Retry-After"] = g.app_retry_after
@@ -105,8 +114,12 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> Response:
-        detail = f"Too many requests: the limit is {error.description}. Retry after the time in Retry-After."
-        return problem_response(ApiError(429, "rate_limited", detail))
+        code = SCOPE_CODES.get(str(error.limit.scope), "rate_limited")
+        if code != "rate_limited":
+            QUOTA_REFUSALS.labels(code).inc()
+        what = "games created from this address" if code == "create_rate_limited" else "requests"
+        detail = f"Too many {what}: the limit is {error.description}. Retry after the time in Retry-After."
+        return problem_response(ApiError(429, code, detail))
 
     origins = [o.strip() for o in str(config["CORS_ORIGINS"] or "").split(",") if o.strip()]
     if origins:
@@ -114,6 +127,45 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
 
     app.extensions["spades.limiter"] = limiter  # route decorators (limit_hints) hold it only weakly
     return limiter
+
+
+class SlowRefusals:
+    """WSGI middleware: a ``429`` is answered after ``delay`` seconds.
+
+    A refusal costs the API about as much CPU as serving a small request (the limit checks are Redis
+    round trips), so a client that sends again as soon as it is refused, on a few connections, keeps
+    the API processes busy refusing it, and that CPU is everyone else's.  Held back ``delay`` seconds
+    (a parked greenlet under gevent: no CPU, no thread), a refused client's requests are bounded by its
+    connections / ``delay``; a client that honours ``Retry-After`` (at least 1 s) loses nothing.  The app
+    factory installs it only under gevent, where the wait holds no thread."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], delay: float, sleep: Callable[[float], None] = time.sleep):
+        self.app, self.delay, self.sleep = app, delay, sleep
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        refused = False
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            nonlocal refused
+            refused = status.startswith("429")
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        if refused:  # the status is set before the body is returned: nothing has been sent yet
+            self.sleep(self.delay)
+        return body
+
+
+def limit_creates(app: Flask, limiter: Limiter) -> None:
+    """``CREATE_RATE_LIMIT`` per client address on ``POST /v1/games``, on top of the shared budgets: a
+    game costs far more than a request (and a computer-only one, workers' time until it ends).  Wrapped
+    around the registered view, as :func:`limit_hints` does."""
+    if not app.config["CREATE_RATE_LIMIT"]:
+        return
+    endpoint = "v1.create_game"
+    app.view_functions[endpoint] = limiter.limit(
+        app.config["CREATE_RATE_LIMIT"], key_func=client_address, override_defaults=False, scope="create"
+    )(app.view_functions[endpoint])
 
 
 def limit_hints(app: Flask, limiter: Limiter) -> None:

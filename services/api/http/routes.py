@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import orjson
@@ -12,17 +13,20 @@ from marshmallow import Schema, ValidationError
 
 from services.api.ai_seats import hints, review
 from services.api.games import commands
-from services.api.games.auth import bearer_token, seat_for
+from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.events import visible_event
 from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
 from services.api.games.move_request import MoveRequest, parse_if_match, parse_move, request_fingerprint
+from services.api.games.quotas import creator_ids
 from services.api.games.rendering import RenderedRounds, game_view
 from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat, request_id
+from services.api.http.rate_limits import client_address
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
+from services.api.store.protocol import GameRecord
 from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_DOCS, PRESETS, option_type
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
@@ -31,6 +35,11 @@ v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
 def _ctx() -> Collaborators:
     return current_app.extensions["spades.commands"]
+
+
+def _seen(record: GameRecord) -> None:
+    """A read of the game: a computer-only one counts as watched (and a paused one goes on)."""
+    current_app.extensions["spades.pauses"].seen(record)
 
 
 def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -109,7 +118,11 @@ def _query(schema: Schema) -> dict[str, Any]:
 @v1.post("/games")
 def create_game() -> Response:
     body = _load_body(request_schemas.CREATE_GAME_REQUEST)
-    created = commands.create_game(_ctx(), body)
+    ctx = _ctx()
+    creators: tuple[str, ...] = ()
+    if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
+        creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
+    created = commands.create_game(ctx, body, creators)
     location = url_for("v1.get_game", game_id=created["game_id"])
     return _json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
@@ -123,6 +136,7 @@ def get_game(game_id: str) -> Response:
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
+    _seen(record)
     cache = ctx.cache
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
     body = cache.get(key) if cache is not None else None
@@ -220,6 +234,7 @@ def events(game_id: str) -> Response:
     seat = seat_for(record, token)
     note_seat(seat)
     check_resumable(record, query["after"])
+    _seen(record)
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
     found = current_app.extensions["spades.fanout"].wait_events(game_id, query["after"], page, wait)
@@ -250,14 +265,18 @@ def stream(game_id: str) -> Response:
     if record.state.phase == "game_over" and after >= record.seq:
         return Response(status=204)
     check_resumable(record, after)
+    _seen(record)
     config = current_app.config
+    gate = current_app.extensions["spades.pauses"]
     settings = StreamSettings(
         heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
         max_seconds=float(config["STREAM_MAX_SECONDS"]),
         page_size=int(config["EVENTS_PAGE_SIZE"]),
+        touch_seconds=gate.seconds / 2,  # an open stream keeps watching a computer-only game
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    frames = sse_frames(current_app.extensions["spades.fanout"], game_id, seat, after, settings)
+    hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
+    frames = sse_frames(hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only)
     return Response(frames, 200, headers, mimetype="text/event-stream")
 
 

@@ -29,6 +29,7 @@ MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
+LEFT_TYPE = "seat_left"  # after it the game may be left to computers alone: the stream starts touching it
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class StreamSettings:
     heartbeat_seconds: float
     max_seconds: float
     page_size: int
+    touch_seconds: float = 0.0  # call the stream's ``touch`` this often while it is open (0: never)
 
 
 def resume_point(last_event_id: str | None, after: str | None) -> int:
@@ -69,20 +71,32 @@ def sse_frames(
     after: int,
     settings: StreamSettings,
     clock: Callable[[], float] = time.monotonic,
+    touch: Callable[[], None] | None = None,
+    touching: bool = True,
 ) -> Iterator[bytes]:
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
     ``heartbeat_seconds`` for nothing, until ``game_over`` was sent or ``max_seconds`` have passed
     (the client then reconnects with ``Last-Event-ID``), or the log was trimmed past the stream's
-    cursor (the reconnect is then answered ``410 too_far_behind``)."""
+    cursor (the reconnect is then answered ``410 too_far_behind``).  With ``touch`` and
+    ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
+    read (so at least every heartbeat), while ``touching`` (from the start, or from the first
+    ``seat_left`` event on): an open stream watches a computer-only game
+    (:mod:`services.api.ai_seats.pauses`), and one its players left to computers."""
     deadline = clock() + settings.max_seconds
+    every = settings.touch_seconds
+    next_touch = clock() + every
     cursor = after
     yield b"retry: %d\n\n" % RETRY_MS
     with hub.listen(game_id) as listener:  # left when the server closes the generator (a dropped client)
         while True:
-            remaining = deadline - clock()
+            now = clock()
+            remaining = deadline - now
             if remaining <= 0:
                 return
+            if touching and touch is not None and every > 0 and now >= next_touch:  # at least once a heartbeat
+                touch()
+                next_touch = now + every
             found = listener.wait(cursor, settings.page_size, min(settings.heartbeat_seconds, remaining))
             if not found:
                 yield KEEP_ALIVE
@@ -93,6 +107,7 @@ def sse_frames(
             for entry in found:
                 visible = visible_event(entry, seat)
                 cursor = visible["seq"]
+                touching = touching or visible["type"] == LEFT_TYPE
                 frames.append(frame(visible))
                 if visible["type"] == END_TYPE:
                     ended = True

@@ -7,18 +7,22 @@ compare-and-set on the version that writes the record, its events and its
 idempotency entry together or not at all, and each :class:`MemoryStore` keeps
 its own ``recent`` copies.  Several stores over one :class:`MemoryBackend`
 play several API processes over one Redis, stale copies included.  What it
-leaves out: expiry (TTLs) and the Lua script's wire format.
+leaves out: expiry (TTLs; a watched mark lapses on its ``clock``, holds end
+at their given times) and the Lua script's wire format.
 """
 
 from __future__ import annotations
 
 import queue
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from threading import Condition
 from typing import Any
 
 import orjson
 
+from services.api.store.fair_share import COMPUTER_GAMES, GAMES
 from services.api.store.protocol import GameRecord, Notice, RecentCopies, entry_answers, notify_channel
 
 
@@ -31,6 +35,9 @@ class MemoryBackend:
     idempotent: dict[str, bytes] = field(default_factory=dict)  # idempotency_key(id, seat) -> last entry
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
+    holds: dict[str, dict[str, tuple[float, bool]]] = field(default_factory=dict)  # creator -> game -> (until, cpu)
+    watched: dict[str, float] = field(default_factory=dict)  # game id -> watched until
+    paused: set[str] = field(default_factory=set)  # game ids marked paused
     changed: Condition = field(default_factory=Condition)  # the lock of every read and write
     subscribers: dict[str, set[MemorySubscription]] = field(default_factory=dict)  # channel -> subscriptions
 
@@ -73,8 +80,11 @@ class MemorySubscription:
 class MemoryStore:
     """One API process's view of a :class:`MemoryBackend` (a fresh backend by default)."""
 
-    def __init__(self, backend: MemoryBackend | None = None, recent_size: int = 4096) -> None:
+    def __init__(
+        self, backend: MemoryBackend | None = None, recent_size: int = 4096, clock: Callable[[], float] = time.time
+    ) -> None:
         self.backend = backend or MemoryBackend()
+        self.clock = clock  # when a watched mark lapses (the one TTL this store keeps)
         self._recent = RecentCopies(recent_size)
         self.commits = 0  # committed writes through this store (tests count round trips with it)
 
@@ -160,3 +170,42 @@ class MemoryStore:
     def claim_turn(self, game_id: str) -> bool:
         with self.backend.changed:
             return self.backend.deadlines.pop(game_id, None) is not None
+
+    # ---- fair share (services.api.store.fair_share) -------------------------------
+
+    def hold_game(
+        self, creator: str, game_id: str, computer_only: bool, limits: tuple[int, int], now: float, until: float
+    ) -> str | None:
+        with self.backend.changed:
+            held = self.backend.holds.setdefault(creator, {})
+            if game_id in held:
+                return None
+            for game, (ends, _) in list(held.items()):
+                if ends < now:
+                    del held[game]
+            if limits[0] and len(held) >= limits[0]:
+                return GAMES
+            if computer_only and limits[1] and sum(cpu for _, cpu in held.values()) >= limits[1]:
+                return COMPUTER_GAMES
+            held[game_id] = (until, computer_only)
+            return None
+
+    def release_game(self, creators: Sequence[str], game_id: str) -> None:
+        with self.backend.changed:
+            for creator in creators:
+                self.backend.holds.get(creator, {}).pop(game_id, None)
+
+    def watch(self, game_id: str, seconds: float) -> bool:
+        with self.backend.changed:
+            self.backend.watched[game_id] = self.clock() + seconds
+            if game_id in self.backend.paused:
+                self.backend.paused.discard(game_id)
+                return True
+            return False
+
+    def pause_unless_watched(self, game_id: str) -> bool:
+        with self.backend.changed:
+            if self.backend.watched.get(game_id, float("-inf")) > self.clock():
+                return True
+            self.backend.paused.add(game_id)
+            return False

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from services.api.store.fair_share import FairShareStore
 from services.engine import GameState, from_json, to_json_parts
 
 _PARSED: OrderedDict[tuple[str, str], GameState] = OrderedDict()
@@ -104,6 +105,7 @@ class GameRecord:
     seeded: bool = False  # created with a client-chosen seed: its creator can compute the deals
     first_seq: int = 1  # seq of the oldest event the log keeps (services.api.games.log_retention)
     round_starts: tuple[int, ...] = ()  # seqs of the kept rounds' round_started events, oldest first
+    creators: tuple[str, ...] = ()  # who created it, hashed (services.api.games.quotas): released at game over
 
     @cached_property
     def state(self) -> GameState:
@@ -138,11 +140,17 @@ class GameRecord:
             self.seeded,
             self.first_seq,
             self.round_starts,
+            self.creators,
         )
 
     @property
     def waiting(self) -> bool:
         return "open" in [s.type for s in self.seats]
+
+    @property
+    def computer_only(self) -> bool:
+        """No seat is a person's or a bot's (nor open): nobody waits on its computers' turns (bulk work)."""
+        return all(s.type == "ai" for s in self.seats)
 
     def meta_json(self) -> str:
         meta: dict[str, Any] = {
@@ -154,6 +162,8 @@ class GameRecord:
         }
         if self.seeded:  # written only when true: most games are unseeded
             meta["seeded"] = True
+        if self.creators:  # only with quotas on: the creators' hashed ids, to release their hold at game over
+            meta["by"] = self.creators
         return orjson.dumps(meta).decode()
 
     @classmethod
@@ -172,6 +182,7 @@ class GameRecord:
             meta.get("seeded", False),
             log[0],
             tuple(log[1:]),
+            tuple(meta.get("by", ())),
         )
 
 
@@ -226,8 +237,9 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-class GameStore(Protocol):
-    """The storage operations the API needs; every change goes through :meth:`commit`."""
+class GameStore(FairShareStore, Protocol):
+    """The storage operations the API needs; every change goes through :meth:`commit`.
+    (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`.)"""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored record, or None for an unknown (or expired) game."""

@@ -29,3 +29,23 @@ def pending_key(game_id: str) -> str:
 def pending_set(game_id: str) -> str:
     """The ledger shard that holds a game's AI deadline (stable: a hash of the id)."""
     return PENDING_SETS[zlib.crc32(game_id.encode()) % PENDING_SHARDS]
+
+
+def held_games_key(creator: str) -> str:
+    """A creator's games in play (sorted set: game id scored by when its hold ends); its own slot."""
+    return f"quota:{{{creator}}}:games"
+
+
+def held_computer_games_key(creator: str) -> str:
+    """The creator's computer-only games in play, in the same slot as :func:`held_games_key`."""
+    return f"quota:{{{creator}}}:computer"
+
+
+def watched_key(game_id: str) -> str:
+    """Set, with a TTL, by each read of a computer-only game (services.api.ai_seats.pauses)."""
+    return f"game:{{{game_id}}}:watched"
+
+
+def paused_key(game_id: str) -> str:
+    """Set when a computer-only game's AI turn was held back because nobody watched it; a read takes it."""
+    return f"game:{{{game_id}}}:paused"

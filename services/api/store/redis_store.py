@@ -22,6 +22,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   — the AI turn in flight and every game's AI deadline
   (:mod:`services.api.ai_seats.dispatch`), the game in the shard its id hashes to, so
   on a cluster the ledger is spread over the masters like the games are.
+* ``game:{id}:watched`` and ``game:{id}:paused``, and per creator ``quota:{creator}:games`` and
+  ``:computer`` — fair share (:mod:`services.api.store.redis_fair_share`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` (:mod:`services.api.store.redis_commit`) that writes the record, its events and the idempotency entry at once
@@ -51,12 +53,13 @@ from services.api.store.protocol import GameRecord, NotReplicated, RecentCopies,
 from services.api.store.redis_ai_ledger import RedisAiLedger
 from services.api.store.redis_client import make_client
 from services.api.store.redis_commit import COMMIT_LUA, CommitTtls, commit_command
+from services.api.store.redis_fair_share import RedisFairShare
 from services.api.store.redis_keys import events_key, game_key
 from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_send import AtMostOnce
 
 
-class RedisStore(RedisAiLedger):
+class RedisStore(RedisAiLedger, RedisFairShare):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(

@@ -211,8 +211,8 @@ class RecordingHooks:
         stored = self.store.load(record.game_id)
         self.calls.append(("before", record.version, stored.version if stored else None))
 
-    def after_commit(self, record: GameRecord) -> None:
-        self.calls.append(("after", record.version, self.store.load(record.game_id).version))
+    def after_commit(self, record: GameRecord, read: bool = False) -> None:
+        self.calls.append(("after", record.version, self.store.load(record.game_id).version, read))
 
 
 def test_the_ai_hooks_run_around_every_commit():
@@ -221,7 +221,8 @@ def test_the_ai_hooks_run_around_every_commit():
     ctx = Collaborators(store, ai=hooks)
     game_id, tokens = create(ctx)
     bid(ctx, game_id, tokens[1], 3)
-    assert hooks.calls == [("before", 1, None), ("after", 1, 1), ("before", 2, 1), ("after", 2, 2)]
+    # the creation comes from a client looking at the game (a read, for pausing computer-only games); a bid not
+    assert hooks.calls == [("before", 1, None), ("after", 1, 1, True), ("before", 2, 1), ("after", 2, 2, False)]
 
 
 def test_every_view_says_whether_the_game_was_seeded():

@@ -12,14 +12,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.players import QUEUES
+from services.players import WORKER_QUEUES
 from testkit.processes import free_port, start_redis, stop
 
 from ..contract import ContractSession
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
-AI_QUEUES = QUEUES
+AI_QUEUES = WORKER_QUEUES  # both classes of every level
 
 
 @pytest.fixture

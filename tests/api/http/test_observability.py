@@ -27,7 +27,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from services.api.http.observability import sized_metric_files
 from services.engine import make_rules, new_game, view
-from services.players import QUEUES
+from services.players import WORKER_QUEUES, level_queues
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from tests.conftest import API_TEST_DB, redis_url
 
@@ -37,7 +37,7 @@ from ..helpers import auth, create_game, wait_until
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 NO_LIMITS = {"RATE_LIMIT_ENABLED": "0"}
-AI_QUEUES = QUEUES
+AI_QUEUES = WORKER_QUEUES
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 SHORT = {"preset": "partnership", "win_score": 1, "lose_score": -1}  # over after the first round
 
@@ -163,12 +163,13 @@ def test_ai_turn_message_carries_the_request_id_and_only_its_own_hand(private_re
         assert created.headers["X-Request-ID"] == "create-ai-game-1"
         samples = scrape(base)
         broker = redis.Redis.from_url(private_redis_url)
-        try:
-            assert broker.llen("ai.standard") == 1
-            message = json.loads(broker.lindex("ai.standard", 0))
+        try:  # four computers: the turn went to the level's bulk queue
+            assert broker.llen("ai.bulk.standard") == 1
+            message = json.loads(broker.lindex("ai.bulk.standard", 0))
         finally:
             broker.close()
-    assert value(samples, "spades_ai_queue_depth", queue="ai.standard") == 1
+    assert value(samples, "spades_ai_queue_depth", queue="ai.bulk.standard") == 1
+    assert value(samples, "spades_ai_queue_depth", queue="ai.standard") == 0
     assert value(samples, "spades_ai_queue_depth", queue="ai.easy") == 0
     assert value(samples, "spades_ai_queue_depth", queue="ai.pro") == 0
 
@@ -199,7 +200,7 @@ def strings_in(obj) -> Iterator[str]:
 
 def test_ai_game_counts_decisions_by_level_and_the_finished_game(private_redis_url):
     with gunicorn(private_redis_url, env=NO_LIMITS) as base:
-        worker = start_worker(private_redis_url, queues=("ai.easy",))
+        worker = start_worker(private_redis_url, queues=level_queues("easy"))
         with running(worker):
             session = ContractSession(base)
             seats = [{"type": "ai", "level": "easy"}] * 4
@@ -216,6 +217,9 @@ def test_ai_game_counts_decisions_by_level_and_the_finished_game(private_redis_u
     assert value(samples, "spades_ai_decision_seconds_bucket", level="easy", le="+Inf") == len(ai_moves)
     assert value(samples, "spades_ai_decision_seconds_sum", level="easy") > 0
     assert value(samples, "spades_ai_decision_seconds_count", level="pro") == 0
+    # a computer-only game: every turn went to the bulk queue, and its wait is counted in that class
+    assert value(samples, "spades_ai_queue_wait_seconds_count", **{"class": "bulk"}) == len(ai_moves)
+    assert value(samples, "spades_ai_queue_wait_seconds_count", **{"class": "interactive"}) == 0
     assert value(samples, "spades_games_created_total") == 1
     assert value(samples, "spades_games_finished_total") == 1
     assert value(samples, "spades_moves_total", kind="play", outcome="accepted") == cards

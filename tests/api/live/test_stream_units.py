@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from services.api.live.fanout import FanoutHub
@@ -75,3 +77,29 @@ def test_a_stream_whose_cursor_fell_behind_the_kept_log_ends_so_its_reconnect_ge
     hub = _hub_with([_event(seq) for seq in (7, 8)])  # 1 to 6 trimmed away
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=50.0, page_size=10)
     assert list(sse_frames(hub, "g", None, 2, settings, Clock())) == [b"retry: 2000\n\n"]
+
+
+def test_an_open_stream_touches_its_game_every_touch_seconds():
+    """The stream of a computer-only game counts as a read while it is open (its route passes ``touch``)."""
+    hub = _hub_with([_event(1)])
+    touched: list[float] = []
+    clock = Clock()  # one second per reading: one reading per loop, so a touch every third loop
+    settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500, touch_seconds=3.0)
+    frames = list(sse_frames(hub, "g", None, 1, settings, clock=clock, touch=lambda: touched.append(clock.now)))
+    assert set(frames[1:]) == {KEEP_ALIVE}
+    assert len(touched) >= 2 and all(b - a >= 3.0 for a, b in pairwise(touched))
+    untouched = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500)
+    list(sse_frames(hub, "g", None, 1, untouched, clock=Clock(), touch=lambda: touched.append(-1.0)))
+    assert -1.0 not in touched, "no touch_seconds: never touched"
+
+
+def test_a_stream_starts_touching_once_a_player_has_left():
+    """A game a person leaves may be left to computers alone: from then on its open stream watches it."""
+    hub = _hub_with([_event(1), _event(2, "seat_left")])
+    touched: list[float] = []
+    clock = Clock()
+    settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500, touch_seconds=3.0)
+    list(sse_frames(hub, "g", None, 1, settings, clock=clock, touch=lambda: touched.append(0), touching=False))
+    assert touched, "after the seat_left event the stream touches its game"
+    list(sse_frames(hub, "g", None, 2, settings, clock=Clock(), touch=lambda: touched.append(1), touching=False))
+    assert 1 not in touched, "a stream past that event, of a game with a person, does not"
