@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The test command: set everything up on a fresh machine, then run pytest.
 # Extra arguments go to pytest (e.g. scripts/test.sh tests/engine -x).
-# Installs Debian's chromium for the browser tests (tests/web) when it is missing.
+# Installs Debian's chromium and the pinned axe-core (npm) for the browser tests (tests/web) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/ensure_redis.sh
 bash scripts/ensure_chromium.sh
+bash scripts/ensure_axe.sh
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -14,6 +14,7 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hints import HintClient
@@ -92,7 +93,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         quotas=quotas_of(settings),
     )
     app.extensions["spades.commands"] = ctx
-    app.extensions["spades.hints"] = make_hint_client(app, celery, dispatcher)
+    app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, celery, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
     limiter = init_protection(app, v1, exempt=[healthz, readyz])
@@ -180,13 +181,19 @@ def celery_init_app(app: Flask) -> Celery:
     return celery
 
 
-def make_hint_client(app: Flask, celery: Any, dispatcher: AiDispatcher) -> HintClient:
-    """Hints wait on the result backend with bounded socket timeouts (a dead Redis is a quick 503)."""
+def make_analysis_clients(app: Flask, celery: Any, dispatcher: AiDispatcher) -> tuple[HintClient, AnalysisTasks]:
+    """Hints and round reviews: ``ai.hint`` on the hint queue, waited for on the result backend with
+    bounded socket timeouts (a dead Redis is a quick 503)."""
     config = app.config
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
     results = redis.Redis.from_url(backend, socket_timeout=timeout, socket_connect_timeout=timeout)
-    return HintClient(celery, results, dispatcher, config["HINT_QUEUE"], float(config["HINT_TIMEOUT_SECONDS"]))
+    queue = config["HINT_QUEUE"]
+    hints = AnalysisTasks(celery, results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")
+    reviews = AnalysisTasks(
+        celery, results, dispatcher, queue, float(config["REVIEW_TIMEOUT_SECONDS"]), "review_unavailable"
+    )
+    return HintClient(hints), reviews
 
 
 def _register_docs(app: Flask) -> None:

@@ -38,7 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (services.players)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
-    "HINT_RATE_LIMIT": "30/minute",  # hint requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
+    "HINT_RATE_LIMIT": "30/minute",  # hint and review requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
+    "REVIEW_TIMEOUT_SECONDS": 10.0,  # how long a round review waits for all its analyses before a 503 review_unavailable
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
     "RATE_LIMIT_ENABLED": True,  # the rate limits and the games-in-play quotas on /v1
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
@@ -80,6 +81,7 @@ _CASTS = {
     "AI_MAX_ATTEMPTS": int,
     "AI_SWEEP_INTERVAL_SECONDS": float,
     "HINT_TIMEOUT_SECONDS": float,
+    "REVIEW_TIMEOUT_SECONDS": float,
     "READY_CACHE_SECONDS": float,
     "PROXY_FIX_HOPS": int,
     "RATE_LIMIT_ENABLED": flag,

@@ -33,6 +33,8 @@ TITLES: dict[str, str] = {
     "not_replicated": "The change is not yet safe on the replicas; retry with the same Idempotency-Key",
     "hints_disabled": "Hints are turned off in this game",
     "hint_unavailable": "No AI worker answered the hint in time; retry later",
+    "round_not_finished": "The round is still being played",
+    "review_unavailable": "No AI worker answered the round review in time; retry later",
     "seeded_games_disabled": "This server does not create games with a chosen seed",
     "too_far_behind": "The events after that point are no longer kept",
     "create_rate_limited": "Too many games created from this address",

@@ -18,38 +18,62 @@ from dataclasses import dataclass
 class Level:
     name: str
     seed: str  # the seed text that describes it
-    description: str  # one line, for clients choosing an opponent
+    description: str  # one line, for clients choosing an opponent: how it bids and plays
     simulates: bool  # decides by simulation: CPU-heavy, worth its own scaled workers
+    strength: int  # 1 = weakest: the order of the partnership tournaments (docs/ai.md)
+    summary: str  # one line in a player's words, no jargon
 
 
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", "000", "Random: bids 1 to 4 at random and plays a random legal card.", False),
+        Level(
+            "easy",
+            "000",
+            "Random: bids 1 to 4 at random and plays a random legal card.",
+            False,
+            1,
+            "Plays any card at random: a gentle first game.",
+        ),
         Level(
             "standard",
             "000",
             "Bids by simulating 100 deals; plays high to reach its bid, low once it is made.",
             True,
+            3,
+            "A steady player: bids carefully, plays high until its bid is made.",
         ),
         Level(
             "pro",
             "000",
             "Bids as standard; plays the card most (or least) likely to take the trick over 100 sampled deals.",
             True,
+            4,
+            "Like standard, and weighs each card by how likely it is to win the trick.",
         ),
-        Level("basic", "002", "Bids its aces and kings; plays its lowest legal card.", False),
+        Level(
+            "basic",
+            "002",
+            "Bids its aces and kings; plays its lowest legal card.",
+            False,
+            2,
+            "Predictable: bids its aces and kings, always plays its lowest card.",
+        ),
         Level(
             "normal",
             "002",
             "Counts tricks from high cards, suit length and spades; protects its partner's nil and manages bags.",
             False,
+            5,
+            "A good partner: counts its tricks, covers a partner's nil, avoids bags.",
         ),
         Level(
             "hard",
             "002",
             "Tracks the cards still out and searches the whole round for the best score for both teams' contracts.",
             True,
+            6,
+            "The strongest: remembers every card played and plans the whole round.",
         ),
     )
 }

@@ -49,8 +49,14 @@ def new_page(browser, web):
     unless given another server's base URL."""
     contexts = []
 
-    def make(width: int = 1100, height: int = 900, base: str = web):
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=base)
+    def make(width: int = 1100, height: int = 900, base: str = web, bypass_csp: bool = False, reduced_motion=None):
+        # bypass_csp: only to inject axe-core (tests/web/axe.py), whose script tag is inline.
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            base_url=base,
+            bypass_csp=bypass_csp,
+            reduced_motion=reduced_motion or "no-preference",
+        )
         context.set_default_timeout(60_000)
         contexts.append(context)
         page = context.new_page()

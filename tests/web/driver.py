@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 
 LONG = 90_000  # ms: computer turns on a busy 2-core machine
 # What the page shows when the person has something to do, or the game is over.
-BID = ".bid-buttons button"
-CARD = "[data-testid=table][data-synced=yes] .hand.my-turn .card:not([disabled])"
+BID = "[data-testid=table][data-synced=yes] .bid-buttons button"
+CARD = "[data-testid=table][data-synced=yes] .hand.my-turn .card[data-playable=yes]"
 SUMMARY = "dialog[open][data-testid=summary]"
 GAME_OVER = "[data-testid=table][data-synced=yes] [data-testid=game-over]"
 ANYTHING = f"{BID}, {CARD}, {SUMMARY}, {GAME_OVER}"
@@ -25,13 +25,25 @@ def card_name(code: str) -> str:
     return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
 
 
+def open_house_rules(page: Page) -> None:
+    """Unfold the lobby's house rules once the rules catalogue has filled them."""
+    expect(page.locator("#win_score")).to_have_value("500")
+    if page.locator("[data-testid=house-rules]").get_attribute("open") is None:
+        page.click("[data-testid=house-rules] summary")
+
+
 def create_game(
-    page: Page, seats: list[str], win_score: int = 50, lose_score: int = -50, preset: str = "partnership"
+    page: Page,
+    seats: list[str],
+    win_score: int = 50,
+    lose_score: int = -50,
+    preset: str = "partnership",
+    pace: int = 0,
 ) -> str:
-    """From the lobby (computer moves at full speed, ?pace=0): the new game's id."""
-    page.goto("/play?pace=0")
+    """From the lobby's "Set up a table" (computer moves at `pace`, 0: full speed): the new game's id."""
+    page.goto(f"/play?pace={pace}")
+    open_house_rules(page)
     page.select_option("#preset", preset)
-    expect(page.locator("#win_score")).to_have_value("500")  # the rules catalogue has loaded
     page.fill("#win_score", str(win_score))
     page.fill("#lose_score", str(lose_score))
     for seat, choice in enumerate(seats):
@@ -39,6 +51,56 @@ def create_game(
     page.click("[data-testid=create]")
     page.wait_for_selector("[data-testid=table]")
     return page.evaluate("new URLSearchParams(location.search).get('game')")
+
+
+def click_card(locator, force: bool = False) -> None:
+    """Click a card of the hand where a person would: on its visible corner (cards overlap).
+    ``force`` for a card marked aria-disabled, which Playwright would otherwise wait to become enabled."""
+    locator.click(position={"x": 6, "y": 12}, force=force)
+
+
+def play_now(page: Page, level: str = "easy", pace: int = 0) -> str:
+    """The lobby's one click: a partnership game against three computers of ``level``; its id."""
+    page.goto(f"/play?pace={pace}")
+    page.check(f"[data-testid=level-{level}]")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=table]")
+    return page.evaluate("new URLSearchParams(location.search).get('game')")
+
+
+def outside(page: Page, selector: str) -> list[str]:
+    """The elements matching ``selector`` whose box is not wholly inside the viewport (with their box)."""
+    return page.locator(selector).evaluate_all(
+        """els => els.filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5;
+        }).map(e => `${e.dataset.testid || e.dataset.card || e.dataset.bid || e.className}: ${JSON.stringify(e.getBoundingClientRect())}`)"""
+    )
+
+
+def assert_fits(page: Page, selectors: dict[str, int]) -> None:
+    """Every element of each selector (``count`` of them) lies inside the viewport, and the page does
+    not scroll either way."""
+    for selector, count in selectors.items():
+        expect(page.locator(selector)).to_have_count(count)
+        assert outside(page, selector) == [], selector
+    scroll = page.evaluate(
+        "[scrollX, scrollY, document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert (
+        scroll[:2] == [0, 0] and scroll[2] <= page.viewport_size["width"] and scroll[3] <= page.viewport_size["height"]
+    ), scroll
+
+
+def wait_version_above(page: Page, version: int, timeout: float = LONG) -> int:
+    """Wait until the table shows a version above ``version`` (each step waits on the attribute
+    changing: no polling script, which the page's CSP would refuse to evaluate); the version."""
+    table = page.locator("[data-testid=table]")
+    while True:
+        current = int(table.get_attribute("data-version") or 0)
+        if current > version:
+            return current
+        expect(table).not_to_have_attribute("data-version", str(current), timeout=timeout)
 
 
 def hand(page: Page) -> list[str]:
@@ -86,7 +148,7 @@ class Player:
         elif state == "card":
             if self.page.locator("[data-testid=trick] [data-card]").count():
                 self.shot("trick")
-            self.page.locator(CARD).first.click()
+            click_card(self.page.locator(CARD).first)
             self.moves += 1
         elif state == "summary":
             self.shot("summary")

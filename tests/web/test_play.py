@@ -17,12 +17,25 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .driver import CARD, LONG, Player, card_name, create_game, enabled_cards, hand, seat_token
+from .driver import (
+    CARD,
+    LONG,
+    Player,
+    card_name,
+    click_card,
+    create_game,
+    enabled_cards,
+    hand,
+    seat_token,
+    wait_version_above,
+)
 from .recorder import Recorder, check_exchange
 
 pytestmark = pytest.mark.integration
 
 README_IMAGE = Path(__file__).resolve().parents[2] / "docs" / "img" / "table.png"
+UNPLAYABLE = ".hand.my-turn .card[aria-disabled=true]"
+SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 
 
 def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, screenshots):
@@ -31,9 +44,10 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     recorder = Recorder(page)
     page.goto("/play?pace=0")
     expect(page.locator("#win_score")).to_have_value("500")
-    levels = [level["name"] for level in requests.get(f"{web}/v1/levels", timeout=30).json()["levels"]]
+    catalogue = requests.get(f"{web}/v1/levels", timeout=30).json()["levels"]
+    levels = [level["name"] for level in sorted(catalogue, key=lambda level: level["strength"])]
     offered = page.locator("#seat-1 option").evaluate_all("els => els.map(e => e.value)")
-    assert [v.removeprefix("ai:") for v in offered if v.startswith("ai:")] == levels  # the server's list, not a copy
+    assert [v.removeprefix("ai:") for v in offered if v.startswith("ai:")] == levels  # the server's list, weakest first
     page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
     game_id = create_game(page, ["you", "ai:easy", "ai:standard", "ai:easy"])
     player = Player(page, shots={n: str(screenshots / f"{n}.png") for n in ("bidding", "trick", "summary", "over")})
@@ -44,6 +58,7 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     expect(page.locator("[data-testid=hint-text]")).to_contain_text("Suggested", timeout=LONG)
     player.play_to_end()
     expect(page.locator("[data-testid=winner]")).not_to_have_text("")
+    assert page.locator("main").inner_text().count("Game over") == 1, "said once, in the turn line"
     expect(page.locator("[data-testid=score-history] tbody tr")).to_have_count(player.summaries)
     assert player.summaries >= 1 and player.moves >= 14
     assert not player.shots, f"screenshots not taken: {list(player.shots)}"
@@ -118,6 +133,8 @@ def assert_no_leak(page, other_hand) -> None:
 
 def test_reload_mid_round_resumes_the_same_seat(new_page, web):
     page = new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     game_id = create_game(page, ["ai:easy", "you", "ai:easy", "ai:easy"])
     player = Player(page)
     while player.moves < 4:  # a bid and three cards
@@ -147,6 +164,9 @@ def test_reload_mid_round_resumes_the_same_seat(new_page, web):
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator")
     expect(page.locator("[data-testid=seat-1] .seat-kind")).to_contain_text("Computer")
     assert seat_token(page, game_id) is None
+    version = int(page.get_attribute("[data-testid=table]", "data-version"))
+    wait_version_above(page, version + 2)  # the page follows the game as a spectator
+    assert console == [], "no request with the dead token: no 401 in the console"
 
 
 def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page, short_stream_web):
@@ -158,15 +178,18 @@ def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page
     plays = []
     page.on("request", lambda r: plays.append(r.url) if r.method == "POST" and r.url.endswith("/plays") else None)
     while True:  # to a turn with two playable cards and one that may not be played
-        if player.state() == "card" and len(enabled_cards(page)) >= 2 and page.locator(".hand .card[disabled]").count():
+        if player.state() == "card" and len(enabled_cards(page)) >= 2 and page.locator(UNPLAYABLE).count():
             break
         player.step()
-    illegal = page.locator(".hand.my-turn .card[disabled]").first
+    illegal = page.locator(UNPLAYABLE).first
     code = illegal.get_attribute("data-card")
-    expect(illegal).to_be_disabled()
     expect(illegal).to_have_attribute("aria-label", f"{card_name(code)} (can't be played now)")
     sent = len(plays)
-    illegal.click(force=True)
+    click_card(illegal, force=True)
+    led = page.locator("[data-testid=trick] [data-card]").first.get_attribute("data-card")
+    reason = f"You must follow {SUIT_NAMES[led[1]]}" if led else "Spades aren't broken yet"
+    expect(page.locator("[data-testid=toast]")).to_contain_text(reason)  # said, and read out (role=status)
+    assert page.get_attribute("[data-testid=toast]", "role") == "status"
     assert len(plays) == sent and code in hand(page)
 
     # The feed drops (the server ends the open stream; reconnecting fails; the page says so); the seat
@@ -182,7 +205,7 @@ def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page
     )
     assert moved.status_code == 200
     stale = next(c for c in enabled_cards(page) if c != elsewhere)
-    page.click(f"{CARD}[data-card='{stale}']")
+    click_card(page.locator(f"{CARD}[data-card='{stale}']"))
     expect(page.locator("[data-testid=message]")).to_contain_text("table changed")
     expect(page.locator(f"[data-testid=hand] [data-card='{elsewhere}']")).to_have_count(0)
     cut = False
@@ -310,10 +333,8 @@ def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):
     expect(page.locator("[data-testid=seat-0] .seat-tricks")).to_be_visible()
     # the trick ends: every seat has played one card, and the table is handed back to someone
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-synced", "yes", timeout=LONG)
-    page.wait_for_function(
-        "[...document.querySelectorAll('[data-testid^=seat-] .seat-tricks')].some(e => e.textContent !== 'Tricks 0')",
-        timeout=LONG,
-    )
+    won = page.locator("[data-testid^=tricks-]").filter(has_not_text="Won 0")
+    expect(won).not_to_have_count(0, timeout=LONG)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(screenshots / "phone.png"), full_page=True)
 
@@ -321,7 +342,7 @@ def test_a_phone_screen_plays_a_trick(new_page, web, screenshots):
 def test_readme_screenshot(new_page, web, screenshots):
     """The README's picture, a trick in progress, taken like the others into the
     screenshots folder; ``UPDATE_README_SCREENSHOT=1`` also copies it to docs/img/table.png."""
-    page = new_page(1000, 860)
+    page = new_page(1280, 720)
     create_game(page, ["you", "ai:standard", "ai:standard", "ai:standard"])
     player = Player(page, shots={"trick": str(screenshots / "table.png")})
     while player.shots:

@@ -1,30 +1,10 @@
 """Hints for people: the hint level's move for a seat, computed by the AI workers.
 
 ``GET /v1/games/{id}/hint`` with a seat's token, on that seat's turn, sends the
-task ``ai.hint`` **by name** to the hint level's queue (``ai.hard``; the API
-never imports the worker) with the seat's own view, and waits a bounded time
-(``HINT_TIMEOUT_SECONDS``) for the answer:
-
-* The request subscribes to the task's own result channel
-  (``celery-task-meta-<id>``, which Celery's Redis result backend PUBLISHes the
-  moment a task finishes) *before* sending, through the process's one result
-  listener (:class:`services.api.ai_seats.results.ResultChannels`, the same
-  connection and reader that hear the AI decisions), with a
-  :class:`~services.api.ai_seats.results.ResultWaiter` the reader hands the
-  answer to; a final ``GET`` of the stored result covers a missed publication.
-  A process that runs no result listener (``AI_ENABLED=0``) answers 503.  Celery's own ``AsyncResult.get`` is not used: its shared
-  result consumer is not safe across a gunicorn worker's threads.
-* The task is sent with ``expires`` equal to the wait, so a worker that takes
-  it off the queue after the requester gave up drops it instead of computing
-  an answer nobody reads.
-* A result read is deleted at once.  One that lands after the wait is
-  *abandoned*: the process's AI listener subscribes to its channel and deletes
-  it when it arrives (one that lands between the wait's end and that
-  subscription, or with no listener, expires with the worker's
-  ``result_expires``).
-* The AI listener applies only results of tasks its process sent as
-  decisions (:meth:`AiDispatcher.claim_result`); a hint is never registered
-  there, so a hint's answer can never be applied as a move.
+task ``ai.hint`` by name to the hint level's queue (``ai.hard``) with the seat's
+own view, and waits a bounded time (``HINT_TIMEOUT_SECONDS``) for the answer
+through the process's one AI result listener
+(:class:`services.api.ai_seats.analysis.AnalysisTasks` says how).
 
 The hint is for the token's own seat only and is computed from that seat's
 view alone (finished rounds left out, as for ``ai.decide``): it can reveal
@@ -36,18 +16,11 @@ the same version gives the same hint (cached per process).
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import math
-import time
-import uuid
 from typing import Any
 
-import redis
-from celery import Celery
-
-from services.api.ai_seats.dispatch import AiDispatcher
-from services.api.ai_seats.results import ResultWaiter, result_channel
+from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
 from services.api.store.protocol import GameRecord
@@ -55,7 +28,6 @@ from services.engine import turn, view
 from services.players import HINT_LEVEL
 
 log = logging.getLogger(__name__)
-TASK_NAME = "ai.hint"
 FIGURES = ("value", "make_chance", "trick_chance")  # the numbers a candidate may carry
 
 
@@ -100,16 +72,17 @@ def _move_of(item: dict[str, Any]) -> dict[str, Any]:
     return {"bid": int(item["bid"])} if "bid" in item else {"card": str(item["card"])}
 
 
-def public_hint(result: dict[str, Any], record: GameRecord, seat: int, legal: list[Any]) -> dict[str, Any]:
-    """The worker's answer as the API shows it, checked: for this game, version
-    and seat, a legal move, and candidates reduced to a legal move each plus
-    the known figures as finite numbers (nothing else a worker returns leaves
-    the service)."""
-    if (result.get("game_id"), result.get("version"), result.get("seat")) != (record.game_id, record.version, seat):
+def checked_analysis(
+    result: dict[str, Any], echo: tuple[str, int, int], legal: list[Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A worker's ``ai.hint`` answer, checked: for the (game, version, seat) it was asked for
+    (``echo``), a legal move, and candidates reduced to a legal move each plus the known figures as
+    finite numbers (nothing else a worker returns leaves the service).  ``(move, candidates)``."""
+    if (result.get("game_id"), result.get("version"), result.get("seat")) != echo:
         raise ValueError("the answer is for another game, version or seat")
     move = _move_of(result["move"])
     if next(iter(move.values())) not in legal:
-        raise ValueError(f"the hinted move {move} is not legal")
+        raise ValueError(f"the analysed move {move} is not legal")
     candidates = []
     for item in result.get("candidates") or []:
         candidate = _move_of(item)
@@ -120,6 +93,12 @@ def public_hint(result: dict[str, Any], record: GameRecord, seat: int, legal: li
             if isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number):
                 candidate[name] = float(number)
         candidates.append(candidate)
+    return move, candidates
+
+
+def public_hint(result: dict[str, Any], record: GameRecord, seat: int, legal: list[Any]) -> dict[str, Any]:
+    """The worker's answer as the API shows it (:func:`checked_analysis`)."""
+    move, candidates = checked_analysis(result, (record.game_id, record.version, seat), legal)
     return {
         "game_id": record.game_id,
         "seat": seat,
@@ -131,27 +110,14 @@ def public_hint(result: dict[str, Any], record: GameRecord, seat: int, legal: li
 
 
 class HintClient:
-    """Sends ``ai.hint`` and waits for its answer (see the module doc)."""
+    """Sends ``ai.hint`` for one seat's turn and waits for its answer (:class:`AnalysisTasks`)."""
 
-    def __init__(
-        self, celery: Celery, results: redis.Redis, dispatcher: AiDispatcher, queue: str, timeout: float
-    ) -> None:
-        self.celery = celery
-        self.results = results
-        self.dispatcher = dispatcher
-        self.queue = queue
-        self.timeout = timeout
-
-    def retry_after(self) -> int:
-        return max(1, math.ceil(self.timeout))
-
-    def unavailable(self, detail: str) -> ApiError:
-        return ApiError(503, "hint_unavailable", detail, retry_after=self.retry_after())
+    def __init__(self, tasks: AnalysisTasks) -> None:
+        self.tasks = tasks
 
     def ask(self, record: GameRecord, seat: int, request_id: str) -> dict[str, Any]:
         """The hint for ``seat`` at ``record.version`` (the caller checked it is its turn)."""
         seat_view = view(record.state, seat, history=False)  # no strategy reads finished rounds
-        task_id = str(uuid.uuid4())
         kwargs = {
             "view": seat_view,
             "game_id": record.game_id,
@@ -160,35 +126,9 @@ class HintClient:
             "seed": hint_seed(record.state.seed, record.version, seat),
             "request_id": request_id,
         }
-        started = time.monotonic()
-        channels = self.dispatcher.listener
-        if channels is None:
-            raise self.unavailable("This API process runs no AI result listener (AI_ENABLED=0).")
-        waiter = ResultWaiter()
-        channels.subscribe(task_id, waiter=waiter)  # before sending: the answer can't be published unheard
-        try:
-            self.celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.timeout)
-        except Exception as error:  # kombu's connection errors: the broker is down
-            channels.unsubscribe(task_id)
-            log.warning("could not send a hint task", extra={"error": error.__class__.__name__})
-            raise ApiError(503, "unavailable", "The AI workers' broker is unreachable; retry shortly.") from None
-        payload = waiter.wait(started + self.timeout - time.monotonic())
-        if payload is None:
-            payload = channels.release(task_id)  # arrived since the wait ended
-        if payload is None:
-            payload = self.results.get(result_channel(task_id))  # published while the subscription was broken
-        meta = json.loads(payload) if payload else None
-        if meta is None:
-            self.dispatcher.abandon_result(task_id)
-            log.warning("no worker answered a hint in time", extra={"game_id": record.game_id, "queue": self.queue})
-            raise self.unavailable(f"No AI worker answered within {self.timeout:g} s; retry later.")
-        self.results.delete(result_channel(task_id))
-        result = meta.get("result")
-        if meta.get("status") != "SUCCESS" or not isinstance(result, dict):
-            log.error("a hint task failed", extra={"game_id": record.game_id, "status": meta.get("status")})
-            raise self.unavailable("The AI worker could not compute a hint; retry later.")
+        (result,) = self.tasks.run([kwargs], record.game_id)
         try:
             return public_hint(result, record, seat, seat_view["legal"])
         except (KeyError, TypeError, ValueError) as error:
             log.error("a hint answer was refused", extra={"game_id": record.game_id, "error": str(error)})
-            raise self.unavailable("The AI worker's hint was not usable; retry later.") from None
+            raise self.tasks.unavailable("The AI worker's hint was not usable; retry later.") from None

@@ -24,7 +24,8 @@ class ViewCache:
 
     Keys (tuples) by what they hold: ``(game, version, seat)`` a view dict,
     ``("json", game, version, seat)`` a view's encoded body, ``("hint", game,
-    version, seat)`` a hint, ``("history", game, last round)`` rendered rounds,
+    version, seat)`` a hint, ``("review", game, round, seat)`` a finished round's review,
+    ``("history", game, last round)`` rendered rounds,
     ``("tricks", game, round, cards)`` rendered tricks."""
 
     def __init__(self, size: int) -> None:

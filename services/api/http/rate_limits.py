@@ -5,7 +5,7 @@ every API process: one budget per client address for all ``/v1`` requests
 (an application-wide limit, not flask-limiter's per-route default limits),
 and one per seat token, shared by every v1 route, for requests that carry one.
 The two add up: a token's requests also spend its address's budget; hints
-have a third, their own per-token budget (``HINT_RATE_LIMIT``), and game
+and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``), and game
 creation a fourth, per address (``CREATE_RATE_LIMIT``, refused with its own
 code, ``create_rate_limited``).  A refused request gets a 429 problem+json
 with ``Retry-After`` (at least 1 s; a quota's own 429 keeps the app's value).
@@ -169,20 +169,21 @@ def limit_creates(app: Flask, limiter: Limiter) -> None:
 
 
 def limit_hints(app: Flask, limiter: Limiter) -> None:
-    """``HINT_RATE_LIMIT`` per seat token on the hint route, on top of the shared
-    per-token and per-address budgets: a hint costs a worker far more than a
-    view, so a client polling for hints is held back sooner.
+    """``HINT_RATE_LIMIT`` per seat token, one budget shared by the hint and round-review routes, on
+    top of the shared per-token and per-address budgets: both cost a worker far more than a view, so
+    a client polling them is held back sooner.
 
-    Applied by wrapping the registered view (flask-limiter checks a route's
+    Applied by wrapping the registered views (flask-limiter checks a route's
     own limits in the wrapper its decorator makes), so this runs after the
     blueprint is registered."""
     if not app.config["HINT_RATE_LIMIT"]:
         return
-    endpoint = "v1.hint"
-    app.view_functions[endpoint] = limiter.limit(
+    shared = limiter.shared_limit(
         app.config["HINT_RATE_LIMIT"],
-        key_func=token_key,
-        exempt_when=lambda: bearer_token() is None,  # a hint without a token is a 401 anyway
-        override_defaults=False,  # the blueprint's shared per-token limit still applies
         scope="hint",
-    )(app.view_functions[endpoint])
+        key_func=token_key,
+        exempt_when=lambda: bearer_token() is None,  # a hint or review without a token is a 401 anyway
+        override_defaults=False,  # the blueprint's shared per-token limit still applies
+    )
+    for endpoint in ("v1.hint", "v1.round_review"):
+        app.view_functions[endpoint] = shared(app.view_functions[endpoint])

@@ -114,6 +114,8 @@ class Level(Schema):
     name = fields.String()
     seed = fields.String()
     description = fields.String()
+    strength = fields.Integer()
+    summary = fields.String()
 
 
 class LevelsCatalogue(Schema):
@@ -147,6 +149,25 @@ class HintResponse(Schema):
     candidates = fields.List(fields.Nested(HintCandidate))
 
 
+class ReviewDecision(Schema):
+    """One move of the reviewed seat: the move made, the hint level's, and its figures per candidate."""
+
+    trick = fields.Integer()  # absent for the bid
+    made = fields.Nested(HintMove)
+    best = fields.Nested(HintMove)
+    candidates = fields.List(fields.Nested(HintCandidate))
+
+
+class RoundReview(Schema):
+    game_id = fields.String()
+    round = fields.Integer()
+    seat = fields.Integer()
+    level = fields.String()
+    record = Codes()  # the engine-rendered finished round (openapi: Round)
+    tricks = Codes()  # engine-rendered tricks (openapi: Trick)
+    decisions = fields.List(fields.Nested(ReviewDecision))
+
+
 # Schema instances are built once: building one per request was a measurable part of a move.
 GAME_VIEW = GameView()
 CREATED_GAME = CreatedGame()
@@ -156,6 +177,7 @@ EVENT_PAGE = EventPage()
 RULES_CATALOGUE = RulesCatalogue()
 LEVELS_CATALOGUE = LevelsCatalogue()
 HINT_RESPONSE = HintResponse()
+ROUND_REVIEW = RoundReview()
 
 
 def dump_game_view(view: dict[str, Any]) -> dict[str, Any]:

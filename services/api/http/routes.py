@@ -11,7 +11,7 @@ import orjson
 from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
-from services.api.ai_seats import hints
+from services.api.ai_seats import hints, review
 from services.api.games import commands
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
@@ -209,6 +209,23 @@ def hint(game_id: str) -> Response:
     return _json_response(response_schemas.HINT_RESPONSE, answer)
 
 
+@v1.get("/games/<game_id>/rounds/<int(signed=True):round_no>/review")
+def round_review(game_id: str, round_no: int) -> Response:
+    """A finished round replayed for the token's own seat, with the hint level's move and figures at
+    each of that seat's moves (see :mod:`services.api.ai_seats.review`).  Shares the hints' per-token
+    rate limit (:func:`services.api.http.rate_limits.limit_hints`)."""
+    token = bearer_token(request.headers.get("Authorization"), required=True)
+    ctx = _ctx()
+    record = commands.load(ctx.store, game_id)
+    seat = seat_for(record, token)
+    assert seat is not None
+    note_seat(seat)
+    answer = review.review_for(
+        current_app.extensions["spades.reviews"], ctx.cache, record, round_no, seat, request_id()
+    )
+    return _json_response(response_schemas.ROUND_REVIEW, answer)
+
+
 @v1.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
     query = _query(request_schemas.EVENTS_QUERY)
@@ -286,7 +303,16 @@ def rules() -> Response:
 
 def levels_catalogue() -> dict[str, Any]:
     """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.players)."""
-    levels = [{"name": lv.name, "seed": lv.seed, "description": lv.description} for lv in LEVELS.values()]
+    levels = [
+        {
+            "name": lv.name,
+            "seed": lv.seed,
+            "description": lv.description,
+            "strength": lv.strength,
+            "summary": lv.summary,
+        }
+        for lv in LEVELS.values()
+    ]
     return {"default_level": DEFAULT_LEVEL, "hint_level": HINT_LEVEL, "levels": levels}
 
 

@@ -20,7 +20,12 @@ def test_the_levels_catalogue_lists_every_level_with_its_description_and_seed(ap
     assert (body["default_level"], body["hint_level"]) == (DEFAULT_LEVEL, HINT_LEVEL)
     assert [level["name"] for level in body["levels"]] == list(LEVEL_NAMES)
     for level in body["levels"]:
-        assert (level["seed"], level["description"]) == (LEVELS[level["name"]].seed, LEVELS[level["name"]].description)
+        known = LEVELS[level["name"]]
+        assert (level["seed"], level["description"]) == (known.seed, known.description)
+        assert (level["strength"], level["summary"]) == (known.strength, known.summary)
+    assert sorted(level["strength"] for level in body["levels"]) == list(range(1, 7))
+    strongest = max(body["levels"], key=lambda level: level["strength"])
+    assert strongest["name"] == HINT_LEVEL, "hints come from the strongest level"
     assert {level["seed"] for level in body["levels"]} == {"000", "002"}
 
 

@@ -15,45 +15,76 @@ export function bidConstraint(view) {
   const parts = [];
   if (partnerBid !== null && partnerBid > 0 && lowest > 1) {
     parts.push(
-      `Your partner (${seatName(partner)}) bid ${partnerBid}; your team must bid at least ${min} together, ` +
-        `so your lowest bid is ${lowest}${nil && legal.includes(0) ? " — or bid nil" : ""}.`,
+      `Your partner (${seatName(partner)}) bid ${partnerBid} and the team needs at least ${min}: ` +
+        `your lowest bid is ${lowest}${nil && legal.includes(0) ? " (or nil)" : ""}.`,
     );
   }
   const highest = legal[legal.length - 1];
   if (highest < 13) {
     parts.push(
       partnerBid === null
-        ? `Your highest bid is ${highest}, so that your partner can still bid within the team maximum of ${max}.`
-        : `The team may bid at most ${max} together, so your highest bid is ${highest}.`,
+        ? `Your highest bid is ${highest}, leaving your partner room under the team maximum of ${max}.`
+        : `Team maximum ${max}: your highest bid is ${highest}.`,
     );
   }
   if (!nil) parts.push("Nil bids are not allowed at this table.");
   return parts.join(" ");
 }
 
-export function renderBidding(view, { onBid, hintedBid }) {
+/** Where the focus starts: never on nil (one stray Enter must not bid it) — the hinted bid, else the
+ * lowest non-nil bid. */
+export function firstFocus(legal, hintedBid) {
+  if (hintedBid !== undefined && hintedBid !== null && legal.includes(hintedBid)) return hintedBid;
+  const counted = legal.filter((b) => b > 0);
+  return counted.length ? counted[0] : legal[0];
+}
+
+/**
+ * The bidding panel, drawn over the table: the legal counts in order, nil apart at the end. Arrow
+ * keys (and Home/End) move between the buttons; one of them is in the tab order.
+ * ui: {onBid, hintedBid, focusBid}.
+ */
+export function renderBidding(view, { onBid, hintedBid, focusBid }) {
   const note = bidConstraint(view);
+  const counts = view.legal.filter((b) => b > 0);
+  const nil = view.legal.includes(0);
+  const stop = view.legal.includes(focusBid) ? focusBid : firstFocus(view.legal, hintedBid);
+  const button = (bid) =>
+    h(
+      "button.bid",
+      {
+        type: "button",
+        class: [bid === 0 ? "bid-nil" : "", bid === hintedBid ? "hinted" : ""].filter(Boolean).join(" "),
+        tabindex: bid === stop ? "0" : "-1",
+        dataset: { bid: String(bid), focusKey: `bid-${bid}` },
+        "aria-label": `${bid === 0 ? "Nil (take no trick)" : `Bid ${bid}`}${bid === hintedBid ? ", suggested by the hint" : ""}`,
+        onclick: () => onBid(bid),
+      },
+      bid === 0 ? "Nil" : String(bid),
+    );
   return h(
-    "section.bidding",
+    "section.bidding.overlay-panel",
     { "aria-labelledby": "bidding-title", "data-testid": "bidding" },
-    h("h2.panel-title", { id: "bidding-title" }, "Your bid: how many tricks will you take?"),
+    h("h2.panel-title", { id: "bidding-title" }, "Your bid", h("span.title-more", {}, ": how many tricks will you take?")),
     h(
       "div.bid-buttons",
-      { role: "group", "aria-label": "Legal bids" },
-      view.legal.map((bid) =>
-        h(
-          "button.bid",
-          {
-            type: "button",
-            class: [bid === 0 ? "bid-nil" : "", bid === hintedBid ? "hinted" : ""].filter(Boolean).join(" "),
-            dataset: { bid: String(bid), focusKey: `bid-${bid}` },
-            "aria-label": bid === 0 ? "Bid nil (zero tricks)" : `Bid ${bid}`,
-            onclick: () => onBid(bid),
-          },
-          bid === 0 ? "Nil" : String(bid),
-        ),
-      ),
+      { role: "group", "aria-label": "Legal bids", onkeydown: arrows },
+      counts.map(button),
+      nil ? button(0) : null,
     ),
     note ? h("p.bid-note", { "data-testid": "bid-note" }, note) : null,
   );
+}
+
+function arrows(event) {
+  const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+  const move = keys[event.key];
+  if (move === undefined) return;
+  const buttons = [...event.currentTarget.querySelectorAll("button")];
+  const at = buttons.indexOf(document.activeElement);
+  const index = move === "first" ? 0 : move === "last" ? buttons.length - 1 : (at + move + buttons.length) % buttons.length;
+  for (const b of buttons) b.tabIndex = -1;
+  buttons[index].tabIndex = 0;
+  buttons[index].focus();
+  event.preventDefault();
 }

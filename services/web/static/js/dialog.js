@@ -3,11 +3,11 @@
 import { h } from "./dom.js";
 
 /** Show `content` modally; resolves with the value of the button that closed it ("" on Escape). */
-export function openDialog(content, { buttons = [{ label: "Close", value: "close", primary: true }], testid = "dialog", label = "" } = {}) {
+export function openDialog(content, { buttons = [{ label: "Close", value: "close", primary: true }], testid = "dialog", label = "", wide = false } = {}) {
   const dialog = h(
     "dialog.modal",
-    { "aria-label": label || null, dataset: { testid } },
-    h("div.modal-body", {}, content),
+    { "aria-label": label || null, class: wide ? "wide" : "", dataset: { testid } },
+    h("div.modal-body", { tabindex: "0" }, content), // focusable: a long body scrolls with the keyboard too
     h(
       "div.modal-buttons",
       {},
@@ -24,6 +24,7 @@ export function openDialog(content, { buttons = [{ label: "Close", value: "close
   dialog.showModal();
   const primary = dialog.querySelector(".modal-buttons .primary");
   if (primary) primary.focus();
+  dialog.querySelector(".modal-body").scrollTop = 0;
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
       dialog.remove();

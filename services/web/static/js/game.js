@@ -1,20 +1,24 @@
 // A game in the browser: the seat's view from GET /v1/games/{id}, kept current from the event
-// feed (transport.js). Computer moves are replayed one at a time at the chosen pace on a copy of
-// the view; once the feed is quiet the view is read again, and only that authoritative view
-// enables moves. Every change to what is shown goes through one queue (`serial`), in order.
+// feed (transport.js). Each event is replayed onto a copy of the view (events.js) and shown with its
+// motion (motion.js) at the chosen pace; once the feed is quiet the view is read again, and only that
+// authoritative view enables moves. Every change to what is shown goes through one queue (`serial`),
+// in order, each animation awaited: moves that land faster than they can be shown wait their turn.
 
 import { api } from "./api.js";
-import { cardName } from "./cards.js";
 import { openDialog } from "./dialog.js";
 import { fill, h, pause } from "./dom.js";
-import { describeHint, fetchHint, hintsAllowed } from "./hint.js";
+import { step } from "./events.js";
+import { confirmLeave, drawGameBar } from "./gamebar.js";
+import { describeHint, fetchHint } from "./hint.js";
 import { clearMessage, describeProblem, showMessage, showProblem } from "./messages.js";
+import { openReview } from "./review.js";
 import { navigate } from "./router.js";
-import { forgetSeat, heldSeat } from "./seats.js";
-import { seatName } from "./seating.js";
+import { forgetSeat, heldSeat, markFinished } from "./seats.js";
 import { loadSettings, paceMs } from "./settings.js";
-import { renderGameOver, renderRoundSummary, renderScoreHistory } from "./summary.js";
-import { renderTable } from "./table.js";
+import { renderRoundSummary } from "./summary.js";
+import { Stage } from "./stage.js";
+import { announce, sayTurn, showConnection } from "./status.js";
+import { drawGame } from "./board.js";
 import { follow } from "./transport.js";
 
 const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
@@ -33,9 +37,15 @@ export class Game {
     this.serial = Promise.resolve();
     this.pending = false; // a move is in flight
     this.shownTrick = null; // a finished trick held on the table for a moment
+    this.origin = null; // where your last card left your hand: {card, rect}
     this.summarised = new Set(); // rounds whose summary was shown
     this.lastTrickOpen = false;
     this.hint = null;
+    this.hintPending = false;
+    this.focusNext = null; // a focus key to move the focus to at the next draw (the hinted move)
+    this.stage = new Stage(root, () => this.pace, () => this.dirty && this.draw());
+    this.dirty = false; // a draw waits for the running animations
+    sayTurn(""); // a new page says its first turn again
     this.feed = null;
     this.stopped = false;
   }
@@ -44,6 +54,7 @@ export class Game {
   stop() {
     this.stopped = true;
     if (this.feed) this.feed.stop();
+    drawGameBar(null);
   }
 
   get pace() {
@@ -62,6 +73,8 @@ export class Game {
     if (this.stopped) return;
     view.history.forEach((round) => this.summarised.add(round.round));
     this.accept(view);
+    const fresh = view.phase === "bidding" && view.you !== null && view.bids[view.you] === null && view.hand && view.hand.length === 13;
+    if (fresh) this.run(() => this.dealHand());
     this.appliedSeq = view.last_seq ?? 0; // the view includes every event up to its last_seq
     this.follow(this.appliedSeq, (problem) => this.lostSeat(problem));
   }
@@ -79,12 +92,7 @@ export class Game {
     });
   }
 
-  /**
-   * The feed fell behind the kept event log (410 too_far_behind): read the view now and queue it
-   * behind the events already queued, so it is shown in order; following goes on after the view's
-   * last_seq (or, from a server whose views have none, after the log's first kept event: replay
-   * skips what the view already includes).
-   */
+  /** 410 too_far_behind: read the view now and queue it behind the events already queued. */
   async catchUp(problem) {
     const view = await this.read();
     this.queue.push({ view });
@@ -109,11 +117,13 @@ export class Game {
     showMessage(describeProblem({ code: "unauthorized" }));
   }
 
-  run(step) {
-    this.serial = this.serial.then(step).catch((error) => {
-      if (error && error.status !== undefined) showProblem(error);
-      else console.error(error);
-    });
+  run(task) {
+    this.serial = this.serial
+      .then(() => (this.stopped ? undefined : task()))
+      .catch((error) => {
+        if (error && error.status !== undefined) showProblem(error);
+        else console.error(error);
+      });
     return this.serial;
   }
 
@@ -123,7 +133,8 @@ export class Game {
     this.view = view;
     this.baseVersion = view.version;
     this.derived = false;
-    this.render();
+    if (view.phase === "game_over") markFinished(this.gameId);
+    this.draw();
   }
 
   /** Read the view again and show it, with the finished trick and round summary it may bring. */
@@ -133,21 +144,27 @@ export class Game {
     await this.arrive(before, view);
   }
 
-  /** A newer server view replaces `before`: show a trick it finished, then a round it finished. */
+  /** A newer server view replaces `before`: your card travels in, a trick it finished is held and swept, a finished round summarised. */
   async arrive(before, view) {
-    if (view.version < this.baseVersion) return;
+    if (view.version < this.baseVersion || this.stopped) return;
+    if (before && this.derived && view.version < before.version) return; // older than the events already shown (read again once they are)
+    const origin = this.origin;
+    this.origin = null;
     const sameRound = before && before.round === view.round;
-    if (sameRound && view.last_trick && view.tricks.length > before.tricks.length) {
-      await this.holdTrick(view.last_trick);
-    }
+    const finished = sameRound && view.last_trick && view.tricks.length > before.tricks.length ? view.last_trick : null;
+    const mine = (trick) => trick.find((c) => c.seat === view.you && !before.trick.some((b) => b.card === c.card));
+    const played = sameRound && view.you !== null ? mine(finished ? finished.cards : view.trick) : null;
+    this.shownTrick = finished;
     this.accept(view);
-    const finished = view.history[view.history.length - 1];
-    if (finished && !this.summarised.has(finished.round)) await this.summarise(view, finished);
+    if (played) await this.travelIn(played.seat, played.card, origin && origin.card === played.card ? origin.rect : null);
+    if (finished) await this.holdTrick(finished);
+    const round = view.history[view.history.length - 1];
+    if (round && !this.summarised.has(round.round)) await this.summarise(view, round);
   }
 
   /** Replay queued events (and views read after a gap) one at a time, then read the view again. */
   async replay() {
-    while (this.queue.length) {
+    while (this.queue.length && !this.stopped) {
       const event = this.queue.shift();
       if (event.view) {
         await this.arrive(this.view, event.view);
@@ -161,104 +178,94 @@ export class Game {
   }
 
   async apply(event) {
+    const { view, say, needsView } = step(this.view, event);
+    announce(say);
+    if (needsView) {
+      if (event.type === "game_over") this.show(view);
+      return this.sync();
+    }
     const data = event.data;
-    const view = structuredClone(this.view);
-    view.legal = [];
-    view.version = event.version;
-    const computer = data.seat !== undefined && view.seats[data.seat].type === "ai" && data.seat !== view.you;
     switch (event.type) {
-      case "bid":
-        view.bids[data.seat] = data.bid;
-        this.announce(`${seatName(data.seat)} bid ${data.bid === 0 ? "nil" : data.bid}.`);
-        if (view.bids.every((b) => b !== null)) {
-          view.phase = "playing";
-          view.turn = view.leader = (view.dealer + 1) % 4;
-        } else {
-          view.turn = (data.seat + 1) % 4;
-        }
-        break;
-      case "card_played":
-        view.trick.push({ seat: data.seat, card: data.card });
-        view.hand_sizes[data.seat] -= 1;
-        if (view.hand && data.seat === view.you) view.hand = view.hand.filter((c) => c !== data.card);
-        if (data.card[1] === "S") view.spades_broken = true;
-        view.turn = view.trick.length === 4 ? null : (data.seat + 1) % 4;
-        this.announce(`${seatName(data.seat)} played the ${cardName(data.card)}.`);
-        break;
+      case "card_played": {
+        const rect = data.seat === view.you ? this.stage.handCardRect(data.card) : null;
+        this.show(view);
+        await this.travelIn(data.seat, data.card, rect);
+        const computer = view.seats[data.seat].type === "ai" && data.seat !== view.you;
+        if (computer && view.trick.length < 4) await pause(this.pace - this.stage.durations.travel);
+        return;
+      }
       case "trick_won":
-        view.trick = [];
-        view.last_trick = data.trick;
-        view.tricks.push(data.trick);
-        view.tricks_won[data.seat] += 1;
-        view.turn = view.leader = data.seat;
-        this.announce(`${seatName(data.seat)} won the trick.`);
+        this.shownTrick = data.trick;
         this.show(view);
         await this.holdTrick(data.trick);
-        this.render();
         return;
       case "round_scored":
-        view.history.push(data);
-        view.scores = data.scores;
-        view.bags = data.bags;
-        view.turn = null;
         this.show(view);
         await this.summarise(view, data);
         return;
       case "round_started":
-        if (view.you !== null && !data.hand) return this.sync();
-        Object.assign(view, {
-          phase: "bidding", round: data.round, dealer: data.dealer, turn: data.turn, leader: null,
-          bids: [null, null, null, null], tricks_won: [0, 0, 0, 0], hand_sizes: [13, 13, 13, 13],
-          trick: [], tricks: [], last_trick: null, spades_broken: false,
-          hand: view.you === null ? null : data.hand,
-        });
-        this.announce(`Round ${data.round}: cards dealt.`);
-        break;
-      case "game_over":
-        view.phase = "game_over";
-        view.turn = null;
-        view.winner = data.winner;
-        view.scores = data.scores;
         this.show(view);
-        return this.sync();
-      default: // game_created, seat_claimed, seat_left: read the seats again
-        return this.sync();
+        await this.dealHand();
+        return;
+      default: {
+        this.show(view);
+        const computer = data.seat !== undefined && view.seats[data.seat].type === "ai" && data.seat !== view.you;
+        if (computer) await pause(this.pace);
+      }
     }
-    this.show(view);
-    if (computer && event.type !== "round_started") await pause(this.pace);
   }
 
   show(view) {
     this.view = view;
     this.derived = true;
     this.hint = null;
-    this.render();
+    this.draw();
   }
 
+  // ---- motion -------------------------------------------------------------------
+
+  travelIn(seat, card, from) {
+    return this.stage.travelIn(seat, card, from);
+  }
+
+  /** A finished trick (already drawn as `shownTrick`) stays for a moment, then sweeps to its winner. */
   async holdTrick(trick) {
     this.shownTrick = trick;
-    this.render();
-    await pause(this.pace * 1.5);
+    this.draw();
+    await pause(this.pace);
+    await this.stage.sweepTrick(trick);
     this.shownTrick = null;
+    this.draw();
   }
+
+  /** Your new hand dealt from the dealer's seat. */
+  dealHand() {
+    return this.stage.dealHand(this.view.dealer);
+  }
+
+  // ---- rounds, moves, hints -------------------------------------------------------
 
   async summarise(view, round) {
     this.summarised.add(round.round);
     const last = view.phase === "game_over" || (view.winner && view.winner.length);
-    await openDialog(renderRoundSummary(view, round), {
-      testid: "summary",
-      label: `Round ${round.round} summary`,
-      buttons: [{ label: last ? "See the result" : "Next round", value: "next", primary: true }],
-    });
+    const buttons = [{ label: last ? "See the result" : "Next round", value: "next", primary: true }];
+    if (this.token) buttons.unshift({ label: "Review this round", value: "review" });
+    const choice = await openDialog(renderRoundSummary(view, round), { testid: "summary", label: `Round ${round.round} summary`, buttons });
+    if (choice === "review") await this.review(round.round);
+  }
+
+  async review(round) {
+    await openReview(this.gameId, round, this.token);
   }
 
   /** A bid or a card from this seat: sent against the version shown; a lost race just refreshes. */
-  async move(move) {
+  async move(move, el = null) {
     if (this.pending || this.derived || !this.token) return;
     this.pending = true;
     this.hint = null;
+    if (move.card && el) this.origin = { card: move.card, rect: el.getBoundingClientRect() };
     clearMessage();
-    this.render();
+    this.draw(); // at once, even over an animation: the move is on its way, nothing else can be chosen
     try {
       const view = await api.move(this.gameId, this.token, this.baseVersion, move);
       await this.run(() => this.arrive(this.view, view));
@@ -274,27 +281,31 @@ export class Game {
   }
 
   async askHint() {
+    this.hintPending = true;
+    this.render();
     try {
       this.hint = describeHint(await fetchHint(this.gameId, this.token));
+      const move = this.hint.move;
+      this.focusNext = "card" in move ? `card-${move.card}` : `bid-${move.bid}`;
     } catch (problem) {
       showProblem(problem);
+    } finally {
+      this.hintPending = false;
+      this.render();
     }
-    this.render();
   }
 
   async leave() {
-    const choice = await openDialog(h("p", {}, "Leave this table? A computer player takes over your seat, and your seat's link stops working in this browser."), {
-      testid: "leave",
-      buttons: [{ label: "Stay", value: "stay" }, { label: "Leave", value: "leave", primary: true }],
-    });
-    if (choice !== "leave") return;
+    if (!(await confirmLeave())) return;
+    const seat = this.view.you;
+    this.stop(); // no request with this token after it dies
     try {
-      await api.leaveSeat(this.gameId, this.view.you, this.token);
+      await api.leaveSeat(this.gameId, seat, this.token);
     } catch (problem) {
-      if (problem.status !== 401) return showProblem(problem);
+      if (problem.status !== 401) showProblem(problem);
     }
     forgetSeat(this.gameId);
-    location.reload();
+    navigate(location.pathname + location.search); // the same game, now watched
   }
 
   lostSeat(problem) {
@@ -308,72 +319,18 @@ export class Game {
   }
 
   connection(status) {
-    const el = document.getElementById("connection");
-    el.dataset.state = status.state;
-    if (status.state === "reconnecting") {
-      const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
-      fill(el, `Connection lost — reconnecting (try ${status.attempt}, in ${seconds} s)`);
-    } else if (status.state === "live") {
-      const wasDown = el.dataset.wasDown === "yes";
-      fill(el, "Live");
-      if (wasDown && this.view) this.run(() => this.sync());
-    } else {
-      fill(el, "");
-    }
-    el.dataset.wasDown = status.state === "reconnecting" ? "yes" : "no";
+    if (showConnection(status) && this.view) this.run(() => this.sync());
   }
 
-  announce(text) {
-    const log = document.getElementById("announcer");
-    if (log) fill(log, text);
-  }
-
-  async showScores() {
-    await openDialog(renderScoreHistory(this.view), { testid: "scores", label: "Score history" });
-  }
-
+  /** Draw unless an animation is running (then once it ends). */
   render() {
-    const view = this.view;
-    if (!view || this.stopped) return;
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
-    const canMove = !this.derived && !this.pending && Boolean(this.token);
-    const table = renderTable(view, {
-      gameId: this.gameId,
-      turn: view.turn,
-      shownTrick: this.shownTrick,
-      canMove,
-      onPlay: (card) => this.move({ card }),
-      onBid: (bid) => this.move({ bid }),
-      hint: this.hint,
-      hintsAllowed: hintsAllowed(view),
-      onHint: () => this.askHint(),
-      lastTrickOpen: this.lastTrickOpen,
-      onToggleLastTrick: () => {
-        this.lastTrickOpen = !this.lastTrickOpen;
-        this.render();
-      },
-      onShowScores: () => this.showScores(),
-      onLeave: () => this.leave(),
-      gameOver: view.phase === "game_over" && !this.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()) }) : null,
-    });
-    fill(this.root, table);
-    this.restoreFocus(focusKey, canMove && view.turn === view.you);
+    if (this.stage.busy) this.dirty = true;
+    else this.draw();
   }
 
-  /** Keep keyboard focus across a re-render; on your turn, put it on a move if it was nowhere. */
-  restoreFocus(focusKey, myTurn) {
-    const again = focusKey && this.root.querySelector(`[data-focus-key="${focusKey}"]:not([disabled])`);
-    if (again) return again.focus();
-    const nowhere = document.activeElement === document.body || document.activeElement === null;
-    if (myTurn && nowhere && !document.querySelector("dialog[open]")) {
-      const first = this.root.querySelector(".bid-buttons button, .hand button:not([disabled])");
-      if (first) first.focus({ preventScroll: true });
-    }
+  draw() {
+    if (!this.view || this.stopped) return;
+    this.dirty = false;
+    drawGame(this);
   }
-}
-
-/** The lobby's address, keeping a ?pace= override. */
-export function lobbyUrl() {
-  const pace = new URLSearchParams(location.search).get("pace");
-  return pace === null ? "/play" : `/play?pace=${encodeURIComponent(pace)}`;
 }

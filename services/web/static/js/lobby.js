@@ -1,114 +1,184 @@
-// The lobby: create a game (rules, seats, hints), resume a game this browser holds a seat in,
-// open a game to watch; and the invite page that claims a seat from a link.
+// The lobby: "Play now" (one click to a partnership game against three computers of a level chosen
+// from a list ordered by strength), "Set up a table" (seats, friends, house rules: newgame.js),
+// your games (live and finished), a link or game id to open; and the invite page that claims a seat.
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { lobbyUrl } from "./game.js";
 import { loadLevels } from "./levels.js";
-import { describeProblem, showMessage, showProblem } from "./messages.js";
-import { navigate } from "./router.js";
-import { heldGames, keepSeat } from "./seats.js";
-import { SEAT_NAMES, seatKind, seatName } from "./seating.js";
+import { describeProblem, showProblem } from "./messages.js";
+import { applyPreset, clearErrors, field, fieldOf, newGameForm, plainError, readForm, showError } from "./newgame.js";
+import { gameUrl, lobbyUrl, navigate } from "./router.js";
+import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
+import { seatKind, seatName, sideOf } from "./seating.js";
 
-/** The game's address, keeping a ?pace= override. */
-export function gameUrl(gameId, extra = "") {
-  const pace = new URLSearchParams(location.search).get("pace");
-  return `/play?game=${encodeURIComponent(gameId)}${extra}${pace === null ? "" : `&pace=${encodeURIComponent(pace)}`}`;
+const LEVEL_KEY = "spades.level";
+
+/** The server's levels, weakest first. */
+function byStrength(levels) {
+  return [...levels.levels].sort((a, b) => (a.strength ?? 0) - (b.strength ?? 0));
 }
 
-function field(label, input, help = "") {
-  const id = input.id;
-  return h("div.field", {}, h("label", { for: id }, label), input, help ? h("small.help", { id: `${id}-help` }, help) : null);
-}
-
-function check(id, label, checked, help = "") {
-  return h(
-    "div.field.check",
-    {},
-    h("input", { id, type: "checkbox", checked, "aria-describedby": help ? `${id}-help` : null }),
-    h("label", { for: id }, label),
-    help ? h("small.help", { id: `${id}-help` }, help) : null,
+function playNow(levels) {
+  const ordered = byStrength(levels);
+  const stored = localStorage.getItem(LEVEL_KEY);
+  const chosen = ordered.some((l) => l.name === stored) ? stored : levels.default_level || (ordered[0] || {}).name;
+  const section = h(
+    "section.panel.play-now",
+    { "aria-labelledby": "play-now-title" },
+    h("h1", { id: "play-now-title" }, "Play Spades"),
+    h("p.lead", {}, "You and a computer partner against two computers: partnership Spades to 500."),
+    h(
+      "fieldset.levels",
+      {},
+      h("legend", {}, "How strong should the computers be?"),
+      h(
+        "div.level-list",
+        {},
+        ordered.map((level, i) =>
+          h(
+            "label.level",
+            { dataset: { level: level.name } },
+            h("input", { type: "radio", name: "level", value: level.name, checked: level.name === chosen, dataset: { testid: `level-${level.name}` } }),
+            h("span.level-name", {}, level.name[0].toUpperCase() + level.name.slice(1), i === ordered.length - 1 ? h("span.level-tag", {}, " strongest") : i === 0 ? h("span.level-tag", {}, " gentlest") : null),
+            h("span.level-summary", {}, level.summary || level.description),
+          ),
+        ),
+      ),
+    ),
+    h("div.form-actions", {}, h("button.primary.big", { type: "button", dataset: { testid: "play-now" }, onclick: (e) => startNow(e.currentTarget, section) }, "Play now"), h("small.field-error", { id: "play-now-error", role: "alert" })),
   );
+  return section;
 }
 
-/** A seat's choice: you, an open seat, or a computer of each level the server lists. */
-function seatSelect(seat, catalogue) {
-  const choice = seat === 0 || !catalogue.default_level ? "you" : `ai:${catalogue.default_level}`;
-  const options = [
-    ["you", "You", ""],
-    ["open", "Open seat — invite someone", ""],
-    ...catalogue.levels.map((l) => [`ai:${l.name}`, `Computer — ${l.name}`, `${l.description} (seed ${l.seed})`]),
-  ];
-  return h(
-    "select",
-    { id: `seat-${seat}`, name: `seat-${seat}`, dataset: { testid: `seat-select-${seat}` } },
-    options.map(([value, label, title]) => h("option", { value, selected: value === choice, title: title || null }, label)),
+async function startNow(button, section) {
+  const level = section.querySelector("input[name=level]:checked").value;
+  localStorage.setItem(LEVEL_KEY, level);
+  button.disabled = true;
+  try {
+    const seats = [{ type: "human" }, ...[1, 2, 3].map(() => ({ type: "ai", level }))];
+    const created = await api.createGame({ rules: { preset: "partnership" }, seats, options: { hints: true } });
+    keepSeat(created.game_id, 0, created.seats[0].token);
+    navigate(gameUrl(created.game_id));
+  } catch (problem) {
+    section.querySelector("#play-now-error").textContent = describeProblem(problem);
+    button.disabled = false;
+  }
+}
+
+async function createGame(form) {
+  clearErrors(form);
+  const { spec, you, hints, errors } = readForm(form);
+  if (errors.length) {
+    for (const e of errors) showError(form, e.id, e.text);
+    form.querySelector(`#${errors[0].id}`).focus();
+    return;
+  }
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const created = await api.createGame({ ...spec, options: { hints } });
+    clearErrors(form);
+    if (you >= 0) keepSeat(created.game_id, you, created.seats[you].token);
+    navigate(gameUrl(created.game_id));
+  } catch (problem) {
+    button.disabled = false;
+    const placed = (problem.errors || []).map((e) => ({ id: fieldOf(e.field), text: e.message }));
+    for (const e of placed) showError(form, e.id || "form", e.id ? plainError(e.id, e.text) : describeProblem(problem));
+    if (!placed.length) showError(form, "form", describeProblem(problem));
+    const first = placed.find((e) => e.id);
+    if (first) form.querySelector(`#${first.id}`).focus();
+  }
+}
+
+/** "Your games": the ones this browser holds a seat in, live first, then finished. */
+function heldPanel() {
+  const held = heldGames().slice(0, 12);
+  if (!held.length) return null;
+  const live = h("ul.held", { dataset: { testid: "live-games" } });
+  const done = h("ul.held", { dataset: { testid: "finished-games" } });
+  const section = h(
+    "section.your-games",
+    { "aria-labelledby": "your-games-title" },
+    h("h2", { id: "your-games-title" }, "Your games"),
+    h("h3", {}, "Live"),
+    live,
+    h("h3", {}, "Finished"),
+    done,
   );
+  const entry = (g, text) => h("li", {}, h("a", { href: gameUrl(g.gameId), onclick: (e) => follow(e, gameUrl(g.gameId)) }, text));
+  for (const g of held) {
+    const item = entry(g, `${seatName(g.seat)} · game ${g.gameId.slice(0, 6)}…`);
+    (g.finished ? done : live).append(item);
+    api.getGame(g.gameId, null).then(
+      (view) => {
+        if (view.phase === "game_over") {
+          markFinished(g.gameId);
+          fill(item.firstChild, outcome(view, g.seat));
+          if (item.parentElement !== done) done.append(item);
+        } else {
+          fill(item.firstChild, `${seatName(g.seat)} · round ${view.round} · ${view.scores.join("–")}`);
+        }
+        emptyNotes(live, done);
+      },
+      (problem) => {
+        if (problem.status === 404) {
+          forgetSeat(g.gameId); // expired
+          item.remove();
+          emptyNotes(live, done);
+        }
+      },
+    );
+  }
+  emptyNotes(live, done);
+  return section;
+}
+
+function outcome(view, seat) {
+  const won = (view.winner || []).includes(seat);
+  const mine = view.scores[sideOf({ ...view, you: seat }, seat)];
+  const best = Math.max(...view.scores.filter((_, side) => side !== sideOf({ ...view, you: seat }, seat)));
+  return `${seatName(seat)} · ${won ? "won" : "lost"} ${mine}–${best}`;
+}
+
+function emptyNotes(...lists) {
+  for (const list of lists) {
+    const items = [...list.children].filter((li) => !li.classList.contains("empty"));
+    const note = list.querySelector(".empty");
+    if (!items.length && !note) list.append(h("li.empty", {}, "None"));
+    if (items.length && note) note.remove();
+  }
+}
+
+function follow(event, url) {
+  event.preventDefault();
+  navigate(url);
 }
 
 export async function renderLobby(root) {
-  let catalogue = null;
   let levels = { levels: [], default_level: null };
   try {
     levels = await loadLevels();
   } catch (problem) {
     showProblem(problem);
   }
-  const form = h(
-    "form.lobby-form",
-    { "aria-labelledby": "new-game-title", novalidate: true },
-    h("h1", { id: "new-game-title" }, "New game"),
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, "Rules"),
-      field(
-        "Scoring",
-        h("select", { id: "preset", dataset: { testid: "preset" } }, h("option", { value: "partnership" }, "Partnership (South & North vs West & East)"), h("option", { value: "individual" }, "Individual (everyone for themselves)")),
-      ),
-      field("Winning score", h("input", { id: "win_score", type: "number", min: 1, max: 100000, value: 500, inputmode: "numeric", required: true })),
-      field("Losing score", h("input", { id: "lose_score", type: "number", min: -100000, max: 0, value: -200, inputmode: "numeric" }), "A side at or below it loses; leave empty for none."),
-      field("A failed bid scores", h("select", { id: "set_penalty" }, h("option", { value: "negative" }, "minus 10 per trick bid"), h("option", { value: "zero" }, "zero"))),
-      field("Points lost per 10 bags", h("input", { id: "bag_penalty", type: "number", min: 0, max: 100000, value: 100, inputmode: "numeric" }), "0 turns the bag penalty off."),
-      field("Minimum team bid", h("input", { id: "min_team_bid", type: "number", min: 0, max: 13, value: 4, inputmode: "numeric" }), "Partners together (unless one bids nil)."),
-      check("nil", "Nil bids allowed", true),
-      check("spades_must_be_broken", "Spades can't be led until broken", true),
-    ),
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, "Seats"),
-      h("p.help", {}, "Play goes South → West → North → East. Choose “You” for at most one seat; without it you watch."),
-      [0, 1, 2, 3].map((seat) => field(SEAT_NAMES[seat], seatSelect(seat, levels))),
-      check("hints", "Hints (a button that suggests a move)", true),
-    ),
-    h("button.primary", { type: "submit", dataset: { testid: "create" } }, "Create game"),
-  );
-  const preset = form.querySelector("#preset");
-  preset.addEventListener("change", () => applyPreset(form, catalogue));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    createGame(form);
-  });
-
-  const held = heldGames();
+  const form = newGameForm(levels, { onSubmit: createGame });
+  let catalogue = null;
+  form.querySelector("#preset").addEventListener("change", () => applyPreset(form, catalogue));
   fill(
     root,
     h(
       "div.lobby",
       {},
-      h("section.panel", {}, form),
+      h("div.lobby-main", {}, playNow(levels), h("section.panel", {}, form)),
       h(
-        "aside.panel",
-        { "aria-label": "Other games" },
-        held.length
-          ? h("section", {}, h("h2", {}, "Your games"), h("ul.held", {}, held.slice(0, 8).map((g) => h("li", {}, h("a", { href: gameUrl(g.gameId) }, `${seatName(g.seat)} in game ${g.gameId.slice(0, 8)}…`)))))
-          : null,
+        "aside.panel.lobby-side",
+        { "aria-label": "Your games and invites" },
+        heldPanel(),
         h(
           "form.join",
-          { onsubmit: (e) => openLink(e) },
+          { onsubmit: (e) => openLink(e), novalidate: true },
           h("h2", {}, "Join or watch"),
-          field("Invite link or game id", h("input", { id: "join", type: "text", autocomplete: "off" })),
+          field("join", "Invite link or game id", h("input", { id: "join", type: "text", autocomplete: "off" })),
           h("button", { type: "submit" }, "Open"),
         ),
       ),
@@ -122,54 +192,10 @@ export async function renderLobby(root) {
   }
 }
 
-function applyPreset(form, catalogue) {
-  if (!catalogue) return;
-  const rules = catalogue.presets[form.querySelector("#preset").value];
-  for (const name of ["win_score", "bag_penalty", "min_team_bid"]) form.querySelector(`#${name}`).value = rules[name];
-  form.querySelector("#lose_score").value = rules.lose_score === null ? "" : rules.lose_score;
-  form.querySelector("#set_penalty").value = rules.set_penalty;
-  form.querySelector("#nil").checked = rules.nil;
-  form.querySelector("#spades_must_be_broken").checked = rules.spades_must_be_broken;
-  form.querySelector("#min_team_bid").closest(".field").hidden = rules.scoring !== "partnership";
-}
-
-function readSpec(form) {
-  const value = (id) => form.querySelector(`#${id}`).value;
-  const partnership = value("preset") === "partnership";
-  const rules = {
-    preset: value("preset"),
-    win_score: Number(value("win_score")),
-    lose_score: value("lose_score") === "" ? null : Number(value("lose_score")),
-    set_penalty: value("set_penalty"),
-    bag_penalty: Number(value("bag_penalty")),
-    nil: form.querySelector("#nil").checked,
-    spades_must_be_broken: form.querySelector("#spades_must_be_broken").checked,
-  };
-  if (partnership) rules.min_team_bid = Number(value("min_team_bid"));
-  const choices = [0, 1, 2, 3].map((s) => value(`seat-${s}`));
-  const seats = choices.map((c) => (c === "you" ? { type: "human" } : c === "open" ? { type: "open" } : { type: "ai", level: c.slice(3) }));
-  return { spec: { rules, seats }, you: choices.indexOf("you"), youCount: choices.filter((c) => c === "you").length };
-}
-
-async function createGame(form) {
-  const { spec, you, youCount } = readSpec(form);
-  if (youCount > 1) return showMessage("Choose “You” for one seat at most: each other player joins with an invite link.");
-  const hints = form.querySelector("#hints").checked;
-  const button = form.querySelector("button[type=submit]");
-  button.disabled = true;
-  try {
-    const created = await api.createGame({ ...spec, options: { hints } });
-    if (you >= 0) keepSeat(created.game_id, you, created.seats[you].token);
-    navigate(gameUrl(created.game_id));
-  } catch (problem) {
-    showProblem(problem);
-    button.disabled = false;
-  }
-}
-
 function openLink(event) {
   event.preventDefault();
-  const text = event.currentTarget.querySelector("#join").value.trim();
+  const form = event.currentTarget;
+  const text = form.querySelector("#join").value.trim();
   let gameId = text;
   let seat = null;
   try {
@@ -181,7 +207,11 @@ function openLink(event) {
   } catch {
     /* a bare game id */
   }
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) return showMessage("That isn't a game link or id.");
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) {
+    form.querySelector("#join-error").textContent = "That isn't a game link or id: paste the whole link.";
+    form.querySelector("#join").setAttribute("aria-invalid", "true");
+    return;
+  }
   navigate(gameUrl(gameId, seat !== null && /^[0-3]$/.test(seat) ? `&seat=${seat}` : ""));
 }
 
@@ -205,10 +235,14 @@ export async function renderInvite(root, gameId, seat) {
       h("h1", {}, claimable ? `You're invited to sit ${seatName(seat)}` : `${seatName(seat)} is taken`),
       h("p", {}, `${kind} Spades, playing to ${view.rules.win_score}.`),
       h("ul.invite-seats", {}, [0, 1, 2, 3].map((s) => h("li", {}, `${seatName(s)}: ${seatKind({ ...view, you: null }, s)}`))),
-      claimable
-        ? h("button.primary", { type: "button", dataset: { testid: "claim" }, onclick: (e) => claim(e.currentTarget, gameId, seat) }, `Take the ${seatName(seat)} seat`)
-        : h("p", {}, "Someone has already taken that seat."),
-      h("a.button", { href: gameUrl(gameId), dataset: { testid: "watch" } }, "Watch instead"),
+      h(
+        "div.form-actions",
+        {},
+        claimable
+          ? h("button.primary", { type: "button", dataset: { testid: "claim" }, onclick: (e) => claim(e.currentTarget, gameId, seat) }, `Take the ${seatName(seat)} seat`)
+          : h("p", {}, "Someone has already taken that seat."),
+        h("a.button", { href: gameUrl(gameId), dataset: { testid: "watch" } }, "Watch instead"),
+      ),
     ),
   );
 }

@@ -2,11 +2,12 @@
 // (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite; never a token).
 
 import { h } from "./dom.js";
-import { Game, lobbyUrl } from "./game.js";
+import { Game } from "./game.js";
 import { renderInvite, renderLobby } from "./lobby.js";
-import { navigate, onRoute } from "./router.js";
+import { lobbyUrl, navigate, onRoute } from "./router.js";
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
+import { clearMessage } from "./messages.js";
 import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACES, saveSettings } from "./settings.js";
 
 function settingsForm(settings) {
@@ -15,7 +16,7 @@ function settingsForm(settings) {
       "div.field",
       {},
       h("label", { for: id }, label),
-      h("select", { id, dataset: { testid: id } }, Object.entries(choices).map(([k, v]) => h("option", { value: k, selected: k === value }, typeof v === "number" ? `${k} (${v / 1000} s)` : v))),
+      h("select", { id, dataset: { testid: id } }, Object.entries(choices).map(([k, v]) => h("option", { value: k, selected: k === value }, typeof v === "number" ? `${k[0].toUpperCase()}${k.slice(1)} (${v / 1000} s between moves)` : v))),
     );
   return h(
     "form.settings",
@@ -50,6 +51,7 @@ function route() {
   const gameId = params.get("game");
   const seat = params.get("seat");
   document.getElementById("connection").replaceChildren();
+  clearMessage(); // a message belongs to the page it was shown on
   if (!gameId) return renderLobby(root);
   if (seat !== null && /^[0-3]$/.test(seat) && !heldSeat(gameId)) return renderInvite(root, gameId, Number(seat));
   current = new Game(root, gameId);

@@ -26,8 +26,14 @@ const CODES = {
   unauthorized: "This browser's seat in the game is no longer valid; you are watching as a spectator.",
   forbidden: "That seat belongs to someone else.",
   rate_limited: "Too many requests — slow down a moment.",
+  create_rate_limited: "Too many new games from here just now: try again in a minute.",
+  too_many_games: "You have as many games in play as one player may: finish or leave one first.",
+  too_many_computer_games: "You have as many computer-only games running as one player may: let one finish first.",
   unavailable: "The game service is briefly unavailable. Trying again shortly.",
   hints_disabled: "Hints are turned off for this game.",
+  hint_unavailable: "No hint right now: the computer players are busy. Try again in a moment.",
+  review_unavailable: "The review isn't ready: the computer players are busy. Try again in a moment.",
+  round_not_finished: "That round is still being played; it can be reviewed once it is over.",
   internal_error: "The server had a problem. Please try again.",
 };
 
@@ -35,13 +41,25 @@ const CODES = {
 export function describeProblem(problem) {
   if (problem.code === "illegal_move" && REASONS[problem.reason]) return REASONS[problem.reason];
   if (problem.code === "invalid_request" && problem.errors && problem.errors.length) {
-    return "Please check: " + problem.errors.map((e) => `${e.field} — ${e.message}`).join("; ");
+    return `That wasn't accepted: ${problem.errors[0].message.replace(/^./, (c) => c.toLowerCase())}`;
   }
   return CODES[problem.code] || problem.detail || problem.message || "Something went wrong.";
 }
 
 let region = null;
 let timer = null;
+let toastTimer = null;
+
+/** A short note over the hand (why a card can't be played, a link copied), read out politely. */
+export function showToast(text) {
+  const toast = document.getElementById("toast");
+  clearTimeout(toastTimer);
+  fill(toast, text);
+  toast.hidden = false;
+  toastTimer = setTimeout(() => {
+    toast.hidden = true;
+  }, 4000);
+}
 
 /** Show a message in the page's alert line (role=alert): tone "error" | "info". */
 export function showMessage(text, tone = "error") {

@@ -12,3 +12,15 @@ export function navigate(url) {
   history.pushState(null, "", url);
   for (const listener of listeners) listener();
 }
+
+/** The lobby's address, keeping a ?pace= override. */
+export function lobbyUrl() {
+  const pace = new URLSearchParams(location.search).get("pace");
+  return pace === null ? "/play" : `/play?pace=${encodeURIComponent(pace)}`;
+}
+
+/** A game's address (`extra`: "&seat=<n>" for an invite), keeping a ?pace= override. */
+export function gameUrl(gameId, extra = "") {
+  const pace = new URLSearchParams(location.search).get("pace");
+  return `/play?game=${encodeURIComponent(gameId)}${extra}${pace === null ? "" : `&pace=${encodeURIComponent(pace)}`}`;
+}

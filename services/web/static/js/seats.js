@@ -16,11 +16,17 @@ export function keepSeat(gameId, seat, token) {
   localStorage.setItem(PREFIX + gameId, JSON.stringify({ seat, token, since: Date.now() }));
 }
 
+/** The game this browser holds a seat in is over (the lobby lists it as finished). */
+export function markFinished(gameId) {
+  const held = heldSeat(gameId);
+  if (held && !held.finished) localStorage.setItem(PREFIX + gameId, JSON.stringify({ ...held, finished: true }));
+}
+
 export function forgetSeat(gameId) {
   localStorage.removeItem(PREFIX + gameId);
 }
 
-/** Games this browser holds a seat in, newest first: [{gameId, seat, since}]. */
+/** Games this browser holds a seat in, newest first: [{gameId, seat, since, finished}]. */
 export function heldGames() {
   const games = [];
   for (let i = 0; i < localStorage.length; i += 1) {
@@ -28,7 +34,7 @@ export function heldGames() {
     if (!key.startsWith(PREFIX)) continue;
     const gameId = key.slice(PREFIX.length);
     const held = heldSeat(gameId);
-    if (held) games.push({ gameId, seat: held.seat, since: held.since || 0 });
+    if (held) games.push({ gameId, seat: held.seat, since: held.since || 0, finished: Boolean(held.finished) });
   }
   return games.sort((a, b) => b.since - a.since);
 }

@@ -1,32 +1,54 @@
-// Between rounds and at the end: the round summary (bids, tricks, points, bags, penalties, nil
-// results, the dealt hands), the score history, the winner.
+// Between rounds and at the end: the round summary (bids and tricks; the points of each side taken
+// apart line by line: contract, bags, bag penalty, nil, total; the dealt hands), the score history
+// and the game's end, each with a way into the round's review.
 
 import { sortHand } from "./cards.js";
 import { h } from "./dom.js";
+import { cardFace } from "./felt.js";
 import { isPartnership, seatName, sideName, sideOf } from "./seating.js";
-import { cardFace } from "./table.js";
+import { bagsBefore, roundParts, signed } from "./tracking.js";
 
 function sides(view) {
   return view.scores.map((_, side) => side);
 }
 
-function seatsOf(view, side) {
-  return isPartnership(view) ? [side, side + 2] : [side];
+/** A side's short name for a narrow column: "Your team", "Opponents", "North & South"… */
+function shortSide(view, side) {
+  const name = sideName(view, side);
+  const at = name.indexOf(" (");
+  return at < 0 ? name : name.slice(0, at);
 }
 
-/** "made" / "set" for a side's contract (nil bids excluded), or "—" when it bid only nil. */
-function contractResult(view, round, side) {
-  const seats = seatsOf(view, side);
-  const bid = seats.reduce((sum, s) => sum + round.bids[s], 0);
-  if (!bid) return "—";
-  const countNil = view.rules.nil_tricks_count_for_team;
-  const taken = seats.reduce((sum, s) => sum + (round.bids[s] === 0 && !countNil ? 0 : round.tricks_won[s]), 0);
-  return `${taken >= bid ? "made" : "set"}: ${taken} of ${bid}`;
+function cell(main, sub = null) {
+  return h("td", {}, h("span.part", {}, main), sub ? h("span.part-sub", {}, sub) : null);
+}
+
+function pointsTable(view, round) {
+  const parts = roundParts(view.rules, round, bagsBefore(view.history, round));
+  const rows = [
+    ["Contract", (p) => cell(p.contract.bid ? signed(p.contract.points) : "—", p.contract.bid ? `bid ${p.contract.bid} · won ${p.contract.taken}` : "nil only")],
+    ["Bags", (p) => cell(signed(p.bags.points), view.rules.bag_penalty > 0 ? `${p.bags.after}/${view.rules.bag_limit} after` : `${p.bags.count} this round`)],
+    ["Bag penalty", (p) => cell(p.penalty ? signed(p.penalty) : "—")],
+    ["Nil", (p) => cell(p.nils.length ? signed(p.nils.reduce((a, n) => a + n.points, 0)) : "—", p.nils.map((n) => `${seatName(n.seat)} ${n.made ? "made" : "set"}`).join(", ") || null)],
+    ["Total", (p) => h("td.strong", { dataset: { testid: `total-${p.side}` } }, signed(p.total))],
+    ["Score", (p) => h("td.strong", {}, String(round.scores[p.side]))],
+  ];
+  return h(
+    "table.summary-sides",
+    { "data-testid": "points-table" },
+    h("caption", {}, "Points this round"),
+    h("thead", {}, h("tr", {}, h("td"), sides(view).map((s) => h("th", { scope: "col" }, shortSide(view, s))))),
+    h(
+      "tbody",
+      {},
+      rows.map(([label, render]) => h("tr", { dataset: { part: label.toLowerCase() } }, h("th", { scope: "row" }, label), parts.map(render))),
+    ),
+  );
 }
 
 function nilResult(round, seat) {
   if (round.bids[seat] !== 0) return "";
-  return round.tricks_won[seat] === 0 ? "nil made" : "nil failed";
+  return round.tricks_won[seat] === 0 ? "nil made" : "nil set";
 }
 
 export function renderRoundSummary(view, round) {
@@ -38,7 +60,7 @@ export function renderRoundSummary(view, round) {
       "table.summary-seats",
       {},
       h("caption", {}, "Bids and tricks"),
-      h("thead", {}, h("tr", {}, ["Seat", "Bid", "Tricks", "Nil"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["Seat", "Bid", "Won", ""].map((t) => (t ? h("th", { scope: "col" }, t) : h("td"))))),
       h(
         "tbody",
         {},
@@ -54,32 +76,11 @@ export function renderRoundSummary(view, round) {
         ),
       ),
     ),
-    h(
-      "table.summary-sides",
-      {},
-      h("caption", {}, "Points"),
-      h("thead", {}, h("tr", {}, ["", "Contract", "Points", "Bag penalty", "Bags", "Score"].map((t) => h("th", { scope: "col" }, t)))),
-      h(
-        "tbody",
-        {},
-        sides(view).map((side) =>
-          h(
-            "tr",
-            {},
-            h("th", { scope: "row" }, sideName(view, side)),
-            h("td", {}, contractResult(view, round, side)),
-            h("td", {}, signed(round.points[side])),
-            h("td", {}, round.bag_penalties[side] ? `−${Math.abs(round.bag_penalties[side])}` : "—"),
-            h("td", {}, String(round.bags[side])),
-            h("td.strong", {}, String(round.scores[side])),
-          ),
-        ),
-      ),
-    ),
+    pointsTable(view, round),
     h(
       "section.dealt",
-      { "aria-label": "The hands dealt this round", "data-history": "true" },
-      h("h3.panel-title", {}, "The hands dealt"),
+      { "aria-labelledby": `dealt-${round.round}`, "data-history": "true" },
+      h("h3.panel-title", { id: `dealt-${round.round}` }, "The hands dealt"),
       [0, 1, 2, 3].map((seat) =>
         h(
           "div.dealt-hand",
@@ -92,17 +93,18 @@ export function renderRoundSummary(view, round) {
   );
 }
 
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
-}
-
-export function renderScoreHistory(view) {
+/** The score after each round; with `onReview`, a "Review" button per round. */
+export function renderScoreHistory(view, { onReview = null } = {}) {
   if (!view.history.length) return h("p", { "data-testid": "score-history" }, "No round has finished yet.");
   return h(
     "table.history",
     { "data-testid": "score-history" },
     h("caption", {}, "Score after each round (points in the round)"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), sides(view).map((s) => h("th", { scope: "col" }, sideName(view, s))))),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, "Round"), sides(view).map((s) => h("th", { scope: "col" }, shortSide(view, s))), onReview ? h("td") : null),
+    ),
     h(
       "tbody",
       {},
@@ -112,6 +114,9 @@ export function renderScoreHistory(view) {
           {},
           h("th", { scope: "row" }, String(round.round)),
           sides(view).map((s) => h("td", {}, `${round.scores[s]} (${signed(round.points[s])})`)),
+          onReview
+            ? h("td", {}, h("button.small", { type: "button", onclick: () => onReview(round.round), dataset: { testid: `review-${round.round}`, focusKey: `review-${round.round}` }, "aria-label": `Review round ${round.round}` }, "Review"))
+            : null,
         ),
       ),
     ),
@@ -120,21 +125,24 @@ export function renderScoreHistory(view) {
 
 export function winnerText(view) {
   const winners = view.winner || [];
-  if (!winners.length) return "The game is over.";
-  if (view.you !== null && winners.includes(view.you)) {
-    return isPartnership(view) ? "Your team wins!" : "You win!";
+  if (!winners.length) return "the game is over.";
+  const scores = [...view.scores].sort((a, b) => b - a);
+  const margin = scores.length === 2 ? ` ${scores[0]} to ${scores[1]}` : "";
+  if (view.you !== null && winners.includes(view.you)) return isPartnership(view) ? `your team wins${margin}!` : `you win${margin}!`;
+  if (isPartnership(view)) {
+    const name = shortSide(view, sideOf(view, winners[0]));
+    return `${view.you === null ? name : name.toLowerCase()} win${margin}.`;
   }
-  if (isPartnership(view)) return `${sideName(view, sideOf(view, winners[0]))} win.`;
-  return `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  return `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}${margin}.`;
 }
 
-export function renderGameOver(view, { onNewGame }) {
+/** The end of the game, drawn over the table: the score history (each round reviewable) and a new game. */
+export function renderGameOver(view, { onNewGame, onReview }) {
   return h(
-    "section.game-over",
+    "section.game-over.overlay-panel",
     { "aria-labelledby": "game-over-title", "data-testid": "game-over" },
-    h("h2.game-over-title", { id: "game-over-title" }, "Game over"),
-    h("p.winner", { "data-testid": "winner" }, winnerText(view)),
-    renderScoreHistory(view),
-    h("button.primary", { type: "button", onclick: onNewGame }, "New game"),
+    h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view).replace(/^./, (c) => c.toUpperCase())),
+    renderScoreHistory(view, { onReview }),
+    h("button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, "New game"),
   );
 }

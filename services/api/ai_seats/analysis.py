@@ -1,0 +1,116 @@
+"""``ai.hint`` tasks a request waits for itself: a hint (one task) or a round review (one per move).
+
+The task is sent **by name** to the hint level's queue (``ai.hard``; the API never imports the
+worker) and its answer comes back through the process's one AI result listener
+(:class:`services.api.ai_seats.results.ResultChannels`, the connection and reader that hear the AI
+decisions):
+
+* Each task's result channel (``celery-task-meta-<id>``, which Celery's Redis result backend
+  PUBLISHes the moment a task finishes) is subscribed *before* the task is sent, with a
+  :class:`~services.api.ai_seats.results.ResultWaiter` the reader hands the answer to; a final
+  ``GET`` of the stored result covers a missed publication.  A process that runs no result listener
+  (``AI_ENABLED=0``) answers 503.  Celery's own ``AsyncResult.get`` is not used: its shared result
+  consumer is not safe across a gunicorn worker's threads.
+* Several tasks are all sent first, then waited for under one bound: the wait is as long as the
+  slowest answer, not their sum.
+* Tasks are sent with ``expires`` equal to the wait, so a worker that takes one off the queue after
+  the requester gave up drops it instead of computing an answer nobody reads.
+* A result read is deleted at once.  One that lands after the wait is *abandoned*: the process's AI
+  listener subscribes to its channel and deletes it when it arrives (one that lands between the
+  wait's end and that subscription, or with no listener, expires with the worker's ``result_expires``).
+* The AI listener applies only results of tasks its process sent as decisions
+  (:meth:`AiDispatcher.claim_result`); an analysis is never registered there, so its answer can
+  never be applied as a move.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+import uuid
+from typing import Any
+
+import redis
+from celery import Celery
+
+from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.results import ResultWaiter, result_channel
+from services.api.problems import ApiError
+
+log = logging.getLogger(__name__)
+TASK_NAME = "ai.hint"
+
+
+class AnalysisTasks:
+    """Sends ``ai.hint`` tasks and waits, with one bound, for their answers (see the module doc).
+
+    ``code`` is the problem code of a 503 when an answer is missing (``hint_unavailable``,
+    ``review_unavailable``)."""
+
+    def __init__(
+        self, celery: Celery, results: redis.Redis, dispatcher: AiDispatcher, queue: str, timeout: float, code: str
+    ) -> None:
+        self.celery = celery
+        self.results = results
+        self.dispatcher = dispatcher
+        self.queue = queue
+        self.timeout = timeout
+        self.code = code
+
+    def retry_after(self) -> int:
+        return max(1, math.ceil(self.timeout))
+
+    def unavailable(self, detail: str) -> ApiError:
+        return ApiError(503, self.code, detail, retry_after=self.retry_after())
+
+    def run(self, jobs: list[dict[str, Any]], game_id: str) -> list[dict[str, Any]]:
+        """Each job's (the task's kwargs) worker answer, in order; 503 unless every one came in time."""
+        started = time.monotonic()
+        channels = self.dispatcher.listener
+        if channels is None:
+            raise self.unavailable("This API process runs no AI result listener (AI_ENABLED=0).")
+        sent: list[tuple[str, ResultWaiter]] = []
+        try:
+            for kwargs in jobs:
+                task_id, waiter = str(uuid.uuid4()), ResultWaiter()
+                channels.subscribe(task_id, waiter=waiter)  # before sending: the answer can't be published unheard
+                sent.append((task_id, waiter))
+                self.celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.timeout)
+        except Exception as error:  # kombu's connection errors: the broker is down
+            for task_id, _ in sent:
+                channels.unsubscribe(task_id)
+            log.warning("could not send an analysis task", extra={"error": error.__class__.__name__})
+            raise ApiError(503, "unavailable", "The AI workers' broker is unreachable; retry shortly.") from None
+        payloads = [self._answer(task_id, waiter, started) for task_id, waiter in sent]
+        missing = [task_id for (task_id, _), payload in zip(sent, payloads, strict=True) if payload is None]
+        answered = [task_id for (task_id, _), payload in zip(sent, payloads, strict=True) if payload is not None]
+        if answered:
+            self.results.delete(*(result_channel(task_id) for task_id in answered))
+        if missing:
+            for task_id in missing:
+                self.dispatcher.abandon_result(task_id)
+            log.warning(
+                "no worker answered an analysis in time",
+                extra={"game_id": game_id, "queue": self.queue, "missing": len(missing), "tasks": len(sent)},
+            )
+            raise self.unavailable(f"No AI worker answered within {self.timeout:g} s; retry later.")
+        answers = []
+        for payload in payloads:
+            meta = json.loads(payload) if payload else {}
+            result = meta.get("result")
+            if meta.get("status") != "SUCCESS" or not isinstance(result, dict):
+                log.error("an analysis task failed", extra={"game_id": game_id, "status": meta.get("status")})
+                raise self.unavailable("The AI worker could not compute an answer; retry later.")
+            answers.append(result)
+        return answers
+
+    def _answer(self, task_id: str, waiter: ResultWaiter, started: float) -> bytes | None:
+        """The task's result payload, waited for until ``started`` + the timeout, else None."""
+        payload = waiter.wait(started + self.timeout - time.monotonic())
+        if payload is None:
+            payload = self.dispatcher.listener.release(task_id) if self.dispatcher.listener else None
+        if payload is None:
+            payload = self.results.get(result_channel(task_id))  # published while the subscription was broken
+        return payload or None

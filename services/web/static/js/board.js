@@ -1,0 +1,69 @@
+// Drawing a game (game.js's state) onto the page: the table, the top bar's buttons, the focus kept
+// where it was (or put on a move on your turn), and "your turn" said once.
+
+import { fill } from "./dom.js";
+import { drawGameBar, showInvites, showScores } from "./gamebar.js";
+import { hintsAllowed } from "./hint.js";
+import { showToast } from "./messages.js";
+import { lobbyUrl, navigate } from "./router.js";
+import { sayTurn } from "./status.js";
+import { renderGameOver } from "./summary.js";
+import { renderTable, turnText } from "./table.js";
+
+/** Draw `game` (a Game) now. */
+export function drawGame(game) {
+  const view = game.view;
+  const active = document.activeElement;
+  const focusKey = game.focusNext || (active && game.root.contains(active) && active.dataset ? active.dataset.focusKey : null);
+  game.focusNext = null;
+  const canMove = !game.derived && !game.pending && Boolean(game.token);
+  const onReview = game.token ? (round) => game.review(round) : null;
+  const table = renderTable(view, {
+    gameId: game.gameId,
+    turn: view.turn,
+    shownTrick: game.shownTrick,
+    canMove,
+    onPlay: (card, el) => game.move({ card }, el),
+    onBid: (bid) => game.move({ bid }),
+    onRefused: (text) => showToast(text),
+    hint: game.hint,
+    hintPending: game.hintPending,
+    hintsAllowed: hintsAllowed(view),
+    onHint: () => game.askHint(),
+    lastTrickOpen: game.lastTrickOpen,
+    focusKey,
+    onCopy: copy,
+    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview }) : null,
+  });
+  fill(game.root, table);
+  drawGameBar({
+    view,
+    lastTrickOpen: game.lastTrickOpen,
+    onToggleLastTrick: () => {
+      game.lastTrickOpen = !game.lastTrickOpen;
+      game.render();
+    },
+    onScores: () => showScores(game.view, onReview),
+    onInvite: () => showInvites(game.view, game.gameId, copy),
+    onLeave: () => game.leave(),
+  });
+  const myTurn = canMove && view.turn === view.you && view.you !== null;
+  restoreFocus(game.root, focusKey, myTurn);
+  const playing = myTurn && ["bidding", "playing"].includes(view.phase);
+  sayTurn(view.phase === "game_over" ? turnText(view, null) : playing ? turnText(view, view.turn) : "");
+}
+
+/** Keep keyboard focus across a redraw; on your turn, put it on a move if it was nowhere. */
+function restoreFocus(root, focusKey, myTurn) {
+  const again = focusKey && root.querySelector(`[data-focus-key="${focusKey}"]:not([disabled])`);
+  if (again) return again.focus({ preventScroll: true });
+  const nowhere = document.activeElement === document.body || document.activeElement === null;
+  if (myTurn && nowhere && !document.querySelector("dialog[open]")) {
+    const stop = root.querySelector(".bid-buttons [tabindex='0'], .hand [tabindex='0']");
+    if (stop) stop.focus({ preventScroll: true });
+  }
+}
+
+function copy(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => showToast("Link copied."), () => {});
+}

@@ -1,0 +1,65 @@
+// One event of the game's log applied to a copy of the seat's view (pure: no DOM, no server), so
+// the page can show each computer move as it lands. A replayed view has no `legal` moves: only a
+// view read from the server enables moves (game.js reads it again once the feed is quiet).
+//
+// step(view, event) → {view, say, needsView}: the next view, a sentence for screen readers, and
+// whether only the server's view can show what changed (seats claimed or left, a round dealt to a
+// spectator's copy without a hand).
+
+import { cardName } from "./cards.js";
+import { seatName } from "./seating.js";
+
+export function step(before, event) {
+  const data = event.data;
+  const view = structuredClone(before);
+  view.legal = [];
+  view.version = event.version;
+  switch (event.type) {
+    case "bid":
+      view.bids[data.seat] = data.bid;
+      if (view.bids.every((b) => b !== null)) {
+        view.phase = "playing";
+        view.turn = view.leader = (view.dealer + 1) % 4;
+      } else {
+        view.turn = (data.seat + 1) % 4;
+      }
+      return { view, say: `${seatName(data.seat)} bid ${data.bid === 0 ? "nil" : data.bid}.` };
+    case "card_played":
+      view.trick.push({ seat: data.seat, card: data.card });
+      view.hand_sizes[data.seat] -= 1;
+      if (view.hand && data.seat === view.you) view.hand = view.hand.filter((c) => c !== data.card);
+      view.turn = view.trick.length === 4 ? null : (data.seat + 1) % 4;
+      return { view, say: `${seatName(data.seat)} played the ${cardName(data.card)}.` };
+    case "trick_won":
+      view.trick = [];
+      view.last_trick = data.trick;
+      view.tricks.push(data.trick);
+      view.tricks_won[data.seat] += 1;
+      if (data.trick.cards.some((c) => c.card[1] === "S")) view.spades_broken = true;
+      view.turn = view.leader = data.seat;
+      return { view, say: `${seatName(data.seat)} won the trick.` };
+    case "round_scored":
+      view.history.push(data);
+      view.scores = data.scores;
+      view.bags = data.bags;
+      view.turn = null;
+      return { view, say: `Round ${data.round} is over.` };
+    case "round_started":
+      if (view.you !== null && !data.hand) return { view: before, say: "", needsView: true };
+      Object.assign(view, {
+        phase: "bidding", round: data.round, dealer: data.dealer, turn: data.turn, leader: null,
+        bids: [null, null, null, null], tricks_won: [0, 0, 0, 0], hand_sizes: [13, 13, 13, 13],
+        trick: [], tricks: [], spades_broken: false, // last_trick stays: the previous round's last, until this round has one
+        hand: view.you === null ? null : data.hand,
+      });
+      return { view, say: `Round ${data.round}: cards dealt. ${seatName(data.turn)} bids first.` };
+    case "game_over":
+      view.phase = "game_over";
+      view.turn = null;
+      view.winner = data.winner;
+      view.scores = data.scores;
+      return { view, say: "The game is over.", needsView: true };
+    default: // game_created, seat_claimed, seat_left: the seats changed
+      return { view: before, say: "", needsView: true };
+  }
+}

@@ -1,0 +1,93 @@
+// The felt: the four seats around the table (name, who plays it, bid, tricks won, nil alive or
+// set, the dealer, whose turn) and the trick in the middle. Pure renders of the view.
+
+import { cardName, rankLabel, SUITS, suitOf } from "./cards.js";
+import { h } from "./dom.js";
+import { positionOf, seatKind, seatName } from "./seating.js";
+
+/** A face-up card; a button when `onPlay` is given (see hand.js). */
+export function cardFace(code, { extraClass = "", label = null, attrs = null } = {}) {
+  const suit = SUITS[suitOf(code)];
+  const classes = `card suit-${suit.name} ${suit.colour} ${extraClass}`.trim();
+  const children = [
+    h("span.card-rank", { "aria-hidden": "true" }, rankLabel(code)),
+    h("span.card-suit", { "aria-hidden": "true" }, suit.symbol),
+    h("span.card-pip", { "aria-hidden": "true" }, suit.symbol),
+  ];
+  if (attrs) return h("button", { type: "button", class: classes, ...attrs, dataset: { card: code, ...(attrs.dataset || {}) } }, children);
+  return h("span", { class: classes, role: "img", "aria-label": label || cardName(code), dataset: { card: code } }, children);
+}
+
+function cardBacks(count) {
+  return h("span.backs", { "aria-hidden": "true" }, Array.from({ length: Math.min(count, 13) }, () => h("span.card-back")));
+}
+
+export function bidText(bid) {
+  if (bid === null || bid === undefined) return "—";
+  return bid === 0 ? "Nil" : `Bid ${bid}`;
+}
+
+/** "Nil alive" / "Nil set" for a nil bidder once the play has started; null otherwise. */
+function nilStatus(view, seat) {
+  if (view.bids[seat] !== 0 || view.phase === "bidding" || view.phase === "waiting") return null;
+  const alive = view.tricks_won[seat] === 0;
+  return h(`span.nil-chip.${alive ? "alive" : "set"}`, { dataset: { testid: `nil-${seat}` } }, alive ? "Nil alive" : "Nil set");
+}
+
+/** The dealer's badge: a "D" on screen, "dealer" to a screen reader. */
+function dealerChip() {
+  return h("span.dealer-chip", { title: "Dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span.visually-hidden", {}, "dealer"));
+}
+
+export function seatPanel(view, seat, turn) {
+  const isTurn = turn === seat;
+  const mine = seat === view.you;
+  return h(
+    "div",
+    {
+      class: `seat seat-${positionOf(view, seat)}${isTurn ? " is-turn" : ""}${mine ? " is-you" : ""}`,
+      role: "group",
+      "aria-label": seatName(seat),
+      dataset: { seat: String(seat), testid: `seat-${seat}` },
+    },
+    h(
+      "div.seat-head",
+      {},
+      h("span.seat-name", {}, seatName(seat), mine ? h("span.seat-you", {}, " (you)") : null),
+      view.dealer === seat ? dealerChip() : null,
+      isTurn ? h("span.turn-chip", {}, view.phase === "bidding" ? "bidding" : "to play") : null,
+    ),
+    h("div.seat-kind", {}, seatKind(view, seat)),
+    h(
+      "div.seat-stats",
+      {},
+      h("span.seat-bid", { dataset: { testid: `bid-${seat}` } }, bidText(view.bids[seat])),
+      h("span.seat-tricks", { dataset: { testid: `tricks-${seat}` } }, `Won ${view.tricks_won[seat]}`),
+      nilStatus(view, seat),
+    ),
+    mine ? null : cardBacks(view.hand_sizes[seat]),
+  );
+}
+
+/** The trick in the middle: the cards played so far, or a finished trick held for a moment. */
+export function trickArea(view, shownTrick) {
+  const trick = shownTrick || { cards: view.trick, winner: null };
+  const bySeat = new Map(trick.cards.map((c) => [c.seat, c.card]));
+  const label = trick.winner === null || trick.winner === undefined
+    ? `Trick in progress: ${trick.cards.length ? trick.cards.map((c) => `${seatName(c.seat)} ${cardName(c.card)}`).join(", ") : "no card yet"}`
+    : `Trick won by ${seatName(trick.winner)}`;
+  return h(
+    "div.trick",
+    { role: "group", "aria-label": label, dataset: { testid: "trick", count: String(trick.cards.length) } },
+    [0, 1, 2, 3].map((seat) => {
+      const card = bySeat.get(seat);
+      const won = trick.winner === seat;
+      return h(
+        "div",
+        { class: `trick-slot slot-${positionOf(view, seat)}${won ? " won" : ""}`, dataset: { seat: String(seat) } },
+        card ? cardFace(card, { label: `${seatName(seat)} played the ${cardName(card)}${won ? ", winning" : ""}` }) : null,
+      );
+    }),
+    trick.winner !== null && trick.winner !== undefined ? h("div.trick-banner", { "aria-hidden": "true" }, `${seatName(trick.winner)} wins the trick`) : null,
+  );
+}

@@ -1,0 +1,67 @@
+// The game's buttons in the top bar (last trick, scores, invite, leave) and the dialogs they open.
+// They are drawn again only when the set of buttons changes, so a focused button keeps the focus
+// while the table moves under it.
+
+import { openDialog } from "./dialog.js";
+import { fill, h } from "./dom.js";
+import { renderScoreHistory } from "./summary.js";
+import { invitePanel } from "./table.js";
+
+let drawn = "";
+
+/** ui: {view, lastTrickOpen, onToggleLastTrick, onScores, onInvite, onLeave}; null clears the bar. */
+export function drawGameBar(ui) {
+  const slot = document.getElementById("game-controls");
+  const meta = document.getElementById("game-meta");
+  if (!ui) {
+    drawn = "";
+    slot.replaceChildren();
+    meta.replaceChildren();
+    return;
+  }
+  const { view } = ui;
+  fill(meta, `Round ${view.round} · to ${view.rules.win_score}`);
+  const canInvite = view.phase !== "waiting" && view.phase !== "game_over" && view.seats.some((s) => s.claimable);
+  const canLeave = view.you !== null && view.phase !== "game_over";
+  const signature = [canInvite, canLeave].join();
+  if (signature === drawn && slot.childElementCount) {
+    const toggle = slot.querySelector("[data-testid=last-trick-button]");
+    toggle.setAttribute("aria-expanded", ui.lastTrickOpen ? "true" : "false");
+    return;
+  }
+  drawn = signature;
+  fill(
+    slot,
+    h(
+      "button",
+      {
+        type: "button",
+        "aria-expanded": ui.lastTrickOpen ? "true" : "false",
+        onclick: ui.onToggleLastTrick,
+        dataset: { testid: "last-trick-button" },
+      },
+      "Last",
+      h("span.wide-only", {}, " trick"),
+    ),
+    h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, "Scores"),
+    canInvite ? h("button", { type: "button", onclick: ui.onInvite, dataset: { testid: "invite-button" } }, "Invite") : null,
+    canLeave ? h("button.leave", { type: "button", onclick: ui.onLeave, dataset: { testid: "leave-button" } }, "Leave") : null,
+  );
+}
+
+export async function showScores(view, onReview) {
+  await openDialog(renderScoreHistory(view, { onReview }), { testid: "scores", label: "Score history" });
+}
+
+export async function showInvites(view, gameId, onCopy) {
+  const panel = invitePanel(view, gameId, onCopy);
+  await openDialog(panel || h("p", {}, "Every seat is taken."), { testid: "invite", label: "Invite players" });
+}
+
+export async function confirmLeave() {
+  const choice = await openDialog(
+    h("p", {}, "Leave this table? A computer player takes over your seat, and your seat's link stops working in this browser."),
+    { testid: "leave", label: "Leave the table", buttons: [{ label: "Stay", value: "stay" }, { label: "Leave", value: "leave", primary: true }] },
+  );
+  return choice === "leave";
+}

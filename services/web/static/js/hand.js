@@ -1,0 +1,70 @@
+// Your hand, pinned to the bottom edge: cards overlap as much as the width needs (13 always fit).
+// On your turn the playable cards are raised; the others stay clickable but marked
+// `aria-disabled`, and clicking one says why it can't be played (reasons.js). One card is in the
+// tab order at a time; the arrow keys move between the playable ones (all of them off turn),
+// Enter or Space plays. The hinted card carries "suggested" in its name.
+
+import { cardName, sortHand } from "./cards.js";
+import { h } from "./dom.js";
+import { cardFace } from "./felt.js";
+import { whyUnplayable } from "./reasons.js";
+
+/**
+ * ui: {canMove, myTurn, hintCard, focusCard, onPlay(card, el), onRefused(text)}. `focusCard` is the
+ * card that should hold the tab stop (the one focused before a redraw, or the hinted one).
+ */
+export function handArea(view, ui) {
+  const playing = view.phase === "playing" && ui.myTurn && ui.canMove;
+  const legal = new Set(playing ? view.legal : []);
+  const cards = sortHand(view.hand || []);
+  const playable = cards.filter((c) => legal.has(c));
+  const rotation = playing && playable.length ? playable : cards;
+  const stop = rotation.includes(ui.focusCard) ? ui.focusCard : rotation.includes(ui.hintCard) ? ui.hintCard : rotation[0];
+  const label = playing ? `Your hand, ${cards.length} cards; ${playable.length} can be played` : `Your hand, ${cards.length} cards`;
+  return h(
+    "div",
+    {
+      class: `hand${playing ? " my-turn" : ""}`,
+      role: "group",
+      "aria-label": label,
+      dataset: { testid: "hand", count: String(cards.length) },
+      onkeydown: (event) => arrows(event, playing),
+    },
+    cards.map((code) => {
+      const enabled = legal.has(code);
+      const hinted = ui.hintCard === code;
+      const name = `${cardName(code)}${hinted ? ", suggested by the hint" : ""}${!playing || enabled ? "" : " (can't be played now)"}`;
+      const button = cardFace(code, {
+        extraClass: hinted ? "hinted" : "",
+        attrs: {
+          "aria-label": name,
+          "aria-disabled": playing && !enabled ? "true" : null,
+          tabindex: code === stop ? "0" : "-1",
+          dataset: { focusKey: `card-${code}`, playable: enabled ? "yes" : "no" },
+          onclick: (event) => {
+            if (enabled && ui.canMove) return ui.onPlay(code, event.currentTarget);
+            const why = whyUnplayable(view, code, { myTurn: ui.myTurn });
+            if (why) ui.onRefused(why);
+          },
+        },
+      });
+      return h("div.slot", {}, button);
+    }),
+  );
+}
+
+/** Arrow keys, Home and End move the focus (and the tab stop) between cards. */
+function arrows(event, playing) {
+  const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+  const move = keys[event.key];
+  if (move === undefined) return;
+  const all = [...event.currentTarget.querySelectorAll("button.card")];
+  const buttons = playing ? all.filter((b) => b.dataset.playable === "yes") : all;
+  if (!buttons.length) return;
+  const at = buttons.indexOf(document.activeElement);
+  const index = move === "first" ? 0 : move === "last" ? buttons.length - 1 : (at + move + buttons.length) % buttons.length;
+  for (const b of all) b.tabIndex = -1;
+  buttons[index].tabIndex = 0;
+  buttons[index].focus();
+  event.preventDefault();
+}

@@ -1,0 +1,68 @@
+// The scoreboard: per side its score, its contract and the tricks taken toward it this round
+// ("Bid 6 · won 4"), its bags toward the penalty ("bags 7/10") and each nil alive or set.
+
+import { h } from "./dom.js";
+import { seatName, sideName, sideOf } from "./seating.js";
+import { bagsToward, contractOf, nilsOf, seatsOfSide } from "./tracking.js";
+
+function contractLine(view, side) {
+  if (view.phase === "waiting") return "Not started";
+  const c = contractOf(view, side);
+  if (!c.complete) {
+    const partial = seatsOfSide(view.rules, side).map((s) => view.bids[s]).filter((b) => b !== null && b > 0);
+    return partial.length ? `Bid ${partial.reduce((a, b) => a + b, 0)} + ?` : "Bid ?";
+  }
+  if (c.bid === 0) return `Nil only · won ${c.taken}`;
+  const state = c.made ? " ✓" : c.set ? " ✗" : "";
+  return `Bid ${c.bid} · won ${c.taken}${state}`;
+}
+
+function contractState(view, side) {
+  const c = contractOf(view, side);
+  return c.made ? "made" : c.set ? "set" : "open";
+}
+
+function nilLine(view, side) {
+  const seats = seatsOfSide(view.rules, side);
+  const nils = nilsOf(view).filter((n) => seats.includes(n.seat));
+  if (!nils.length || view.phase === "bidding") return null;
+  return h(
+    "span.score-nils",
+    {},
+    nils.map((n) => h(`span.nil-chip.${n.alive ? "alive" : "set"}`, {}, `${seatName(n.seat)} nil ${n.alive ? "alive" : "set"}`)),
+  );
+}
+
+/** "Your team (South & North)": the members in their own span, which narrow screens hide. */
+function scoreName(name) {
+  const at = name.indexOf(" (");
+  if (at < 0) return h("span.score-name", {}, name);
+  return h("span.score-name", {}, name.slice(0, at), h("span.score-members", {}, name.slice(at)));
+}
+
+export function scoreboard(view) {
+  return h(
+    "section.scoreboard",
+    { "aria-label": "Scores", "data-testid": "scoreboard", class: view.scores.length > 2 ? "four" : "" },
+    view.scores.map((score, side) => {
+      const bags = bagsToward(view, side);
+      const mine = view.you !== null && sideOf(view, view.you) === side;
+      return h(
+        "div",
+        { class: `score-side${mine ? " mine" : ""}`, dataset: { testid: `score-${side}`, contract: contractState(view, side) } },
+        h(
+          "div.score-top",
+          {},
+          scoreName(sideName(view, side)),
+          h(
+            "span",
+            { class: `score-bags${bags.close ? " close" : ""}`, dataset: { testid: `bags-${side}` } },
+            bags.penalty > 0 ? `bags ${bags.bags}/${bags.limit}` : `bags ${bags.bags}`,
+          ),
+          h("span.score-points", { dataset: { testid: `points-${side}` } }, String(score)),
+        ),
+        h("div.score-line", {}, h("span.score-contract", { dataset: { testid: `contract-${side}` } }, contractLine(view, side)), nilLine(view, side)),
+      );
+    }),
+  );
+}
