@@ -22,13 +22,12 @@ from services.api.games.quotas import creator_ids
 from services.api.games.rendering import RenderedRounds, game_view
 from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
+from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
 from services.api.http.rate_limits import client_address
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.api.store.protocol import GameRecord
-from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_DOCS, PRESETS, option_type
-from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -280,40 +279,9 @@ def stream(game_id: str) -> Response:
     return Response(frames, 200, headers, mimetype="text/event-stream")
 
 
-def rules_catalogue() -> dict[str, Any]:
-    defaults = PRESETS[DEFAULT_PRESET].to_dict()
-    options = [
-        {
-            "name": name,
-            "type": option_type(name),
-            "default": defaults[name],
-            "choices": list(OPTION_CHOICES[name]) if name in OPTION_CHOICES else None,
-            "description": text,
-        }
-        for name, text in OPTION_DOCS.items()
-    ]
-    presets = {name: rules.to_dict() for name, rules in PRESETS.items()}
-    return {"default_preset": DEFAULT_PRESET, "presets": presets, "options": options}
-
-
 @v1.get("/rules")
 def rules() -> Response:
     return _json_response(response_schemas.RULES_CATALOGUE, rules_catalogue())
-
-
-def levels_catalogue() -> dict[str, Any]:
-    """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.players)."""
-    levels = [
-        {
-            "name": lv.name,
-            "seed": lv.seed,
-            "description": lv.description,
-            "strength": lv.strength,
-            "summary": lv.summary,
-        }
-        for lv in LEVELS.values()
-    ]
-    return {"default_level": DEFAULT_LEVEL, "hint_level": HINT_LEVEL, "levels": levels}
 
 
 @v1.get("/levels")

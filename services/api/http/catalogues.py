@@ -1,0 +1,40 @@
+"""What ``GET /v1/rules`` and ``GET /v1/levels`` list: the engine's rule options and presets, and the
+computer levels of :mod:`services.players`, as the contract's catalogues."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_DOCS, PRESETS, option_type
+from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
+
+
+def rules_catalogue() -> dict[str, Any]:
+    defaults = PRESETS[DEFAULT_PRESET].to_dict()
+    options = [
+        {
+            "name": name,
+            "type": option_type(name),
+            "default": defaults[name],
+            "choices": list(OPTION_CHOICES[name]) if name in OPTION_CHOICES else None,
+            "description": text,
+        }
+        for name, text in OPTION_DOCS.items()
+    ]
+    presets = {name: rules.to_dict() for name, rules in PRESETS.items()}
+    return {"default_preset": DEFAULT_PRESET, "presets": presets, "options": options}
+
+
+def levels_catalogue() -> dict[str, Any]:
+    """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.players)."""
+    levels = [
+        {
+            "name": lv.name,
+            "seed": lv.seed,
+            "description": lv.description,
+            "strength": lv.strength,
+            "summary": lv.summary,
+        }
+        for lv in LEVELS.values()
+    ]
+    return {"default_level": DEFAULT_LEVEL, "hint_level": HINT_LEVEL, "levels": levels}
