@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import pytest
 import redis
 
-from testkit.processes import free_port, gunicorn, running, start_worker
+from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from testkit.redis_cluster import LoopbackCluster, loopback_cluster
 
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
@@ -95,3 +95,15 @@ def cluster_api(redis_cluster: LoopbackCluster, redis_db1: redis.Redis) -> Itera
     """One real gunicorn (2 workers) with its games on the session's Redis Cluster."""
     with run_gunicorn(cluster_env(redis_cluster)) as base:
         yield base
+
+
+@pytest.fixture
+def private_redis_url(tmp_path) -> Iterator[str]:
+    """A Redis server of the test's own on a free port: its queues, counters and holds start empty, and no
+    Celery worker elsewhere serves it."""
+    port = free_port()
+    server = start_redis(port, str(tmp_path), appendonly=False)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        stop(server)

@@ -16,7 +16,7 @@ import os
 import random
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,7 +25,7 @@ import requests
 
 from services.players import level_queues
 from testkit.http_clients import auth, replay_events
-from testkit.processes import free_port, running, start_gunicorn, start_redis, start_worker, stop
+from testkit.processes import running, start_gunicorn, start_worker, stop
 from testkit.stored import stored_state
 from tests.conftest import redis_url
 
@@ -37,17 +37,6 @@ HARD, BASIC = {"type": "ai", "level": "hard"}, {"type": "ai", "level": "basic"}
 PERSON = {"type": "human"}
 SHORT = {"preset": "partnership", "win_score": 100, "lose_score": -100}
 LONG = {"preset": "partnership", "win_score": 1000, "lose_score": -1000}
-
-
-@pytest.fixture
-def private_redis_url(tmp_path) -> Iterator[str]:
-    """A Redis of this test's own: its queues hold only this test's turns, and only its workers serve them."""
-    port = free_port()
-    server = start_redis(port, str(tmp_path), appendonly=False)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(server)
 
 
 def create(base: str, rules: dict[str, Any], seats: list[dict], seed: int | None = None) -> dict[str, Any]:

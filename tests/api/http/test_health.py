@@ -8,29 +8,17 @@ worker (on the shared server) can't answer for it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from services.players import WORKER_QUEUES
-from testkit.processes import free_port, start_redis, stop
+from testkit.processes import free_port
 
 from ..contract import ContractSession
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 AI_QUEUES = WORKER_QUEUES  # both classes of every level
-
-
-@pytest.fixture
-def private_redis_url(tmp_path) -> Iterator[str]:
-    """A Redis server of this test's own on a free port, so no Celery worker elsewhere is visible."""
-    port = free_port()
-    server = start_redis(port, str(tmp_path), appendonly=False)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(server)
 
 
 def test_healthz_is_ok(api_server):

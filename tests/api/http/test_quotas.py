@@ -8,15 +8,13 @@ tests/api/games/test_quotas.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import redis
 import requests
 
 from services.players import level_queues
 from testkit.http_clients import from_address
-from testkit.processes import free_port, running, start_redis, start_worker, stop
+from testkit.processes import running, start_worker
 
 from ..contract import ContractSession
 from ..helpers import auth, wait_until
@@ -27,17 +25,6 @@ HUMANS = [{"type": "human"}] * 4
 COMPUTERS = [{"type": "ai", "level": "basic"}] * 4
 SHORT = {"preset": "partnership", "win_score": 100, "lose_score": -100}
 QUOTAS = {"RATE_LIMIT_ENABLED": "1", "RATE_LIMIT_PER_ADDRESS": "100000/minute", "CREATE_RATE_LIMIT": "100000/minute"}
-
-
-@pytest.fixture
-def private_redis_url(tmp_path) -> Iterator[str]:
-    """A Redis of this test's own: its counters, holds and queues start empty, and no other worker serves it."""
-    port = free_port()
-    server = start_redis(port, str(tmp_path), appendonly=False)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(server)
 
 
 def client(base: str, address: str) -> ContractSession:
