@@ -38,7 +38,6 @@ import threading
 import time
 from collections import Counter
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -50,6 +49,8 @@ from services.players import BULK_QUEUES, QUEUES, WORKER_QUEUES
 from services.stack import BULK_CONCURRENCY, BULK_NICE
 from testkit.http_clients import auth, from_address
 from testkit.processes import running, start_gunicorn, start_worker
+
+from .host import machine
 
 FLOOD_ADDRESS = "127.0.0.2"
 GOAL_P99_RATIO = 2.0
@@ -197,16 +198,6 @@ def redis_url_of(args: argparse.Namespace) -> str:
         return args.redis_url
     parts = urlsplit(args.redis_url)
     return urlunsplit(parts._replace(netloc=f"{parts.hostname or '127.0.0.1'}:{args.redis_port}"))
-
-
-def machine() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

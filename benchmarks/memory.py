@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +31,8 @@ import requests
 from services.engine import make_rules, new_game
 from testkit.http_clients import planned_moves
 from testkit.processes import ROOT, running, start_gunicorn
+
+from .host import machine
 
 RULES = {"preset": "partnership", "win_score": 200, "lose_score": -200}  # ~10-round games
 ROUNDS = 10
@@ -117,16 +118,6 @@ def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         name: {part: round(statistics.median(g[name][part] for g in games)) for part in games[0][name]}
         for name in CHECKPOINTS
     }
-
-
-def machine() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> None:

@@ -192,18 +192,24 @@ def play(game_id: str) -> Response:
     return _move(game_id, "play", request_schemas.PLAY_REQUEST)
 
 
-@v1.get("/games/<game_id>/hint")
-def hint(game_id: str) -> Response:
-    """The hint level's move for the token's own seat, on its turn (see :mod:`services.api.ai_seats.hints`).
-
-    Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
-    :func:`services.api.http.rate_limits.limit_hints`."""
+def _token_seat(game_id: str) -> tuple[Collaborators, GameRecord, int]:
+    """The game and the seat the request's token holds in it (401 without one): for what only a seat may ask."""
     token = bearer_token(request.headers.get("Authorization"), required=True)
     ctx = _ctx()
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
     assert seat is not None
     note_seat(seat)
+    return ctx, record, seat
+
+
+@v1.get("/games/<game_id>/hint")
+def hint(game_id: str) -> Response:
+    """The hint level's move for the token's own seat, on its turn (see :mod:`services.api.ai_seats.hints`).
+
+    Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
+    :func:`services.api.http.rate_limits.limit_hints`."""
+    ctx, record, seat = _token_seat(game_id)
     answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
     return _json_response(response_schemas.HINT_RESPONSE, answer)
 
@@ -213,12 +219,7 @@ def round_review(game_id: str, round_no: int) -> Response:
     """A finished round replayed for the token's own seat, with the hint level's move and figures at
     each of that seat's moves (see :mod:`services.api.ai_seats.review`).  Shares the hints' per-token
     rate limit (:func:`services.api.http.rate_limits.limit_hints`)."""
-    token = bearer_token(request.headers.get("Authorization"), required=True)
-    ctx = _ctx()
-    record = commands.load(ctx.store, game_id)
-    seat = seat_for(record, token)
-    assert seat is not None
-    note_seat(seat)
+    ctx, record, seat = _token_seat(game_id)
     answer = review.review_for(
         current_app.extensions["spades.reviews"], ctx.cache, record, round_no, seat, request_id()
     )
