@@ -11,7 +11,8 @@ processes for the interactive queues and one of 1 process at ``nice`` +10 for th
 database and changes the port).
 
 ``--people`` people, each from a loopback address of their own (127.0.1.x), play games against three
-``--level`` computers: each follows its game on ``/stream``, and on its turn reads its view, thinks
+``--level`` computers: each follows its game on ``/stream``, reads its view after each event that
+may give it the turn (seat 3's move, a trick it won, a round it starts), and on its turn thinks
 ``--think-ms`` and moves.  A **computer move's latency** is the time from the arrival of the event
 of the move before it (the person's or another computer's: that commit sent the computer its turn)
 to the arrival of the computer's own event, both on the person's stream.
@@ -21,7 +22,8 @@ After ``--warmup-seconds``, the people's computer moves are measured for ``--bas
 connections send ``POST /v1/games`` for four ``--level`` computers back to back for
 ``--flood-seconds`` (in a process of its own), never reading the games; the people's computer moves
 from the flood's start to ``--tail-seconds`` after its end (the accepted games still play) are
-``with_flood``.  JSON: each window's moves and p50/p99/max in ms, the flood's requests, games
+``with_flood``.  JSON: each window's moves, p50/p99/max in ms and the cores each part of the stack
+used (``cores_used``: API, interactive worker, bulk worker, and Redis when it is a local process), the flood's requests, games
 accepted and refusals by code, the queues' lengths at the flood's end, ``p99_ratio`` (with / without)
 and ``goal_met`` (the ratio at most ``goal_p99_ratio_max``, 2).
 """
@@ -41,6 +43,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import psutil
 import redis
 import requests
 
@@ -61,6 +64,7 @@ FAIR_SHARE_SETTINGS = (
     "MAX_GAMES_IN_PLAY",
     "MAX_COMPUTER_GAMES",
     "PAUSE_UNWATCHED_SECONDS",
+    "COMPUTER_GAME_PACE_SECONDS",
 )
 WORKER_PROCESSES = 2  # the run command's default (services/stack.py --ai-concurrency)
 
@@ -92,7 +96,7 @@ class Person:
         self.errors: Counter[str] = Counter()
         self.stopping = threading.Event()
         self.changed = threading.Condition()
-        self.seen = 0  # events read on the current game's stream
+        self.seen = 0  # events that may have given the person the turn (may_give_the_turn)
 
     def run(self) -> None:
         http = from_address(requests.Session(), self.address)
@@ -129,16 +133,18 @@ class Person:
                             if entry["data"]["seat"] != 0:
                                 self.samples.append((arrived, arrived - last_move))
                             last_move = arrived
-                        with self.changed:
-                            self.seen += 1
-                            self.changed.notify_all()
+                        if may_give_the_turn(entry):
+                            with self.changed:
+                                self.seen += 1
+                                self.changed.notify_all()
                         if entry["type"] == "game_over" or self.stopping.is_set():
                             return
             except requests.RequestException as error:
                 self.errors[f"stream {error.__class__.__name__}"] += 1
 
     def play(self, http: requests.Session, game_id: str, token: str) -> None:
-        """On each new event, the person's view; on their turn, think, then move."""
+        """On each event that may give them the turn (and at the start), the person's view; on their turn, think,
+        then move."""
         handled = 0
         while not self.stopping.is_set():
             with self.changed:
@@ -160,6 +166,19 @@ class Person:
             moved = http.post(f"{self.base}/v1/games/{game_id}/{path}", json=body, headers=auth(token))
             if moved.status_code != 200:
                 self.errors[f"move {moved.status_code}"] += 1
+
+
+def may_give_the_turn(entry: dict[str, Any]) -> bool:
+    """Whether the event may have made it seat 0's turn (the person sits there; play goes 0, 1, 2, 3): the
+    person reads their view only then, as a client following the stream does, not after every event."""
+    data = entry["data"]
+    if entry["type"] in ("bid", "card_played"):
+        return data["seat"] == 3
+    if entry["type"] == "trick_won":
+        return data["seat"] == 0
+    if entry["type"] == "round_started":
+        return data.get("turn") == 0
+    return entry["type"] == "game_over"
 
 
 def flood(base: str, level: str, seconds: float, connections: int, out: Any) -> None:
@@ -189,6 +208,46 @@ def flood(base: str, level: str, seconds: float, connections: int, out: Any) -> 
     out.put(dict(counts))
 
 
+def cpu_seconds(process: psutil.Process) -> float:
+    """User + system CPU of a process and its children (gunicorn's and Celery's pool processes)."""
+    total = 0.0
+    for each in [process, *process.children(recursive=True)]:
+        try:
+            times = each.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def redis_process(port: int) -> psutil.Process | None:
+    """The local Redis server listening on ``port`` (None when it is elsewhere or not visible)."""
+    for candidate in psutil.process_iter(["name", "cmdline"]):
+        if "redis" in (candidate.info["name"] or "") or "valkey" in (candidate.info["name"] or ""):
+            try:
+                if any(c.laddr.port == port for c in candidate.net_connections("tcp") if c.status == "LISTEN"):
+                    return candidate
+            except psutil.Error:
+                continue
+    return None
+
+
+class CpuMeter:
+    """CPU seconds of each part of the stack between marks: where a window's load goes."""
+
+    def __init__(self, parts: dict[str, psutil.Process | None]) -> None:
+        self.parts = {name: process for name, process in parts.items() if process is not None}
+        self.marks: list[tuple[float, dict[str, float]]] = []
+
+    def mark(self) -> None:
+        self.marks.append((time.monotonic(), {name: cpu_seconds(p) for name, p in self.parts.items()}))
+
+    def between(self, first: int, last: int) -> dict[str, float]:
+        """Cores used by each part from mark ``first`` to mark ``last`` (CPU seconds per second)."""
+        (t0, a), (t1, b) = self.marks[first], self.marks[last]
+        return {name: round((b[name] - a[name]) / (t1 - t0), 3) for name in a}
+
+
 def window(people: list[Person], start: float, end: float) -> list[float]:
     return [latency for person in people for arrived, latency in person.samples if start <= arrived < end]
 
@@ -207,6 +266,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     worker = start_worker(url, queues=QUEUES, concurrency=WORKER_PROCESSES)  # as the run command: two workers
     bulk = start_worker(url, queues=BULK_QUEUES, concurrency=BULK_CONCURRENCY, nice=BULK_NICE)
     api, base = start_gunicorn(url, env={"LOG_LEVEL": "WARNING"})  # every fair-share setting at its default
+    port = urlsplit(url).port or 6379
+    meter = CpuMeter(
+        {
+            "api": psutil.Process(api.pid),
+            "interactive_worker": psutil.Process(worker.pid),
+            "bulk_worker": psutil.Process(bulk.pid),
+            "redis": redis_process(port),
+        }
+    )
     with running(api, worker, bulk):
         people = [Person(base, i, args.level, args.think_ms / 1000) for i in range(args.people)]
         threads = [threading.Thread(target=person.run, daemon=True) for person in people]
@@ -214,8 +282,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             thread.start()
         time.sleep(args.warmup_seconds)  # measurement windows, not synchronisation
         baseline_start = time.monotonic()
+        meter.mark()
         time.sleep(args.baseline_seconds)
         flood_start = time.monotonic()
+        meter.mark()
         results: Any = mp.get_context("fork").Queue()
         flooder = mp.get_context("fork").Process(
             target=flood, args=(base, args.level, args.flood_seconds, args.flood_connections, results)
@@ -227,6 +297,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         counts = results.get(timeout=10)
         time.sleep(args.tail_seconds)
         tail_end = time.monotonic()
+        meter.mark()
         for person in people:
             person.stopping.set()
             with person.changed:
@@ -234,7 +305,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for thread in threads:
             thread.join(30)
     without = figures(window(people, baseline_start, flood_start), flood_start - baseline_start)
+    without["cores_used"] = meter.between(0, 1)
     with_flood = figures(window(people, flood_start, tail_end), tail_end - flood_start)
+    with_flood["cores_used"] = meter.between(1, 2)
     ratio = with_flood["p99_ms"] / without["p99_ms"] if without["p99_ms"] else None
     accepted = counts.pop("accepted", 0)
     return {

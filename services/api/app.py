@@ -19,6 +19,7 @@ from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
+from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
@@ -87,7 +88,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ctx = Collaborators(
         store=store,
         cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
-        ai=DispatchHooks(dispatcher, gate),
+        ai=DispatchHooks(dispatcher, gate, Pacer(float(settings["COMPUTER_GAME_PACE_SECONDS"]))),
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),

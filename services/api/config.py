@@ -47,8 +47,9 @@ DEFAULTS: dict[str, Any] = {
     "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget
     "MAX_GAMES_IN_PLAY": 20,  # games one creator (address; seat token) keeps unfinished at once (0 = no limit)
     "MAX_COMPUTER_GAMES": 3,  # of which computer-only games (no person or bot seated) (0 = no limit)
-    "PAUSE_UNWATCHED_SECONDS": 60.0,
-    "REFUSAL_DELAY_SECONDS": 1.0,  # under gevent, a 429 is answered this late: a refused flood takes no CPU (0 = at once)  # a computer-only game nobody read for this long waits for a read (0 = never)
+    "PAUSE_UNWATCHED_SECONDS": 60.0,  # a computer-only game nobody read for this long waits for a read (0 = never)
+    "COMPUTER_GAME_PACE_SECONDS": 0.25,  # a computer-only game's computer moves no sooner than this after the last (0 = at once)
+    "REFUSAL_DELAY_SECONDS": 1.0,  # under gevent, a 429 is answered this late: a refused flood takes no CPU (0 = at once)
     "RATE_LIMIT_STORAGE_URL": None,  # defaults to the game store (REDIS_URL, or the cluster), so limits hold everywhere
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
@@ -88,6 +89,7 @@ _CASTS = {
     "MAX_GAMES_IN_PLAY": int,
     "MAX_COMPUTER_GAMES": int,
     "PAUSE_UNWATCHED_SECONDS": float,
+    "COMPUTER_GAME_PACE_SECONDS": float,
     "REFUSAL_DELAY_SECONDS": float,
 }
 

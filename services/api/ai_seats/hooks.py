@@ -12,8 +12,9 @@ passed to the commands in :class:`services.api.games.commands.Collaborators`);
   it (a registration for a write that then loses its race is dropped by the
   sweep: the game has no AI turn at that version);
 * ``after_commit`` sends the decision to the workers at once — unless the
-  game is computer-only and nobody watches it (:mod:`services.api.ai_seats.pauses`:
-  it waits, paused, for a read).
+  game is computer-only: then nobody watching it pauses it (:mod:`services.api.ai_seats.pauses`:
+  it waits for a read), and otherwise the turn is sent after the game's pace
+  (:mod:`services.api.ai_seats.pacing`).
 
 Neither raises into the request: the change itself must not fail because
 the broker hiccuped; the deadline sweep retries.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.store.protocol import GameRecord
 from services.engine import turn
@@ -53,9 +55,10 @@ class Dispatcher(Protocol):
 class DispatchHooks:
     """Registers and sends the AI turn a committed version needs (see module doc)."""
 
-    def __init__(self, dispatcher: Dispatcher, gate: PauseGate = OFF) -> None:
+    def __init__(self, dispatcher: Dispatcher, gate: PauseGate = OFF, pacer: Pacer | None = None) -> None:
         self.dispatcher = dispatcher
         self.gate = gate
+        self.pacer = pacer  # None or a zero pace: computer-only games' turns are sent at once too
 
     def before_commit(self, record: GameRecord) -> None:
         if ai_seat_to_move(record) is None:
@@ -70,7 +73,11 @@ class DispatchHooks:
         if seat is None:
             return
         try:
-            if self.gate.may_send(record, read):
+            if not self.gate.may_send(record, read):
+                return
+            if record.computer_only and self.pacer is not None and self.pacer.seconds > 0:
+                self.pacer.later(lambda: self.dispatcher.dispatch(record, seat))
+            else:
                 self.dispatcher.dispatch(record, seat)
         except Exception:
             log.exception("could not send an AI turn", extra={"game_id": record.game_id, "seat": seat})

@@ -8,11 +8,14 @@ tests/api/ai_seats/test_fair_share.py.
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
+from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
 from services.api.games import commands
 from services.api.games.commands import Collaborators
@@ -28,11 +31,14 @@ COMPUTERS = [{"type": "ai", "level": "basic"}] * 4
 class Process:
     """One API process with a pause gate."""
 
-    def __init__(self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock, watch: float = WATCH) -> None:
+    def __init__(
+        self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock, watch: float = WATCH, pace: float = 0.0
+    ) -> None:
         self.store = MemoryStore(backend, clock=clock)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
         self.gate = PauseGate(self.store, watch, self.dispatcher)
-        self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher, self.gate))
+        self.pacer = Pacer(pace, clock=clock, thread=False)
+        self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher, self.gate, self.pacer))
         self.driver = AiDriver(self.ctx, self.dispatcher, None, 3, sweep_interval=1.0, clock=clock, gate=self.gate)
 
     def create(self, seats: list[dict] = COMPUTERS) -> str:
@@ -132,3 +138,51 @@ def test_the_leave_that_leaves_a_game_to_computers_counts_as_a_read(world):
     assert process.answer(celery) and celery.sent[-1]["queue"] == "ai.bulk.basic"
     clock.now += WATCH + 1  # then nobody reads it
     assert process.answer(celery) and game_id in process.store.backend.paused
+
+
+def test_a_computer_only_games_turns_are_paced_and_a_persons_are_not():
+    backend, celery, clock = MemoryBackend(), RecordingCelery(), Clock()
+    process = Process(backend, celery, clock, pace=0.25)
+    bots = process.create()
+    assert celery.sent == [] and process.pacer.held() == 1, "held for the pace, not sent"
+    clock.now += 0.2
+    assert process.pacer.run_due() == 0 and celery.sent == []
+    clock.now += 0.05
+    assert process.pacer.run_due() == 1 and [t["game_id"] for t in celery.sent] == [bots]
+    assert celery.sent[0]["queue"].startswith("ai.bulk.")
+    assert process.answer(celery) and len(celery.sent) == 1, "its next turn waits for the pace again"
+    clock.now += 0.25
+    assert process.pacer.run_due() == 1 and [t["version"] for t in celery.sent] == [1, 2]
+
+    person = process.create([*COMPUTERS[:3], {"type": "human"}])  # seat 1, a computer, bids first
+    assert celery.sent[-1]["game_id"] == person and process.pacer.held() == 0, "a person's game: sent at once"
+
+
+def test_a_paced_turn_is_in_the_ledger_so_a_process_that_dies_holding_it_loses_nothing():
+    backend, celery, clock = MemoryBackend(), RecordingCelery(), Clock()
+    dying = Process(backend, celery, clock, pace=0.25)
+    game_id = dying.create()  # its turn registered and held; the process dies before the pace is over
+    survivor = Process(backend, celery, clock, pace=0.25)
+    clock.now += DEADLINE + 1
+    survivor.driver.sweep_once()
+    assert [t["game_id"] for t in celery.sent] == [game_id]
+
+
+def test_a_paced_call_that_fails_is_logged_and_the_others_still_run(caplog):
+    clock = Clock()
+    pacer, ran = Pacer(1.0, clock=clock, thread=False), []
+
+    def fail() -> None:
+        raise RuntimeError("broker down")
+
+    pacer.later(fail)
+    pacer.later(lambda: ran.append(1))
+    clock.now += 1
+    assert pacer.run_due() == 2 and ran == [1]
+    assert "the deadline sweep sends it" in caplog.text
+
+
+def test_the_pacers_thread_runs_a_call_when_it_is_due():
+    pacer, done = Pacer(0.01), threading.Event()
+    pacer.later(done.set)
+    assert done.wait(10), "the pacer's thread never ran the call"

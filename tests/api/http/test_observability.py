@@ -36,7 +36,7 @@ from ..helpers import auth, create_game, wait_until
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
-NO_LIMITS = {"RATE_LIMIT_ENABLED": "0"}
+NO_LIMITS = {"RATE_LIMIT_ENABLED": "0", "COMPUTER_GAME_PACE_SECONDS": "0"}  # computer-only games at full speed
 AI_QUEUES = WORKER_QUEUES
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 SHORT = {"preset": "partnership", "win_score": 1, "lose_score": -1}  # over after the first round
