@@ -4,6 +4,7 @@ and a requests session that checks every response against openapi.yaml."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -13,6 +14,8 @@ import redis
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from testkit.redis_cluster import LoopbackCluster, loopback_cluster
 
+# apps and servers the tests start keep their embedded records database (SQLite) out of the checkout
+os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="spades-test-data-"))
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
 API_TEST_DB = 1

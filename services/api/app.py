@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
+import sqlalchemy.exc
 from celery import Celery
 from celery.backends.redis import RedisBackend
 from flask import Flask, Response, has_request_context, redirect, send_file
@@ -24,7 +25,9 @@ from services.api.ai_seats.pauses import PauseGate
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
+from services.api.http import record_routes  # noqa: F401  (adds the records' routes to v1)
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
@@ -34,6 +37,9 @@ from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, problem_response
+from services.api.records.database import database_url, make_engine, migrate
+from services.api.records.repository import RecordRepository
+from services.api.records.writer import RecordWriter
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
 from services.web import web
@@ -92,8 +98,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),
+        records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
     )
     app.extensions["spades.commands"] = ctx
+    init_records(app, ctx)
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, celery, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
@@ -112,6 +120,33 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def init_records(app: Flask, ctx: Collaborators) -> None:
+    """The records database (migrated now if it answers, else by the writer once it does) and this
+    process's records writer."""
+    settings = app.config
+    if ctx.records is None:
+        return
+    engine = make_engine(database_url(settings), int(settings["RECORDS_POOL_SIZE"]))
+    repository = RecordRepository(engine)
+    app.extensions["spades.records"] = repository
+    writer = RecordWriter(
+        ctx.store,
+        repository,
+        ctx.records,
+        interval=float(settings["RECORDS_DRAIN_INTERVAL_SECONDS"]),
+        retry=float(settings["RECORDS_RETRY_SECONDS"]),
+        retention_days=float(settings["RECORDS_RETENTION_DAYS"]),
+    )
+    try:
+        migrate(engine)
+        writer.migrated = True
+    except sqlalchemy.exc.SQLAlchemyError as error:
+        log.warning("records database not ready at start (the writer retries): %s", error.__class__.__name__)
+    app.extensions["spades.records_writer"] = writer
+    if settings["RECORDS_WRITER_ENABLED"]:
+        writer.start()
 
 
 def _under_gevent() -> bool:
@@ -249,6 +284,15 @@ def _register_errors(app: Flask) -> None:
         log.warning("redis error: %s", error.__class__.__name__)
         return problem_response(
             ApiError(503, "unavailable", "The game store is unreachable; retry shortly."), {"Retry-After": "1"}
+        )
+
+    @app.errorhandler(sqlalchemy.exc.SQLAlchemyError)
+    def records_down(error: sqlalchemy.exc.SQLAlchemyError) -> Response:
+        STORE_ERRORS.labels(error.__class__.__name__).inc()
+        log.warning("records database error: %s", error.__class__.__name__)
+        return problem_response(
+            ApiError(503, "records_unavailable", "The records database is unreachable; retry shortly."),
+            {"Retry-After": "1"},
         )
 
     @app.errorhandler(Exception)
