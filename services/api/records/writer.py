@@ -72,12 +72,16 @@ class RecordWriter:
         self._stop.set()
 
     def _run(self) -> None:
+        store_down = False
         while not self._stop.wait(self.interval):
             try:
                 self.drain()
                 self._purge()
+                store_down = False
             except redis.exceptions.RedisError as error:  # the game store is down: the entries wait in it
-                log.warning("records writer: game store unavailable: %s", error.__class__.__name__)
+                if not store_down:  # logged once per outage
+                    log.warning("records writer: game store unavailable: %s", error.__class__.__name__)
+                store_down = True
             except Exception:  # the thread must survive anything a drain meets
                 log.exception("records writer: drain failed")
 
