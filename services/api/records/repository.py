@@ -23,7 +23,7 @@ from services.api.records.content import player
 from services.api.records.schema import game_records, record_seats
 from services.api.store.protocol import now_ms
 
-STREAM_BATCH = 200  # records read per query while streaming an export: bounds its memory
+STREAM_BATCH = 100  # records read per query while streaming an export: bounds its memory
 
 
 @dataclass(frozen=True, slots=True)
