@@ -37,9 +37,7 @@ from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, problem_response
-from services.api.records.database import database_url, make_engine, migrate
-from services.api.records.repository import RecordRepository
-from services.api.records.writer import RecordWriter
+from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
 from services.web import web
@@ -123,29 +121,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def init_records(app: Flask, ctx: Collaborators) -> None:
-    """The records database (migrated now if it answers, else by the writer once it does) and this
-    process's records writer."""
-    settings = app.config
+    """The records database and this process's records writer (:mod:`services.api.records.service`)."""
     if ctx.records is None:
         return
-    engine = make_engine(database_url(settings), int(settings["RECORDS_POOL_SIZE"]))
-    repository = RecordRepository(engine)
-    app.extensions["spades.records"] = repository
-    writer = RecordWriter(
-        ctx.store,
-        repository,
-        ctx.records,
-        interval=float(settings["RECORDS_DRAIN_INTERVAL_SECONDS"]),
-        retry=float(settings["RECORDS_RETRY_SECONDS"]),
-        retention_days=float(settings["RECORDS_RETENTION_DAYS"]),
-    )
-    try:
-        migrate(engine)
-        writer.migrated = True
-    except sqlalchemy.exc.SQLAlchemyError as error:
-        log.warning("records database not ready at start (the writer retries): %s", error.__class__.__name__)
-    app.extensions["spades.records_writer"] = writer
-    if settings["RECORDS_WRITER_ENABLED"]:
+    writer = records_service(app.config, ctx.store, ctx.records)
+    app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
+    if app.config["RECORDS_WRITER_ENABLED"]:
         writer.start()
 
 

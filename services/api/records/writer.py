@@ -10,7 +10,8 @@ each game:
   and the entry goes — the game had none since its last move, so it can't expire unrecorded;
 - **in play**, more than the margin from its expiry: due again a margin before it; within the margin
   (abandoned): its record is written as ``abandoned`` and the entry is due again just after the expiry
-  (a move meanwhile pushes both back, and its end replaces the record).
+  (a move meanwhile pushes both back, and its end replaces the record).  A game that never started (a seat
+  stayed open) is not recorded.
 
 A write the database refuses (down, unreachable) leaves the entry claimed until the retry, and holds a
 game in play that would expire meanwhile (:meth:`~services.api.store.record_outbox.RecordOutbox.keep_game`):
@@ -114,6 +115,9 @@ class RecordWriter:
         left = None if over else self.store.game_ttl(game_id)
         if left is not None and left > margin:
             self.store.schedule_record(game_id, now + left - margin)
+            return
+        if not over and not record.started:  # never played (a seat stayed open): nothing to record
+            self.store.schedule_record(game_id, now + (left or margin) + 1)
             return
         document = build(record)
         try:

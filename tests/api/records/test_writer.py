@@ -116,3 +116,14 @@ def test_entries_not_yet_due_wait(sqlite_engine, clock):
     store.schedule_record("g1", clock.now + 5)
     assert writer(store, sqlite_engine, clock).drain() == 0
     assert RecordRepository(sqlite_engine).get("g1") is None
+
+
+def test_a_game_that_never_started_is_not_recorded(sqlite_engine, clock):
+    store = MemoryStore()
+    waiting = stored_game("g1", over=False, moves=0)
+    waiting.started = False  # a seat stayed open
+    put(store, waiting)
+    store.backend.ttls["g1"] = 60.0
+    writer(store, sqlite_engine, clock).handle("g1")
+    assert RecordRepository(sqlite_engine).get("g1") is None
+    assert store.backend.outbox["g1"] == clock.now + 61
