@@ -14,6 +14,10 @@ if ! ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
     echo "installing postgresql for the records tests (apt-get)" >&2
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+    # the package may start its own cluster on 5432 (password auth): the one just installed gives way to the tests'
+    for cluster in /etc/postgresql/*/main; do
+        [ -d "$cluster" ] && $sudo pg_ctlcluster "$(basename "$(dirname "$cluster")")" main stop 2>/dev/null || true
+    done
 fi
 data="${SPADES_POSTGRES_DIR:-/tmp/spades-postgres}"
 .venv/bin/python - "$data" "$url" <<'PY'
