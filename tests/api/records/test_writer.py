@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from services.api.games.record_outbox import RecordSchedule
+from services.api.records.content import build
 from services.api.records.repository import RecordRepository
 from services.api.records.writer import RecordWriter
 from services.api.store.memory_store import MemoryStore
@@ -127,3 +128,17 @@ def test_a_game_that_never_started_is_not_recorded(sqlite_engine, clock):
     writer(store, sqlite_engine, clock).handle("g1")
     assert RecordRepository(sqlite_engine).get("g1") is None
     assert store.backend.outbox["g1"] == clock.now + 61
+
+
+def test_retention_deletes_old_records_once_an_hour(sqlite_engine, clock):
+    repository = RecordRepository(sqlite_engine)
+    old, new = stored_game("old"), stored_game("new")
+    repository.save(build(old), 1, int((clock.now - 3 * DAY) * 1000))
+    repository.save(build(new), 1, int(clock.now * 1000))
+    keeping = RecordWriter(MemoryStore(), repository, SCHEDULE, retention_days=2, clock=clock)
+    keeping._purge()
+    assert repository.get("old") is None and repository.get("new") is not None
+    repository.save(build(old), 1, int((clock.now - 3 * DAY) * 1000))
+    clock.now += 60
+    keeping._purge()  # within the hour: not yet
+    assert repository.get("old") is not None
