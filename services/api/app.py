@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
+import sqlalchemy.exc
 from celery import Celery
 from celery.backends.redis import RedisBackend
 from flask import Flask, Response, has_request_context, redirect, send_file
@@ -24,7 +25,9 @@ from services.api.ai_seats.pauses import PauseGate
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
+from services.api.http import record_routes  # noqa: F401  (adds the records' routes to v1)
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
@@ -34,6 +37,7 @@ from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, problem_response
+from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
 from services.web import web
@@ -92,8 +96,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),
+        records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
     )
     app.extensions["spades.commands"] = ctx
+    init_records(app, ctx)
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, celery, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
@@ -112,6 +118,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def init_records(app: Flask, ctx: Collaborators) -> None:
+    """The records database and this process's records writer (:mod:`services.api.records.service`)."""
+    if ctx.records is None:
+        return
+    writer = records_service(app.config, ctx.store, ctx.records)
+    app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
+    if app.config["RECORDS_WRITER_ENABLED"]:
+        writer.start()
 
 
 def _under_gevent() -> bool:
@@ -249,6 +265,15 @@ def _register_errors(app: Flask) -> None:
         log.warning("redis error: %s", error.__class__.__name__)
         return problem_response(
             ApiError(503, "unavailable", "The game store is unreachable; retry shortly."), {"Retry-After": "1"}
+        )
+
+    @app.errorhandler(sqlalchemy.exc.SQLAlchemyError)
+    def records_down(error: sqlalchemy.exc.SQLAlchemyError) -> Response:
+        STORE_ERRORS.labels(error.__class__.__name__).inc()
+        log.warning("records database error: %s", error.__class__.__name__)
+        return problem_response(
+            ApiError(503, "records_unavailable", "The records database is unreachable; retry shortly."),
+            {"Retry-After": "1"},
         )
 
     @app.errorhandler(Exception)

@@ -22,6 +22,14 @@ DEFAULTS: dict[str, Any] = {
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
     "FINISHED_GAME_TTL_SECONDS": 3600,  # a finished game (nobody moves in it) expires this long after its end
     "IDEMPOTENCY_TTL_SECONDS": 24 * 3600,  # how long a stored Idempotency-Key response is replayed
+    "DATA_DIR": "var",  # the embedded records database's directory (records.sqlite3), when no URL is set
+    "RECORDS_ENABLED": True,  # every finished (or abandoned) game's record kept in the records database
+    "RECORDS_DATABASE_URL": "",  # postgresql://user:password@host:5432/db for a deployment ("" = SQLite in DATA_DIR)
+    "RECORDS_POOL_SIZE": 2,  # PostgreSQL connections per API process (as many again in bursts)
+    "RECORDS_WRITER_ENABLED": True,  # run this process's records writer (drains the outbox into the database)
+    "RECORDS_DRAIN_INTERVAL_SECONDS": 1.0,  # how often the writer looks for due records
+    "RECORDS_RETRY_SECONDS": 10.0,  # a record the database did not take is tried again this much later
+    "RECORDS_RETENTION_DAYS": 0,  # records that ended longer ago are deleted (0 = kept forever)
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
@@ -70,6 +78,12 @@ _CASTS = {
     "GAME_TTL_SECONDS": int,
     "FINISHED_GAME_TTL_SECONDS": int,
     "IDEMPOTENCY_TTL_SECONDS": int,
+    "RECORDS_ENABLED": flag,
+    "RECORDS_POOL_SIZE": int,
+    "RECORDS_WRITER_ENABLED": flag,
+    "RECORDS_DRAIN_INTERVAL_SECONDS": float,
+    "RECORDS_RETRY_SECONDS": float,
+    "RECORDS_RETENTION_DAYS": float,
     "MAX_CONTENT_LENGTH": int,
     "EVENTS_MAX_WAIT": int,
     "EVENTS_PAGE_SIZE": int,

@@ -71,3 +71,9 @@ FANOUT_SUBSCRIPTIONS = Gauge(
     "spades_fanout_subscriptions", "Games the fan-out hubs are subscribed to.", multiprocess_mode="livesum"
 )
 STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
+RECORDS_WRITTEN = Counter(
+    "spades_records_written_total", "Game records written to the records database, by outcome.", ["outcome"]
+)
+RECORD_WRITE_FAILURES = Counter(
+    "spades_record_write_failures_total", "Record writes the database refused or missed (retried later)."
+)
