@@ -67,6 +67,10 @@ class Game:
             assert random_move(self.http, self.base, self.game_id, self.token, self.rng).status_code == 200
         return view
 
+    def settle(self) -> None:
+        """Until the person is to move: no computer's turn in flight."""
+        wait_for_turn(self.http, self.base, self.game_id, 0, timeout=120)
+
     def finish(self) -> None:
         while self.move()["phase"] != "game_over":
             pass
@@ -94,6 +98,7 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
         try:
             workers = [start_worker(url, queues=queues) for url in urls[1:]]
             with gunicorn(urls[0], env=env) as base, running(*workers):
+                baseline = [published(node) for node in nodes]  # the workers' start-up pings were PUBLISHed
                 games: list[list[Game]] = [[], []]
                 seed = 60
                 while not all(games):
@@ -104,10 +109,12 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
                 for _ in range(4):
                     kept.move()
                     lost.move()
+                kept.settle()
+                lost.settle()
                 # every task of a game went to its node: each node published a result per computer move of its
                 # games (more only for a turn re-sent after a missed deadline)
                 moves = [sum(ai_moves(base, g.game_id) for g in node_games) for node_games in games]
-                results = [published(node) for node in nodes]
+                results = [published(node) - before for node, before in zip(nodes, baseline, strict=True)]
                 reissued = metric(base, "spades_ai_decisions_reissued_total")
                 assert all(r >= m for r, m in zip(results, moves, strict=True)), (results, moves)
                 assert sum(results) <= sum(moves) + reissued, (results, moves, reissued)
