@@ -15,6 +15,12 @@ within ±10 %), its Redis's own CPU (``INFO cpu``) per decision, and its command
 
 Idle workers cost each node one BRPOP a second; the load generator and the workers share this machine's cores
 with the Redis servers, so throughput is not the figure here, CPU per decision is.
+
+``--rabbitmq amqp://guest:guest@127.0.0.1:5672//`` adds the other candidate, measured the same way: the tasks on
+a RabbitMQ quorum queue (a fresh one, deleted after; the worker is ``benchmarks.quorum_worker``), the results on
+a Redis as today; the broker's CPU is the RabbitMQ server's (``beam.smp``, read with psutil: the machine's
+RabbitMQ must be otherwise idle), beside the result Redis's.  A one-node RabbitMQ replicates nothing, so its
+figure is a floor for a three-node quorum queue, which writes each message to a majority.
 """
 
 from __future__ import annotations
@@ -23,17 +29,22 @@ import argparse
 import json
 import os
 import platform
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+import psutil
 import redis
+from celery import Celery
 
 from services.api.ai_seats.brokers import node_of
+from services.api.app import sender_backend_url
 from services.players import queue_of
-from testkit.processes import free_port, running, start_redis, start_worker, stop
+from testkit.processes import ROOT, free_port, running, start_redis, start_worker, stop, worker_options
 
 from .host import machine
 from .scaling import Collector, _kwargs, _redis_cpu_seconds, api_celery, command_stats, level_mix, positions, stats_diff
@@ -97,11 +108,82 @@ def run(urls: list[str], batch: list[tuple[dict[str, Any], str]], queue: str) ->
     }
 
 
+def rabbitmq_cpu_seconds() -> float:
+    """CPU seconds of the RabbitMQ server on this machine (its Erlang VM, ``beam.smp``)."""
+    beams = [p for p in psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("beam")]
+    if not beams:
+        raise RuntimeError("no RabbitMQ server (beam.smp) on this machine")
+    return sum(p.cpu_times().user + p.cpu_times().system for p in beams)
+
+
+def start_quorum_worker(amqp: str, results: str, queue: str) -> subprocess.Popen:
+    """An AI worker on ``queue`` (a quorum queue on ``amqp``), results to the Redis ``results``; once it pings."""
+    name = f"q{uuid.uuid4().hex[:8]}@bench"
+    env = {**os.environ, "CELERY_BROKER_URL": amqp, "CELERY_RESULT_BACKEND": results}
+    cmd = [
+        sys.executable, "-m", "celery", "-A", "benchmarks.quorum_worker", "worker", "-Q", queue, "-n", name,
+        "--pool", "solo", "--prefetch-multiplier", "1", "--loglevel", "WARNING", *worker_options(),
+    ]  # fmt: skip
+    process = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True, stdout=sys.stderr)
+    client = Celery(broker=amqp, set_as_current=False)
+    try:
+        deadline = time.monotonic() + 120
+        while not client.control.ping(destination=[name], timeout=0.5):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the quorum-queue worker did not start")
+        return process
+    except Exception:
+        stop(process)
+        raise
+    finally:
+        client.close()
+
+
+def run_rabbitmq(amqp: str, results: str, batch: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
+    """``batch`` through a RabbitMQ quorum queue, results on the Redis ``results``: each server's CPU a decision."""
+    queue = f"bench.quorum.{uuid.uuid4().hex[:8]}"
+    sender = Celery("bench", broker=amqp, backend=sender_backend_url(results), set_as_current=False)
+    sender.conf.update(task_create_missing_queue_type="quorum", task_serializer="json", accept_content=["json"])
+    worker = start_quorum_worker(amqp, results, queue)
+    stats = redis.Redis.from_url(results)
+    collector = Collector(results, len(batch))
+    try:
+        with running(worker):
+            commands_before, redis_before, beam_before = (
+                command_stats(stats),
+                _redis_cpu_seconds(stats),
+                rabbitmq_cpu_seconds(),
+            )
+            for i, (seat_view, level) in enumerate(batch):
+                task_id = str(uuid.uuid4())
+                collector.channels.subscribe(task_id)
+                sender.send_task("ai.decide", task_id=task_id, kwargs=_kwargs(seat_view, level, i), queue=queue)
+            assert collector.done.wait(RESULTS_TIMEOUT), f"{len(collector.metas)} of {len(batch)} results heard"
+            beam = rabbitmq_cpu_seconds() - beam_before
+            result_cpu = _redis_cpu_seconds(stats) - redis_before
+            calls = stats_diff(commands_before, command_stats(stats), len(batch))["calls"]
+    finally:
+        collector.close()
+        with sender.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
+        sender.close()
+        stats.close()
+    return {
+        "candidate": "rabbitmq quorum queue (one node) + Redis results",
+        "decisions": len(batch),
+        "rabbitmq_cpu_us_per_decision": round(beam / len(batch) * 1e6, 1),
+        "result_redis_cpu_us_per_decision": round(result_cpu / len(batch) * 1e6, 1),
+        "result_redis_calls_per_decision": round(sum(calls.values()), 2),
+        "total_broker_cpu_us_per_decision": round((beam + result_cpu) / len(batch) * 1e6, 1),
+    }
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", default="1,2,4", help="counts of broker nodes, measured in this order")
     parser.add_argument("--decisions", type=int, default=8000, help="decisions (and games) per count of nodes")
     parser.add_argument("--level", type=level_mix, default=("easy", "easy"), help="LEVEL or BID_LEVEL,PLAY_LEVEL")
+    parser.add_argument("--rabbitmq", default="", help="also measure RabbitMQ quorum queues at this amqp:// URL")
     return parser.parse_args(argv)
 
 
@@ -119,6 +201,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             workers = [start_worker(url, queues=(queue,), pool="solo") for url in urls]
             with running(*workers):
                 runs = [run(urls[:n], batch, queue) for n in counts]
+            rabbitmq = run_rabbitmq(args.rabbitmq, urls[0], batch) if args.rabbitmq else None
         finally:
             for server in servers:
                 stop(server)
@@ -134,6 +217,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "spread_goal": SPREAD_GOAL,
         "meets_spread_goal": all(r["spread_within_goal"] for r in runs),
     }
+    if rabbitmq is not None:
+        rabbitmq["total_broker_cpu_vs_one_redis_node"] = round(rabbitmq["total_broker_cpu_us_per_decision"] / single, 2)
+        report["rabbitmq_quorum"] = rabbitmq
     print(json.dumps(report, indent=2))
     return report
 
