@@ -1,10 +1,11 @@
-"""A real Redis Cluster on loopback (3 masters, 1 or 2 replicas each) for integration tests and benchmarks.
+"""A real Redis Cluster on loopback (3 masters, 1 or 2 replicas each): integration tests, benchmarks.
 
 Each node is a ``redis-server --cluster-enabled yes`` with nothing kept on
 disk but its ``nodes.conf`` (in a temporary directory), joined by
 ``redis-cli --cluster create --cluster-replicas N``.  Readiness is polled, with
 a bound: every live node says ``cluster_state:ok`` and every master has a replica
-whose link is up (a node killed for good is left out).  :meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
+whose link is up (a node killed for good is left out).
+:meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
 are the failover test's tools.
 """
 

@@ -88,8 +88,9 @@ class AiDriver:
 
     ``ctx`` is what the commands work with (its store holds the turn ledger);
     ``results`` the result backend's Redis, for the listener, or one per broker node in
-    ``AI_BROKER_URLS`` order (None: no listener, results are only found by the sweep).  A task still awaited ``max_attempts``
-    deadlines after it was sent is forgotten: by then its turn was re-sent or played."""
+    ``AI_BROKER_URLS`` order (None: no listener, results are only found by the sweep).  A task
+    still awaited ``max_attempts`` deadlines after it was sent is forgotten: by then its turn
+    was re-sent or played."""
 
     def __init__(
         self,
