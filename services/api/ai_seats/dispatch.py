@@ -56,12 +56,11 @@ def _no_request() -> str:
 
 
 class Sent(NamedTuple):
-    """A turn this process sent and awaits: its level, when, whether it went to a bulk queue, and to which node."""
+    """A turn this process sent and awaits: its level, when, and whether it went to a bulk queue."""
 
     level: str
     sent_at: float
     bulk: bool = False
-    node: int = 0
 
 
 class ResultListener(Protocol):
@@ -163,9 +162,9 @@ class AiDispatcher:
         self._unsubscribe([task_id])
         return abandoned
 
-    def _remember_sent(self, task_id: str, level: str, sent_at: float, bulk: bool = False, node: int = 0) -> None:
+    def _remember_sent(self, task_id: str, level: str, sent_at: float, bulk: bool = False) -> None:
         with self._sent_lock:
-            self._sent[task_id] = Sent(level, sent_at, bulk, node)
+            self._sent[task_id] = Sent(level, sent_at, bulk)
             evicted = [self._sent.popitem(last=False)[0] for _ in range(len(self._sent) - self.MAX_SENT)]
         self._unsubscribe(evicted)
 
@@ -209,7 +208,7 @@ class AiDispatcher:
             "bulk": bulk,
         }
         node = self.node_for(record.game_id)
-        self._remember_sent(task_id, level, now, bulk, node)
+        self._remember_sent(task_id, level, now, bulk)
         self.store.record_turn(record.game_id, pending, now + self.deadline)
         listener = self.listeners.get(node)
         if listener is not None:
