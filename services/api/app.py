@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.api.ai_seats.analysis import AnalysisTasks
+from services.api.ai_seats.brokers import broker_nodes
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hints import HintClient
@@ -85,7 +86,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.store"] = store
     app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
     celery = celery_init_app(app)
-    dispatcher = AiDispatcher(celery, store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id)
+    dispatcher = AiDispatcher(
+        app.extensions["spades.celery_nodes"], store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id
+    )
     app.extensions["spades.ai"] = dispatcher
     gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
     app.extensions["spades.pauses"] = gate
@@ -111,8 +114,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web)
     _register_docs(app)
     if settings["AI_ENABLED"]:
-        backend = settings["CELERY_RESULT_BACKEND"] or settings["REDIS_URL"]
-        results = redis.Redis.from_url(backend, socket_timeout=None, socket_connect_timeout=2)
+        results = [
+            redis.Redis.from_url(node.backend, socket_timeout=None, socket_connect_timeout=2)
+            for node in broker_nodes(settings)
+        ]
         max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
         driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
         app.extensions["spades.ai_driver"] = driver
@@ -178,10 +183,18 @@ def sender_backend_url(url: str) -> str:
 
 def celery_init_app(app: Flask) -> Celery:
     """Flask's Celery pattern, producer side: the API only sends tasks (through
-    :class:`SenderRedisBackend`: no result-consumer subscription per send)."""
+    :class:`SenderRedisBackend`: no result-consumer subscription per send).  One app per broker node
+    (``app.extensions["spades.celery_nodes"]``, in ``AI_BROKER_URLS`` order); the first is returned."""
+    nodes = [celery_for_node(app, node.broker, node.backend) for node in broker_nodes(app.config)]
+    app.extensions["spades.celery_nodes"] = nodes
+    app.extensions["celery"] = nodes[0]
+    return nodes[0]
+
+
+def celery_for_node(app: Flask, broker: str, result_backend: str) -> Celery:
+    """The sending Celery app of one broker node."""
     config = app.config
-    broker = config["CELERY_BROKER_URL"] or config["REDIS_URL"]
-    backend = sender_backend_url(config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"])
+    backend = sender_backend_url(result_backend)
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
     celery.conf.update(
@@ -194,7 +207,6 @@ def celery_init_app(app: Flask) -> Celery:
         result_serializer="json",
         accept_content=["json"],
     )
-    app.extensions["celery"] = celery
     return celery
 
 
@@ -203,7 +215,7 @@ def make_analysis_clients(app: Flask, celery: Any, dispatcher: AiDispatcher) -> 
     bounded socket timeouts (a dead Redis is a quick 503)."""
     config = app.config
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
-    backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
+    backend = broker_nodes(config)[0].backend  # hints and reviews go to the first broker node
     results = redis.Redis.from_url(backend, socket_timeout=timeout, socket_connect_timeout=timeout)
     queue = config["HINT_QUEUE"]
     hints = AnalysisTasks(celery, results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")

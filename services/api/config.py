@@ -39,6 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
     "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL (required in cluster mode)
     "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL (required in cluster mode)
+    "AI_BROKER_URLS": "",  # "redis://a/0,redis://b/0": AI broker nodes, each game's tasks on one (unset: CELERY_*)
     "AI_ENABLED": True,  # run the AI driver threads (apply decisions, re-send overdue turns)
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
@@ -148,12 +149,12 @@ def rate_limit_storage(config: dict[str, Any]) -> str:
 
 def check_config(config: dict[str, Any]) -> None:
     """Refuse settings that would fail at the first request (raises :class:`ConfigError`)."""
-    if cluster_nodes(config):
+    if cluster_nodes(config) and not config["AI_BROKER_URLS"]:
         missing = [name for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND") if not config[name]]
         if missing:
             raise ConfigError(
                 f"REDIS_CLUSTER_NODES is set, so {' and '.join(missing)} must name a plain (non-cluster) Redis: "
-                "Celery's Redis transport cannot use a Redis Cluster."
+                "Celery's Redis transport cannot use a Redis Cluster (or set AI_BROKER_URLS)."
             )
     waits = int(config["REDIS_WAIT_REPLICAS"]) > 0
     if waits and int(config["REDIS_WAIT_TIMEOUT_MS"]) >= float(config["REDIS_SOCKET_TIMEOUT"]) * 1000:
