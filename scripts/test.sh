@@ -8,5 +8,6 @@ bash scripts/bootstrap.sh
 bash scripts/ensure_redis.sh
 bash scripts/ensure_chromium.sh
 bash scripts/ensure_axe.sh
+bash scripts/ensure_client_tools.sh
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

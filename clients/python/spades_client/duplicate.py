@@ -22,6 +22,7 @@ class ScoringRules(Protocol):
 
     bag_limit: int
     bag_penalty: int
+    nil_tricks_count_for_team: bool
 
     @property
     def partnership(self) -> bool: ...
@@ -83,7 +84,7 @@ def adjusted_points(rules: ScoringRules, facts: RoundFacts, side: int) -> float:
 
 
 def level_counts(rules: ScoringRules, rounds: Iterable[RoundFacts], seats: tuple[int, ...]) -> Counter:
-    """Per-level counts (nils, bags, penalties) over ``rounds`` for the level on ``seats``."""
+    """Per-level counts (nils, contracts set, bags, penalties) over ``rounds`` for the level on ``seats``."""
     counts: Counter = Counter()
     sides = sides_of(rules, seats)
     for facts in rounds:
@@ -101,11 +102,23 @@ def level_counts(rules: ScoringRules, rounds: Iterable[RoundFacts], seats: tuple
         for side in sides:
             counts["bags"] += facts.bags[side]
             counts["bag_penalties"] += facts.penalties[side]
+            contract, taken = contract_and_tricks(rules, facts, side)
+            if contract > 0:
+                counts["contracts"] += 1
+                counts["contracts_set"] += taken < contract
             for other in range(4):
                 if rules.side_of(other) != side and facts.bids[other] == 0:
                     counts["opponent_nils"] += 1
                     counts["opponent_nils_set"] += facts.tricks[other] > 0
     return counts
+
+
+def contract_and_tricks(rules: ScoringRules, facts: RoundFacts, side: int) -> tuple[int, int]:
+    """A side's contract (its non-nil bids) and the tricks that count toward it, as the engine scores them."""
+    seats = [seat for seat in range(4) if rules.side_of(seat) == side]
+    contract = sum(facts.bids[s] for s in seats if facts.bids[s] != 0)
+    taken = sum(facts.tricks[s] for s in seats if facts.bids[s] != 0 or rules.nil_tricks_count_for_team)
+    return contract, taken
 
 
 def mean_of_sides(values: Iterable[float]) -> float:
@@ -168,6 +181,7 @@ def per_level(plays: list[dict[str, Any]], role: str, level: str, partnership: b
         "nil_success_rate": share(c["nil_made"], c["nil_bids"]),
         "partner_nils_covered": share(c["partner_nils_made"], c["partner_nils"]) if partnership else None,
         "opponent_nils_set": share(c["opponent_nils_set"], c["opponent_nils"]),
+        "contract_set_rate": share(c["contracts_set"], c["contracts"]),
         "bags_per_round_per_side": round(c["bags"] / c["side_rounds"], 3) if c["side_rounds"] else None,
         "bag_penalties_per_100_rounds_per_side": round(100 * c["bag_penalties"] / c["side_rounds"], 3)
         if c["side_rounds"]
@@ -177,7 +191,7 @@ def per_level(plays: list[dict[str, Any]], role: str, level: str, partnership: b
 
 COUNT_KEYS = (
     "rounds", "side_rounds", "bids", "nil_bids", "nil_made", "partner_nils", "partner_nils_made",
-    "opponent_nils", "opponent_nils_set", "bags", "bag_penalties",
+    "opponent_nils", "opponent_nils_set", "contracts", "contracts_set", "bags", "bag_penalties",
 )  # fmt: skip
 
 
