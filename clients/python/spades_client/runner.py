@@ -79,7 +79,7 @@ class GamePlayer:
                     return first
                 try:
                     self._wait_for_change(
-                        max(v.version for v in views.values()), min(v.last_seq for v in views.values())
+                        min(v.version for v in views.values()), min(v.last_seq for v in views.values())
                     )
                 except TooFarBehind:
                     log.info("game %s: resume point trimmed from the log; reloading the views", self.game_id)
@@ -111,7 +111,8 @@ class GamePlayer:
 
     def _wait_for_change(self, version: int, after: int) -> None:
         """Follow the game's one stream (opened from ``after`` if none is open) until an event of a version
-        past ``version``, or its end."""
+        past ``version``, or its end.  ``version`` is the oldest of the seats' views: after one seat's move
+        its partner's view is stale, and the move's own event wakes the partner to read it again."""
         if self._events is None:
             self._stream = self.spectator.stream_events(self.game_id, after)
             self._events = iter(self._stream)

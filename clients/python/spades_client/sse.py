@@ -10,8 +10,10 @@ view and start again after its ``last_seq``).
 
 from __future__ import annotations
 
+import codecs
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 END_TYPE = "game_over"  # the server closes the stream right after it
 DEFAULT_RETRY_MS = 2000  # until the stream's first ``retry:`` says otherwise
+LINE_END = re.compile(r"\r\n|\r|\n")  # the server ends lines with LF; a CR and LF split by a read read as two ends
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,17 @@ class SseParser:
         if not data:
             return None
         return Message(self.last_event_id, event or "message", "\n".join(data))
+
+
+def lines_of(response: requests.Response, size: int = 65536) -> Iterator[str]:
+    """The body's lines as they arrive.  ``read1`` returns what has arrived (``iter_lines`` would wait for a
+    whole buffer, or for the end of a body that is not chunked, while an event sits in the socket)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pending = ""
+    while chunk := response.raw.read1(size):
+        pending += decoder.decode(chunk)
+        *lines, pending = LINE_END.split(pending)
+        yield from lines
 
 
 class EventStream:
@@ -123,8 +137,8 @@ class EventStream:
             with self._lock:
                 self._response = response
             try:
-                for raw in response.iter_lines(chunk_size=None, decode_unicode=True):
-                    message = parser.line(raw if raw is not None else "")
+                for line in lines_of(response):
+                    message = parser.line(line)
                     retry_ms = parser.retry_ms or retry_ms
                     if message is None:
                         continue
