@@ -41,7 +41,11 @@ nil bid rate and nil success rate; partner nils covered (nil bids by a seat's
 partner – the same level – that were made; partnership only); opponent nils
 set (nil bids by the seats a side plays against – the other team, or in the
 individual game the three other seats of each of the level's seats – that
-failed); bags per round per side; 10-bag penalties per 100 rounds per side.
+failed); contracts set (a side's non-nil bids not made); bags per round per side; 10-bag penalties per 100
+rounds per side.
+
+The figures are computed by ``spades_client.duplicate``, which ``spades-bot match`` shares: a bot's match
+through the API against a level reports them the same way (docs/bots.md).
 
 The engine drives everything (``new_game``/``view``/``apply``); each decision
 renders its seat's view once, without finished rounds (as the API sends it).

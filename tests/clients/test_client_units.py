@@ -189,3 +189,25 @@ def test_the_stream_ends_on_204_and_passes_too_far_behind_on():
 
     with pytest.raises(TooFarBehind):
         list(EventStream(trimmed))
+
+
+def test_the_client_package_imports_nothing_of_the_service_and_the_service_nothing_of_it():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def imported(path: Path) -> set[str]:
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+        return names
+
+    client = {p.name: imported(p) & {"services", "benchmarks", "testkit", "tests"}
+              for p in (root / "clients" / "python" / "spades_client").glob("*.py")}  # fmt: skip
+    assert {name: found for name, found in client.items() if found} == {}
+    service = {str(p): "spades_client" in imported(p) for p in (root / "services").rglob("*.py")}
+    assert [path for path, found in service.items() if found] == []
