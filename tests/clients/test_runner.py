@@ -112,3 +112,10 @@ def test_a_match_deals_each_deal_twice_with_the_sides_swapped(bots_server, ai_wo
         bot_seats = [{s.seat for s in f.seats if s.type == "human"} for f in pair]
         assert sorted(map(sorted, bot_seats)) == [[0, 2], [1, 3]], "the bot held each side once"
     assert_only_own_cards(seen, finals)
+
+
+def test_a_level_against_itself_finds_no_difference(bots_server, ai_worker):
+    report = run_match(SpadesClient(bots_server), level_bots.normal, "normal", deals=3, seed=11, parallel=3)
+    low, high = report["difference_a_minus_b"]["ci95"]
+    assert low <= 0 <= high, report["difference_a_minus_b"]
+    assert report["per_level"]["a"]["counts"] == report["per_level"]["b"]["counts"], "same seats, same choices"
