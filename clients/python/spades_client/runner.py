@@ -92,7 +92,9 @@ class GamePlayer:
         return {seat: client.get_game(self.game_id) for seat, client in self.seats.items()}
 
     def _answer_turns(self, views: dict[int, GameView]) -> dict[int, GameView]:
-        """Each seat whose view offers a move makes it; the move's answer is the seat's next view."""
+        """Each seat whose view offers a move makes it; the move's answer is the seat's next view.  Its
+        partner's view is stale then: the wait that follows returns at the move's own event, and every view
+        is read again."""
         for seat, client in self.seats.items():
             while views[seat].my_turn:
                 view = views[seat]
@@ -104,9 +106,6 @@ class GamePlayer:
                     self.tally.refused(race.code)
                     log.info("game %s seat %d: %s (a race); reading the game again", self.game_id, seat, race.code)
                     views[seat] = client.get_game(self.game_id)
-            # a partner's move may have made it this seat's turn: the loop over seats runs again from the top
-        if any(v.my_turn for v in views.values()):
-            return self._answer_turns(views)
         return views
 
     def _wait_for_change(self, version: int, after: int) -> None:
