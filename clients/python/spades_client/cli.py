@@ -29,7 +29,8 @@ log = logging.getLogger("spades_client.cli")
 
 
 def load_bot(spec: str) -> Bot:
-    """The callable ``module:function`` or ``file.py:function`` names."""
+    """The callable ``module:function`` (from the current directory or the installed packages) or
+    ``file.py:function`` names."""
     where, _, name = spec.rpartition(":")
     if not where or not name:
         raise SystemExit(f"--bot {spec!r}: expected module:function or path/to/file.py:function")
@@ -41,6 +42,8 @@ def load_bot(spec: str) -> Bot:
         module = importlib.util.module_from_spec(module_spec)
         module_spec.loader.exec_module(module)
     else:
+        if "" not in sys.path and str(Path.cwd()) not in sys.path:
+            sys.path.insert(0, str(Path.cwd()))  # a module of the current directory, as `python -m` finds it
         module = importlib.import_module(where)
     bot = getattr(module, name)
     if not callable(bot):

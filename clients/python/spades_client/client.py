@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import requests
+import requests.adapters
 
 from spades_client.errors import ProblemError, Retryable, problem_error
 from spades_client.models import (
@@ -56,6 +57,16 @@ RETRY_STATUSES = frozenset({429, 503})
 STREAM_READ_TIMEOUT = 45.0  # seconds without a byte: the server sends a keep-alive every 15 s by default
 
 
+def pooled_session(connections: int = 64) -> requests.Session:
+    """A session keeping up to ``connections`` connections per host: a runner's games share it, each with an
+    open stream beside its moves (requests' default keeps 10 and drops the rest after each use)."""
+    session = requests.Session()
+    adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=connections)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
 def snake(operation_id: str) -> str:
     """``placeBid`` → ``place_bid``: the method of each operation."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
@@ -76,7 +87,7 @@ class SpadesClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
-        self.session = session or requests.Session()
+        self.session = session or pooled_session()
         self.timeout = timeout
         self.max_retries = max_retries
         self._sleep = sleep
