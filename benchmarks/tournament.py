@@ -41,7 +41,11 @@ nil bid rate and nil success rate; partner nils covered (nil bids by a seat's
 partner – the same level – that were made; partnership only); opponent nils
 set (nil bids by the seats a side plays against – the other team, or in the
 individual game the three other seats of each of the level's seats – that
-failed); bags per round per side; 10-bag penalties per 100 rounds per side.
+failed); contracts set (a side's non-nil bids not made); bags per round per side; 10-bag penalties per 100
+rounds per side.
+
+The figures are computed by ``spades_client.duplicate``, which ``spades-bot match`` shares: a bot's match
+through the API against a level reports them the same way (docs/bots.md).
 
 The engine drives everything (``new_game``/``view``/``apply``); each decision
 renders its seat's view once, without finished rounds (as the API sends it).
@@ -52,12 +56,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from services.ai_worker import decide, warm_up
@@ -65,45 +67,23 @@ from services.engine import Bid, Play, Rules, apply, make_rules, new_game, parse
 from services.engine.scoring import side_round_points
 from services.engine.state import first_seat, replay_tricks
 from services.players import LEVEL_NAMES
+from spades_client.duplicate import (  # the figures, shared with spades-bot match
+    Played,
+    RoundFacts,
+    adjusted_points,
+    level_counts,
+    mean_ci,
+    mean_of_sides,
+    per_level,
+    play_figures,
+    seatings,
+    summarise_rounds,
+    wilson,
+)  # fmt: skip
 
-Z95 = 1.96
+__all__ = ["RoundFacts", "adjusted_points", "level_counts", "main", "play_pair", "round_facts", "seatings", "wilson"]
 DEFAULT_ROUND_CAP = 200  # a game to 500 takes ~10–25 rounds; this only stops a pathological one
 SEED_STRIDE = 1_000_003  # deal/game seeds: seed * SEED_STRIDE + i
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Which level sits where for one play of a duplicate pair."""
-
-    levels: tuple[str, str, str, str]  # per seat
-    a_seats: tuple[int, int]
-    b_seats: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundFacts:
-    """What the figures need from one finished round (plain tuples: cheap to pickle)."""
-
-    bids: tuple[int, ...]  # per seat
-    tricks: tuple[int, ...]  # per seat
-    points: tuple[int, ...]  # per side, realised bag penalties included
-    bags: tuple[int, ...]  # per side: bags taken this round
-    penalties: tuple[int, ...]  # per side: times the bag penalty hit this round
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One play: a single round or a whole game."""
-
-    rounds: tuple[RoundFacts, ...]
-    final_scores: tuple[int, ...]  # per side
-    winner: tuple[int, ...] | None  # the winning seats; None if stopped by the round cap
-    capped: bool
-
-
-def seatings(a: str, b: str) -> tuple[Seating, Seating]:
-    """The two plays of a duplicate pair: A on seats 0 & 2, then on 1 & 3."""
-    return Seating((a, b, a, b), (0, 2), (1, 3)), Seating((b, a, b, a), (1, 3), (0, 2))
 
 
 def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Callable[[int], int],
@@ -137,52 +117,6 @@ def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
     return RoundFacts(record.bids, tuple(tricks), record.points, bags, record.bag_penalties)
 
 
-def sides_of(rules: Rules, seats: Iterable[int]) -> tuple[int, ...]:
-    """The scoring sides a level holds: one team, or each of its seats."""
-    return tuple(sorted({rules.side_of(s) for s in seats}))
-
-
-def bag_charge(rules: Rules) -> float:
-    """Points one bag costs in the long run: its share of the bag penalty."""
-    return rules.bag_penalty / rules.bag_limit
-
-
-def adjusted_points(rules: Rules, facts: RoundFacts, side: int) -> float:
-    """The side's points with the realised penalty put back and each bag charged its share."""
-    return facts.points[side] + facts.penalties[side] * rules.bag_penalty - facts.bags[side] * bag_charge(rules)
-
-
-def level_counts(rules: Rules, rounds: Iterable[RoundFacts], seats: tuple[int, ...]) -> Counter:
-    """Per-level counts (nils, bags, penalties) over ``rounds`` for the level on ``seats``."""
-    counts: Counter = Counter()
-    sides = sides_of(rules, seats)
-    for facts in rounds:
-        counts["rounds"] += 1
-        counts["side_rounds"] += len(sides)
-        for seat in seats:
-            counts["bids"] += 1
-            if facts.bids[seat] == 0:
-                counts["nil_bids"] += 1
-                counts["nil_made"] += facts.tricks[seat] == 0
-            partner = (seat + 2) % 4
-            if rules.partnership and facts.bids[partner] == 0:
-                counts["partner_nils"] += 1
-                counts["partner_nils_made"] += facts.tricks[partner] == 0
-        for side in sides:
-            counts["bags"] += facts.bags[side]
-            counts["bag_penalties"] += facts.penalties[side]
-            for other in range(4):
-                if rules.side_of(other) != side and facts.bids[other] == 0:
-                    counts["opponent_nils"] += 1
-                    counts["opponent_nils_set"] += facts.tricks[other] > 0
-    return counts
-
-
-def mean_of_sides(values: Iterable[float]) -> float:
-    values = list(values)
-    return sum(values) / len(values)
-
-
 def play_pair(args: tuple[str, dict[str, Any], str, str, int, int]) -> dict[str, Any]:
     """Both plays of one duplicate deal (``max_rounds`` 1) or game pair, as plain figures per play."""
     preset, overrides, a, b, game_seed, max_rounds = args
@@ -196,95 +130,6 @@ def play_pair(args: tuple[str, dict[str, Any], str, str, int, int]) -> dict[str,
             played = play(rules, game_seed, seating.levels, lambda n, base=base: base * 1_000_000 + n, max_rounds)
         plays.append(play_figures(rules, seating, played))
     return {"plays": plays}
-
-
-def play_figures(rules: Rules, seating: Seating, played: Played) -> dict[str, Any]:
-    """One play reduced to what the summary needs, per role (``a``/``b``)."""
-    out: dict[str, Any] = {"levels": seating.levels, "rounds": len(played.rounds), "capped": played.capped}
-    for role, seats in (("a", seating.a_seats), ("b", seating.b_seats)):
-        sides = sides_of(rules, seats)
-        out[role] = {
-            "seats": seats,
-            "points": sum(mean_of_sides(f.points[s] for s in sides) for f in played.rounds),
-            "adjusted": sum(mean_of_sides(adjusted_points(rules, f, s) for s in sides) for f in played.rounds),
-            "final_score": mean_of_sides(played.final_scores[s] for s in sides),
-            "won": played.winner is not None and played.winner[0] in seats,
-            "counts": dict(level_counts(rules, played.rounds, seats)),
-        }
-    return out
-
-
-def mean_ci(values: list[float]) -> dict[str, Any]:
-    """Mean with a normal 95% interval over independent values."""
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    stderr = math.sqrt(var / n)
-    return {
-        "mean": round(mean, 2),
-        "ci95": [round(mean - Z95 * stderr, 2), round(mean + Z95 * stderr, 2)],
-        "stderr": round(stderr, 3),
-    }
-
-
-def wilson(successes: float, trials: int, z: float = Z95) -> list[float]:
-    """Wilson score interval for a share: sound near 0 or 1 and for few trials."""
-    if trials == 0:
-        return [0.0, 1.0]
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
-
-
-def share(part: int, whole: int) -> float | None:
-    return round(part / whole, 4) if whole else None
-
-
-def per_level(plays: list[dict[str, Any]], role: str, level: str, partnership: bool) -> dict[str, Any]:
-    """The per-level figures of one role, summed over every play."""
-    c: Counter = Counter()
-    for p in plays:
-        c.update(p[role]["counts"])
-    return {
-        "level": level,
-        "counts": {k: c[k] for k in sorted(COUNT_KEYS)},
-        "nil_bid_rate": share(c["nil_bids"], c["bids"]),
-        "nil_success_rate": share(c["nil_made"], c["nil_bids"]),
-        "partner_nils_covered": share(c["partner_nils_made"], c["partner_nils"]) if partnership else None,
-        "opponent_nils_set": share(c["opponent_nils_set"], c["opponent_nils"]),
-        "bags_per_round_per_side": round(c["bags"] / c["side_rounds"], 3) if c["side_rounds"] else None,
-        "bag_penalties_per_100_rounds_per_side": round(100 * c["bag_penalties"] / c["side_rounds"], 3)
-        if c["side_rounds"]
-        else None,
-    }
-
-
-COUNT_KEYS = (
-    "rounds", "side_rounds", "bids", "nil_bids", "nil_made", "partner_nils", "partner_nils_made",
-    "opponent_nils", "opponent_nils_set", "bags", "bag_penalties",
-)  # fmt: skip
-
-
-def summarise_rounds(pairs: list[dict[str, Any]], rules: Rules) -> dict[str, Any]:
-    """Single-round mode: points, paired difference (plain and bag-adjusted), rounds won."""
-    plays = [p for pair in pairs for p in pair["plays"]]
-    diffs = [mean_of_sides(p["a"]["points"] - p["b"]["points"] for p in pair["plays"]) for pair in pairs]
-    adjusted = [mean_of_sides(p["a"]["adjusted"] - p["b"]["adjusted"] for p in pair["plays"]) for pair in pairs]
-    return {
-        "mean_points_per_round": {r: round(mean_of_sides(p[r]["points"] for p in plays), 2) for r in ("a", "b")},
-        "difference_a_minus_b": mean_ci(diffs),
-        "rounds_won": {
-            "a": sum(1 for p in plays if p["a"]["points"] > p["b"]["points"]),
-            "b": sum(1 for p in plays if p["b"]["points"] > p["a"]["points"]),
-            "tie": sum(1 for p in plays if p["a"]["points"] == p["b"]["points"]),
-        },
-        "bag_adjusted": {
-            "charge_per_bag": bag_charge(rules),
-            "mean_points_per_round": {r: round(mean_of_sides(p[r]["adjusted"] for p in plays), 2) for r in ("a", "b")},
-            "difference_a_minus_b": mean_ci(adjusted),
-        },
-    }
 
 
 def summarise_games(pairs: list[dict[str, Any]], round_cap: int) -> dict[str, Any]:

@@ -10,5 +10,6 @@ bash scripts/ensure_redis.sh
 bash scripts/ensure_postgres.sh
 bash scripts/ensure_chromium.sh
 bash scripts/ensure_axe.sh
+bash scripts/ensure_client_tools.sh
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

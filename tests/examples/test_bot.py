@@ -1,5 +1,5 @@
-"""examples/bot.py, run as a third party would: a subprocess talking HTTP to real gunicorn,
-with a real Celery worker playing the three computer seats."""
+"""examples/bot.py (on the spades_client runner), run as a third party would: a subprocess talking HTTP
+to real gunicorn, with a real Celery worker playing the three computer seats."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_bot_claims_the_open_seat_and_plays_it_to_game_over(api_server, ai_worke
         cwd=ROOT, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     assert bot.returncode == 0, bot.stderr[-3000:]
-    assert f"playing seat 1 of game {game_id}" in bot.stderr
+    assert f"claimed seat 1 of game {game_id}" in bot.stderr
 
     final = session.get(f"/v1/games/{game_id}").json()
     assert final["phase"] == "game_over"

@@ -1,0 +1,25 @@
+"""A client for the Spades game service's /v1 API, and a runner for bots (see docs/bots.md)."""
+
+from spades_client.client import OPERATIONS, SpadesClient
+from spades_client.errors import (
+    Conflict,
+    IllegalMove,
+    InvalidRequest,
+    NotFound,
+    NotYourTurn,
+    ProblemError,
+    Retryable,
+    SeededGamesDisabled,
+    TooFarBehind,
+    Unauthorized,
+    VersionConflict,
+)  # fmt: skip
+from spades_client.models import CreatedGame, Event, GameView, Problem, Round, Rules
+from spades_client.moves import Move, as_move, bid, card
+from spades_client.runner import Bot, GamePlayer, Runner
+
+__all__ = [
+    "OPERATIONS", "Bot", "Conflict", "CreatedGame", "Event", "GamePlayer", "GameView", "IllegalMove", "InvalidRequest",
+    "Move", "NotFound", "NotYourTurn", "Problem", "ProblemError", "Retryable", "Round", "Rules", "Runner",
+    "SeededGamesDisabled", "SpadesClient", "TooFarBehind", "Unauthorized", "VersionConflict", "as_move", "bid", "card",
+]  # fmt: skip

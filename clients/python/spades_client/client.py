@@ -1,0 +1,240 @@
+"""The HTTP client: one method per operation of ``openapi.yaml`` (named after its ``operationId``).
+
+Safe retries only: a read, and a move (always sent with ``If-Match`` when a version is given and with an
+``Idempotency-Key`` made once per move, so a repeat returns the first answer and changes nothing), are
+repeated after a lost connection or a ``429``/``503`` (after ``Retry-After``); a create, claim or leave is
+repeated only after a ``429``/``503`` refusal, which changed nothing.  Every other refusal raises the
+problem's exception (:mod:`spades_client.errors`).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import requests
+import requests.adapters
+
+from spades_client.errors import ProblemError, Retryable, problem_error
+from spades_client.models import (
+    ClaimedSeat,
+    CreatedGame,
+    EventPage,
+    GameView,
+    HintResponse,
+    LevelsCatalogue,
+    RoundReview,
+    RulesCatalogue,
+)  # fmt: skip
+from spades_client.moves import MOVE_PATHS, Move, as_move
+from spades_client.sse import EventStream
+
+# operationId → (method, path) of every operation this client calls; held equal to openapi.yaml's by
+# tests/clients/test_models_match_spec.py.  Moves of kinds the client has no method for go through `move`.
+OPERATIONS: dict[str, tuple[str, str]] = {
+    "createGame": ("POST", "/v1/games"),
+    "getGame": ("GET", "/v1/games/{game_id}"),
+    "claimSeat": ("POST", "/v1/games/{game_id}/seats/{seat}/claim"),
+    "leaveSeat": ("POST", "/v1/games/{game_id}/seats/{seat}/leave"),
+    "placeBid": ("POST", "/v1/games/{game_id}/bids"),
+    "playCard": ("POST", "/v1/games/{game_id}/plays"),
+    "getHint": ("GET", "/v1/games/{game_id}/hint"),
+    "getRoundReview": ("GET", "/v1/games/{game_id}/rounds/{round}/review"),
+    "getEvents": ("GET", "/v1/games/{game_id}/events"),
+    "streamEvents": ("GET", "/v1/games/{game_id}/stream"),
+    "getRules": ("GET", "/v1/rules"),
+    "getLevels": ("GET", "/v1/levels"),
+    "getOpenApi": ("GET", "/openapi.yaml"),
+    "getDocs": ("GET", "/docs"),
+    "getHealth": ("GET", "/healthz"),
+    "getReadiness": ("GET", "/readyz"),
+    "getMetrics": ("GET", "/metrics"),
+}
+RETRY_STATUSES = frozenset({429, 503})
+STREAM_READ_TIMEOUT = 45.0  # seconds without a byte: the server sends a keep-alive every 15 s by default
+
+
+def pooled_session(connections: int = 64) -> requests.Session:
+    """A session keeping up to ``connections`` connections per host: a runner's games share it, each with an
+    open stream beside its moves (requests' default keeps 10 and drops the rest after each use)."""
+    session = requests.Session()
+    adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=connections)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+def snake(operation_id: str) -> str:
+    """``placeBid`` → ``place_bid``: the method of each operation."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
+
+
+class SpadesClient:
+    """The API at ``base_url``, as one seat (``token``) or a spectator (no token)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        session: requests.Session | None = None,
+        timeout: float = 10.0,
+        max_retries: int = 8,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.session = session or pooled_session()
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self._sleep = sleep
+
+    def as_seat(self, token: str) -> SpadesClient:
+        """The same server and connection pool, acting for the seat of ``token``."""
+        return SpadesClient(self.base_url, token, session=self.session, timeout=self.timeout,
+                            max_retries=self.max_retries, sleep=self._sleep)  # fmt: skip
+
+    # -- the operations ---------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        rules: dict[str, Any] | None = None,
+        seats: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> CreatedGame:
+        body: dict[str, Any] = {"rules": rules or {}}
+        if seats is not None:
+            body["seats"] = seats
+        if seed is not None:
+            body["seed"] = seed
+        if options is not None:
+            body["options"] = options
+        return CreatedGame.from_dict(self._call("createGame", json=body, resend_after_fault=False).json())
+
+    def get_game(self, game_id: str) -> GameView:
+        return GameView.from_dict(self._call("getGame", game_id=game_id).json())
+
+    def claim_seat(self, game_id: str, seat: int) -> ClaimedSeat:
+        claimed = ClaimedSeat.from_dict(
+            self._call("claimSeat", game_id=game_id, seat=seat, json={}, resend_after_fault=False).json()
+        )
+        self.token = self.token or claimed.token
+        return claimed
+
+    def leave_seat(self, game_id: str, seat: int) -> GameView:
+        return GameView.from_dict(
+            self._call("leaveSeat", game_id=game_id, seat=seat, json={}, resend_after_fault=False).json()
+        )
+
+    def place_bid(self, game_id: str, bid: int, version: int | None = None, key: str | None = None) -> GameView:
+        return self.move(game_id, Move(MOVE_PATHS["bid"], {"bid": bid}), version, key)
+
+    def play_card(self, game_id: str, card: str, version: int | None = None, key: str | None = None) -> GameView:
+        return self.move(game_id, Move(MOVE_PATHS["card"], {"card": card}), version, key)
+
+    def move(self, game_id: str, move: Any, version: int | None = None, key: str | None = None) -> GameView:
+        """Any move (see :func:`spades_client.moves.as_move`), applied only at ``version`` if given, with one
+        ``Idempotency-Key`` for all its attempts."""
+        move = as_move(move)
+        headers = {"Idempotency-Key": key or uuid.uuid4().hex}
+        if version is not None:
+            headers["If-Match"] = f'"{version}"'
+        url = f"{self.base_url}/v1/games/{game_id}/{move.path}"
+        return GameView.from_dict(self._send("POST", url, json=move.body, headers=headers).json())
+
+    def get_hint(self, game_id: str) -> HintResponse:
+        return HintResponse.from_dict(self._call("getHint", game_id=game_id).json())
+
+    def get_round_review(self, game_id: str, round: int) -> RoundReview:
+        return RoundReview.from_dict(self._call("getRoundReview", game_id=game_id, round=round).json())
+
+    def get_events(self, game_id: str, after: int = 0, wait: int = 0) -> EventPage:
+        response = self._call("getEvents", game_id=game_id, params={"after": after, "wait": wait},
+                              timeout=self.timeout + wait)  # fmt: skip
+        return EventPage.from_dict(response.json())
+
+    def stream_events(self, game_id: str, after: int = 0, max_failures: int = 10) -> EventStream:
+        """An iterator over the game's events after ``after``, reconnecting with ``Last-Event-ID``."""
+
+        def open_connection(last_seq: int) -> requests.Response | None:
+            headers = {"Accept": "text/event-stream", "Last-Event-ID": str(last_seq)}
+            method, path = OPERATIONS["streamEvents"]
+            response = self.session.request(
+                method, self.base_url + path.format(game_id=game_id), headers={**self._auth(), **headers},
+                stream=True, timeout=(self.timeout, STREAM_READ_TIMEOUT),
+            )  # fmt: skip
+            if response.status_code == 204:
+                response.close()
+                return None
+            if response.status_code != 200:
+                raise self._problem(response)
+            return response
+
+        return EventStream(open_connection, after, max_failures, self._sleep)
+
+    def get_rules(self) -> RulesCatalogue:
+        return RulesCatalogue.from_dict(self._call("getRules").json())
+
+    def get_levels(self) -> LevelsCatalogue:
+        return LevelsCatalogue.from_dict(self._call("getLevels").json())
+
+    def get_openapi(self) -> str:
+        return self._call("getOpenApi").text
+
+    def get_docs(self) -> str:
+        return self._call("getDocs").text
+
+    def get_health(self) -> dict[str, Any]:
+        return self._call("getHealth").json()
+
+    def get_readiness(self) -> dict[str, Any]:
+        return self._call("getReadiness").json()
+
+    def get_metrics(self) -> str:
+        return self._call("getMetrics").text
+
+    # -- plumbing ---------------------------------------------------------------------------------------
+
+    def _auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def _call(self, operation_id: str, *, resend_after_fault: bool = True, **kwargs: Any) -> requests.Response:
+        method, path = OPERATIONS[operation_id]
+        names = re.findall(r"{(\w+)}", path)
+        url = self.base_url + path.format(**{name: kwargs.pop(name) for name in names})
+        return self._send(method, url, resend_after_fault=resend_after_fault or method == "GET", **kwargs)
+
+    def _send(self, method: str, url: str, *, resend_after_fault: bool = True, **kwargs: Any) -> requests.Response:
+        """One request, repeated (at most ``max_retries`` times) only where a repeat is safe."""
+        kwargs.setdefault("timeout", self.timeout)
+        kwargs["headers"] = {**self._auth(), **kwargs.get("headers", {})}
+        for attempt in range(self.max_retries + 1):
+            last = attempt == self.max_retries
+            try:
+                response = self.session.request(method, url, **kwargs)
+            except (requests.ConnectionError, requests.Timeout):
+                if last or not resend_after_fault:
+                    raise
+                self._sleep(min(8.0, 0.25 * 2**attempt))
+                continue
+            if response.ok or response.status_code in (204, 308):
+                return response
+            error = self._problem(response)
+            if last or not isinstance(error, Retryable) or response.status_code not in RETRY_STATUSES:
+                raise error
+            self._sleep(min(60.0, error.retry_after if error.retry_after is not None else 0.25 * 2**attempt))
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _problem(response: requests.Response) -> ProblemError:
+        retry_after = response.headers.get("Retry-After")
+        seconds = float(retry_after) if retry_after and retry_after.replace(".", "", 1).isdigit() else None
+        try:
+            body = response.json()
+        except ValueError:
+            body = response.text
+        return problem_error(response.status_code, body, seconds)

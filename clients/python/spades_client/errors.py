@@ -1,0 +1,108 @@
+"""Problems (``application/problem+json``) as exceptions: one class per family of ``code``, so a caller can
+``except NotYourTurn`` instead of comparing strings; every instance carries the typed :class:`Problem`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spades_client.models import Problem
+
+
+class ProblemError(Exception):
+    """A request the service refused; ``problem.code`` is its stable reason."""
+
+    def __init__(self, problem: Problem, retry_after: float | None = None) -> None:
+        super().__init__(f"{problem.status} {problem.code}: {problem.detail}")
+        self.problem = problem
+        self.retry_after = retry_after
+
+    @property
+    def code(self) -> str:
+        return self.problem.code
+
+    @property
+    def status(self) -> int:
+        return self.problem.status
+
+
+class InvalidRequest(ProblemError):
+    """400: a malformed body, header or parameter (``problem.errors`` names each field)."""
+
+
+class Unauthorized(ProblemError):
+    """401/403: a missing or wrong seat token, or another seat's."""
+
+
+class NotFound(ProblemError):
+    """404: no such game (or it expired), seat or round."""
+
+
+class Conflict(ProblemError):
+    """409: the game is not in a state for this request (not your turn, seat taken, waiting, over)."""
+
+
+class NotYourTurn(Conflict):
+    """409 ``not_your_turn``: another seat is to move — usually a race with the game moving on: re-read."""
+
+
+class VersionConflict(ProblemError):
+    """412 ``version_conflict``: the game moved past the version sent in ``If-Match`` — a race: re-read."""
+
+
+class IllegalMove(ProblemError):
+    """422 ``illegal_move``: the rules refuse the move (``problem.reason`` names the rule)."""
+
+
+class TooFarBehind(ProblemError):
+    """410 ``too_far_behind``: the log no longer holds the resume point; reload the view, resume from its
+    ``last_seq``."""
+
+
+class Retryable(ProblemError):
+    """429/503: try again after ``retry_after`` seconds (the client does, a bounded number of times)."""
+
+
+class SeededGamesDisabled(ProblemError):
+    """403 ``seeded_games_disabled``: this server has no match mode (``ALLOW_SEEDED_GAMES`` off)."""
+
+
+# Every code of the contract's Problem.code enum, and the exception it raises.
+PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
+    "invalid_request": InvalidRequest,
+    "unauthorized": Unauthorized,
+    "forbidden": Unauthorized,
+    "not_found": NotFound,
+    "method_not_allowed": InvalidRequest,
+    "not_your_turn": NotYourTurn,
+    "seat_taken": Conflict,
+    "waiting_for_players": Conflict,
+    "game_over": Conflict,
+    "idempotency_key_reused": IllegalMove,
+    "version_conflict": VersionConflict,
+    "payload_too_large": InvalidRequest,
+    "unsupported_media_type": InvalidRequest,
+    "illegal_move": IllegalMove,
+    "unavailable": Retryable,
+    "not_replicated": Retryable,
+    "rate_limited": Retryable,
+    "not_ready": Retryable,
+    "hints_disabled": Unauthorized,
+    "hint_unavailable": Retryable,
+    "seeded_games_disabled": SeededGamesDisabled,
+    "too_far_behind": TooFarBehind,
+    "create_rate_limited": Retryable,
+    "too_many_games": Retryable,
+    "too_many_computer_games": Retryable,
+    "round_not_finished": Conflict,
+    "review_unavailable": Retryable,
+}
+
+
+def problem_error(status: int, body: Any, retry_after: float | None = None) -> ProblemError:
+    """The exception for a refused response: its problem+json body, or a stand-in for a body that is not one."""
+    if isinstance(body, dict) and "code" in body:
+        problem = Problem.from_dict(body)
+    else:
+        problem = Problem(type="about:blank", title="HTTP error", status=status, detail=str(body)[:300], code="")
+    cls = PROBLEM_CLASSES.get(problem.code, Retryable if status in (429, 503) else ProblemError)
+    return cls(problem, retry_after)

@@ -1,0 +1,322 @@
+"""Typed models of the service's JSON bodies, one dataclass per named schema of ``openapi.yaml``.
+
+Each model names its schema (``SCHEMA``); ``tests/clients/test_models_match_spec.py`` fails when a model's
+fields and its schema's properties drift apart.  Fields a newer server sends that this version does not
+declare are kept in ``extra`` rather than dropped, so a bot can read a new view field before the client
+knows it.  ``raw`` keeps the body as received.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+Model = TypeVar("Model", bound="Body")
+Legal = int | str  # a legal bid (an integer) or a card code
+
+
+@dataclass
+class Body:
+    """What every model shares: the fields this client does not know yet, and the body as received."""
+
+    SCHEMA: ClassVar[str] = ""
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True, compare=False)
+
+    @classmethod
+    def from_dict(cls: type[Model], data: dict[str, Any]) -> Model:
+        hints = typing.get_type_hints(cls)
+        known = {f.name for f in dataclasses.fields(cls) if f.name not in ("extra", "raw")}
+        values = {name: _convert(hints[name], data[name]) for name in known if name in data}
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(**values, extra=extra, raw=data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The body as received (with anything this client does not model)."""
+        return self.raw
+
+
+def _convert(hint: Any, value: Any) -> Any:
+    """``value`` as ``hint`` says: a model from a dict, a list of models, ``None`` where allowed."""
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        members = [m for m in typing.get_args(hint) if m is not type(None)]
+        return _convert(members[0], value) if len(members) == 1 else value
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return [_convert(item, v) for v in value]
+    if isinstance(hint, type) and issubclass(hint, Body):
+        return hint.from_dict(value)
+    return value
+
+
+@dataclass
+class PlayedCard(Body):
+    SCHEMA: ClassVar[str] = "PlayedCard"
+    seat: int
+    card: str
+
+
+@dataclass
+class Trick(Body):
+    SCHEMA: ClassVar[str] = "Trick"
+    leader: int
+    cards: list[PlayedCard]
+    winner: int | None
+
+
+@dataclass
+class Rules(Body):
+    """Every rule option, resolved; ``side_of`` and ``partnership`` as the engine defines them."""
+
+    SCHEMA: ClassVar[str] = "Rules"
+    scoring: str
+    win_score: int
+    lose_score: int | None
+    set_penalty: str
+    bag_limit: int
+    bag_penalty: int
+    nil: bool
+    nil_value: int
+    min_team_bid: int
+    max_team_bid: int
+    nil_tricks_count_for_team: bool
+    spades_must_be_broken: bool
+
+    @property
+    def partnership(self) -> bool:
+        return self.scoring == "partnership"
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.partnership else 4
+
+    def side_of(self, seat: int) -> int:
+        """Seats 0 & 2 are side 0 and 1 & 3 side 1 in partnership scoring; each seat its own side otherwise."""
+        return seat % 2 if self.partnership else seat
+
+
+@dataclass
+class Round(Body):
+    SCHEMA: ClassVar[str] = "Round"
+    round: int
+    dealer: int
+    bids: list[int]
+    tricks_won: list[int]
+    points: list[int]
+    bag_penalties: list[int]
+    scores: list[int]
+    bags: list[int]
+    hands: list[list[str]]
+    plays: list[str]
+
+
+@dataclass
+class SeatInfo(Body):
+    SCHEMA: ClassVar[str] = "SeatInfo"
+    seat: int
+    type: str
+    level: str | None
+    claimable: bool
+
+
+@dataclass
+class GameOptionsView(Body):
+    SCHEMA: ClassVar[str] = "GameOptionsView"
+    ai_takeover: str | None
+    hints: bool
+
+
+@dataclass
+class GameView(Body):
+    """What one seat (or a spectator) may know of a game: the only input a bot gets."""
+
+    SCHEMA: ClassVar[str] = "GameView"
+    game_id: str
+    version: int
+    phase: str
+    round: int
+    dealer: int
+    turn: int | None
+    you: int | None
+    hand: list[str] | None
+    hand_sizes: list[int]
+    legal: list[Legal]
+    bids: list[int | None]
+    tricks_won: list[int]
+    leader: int | None
+    trick: list[PlayedCard]
+    tricks: list[Trick]
+    last_trick: Trick | None
+    spades_broken: bool
+    scores: list[int]
+    bags: list[int]
+    rules: Rules
+    history: list[Round]
+    winner: list[int] | None
+    seats: list[SeatInfo]
+    options: GameOptionsView
+    seeded: bool
+    last_seq: int
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat has a move to make now (``legal`` lists it)."""
+        return self.you is not None and self.turn == self.you and bool(self.legal)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+
+@dataclass
+class CreatedSeat(Body):
+    SCHEMA: ClassVar[str] = "CreatedSeat"
+    seat: int
+    type: str
+    level: str | None
+    token: str | None = None
+
+
+@dataclass
+class CreatedGame(Body):
+    SCHEMA: ClassVar[str] = "CreatedGame"
+    game_id: str
+    seats: list[CreatedSeat]
+    state: GameView
+
+    def token(self, seat: int) -> str:
+        """The bearer token of a human seat (shown only in this response)."""
+        token = self.seats[seat].token
+        if token is None:
+            raise ValueError(f"seat {seat} is {self.seats[seat].type}, not a human seat: it has no token")
+        return token
+
+
+@dataclass
+class ClaimedSeat(Body):
+    SCHEMA: ClassVar[str] = "ClaimedSeat"
+    game_id: str
+    seat: int
+    token: str
+    state: GameView
+
+
+@dataclass
+class Event(Body):
+    SCHEMA: ClassVar[str] = "Event"
+    seq: int
+    type: str
+    version: int
+    data: dict[str, Any]
+
+
+@dataclass
+class EventPage(Body):
+    SCHEMA: ClassVar[str] = "EventPage"
+    game_id: str
+    events: list[Event]
+    last_seq: int
+
+
+@dataclass
+class HintResponse(Body):
+    SCHEMA: ClassVar[str] = "HintResponse"
+    game_id: str
+    seat: int
+    version: int
+    level: str
+    move: dict[str, Any]
+    candidates: list[dict[str, Any]]
+
+
+@dataclass
+class ReviewDecision(Body):
+    SCHEMA: ClassVar[str] = "ReviewDecision"
+    made: dict[str, Any]
+    best: dict[str, Any]
+    candidates: list[dict[str, Any]]
+    trick: int | None = None
+
+
+@dataclass
+class RoundReview(Body):
+    SCHEMA: ClassVar[str] = "RoundReview"
+    game_id: str
+    round: int
+    seat: int
+    level: str
+    record: Round
+    tricks: list[Trick]
+    decisions: list[ReviewDecision]
+
+
+@dataclass
+class RuleOption(Body):
+    SCHEMA: ClassVar[str] = "RuleOption"
+    name: str
+    type: str
+    default: int | str | bool | None
+    choices: list[str] | None
+    description: str
+
+
+@dataclass
+class RulesCatalogue(Body):
+    SCHEMA: ClassVar[str] = "RulesCatalogue"
+    default_preset: str
+    presets: dict[str, Any]
+    options: list[RuleOption]
+
+
+@dataclass
+class Level(Body):
+    SCHEMA: ClassVar[str] = "Level"
+    name: str
+    seed: str
+    description: str
+    strength: int
+    summary: str
+
+
+@dataclass
+class LevelsCatalogue(Body):
+    SCHEMA: ClassVar[str] = "LevelsCatalogue"
+    default_level: str
+    hint_level: str
+    levels: list[Level]
+
+
+@dataclass
+class FieldError(Body):
+    SCHEMA: ClassVar[str] = "FieldError"
+    field: str
+    message: str
+
+
+@dataclass
+class Problem(Body):
+    """An ``application/problem+json`` body; ``code`` is stable, branch on it (the subtypes' fields included)."""
+
+    SCHEMA: ClassVar[str] = "Problem"
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    reason: str | None = None
+    errors: list[FieldError] | None = None
+    first_seq: int | None = None  # TooFarBehindProblem
+    limit: int | None = None  # QuotaProblem
+
+
+MODELS: tuple[type[Body], ...] = (
+    PlayedCard, Trick, Rules, Round, SeatInfo, GameOptionsView, GameView, CreatedSeat, CreatedGame, ClaimedSeat,
+    Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue, Level, LevelsCatalogue,
+    FieldError, Problem,
+)  # fmt: skip

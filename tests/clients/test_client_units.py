@@ -1,0 +1,213 @@
+"""spades_client without a server: SSE framing, moves, problems as exceptions, which requests are repeated,
+and a stream that resumes after a cut with Last-Event-ID (fake transports, no network)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import requests
+
+from spades_client import Move, NotYourTurn, SpadesClient, TooFarBehind, as_move
+from spades_client.errors import IllegalMove, ProblemError, Retryable, problem_error
+from spades_client.sse import EventStream, SseParser
+
+
+def parse(text: str) -> list[tuple[str, str, str]]:
+    parser = SseParser()
+    messages = [parser.line(line) for line in text.split("\n")]
+    return [(m.id, m.event, m.data) for m in messages if m is not None]
+
+
+def test_the_parser_reads_the_servers_framing_and_skips_comments():
+    text = 'retry: 2000\n\nid: 5\nevent: bid\ndata: {"seq":5}\n\n: keep-alive\n\nid: 6\ndata: a\ndata: b\n\n'
+    assert parse(text) == [("5", "bid", '{"seq":5}'), ("6", "message", "a\nb")]
+
+
+def test_the_parser_keeps_the_retry_and_drops_an_unfinished_message():
+    parser = SseParser()
+    for line in ["retry: 1500", "", "id: 3", "data: half"]:
+        assert parser.line(line) is None
+    assert parser.retry_ms == 1500
+
+
+@pytest.mark.parametrize(
+    ("answer", "move"),
+    [
+        (3, Move("bids", {"bid": 3})),
+        ("QS", Move("plays", {"card": "QS"})),
+        ({"bid": 0}, Move("bids", {"bid": 0})),
+        ({"card": "2C"}, Move("plays", {"card": "2C"})),
+        (Move("blind-nil", {"blind": True}), Move("blind-nil", {"blind": True})),  # a kind the client never named
+    ],
+)
+def test_a_bots_answer_becomes_a_move(answer: Any, move: Move):
+    assert as_move(answer) == move
+
+
+@pytest.mark.parametrize("answer", [True, None, {"bid": 1, "card": "QS"}, {"pass": 1}, 2.5])
+def test_what_is_not_a_move_is_refused(answer: Any):
+    with pytest.raises(TypeError):
+        as_move(answer)
+
+
+def problem(code: str, status: int, **more: Any) -> dict[str, Any]:
+    return {"type": f"urn:spades:problem:{code}", "title": code, "status": status, "detail": code, "code": code,
+            **more}  # fmt: skip
+
+
+def test_problems_are_typed_exceptions_carrying_the_problem():
+    error = problem_error(409, problem("not_your_turn", 409, reason="not_your_turn"))
+    assert isinstance(error, NotYourTurn) and error.problem.reason == "not_your_turn"
+    behind = problem_error(410, problem("too_far_behind", 410, first_seq=40))
+    assert isinstance(behind, TooFarBehind) and behind.problem.first_seq == 40
+    assert isinstance(problem_error(422, problem("illegal_move", 422, reason="must_follow_suit")), IllegalMove)
+    assert type(problem_error(500, "<html>")) is ProblemError
+    assert isinstance(problem_error(503, "down"), Retryable)
+
+
+class FakeResponse:
+    def __init__(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        self.status_code = status
+        self.ok = status < 400
+        self.body = body
+        self.headers = headers or {}
+        self.text = json.dumps(body)
+
+    def json(self) -> Any:
+        return self.body
+
+
+class FakeSession:
+    """Answers each request with the next item of ``script`` (a response, or an exception to raise)."""
+
+    def __init__(self, script: list[Any]) -> None:
+        self.script = script
+        self.sent: list[tuple[str, str, dict[str, Any]]] = []
+
+    def request(self, method: str, url: str, **kwargs: Any) -> Any:
+        self.sent.append((method, url, kwargs))
+        answer = self.script.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+VIEW_FIELDS = json.loads(json.dumps({
+    "game_id": "g", "version": 8, "phase": "bidding", "round": 1, "dealer": 0, "turn": 2, "you": 1, "hand": [],
+    "hand_sizes": [13] * 4, "legal": [], "bids": [None] * 4, "tricks_won": [0] * 4, "leader": None, "trick": [],
+    "tricks": [], "last_trick": None, "spades_broken": False, "scores": [0, 0], "bags": [0, 0],
+    "rules": {"scoring": "partnership", "win_score": 500, "lose_score": -200, "set_penalty": "negative",
+              "bag_limit": 10, "bag_penalty": 100, "nil": True, "nil_value": 100, "min_team_bid": 4,
+              "max_team_bid": 13, "nil_tricks_count_for_team": True, "spades_must_be_broken": True},
+    "history": [], "winner": None, "seats": [], "options": {"ai_takeover": None, "hints": True}, "seeded": False,
+    "last_seq": 9, "a_field_from_a_newer_server": {"x": 1},
+}))  # fmt: skip
+
+
+def test_a_move_is_repeated_after_a_lost_connection_and_a_503_with_one_key_and_if_match():
+    session = FakeSession([
+        requests.ConnectionError("reset"),
+        FakeResponse(503, problem("unavailable", 503), {"Retry-After": "1"}),
+        FakeResponse(200, VIEW_FIELDS),
+    ])  # fmt: skip
+    waits: list[float] = []
+    client = SpadesClient("http://api", "tok", session=session, sleep=waits.append)
+    view = client.place_bid("g", 3, version=7)
+    assert view.version == 8 and view.extra == {"a_field_from_a_newer_server": {"x": 1}}
+    keys = {kwargs["headers"]["Idempotency-Key"] for _, _, kwargs in session.sent}
+    assert len(session.sent) == 3 and len(keys) == 1
+    assert all(kwargs["headers"]["If-Match"] == '"7"' for _, _, kwargs in session.sent)
+    assert all(kwargs["headers"]["Authorization"] == "Bearer tok" for _, _, kwargs in session.sent)
+    assert waits[1] == 1.0  # Retry-After
+
+
+def test_a_create_is_not_repeated_after_a_lost_connection_but_is_after_a_429():
+    session = FakeSession([requests.ConnectionError("reset")])
+    with pytest.raises(requests.ConnectionError):
+        SpadesClient("http://api", session=session, sleep=lambda s: None).create_game()
+    assert len(session.sent) == 1
+    quota = FakeResponse(429, problem("too_many_games", 429, limit=20), {"Retry-After": "2"})
+    session = FakeSession([quota, FakeResponse(201, {"game_id": "g", "seats": [], "state": VIEW_FIELDS})])
+    created = SpadesClient("http://api", session=session, sleep=lambda s: None).create_game()
+    assert created.game_id == "g" and len(session.sent) == 2
+
+
+def test_a_refusal_that_is_not_retryable_raises_at_once():
+    session = FakeSession([FakeResponse(409, problem("not_your_turn", 409, reason="not_your_turn"))])
+    with pytest.raises(NotYourTurn):
+        SpadesClient("http://api", "tok", session=session).play_card("g", "QS", version=3)
+    assert len(session.sent) == 1
+
+
+class FakeStream:
+    """A streaming response whose body is ``chunks``; a ``None`` chunk is a cut connection."""
+
+    def __init__(self, chunks: list[bytes | None]) -> None:
+        self.raw = self
+        self.chunks = chunks
+
+    def read1(self, size: int) -> bytes:
+        if not self.chunks:
+            return b""
+        chunk = self.chunks.pop(0)
+        if chunk is None:
+            raise requests.exceptions.ChunkedEncodingError("cut")
+        return chunk
+
+    def close(self) -> None:
+        pass
+
+
+def frame(seq: int, kind: str = "bid", version: int = 1) -> bytes:
+    event = {"seq": seq, "type": kind, "version": version, "data": {}}
+    return f"id: {seq}\nevent: {kind}\ndata: {json.dumps(event)}\n\n".encode()
+
+
+def test_the_stream_resumes_after_a_cut_from_the_last_event_it_yielded():
+    opened: list[int] = []
+    bodies = [
+        [b"retry: 10\n\n", frame(1), frame(2)[:7], None],  # cut in the middle of event 2
+        [frame(2), frame(3, "game_over")],
+    ]
+
+    def open_connection(last_seq: int) -> FakeStream:
+        opened.append(last_seq)
+        return FakeStream(bodies.pop(0))
+
+    stream = EventStream(open_connection, after=0, sleep=lambda s: None)
+    assert [e.seq for e in stream] == [1, 2, 3]
+    assert opened == [0, 1] and stream.reconnects == 1
+
+
+def test_the_stream_ends_on_204_and_passes_too_far_behind_on():
+    assert list(EventStream(lambda last: None)) == []
+
+    def trimmed(last_seq: int) -> FakeStream:
+        raise problem_error(410, problem("too_far_behind", 410, first_seq=50))
+
+    with pytest.raises(TooFarBehind):
+        list(EventStream(trimmed))
+
+
+def test_the_client_package_imports_nothing_of_the_service_and_the_service_nothing_of_it():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def imported(path: Path) -> set[str]:
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+        return names
+
+    client = {p.name: imported(p) & {"services", "benchmarks", "testkit", "tests"}
+              for p in (root / "clients" / "python" / "spades_client").glob("*.py")}  # fmt: skip
+    assert {name: found for name, found in client.items() if found} == {}
+    service = {str(p): "spades_client" in imported(p) for p in (root / "services").rglob("*.py")}
+    assert [path for path, found in service.items() if found] == []
