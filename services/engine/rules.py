@@ -182,6 +182,8 @@ class RuleError(ValueError):
     code = "invalid_rules"
 
     def __init__(self, option: str, message: str, other: str | None = None) -> None:
+        if other is not None and other not in message:
+            message = f"{message} (refused with {other})"
         super().__init__(f"{option}: {message}")
         self.option = option
         self.message = message
@@ -192,7 +194,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": ("partnership", "individual"),
     "set_penalty": ("negative", "zero"),
 }
-_BOOLS = {
+BOOLEAN_OPTIONS = {
     "nil", "nil_tricks_count_for_team", "spades_must_be_broken", "jokers", "deuces_high", "blind_nil", "blind_bids",
     "nil_pass_blind_only", "suicide", "ten_for_200",
 }  # fmt: skip
@@ -229,7 +231,7 @@ NEUTRAL_TEAM_BIDS: dict[str, int] = {"min_team_bid": 0, "max_team_bid": 13}
 
 def option_type(name: str) -> str:
     """The JSON type of an option, for the rules catalogue."""
-    if name in _BOOLS:
+    if name in BOOLEAN_OPTIONS:
         return "boolean"
     if name in OPTION_CHOICES:
         return "string"
@@ -268,7 +270,7 @@ def validate(rules: Rules) -> Rules:
     for name, choices in OPTION_CHOICES.items():
         if getattr(rules, name) not in choices:
             raise RuleError(name, f"must be one of {list(choices)}")
-    for name in _BOOLS:
+    for name in BOOLEAN_OPTIONS:
         if not isinstance(getattr(rules, name), bool):
             raise RuleError(name, "must be true or false")
     for name, (low, high) in OPTION_RANGES.items():
