@@ -11,17 +11,56 @@ import it only from here (``tests/test_layers.py`` checks it).
     view(state, seat)          # what that seat may know, as JSON data
     to_json(state)             # compact storage form; from_json reverses it
     to_json_parts(state)       # the same in two parts, the finished rounds apart: from_json(*parts)
+
+House rules (``docs/rules.md``, "House rules") add three moves and a phase:
+``Look()`` and ``Bid(n, blind=True)`` for a seat that may bid blind
+(``hand_hidden(state, seat)``: its view's hand is null until then),
+``Pass(cards_mask)`` in the ``"passing"`` phase of the nil exchange, and
+their events ``HandShown``, ``CardsPassed``, ``ExchangeDone``.  A game's
+cards come from ``rules.deck``: ``rules.deck.cards`` (the 52 it deals) and
+``rules.deck.parse(code)`` (``"2S"`` is index 52 with deuces high; ``"LJ"``
+53 and ``"BJ"`` 54 with jokers); ``card_code`` and ``codes`` need no rules.
+``BIG_JOKER``, ``LITTLE_JOKER`` and ``HIGH_DEUCE_OF_SPADES`` name those indexes;
+``suit_of`` maps each to spades.
 """
 
-from .cards import FULL_DECK, card_code, cards_in, codes, is_card_code, lowest_by_rank, mask_of, parse_card
+from .cards import (
+    BIG_JOKER,
+    FULL_DECK,
+    HIGH_DEUCE_OF_SPADES,
+    LITTLE_JOKER,
+    STANDARD_DECK,
+    Deck,
+    card_code,
+    cards_in,
+    codes,
+    is_card_code,
+    lowest_by_rank,
+    mask_of,
+    parse_card,
+    suit_of,
+)
 from .errors import CODES, EngineError
-from .events import BidMade, CardPlayed, Event, GameOver, RoundScored, RoundStarted, TrickWon
-from .game import Bid, Move, Play, apply, apply_with_events, legal_moves, move_error, round_started
+from .events import (
+    BidMade,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    ExchangeDone,
+    GameOver,
+    HandShown,
+    RoundScored,
+    RoundStarted,
+    TrickWon,
+)
+from .game import Bid, Look, Move, Pass, Play, apply, apply_with_events, legal_moves, move_error, round_started
 from .rules import (
     DEFAULT_PRESET,
+    NULLABLE,
     OPTION_CHOICES,
     OPTION_DOCS,
     OPTION_RANGES,
+    PRESET_DOCS,
     PRESETS,
     RuleError,
     Rules,
@@ -29,26 +68,38 @@ from .rules import (
     option_type,
 )
 from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json, to_json_parts
-from .state import GameState, first_seat, new_game, turn
+from .state import GameState, blind_eligible, first_seat, hand_hidden, new_game, passing_seats, turn
 from .views import completed_tricks, last_trick, round_view, trick_view, view
 
 __all__ = [
+    "BIG_JOKER",
     "CODES",
     "DEFAULT_PRESET",
     "FULL_DECK",
+    "HIGH_DEUCE_OF_SPADES",
+    "LITTLE_JOKER",
+    "NULLABLE",
     "OPTION_CHOICES",
     "OPTION_DOCS",
     "OPTION_RANGES",
     "PRESETS",
+    "PRESET_DOCS",
     "SCHEMA_VERSION",
+    "STANDARD_DECK",
     "Bid",
     "BidMade",
     "CardPlayed",
+    "CardsPassed",
+    "Deck",
     "EngineError",
     "Event",
+    "ExchangeDone",
     "GameOver",
     "GameState",
+    "HandShown",
+    "Look",
     "Move",
+    "Pass",
     "Play",
     "RoundScored",
     "RoundStarted",
@@ -58,12 +109,14 @@ __all__ = [
     "TrickWon",
     "apply",
     "apply_with_events",
+    "blind_eligible",
     "card_code",
     "cards_in",
     "codes",
     "completed_tricks",
     "first_seat",
     "from_json",
+    "hand_hidden",
     "is_card_code",
     "last_trick",
     "legal_moves",
@@ -74,8 +127,10 @@ __all__ = [
     "new_game",
     "option_type",
     "parse_card",
+    "passing_seats",
     "round_started",
     "round_view",
+    "suit_of",
     "to_json",
     "to_json_parts",
     "trick_view",

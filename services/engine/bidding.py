@@ -21,12 +21,29 @@ def _second_partner_error(rules: Rules, first: int, bid: int) -> str | None:
     return None
 
 
+def suicide_minimum(rules: Rules) -> int:
+    """Suicide: the smallest bid of the partner who does not bid nil."""
+    return max(1, rules.min_team_bid)
+
+
+def _suicide_error(rules: Rules, partner_bid: int | None, bid: int) -> str | None:
+    """Suicide: exactly one partner of each side bids nil, the other at least :func:`suicide_minimum`."""
+    if partner_bid is None:
+        ok = bid == 0 or bid >= suicide_minimum(rules)
+    elif partner_bid == 0:
+        ok = bid >= suicide_minimum(rules)
+    else:
+        ok = bid == 0
+    return None if ok else E.SUICIDE_BID
+
+
 def bid_error(rules: Rules, bids: tuple[int | None, ...], seat: int, bid: int) -> str | None:
     """The reason ``seat`` may not bid ``bid`` given the bids so far, or None.
 
     In partnership play the second partner to bid is held to the minimum team
     bid (unless either partner bids nil) and the maximum team bid; the first
-    partner may not bid so that no legal bid is left for the second.
+    partner may not bid so that no legal bid is left for the second.  Suicide
+    adds its own rule (:func:`_suicide_error`).
     """
     if not 0 <= bid <= MAX_BID:
         return E.BID_OUT_OF_RANGE
@@ -35,6 +52,10 @@ def bid_error(rules: Rules, bids: tuple[int | None, ...], seat: int, bid: int) -
     if not rules.partnership:
         return None
     partner_bid = bids[partner_of(seat)]
+    if rules.suicide:
+        suicide = _suicide_error(rules, partner_bid, bid)
+        if suicide is not None:
+            return suicide
     if partner_bid is not None:
         return _second_partner_error(rules, partner_bid, bid)
     if bid > rules.max_team_bid:

@@ -13,6 +13,10 @@ TEAM_BID_TOO_LOW = "team_bid_too_low"
 TEAM_BID_TOO_HIGH = "team_bid_too_high"
 NIL_NOT_ALLOWED = "nil_not_allowed"
 GAME_OVER = "game_over"
+SUICIDE_BID = "suicide_bid"
+BLIND_NOT_ALLOWED = "blind_not_allowed"
+HAND_NOT_SEEN = "hand_not_seen"
+WRONG_PASS = "wrong_pass"
 
 MESSAGES: dict[str, str] = {
     NOT_YOUR_TURN: "It is not this seat's turn.",
@@ -25,6 +29,13 @@ MESSAGES: dict[str, str] = {
     TEAM_BID_TOO_HIGH: "The partners' combined bid would exceed the maximum team bid.",
     NIL_NOT_ALLOWED: "Nil (a bid of 0) is not allowed in this game.",
     GAME_OVER: "The game is over.",
+    SUICIDE_BID: "Suicide: one partner of each side bids nil and the other at least the minimum team bid (at least 1).",
+    BLIND_NOT_ALLOWED: (
+        "A blind bid is allowed only to a seat that has not seen its hand, when its side trails by the blind margin, "
+        "and only as the rules allow (blind nil, blind bids)."
+    ),
+    HAND_NOT_SEEN: "This seat may bid blind: it must look at its hand (or bid blind) before bidding.",
+    WRONG_PASS: "A nil exchange gives exactly the configured number of cards, all from the seat's hand.",
 }
 CODES = tuple(MESSAGES)
 

@@ -12,6 +12,8 @@ import functools
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from .cards import Deck
+
 Scoring = Literal["partnership", "individual"]
 SetPenalty = Literal["negative", "zero"]
 
@@ -32,6 +34,29 @@ class Rules:
     max_team_bid: int = 13
     nil_tricks_count_for_team: bool = True
     spades_must_be_broken: bool = True
+    # House rules (docs/rules.md, "House rules"): all off by default.
+    jokers: bool = False
+    deuces_high: bool = False
+    blind_nil: bool = False
+    blind_nil_value: int = 200
+    blind_bids: bool = False
+    blind_margin: int = 100
+    nil_pass_cards: int = 0
+    nil_pass_blind_only: bool = False
+    suicide: bool = False
+    ten_for_200: bool = False
+    ten_for_200_value: int = 200
+    mercy_margin: int | None = None
+
+    @property
+    def deck(self) -> Deck:
+        """The cards this game deals and how their codes read."""
+        return Deck(self.jokers, self.deuces_high)
+
+    @property
+    def blind_decisions(self) -> bool:
+        """Whether some seats may have to decide before seeing their hand."""
+        return self.blind_nil or self.blind_bids
 
     @property
     def partnership(self) -> bool:
@@ -75,6 +100,21 @@ PRESETS: dict[str, Rules] = {
         nil_tricks_count_for_team=False,
     ),
 }
+# Common house-rule combinations (docs/rules.md, "Presets for common combinations").
+PRESETS["jokers_deuces_high"] = Rules(jokers=True, deuces_high=True)
+PRESETS["blind_nil_passing"] = Rules(blind_nil=True, nil_pass_cards=2, nil_pass_blind_only=True)
+PRESETS["suicide_partners"] = Rules(suicide=True)
+PRESETS["house"] = Rules(
+    jokers=True, deuces_high=True, blind_nil=True, blind_bids=True, nil_pass_cards=2, ten_for_200=True, mercy_margin=500
+)
+PRESET_DOCS: dict[str, str] = {
+    "partnership": "Seeds 001 and 002: teams 0&2 vs 1&3, game to 500 or down to -200.",
+    "individual": "Seeds 000 and 003 (cutthroat): every seat alone, a set scores 0, no bag penalty.",
+    "jokers_deuces_high": "Partnership with Big Joker, Little Joker and the 2 of spades as the three top trumps.",
+    "blind_nil_passing": "Partnership with blind nil (±200, trailing by 100) and a two-card exchange after a blind nil.",
+    "suicide_partners": "Partnership where one partner of each side must bid nil.",
+    "house": "Jokers, deuces high, blind nil and blind bids, two-card nil passing, 10 for 200 and a 500-point mercy rule.",
+}
 DEFAULT_PRESET = "partnership"
 
 OPTION_DOCS: dict[str, str] = {
@@ -96,6 +136,24 @@ OPTION_DOCS: dict[str, str] = {
         "the seat's own bags in individual play."
     ),
     "spades_must_be_broken": "Spades may not be led until a spade has been played on an earlier trick (unless the leader holds only spades).",
+    "jokers": (
+        "Big and Little Joker are the two highest spades (codes BJ, LJ); the 2 of clubs and 2 of diamonds leave "
+        "the deck."
+    ),
+    "deuces_high": "The 2 of spades ranks above the ace of spades (below the jokers).",
+    "blind_nil": "A seat whose side trails by at least blind_margin may bid nil before seeing its hand.",
+    "blind_nil_value": "Points won by a blind nil bidder who takes no trick, and lost by one who takes any (blind_nil only).",
+    "blind_bids": "A seat whose side trails by at least blind_margin may bid tricks before seeing its hand; they score double.",
+    "blind_margin": "How far a side must trail the best other side for blind decisions; 0 = always (blind_nil or blind_bids only).",
+    "nil_pass_cards": (
+        "Partnership: after the bids a nil bidder and its partner each give the other this many cards face down; "
+        "0 = no exchange."
+    ),
+    "nil_pass_blind_only": "The nil exchange happens only after a blind nil (needs blind_nil and nil_pass_cards).",
+    "suicide": "Partnership: in each side exactly one partner bids nil and the other at least max(1, min_team_bid).",
+    "ten_for_200": "A side whose contract is 10 or more scores ten_for_200_value when it makes it (not 10 a trick), and loses as much when set.",
+    "ten_for_200_value": "The 10-for-200 bonus (used only with ten_for_200).",
+    "mercy_margin": "After a round the game ends when a side trails the leader by at least this; the leader wins. null for none.",
 }
 OPTION_SEEDS: dict[str, str] = {
     "scoring": "000, 001, 002, 003",
@@ -111,6 +169,11 @@ OPTION_SEEDS: dict[str, str] = {
     "nil_tricks_count_for_team": "002 (partnership); 000 is silent, so individual play leaves it off",
     "spades_must_be_broken": "000, 001, 002",
 }
+HOUSE_RULES = (
+    "jokers", "deuces_high", "blind_nil", "blind_nil_value", "blind_bids", "blind_margin", "nil_pass_cards",
+    "nil_pass_blind_only", "suicide", "ten_for_200", "ten_for_200_value", "mercy_margin",
+)  # fmt: skip
+OPTION_SEEDS.update({name: "house rule (seed 002 leaves it off): docs/rules.md" for name in HOUSE_RULES})
 
 
 class RuleError(ValueError):
@@ -118,17 +181,24 @@ class RuleError(ValueError):
 
     code = "invalid_rules"
 
-    def __init__(self, option: str, message: str) -> None:
+    def __init__(self, option: str, message: str, other: str | None = None) -> None:
+        if other is not None and other not in message:
+            message = f"{message} (conflicts with {other})"
         super().__init__(f"{option}: {message}")
         self.option = option
         self.message = message
+        self.options = (option,) if other is None else (option, other)  # a refused combination names both
 
 
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": ("partnership", "individual"),
     "set_penalty": ("negative", "zero"),
 }
-_BOOLS = {"nil", "nil_tricks_count_for_team", "spades_must_be_broken"}
+BOOLEAN_OPTIONS = {
+    "nil", "nil_tricks_count_for_team", "spades_must_be_broken", "jokers", "deuces_high", "blind_nil", "blind_bids",
+    "nil_pass_blind_only", "suicide", "ten_for_200",
+}  # fmt: skip
+NULLABLE = {"lose_score", "mercy_margin"}  # integer options that may be null (none)
 SCORE_LIMIT = 100_000  # scores beyond this are a typo, not a game
 # The inclusive range of every integer option: the one source that validate(),
 # the API's request schema and openapi.yaml's RulesRequest (checked by a test) use.
@@ -142,18 +212,31 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
     "nil_value": (0, SCORE_LIMIT),
     "min_team_bid": (0, 13),
     "max_team_bid": (1, 26),
+    "blind_nil_value": (0, SCORE_LIMIT),
+    "blind_margin": (0, SCORE_LIMIT),
+    "nil_pass_cards": (0, 3),
+    "ten_for_200_value": (0, SCORE_LIMIT),
+    "mercy_margin": (1, SCORE_LIMIT),
 }
+# A value that only matters under another option: refused unless that option is on (or the value is its default).
+# (ten_for_200_value is not among them: openapi.yaml states each of these rules in JSON Schema, and one more
+# outgrows what schemathesis can generate requests from.)
+DEPENDENT_VALUES: dict[str, tuple[str, ...]] = {
+    "blind_nil_value": ("blind_nil",),
+    "blind_margin": ("blind_nil", "blind_bids"),
+}
+TEN_FOR_200_CONTRACT = 10  # the smallest contract that scores the 10-for-200 bonus
 # The team options' values in individual play, where they do not apply.
 NEUTRAL_TEAM_BIDS: dict[str, int] = {"min_team_bid": 0, "max_team_bid": 13}
 
 
 def option_type(name: str) -> str:
     """The JSON type of an option, for the rules catalogue."""
-    if name in _BOOLS:
+    if name in BOOLEAN_OPTIONS:
         return "boolean"
     if name in OPTION_CHOICES:
         return "string"
-    if name == "lose_score":
+    if name in NULLABLE:
         return "integer|null"
     return "integer"
 
@@ -188,12 +271,12 @@ def validate(rules: Rules) -> Rules:
     for name, choices in OPTION_CHOICES.items():
         if getattr(rules, name) not in choices:
             raise RuleError(name, f"must be one of {list(choices)}")
-    for name in _BOOLS:
+    for name in BOOLEAN_OPTIONS:
         if not isinstance(getattr(rules, name), bool):
             raise RuleError(name, "must be true or false")
     for name, (low, high) in OPTION_RANGES.items():
         value = getattr(rules, name)
-        if name != "lose_score" or value is not None:
+        if name not in NULLABLE or value is not None:
             _check_int(name, value, low, high)
     if not rules.partnership:
         for name, neutral in NEUTRAL_TEAM_BIDS.items():
@@ -204,7 +287,36 @@ def validate(rules: Rules) -> Rules:
     elif not rules.nil and rules.max_team_bid < 2:
         # Without nil each partner bids at least 1: a lower limit leaves the first partner no legal bid.
         raise RuleError("max_team_bid", "must be at least 2 when nil is off (each partner bids at least 1)")
+    _validate_house_rules(rules)
     return rules
+
+
+def _validate_house_rules(rules: Rules) -> None:
+    """Refuse the house-rule combinations that make no sense, naming both options."""
+    defaults = PRESETS[DEFAULT_PRESET]
+    for name, switches in DEPENDENT_VALUES.items():
+        if getattr(rules, name) != getattr(defaults, name) and not any(getattr(rules, s) for s in switches):
+            raise RuleError(name, f"applies only with {' or '.join(switches)}", switches[0])
+    if rules.suicide and not rules.partnership:
+        raise RuleError("suicide", "is a partnership rule: refused with individual scoring", "scoring")
+    if rules.suicide and not rules.nil:
+        raise RuleError("suicide", "needs nil: one partner of each side bids nil", "nil")
+    if rules.blind_nil and not rules.nil:
+        raise RuleError("blind_nil", "needs nil: a blind nil is a nil bid", "nil")
+    if rules.nil_pass_cards and not rules.partnership:
+        raise RuleError(
+            "nil_pass_cards",
+            "is a partnership rule (a nil bidder exchanges with its partner): refused with individual scoring",
+            "scoring",
+        )
+    if rules.nil_pass_cards and not rules.nil:
+        raise RuleError("nil_pass_cards", "needs nil: the exchange follows a nil bid", "nil")
+    if rules.nil_pass_blind_only and not rules.blind_nil:
+        raise RuleError("nil_pass_blind_only", "needs blind_nil", "blind_nil")
+    if rules.nil_pass_blind_only and not rules.nil_pass_cards:
+        raise RuleError("nil_pass_blind_only", "needs nil_pass_cards of 1 to 3", "nil_pass_cards")
+    if rules.ten_for_200 and rules.partnership and rules.max_team_bid < TEN_FOR_200_CONTRACT:
+        raise RuleError("ten_for_200", f"needs max_team_bid of at least {TEN_FOR_200_CONTRACT}", "max_team_bid")
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import Rules
+from .rules import TEN_FOR_200_CONTRACT, Rules
 
 POINTS_PER_TRICK = 10
 
@@ -16,19 +16,27 @@ class RoundScore:
     bags: tuple[int, ...]  # per side, after the round
 
 
-def contract_points(rules: Rules, contract: int, tricks: int) -> tuple[int, int]:
+def contract_points(rules: Rules, contract: int, tricks: int, blind: int = 0) -> tuple[int, int]:
     """``(points, bags)`` for a contract: made = 10 a contract trick + 1 a
-    bag; set = -10 a contract trick, or 0 where ``set_penalty`` is zero."""
+    bag; set = -10 a contract trick, or 0 where ``set_penalty`` is zero.
+
+    ``blind`` of the contract's tricks were bid blind and count twice; with
+    ``ten_for_200`` a contract of 10 or more is worth ``ten_for_200_value``
+    instead of its tricks."""
+    value = POINTS_PER_TRICK * (contract + blind)
+    if rules.ten_for_200 and contract >= TEN_FOR_200_CONTRACT:
+        value = rules.ten_for_200_value
     if tricks >= contract:
-        return POINTS_PER_TRICK * contract + (tricks - contract), tricks - contract
+        return value + (tricks - contract), tricks - contract
     if rules.set_penalty == "negative":
-        return -POINTS_PER_TRICK * contract, 0
+        return -value, 0
     return 0, 0
 
 
-def nil_points(rules: Rules, tricks: int) -> int:
-    """A nil bid: +nil_value with no trick taken, -nil_value otherwise."""
-    return rules.nil_value if tricks == 0 else -rules.nil_value
+def nil_points(rules: Rules, tricks: int, blind: bool = False) -> int:
+    """A nil bid: +nil_value with no trick taken, -nil_value otherwise (blind_nil_value for a blind nil)."""
+    value = rules.blind_nil_value if blind else rules.nil_value
+    return value if tricks == 0 else -value
 
 
 def apply_bag_penalty(rules: Rules, bags: int) -> tuple[int, int]:
@@ -41,29 +49,40 @@ def apply_bag_penalty(rules: Rules, bags: int) -> tuple[int, int]:
 
 
 def side_round_points(
-    rules: Rules, seats: tuple[int, ...], bids: tuple[int, ...], tricks: tuple[int, ...]
+    rules: Rules,
+    seats: tuple[int, ...],
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    blind: tuple[bool, ...] = (),
 ) -> tuple[int, int]:
     """``(points before bag penalty, bags gained)`` for one side.
 
     The contract is the sum of the side's non-nil bids; each nil bid scores on
     its own; a nil bidder's tricks count toward the side's tricks when
-    ``nil_tricks_count_for_team`` is on.
+    ``nil_tricks_count_for_team`` is on.  ``blind`` (per seat, empty for none)
+    marks the bids made blind.
     """
+    blind = blind or (False,) * len(bids)
     contract = sum(bids[s] for s in seats if bids[s] != 0)
+    blind_tricks = sum(bids[s] for s in seats if bids[s] != 0 and blind[s])
     nil_seats = [s for s in seats if bids[s] == 0]
     counted = sum(tricks[s] for s in seats if bids[s] != 0 or rules.nil_tricks_count_for_team)
-    points, bags = contract_points(rules, contract, counted)
-    points += sum(nil_points(rules, tricks[s]) for s in nil_seats)
+    points, bags = contract_points(rules, contract, counted, blind_tricks)
+    points += sum(nil_points(rules, tricks[s], blind[s]) for s in nil_seats)
     return points, bags
 
 
 def score_round(
-    rules: Rules, bids: tuple[int, ...], tricks: tuple[int, ...], bags_before: tuple[int, ...]
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, ...],
+    blind: tuple[bool, ...] = (),
 ) -> RoundScore:
-    """Points, bag penalties and bags after a round, per side."""
+    """Points, bag penalties and bags after a round, per side (``blind``: per seat, the bids made blind)."""
     points, penalties, bags_after = [], [], []
     for side in range(rules.sides):
-        gained_points, gained_bags = side_round_points(rules, rules.seats_of(side), bids, tricks)
+        gained_points, gained_bags = side_round_points(rules, rules.seats_of(side), bids, tricks, blind)
         hits, left = apply_bag_penalty(rules, bags_before[side] + gained_bags)
         points.append(gained_points - hits * rules.bag_penalty)
         penalties.append(hits)
@@ -75,11 +94,14 @@ def game_winner(rules: Rules, scores: tuple[int, ...]) -> int | None:
     """The winning side at the end of a round, or None to play on.
 
     The game ends when a side has reached ``win_score`` or fallen to
-    ``lose_score``; the highest score wins, and a tie for the highest score
-    plays another round.
+    ``lose_score``, or (``mercy_margin``) trails the leader by at least the
+    margin; the highest score wins, and a tie for the highest score plays
+    another round.
     """
-    ended = any(s >= rules.win_score for s in scores) or (
-        rules.lose_score is not None and any(s <= rules.lose_score for s in scores)
+    ended = (
+        any(s >= rules.win_score for s in scores)
+        or (rules.lose_score is not None and any(s <= rules.lose_score for s in scores))
+        or (rules.mercy_margin is not None and max(scores) - min(scores) >= rules.mercy_margin)
     )
     if not ended:
         return None

@@ -11,7 +11,7 @@ import functools
 import json
 from typing import Any
 
-from .cards import CARD_CODES, parse_card
+from .cards import CARD_CODES, STANDARD_DECK, Deck
 from .rules import Rules, rules_from_dict
 from .state import GameState, RoundRecord
 
@@ -26,8 +26,8 @@ def _plays_str(plays: tuple[int, ...]) -> str:
     return "".join(map(CARD_CODES.__getitem__, plays))
 
 
-def _plays_tuple(text: str) -> tuple[int, ...]:
-    return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+def _plays_tuple(text: str, deck: Deck = STANDARD_DECK) -> tuple[int, ...]:
+    return tuple(deck.parse(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -35,6 +35,8 @@ def _record_json(record: RoundRecord) -> str:
     """A finished round's stored form; rounds never change, so each is encoded once."""
     data = [list(record.bids), _plays_str(record.plays), list(record.points), list(record.bag_penalties),
             list(record.scores), list(record.bags)]  # fmt: skip
+    if record.blind or record.passes:  # house rules only: the seeds' records keep their six fields
+        data += [list(record.blind), list(record.passes)]
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -51,7 +53,15 @@ def _round_fields(state: GameState) -> dict[str, Any]:
         "tricks_won": list(state.tricks_won),
         "scores": list(state.scores),
         "bags": list(state.bags),
+        **_house_fields(state),
     }
+
+
+def _house_fields(state: GameState) -> dict[str, Any]:
+    """The house rules' round fields, stored only when some is set (the seeds' documents stay as they are)."""
+    if not (any(state.blind) or any(state.looked) or any(state.passes)):
+        return {}
+    return {"blind": list(state.blind), "looked": list(state.looked), "passes": list(state.passes)}
 
 
 def _ints_json(values: tuple[int | None, ...]) -> str:
@@ -66,7 +76,12 @@ def _round_fields_json(state: GameState) -> str:
         f'"seed":{state.seed},"round":{state.round},"phase":"{state.phase}","hands":{_ints_json(state.hands)},'
         f'"bids":{_ints_json(state.bids)},"plays":"{_plays_str(state.plays)}","leader":{state.leader},'
         f'"tricks_won":{_ints_json(state.tricks_won)},"scores":{_ints_json(state.scores)},"bags":{_ints_json(state.bags)}'
-    )
+    ) + _house_fields_json(state)
+
+
+def _house_fields_json(state: GameState) -> str:
+    house = _house_fields(state)
+    return "," + json.dumps(house, separators=(",", ":"))[1:-1] if house else ""
 
 
 @functools.lru_cache(maxsize=256)
@@ -108,24 +123,35 @@ def from_dict(data: dict[str, Any]) -> GameState:
     schema = data.get("schema")
     if schema != SCHEMA_VERSION:
         raise SchemaError(f"unsupported game schema {schema!r} (this engine reads {SCHEMA_VERSION})")
+    rules = rules_from_dict(data["rules"])
+    deck = rules.deck
     return GameState(
-        rules=rules_from_dict(data["rules"]),
+        rules=rules,
         seed=data["seed"],
         round=data["round"],
         phase=data["phase"],
         hands=tuple(data["hands"]),
         bids=tuple(data["bids"]),
-        plays=_plays_tuple(data["plays"]),
+        plays=_plays_tuple(data["plays"], deck),
         leader=data["leader"],
         tricks_won=tuple(data["tricks_won"]),
         scores=tuple(data["scores"]),
         bags=tuple(data["bags"]),
-        history=tuple(
-            RoundRecord(tuple(b), _plays_tuple(p), tuple(pt), tuple(bp), tuple(s), tuple(bg))
-            for b, p, pt, bp, s, bg in data["history"]
-        ),
+        history=tuple(_record(r, deck) for r in data["history"]),
         winner=tuple(data["winner"]) if data["winner"] is not None else None,
+        blind=tuple(data.get("blind", (False,) * 4)),
+        looked=tuple(data.get("looked", (False,) * 4)),
+        passes=tuple(data.get("passes", (0,) * 4)),
     )
+
+
+def _record(stored: list[Any], deck: Deck) -> RoundRecord:
+    bids, plays, points, penalties, scores, bags, *house = stored
+    blind, passes = house or ([], [])
+    return RoundRecord(
+        tuple(bids), _plays_tuple(plays, deck), tuple(points), tuple(penalties), tuple(scores), tuple(bags),
+        tuple(blind), tuple(passes),
+    )  # fmt: skip
 
 
 def to_json(state: GameState) -> str:

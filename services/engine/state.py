@@ -15,12 +15,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import CARDS_PER_SUIT, DECK_SIZE, SPADES, bit, mask_of, trick_winner_card
+from .cards import CARDS_PER_SUIT, SPADES, SUIT_OF, bit, cards_in, mask_of, trick_winner_card
 from .rules import Rules
 
-FIRST_SPADE = SPADES * CARDS_PER_SUIT  # the 2 of spades' index
+FIRST_SPADE = SPADES * CARDS_PER_SUIT  # the lowest spade index: every higher index is a spade too
 
-Phase = Literal["bidding", "playing", "game_over"]
+Phase = Literal["bidding", "passing", "playing", "game_over"]
 SEATS = 4
 TRICKS_PER_ROUND = 13
 Seats4 = tuple[int, int, int, int]
@@ -36,6 +36,8 @@ class RoundRecord:
     bag_penalties: tuple[int, ...]  # per side: how many times the penalty hit
     scores: tuple[int, ...]  # per side, after the round
     bags: tuple[int, ...]  # per side, after the round
+    blind: tuple[bool, ...] = ()  # per seat: bid blind (empty when no bid was)
+    passes: tuple[int, ...] = ()  # per seat: the cards it gave in the nil exchange (empty when none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,12 @@ class GameState:
     bags: tuple[int, ...]  # per side
     history: tuple[RoundRecord, ...] = ()
     winner: tuple[int, ...] | None = None  # the winning seats, once over
+    # House rules (all default when off): which bids were blind, which seats have
+    # looked at a hand they could have bid blind on, the cards each seat gave in the
+    # nil exchange (set aside until every passing seat has chosen).
+    blind: tuple[bool, ...] = (False,) * 4
+    looked: tuple[bool, ...] = (False,) * 4
+    passes: tuple[int, ...] = (0,) * 4
 
 
 def new_seed() -> int:
@@ -60,15 +68,16 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def deal(seed: int, round_no: int) -> tuple[int, ...]:
+def deal(seed: int, round_no: int, deck_cards: int = (1 << 52) - 1) -> tuple[int, ...]:
     """The four 13-card hands of a round, uniformly at random from ``seed``.
 
     Uses only ``Random.random`` (whose sequence Python guarantees across
     versions) in a Fisher-Yates shuffle, so stored seeds replay forever.
+    ``deck_cards`` is the game's deck (``rules.deck.cards``), shuffled in index order.
     """
     rng = random.Random(f"spades:{seed}:{round_no}")
-    deck = list(range(DECK_SIZE))
-    for i in range(DECK_SIZE - 1, 0, -1):
+    deck = list(cards_in(deck_cards))
+    for i in range(len(deck) - 1, 0, -1):
         j = int(rng.random() * (i + 1))
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(mask_of(deck[s * 13 : s * 13 + 13]) for s in range(SEATS))
@@ -91,7 +100,7 @@ def start_round(state: GameState, round_no: int) -> GameState:
         seed=state.seed,
         round=round_no,
         phase="bidding",
-        hands=deal(state.seed, round_no),
+        hands=deal(state.seed, round_no, state.rules.deck.cards),
         bids=(None,) * SEATS,
         plays=(),
         leader=first_seat(round_no),
@@ -101,6 +110,47 @@ def start_round(state: GameState, round_no: int) -> GameState:
         history=state.history,
         winner=None,
     )
+
+
+def blind_eligible(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` may decide blind this round: blind nil or blind bids are on
+    and its side trails the best other side by at least ``blind_margin``
+    (scores don't change during a round, so this holds for the whole round)."""
+    rules = state.rules
+    if not rules.blind_decisions:
+        return False
+    side = rules.side_of(seat)
+    best_other = max(score for other, score in enumerate(state.scores) if other != side)
+    return best_other - state.scores[side] >= rules.blind_margin
+
+
+def hand_hidden(state: GameState, seat: int) -> bool:
+    """Whether ``seat``'s own hand is still hidden from it: it may decide blind
+    and has neither looked nor bid."""
+    return (
+        state.phase == "bidding" and state.bids[seat] is None and not state.looked[seat] and blind_eligible(state, seat)
+    )
+
+
+def passing_seats(rules: Rules, bids: tuple[int | None, ...], blind: tuple[bool, ...], first: int) -> tuple[int, ...]:
+    """The seats that exchange cards after the bids, in bidding order from
+    ``first``: both partners of every side with a nil bidder (a blind nil
+    bidder with ``nil_pass_blind_only``); empty without the exchange."""
+    if not rules.nil_pass_cards:
+        return ()
+    triggering = {s for s in range(SEATS) if bids[s] == 0 and (blind[s] or not rules.nil_pass_blind_only)}
+    sides = {rules.side_of(s) for s in triggering}
+    order = [(first + i) % SEATS for i in range(SEATS)]
+    return tuple(s for s in order if rules.side_of(s) in sides)
+
+
+def partner_seat(seat: int) -> int:
+    return (seat + 2) % SEATS
+
+
+def exchange(hands: tuple[int, ...], passes: tuple[int, ...]) -> tuple[int, ...]:
+    """The hands after the set-aside cards reach the partners they were given to."""
+    return tuple(hands[s] | passes[partner_seat(s)] for s in range(SEATS))
 
 
 def new_game(rules: Rules, seed: int | None = None) -> GameState:
@@ -137,6 +187,10 @@ def turn(state: GameState) -> int | None:
         return (first_seat(state.round) + made) % SEATS
     if state.phase == "playing":
         return (state.leader + len(current_trick(state))) % SEATS
+    if state.phase == "passing":
+        for seat in passing_seats(state.rules, state.bids, state.blind, first_seat(state.round)):
+            if not state.passes[seat]:
+                return seat
     return None
 
 
@@ -155,7 +209,7 @@ def replay_tricks(first_leader: int, plays: tuple[int, ...]) -> list[tuple[int, 
         cards = plays[start : start + SEATS]
         winner = None
         if len(cards) == SEATS:
-            best = trick_winner_card(mask_of(cards), cards[0] // 13)
+            best = trick_winner_card(mask_of(cards), SUIT_OF[cards[0]])
             winner = (leader + cards.index(best)) % SEATS
         tricks.append((leader, cards, winner))
         if winner is not None:
@@ -172,14 +226,17 @@ def last_completed_trick(state: GameState) -> tuple[int, tuple[int, ...], int] |
     if not done:
         return None
     cards = state.plays[done - SEATS : done]
-    best = trick_winner_card(mask_of(cards), cards[0] // CARDS_PER_SUIT)
+    best = trick_winner_card(mask_of(cards), SUIT_OF[cards[0]])
     return (state.leader - cards.index(best)) % SEATS, cards, state.leader
 
 
-def dealt_hands(first_leader: int, plays: tuple[int, ...]) -> tuple[int, ...]:
-    """The hands of a finished round, recovered from who played what."""
+def dealt_hands(first_leader: int, plays: tuple[int, ...], passes: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """The hands of a finished round as dealt, recovered from who played what
+    and, with the nil exchange, what each seat gave (``passes``)."""
     hands = [0] * SEATS
     for leader, cards, _ in replay_tricks(first_leader, plays):
         for offset, card in enumerate(cards):
             hands[(leader + offset) % SEATS] |= bit(card)
+    if passes:
+        hands = [hands[s] & ~passes[partner_seat(s)] | passes[s] for s in range(SEATS)]
     return tuple(hands)

@@ -4,7 +4,10 @@ Like boardgame.io's ``playerView``, this is the only way game state leaves
 the engine for a player.  A seat sees its own hand, never another's; the
 current round's deal stays secret from everyone; a finished round's deal is
 public (the hand record) because every card of it has been shown.  The seed
-is never shown: it would reveal every future deal.
+is never shown: it would reveal every future deal.  With the house rules a
+seat that may still bid blind does not see its own hand (``"hand": null``),
+and the cards of the nil exchange are shown only to the two seats that
+exchanged them (``passes``) until the round's hand record shows them all.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import functools
 from typing import Any
 
 from .cards import CARD_CODES, card_code, codes, count
-from .game import Bid, legal_moves
+from .game import Bid, Look, Pass, Play, legal_moves
 from .state import (
     GameState,
     RoundRecord,
@@ -22,7 +25,10 @@ from .state import (
     dealer_of,
     dealt_hands,
     first_seat,
+    hand_hidden,
     last_completed_trick,
+    partner_seat,
+    passing_seats,
     replay_tricks,
     spades_broken,
     turn,
@@ -55,8 +61,10 @@ def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
         "bag_penalties": list(record.bag_penalties),
         "scores": list(record.scores),
         "bags": list(record.bags),
-        "hands": [codes(h) for h in dealt_hands(leader, record.plays)],
+        "hands": [codes(h) for h in dealt_hands(leader, record.plays, record.passes)],
         "plays": [card_code(c) for c in record.plays],
+        **({"blind": list(record.blind)} if record.blind else {}),
+        **({"passes": [codes(p) for p in record.passes]} if record.passes else {}),
     }
 
 
@@ -89,16 +97,37 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
     ``tricks=False`` likewise this round's completed tricks (:func:`completed_tricks`,
     or one at a time: :func:`last_trick`)."""
     trick = current_trick(state)
+    rules = state.rules
     legal: list[Any] = []
+    legal_blind: list[int] = []
+    hidden = seat is not None and hand_hidden(state, seat)
     if seat is not None:
-        legal = [m.tricks if isinstance(m, Bid) else card_code(m.card) for m in legal_moves(state, seat)]
+        for move in legal_moves(state, seat):
+            if isinstance(move, Play):
+                legal.append(CARD_CODES[move.card])
+            elif isinstance(move, Bid):
+                (legal_blind if move.blind else legal).append(move.tricks)
+            elif isinstance(move, Look):
+                legal.append("look")
+            elif isinstance(move, Pass):  # any nil_pass_cards of the hand: list the hand's cards once
+                legal = codes(state.hands[seat])
+                break
+    extra: dict[str, Any] = {}
+    if rules.blind_decisions:
+        extra["hand_hidden"] = hidden
+        extra["legal_blind"] = legal_blind
+        extra["blind"] = list(state.blind)
+    if rules.nil_pass_cards:
+        extra["pass_count"] = rules.nil_pass_cards
+        extra["passing_seats"] = list(passing_seats(rules, state.bids, state.blind, first_seat(state.round)))
+        extra["passes"] = _own_passes(state, seat)
     return {
         "phase": state.phase,
         "round": state.round,
         "dealer": dealer_of(state.round),
         "turn": turn(state),
         "you": seat,
-        "hand": codes(state.hands[seat]) if seat is not None else None,
+        "hand": codes(state.hands[seat]) if seat is not None and not hidden else None,
         "hand_sizes": [count(h) for h in state.hands],
         "legal": legal,
         "bids": list(state.bids),
@@ -113,4 +142,13 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
         "rules": state.rules.to_dict(),
         "history": [round_view(i + 1, r) for i, r in enumerate(state.history)] if history else [],
         "winner": list(state.winner) if state.winner is not None else None,
+        **extra,
     }
+
+
+def _own_passes(state: GameState, seat: int | None) -> dict[str, list[str]] | None:
+    """The nil exchange as ``seat`` may know it: what it gave, and what it received once delivered."""
+    if seat is None:
+        return None
+    delivered = state.phase != "passing"
+    return {"gave": codes(state.passes[seat]), "received": codes(state.passes[partner_seat(seat)]) if delivered else []}

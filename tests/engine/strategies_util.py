@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from services.engine import PRESETS, GameState, apply, legal_moves, new_game, turn
-from services.engine.rules import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, Rules
+from services.engine.rules import BOOLEAN_OPTIONS, DEFAULT_PRESET, NULLABLE, OPTION_CHOICES, OPTION_RANGES, Rules
 
 
 def play_random_game(
@@ -31,13 +31,14 @@ def rules_requests() -> st.SearchStrategy[dict[str, Any]]:
     values: dict[str, st.SearchStrategy[Any]] = {
         "preset": st.sampled_from(sorted(PRESETS)),
         **{name: st.sampled_from(choices) for name, choices in OPTION_CHOICES.items()},
-        **{name: st.booleans() for name in ("nil", "nil_tricks_count_for_team", "spades_must_be_broken")},
+        **{name: st.booleans() for name in sorted(BOOLEAN_OPTIONS)},
     }
     for name, (low, high) in OPTION_RANGES.items():
         values[name] = st.one_of(
             st.sampled_from([low - 1, low, high, high + 1]), st.integers(low - 2, min(high, 30) + 2)
         )
-    values["lose_score"] = st.one_of(st.none(), values["lose_score"])
+    for name in NULLABLE:
+        values[name] = st.one_of(st.none(), values[name])
     return st.fixed_dictionaries({}, optional=values)
 
 

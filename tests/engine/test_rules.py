@@ -53,7 +53,7 @@ def test_overrides_apply_on_top_of_a_preset():
         ({"max_team_bid": 3}, "max_team_bid"),  # below the preset's minimum team bid, 4
         ({"nil": False, "min_team_bid": 0, "max_team_bid": 1}, "max_team_bid"),
         ({"scoring": "cutthroat"}, "scoring"),
-        ({"jokers": True}, "jokers"),
+        ({"big_book": True}, "big_book"),
     ],
 )
 def test_bad_options_are_refused_naming_the_option(overrides, option):
