@@ -131,7 +131,29 @@ def random_playouts(count: int, partnership: bool, must_break: bool, seed: np.ui
     deck = np.arange(52, dtype=np.int64)
     table = new_table()
     hands, won, bids = table[0].hands, table[0].won, table[0].bids
-    rules = Rules(partnership, must_break, True, True, 100, True, 10, 100, 500, True, -200)
+    full = (1 << 52) - 1  # the standard deck; no house rule
+    rules = Rules(
+        partnership,
+        must_break,
+        True,
+        True,
+        100,
+        True,
+        10,
+        100,
+        500,
+        True,
+        -200,
+        full,
+        200,
+        False,
+        1,
+        False,
+        200,
+        0,
+        0,
+        False,
+    )
     total = 0
     for _ in range(count):
         for i in range(51, 0, -1):
@@ -144,7 +166,7 @@ def random_playouts(count: int, partnership: bool, must_break: bool, seed: np.ui
             hands[s] = hand
             won[s] = 0
         for s in range(4):
-            bids[s] = estimate_bid(hands[s])
+            bids[s] = estimate_bid(hands[s], rules.deck)
         playout(table, Trick(0, 0, False), rules)
         total += won[0] + won[1] + won[2] + won[3]
     return total
