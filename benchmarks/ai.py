@@ -132,28 +132,7 @@ def random_playouts(count: int, partnership: bool, must_break: bool, seed: np.ui
     table = new_table()
     hands, won, bids = table[0].hands, table[0].won, table[0].bids
     full = (1 << 52) - 1  # the standard deck; no house rule
-    rules = Rules(
-        partnership,
-        must_break,
-        True,
-        True,
-        100,
-        True,
-        10,
-        100,
-        500,
-        True,
-        -200,
-        full,
-        200,
-        False,
-        1,
-        False,
-        200,
-        0,
-        0,
-        False,
-    )
+    rules = Rules(partnership, must_break, True, True, 100, True, 10, 100, 500, True, -200, full)
     total = 0
     for _ in range(count):
         for i in range(51, 0, -1):

@@ -17,9 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from services.engine import STANDARD_DECK, Rules, cards_in, first_seat, mask_of, parse_card
+from services.engine import STANDARD_DECK, Deck, cards_in, first_seat, mask_of, parse_card, suit_of
 
-from .bits import suit_of
 from .records import POSITION
 
 Position = np.ndarray  # one POSITION record, as a one-element array (how numba takes it fastest)
@@ -31,8 +30,7 @@ def position_of(view: dict[str, Any]) -> Position:
     if seat is None:
         raise ValueError("a spectator view has no decisions")
     rules = view["rules"]
-    game_rules = rules_of_view(view)
-    deck = game_rules.deck
+    deck = deck_of_view(view)
     parse = parse_card if deck == STANDARD_DECK else deck.parse
     hidden = view["hand"] is None
     hand = 0 if hidden else mask_of(parse(c) for c in view["hand"])
@@ -97,27 +95,29 @@ def position_of(view: dict[str, Any]) -> Position:
         lose is not None,
         lose if lose is not None else 0,
         deck.cards,
-        game_rules.blind_nil_value,
-        game_rules.suicide,
-        suicide_minimum(game_rules),
-        game_rules.ten_for_200,
-        game_rules.ten_for_200_value,
-        game_rules.mercy_margin or 0,
-        game_rules.nil_pass_cards,
-        game_rules.nil_pass_blind_only,
+        rules.get("blind_nil_value", 0),
+        rules.get("suicide", False),
+        suicide_minimum(rules["min_team_bid"]),
+        rules.get("ten_for_200", False),
+        rules.get("ten_for_200_value", 0),
+        rules.get("mercy_margin") or 0,
+        rules.get("nil_pass_cards", 0),
+        rules.get("nil_pass_blind_only", False),
     )
     return np.array([record], dtype=POSITION)
 
 
-def rules_of_view(view: dict[str, Any]) -> Rules:
-    """The game's rules, from the options its view shows (options a view predates take their defaults)."""
-    return Rules(**view["rules"])
+def deck_of_view(view: dict[str, Any]) -> Deck:
+    """The game's deck (how its card codes read), from the rules its view shows
+    (a view of a game without the house-rule options has the standard deck)."""
+    rules = view["rules"]
+    return Deck(rules.get("jokers", False), rules.get("deuces_high", False))
 
 
-def suicide_minimum(rules: Rules) -> int:
+def suicide_minimum(min_team_bid: int) -> int:
     """Suicide: the smallest bid of the partner who does not bid nil (the engine's bidding rule,
     ``tests/ai_worker/test_position.py`` holds the two equal)."""
-    return max(1, rules.min_team_bid)
+    return max(1, min_team_bid)
 
 
 def _four(per_side: list[int]) -> list[int]:

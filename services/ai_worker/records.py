@@ -9,8 +9,9 @@
   argument keeps the memory alive while the record is in use, and a record's fields, unlike arrays
   held in a tuple, cost no reference counting in the hot loops.  A ``POSITION`` can stand where a
   ``TABLE`` is read (it has ``won``, ``bids``, ``voids`` and ``trick`` too), for live decisions.
-* Named tuples of scalars, free to build and pass: :class:`Rules` (the rule options) and
-  :class:`Trick` (the trick in progress, beside its cards).
+* Named tuples of scalars, free to build and pass: :class:`Rules` (the rule options play reads),
+  :class:`House` (the house rules' options of bidding and scoring) and :class:`Trick` (the trick
+  in progress, beside its cards).
 """
 
 from __future__ import annotations
@@ -89,6 +90,12 @@ class Rules(NamedTuple):
     has_lose_score: bool
     lose_score: int
     deck: int  # the 52 card indexes the game deals (Rules.deck.cards)
+
+
+class House(NamedTuple):
+    """The house rules' options that bidding and scoring read (the playouts need only :class:`Rules`:
+    apart, so the play's hot calls carry no more arguments than the standard game needs)."""
+
     blind_nil_value: int
     suicide: bool
     suicide_minimum: int  # the non-nil partner's smallest bid under suicide
@@ -119,9 +126,16 @@ def rules_of(p: np.record) -> Rules:
     """The rules of a ``POSITION`` record."""
     return Rules(
         p.partnership, p.must_break, p.nil_counts, p.nil_allowed, p.nil_value, p.set_negative,
-        p.bag_limit, p.bag_penalty, p.win_score, p.has_lose_score, p.lose_score, p.deck, p.blind_nil_value,
-        p.suicide, p.suicide_minimum, p.ten_for_200, p.ten_for_200_value, p.mercy_margin, p.pass_cards,
-        p.pass_blind_only,
+        p.bag_limit, p.bag_penalty, p.win_score, p.has_lose_score, p.lose_score, p.deck,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def house_of(p: np.record) -> House:
+    """The house rules of a ``POSITION`` record."""
+    return House(
+        p.blind_nil_value, p.suicide, p.suicide_minimum, p.ten_for_200, p.ten_for_200_value, p.mercy_margin,
+        p.pass_cards, p.pass_blind_only,
     )  # fmt: skip
 
 

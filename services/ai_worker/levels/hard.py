@@ -46,8 +46,8 @@ from ..bits import INDEX_LIMIT, MAX_BID, SPADE_MASK, add_to_trick, lowest_index,
 from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..passing import exchange
 from ..playout import lay_card
-from ..position import position_of, rules_of_view
-from ..records import Rules, Trick, new_table, rules_of
+from ..position import deck_of_view, position_of
+from ..records import House, Rules, Trick, house_of, new_table, rules_of
 from .hard_inference import deal_weight, play_fit
 from .hard_scoring import round_value
 from .normal import normal_card, pass_codes
@@ -96,11 +96,11 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray) -> 
 
 
 @njit(cache=True)
-def rollout_rules(p: np.record) -> tuple[Rules, np.ndarray]:
-    """What :func:`rollout` reads of a ``POSITION`` record besides the table:
-    the rules, and per seat whether its side is near the bag penalty."""
+def rollout_rules(p: np.record) -> tuple[Rules, House, np.ndarray]:
+    """What the rollouts and their scoring read of a ``POSITION`` record besides the table:
+    the rules, the house rules, and per seat whether its side is near the bag penalty."""
     rules = rules_of(p)
-    return rules, side_bags_near(p.bags, rules)
+    return rules, house_of(p), side_bags_near(p.bags, rules)
 
 
 @njit(cache=True)
@@ -112,7 +112,7 @@ def play_values(
     the trick.  Returns two arrays of ``INDEX_LIMIT`` indexed by card."""
     p = position[0]
     me = p.seat
-    rules, near = rollout_rules(p)
+    rules, house, near = rollout_rules(p)
     rng, buf, dealt = new_dealer(seed)
     table = new_table()
     values = np.zeros(INDEX_LIMIT, dtype=np.float64)
@@ -130,7 +130,9 @@ def play_values(
             card = lowest_index(rest)
             rest &= rest - 1
             winner = rollout(table, lay_card(table, position, dealt, card), rules, near)
-            values[card] += weight * round_value(me, table[0].bids, table[0].won, rules, p.bags, p.scores, p.blind)
+            values[card] += weight * round_value(
+                me, table[0].bids, table[0].won, rules, house, p.bags, p.scores, p.blind
+            )
             if winner == me or (rules.partnership and winner == partner):
                 takes[card] += weight
     if total > 0:
@@ -154,7 +156,7 @@ def bid_values(
     Returns two arrays indexed as ``candidates``."""
     p = position[0]
     me = p.seat
-    rules, near = rollout_rules(p)
+    rules, house, near = rollout_rules(p)
     rng, buf, dealt = new_dealer(seed)
     table = new_table()
     hands, won, bids, voids = table[0].hands, table[0].won, table[0].bids, table[0].voids
@@ -183,15 +185,16 @@ def bid_values(
                 s = (p.leader + i) & 3
                 if bids[s] < 0:
                     side = s & 1 if rules.partnership else s
-                    bids[s] = normal_bid(dealt[s], bids[(s + 2) & 3] if rules.partnership else -1, p.bags[side], rules)
+                    partner_bid = bids[(s + 2) & 3] if rules.partnership else -1
+                    bids[s] = normal_bid(dealt[s], partner_bid, p.bags[side], rules, house)
             for s in range(4):
                 hands[s] = dealt[s]
                 won[s] = 0
                 voids[s] = 0
-            if rules.pass_cards > 0:
-                exchange(hands, bids, blind, rules.pass_cards, rules.pass_blind_only)
+            if house.pass_cards > 0:
+                exchange(hands, bids, blind, house.pass_cards, house.pass_blind_only)
             rollout(table, Trick(0, p.leader, False), rules, near)
-            values[c] += weight * round_value(me, bids, won, rules, p.bags, p.scores, blind)
+            values[c] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, blind)
             b = bids[me]
             if b == 0:
                 made = won[me] == 0
@@ -238,7 +241,7 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
             {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
         ]
         return {"move": {"bid": best}, "candidates": candidates}
-    deck = rules_of_view(view).deck
+    deck = deck_of_view(view)
     cards = [deck.parse(c) for c in legal]
     values, takes = play_values(position, sum(1 << c for c in cards), PLAY_MISMATCH, PLAY_SAMPLES, rng_seed(seed))
     top = max(round(float(values[c]), 9) for c in cards)

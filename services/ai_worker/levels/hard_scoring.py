@@ -19,14 +19,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..records import Rules
+from ..records import House, Rules
 
 GAME_WEIGHT = 200.0  # what ending the game this round is worth, in round points
 TEN_FOR_200_CONTRACT = 10  # the engine's smallest contract that scores the 10-for-200 bonus
 
 
 @njit(cache=True)
-def side_points(side: int, bids: np.ndarray, won: np.ndarray, rules: Rules, blind: int) -> tuple[int, int]:
+def side_points(
+    side: int, bids: np.ndarray, won: np.ndarray, rules: Rules, house: House, blind: int
+) -> tuple[int, int]:
     """``(points before any bag penalty, bags gained)`` of one side this round –
     the engine's ``side_round_points``."""
     contract = 0
@@ -37,7 +39,7 @@ def side_points(side: int, bids: np.ndarray, won: np.ndarray, rules: Rules, blin
     for i in range(n_seats):
         s = side + 2 * i
         if bids[s] == 0:
-            value = rules.blind_nil_value if (blind >> s) & 1 else rules.nil_value
+            value = house.blind_nil_value if (blind >> s) & 1 else rules.nil_value
             points += value if won[s] == 0 else -value
             if rules.nil_counts:
                 counted += won[s]
@@ -47,8 +49,8 @@ def side_points(side: int, bids: np.ndarray, won: np.ndarray, rules: Rules, blin
             if (blind >> s) & 1:
                 blind_tricks += bids[s]
     value = 10 * (contract + blind_tricks)
-    if rules.ten_for_200 and contract >= TEN_FOR_200_CONTRACT:
-        value = rules.ten_for_200_value
+    if house.ten_for_200 and contract >= TEN_FOR_200_CONTRACT:
+        value = house.ten_for_200_value
     bags = 0
     if counted >= contract:
         points += value + (counted - contract)
@@ -60,7 +62,13 @@ def side_points(side: int, bids: np.ndarray, won: np.ndarray, rules: Rules, blin
 
 @njit(cache=True)
 def round_scores(
-    bids: np.ndarray, won: np.ndarray, rules: Rules, bags_before: np.ndarray, scores_before: np.ndarray, blind: int
+    bids: np.ndarray,
+    won: np.ndarray,
+    rules: Rules,
+    house: House,
+    bags_before: np.ndarray,
+    scores_before: np.ndarray,
+    blind: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per side (2 or 4 entries used): points before any bag penalty, bags
     gained, and the score after the round (bag penalties included) – the
@@ -69,7 +77,7 @@ def round_scores(
     bags = np.zeros(4, dtype=np.int64)
     finals = np.zeros(4, dtype=np.int64)
     for side in range(2 if rules.partnership else 4):
-        points[side], bags[side] = side_points(side, bids, won, rules, blind)
+        points[side], bags[side] = side_points(side, bids, won, rules, house, blind)
         hits = (bags_before[side] + bags[side]) // rules.bag_limit if rules.bag_penalty > 0 else 0
         finals[side] = scores_before[side] + points[side] - hits * rules.bag_penalty
     return points, bags, finals
@@ -81,6 +89,7 @@ def round_value(
     bids: np.ndarray,
     won: np.ndarray,
     rules: Rules,
+    house: House,
     bags_before: np.ndarray,
     scores_before: np.ndarray,
     blind: int,
@@ -89,7 +98,7 @@ def round_value(
     sides = 2 if rules.partnership else 4
     my_side = me & 1 if rules.partnership else me
     charge = rules.bag_penalty / rules.bag_limit if rules.bag_penalty > 0 else 0.0
-    points, bags, finals = round_scores(bids, won, rules, bags_before, scores_before, blind)
+    points, bags, finals = round_scores(bids, won, rules, house, bags_before, scores_before, blind)
     others = 0.0
     for side in range(sides):
         if side != my_side:
@@ -103,7 +112,7 @@ def round_value(
         bottom = min(bottom, finals[side])
         if finals[side] >= rules.win_score or (rules.has_lose_score and finals[side] <= rules.lose_score):
             ended = True
-    if rules.mercy_margin > 0 and top - bottom >= rules.mercy_margin:
+    if house.mercy_margin > 0 and top - bottom >= house.mercy_margin:
         ended = True
     if ended:
         leaders = 0

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import MAX_BID, SPADE_MASK, SUIT_FIELD, popcount, spade_ranks
-from ..records import Rules, rules_of
+from ..records import House, Rules, house_of, rules_of
 
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 BAGS_NEAR = 3  # bags this close to the limit make a side avoid overtricks
@@ -128,7 +128,7 @@ def nil_risk(hand: int, deck: int) -> float:
 
 
 @njit(cache=True)
-def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules) -> int:
+def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules, house: House) -> int:
     """Normal's bid for a 13-card hand (``partner_bid`` -1 when not yet bid,
     ``bags`` the side's bags before the round).
 
@@ -144,7 +144,7 @@ def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules) -> int:
     ``SUICIDE_NIL_RISK``), else a bid of at least the minimum.
     """
     estimate = trick_estimate(hand, rules.deck)
-    if rules.suicide:
+    if house.suicide:
         if partner_bid > 0:
             return 0
         if partner_bid < 0 and estimate < SUICIDE_NIL_ESTIMATE and nil_risk(hand, rules.deck) < SUICIDE_NIL_RISK:
@@ -156,8 +156,8 @@ def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules) -> int:
     bid = int(estimate + 0.99) if bags_near(bags, rules) else int(estimate + 0.5)
     if rules.partnership and partner_bid == 0:
         bid += 1
-    if rules.suicide:
-        bid = max(bid, rules.suicide_minimum)
+    if house.suicide:
+        bid = max(bid, house.suicide_minimum)
     return max(1, min(MAX_BID, bid))
 
 
@@ -167,4 +167,4 @@ def position_bid(position: np.ndarray) -> int:
     p = position[0]
     rules = rules_of(p)
     partner_bid = p.bids[(p.seat + 2) % 4] if rules.partnership else -1
-    return normal_bid(p.hand, partner_bid, p.bags[p.seat % 2 if rules.partnership else p.seat], rules)
+    return normal_bid(p.hand, partner_bid, p.bags[p.seat % 2 if rules.partnership else p.seat], rules, house_of(p))

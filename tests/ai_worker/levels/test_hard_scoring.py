@@ -13,7 +13,7 @@ import pytest
 
 from services.ai_worker.levels.hard_scoring import GAME_WEIGHT, round_scores, round_value, side_points
 from services.ai_worker.position import position_of
-from services.ai_worker.records import rules_of
+from services.ai_worker.records import house_of, rules_of
 from services.engine import make_rules, new_game, view
 from services.engine.rules import Rules
 from services.engine.scoring import game_winner, score_round, side_round_points
@@ -76,16 +76,17 @@ def test_round_scoring_equals_the_engines():
     set_seen = game_ends = 0
     for _ in range(ROUNDS):
         rules = random_rules(rng)
-        kernel_rules = rules_of(position_of(view(new_game(rules, seed=1), 0))[0])
+        record = position_of(view(new_game(rules, seed=1), 0))[0]
+        kernel_rules, house = rules_of(record), house_of(record)
         bids, tricks, bags, scores = random_round(rng, rules)
         blind = random_blind(rng, rules, bids)
         engine = score_round(rules, tuple(bids), tuple(tricks), tuple(bags), blind)
         points, gained, finals = round_scores(
-            four(bids), four(tricks), kernel_rules, four(bags), four(scores), blind_set(blind)
+            four(bids), four(tricks), kernel_rules, house, four(bags), four(scores), blind_set(blind)
         )
         for side in range(rules.sides):
             expected = side_round_points(rules, rules.seats_of(side), tuple(bids), tuple(tricks), blind)
-            assert tuple(side_points(side, four(bids), four(tricks), kernel_rules, blind_set(blind))) == expected
+            assert tuple(side_points(side, four(bids), four(tricks), kernel_rules, house, blind_set(blind))) == expected
             assert (points[side], gained[side]) == expected
             assert finals[side] == scores[side] + engine.points[side]
             set_seen += expected[1] == 0 and expected[0] < 0
@@ -98,7 +99,8 @@ def test_the_objective_is_the_engines_points_bags_and_game_end(seed):
     rng = random.Random(seed)
     for _ in range(ROUNDS // 3):
         rules = random_rules(rng)
-        kernel_rules = rules_of(position_of(view(new_game(rules, seed=1), 0))[0])
+        record = position_of(view(new_game(rules, seed=1), 0))[0]
+        kernel_rules, house = rules_of(record), house_of(record)
         bids, tricks, bags, scores = random_round(rng, rules)
         blind = random_blind(rng, rules, bids)
         engine = score_round(rules, tuple(bids), tuple(tricks), tuple(bags), blind)
@@ -116,5 +118,7 @@ def test_the_objective_is_the_engines_points_bags_and_game_end(seed):
             expected = worth[mine] - sum(others) / len(others)
             if winner is not None:
                 expected += GAME_WEIGHT if winner == mine else -GAME_WEIGHT
-            value = round_value(me, four(bids), four(tricks), kernel_rules, four(bags), four(scores), blind_set(blind))
+            value = round_value(
+                me, four(bids), four(tricks), kernel_rules, house, four(bags), four(scores), blind_set(blind)
+            )
             assert value == pytest.approx(expected, abs=1e-9)
