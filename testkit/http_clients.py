@@ -21,13 +21,14 @@ import requests.adapters
 from services.engine import (
     Bid,
     GameState,
+    Look,
     Play,
     apply,
     card_code,
+    hand_hidden,
     legal_moves,
     make_rules,
     new_game,
-    parse_card,
     turn,
 )
 
@@ -97,9 +98,11 @@ def replay_events(rules: dict[str, Any], seed: int, events: list[dict[str, Any]]
     for event in events:
         data = event["data"]
         if event["type"] == "bid":
-            state = apply(state, data["seat"], Bid(data["bid"]))
+            if hand_hidden(state, data["seat"]) and not data.get("blind"):
+                state = apply(state, data["seat"], Look())  # the hand_shown event carries no move of its own
+            state = apply(state, data["seat"], Bid(data["bid"], blind=data.get("blind", False)))
         elif event["type"] == "card_played":
-            state = apply(state, data["seat"], Play(parse_card(data["card"])))
+            state = apply(state, data["seat"], Play(state.rules.deck.parse(data["card"])))
     return state
 
 

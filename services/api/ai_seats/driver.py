@@ -52,16 +52,11 @@ from services.api.metrics import (
 )
 from services.api.store.protocol import GameRecord
 from services.api.store.redis_pubsub import RedisSubscription
-from services.engine import Bid, Play, parse_card, view
+from services.engine import view
 from services.players import DEFAULT_LEVEL, basic_move
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
-
-
-def move_from_result(result: dict[str, Any]) -> Bid | Play:
-    move = result["move"]
-    return Bid(int(move["bid"])) if "bid" in move else Play(parse_card(move["card"]))
 
 
 def fallback_move(record: GameRecord, seat: int) -> dict[str, Any]:
@@ -127,7 +122,7 @@ class AiDriver:
             pending = self.dispatcher.pending(game_id)
             if pending is not None and pending["version"] == version:
                 sent = Sent(pending["level"], pending["sent_at"], bool(pending.get("bulk")))
-        applied = apply_ai_move(self.ctx, game_id, version, seat, move_from_result(result))
+        applied = apply_ai_move(self.ctx, game_id, version, seat, result["move"])
         if applied and sent is not None:
             took = max(0.0, self.clock() - sent.sent_at)
             AI_DECISION_SECONDS.labels(sent.level).observe(took)

@@ -22,14 +22,26 @@ from services.api.games import idempotency, quotas
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, log_entries
-from services.api.games.move_request import MoveRequest
+from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
-from services.engine import Bid, EngineError, Play, RuleError, apply_with_events, make_rules, new_game, round_started
+from services.engine import (
+    Bid,
+    EngineError,
+    Look,
+    Move,
+    Pass,
+    Play,
+    RuleError,
+    apply_with_events,
+    make_rules,
+    new_game,
+    round_started,
+)
 from services.players import DEFAULT_LEVEL
 
 MAX_CAS_ATTEMPTS = 8
@@ -76,7 +88,7 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     try:
         rules = make_rules(preset, **overrides)
     except RuleError as error:
-        raise invalid_request([{"field": f"rules.{error.option}", "message": error.message}]) from None
+        raise _rules_refused(error) from None
     state = new_game(rules, seed)
     seats: list[Seat] = []
     tokens: list[str | None] = []
@@ -113,6 +125,15 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
             item["token"] = token
         created.append(item)
     return {"game_id": record.game_id, "seats": created, "state": game_view(record, None, ctx.cache)}
+
+
+def _rules_refused(error: RuleError) -> ApiError:
+    """A bad option is a 400 naming it; a combination of options that makes no sense a 422 naming both."""
+    errors = [{"field": f"rules.{name}", "message": error.message} for name in error.options]
+    if len(error.options) == 1:
+        return invalid_request(errors)
+    detail = f"rules.{error.options[0]} and rules.{error.options[1]}: {error.message}"
+    return ApiError(422, "invalid_rules", detail, errors=errors)
 
 
 def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
@@ -167,11 +188,21 @@ class KeyedMove(NamedTuple):
     fingerprint: str
 
 
+def move_kind(move: Move) -> str:
+    """The move's kind as the API names it (its route, and the moves metric's label)."""
+    if isinstance(move, Bid):
+        return "blind" if move.blind else "bid"
+    return _KINDS[type(move)]
+
+
+_KINDS = {Look: "blind", Pass: "pass", Play: "play"}
+
+
 def _commit_move(
     ctx: Collaborators,
     record: GameRecord,
     seat: int,
-    move: Bid | Play,
+    move: Move,
     cache: ViewCache | None,
     idem: KeyedMove | None = None,
     count: bool = True,
@@ -179,7 +210,7 @@ def _commit_move(
     """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
     view, or None when another writer changed the game first; with ``idem``, its response is
     stored as the seat's idempotency entry in the same commit."""
-    kind = "bid" if isinstance(move, Bid) else "play"
+    kind = move_kind(move)
     try:
         after, happened = apply_with_events(record.state, seat, move)
     except EngineError as error:
@@ -262,10 +293,16 @@ def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fres
         raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {request.if_match}.")
     if record.waiting:
         raise ApiError(409, "waiting_for_players", "The game waits until every seat is taken.")
-    return _commit_move(ctx, record, seat, request.move, ctx.cache, idem, count=fresh)
+    try:
+        move = request.move_in(record.state.rules.deck)
+    except ValueError:
+        raise ApiError(
+            422, "illegal_move", "That card is not in this game's deck.", reason="card_not_in_hand"
+        ) from None
+    return _commit_move(ctx, record, seat, move, ctx.cache, idem, count=fresh)
 
 
-def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, move: Bid | Play) -> bool:
+def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, decision: dict[str, Any]) -> bool:
     """Apply a computer player's decision made for ``version``; False (and
     nothing changed) when the game has moved on, the seat is no longer a
     computer's, or the move is illegal: a stale or duplicate result is
@@ -276,6 +313,11 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, mov
         record = store.load(game_id)
     if record is None or record.version != version or record.seats[seat].type != "ai" or record.waiting:
         return False  # (a stale recent copy only costs the commit below its compare-and-set)
+    try:
+        move = computer_move(decision, record.state.rules.deck)
+    except (ValueError, KeyError, TypeError):
+        log.warning("AI move unreadable", extra={"game_id": game_id, "seat": seat})
+        return False
     try:
         return _commit_move(ctx, record, seat, move, None) is not None
     except ApiError as error:

@@ -18,8 +18,11 @@ from services.api.store.protocol import GameRecord
 from services.engine import (
     BidMade,
     CardPlayed,
+    CardsPassed,
     Event,
+    ExchangeDone,
     GameOver,
+    HandShown,
     RoundScored,
     RoundStarted,
     TrickWon,
@@ -50,7 +53,26 @@ def _card_played(record: GameRecord, played: CardPlayed) -> dict[str, Any]:
 
 
 def _bid(record: GameRecord, bid: BidMade) -> dict[str, Any]:
-    return event(record, "bid", {"seat": bid.seat, "bid": bid.tricks})
+    data: dict[str, Any] = {"seat": bid.seat, "bid": bid.tricks}
+    if bid.blind:
+        data["blind"] = True
+    return event(record, "bid", data)
+
+
+def _hand_shown(record: GameRecord, shown: HandShown) -> dict[str, Any]:
+    """A seat that could bid blind sees its hand: the hand is its own private part."""
+    return event(record, "hand_shown", {"seat": shown.seat}, {shown.seat: {"hand": codes(shown.hand)}})
+
+
+def _cards_passed(record: GameRecord, passed: CardsPassed) -> dict[str, Any]:
+    """A card given in the nil exchange: the giver alone sees which (the receiver with ``exchange_done``)."""
+    data = {"seat": passed.seat, "to": passed.to, "count": passed.cards.bit_count()}
+    return event(record, "cards_passed", data, {passed.seat: {"cards": codes(passed.cards)}})
+
+
+def _exchange_done(record: GameRecord, done: ExchangeDone) -> dict[str, Any]:
+    """The exchange delivered: each seat's new hand is its own private part."""
+    return event(record, "exchange_done", {}, {seat: {"hand": codes(h)} for seat, h in enumerate(done.hands)})
 
 
 def _trick_won(record: GameRecord, trick: TrickWon) -> dict[str, Any]:
@@ -68,7 +90,10 @@ def _game_over(record: GameRecord, over: GameOver) -> dict[str, Any]:
 
 def _round_started(record: GameRecord, started: RoundStarted) -> dict[str, Any]:
     public = {"round": started.round, "dealer": started.dealer, "turn": started.turn}
-    entry = event(record, "round_started", public, {seat: {"hand": codes(h)} for seat, h in enumerate(started.hands)})
+    private = {seat: {"hand": codes(h)} for seat, h in enumerate(started.hands) if seat not in started.hidden}
+    if started.hidden:  # seats that may bid blind get their hand with hand_shown
+        public["hidden"] = list(started.hidden)
+    entry = event(record, "round_started", public, private)
     start_round(record, entry["seq"])
     return entry
 
@@ -77,6 +102,9 @@ def _round_started(record: GameRecord, started: RoundStarted) -> dict[str, Any]:
 _ENTRIES: dict[type, Callable[[GameRecord, Any], dict[str, Any]]] = {
     CardPlayed: _card_played,
     BidMade: _bid,
+    HandShown: _hand_shown,
+    CardsPassed: _cards_passed,
+    ExchangeDone: _exchange_done,
     TrickWon: _trick_won,
     RoundScored: _round_scored,
     GameOver: _game_over,

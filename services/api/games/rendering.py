@@ -160,6 +160,8 @@ def game_view(
         data["phase"] = "waiting"
         data["turn"] = None
         data["legal"] = []
+        if "legal_blind" in data:
+            data["legal_blind"] = []
     if cache is not None and remember:
         cache.put(key, data)
     return data

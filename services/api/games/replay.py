@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.api.problems import ApiError
-from services.engine import Bid, GameState, Play, apply, parse_card, turn, view
+from services.engine import Bid, Deck, GameState, Look, Pass, Play, apply, hand_hidden, turn, view
 
 SEATS = 4
 
@@ -50,10 +50,10 @@ def check_finished(state: GameState, round_no: int) -> None:
         )
 
 
-def _mask(cards: list[str]) -> int:
+def _mask(cards: list[str], deck: Deck) -> int:
     mask = 0
     for code in cards:
-        mask |= 1 << parse_card(code)  # a card set is the int with each card's index bit set (engine.cards)
+        mask |= 1 << deck.parse(code)  # a card set is the int with each card's index bit set (engine.cards)
     return mask
 
 
@@ -67,7 +67,7 @@ def round_start(state: GameState, round_no: int, hands: list[list[str]], dealer:
         seed=0,
         round=round_no,
         phase="bidding",
-        hands=tuple(_mask(hand) for hand in hands),
+        hands=tuple(_mask(hand, state.rules.deck) for hand in hands),
         bids=(None,) * SEATS,
         plays=(),
         leader=(dealer + 1) % SEATS,
@@ -83,21 +83,29 @@ def replay_round(state: GameState, round_no: int, record: dict[str, Any], seat: 
     and collect ``seat``'s decisions with its view before each, and the round's tricks."""
     check_finished(state, round_no)
     position = round_start(state, round_no, record["hands"], record["dealer"])
+    deck = state.rules.deck
+    blind = record.get("blind") or [False] * SEATS
     decisions: list[Decision] = []
     for _ in range(SEATS):
         mover = turn(position)
         assert mover is not None
         bid = record["bids"][mover]
+        if hand_hidden(position, mover) and not blind[mover]:  # it looked first (house rules)
+            position = apply(position, mover, Look())
         if mover == seat:
             decisions.append(Decision(None, {"bid": bid}, view(position, seat, history=False)))
-        position = apply(position, mover, Bid(bid))
+        position = apply(position, mover, Bid(bid, blind=blind[mover]))
+    while position.phase == "passing":  # the nil exchange (house rules), not reviewed
+        mover = turn(position)
+        assert mover is not None
+        position = apply(position, mover, Pass(_mask(record["passes"][mover], deck)))
     tricks: list[dict[str, Any]] = []
     for index, code in enumerate(record["plays"]):
         mover = turn(position)
         assert mover is not None
         if mover == seat:
             decisions.append(Decision(index // SEATS + 1, {"card": code}, view(position, seat, history=False)))
-        position = apply(position, mover, Play(parse_card(code)))
+        position = apply(position, mover, Play(deck.parse(code)))
         if index % SEATS == SEATS - 1:  # a trick is complete: the newest one any view shows as last_trick
             tricks.append(view(position, None, history=False, tricks=False)["last_trick"])
     return ReplayedRound(decisions, tricks)

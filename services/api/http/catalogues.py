@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_DOCS, PRESETS, option_type
+from services.engine import (
+    DEFAULT_PRESET,
+    OPTION_CHOICES,
+    OPTION_DOCS,
+    OPTION_RANGES,
+    PRESET_DOCS,
+    PRESETS,
+    option_type,
+)
 from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
 
@@ -17,12 +25,19 @@ def rules_catalogue() -> dict[str, Any]:
             "type": option_type(name),
             "default": defaults[name],
             "choices": list(OPTION_CHOICES[name]) if name in OPTION_CHOICES else None,
+            "minimum": OPTION_RANGES[name][0] if name in OPTION_RANGES else None,
+            "maximum": OPTION_RANGES[name][1] if name in OPTION_RANGES else None,
             "description": text,
         }
         for name, text in OPTION_DOCS.items()
     ]
     presets = {name: rules.to_dict() for name, rules in PRESETS.items()}
-    return {"default_preset": DEFAULT_PRESET, "presets": presets, "options": options}
+    return {
+        "default_preset": DEFAULT_PRESET,
+        "presets": presets,
+        "preset_descriptions": dict(PRESET_DOCS),
+        "options": options,
+    }
 
 
 def levels_catalogue() -> dict[str, Any]:

@@ -86,6 +86,18 @@ class RulesRequest(StrictSchema):
     max_team_bid = _ranged("max_team_bid")
     nil_tricks_count_for_team = StrictBoolean()
     spades_must_be_broken = StrictBoolean()
+    jokers = StrictBoolean()
+    deuces_high = StrictBoolean()
+    blind_nil = StrictBoolean()
+    blind_nil_value = _ranged("blind_nil_value")
+    blind_bids = StrictBoolean()
+    blind_margin = _ranged("blind_margin")
+    nil_pass_cards = _ranged("nil_pass_cards")
+    nil_pass_blind_only = StrictBoolean()
+    suicide = StrictBoolean()
+    ten_for_200 = StrictBoolean()
+    ten_for_200_value = _ranged("ten_for_200_value")
+    mercy_margin = _ranged("mercy_margin", allow_none=True)
 
 
 class SeatRequest(StrictSchema):
@@ -128,12 +140,35 @@ class BidRequest(StrictSchema):
 class CardCode(StrictString):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         if not is_card_code(value):
-            raise ValidationError('not a card code (rank 2-9TJQKA then suit CDHS, e.g. "QS")')
+            raise ValidationError('not a card code (rank 2-9TJQKA then suit CDHS, e.g. "QS", or a joker: LJ, BJ)')
         return value
 
 
 class PlayRequest(StrictSchema):
     card = CardCode(required=True)
+
+
+class BlindRequest(StrictSchema):
+    """A seat's blind decision: ``{"bid": n}`` bids blind (0 is blind nil), ``{"look": true}`` looks at the hand."""
+
+    bid = _int(0, 13)
+    look = StrictBoolean(validate=validate.Equal(True))
+
+    @validates_schema
+    def _one_decision(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("bid" in data) == ("look" in data):
+            raise ValidationError("give exactly one of bid (a blind bid) and look (see the hand)", "body")
+
+
+class PassRequest(StrictSchema):
+    """The cards a seat gives its partner in the nil exchange (as many as the rules' nil_pass_cards)."""
+
+    cards = fields.List(CardCode(), required=True, validate=validate.Length(1, 3))
+
+    @validates_schema
+    def _distinct(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if len(set(data.get("cards", []))) != len(data.get("cards", [])):
+            raise ValidationError("each card at most once", "cards")
 
 
 class EmptyRequest(StrictSchema):
@@ -150,4 +185,6 @@ CREATE_GAME_REQUEST = CreateGameRequest()
 EMPTY_REQUEST = EmptyRequest()
 BID_REQUEST = BidRequest()
 PLAY_REQUEST = PlayRequest()
+BLIND_REQUEST = BlindRequest()
+PASS_REQUEST = PassRequest()
 EVENTS_QUERY = EventsQuery()

@@ -30,6 +30,18 @@ class RulesView(Schema):
     max_team_bid = fields.Integer()
     nil_tricks_count_for_team = fields.Boolean()
     spades_must_be_broken = fields.Boolean()
+    jokers = fields.Boolean()
+    deuces_high = fields.Boolean()
+    blind_nil = fields.Boolean()
+    blind_nil_value = fields.Integer()
+    blind_bids = fields.Boolean()
+    blind_margin = fields.Integer()
+    nil_pass_cards = fields.Integer()
+    nil_pass_blind_only = fields.Boolean()
+    suicide = fields.Boolean()
+    ten_for_200 = fields.Boolean()
+    ten_for_200_value = fields.Integer()
+    mercy_margin = fields.Integer(allow_none=True)
 
 
 class GameView(Schema):
@@ -44,7 +56,13 @@ class GameView(Schema):
     you = fields.Integer(allow_none=True)
     hand = Codes(allow_none=True)
     hand_sizes = Codes()
-    legal = Codes()  # ints while bidding, card codes while playing
+    legal = Codes()  # ints while bidding, card codes while playing or passing, "look" for a blind decision
+    hand_hidden = fields.Boolean()  # house rules: the seat may bid blind and has not seen its hand
+    legal_blind = Codes()  # house rules: the blind bids the seat may make now (0 is blind nil)
+    blind = Codes()  # house rules: per seat, whether its bid was blind
+    pass_count = fields.Integer()  # house rules: cards each passing seat gives in the nil exchange
+    passing_seats = Codes()  # house rules: the seats exchanging this round
+    passes = Codes(allow_none=True)  # house rules: {gave, received} for the seat itself
     bids = Codes()
     tricks_won = Codes()
     leader = fields.Integer(allow_none=True)
@@ -101,12 +119,15 @@ class RuleOption(Schema):
     type = fields.String()
     default = fields.Raw(allow_none=True)
     choices = fields.List(fields.Raw(), allow_none=True)
+    minimum = fields.Integer(allow_none=True)
+    maximum = fields.Integer(allow_none=True)
     description = fields.String()
 
 
 class RulesCatalogue(Schema):
     default_preset = fields.String()
     presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesView))
+    preset_descriptions = fields.Dict(keys=fields.String(), values=fields.String())
     options = fields.List(fields.Nested(RuleOption))
 
 

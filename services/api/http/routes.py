@@ -17,7 +17,7 @@ from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.events import visible_event
 from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
-from services.api.games.move_request import MoveRequest, parse_if_match, parse_move, request_fingerprint
+from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
 from services.api.games.quotas import creator_ids
 from services.api.games.rendering import RenderedRounds, game_view
 from services.api.http import json_codec as jsonio
@@ -174,7 +174,8 @@ def _move(game_id: str, kind: str, schema: Schema) -> Response:
         raise invalid_request([{"field": "Idempotency-Key", "message": "must be 1 to 255 characters"}])
     move = MoveRequest(
         token=token,
-        move=parse_move(kind, body),
+        kind=kind,
+        body=body,
         if_match=if_match,
         idempotency_key=idem,
         fingerprint=request_fingerprint(kind, body) if idem is not None else None,
@@ -190,6 +191,18 @@ def bid(game_id: str) -> Response:
 @v1.post("/games/<game_id>/plays")
 def play(game_id: str) -> Response:
     return _move(game_id, "play", request_schemas.PLAY_REQUEST)
+
+
+@v1.post("/games/<game_id>/blind")
+def blind(game_id: str) -> Response:
+    """A blind decision (house rules): a blind bid or blind nil, or looking at the hand."""
+    return _move(game_id, "blind", request_schemas.BLIND_REQUEST)
+
+
+@v1.post("/games/<game_id>/passes")
+def passes(game_id: str) -> Response:
+    """The cards given to the partner in the nil exchange (house rules)."""
+    return _move(game_id, "pass", request_schemas.PASS_REQUEST)
 
 
 def _token_seat(game_id: str) -> tuple[Collaborators, GameRecord, int]:
