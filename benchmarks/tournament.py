@@ -42,6 +42,11 @@ partner – the same level – that were made; partnership only); opponent nils
 set (nil bids by the seats a side plays against – the other team, or in the
 individual game the three other seats of each of the level's seats – that
 failed); bags per round per side; 10-bag penalties per 100 rounds per side.
+With the house rules (``--preset`` any preset of ``GET /v1/rules``,
+``--option name=value`` for any rule option, e.g. ``blind_margin=0`` so that
+round 1's seats may bid blind): blind decisions offered (a turn with the hand
+hidden), blind nils and blind bids taken and made, and the nil exchanges a
+level's seats took part in with how often their side's nil was made.
 
 The engine drives everything (``new_game``/``view``/``apply``); each decision
 renders its seat's view once, without finished rounds (as the API sends it).
@@ -61,7 +66,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.ai_worker import decide, warm_up
-from services.engine import Bid, Play, Rules, apply, make_rules, new_game, parse_card, turn, view
+from services.engine import (
+    PRESETS,
+    Bid,
+    Deck,
+    Look,
+    Move,
+    Pass,
+    Play,
+    Rules,
+    apply,
+    make_rules,
+    mask_of,
+    new_game,
+    turn,
+    view,
+)
 from services.engine.scoring import side_round_points
 from services.engine.state import first_seat, replay_tricks
 from services.players import LEVEL_NAMES
@@ -89,6 +109,8 @@ class RoundFacts:
     points: tuple[int, ...]  # per side, realised bag penalties included
     bags: tuple[int, ...]  # per side: bags taken this round
     penalties: tuple[int, ...]  # per side: times the bag penalty hit this round
+    blind: tuple[bool, ...] = ()  # per seat: bid blind (empty when nobody did)
+    passed: tuple[bool, ...] = ()  # per seat: gave cards in the nil exchange (empty when none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +121,7 @@ class Played:
     final_scores: tuple[int, ...]  # per side
     winner: tuple[int, ...] | None  # the winning seats; None if stopped by the round cap
     capped: bool
+    blind_offered: tuple[int, ...] = (0, 0, 0, 0)  # per seat: bidding turns with its hand hidden
 
 
 def seatings(a: str, b: str) -> tuple[Seating, Seating]:
@@ -115,14 +138,28 @@ def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Ca
     AI never reads them; the API does not send them)."""
     state = new_game(rules, seed=game_seed)
     move_no = 0
+    offered = [0, 0, 0, 0]
     while state.phase != "game_over" and len(state.history) < max_rounds:
         seat = turn(state)
-        decision = decide(view(state, seat, history=False), levels[seat], seed_of_move(move_no))
-        move = Bid(decision["bid"]) if "bid" in decision else Play(parse_card(decision["card"]))
-        state = apply(state, seat, move)
+        seat_view = view(state, seat, history=False)
+        if state.phase == "bidding" and seat_view["hand"] is None:
+            offered[seat] += 1
+        decision = decide(seat_view, levels[seat], seed_of_move(move_no))
+        state = apply(state, seat, move_of(decision, rules.deck))
         move_no += 1
     rounds = tuple(round_facts(rules, i + 1, record) for i, record in enumerate(state.history))
-    return Played(rounds, state.scores, state.winner, state.phase != "game_over")
+    return Played(rounds, state.scores, state.winner, state.phase != "game_over", tuple(offered))
+
+
+def move_of(decision: dict[str, Any], deck: Deck) -> Move:
+    """A level's decision as the engine's move (its cards read in the game's ``deck``)."""
+    if "card" in decision:
+        return Play(deck.parse(decision["card"]))
+    if "pass" in decision:
+        return Pass(mask_of(deck.parse(code) for code in decision["pass"]))
+    if decision.get("look"):
+        return Look()
+    return Bid(decision["bid"], blind=bool(decision.get("blind", False)))
 
 
 def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
@@ -132,9 +169,11 @@ def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
     for _, _, winner in replay_tricks(first_seat(round_no), record.plays):
         tricks[winner] += 1
     bags = tuple(
-        side_round_points(rules, rules.seats_of(side), record.bids, tuple(tricks))[1] for side in range(rules.sides)
+        side_round_points(rules, rules.seats_of(side), record.bids, tuple(tricks), record.blind)[1]
+        for side in range(rules.sides)
     )
-    return RoundFacts(record.bids, tuple(tricks), record.points, bags, record.bag_penalties)
+    passed = tuple(bool(p) for p in record.passes)
+    return RoundFacts(record.bids, tuple(tricks), record.points, bags, record.bag_penalties, record.blind, passed)
 
 
 def sides_of(rules: Rules, seats: Iterable[int]) -> tuple[int, ...]:
@@ -152,11 +191,31 @@ def adjusted_points(rules: Rules, facts: RoundFacts, side: int) -> float:
     return facts.points[side] + facts.penalties[side] * rules.bag_penalty - facts.bags[side] * bag_charge(rules)
 
 
-def level_counts(rules: Rules, rounds: Iterable[RoundFacts], seats: tuple[int, ...]) -> Counter:
-    """Per-level counts (nils, bags, penalties) over ``rounds`` for the level on ``seats``."""
+def level_counts(
+    rules: Rules, rounds: Iterable[RoundFacts], seats: tuple[int, ...], offered: tuple[int, ...] = (0, 0, 0, 0)
+) -> Counter:
+    """Per-level counts (nils, bags, penalties, blind decisions, nil exchanges) over ``rounds`` for
+    the level on ``seats`` (``offered``: per seat, its bidding turns with the hand hidden)."""
     counts: Counter = Counter()
     sides = sides_of(rules, seats)
+    counts["blind_offered"] = sum(offered[s] for s in seats)
     for facts in rounds:
+        for seat in seats:
+            if facts.blind and facts.blind[seat]:
+                nil = facts.bids[seat] == 0
+                counts["blind_nils" if nil else "blind_bids"] += 1
+                if nil:
+                    counts["blind_nils_made"] += facts.tricks[seat] == 0
+                else:
+                    partner = (seat + 2) % 4 if rules.partnership else seat
+                    team = {seat, partner}
+                    contract = sum(facts.bids[s] for s in team if facts.bids[s] > 0)
+                    counted = sum(facts.tricks[s] for s in team if facts.bids[s] > 0 or rules.nil_tricks_count_for_team)
+                    counts["blind_bids_made"] += counted >= contract
+            if facts.passed and facts.passed[seat]:
+                counts["exchanges"] += 1
+                nils = [s for s in (seat, (seat + 2) % 4) if facts.bids[s] == 0]
+                counts["exchange_nils_made"] += bool(nils) and all(facts.tricks[s] == 0 for s in nils)
         counts["rounds"] += 1
         counts["side_rounds"] += len(sides)
         for seat in seats:
@@ -209,7 +268,7 @@ def play_figures(rules: Rules, seating: Seating, played: Played) -> dict[str, An
             "adjusted": sum(mean_of_sides(adjusted_points(rules, f, s) for s in sides) for f in played.rounds),
             "final_score": mean_of_sides(played.final_scores[s] for s in sides),
             "won": played.winner is not None and played.winner[0] in seats,
-            "counts": dict(level_counts(rules, played.rounds, seats)),
+            "counts": dict(level_counts(rules, played.rounds, seats, played.blind_offered)),
         }
     return out
 
@@ -257,12 +316,19 @@ def per_level(plays: list[dict[str, Any]], role: str, level: str, partnership: b
         "bag_penalties_per_100_rounds_per_side": round(100 * c["bag_penalties"] / c["side_rounds"], 3)
         if c["side_rounds"]
         else None,
+        "blind_nil_rate": share(c["blind_nils"], c["blind_offered"]),
+        "blind_nil_success_rate": share(c["blind_nils_made"], c["blind_nils"]),
+        "blind_bid_rate": share(c["blind_bids"], c["blind_offered"]),
+        "blind_bid_success_rate": share(c["blind_bids_made"], c["blind_bids"]),
+        "exchanges_per_100_rounds": round(100 * c["exchanges"] / c["rounds"] / 2, 3) if c["rounds"] else None,
+        "exchange_nil_success_rate": share(c["exchange_nils_made"], c["exchanges"]),
     }
 
 
 COUNT_KEYS = (
     "rounds", "side_rounds", "bids", "nil_bids", "nil_made", "partner_nils", "partner_nils_made",
-    "opponent_nils", "opponent_nils_set", "bags", "bag_penalties",
+    "opponent_nils", "opponent_nils_set", "bags", "bag_penalties", "blind_offered", "blind_nils",
+    "blind_nils_made", "blind_bids", "blind_bids_made", "exchanges", "exchange_nils_made",
 )  # fmt: skip
 
 
@@ -336,7 +402,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", choices=LEVEL_NAMES, required=True)
     parser.add_argument("--b", choices=LEVEL_NAMES, required=True)
-    parser.add_argument("--preset", choices=("partnership", "individual"), default="partnership")
+    parser.add_argument("--preset", choices=tuple(PRESETS), default="partnership")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a rule option over the preset, the value as JSON (e.g. blind_margin=0); repeatable",
+    )  # fmt: skip
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--rounds", type=int, help="single-round mode: duplicate deals, each played twice (default 2000)")
     mode.add_argument("--games", type=int, help="whole-game mode: game seeds, each played twice (a game pair)")
@@ -353,7 +423,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     started = time.perf_counter()
-    overrides = {} if args.win_score is None else {"win_score": args.win_score}
+    overrides = {name: json.loads(value) for name, value in (o.split("=", 1) for o in args.option)}
+    if args.win_score is not None:
+        overrides["win_score"] = args.win_score
     rules = make_rules(args.preset, **overrides)
     whole_games = args.games is not None
     count = args.games if whole_games else args.rounds
@@ -363,6 +435,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     plays = [p for pair in pairs for p in pair["plays"]]
     report: dict[str, Any] = {"mode": "games" if whole_games else "rounds", "a": args.a, "b": args.b}
     report["preset"] = args.preset
+    if overrides:
+        report["options"] = overrides
     if whole_games:
         report |= {
             "game_pairs": count,
