@@ -77,9 +77,12 @@ def nil_pass(hand: int, count: int, nil_bidder: bool) -> int:
 
 
 @njit(cache=True)
-def exchange(hands: np.ndarray, bids: np.ndarray, blind: int, count: int, blind_only: bool) -> None:
+def exchange(
+    hands: np.ndarray, bids: np.ndarray, blind: int, count: int, blind_only: bool, chooser: int, chosen: int
+) -> None:
     """The nil exchange in a simulated round, in place on ``hands``: every side with a nil bidder
-    (a blind one with ``blind_only``) gives and receives :func:`nil_pass` cards at once."""
+    (a blind one with ``blind_only``) gives and receives :func:`nil_pass` cards at once, except
+    that seat ``chooser`` (-1: none) gives ``chosen``."""
     for side in range(2):
         triggered = False
         for s in (side, side + 2):
@@ -87,8 +90,8 @@ def exchange(hands: np.ndarray, bids: np.ndarray, blind: int, count: int, blind_
                 triggered = True
         if not triggered:
             continue
-        first = nil_pass(hands[side], count, bids[side] == 0)
-        second = nil_pass(hands[side + 2], count, bids[side + 2] == 0)
+        first = chosen if chooser == side else nil_pass(hands[side], count, bids[side] == 0)
+        second = chosen if chooser == side + 2 else nil_pass(hands[side + 2], count, bids[side + 2] == 0)
         hands[side] = hands[side] & ~first | second
         hands[side + 2] = hands[side + 2] & ~second | first
 

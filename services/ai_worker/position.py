@@ -52,6 +52,8 @@ def position_of(view: dict[str, Any]) -> Position:
     out = deck.cards & ~seen
     unseen = list(cards_in(out))
     sizes = list(view["hand_sizes"])
+    if view["phase"] == "passing":  # cards set aside for the exchange are still their giver's
+        sizes = [len(view["hand"])] * 4
     if len(unseen) != sum(sizes) - (0 if hidden else sizes[seat]):
         raise ValueError("view is inconsistent: unseen cards do not match the other hand sizes")
     trick_cards = [parse(entry["card"]) for entry in view["trick"]]

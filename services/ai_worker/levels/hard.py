@@ -29,28 +29,30 @@ own hand is dealt in every sample too, and the candidates are its blind
 bids (blind nil, blind n) and looking, valued as the round played with
 normal's bid on the sampled hand.  Simulated seats bid normal (under
 suicide, its suicide bids), and after the bids a side with a nil bidder
-exchanges :func:`.passing.nil_pass` cards.  Its own cards to pass are
-normal's choice (:func:`.passing.nil_pass`).
+exchanges :func:`.passing.nil_pass` cards.  In the exchange hard weighs
+every set of cards among normal's first ``PASS_SHORTLIST`` choices by
+playing the round out after it.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from services.engine import card_code, lowest_by_rank
+from services.engine import card_code, cards_in, codes, lowest_by_rank, mask_of
 
 from ..bits import INDEX_LIMIT, MAX_BID, SPADE_MASK, add_to_trick, lowest_index, suit_of, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed
-from ..passing import exchange
+from ..passing import exchange, nil_pass
 from ..playout import lay_card
 from ..position import deck_of_view, position_of
 from ..records import House, Rules, Trick, house_of, new_table, rules_of
 from .hard_inference import deal_weight, play_fit
 from .hard_scoring import round_value
-from .normal import normal_card, pass_codes
+from .normal import normal_card
 from .normal_bid import normal_bid, side_bags_near
 
 BID_DEALS = 300  # deals per candidate bid
@@ -192,7 +194,7 @@ def bid_values(
                 won[s] = 0
                 voids[s] = 0
             if house.pass_cards > 0:
-                exchange(hands, bids, blind, house.pass_cards, house.pass_blind_only)
+                exchange(hands, bids, blind, house.pass_cards, house.pass_blind_only, -1, 0)
             rollout(table, Trick(0, p.leader, False), rules, near)
             values[c] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, blind)
             b = bids[me]
@@ -211,6 +213,58 @@ def bid_values(
     return values, makes
 
 
+@njit(cache=True)
+def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64) -> np.ndarray:
+    """For each set of cards in ``candidates`` (masks) this seat could give in the nil exchange:
+    the weighted mean value of the round played out after the exchange, the other passing seats
+    giving :func:`.passing.nil_pass` cards of their sampled hands (a partner that has passed
+    already gave cards of its hand at the deal: its sampled hand holds them)."""
+    p = position[0]
+    me = p.seat
+    rules, house, near = rollout_rules(p)
+    rng, buf, dealt = new_dealer(seed)
+    table = new_table()
+    hands, won, bids, voids = table[0].hands, table[0].won, table[0].bids, table[0].voids
+    nothing_played = np.zeros(4, dtype=np.int64)
+    values = np.zeros(len(candidates), dtype=np.float64)
+    total = 0.0
+    for _ in range(deals):
+        deal_unseen(position, rng, buf, dealt)
+        weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0)
+        total += weight
+        for k in range(len(candidates)):
+            for s in range(4):
+                hands[s] = dealt[s]
+                won[s] = 0
+                voids[s] = 0
+                bids[s] = p.bids[s]
+            exchange(hands, bids, p.blind, house.pass_cards, house.pass_blind_only, me, candidates[k])
+            rollout(table, Trick(0, p.leader, False), rules, near)
+            values[k] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, p.blind)
+    if total > 0:
+        values /= total
+    return values
+
+
+PASS_SHORTLIST = 6  # hard weighs every set of nil_pass_cards among normal's first this many choices
+
+
+def _pass_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The nil exchange: every set of ``pass_count`` cards among normal's ``PASS_SHORTLIST`` first
+    choices, played out; ties go to normal's own choice."""
+    deck = deck_of_view(view)
+    hand = mask_of(deck.parse(c) for c in view["hand"])
+    count = view["pass_count"]
+    nil_bidder = view["bids"][view["you"]] == 0
+    usual = int(nil_pass(hand, count, nil_bidder))
+    shortlist = list(cards_in(int(nil_pass(hand, min(PASS_SHORTLIST, hand.bit_count()), nil_bidder))))
+    sets = [usual] + [m for m in sorted({mask_of(c) for c in combinations(shortlist, count)}) if m != usual]
+    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), BID_DEALS, rng_seed(seed))
+    best = max(range(len(sets)), key=lambda k: (round(float(values[k]), 9), -k))
+    candidates = [{"pass": codes(m), "value": round(float(v), 2)} for m, v in zip(sets, values, strict=True)]
+    return {"move": {"pass": codes(sets[best])}, "candidates": candidates}
+
+
 def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """Hard's move and the figures behind it: ``{"move": ..., "candidates":
     [{"bid": n | "card": "QS", "value": v, "make_chance" | "trick_chance": p}]}``.
@@ -220,11 +274,10 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     made (a nil: no trick taken), ``trick_chance`` the chance the side takes
     the current trick with that card.  A lone legal move is not searched.
     A seat that may bid blind weighs ``{"look": true}`` against its blind bids
-    (``{"bid": n, "blind": true}``); in the nil exchange the move is
-    ``{"pass": [...]}``, normal's choice, not searched."""
+    (``{"bid": n, "blind": true}``); in the nil exchange it weighs sets of cards to give
+    (``{"pass": [...], "value": v}``)."""
     if view["phase"] == "passing":
-        chosen = {"pass": pass_codes(view)}
-        return {"move": chosen, "candidates": [chosen]}
+        return _pass_analysis(view, seed)
     position = position_of(view)
     legal = view["legal"]
     if view["phase"] == "bidding" and view["hand"] is None:

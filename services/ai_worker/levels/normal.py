@@ -297,11 +297,6 @@ def position_card(position: np.ndarray) -> int:
     return normal_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near)
 
 
-def pass_codes(view: dict[str, Any]) -> list[str]:
-    """Normal's cards for the nil exchange (hard gives the same)."""
-    return pass_move(view, nil_pass)["pass"]
-
-
 def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """Normal's move for the seat whose turn ``view`` shows (``seed`` is unused: normal does not draw)."""
     if view["phase"] == "passing":
