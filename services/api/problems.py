@@ -29,6 +29,7 @@ TITLES: dict[str, str] = {
     "payload_too_large": "The request body is too large",
     "unsupported_media_type": "The request body must be application/json",
     "illegal_move": "The rules do not allow that move",
+    "invalid_rules": "These house rules do not make sense together",
     "unavailable": "The game store is unavailable; retry shortly",
     "not_replicated": "The change is not yet safe on the replicas; retry with the same Idempotency-Key",
     "hints_disabled": "Hints are turned off in this game",

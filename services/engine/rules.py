@@ -183,7 +183,7 @@ class RuleError(ValueError):
 
     def __init__(self, option: str, message: str, other: str | None = None) -> None:
         if other is not None and other not in message:
-            message = f"{message} (refused with {other})"
+            message = f"{message} (conflicts with {other})"
         super().__init__(f"{option}: {message}")
         self.option = option
         self.message = message
@@ -297,13 +297,17 @@ def _validate_house_rules(rules: Rules) -> None:
         if getattr(rules, name) != getattr(defaults, name) and not any(getattr(rules, s) for s in switches):
             raise RuleError(name, f"applies only with {' or '.join(switches)}", switches[0])
     if rules.suicide and not rules.partnership:
-        raise RuleError("suicide", "is a partnership rule", "scoring")
+        raise RuleError("suicide", "is a partnership rule: refused with individual scoring", "scoring")
     if rules.suicide and not rules.nil:
         raise RuleError("suicide", "needs nil: one partner of each side bids nil", "nil")
     if rules.blind_nil and not rules.nil:
         raise RuleError("blind_nil", "needs nil: a blind nil is a nil bid", "nil")
     if rules.nil_pass_cards and not rules.partnership:
-        raise RuleError("nil_pass_cards", "is a partnership rule: a nil bidder exchanges with its partner", "scoring")
+        raise RuleError(
+            "nil_pass_cards",
+            "is a partnership rule (a nil bidder exchanges with its partner): refused with individual scoring",
+            "scoring",
+        )
     if rules.nil_pass_cards and not rules.nil:
         raise RuleError("nil_pass_cards", "needs nil: the exchange follows a nil bid", "nil")
     if rules.nil_pass_blind_only and not rules.blind_nil:

@@ -31,7 +31,7 @@ max-examples = {examples}
 "query.wait" = 0
 
 [[operations]]
-include-operation-id = ["placeBid", "playCard"]
+include-operation-id = ["placeBid", "playCard", "decideBlind", "passCards"]
 # a schema-valid move may be out of turn, illegal, or against a stale If-Match
 checks.positive_data_acceptance.expected-statuses = [200, 401, 404, 409, 412, 422]
 """

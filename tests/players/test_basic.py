@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from services.engine import Bid, apply, make_rules, new_game, turn, view
+from services.engine import Bid, Look, Pass, Play, apply, codes, make_rules, new_game, turn, view
 from services.engine.cards import mask_of, parse_card
 from services.players import (
     BULK_QUEUES,
@@ -93,3 +93,55 @@ def test_each_level_has_a_bulk_queue_that_workers_read_after_every_interactive_o
     assert not set(QUEUES) & set(BULK_QUEUES)
     assert WORKER_QUEUES == QUEUES + BULK_QUEUES, "a worker of every level polls all interactive queues first"
     assert level_queues("hard") == ("ai.hard", "ai.bulk.hard")
+
+
+# ---- the house rules (docs/rules.md): basic looks, passes its lowest cards, plays every variant
+
+
+@pytest.mark.parametrize("preset", ["jokers_deuces_high", "blind_nil_passing", "suicide_partners", "house"])
+def test_basic_plays_every_house_rule_preset_with_legal_moves_only(preset):
+    from services.engine import apply, legal_moves
+    from services.engine.rules import PRESETS, rules_from_dict
+
+    rules = PRESETS[preset]
+    if rules.blind_decisions:
+        rules = rules_from_dict({**rules.to_dict(), "blind_margin": 0})
+    state = new_game(rules, seed=21)
+    deck = rules.deck
+    while state.phase != "game_over" and len(state.history) < 3:
+        seat = turn(state)
+        move = basic_move(view(state, seat))
+        if "look" in move:
+            engine = Look()
+        elif "pass" in move:
+            engine = Pass(mask_of(deck.parse(c) for c in move["pass"]))
+        elif "card" in move:
+            engine = Play(deck.parse(move["card"]))
+        else:
+            engine = Bid(move["bid"])
+        assert engine in legal_moves(state, seat), (preset, move)
+        state = apply(state, seat, engine)
+    assert state.history
+
+
+def test_basic_never_bids_blind_and_passes_its_lowest_cards():
+    rules = make_rules("partnership", blind_nil=True, nil_pass_cards=2, blind_margin=0)
+    state = new_game(rules, seed=4)
+    assert basic_move(view(state, turn(state))) == {"look": True}
+    for bid in (0, 3, 4, 3):
+        seat = turn(state)
+        if view(state, seat)["hand_hidden"]:
+            state = apply(state, seat, Look())
+        state = apply(state, seat, Bid(bid))
+    seat = turn(state)
+    hand = [parse_card(c) for c in view(state, seat)["hand"]]
+    lowest_two = sorted(hand, key=lambda c: (c % 13, c // 13))[:2]
+    assert sorted(basic_move(view(state, seat))["pass"]) == sorted(codes(mask_of(lowest_two)))
+
+
+def test_basic_counts_the_jokers_and_the_high_deuce_as_honours():
+    state = new_game(make_rules("jokers_deuces_high"), seed=4)
+    seat = turn(state)
+    hand = view(state, seat)["hand"]
+    tops = sum(1 for c in hand if c in ("LJ", "BJ", "2S") or c[0] in "AK")
+    assert basic_move(view(state, seat))["bid"] == nearest_legal(max(1, tops), view(state, seat)["legal"])
