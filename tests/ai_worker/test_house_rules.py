@@ -31,7 +31,7 @@ from services.engine import (
 from services.engine.bidding import suicide_minimum as engine_suicide_minimum
 from services.engine.cards import beats, highest_by_rank
 
-from .helpers import move_of
+from .helpers import move_of, play_randomly
 
 # Each house rule alone and the rule books' combinations; blind_margin 0 makes every seat
 # eligible for the blind decisions in every round, so they are met at once.
@@ -263,3 +263,31 @@ def test_hard_weighs_normals_choices_and_gives_a_nil_bidders_top_spade():
             assert len(hint["candidates"]) == 15  # every pair among normal's first six choices
             checked += 1
     assert checked
+
+
+HOUSE_TABLE = make_rules("house", blind_margin=0, suicide=True)  # every kind of decision comes up
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_house_rules_decision_depends_only_on_what_the_seat_can_see(level):
+    """Random positions of the house preset (hidden hands, the exchange, jokers): another deal the
+    seat cannot tell apart (two unseen cards of one suit swapped between two other hands) gives the
+    same view and the same decision."""
+    rng = random.Random(31)
+    compared = 0
+    for i in range(25):
+        state = play_randomly(new_game(HOUSE_TABLE, seed=i), rng.randrange(0, 45), rng)
+        seat = turn(state)
+        a, b = rng.sample([s for s in range(4) if s != seat], 2)
+        spade = [c for c in cards_in(state.hands[a]) if c >= 39], [c for c in cards_in(state.hands[b]) if c >= 39]
+        if not spade[0] or not spade[1]:
+            continue
+        hands = list(state.hands)
+        swap = 1 << rng.choice(spade[0]) | 1 << rng.choice(spade[1])
+        hands[a] ^= swap
+        hands[b] ^= swap
+        other = replace(state, hands=tuple(hands))
+        assert view(other, seat) == view(state, seat)
+        assert decide(view(other, seat), level, i) == decide(view(state, seat), level, i)
+        compared += 1
+    assert compared > 10
