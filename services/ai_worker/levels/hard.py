@@ -310,6 +310,8 @@ def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int) -> di
     """A seat that may bid blind: looking against each blind bid, over deals of its own hand too.
     Ties go to looking, then to the lowest bid."""
     blind_bids = view.get("legal_blind") or []
+    if not blind_bids:  # nothing to weigh: looking is the only move
+        return {"move": {"look": True}, "candidates": [{"look": True}]}
     wanted = np.zeros(LOOK + 1, dtype=np.bool_)
     wanted[LOOK] = True
     for b in blind_bids:
