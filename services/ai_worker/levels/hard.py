@@ -123,7 +123,7 @@ def play_values(
     partner = (me + 2) & 3
     for _ in range(samples):
         deal_unseen(position, rng, buf, dealt)
-        weight = deal_weight(me, dealt, p.played_by, p.bids, rules.deck, p.gave, p.received)
+        weight = deal_weight(me, dealt, p.played_by, p.bids, rules.deck, p.gave, p.received, p.blind)
         if mismatch < 1.0 and p.history_n > 0:
             weight *= play_fit(position, dealt, rules, near, mismatch)
         total += weight
@@ -169,7 +169,7 @@ def bid_values(
     total = 0.0
     for _ in range(deals):
         deal_unseen(position, rng, buf, dealt)
-        weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0)
+        weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0, p.blind)
         total += weight
         for c in range(LOOK + 1):
             if not candidates[c]:
@@ -230,7 +230,7 @@ def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: 
     total = 0.0
     for _ in range(deals):
         deal_unseen(position, rng, buf, dealt)
-        weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0)
+        weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0, p.blind)
         total += weight
         for k in range(len(candidates)):
             for s in range(4):

@@ -9,7 +9,7 @@ another seat played that normal would not have played from that hand
 multiplies the weight by ``mismatch``).  Each factor is floored, so an
 opponent who bids or plays differently never empties the sample.  After the
 nil exchange the partner bid on its hand before it: with the cards it gave
-this seat, without those it received.
+this seat, without those it received.  A bid made blind is not evidence.
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ WEIGHT_FLOOR = 0.2  # a deal that explains a bid badly still counts this much
 
 @njit(cache=True)
 def deal_weight(
-    me: int, dealt: np.ndarray, played_by: np.ndarray, bids: np.ndarray, deck: int, gave: int, received: int
+    me: int, dealt: np.ndarray, played_by: np.ndarray, bids: np.ndarray, deck: int, gave: int, received: int, blind: int
 ) -> float:
     """How well a sampled deal explains the bids made by the other seats
     (``gave``/``received``: this seat's nil exchange with its partner)."""
     weight = 1.0
     partner = (me + 2) & 3
     for s in range(4):
-        if s == me or bids[s] < 0:
+        if s == me or bids[s] < 0 or (blind >> s) & 1:  # a blind bid says nothing of the hand
             continue
         original = dealt[s] | played_by[s]
         if s == partner:
