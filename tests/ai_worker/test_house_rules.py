@@ -44,6 +44,10 @@ VARIANTS: dict[str, dict] = {
     "suicide_passing": {"suicide": True, "nil_pass_cards": 3},
     "blind_nil_passing": {"blind_nil": True, "blind_margin": 0, "nil_pass_cards": 2, "nil_pass_blind_only": True},
     "ten_for_200_mercy": {"ten_for_200": True, "mercy_margin": 150},
+    "individual": {
+        "preset": "individual", "jokers": True, "deuces_high": True, "blind_nil": True, "blind_bids": True,
+        "blind_margin": 0, "ten_for_200": True, "mercy_margin": 200,
+    },
     "house": {
         "jokers": True, "deuces_high": True, "blind_nil": True, "blind_bids": True, "blind_margin": 0,
         "nil_pass_cards": 2, "suicide": True, "ten_for_200": True, "mercy_margin": 300,
@@ -81,7 +85,8 @@ SLOW_CASES = [(level, variant) for level in SIMULATING for variant in VARIANTS i
 
 def check_short_game(level: str, variant: str) -> None:
     """A game to 120 (or down to -100) with all four seats ``level``: it ends, every decision legal."""
-    rules = make_rules("partnership", win_score=120, lose_score=-100, **VARIANTS[variant])
+    options = dict(VARIANTS[variant])
+    rules = make_rules(options.pop("preset", "partnership"), win_score=120, lose_score=-100, **options)
     state, kinds = play_game(rules, level, seed=LEVELS.index(level) + 7)
     assert state.phase == "game_over"
     if rules.blind_decisions:
@@ -107,7 +112,8 @@ def test_the_simulating_levels_play_short_games_of_every_variant_legally(level, 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games_of_every_variant(level, variant):
-    rules = make_rules("partnership", **VARIANTS[variant])
+    options = dict(VARIANTS[variant])
+    rules = make_rules(options.pop("preset", "partnership"), **options)
     for seed in (1, 2):
         state, _ = play_game(rules, level, seed, round_cap=60)
         assert state.phase == "game_over"
