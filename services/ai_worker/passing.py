@@ -25,9 +25,9 @@ import numpy as np
 from numba import njit
 
 from services.engine import codes, mask_of
+from services.players import deck_of
 
 from .bits import FIRST_SPADE, SPADES, highest_by_rank, lowest_by_rank, lowest_index, popcount, suit_mask, suit_of
-from .position import deck_of_view
 
 SPADE_DANGER = 3  # a spade is as dangerous to a nil as a side card this many ranks higher
 
@@ -102,7 +102,7 @@ LOOK = {"look": True}  # the move of a level that never bids blind, while its ha
 def pass_move(view: dict[str, Any], choose: Callable[[int, int, bool], int]) -> dict[str, Any]:
     """The nil exchange's move for the seat whose view this is: ``{"pass": [codes]}``, the cards
     ``choose(hand, count, nil_bidder)`` (:func:`rank_pass` or :func:`nil_pass`) picks."""
-    deck = deck_of_view(view)
+    deck = deck_of(view)
     hand = mask_of(deck.parse(c) for c in view["hand"])
     nil_bidder = view["bids"][view["you"]] == 0
     return {"pass": codes(int(choose(hand, view["pass_count"], nil_bidder)))}

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from services.engine import STANDARD_DECK, Deck, cards_in, first_seat, mask_of, parse_card, suit_of
+from services.engine import STANDARD_DECK, cards_in, first_seat, mask_of, parse_card, suit_of
+from services.players import deck_of
 
 from .records import POSITION
 
@@ -30,7 +31,7 @@ def position_of(view: dict[str, Any]) -> Position:
     if seat is None:
         raise ValueError("a spectator view has no decisions")
     rules = view["rules"]
-    deck = deck_of_view(view)
+    deck = deck_of(view)
     parse = parse_card if deck == STANDARD_DECK else deck.parse
     hidden = view["hand"] is None
     hand = 0 if hidden else mask_of(parse(c) for c in view["hand"])
@@ -107,13 +108,6 @@ def position_of(view: dict[str, Any]) -> Position:
         rules.get("nil_pass_blind_only", False),
     )
     return np.array([record], dtype=POSITION)
-
-
-def deck_of_view(view: dict[str, Any]) -> Deck:
-    """The game's deck (how its card codes read), from the rules its view shows
-    (a view of a game without the house-rule options has the standard deck)."""
-    rules = view["rules"]
-    return Deck(rules.get("jokers", False), rules.get("deuces_high", False))
 
 
 def suicide_minimum(min_team_bid: int) -> int:

@@ -43,12 +43,13 @@ import numpy as np
 from numba import njit
 
 from services.engine import card_code, cards_in, codes, lowest_by_rank, mask_of
+from services.players import deck_of
 
 from ..bits import INDEX_LIMIT, MAX_BID, SPADE_MASK, add_to_trick, lowest_index, suit_of, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..passing import exchange, nil_pass
 from ..playout import lay_card
-from ..position import deck_of_view, position_of
+from ..position import position_of
 from ..records import House, Rules, Trick, house_of, new_table, rules_of
 from .hard_inference import deal_weight, play_fit
 from .hard_scoring import round_value
@@ -252,7 +253,7 @@ PASS_SHORTLIST = 6  # hard weighs every set of nil_pass_cards among normal's fir
 def _pass_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """The nil exchange: every set of ``pass_count`` cards among normal's ``PASS_SHORTLIST`` first
     choices, played out; ties go to normal's own choice."""
-    deck = deck_of_view(view)
+    deck = deck_of(view)
     hand = mask_of(deck.parse(c) for c in view["hand"])
     count = view["pass_count"]
     nil_bidder = view["bids"][view["you"]] == 0
@@ -294,7 +295,7 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
             {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
         ]
         return {"move": {"bid": best}, "candidates": candidates}
-    deck = deck_of_view(view)
+    deck = deck_of(view)
     cards = [deck.parse(c) for c in legal]
     values, takes = play_values(position, sum(1 << c for c in cards), PLAY_MISMATCH, PLAY_SAMPLES, rng_seed(seed))
     top = max(round(float(values[c]), 9) for c in cards)

@@ -25,11 +25,12 @@ import numpy as np
 from numba import njit
 
 from services.engine import card_code, lowest_by_rank
+from services.players import deck_of
 
 from ..bits import INDEX_LIMIT, beating_mask, lowest_index, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..playout import bid_made, lay_card, partner_nil_alive, play_trick
-from ..position import Position, deck_of_view, position_of
+from ..position import Position, position_of
 from ..records import new_table, rules_of, trick_of
 from .standard import house_move, monte_carlo_bid
 
@@ -106,7 +107,7 @@ def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
         return house
     if view["phase"] == "bidding":
         return {"bid": monte_carlo_bid(view, seed)}
-    deck = deck_of_view(view)
+    deck = deck_of(view)
     legal = [deck.parse(c) for c in view["legal"]]
     if len(legal) == 1:
         return {"card": card_code(legal[0])}
