@@ -44,12 +44,6 @@ def suit_mask(suit: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def suit_field(mask: int, suit: int) -> int:
-    """The cards of ``suit`` in ``mask`` as ranks (bit r: rank r; spades up to rank 15)."""
-    return (mask >> (13 * suit)) & (SPADE_FIELD if suit == SPADES else SUIT_FIELD)
-
-
-@njit(cache=True, inline="always")
 def spade_ranks(hand: int, deck: int) -> int:
     """The hand's spades as a standard 13-rank field, ranked within ``deck``'s spades: bit 12 is
     the deck's highest spade (the ace, or the Big Joker with jokers), bit 11 the next, and so on
@@ -96,13 +90,18 @@ def lowest_by_rank(mask: int) -> int:
     """The card of lowest rank in a non-empty set; ties go to the lowest suit."""
     best = NO_CARD
     best_rank = 99
-    for suit in range(4):
-        field = suit_field(mask, suit)
+    for suit in range(3):
+        field = (mask >> (13 * suit)) & SUIT_FIELD
         if field:
             rank = trailing_zeros(np.int64(field))
             if rank < best_rank:
                 best_rank = rank
                 best = suit * 13 + rank
+    spades = mask >> FIRST_SPADE  # no index is above the spades: no field mask needed
+    if spades:
+        rank = trailing_zeros(np.int64(spades))
+        if rank < best_rank:
+            best = FIRST_SPADE + rank
     return best
 
 
@@ -111,13 +110,18 @@ def highest_by_rank(mask: int) -> int:
     """The card of highest rank in a non-empty set; ties go to the highest suit."""
     best = NO_CARD
     best_rank = -1
-    for suit in range(4):
-        field = suit_field(mask, suit)
+    for suit in range(3):
+        field = (mask >> (13 * suit)) & SUIT_FIELD
         if field:
             rank = 63 - leading_zeros(np.int64(field))
             if rank >= best_rank:
                 best_rank = rank
                 best = suit * 13 + rank
+    spades = mask >> FIRST_SPADE
+    if spades:
+        rank = 63 - leading_zeros(np.int64(spades))
+        if rank >= best_rank:
+            best = FIRST_SPADE + rank
     return best
 
 
@@ -131,10 +135,9 @@ def suit_of_mask(mask: int, suit: int) -> int:
 def beating_mask(best: int) -> int:
     """Every card that would beat ``best`` if played to its trick."""
     above = ALL_INDEXES & ~((np.int64(2) << best) - 1)
-    suit = suit_of(best)
-    if suit == SPADES:
+    if best >= FIRST_SPADE:
         return above
-    return (above & (SUIT_FIELD << (13 * suit))) | SPADE_MASK
+    return (above & (SUIT_FIELD << (13 * (best // 13)))) | SPADE_MASK
 
 
 @njit(cache=True, inline="always")
