@@ -29,12 +29,13 @@ STANDARD_DECK = (1 << 52) - 1
 INDEX_LIMIT = 55  # per-card arrays have this many entries
 MAX_BID = 13
 NO_CARD = -1
+SUIT_TABLE = np.array([min(i // 13, SPADES) for i in range(55)], dtype=np.int64)  # frozen into the machine code
 
 
 @njit(cache=True, inline="always")
 def suit_of(card: int) -> int:
     """The suit of a card index (the house rules' 52..54 are spades)."""
-    return min(card // 13, SPADES)
+    return SUIT_TABLE[card]
 
 
 @njit(cache=True, inline="always")
