@@ -17,10 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from services.engine import STANDARD_DECK, cards_in, first_seat, mask_of, parse_card, suit_of
+from services.engine import STANDARD_DECK, cards_in, first_seat, mask_of, parse_card
 from services.players import deck_of
 
+from .bits import SUIT_TABLE
 from .records import POSITION
+
+_SUIT_OF = tuple(SUIT_TABLE.tolist())  # a card's suit, indexed from Python without a call
 
 Position = np.ndarray  # one POSITION record, as a one-element array (how numba takes it fastest)
 
@@ -43,14 +46,15 @@ def position_of(view: dict[str, Any]) -> Position:
         cards = [(entry["seat"], parse(entry["card"])) for entry in trick["cards"]]
         if not cards:
             continue
-        led = suit_of(cards[0][1])
+        led = _SUIT_OF[cards[0][1]]
         for who, card in cards:
             seen |= 1 << card
             played_by[who] |= 1 << card
             history.append(card)
-            if suit_of(card) != led:
+            if _SUIT_OF[card] != led:
                 void_suits[who] |= 1 << led
-    out = deck.cards & ~seen
+    deck_cards = deck.cards
+    out = deck_cards & ~seen
     unseen = list(cards_in(out))
     sizes = list(view["hand_sizes"])
     if view["phase"] == "passing":  # cards set aside for the exchange are still their giver's
@@ -97,7 +101,7 @@ def position_of(view: dict[str, Any]) -> Position:
         rules["win_score"],
         lose is not None,
         lose if lose is not None else 0,
-        deck.cards,
+        deck_cards,
         rules.get("blind_nil_value", 0),
         rules.get("suicide", False),
         suicide_minimum(rules["min_team_bid"]),
