@@ -2,11 +2,11 @@
 
     python -m benchmarks.fair_share [--people 4] [--level hard] [--think-ms 300] [--warmup-seconds 5]
                                     [--baseline-seconds 20] [--flood-seconds 10] [--tail-seconds 10]
-                                    [--flood-connections 4] [--redis-url URL | --redis-port N]
+                                    [--flood-connections 4] [--pace-seconds S] [--redis-url URL | --redis-port N]
 
 The stack as the run command starts it (``services/stack.py``), with every setting at its default
-(quotas and rate limits on): gunicorn (``gunicorn.conf.py``, 2 gevent workers), a Celery worker of 2
-processes for the interactive queues and one of 1 process at ``nice`` +10 for the bulk queues, on
+(quotas and rate limits on; ``--pace-seconds`` sets ``COMPUTER_GAME_PACE_SECONDS``, 0 for unpaced bulk):
+gunicorn (``gunicorn.conf.py``, 2 gevent workers), a Celery worker of 2 processes for the interactive queues and one of 1 process at ``nice`` +10 for the bulk queues, on
 ``--redis-url`` (default ``redis://127.0.0.1:6379/4``, flushed first; ``--redis-port`` keeps the
 database and changes the port).
 
@@ -265,7 +265,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     store.flushdb()
     worker = start_worker(url, queues=QUEUES, concurrency=WORKER_PROCESSES)  # as the run command: two workers
     bulk = start_worker(url, queues=BULK_QUEUES, concurrency=BULK_CONCURRENCY, nice=BULK_NICE)
-    api, base = start_gunicorn(url, env={"LOG_LEVEL": "WARNING"})  # every fair-share setting at its default
+    env = {"LOG_LEVEL": "WARNING"}  # every fair-share setting at its default, but for --pace-seconds
+    if args.pace_seconds is not None:
+        env["COMPUTER_GAME_PACE_SECONDS"] = str(args.pace_seconds)
+    api, base = start_gunicorn(url, env=env)
     port = urlsplit(url).port or 6379
     meter = CpuMeter(
         {
@@ -316,7 +319,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "cores": os.cpu_count(),
         "python": platform.python_version(),
-        "settings": {name: DEFAULTS[name] for name in FAIR_SHARE_SETTINGS},
+        "settings": {name: env.get(name, DEFAULTS[name]) for name in FAIR_SHARE_SETTINGS},
         "stack": {
             "api_workers": 2,
             "api_worker_class": "gevent",
@@ -354,6 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--flood-seconds", type=float, default=10)
     parser.add_argument("--tail-seconds", type=float, default=10, help="measured on after the flood ends")
     parser.add_argument("--flood-connections", type=int, default=4, help="the flooding address's connections")
+    parser.add_argument("--pace-seconds", type=float, help="COMPUTER_GAME_PACE_SECONDS (default: its default)")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/4"))
     parser.add_argument("--redis-port", type=int, help="the Redis port (the database of --redis-url is kept)")
     print(json.dumps(run(parser.parse_args(argv)), indent=2))

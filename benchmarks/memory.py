@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import statistics
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,9 @@ def play_game(base: str, client: redis.Redis, seed: int) -> dict[str, Any]:
         reached = checkpoint_after(index)
         if reached:
             figures[reached] = game_bytes(client, game_id)
+    deadline = time.monotonic() + 30  # a finished game gets its TTL once its record is written (RECORDS_ENABLED)
+    while client.ttl(f"game:{{{game_id}}}") == -1 and time.monotonic() < deadline:
+        time.sleep(0.05)
     figures["finished_ttl_seconds"] = {
         "hash": client.ttl(f"game:{{{game_id}}}"),
         "events": client.ttl(f"game:{{{game_id}}}:events"),

@@ -1,18 +1,21 @@
-"""A real Redis Cluster on loopback (3 masters, 3 replicas) for integration tests and benchmarks.
+"""A real Redis Cluster on loopback (3 masters, 1 or 2 replicas each): integration tests, benchmarks.
 
 Each node is a ``redis-server --cluster-enabled yes`` with nothing kept on
 disk but its ``nodes.conf`` (in a temporary directory), joined by
-``redis-cli --cluster create --cluster-replicas 1``.  Readiness is polled, with
-a bound: every node says ``cluster_state:ok`` and every master has a replica
-whose link is up.  :meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
+``redis-cli --cluster create --cluster-replicas N``.  Readiness is polled, with
+a bound: every live node says ``cluster_state:ok`` and every master has a replica
+whose link is up (a node killed for good is left out).
+:meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
 are the failover test's tools.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -26,6 +29,26 @@ from .processes import redis_server_binary, stop
 
 NODE_TIMEOUT_MS = 1000  # how long a silent master stays master: the lower bound of a failover's duration
 MASTERS = 3
+
+
+def free_base_port(count: int, low: int = 20000, high: int = 40000) -> int:
+    """A port from which ``count`` consecutive ports, and their cluster-bus ports (+10000), are free now."""
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(low, high - count)
+        ports = [base + i for i in range(count)] + [base + 10000 + i for i in range(count)]
+        if all(_free(port) for port in ports):
+            return base
+    raise RuntimeError(f"no {count} consecutive free ports found")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 def benchmark_celery_url() -> str:
@@ -48,10 +71,11 @@ def until(condition: Callable[[], object], what: str, bound: float = 60.0) -> fl
 
 
 class LoopbackCluster:
-    """Six nodes on ``base_port`` … ``base_port + 5``; see module docstring."""
+    """``MASTERS × (1 + replicas)`` nodes on ``base_port`` and up (six with one replica); see module docstring."""
 
-    def __init__(self, base_port: int, root: Path) -> None:
-        self.ports = [base_port + i for i in range(2 * MASTERS)]
+    def __init__(self, base_port: int, root: Path, replicas: int = 1) -> None:
+        self.replicas = replicas
+        self.ports = [base_port + i for i in range(MASTERS * (1 + replicas))]
         self.root = root
         self.processes: dict[int, subprocess.Popen] = {}
 
@@ -93,16 +117,19 @@ class LoopbackCluster:
             raise RuntimeError("redis-cli is needed to create a cluster")
         addresses = [f"127.0.0.1:{port}" for port in self.ports]
         subprocess.run(
-            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(self.replicas), "--cluster-yes"],
             check=True,
             stdout=subprocess.DEVNULL,
         )
         until(self.healthy, "cluster_state:ok with every replica linked")
 
+    def live_ports(self) -> list[int]:
+        return [port for port in self.ports if self.processes[port].poll() is None]
+
     def healthy(self) -> bool:
         """Every live node says ``cluster_state:ok``; every master has a replica whose link is up."""
         masters = 0
-        for port in self.ports:
+        for port in self.live_ports():
             node = self.node(port)
             if not self.state_ok(port):
                 return False
@@ -145,11 +172,12 @@ class LoopbackCluster:
 
 
 @contextmanager
-def loopback_cluster(base_port: int | None = None) -> Iterator[LoopbackCluster]:
-    """A created, healthy cluster (ports from ``TEST_CLUSTER_BASE_PORT``, default 7101); torn down after."""
+def loopback_cluster(base_port: int | None = None, replicas: int = 1) -> Iterator[LoopbackCluster]:
+    """A created, healthy cluster with ``replicas`` per master (ports from ``TEST_CLUSTER_BASE_PORT``, default
+    7101); torn down after."""
     base = base_port or int(os.environ.get("TEST_CLUSTER_BASE_PORT", "7101"))
     with tempfile.TemporaryDirectory(prefix="spades-cluster-") as root:
-        cluster = LoopbackCluster(base, Path(root))
+        cluster = LoopbackCluster(base, Path(root), replicas)
         try:
             cluster.create()
             yield cluster

@@ -4,15 +4,19 @@ and a requests session that checks every response against openapi.yaml."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
 import redis
 
+from testkit.postgres import throwaway_database
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from testkit.redis_cluster import LoopbackCluster, loopback_cluster
 
+# apps and servers the tests start keep their embedded records database (SQLite) out of the checkout
+os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="spades-test-data-"))
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
 API_TEST_DB = 1
@@ -109,3 +113,11 @@ def private_redis_url(tmp_path) -> Iterator[str]:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         stop(server)
+
+
+@pytest.fixture(scope="session")
+def postgres_records_url() -> Iterator[str]:
+    """A throwaway database for the session's records on the PostgreSQL the test command ensures
+    (TEST_POSTGRES_URL, default postgres@127.0.0.1:5432; scripts/ensure_postgres.sh), dropped at the end."""
+    with throwaway_database() as url:
+        yield url

@@ -28,7 +28,8 @@ API_MAY_IMPORT = {
     "games": API_SHARED | {"store"},
     "live": API_SHARED | {"store", "games"},
     "ai_seats": API_SHARED | {"store", "games", "live"},
-    "http": API_SHARED | {"store", "games", "live", "ai_seats"},
+    "records": API_SHARED | {"store", "games"},
+    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records"},
 }
 API_ROOT = SERVICES / "api"
 

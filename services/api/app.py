@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
+import sqlalchemy.exc
 from celery import Celery
 from celery.backends.redis import RedisBackend
 from flask import Flask, Response, has_request_context, redirect, send_file
@@ -15,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.api.ai_seats.analysis import AnalysisTasks
+from services.api.ai_seats.brokers import broker_nodes
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hints import HintClient
@@ -24,7 +26,9 @@ from services.api.ai_seats.pauses import PauseGate
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
+from services.api.http import record_routes  # noqa: F401  (adds the records' routes to v1)
 from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
@@ -34,6 +38,7 @@ from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, problem_response
+from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
 from services.web import web
@@ -81,7 +86,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.store"] = store
     app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
     celery = celery_init_app(app)
-    dispatcher = AiDispatcher(celery, store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id)
+    dispatcher = AiDispatcher(
+        app.extensions["spades.celery_nodes"], store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id
+    )
     app.extensions["spades.ai"] = dispatcher
     gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
     app.extensions["spades.pauses"] = gate
@@ -92,8 +99,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),
+        records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
     )
     app.extensions["spades.commands"] = ctx
+    init_records(app, ctx)
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, celery, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
@@ -105,13 +114,25 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web)
     _register_docs(app)
     if settings["AI_ENABLED"]:
-        backend = settings["CELERY_RESULT_BACKEND"] or settings["REDIS_URL"]
-        results = redis.Redis.from_url(backend, socket_timeout=None, socket_connect_timeout=2)
+        results = [
+            redis.Redis.from_url(node.backend, socket_timeout=None, socket_connect_timeout=2)
+            for node in broker_nodes(settings)
+        ]
         max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
         driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app
+
+
+def init_records(app: Flask, ctx: Collaborators) -> None:
+    """The records database and this process's records writer (:mod:`services.api.records.service`)."""
+    if ctx.records is None:
+        return
+    writer = records_service(app.config, ctx.store, ctx.records)
+    app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
+    if app.config["RECORDS_WRITER_ENABLED"]:
+        writer.start()
 
 
 def _under_gevent() -> bool:
@@ -162,10 +183,18 @@ def sender_backend_url(url: str) -> str:
 
 def celery_init_app(app: Flask) -> Celery:
     """Flask's Celery pattern, producer side: the API only sends tasks (through
-    :class:`SenderRedisBackend`: no result-consumer subscription per send)."""
+    :class:`SenderRedisBackend`: no result-consumer subscription per send).  One app per broker node
+    (``app.extensions["spades.celery_nodes"]``, in ``AI_BROKER_URLS`` order); the first is returned."""
+    nodes = [celery_for_node(app, node.broker, node.backend) for node in broker_nodes(app.config)]
+    app.extensions["spades.celery_nodes"] = nodes
+    app.extensions["celery"] = nodes[0]
+    return nodes[0]
+
+
+def celery_for_node(app: Flask, broker: str, result_backend: str) -> Celery:
+    """The sending Celery app of one broker node."""
     config = app.config
-    broker = config["CELERY_BROKER_URL"] or config["REDIS_URL"]
-    backend = sender_backend_url(config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"])
+    backend = sender_backend_url(result_backend)
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
     celery.conf.update(
@@ -178,7 +207,6 @@ def celery_init_app(app: Flask) -> Celery:
         result_serializer="json",
         accept_content=["json"],
     )
-    app.extensions["celery"] = celery
     return celery
 
 
@@ -187,7 +215,7 @@ def make_analysis_clients(app: Flask, celery: Any, dispatcher: AiDispatcher) -> 
     bounded socket timeouts (a dead Redis is a quick 503)."""
     config = app.config
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
-    backend = config["CELERY_RESULT_BACKEND"] or config["REDIS_URL"]
+    backend = broker_nodes(config)[0].backend  # hints and reviews go to the first broker node
     results = redis.Redis.from_url(backend, socket_timeout=timeout, socket_connect_timeout=timeout)
     queue = config["HINT_QUEUE"]
     hints = AnalysisTasks(celery, results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")
@@ -249,6 +277,15 @@ def _register_errors(app: Flask) -> None:
         log.warning("redis error: %s", error.__class__.__name__)
         return problem_response(
             ApiError(503, "unavailable", "The game store is unreachable; retry shortly."), {"Retry-After": "1"}
+        )
+
+    @app.errorhandler(sqlalchemy.exc.SQLAlchemyError)
+    def records_down(error: sqlalchemy.exc.SQLAlchemyError) -> Response:
+        STORE_ERRORS.labels(error.__class__.__name__).inc()
+        log.warning("records database error: %s", error.__class__.__name__)
+        return problem_response(
+            ApiError(503, "records_unavailable", "The records database is unreachable; retry shortly."),
+            {"Retry-After": "1"},
         )
 
     @app.errorhandler(Exception)

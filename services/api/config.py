@@ -22,6 +22,14 @@ DEFAULTS: dict[str, Any] = {
     "GAME_TTL_SECONDS": 7 * 24 * 3600,  # idle games expire; refreshed on every change
     "FINISHED_GAME_TTL_SECONDS": 3600,  # a finished game (nobody moves in it) expires this long after its end
     "IDEMPOTENCY_TTL_SECONDS": 24 * 3600,  # how long a stored Idempotency-Key response is replayed
+    "DATA_DIR": "var",  # the embedded records database's directory (records.sqlite3), when no URL is set
+    "RECORDS_ENABLED": True,  # every finished (or abandoned) game's record kept in the records database
+    "RECORDS_DATABASE_URL": "",  # postgresql://user:password@host:5432/db for a deployment ("" = SQLite in DATA_DIR)
+    "RECORDS_POOL_SIZE": 2,  # PostgreSQL connections per API process (as many again in bursts)
+    "RECORDS_WRITER_ENABLED": True,  # run this process's records writer (drains the outbox into the database)
+    "RECORDS_DRAIN_INTERVAL_SECONDS": 1.0,  # how often the writer looks for due records
+    "RECORDS_RETRY_SECONDS": 10.0,  # a record the database did not take is tried again this much later
+    "RECORDS_RETENTION_DAYS": 0,  # records that ended longer ago are deleted (0 = kept forever)
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
@@ -31,6 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
     "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL (required in cluster mode)
     "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL (required in cluster mode)
+    "AI_BROKER_URLS": "",  # "redis://a/0,redis://b/0": AI broker nodes, each game's tasks on one (unset: CELERY_*)
     "AI_ENABLED": True,  # run the AI driver threads (apply decisions, re-send overdue turns)
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
@@ -70,6 +79,12 @@ _CASTS = {
     "GAME_TTL_SECONDS": int,
     "FINISHED_GAME_TTL_SECONDS": int,
     "IDEMPOTENCY_TTL_SECONDS": int,
+    "RECORDS_ENABLED": flag,
+    "RECORDS_POOL_SIZE": int,
+    "RECORDS_WRITER_ENABLED": flag,
+    "RECORDS_DRAIN_INTERVAL_SECONDS": float,
+    "RECORDS_RETRY_SECONDS": float,
+    "RECORDS_RETENTION_DAYS": float,
     "MAX_CONTENT_LENGTH": int,
     "EVENTS_MAX_WAIT": int,
     "EVENTS_PAGE_SIZE": int,
@@ -134,12 +149,12 @@ def rate_limit_storage(config: dict[str, Any]) -> str:
 
 def check_config(config: dict[str, Any]) -> None:
     """Refuse settings that would fail at the first request (raises :class:`ConfigError`)."""
-    if cluster_nodes(config):
+    if cluster_nodes(config) and not config["AI_BROKER_URLS"]:
         missing = [name for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND") if not config[name]]
         if missing:
             raise ConfigError(
                 f"REDIS_CLUSTER_NODES is set, so {' and '.join(missing)} must name a plain (non-cluster) Redis: "
-                "Celery's Redis transport cannot use a Redis Cluster."
+                "Celery's Redis transport cannot use a Redis Cluster (or set AI_BROKER_URLS)."
             )
     waits = int(config["REDIS_WAIT_REPLICAS"]) > 0
     if waits and int(config["REDIS_WAIT_TIMEOUT_MS"]) >= float(config["REDIS_SOCKET_TIMEOUT"]) * 1000:

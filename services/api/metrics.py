@@ -49,6 +49,11 @@ QUOTA_REFUSALS = Counter(
 AI_REISSUED = Counter(
     "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
 )
+AI_FALLBACK_MOVES = Counter(
+    "spades_ai_fallback_moves_total",
+    "Computer moves the API played itself (basic's move): no worker answered, or the game's broker node is down.",
+    ["node"],
+)
 AI_DECISIONS_SENT = Counter("spades_ai_decisions_sent_total", "AI turns sent to the workers.", ["level"])
 AI_RESULT_SUBSCRIPTIONS = Gauge(
     "spades_ai_result_subscriptions",
@@ -71,3 +76,9 @@ FANOUT_SUBSCRIPTIONS = Gauge(
     "spades_fanout_subscriptions", "Games the fan-out hubs are subscribed to.", multiprocess_mode="livesum"
 )
 STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
+RECORDS_WRITTEN = Counter(
+    "spades_records_written_total", "Game records written to the records database, by outcome.", ["outcome"]
+)
+RECORD_WRITE_FAILURES = Counter(
+    "spades_record_write_failures_total", "Record writes the database refused or missed (retried later)."
+)

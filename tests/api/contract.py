@@ -28,6 +28,7 @@ def openapi() -> OpenAPI:
         "application/yaml": _text,
         "text/html": _text,
         "text/event-stream": _text,
+        "application/x-ndjson": _text,
     }
     config = Config(extra_media_type_deserializers=deserializers)
     return OpenAPI.from_file_path(str(SPEC_PATH), config=config)

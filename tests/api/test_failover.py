@@ -15,6 +15,9 @@ import pytest
 import requests
 
 from testkit.fault_drills import play_through_failover
+from testkit.processes import gunicorn
+from testkit.redis_cluster import MASTERS, free_base_port, loopback_cluster
+from tests.conftest import cluster_env
 
 from .sse import messages, open_stream
 
@@ -66,3 +69,17 @@ def test_killing_the_games_master_loses_no_acknowledged_move(cluster_api, redis_
     assert figures["acknowledged_before_kill"] < figures["moves_acknowledged"], "play went on after the failover"
     assert figures["refused_or_failed_during_failover"], "the kill was noticed by the client"
     assert redis_cluster.healthy()
+
+
+def test_a_master_lost_for_good_with_two_replicas_loses_no_acknowledged_move():
+    """Two replicas per master: the killed master never returns, one replica is promoted and the other
+    follows it, so the shard's moves are confirmed (WAIT 1) again without anyone adding a node."""
+    with loopback_cluster(free_base_port(MASTERS * 3), replicas=2) as cluster:
+        env = cluster_env(cluster, AI_ENABLED="0")
+        with gunicorn(env["REDIS_URL"], workers=2, threads=8, env=env) as base:
+            figures = play_through_failover(base, cluster, restart=False)
+    print("\nmaster lost for good:", json.dumps(figures))
+    assert figures["game_finished"] and not figures["killed_node_restarted"]
+    assert figures["acknowledged_moves_lost"] == 0
+    assert figures["moves_applied"] == figures["moves_acknowledged"]
+    assert figures["acknowledged_before_kill"] < figures["moves_acknowledged"], "play went on after the failover"

@@ -34,6 +34,15 @@ max-examples = {examples}
 include-operation-id = ["placeBid", "playCard", "decideBlind", "passCards"]
 # a schema-valid move may be out of turn, illegal, or against a stale If-Match
 checks.positive_data_acceptance.expected-statuses = [200, 401, 404, 409, 412, 422]
+
+[[operations]]
+include-operation-id = ["listRecords"]
+# a schema-valid cursor may be none the listing issued (400)
+checks.positive_data_acceptance.expected-statuses = [200, 400]
+
+[[operations]]
+include-operation-id = ["getGameRecord"]
+checks.positive_data_acceptance.expected-statuses = [200, 404, 409]
 """
 
 

@@ -35,10 +35,11 @@ def test_the_cluster_manifests_validate_strictly(overlay: dict[str, Any], versio
             kubernetes_validate.validate(doc, version, strict=True)
 
 
-def test_six_nodes_with_their_data_on_volumes() -> None:
+def test_nine_nodes_two_replicas_a_master_with_their_data_on_volumes() -> None:
+    """3 masters with two replicas each: a master lost for good leaves its promoted replica one to confirm moves."""
     docs = load_yaml_documents(OVERLAY / "redis-cluster.yaml")
     nodes = named(docs, "StatefulSet", "redis-cluster")
-    assert nodes["spec"]["replicas"] == 6
+    assert nodes["spec"]["replicas"] == 9
     (container,) = nodes["spec"]["template"]["spec"]["containers"]
     assert "--cluster-enabled" in container["args"] and "--appendonly" in container["args"]
     assert nodes["spec"]["volumeClaimTemplates"], "a restarted master must come back with its data"

@@ -11,6 +11,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from ..api.helpers import wait_until
 from .driver import LONG, open_house_rules
 
 pytestmark = pytest.mark.integration
@@ -147,3 +148,31 @@ def test_your_games_are_split_into_live_and_finished(new_page, web):
     expect(done_list.locator("a")).to_have_text(re.compile(r"^South · (won|lost) -?\d+–-?\d+$"))
     expect(live_list).to_contain_text("round 1")
     assert page.evaluate("localStorage.getItem('spades.seat.gone-long-ago')") is None, "an expired game is forgotten"
+
+
+def test_a_finished_game_gone_from_the_live_store_is_read_from_the_records(new_page, web, redis_db1):
+    over, over_token = finished_game(web)
+    game_key = f"game:{{{over}}}"
+
+    def recorded() -> bool:  # written, and then given its expiry back
+        return (
+            requests.get(f"{web}/v1/games/{over}/record", timeout=30).status_code == 200 and redis_db1.ttl(game_key) > 0
+        )
+
+    wait_until(recorded, "the finished game was not recorded")
+    redis_db1.delete(game_key, f"{game_key}:events")  # as when it expires
+    assert requests.get(f"{web}/v1/games/{over}", timeout=30).status_code == 404
+    page = new_page()
+    page.goto("/play")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)", [f"spades.seat.{over}", json.dumps({"seat": 0, "token": over_token})]
+    )
+    page.reload()
+    done_list = page.locator("[data-testid=finished-games]")
+    expect(done_list.locator("a")).to_have_text(re.compile(r"^South · (won|lost) -?\d+–-?\d+$"), timeout=LONG)
+    done_list.locator("a").click()
+    record = page.locator("[data-testid=record]")
+    expect(record).to_be_visible(timeout=LONG)
+    expect(record.locator("[data-testid=record-result]")).to_contain_text(re.compile("(Your team wins|Opponents win)"))
+    expect(record.locator("[data-testid=score-history] tbody tr").first).to_be_visible()
+    assert page.js_errors == []

@@ -14,6 +14,9 @@ a :class:`services.api.ai_seats.results.ResultChannels`), each is subscribed to 
 own result channel (a task is sent once that is confirmed) and unsubscribed
 from as soon as it leaves these books: claimed, evicted, or older than the
 listener's horizon (:meth:`AiDispatcher.forget_before`).
+
+With several broker nodes (``AI_BROKER_URLS``, :mod:`services.api.ai_seats.brokers`) it holds one Celery
+app and one result listener per node, and sends each game's turns to the node its id maps to.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from celery import Celery
 
+from services.api.ai_seats.brokers import node_of
 from services.api.ai_seats.results import ResultWaiter
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
@@ -72,6 +76,7 @@ class ResultListener(Protocol):
 class AiDispatcher:
     """Sends AI turns and remembers them until their move is applied.
 
+    ``celery`` is one app per broker node, in ``AI_BROKER_URLS`` order (or the one app);
     ``request_id`` names the request a send belongs to (the app factory passes
     one that reads Flask's request; outside a request, ``"ai-driver"``)."""
 
@@ -80,13 +85,14 @@ class AiDispatcher:
 
     def __init__(
         self,
-        celery: Celery,
+        celery: Celery | Sequence[Celery],
         store: GameStore,
         deadline: float,
         request_id: Callable[[], str] = _no_request,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.celery = celery
+        self.nodes: list[Celery] = list(celery) if isinstance(celery, (list, tuple)) else [celery]
+        self.celery = self.nodes[0]  # hints and reviews go to the first node
         self.store = store
         self.deadline = deadline
         self.request_id = request_id
@@ -96,17 +102,34 @@ class AiDispatcher:
         self._sent_lock = threading.Lock()
         # task id -> abandoned at, of hints whose requester stopped waiting: deleted on arrival
         self._abandoned: OrderedDict[str, float] = OrderedDict()
-        self.listener: ResultListener | None = None
+        self.listeners: dict[int, ResultListener] = {}
 
-    def listen_with(self, listener: ResultListener | None) -> None:
-        """The process's result listener: what this dispatcher awaits is subscribed to there."""
-        self.listener = listener
+    @property
+    def listener(self) -> ResultListener | None:
+        """The first node's listener (the one hints and reviews wait on)."""
+        return self.listeners.get(0)
+
+    @listener.setter
+    def listener(self, listener: ResultListener | None) -> None:
+        self.listen_with(listener)
+
+    def listen_with(self, listener: ResultListener | None, node: int = 0) -> None:
+        """The result listener of broker node ``node``: what this dispatcher awaits there is subscribed to there."""
+        if listener is None:
+            self.listeners.pop(node, None)
+        else:
+            self.listeners[node] = listener
+
+    def node_for(self, game_id: str) -> int:
+        """The broker node carrying ``game_id``'s turns (:func:`services.api.ai_seats.brokers.node_of`)."""
+        return node_of(game_id, len(self.nodes))
 
     def _unsubscribe(self, task_ids: list[str]) -> None:
-        """Never called under ``_sent_lock``: the listener's reader calls in here holding none of its own."""
-        if self.listener is not None:
+        """Never called under ``_sent_lock``: the listener's reader calls in here holding none of its own.
+        Every node's listener is told (a no-op where the task is not awaited): the books keep no node."""
+        for listener in list(self.listeners.values()):
             for task_id in task_ids:
-                self.listener.unsubscribe(task_id)
+                listener.unsubscribe(task_id)
 
     def claim_result(self, task_id: str) -> Sent | None:
         """``(level, sent_at, bulk)`` if this process sent ``task_id`` (and so applies
@@ -167,8 +190,9 @@ class AiDispatcher:
         self.store.expect_turn(game_id, self.clock() + self.deadline)
 
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> str:
-        """Send the turn of ``seat`` at ``record.version`` (recorded first, so a
-        failed send is retried by the deadline sweep); its task id."""
+        """Send the turn of ``seat`` at ``record.version`` to its game's node (recorded first, so a
+        failed send is retried by the deadline sweep, and after ``AI_MAX_ATTEMPTS`` played by the fallback:
+        a broker node that is down raises here, and the caller's move stays committed); its task id."""
         level = record.seats[seat].level or DEFAULT_LEVEL
         bulk = record.computer_only  # nobody waits on it: after every waiting person's turn
         request_id = self.request_id()
@@ -183,14 +207,16 @@ class AiDispatcher:
             "attempts": attempts,
             "bulk": bulk,
         }
+        node = self.node_for(record.game_id)
         self._remember_sent(task_id, level, now, bulk)
         self.store.record_turn(record.game_id, pending, now + self.deadline)
-        if self.listener is not None:
+        listener = self.listeners.get(node)
+        if listener is not None:
             # Confirmed before sending, so the result can't be published unheard.  Unconfirmed in time (the
             # listener's connection is down): sent anyway, and the deadline sweep applies the stored result.
-            self.listener.subscribe(task_id)
+            listener.subscribe(task_id)
         ai_view = view(record.state, seat, history=False)  # no strategy reads finished rounds: most of the bytes
-        self.celery.send_task(
+        self.nodes[node].send_task(
             TASK_NAME,
             task_id=task_id,
             kwargs={
@@ -206,22 +232,36 @@ class AiDispatcher:
         )
         AI_DECISIONS_SENT.labels(level).inc()
         extra = {"request_id": request_id, "game_id": record.game_id, "seat": seat, "level": level, "bulk": bulk}
-        extra["task_id"] = task_id
+        extra["task_id"], extra["node"] = task_id, node
         log.info("ai turn sent", extra=extra)
         return task_id
 
-    def stored_result(self, task_id: str) -> dict[str, Any] | None:
-        """A finished task's decision from the result backend (a publication the listener missed)."""
-        stored = self.celery.AsyncResult(task_id)
+    def stored_result(self, task_id: str, game_id: str | None = None) -> dict[str, Any] | None:
+        """A finished task's decision from its node's result backend (a publication the listener missed);
+        ``game_id`` names the node (without it, the first)."""
+        celery = self.nodes[self.node_for(game_id)] if game_id is not None else self.celery
+        stored = celery.AsyncResult(task_id)
         return stored.result if stored.successful() and isinstance(stored.result, dict) else None
 
-    def queue_depth(self) -> dict[str, int]:
-        """Turns waiting in each AI queue, both classes (Celery's Redis transport keeps a list per queue)."""
-        with self.celery.connection_for_read() as conn:
-            pipe = conn.default_channel.client.pipeline(transaction=False)
-            for queue in WORKER_QUEUES:
-                pipe.llen(queue)
-            return {queue: int(n) for queue, n in zip(WORKER_QUEUES, pipe.execute(), strict=True)}
+    def queue_depth(self) -> dict[tuple[str, str], int]:
+        """Turns waiting in each AI queue of each node, ``(node, queue) -> n`` (Celery's Redis transport
+        keeps a list per queue).  A node that does not answer is left out (its gauge goes missing)."""
+        depths: dict[tuple[str, str], int] = {}
+        failed: Exception | None = None
+        for node, celery in enumerate(self.nodes):
+            try:
+                with celery.connection_for_read() as conn:
+                    pipe = conn.default_channel.client.pipeline(transaction=False)
+                    for queue in WORKER_QUEUES:
+                        pipe.llen(queue)
+                    counts = pipe.execute()
+            except Exception as error:  # one node down must not hide the others' depths
+                failed = error
+                continue
+            depths.update({(str(node), queue): int(n) for queue, n in zip(WORKER_QUEUES, counts, strict=True)})
+        if failed is not None and not depths:
+            raise failed
+        return depths
 
     def pending(self, game_id: str) -> dict[str, Any] | None:
         return self.store.pending_turn(game_id)

@@ -25,6 +25,12 @@ applier, and the sweeper):
   can't freeze a game forever (logged and counted).  The overdue turn of a
   computer-only game nobody watches is not sent again: the game is marked
   paused (:mod:`services.api.ai_seats.pauses`) and its next read sends it.
+
+With several broker nodes (``AI_BROKER_URLS``) there is one listener per node, each subscribed on its
+node's result backend.  A node that is down costs only its own games, and only time: their overdue turns
+cannot be sent again, so the sweeper plays basic's move for them at once (one deadline per move instead of
+``AI_MAX_ATTEMPTS``), its stored results read as missing; the other nodes' games are swept as usual.  When
+the node is back, the next turn sent there is a worker's again.
 """
 
 from __future__ import annotations
@@ -33,10 +39,11 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis
+from kombu.exceptions import OperationalError
 
 from services.api.ai_seats.dispatch import AiDispatcher, Sent
 from services.api.ai_seats.hooks import ai_seat_to_move
@@ -45,6 +52,7 @@ from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.commands import Collaborators, apply_ai_move
 from services.api.metrics import (
     AI_DECISION_SECONDS,
+    AI_FALLBACK_MOVES,
     AI_QUEUE_WAIT_SECONDS,
     AI_REISSUED,
     AI_RESULT_SUBSCRIPTIONS,
@@ -57,6 +65,8 @@ from services.players import DEFAULT_LEVEL, basic_move
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
+#: What a broker node that is down raises to a send or a result read.
+BROKER_DOWN = (OperationalError, redis.RedisError, OSError)
 
 
 def fallback_move(record: GameRecord, seat: int) -> dict[str, Any]:
@@ -72,15 +82,16 @@ class AiDriver:
     """Applies AI decisions as they land and re-sends lost ones (see module doc).
 
     ``ctx`` is what the commands work with (its store holds the turn ledger);
-    ``results`` the result backend's Redis, for the listener (None: no listener,
-    results are only found by the sweep).  A task still awaited ``max_attempts``
-    deadlines after it was sent is forgotten: by then its turn was re-sent or played."""
+    ``results`` the result backend's Redis, for the listener, or one per broker node in
+    ``AI_BROKER_URLS`` order (None: no listener, results are only found by the sweep).  A task
+    still awaited ``max_attempts`` deadlines after it was sent is forgotten: by then its turn
+    was re-sent or played."""
 
     def __init__(
         self,
         ctx: Collaborators,
         dispatcher: AiDispatcher,
-        results: redis.Redis | None,
+        results: redis.Redis | Sequence[redis.Redis] | None,
         max_attempts: int,
         sweep_interval: float,
         clock: Callable[[], float] = time.time,
@@ -90,27 +101,36 @@ class AiDriver:
         self.gate = gate
         self.store = ctx.store
         self.dispatcher = dispatcher
-        self.results = results
+        self.node_results: list[redis.Redis] = (
+            [] if results is None else list(results) if isinstance(results, (list, tuple)) else [results]
+        )
+        self.results = self.node_results[0] if self.node_results else None
         self.max_attempts = max_attempts
         self.sweep_interval = sweep_interval
         self.clock = clock
         self._stop = threading.Event()
-        self.channels: ResultChannels | None = None
-        if results is not None:
-            self.channels = ResultChannels(
-                lambda: RedisSubscription(results, sharded=False), self._on_message, AI_RESULT_SUBSCRIPTIONS
-            )
-            dispatcher.listen_with(self.channels)
+        self.node_channels = [self._listen(node, client) for node, client in enumerate(self.node_results)]
+        self.channels: ResultChannels | None = self.node_channels[0] if self.node_channels else None
+
+    def _listen(self, node: int, client: redis.Redis) -> ResultChannels:
+        """Node ``node``'s listener, on its result backend ``client``."""
+        channels = ResultChannels(
+            lambda: RedisSubscription(client, sharded=False),
+            lambda data: self._on_message(data, node),
+            AI_RESULT_SUBSCRIPTIONS,
+        )
+        self.dispatcher.listen_with(channels, node)
+        return channels
 
     def start(self) -> None:
-        if self.channels is not None:
-            self.channels.start()
+        for channels in self.node_channels:
+            channels.start()
         threading.Thread(target=self._sweep, name="ai-sweeper", daemon=True).start()
 
     def stop(self) -> None:
         self._stop.set()
-        if self.channels is not None:
-            self.channels.stop()
+        for channels in self.node_channels:
+            channels.stop()
 
     # ---- applying a decision ---------------------------------------------------
 
@@ -133,8 +153,8 @@ class AiDriver:
         # replaced it, and a stale one costs the sweep one read.
         return applied
 
-    def _on_message(self, data: bytes) -> None:
-        """A result published on a channel the listener subscribed to (its reader thread calls this)."""
+    def _on_message(self, data: bytes, node: int = 0) -> None:
+        """A result published on a channel node ``node``'s listener subscribed to (its applier calls this)."""
         meta = json.loads(data)
         task_id = meta.get("task_id", "")
         sent = self.dispatcher.claim_result(task_id)
@@ -143,16 +163,16 @@ class AiDriver:
             # registered as sent, so their answers are never applied as moves), or one forgotten meanwhile.
             abandoned = self.dispatcher.claim_abandoned(task_id)
             AI_RESULTS_RECEIVED.labels("abandoned_hint" if abandoned else "unclaimed").inc()
-            if abandoned and self.results is not None:
-                self.results.delete(result_channel(task_id))
+            if abandoned and self.node_results:
+                self.node_results[node].delete(result_channel(task_id))
             return
         AI_RESULTS_RECEIVED.labels("decision").inc()
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
             return  # failures are retried by the sweeper at the deadline
         self.apply_result(result, sent)
-        if self.results is not None:  # applied now or stale: nobody needs the stored result any more
-            self.results.delete(result_channel(task_id))
+        if self.node_results:  # applied now or stale: nobody needs the stored result any more
+            self.node_results[node].delete(result_channel(task_id))
 
     # ---- deadlines --------------------------------------------------------------
 
@@ -170,7 +190,10 @@ class AiDriver:
         self.dispatcher.forget_before(now - self.max_attempts * self.dispatcher.deadline)
         for game_id in self.store.due_turns(now, SWEEP_BATCH):
             if self.store.claim_turn(game_id):  # else another API process claimed it
-                self.recover(game_id)
+                try:
+                    self.recover(game_id)
+                except BROKER_DOWN as error:  # one game's failure (a store error) must not stop the batch
+                    log.warning("ai turn not recovered", extra={"game_id": game_id, "error": type(error).__name__})
 
     def recover(self, game_id: str) -> None:
         """An AI turn is overdue: apply its result if it exists, else send it (again)."""
@@ -181,7 +204,10 @@ class AiDriver:
         pending = self.dispatcher.pending(game_id)
         attempts = 0  # never sent: the process that committed died before sending
         if pending is not None and pending["version"] == record.version:
-            stored = self.dispatcher.stored_result(pending["task_id"])
+            try:
+                stored = self.dispatcher.stored_result(pending["task_id"], game_id)
+            except BROKER_DOWN:  # its broker node is down: as if nothing was stored
+                stored = None
             if stored is not None:
                 self.apply_result(stored)
                 self.dispatcher.claim_result(pending["task_id"])  # if this process sent it: no longer awaited
@@ -191,11 +217,21 @@ class AiDriver:
             return  # a computer-only game nobody watches: paused, its next read sends the turn
         if attempts >= self.max_attempts:
             log.error("no AI worker answered; playing basic's move", extra={"game_id": game_id, "seat": seat})
-            move = fallback_move(record, seat)
-            self.apply_result({"game_id": game_id, "version": record.version, "seat": seat, "move": move})
+            self.play_fallback(record, seat)
             return
         level = record.seats[seat].level or DEFAULT_LEVEL
         if attempts:
             AI_REISSUED.labels(level).inc()
         log.warning("ai turn overdue; sending it", extra={"game_id": game_id, "attempts": attempts})
-        self.dispatcher.dispatch(record, seat, attempts=attempts + 1)
+        try:
+            self.dispatcher.dispatch(record, seat, attempts=attempts + 1)
+        except BROKER_DOWN as error:  # its broker node is down: no worker can answer, so don't wait for one
+            extra = {"game_id": game_id, "seat": seat, "error": type(error).__name__}
+            log.error("broker node unreachable; playing basic's move", extra=extra)
+            self.play_fallback(record, seat)
+
+    def play_fallback(self, record: GameRecord, seat: int) -> None:
+        """Basic's move for ``seat`` at ``record.version`` (the compare-and-set drops it if a worker's landed)."""
+        move = fallback_move(record, seat)
+        if self.apply_result({"game_id": record.game_id, "version": record.version, "seat": seat, "move": move}):
+            AI_FALLBACK_MOVES.labels(str(self.dispatcher.node_for(record.game_id))).inc()

@@ -24,11 +24,20 @@ from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
 from services.api.problems import ApiError, invalid_request
-from services.api.store.protocol import GameRecord, GameStore, NotReplicated, Seat, idempotency_key, key_digest
+from services.api.store.protocol import (
+    GameRecord,
+    GameStore,
+    NotReplicated,
+    Seat,
+    idempotency_key,
+    key_digest,
+    now_ms,
+)
 from services.engine import (
     Bid,
     EngineError,
@@ -62,6 +71,7 @@ class Collaborators:
     allow_seeded: bool = True  # ALLOW_SEEDED_GAMES: off where strangers play (a seed's creator knows the deals)
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
+    records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
 
 
 def load(store: GameStore, game_id: str) -> GameRecord:
@@ -98,7 +108,10 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
         tokens.append(token)
     options = dict(body["options"])
-    record = GameRecord(new_game_id(), 1, seats, "", options, seeded=seed is not None, creators=creators)
+    now = now_ms()
+    record = GameRecord(
+        new_game_id(), 1, seats, "", options, seeded=seed is not None, creators=creators, created_ms=now, changed_ms=now
+    )
     record = record.with_state(state)
     events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
     if not record.waiting:
@@ -106,6 +119,8 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         events += log_entries(record, [round_started(state)])
     quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
     ctx.ai.before_commit(record)
+    if ctx.records:
+        ctx.records.created(ctx.store, record)
     try:
         committed = ctx.store.commit(record, None, events)
     except NotReplicated:
@@ -230,18 +245,26 @@ def _commit_move(
     except NotReplicated:
         ctx.ai.after_commit(nxt)  # it is written, just not yet safe: the next AI turn goes out as usual
         if after.phase == "game_over":
-            quotas.release(ctx.store, nxt)
+            _ended(ctx, nxt)
         raise
     if not committed:
         return None
     MOVES.labels(kind, "accepted").inc()
     if after.phase == "game_over":
         GAMES_FINISHED.inc()
-        quotas.release(ctx.store, nxt)  # its creators may start another (the one extra call, at the end only)
+        _ended(ctx, nxt)
     if cache is not None:
         cache.put((record.game_id, nxt.version, seat), response)
     ctx.ai.after_commit(nxt)
     return response
+
+
+def _ended(ctx: Collaborators, record: GameRecord) -> None:
+    """After the commit that ends a game: its creators may start another, its record is due (a call each,
+    at the end only: an ordinary move makes neither)."""
+    quotas.release(ctx.store, record)
+    if ctx.records:
+        ctx.records.finished(ctx.store, record)
 
 
 def make_move(ctx: Collaborators, game_id: str, request: MoveRequest) -> dict[str, Any]:

@@ -79,16 +79,19 @@ def request_id() -> str:
 
 
 class QueueDepthCollector(Collector):
-    """``spades_ai_queue_depth``: messages waiting in each AI queue, read at scrape time."""
+    """``spades_ai_queue_depth``: messages waiting in each AI queue of each broker node (``node``: its
+    position in ``AI_BROKER_URLS``, "0" with one broker), read at scrape time."""
 
-    def __init__(self, depth: Callable[[], dict[str, int]]) -> None:
+    def __init__(self, depth: Callable[[], dict[tuple[str, str], int]]) -> None:
         self.depth = depth
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        family = GaugeMetricFamily("spades_ai_queue_depth", "AI turns waiting in each queue.", labels=["queue"])
+        family = GaugeMetricFamily(
+            "spades_ai_queue_depth", "AI turns waiting in each queue of each broker node.", labels=["node", "queue"]
+        )
         try:
-            for queue, n in self.depth().items():
-                family.add_metric([queue], n)
+            for (node, queue), n in self.depth().items():
+                family.add_metric([node, queue], n)
         except Exception:  # a scrape must not fail because the broker is down
             STORE_ERRORS.labels("broker").inc()
         yield family
@@ -118,7 +121,7 @@ class SizedFilesCollector(multiprocess.MultiProcessCollector):
         return self.merge(sized_metric_files(self._path), accumulate=True)
 
 
-def metrics_text(queue_depth: Callable[[], dict[str, int]]) -> bytes:
+def metrics_text(queue_depth: Callable[[], dict[tuple[str, str], int]]) -> bytes:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         SizedFilesCollector(registry)
@@ -130,7 +133,7 @@ def metrics_text(queue_depth: Callable[[], dict[str, int]]) -> bytes:
     return body + generate_latest(live)
 
 
-def init_observability(app: Flask, queue_depth: Callable[[], dict[str, int]]) -> None:
+def init_observability(app: Flask, queue_depth: Callable[[], dict[tuple[str, str], int]]) -> None:
     """Request metrics, access log lines and ``GET /metrics``; the request id
     and start time come from :class:`services.api.http.wsgi_edge.Edge`."""
     request_metrics: dict[tuple[str, str, int], tuple[Any, Any]] = {}

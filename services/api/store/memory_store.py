@@ -8,7 +8,7 @@ idempotency entry together or not at all, and each :class:`MemoryStore` keeps
 its own ``recent`` copies.  Several stores over one :class:`MemoryBackend`
 play several API processes over one Redis, stale copies included.  What it
 leaves out: expiry (TTLs; a watched mark lapses on its ``clock``, holds end
-at their given times) and the Lua script's wire format.
+at their given times; a game's time left is what a test puts in ``ttls``) and the Lua script's wire format.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import orjson
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
 from services.api.store.protocol import GameRecord, Notice, RecentCopies, entry_answers, notify_channel
 
+DEFAULT_TTL_SECONDS = 7 * 24 * 3600.0  # a game's time left when a test set none (GAME_TTL_SECONDS's default)
+
 
 @dataclass
 class MemoryBackend:
@@ -40,6 +42,10 @@ class MemoryBackend:
     paused: set[str] = field(default_factory=set)  # game ids marked paused
     changed: Condition = field(default_factory=Condition)  # the lock of every read and write
     subscribers: dict[str, set[MemorySubscription]] = field(default_factory=dict)  # channel -> subscriptions
+    outbox: dict[str, float] = field(default_factory=dict)  # game id -> when its record is due
+    ttls: dict[str, float] = field(default_factory=dict)  # game id -> seconds left, as a test sets it
+    written: dict[str, int] = field(default_factory=dict)  # game id -> the version record_written was told
+    kept: dict[str, float] = field(default_factory=dict)  # game id -> the last keep_game's seconds
 
     def publish(self, channel: str, payload: bytes) -> None:
         """SPUBLISH's part (call with ``changed`` held)."""
@@ -209,3 +215,40 @@ class MemoryStore:
                 return True
             self.backend.paused.add(game_id)
             return False
+
+    # ---- the records outbox (services.api.store.record_outbox) ---------------------
+
+    def schedule_record(self, game_id: str, due: float) -> None:
+        with self.backend.changed:
+            self.backend.outbox[game_id] = due
+
+    def claim_records(self, now: float, lease: float, limit: int) -> list[str]:
+        with self.backend.changed:
+            due = sorted((when, game_id) for game_id, when in self.backend.outbox.items() if when <= now)[:limit]
+            for _, game_id in due:
+                self.backend.outbox[game_id] = now + lease
+        return [game_id for _, game_id in due]
+
+    def record_done(self, game_id: str) -> None:
+        with self.backend.changed:
+            self.backend.outbox.pop(game_id, None)
+
+    def record_written(self, game_id: str, version: int) -> bool:
+        with self.backend.changed:
+            stored = self.backend.games.get(game_id)
+            if stored is None or stored[0] != version:
+                return False
+            self.backend.written[game_id] = version
+            self.backend.outbox.pop(game_id, None)
+            return True
+
+    def game_ttl(self, game_id: str) -> float | None:
+        with self.backend.changed:
+            if game_id not in self.backend.games:
+                return None
+            return self.backend.ttls.get(game_id, DEFAULT_TTL_SECONDS)
+
+    def keep_game(self, game_id: str, seconds: float) -> None:
+        with self.backend.changed:
+            self.backend.kept[game_id] = seconds
+            self.backend.ttls[game_id] = max(seconds, self.backend.ttls.get(game_id, 0.0))

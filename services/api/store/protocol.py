@@ -12,6 +12,7 @@ Lua script per commit) and :class:`services.api.store.memory_store.MemoryStore`
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 import orjson
 
 from services.api.store.fair_share import FairShareStore
+from services.api.store.record_outbox import RecordOutbox
 from services.engine import GameState, from_json, to_json_parts
 
 _PARSED: OrderedDict[tuple[str, str], GameState] = OrderedDict()
@@ -106,6 +108,8 @@ class GameRecord:
     first_seq: int = 1  # seq of the oldest event the log keeps (services.api.games.log_retention)
     round_starts: tuple[int, ...] = ()  # seqs of the kept rounds' round_started events, oldest first
     creators: tuple[str, ...] = ()  # who created it, hashed (services.api.games.quotas): released at game over
+    created_ms: int = 0  # when it was created (Unix ms): its record's timestamps (services.api.records)
+    changed_ms: int = 0  # when this version was made (Unix ms): a finished game's end, an abandoned one's last change
 
     @cached_property
     def state(self) -> GameState:
@@ -118,8 +122,9 @@ class GameRecord:
         return record
 
     def successor(self) -> GameRecord:
-        """A copy to modify into the next version (seats are immutable: a change replaces one)."""
+        """A copy to modify into the next version, stamped now (seats are immutable: a change replaces one)."""
         nxt = self._copy(self.version + 1, list(self.seats), self.state_json, dict(self.options), self.rounds_json)
+        nxt.changed_ms = now_ms()
         nxt.__dict__["state"] = self.state
         return nxt
 
@@ -141,6 +146,8 @@ class GameRecord:
             self.first_seq,
             self.round_starts,
             self.creators,
+            self.created_ms,
+            self.changed_ms,
         )
 
     @property
@@ -164,12 +171,15 @@ class GameRecord:
             meta["seeded"] = True
         if self.creators:  # only with quotas on: the creators' hashed ids, to release their hold at game over
             meta["by"] = self.creators
+        if self.created_ms:  # created and last changed, Unix ms: the game's record's timestamps
+            meta["t"] = [self.created_ms, self.changed_ms]
         return orjson.dumps(meta).decode()
 
     @classmethod
     def from_stored(cls, game_id: str, version: int, meta_json: str | bytes, state: str, rounds: str) -> GameRecord:
         meta = orjson.loads(meta_json)
         log = meta["log"]  # the kept log's first seq, then each kept round's first seq
+        created, changed = meta.get("t", (0, 0))
         return cls(
             game_id,
             version,
@@ -183,7 +193,14 @@ class GameRecord:
             log[0],
             tuple(log[1:]),
             tuple(meta.get("by", ())),
+            created,
+            changed,
         )
+
+
+def now_ms() -> int:
+    """The time as records keep it: Unix milliseconds."""
+    return int(time.time() * 1000)
 
 
 class NotReplicated(Exception):
@@ -237,9 +254,10 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-class GameStore(FairShareStore, Protocol):
+class GameStore(FairShareStore, RecordOutbox, Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`.
-    (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`.)"""
+    (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
+    outbox: :class:`services.api.store.record_outbox.RecordOutbox`.)"""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored record, or None for an unknown (or expired) game."""

@@ -3,7 +3,10 @@
 It compares the stored version, writes the record (the finished rounds only when they changed),
 appends the events (trimming the log when a round start moved its lower bound), publishes the new
 events on the game's shard channel for the fan-out hubs, stores the seat's idempotency entry over its
-previous one, and refreshes every TTL — all or nothing, on the game's one slot.
+previous one, and refreshes every TTL — all or nothing, on the game's one slot.  When finished games are
+recorded (:mod:`services.api.store.record_outbox`), the commit that ends a game takes its expiry off instead
+(``ttl`` -1: ``PERSIST``) and a later commit of the finished game leaves it as it is (``ttl`` 0): the records
+writer gives it back once the record is written.
 :func:`commit_command` is the one place that lays out its keys and arguments.
 """
 
@@ -36,14 +39,18 @@ if rounds ~= '' then
 else
   redis.call('HSET', game, 'v', version, 'meta', meta, 'state', state)
 end
-redis.call('EXPIRE', game, ttl)
+if ttl > 0 then redis.call('EXPIRE', game, ttl) elseif ttl < 0 then redis.call('PERSIST', game) end
 local notice = {}  -- the new events, as one JSON array, to the API processes' fan-out hubs
 for i = FIRST_EVENT, #ARGV, 2 do
   redis.call('XADD', events, ARGV[i], 'e', ARGV[i + 1])
   notice[#notice + 1] = ARGV[i + 1]
 end
 if trim_below ~= '' then redis.call('XTRIM', events, 'MINID', trim_below) end  -- a new round: older rounds go
-redis.call('EXPIRE', events, ttl)  -- a no-op while the stream does not exist
+if ttl > 0 then  -- a no-op while the stream does not exist
+  redis.call('EXPIRE', events, ttl)
+elseif ttl < 0 then
+  redis.call('PERSIST', events)
+end
 if #notice > 0 then redis.call('SPUBLISH', notify, '[' .. table.concat(notice, ',') .. ']') end
 if idem_entry ~= '' then redis.call('SET', idem, idem_entry, 'EX', idem_ttl) end
 for i = 5, #KEYS do redis.call('EXPIRE', KEYS[i], ttl, 'LT') end  -- game over: no seat's entry outlives it
@@ -53,11 +60,22 @@ return {1, version}
 
 @dataclass(frozen=True, slots=True)
 class CommitTtls:
-    """How long a game (in play, or finished) and a seat's idempotency entry are kept."""
+    """How long a game (in play, or finished) and a seat's idempotency entry are kept; ``keep_finished``:
+    a finished game has no expiry until its record is written (services.api.store.record_outbox)."""
 
     game: int
     finished: int
     idempotency: int
+    keep_finished: bool = False
+
+    def after(self, record: GameRecord, expected: GameRecord | None) -> int:
+        """The game's TTL after this commit: -1 to take it off, 0 to leave it as it is."""
+        if record.state.phase != "game_over":
+            return self.game
+        if not self.keep_finished:
+            return self.finished
+        newly_over = expected is None or expected.state.phase != "game_over"
+        return -1 if newly_over else 0
 
 
 def commit_command(
@@ -73,8 +91,7 @@ def commit_command(
     if expected is not None and expected.rounds_json == rounds:
         rounds = ""  # unchanged: not sent, not rewritten
     trim = expected is not None and record.first_seq > expected.first_seq
-    over = record.state.phase == "game_over"
-    ttl = ttls.finished if over else ttls.game
+    ttl = ttls.after(record, expected)
     args: list[Any] = [
         "" if expected is None else str(expected.version),  # expected
         str(record.version),  # version
@@ -82,7 +99,7 @@ def commit_command(
         record.state_json,  # state
         ttl,  # ttl
         idempotent[1] if idempotent else "",  # idem_entry
-        min(ttls.idempotency, ttl),  # idem_ttl
+        min(ttls.idempotency, ttl) if ttl > 0 else ttls.idempotency,  # idem_ttl
         rounds,  # rounds
         f"{record.first_seq}-0" if trim else "",  # trim_below
     ]
@@ -90,6 +107,7 @@ def commit_command(
         args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
     idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
     keys = [game_key(record.game_id), events_key(record.game_id), idem_key, notify_channel(record.game_id)]
-    if over:  # every seat's entry expires with the finished game (EXPIRE … LT: never lengthened)
+    if record.state.phase == "game_over" and not ttls.keep_finished:
+        # every seat's entry expires with the finished game (EXPIRE … LT: never lengthened)
         keys += [idempotency_key(record.game_id, seat) for seat in range(len(record.seats))]
     return keys, args

@@ -24,6 +24,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   on a cluster the ledger is spread over the masters like the games are.
 * ``game:{id}:watched`` and ``game:{id}:paused``, and per creator ``quota:{creator}:games`` and
   ``:computer`` — fair share (:mod:`services.api.store.redis_fair_share`).
+* ``records:outbox:{0}`` … ``{15}`` — the games whose record is due, scored by when
+  (:mod:`services.api.store.redis_record_outbox`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` (:mod:`services.api.store.redis_commit`) that writes the record, its events and the idempotency entry at once
@@ -56,10 +58,11 @@ from services.api.store.redis_commit import COMMIT_LUA, CommitTtls, commit_comma
 from services.api.store.redis_fair_share import RedisFairShare
 from services.api.store.redis_keys import events_key, game_key
 from services.api.store.redis_pubsub import RedisSubscription
+from services.api.store.redis_record_outbox import RedisRecordOutbox
 from services.api.store.redis_send import AtMostOnce
 
 
-class RedisStore(RedisAiLedger, RedisFairShare):
+class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(
@@ -71,6 +74,7 @@ class RedisStore(RedisAiLedger, RedisFairShare):
         wait_replicas: int = 0,
         wait_timeout_ms: int = 500,
         finished_ttl: int | None = None,
+        keep_finished: bool = False,
     ) -> None:
         self.client = client  # a redis.Redis, or a RedisCluster
         self.ttl_seconds = ttl_seconds
@@ -79,7 +83,7 @@ class RedisStore(RedisAiLedger, RedisFairShare):
         self.wait_timeout_ms = wait_timeout_ms
         self.cluster = isinstance(client, RedisCluster)
         finished = ttl_seconds if finished_ttl is None else finished_ttl  # nobody moves in a finished game
-        self.ttls = CommitTtls(game=ttl_seconds, finished=finished, idempotency=idem_ttl)
+        self.ttls = CommitTtls(ttl_seconds, finished, idem_ttl, keep_finished)
         self._commit = client.register_script(COMMIT_LUA)
         self._sender = AtMostOnce(client)
         self._recent = RecentCopies(recent_size)
@@ -167,4 +171,5 @@ def make_store(config: dict[str, Any]) -> RedisStore:
         wait_replicas=int(config["REDIS_WAIT_REPLICAS"]),
         wait_timeout_ms=int(config["REDIS_WAIT_TIMEOUT_MS"]),
         finished_ttl=int(config["FINISHED_GAME_TTL_SECONDS"]),
+        keep_finished=bool(config["RECORDS_ENABLED"]),
     )

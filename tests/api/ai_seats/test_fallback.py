@@ -102,8 +102,11 @@ class NeverAnswered:
     def pending(self, game_id: str) -> dict[str, Any]:
         return self._pending
 
-    def stored_result(self, task_id: str) -> None:
+    def stored_result(self, task_id: str, game_id: str | None = None) -> None:
         return None
+
+    def node_for(self, game_id: str) -> int:
+        return 0
 
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> None:
         self.sent.append((seat, attempts))

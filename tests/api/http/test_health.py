@@ -69,3 +69,21 @@ def test_readyz_names_redis_when_it_is_unreachable(gunicorn_factory):
     assert problem["checks"]["broker"] == "unreachable"
     assert "redis" in problem["detail"] and "broker" in problem["detail"]
     assert session.get("/healthz").status_code == 200, "liveness does not depend on Redis"
+
+
+def test_readyz_reports_each_broker_node_and_stays_ready_on_one(gunicorn_factory, private_redis_url):
+    """Two AI broker nodes, the second down: it is named under checks.nodes, but the broker counts as up (only
+    that node's games wait for the fallback), so what is missing is the workers, not the broker."""
+    closed = f"redis://127.0.0.1:{free_port()}/0"
+    env = {"AI_BROKER_URLS": f"{private_redis_url},{closed}"}
+    session = ContractSession(gunicorn_factory(env, redis=private_redis_url))
+    response = session.get("/readyz")
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert checks["redis"] == "ok" and checks["broker"] == "ok"
+    assert checks["nodes"] == {
+        "0": {"broker": "ok", "workers": dict.fromkeys(AI_QUEUES, 0)},
+        "1": {"broker": "unreachable", "workers": dict.fromkeys(AI_QUEUES, 0)},
+    }
+    assert "broker" not in response.json()["detail"]
+    assert session.checked == 1

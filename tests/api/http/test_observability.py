@@ -132,7 +132,7 @@ def test_moves_and_games_are_counted(gunicorn_factory):
     move_route = {"method": "POST", "route": "/v1/games/<game_id>/bids"}
     assert value(samples, "spades_http_requests_total", status="409", **move_route) == 1
     for queue in AI_QUEUES:
-        assert (("spades_ai_queue_depth", frozenset({"queue": queue}.items()))) in samples
+        assert (("spades_ai_queue_depth", frozenset({"node": "0", "queue": queue}.items()))) in samples
 
 
 def test_store_errors_are_counted(gunicorn_factory):
@@ -168,10 +168,10 @@ def test_ai_turn_message_carries_the_request_id_and_only_its_own_hand(private_re
             message = json.loads(broker.lindex("ai.bulk.standard", 0))
         finally:
             broker.close()
-    assert value(samples, "spades_ai_queue_depth", queue="ai.bulk.standard") == 1
-    assert value(samples, "spades_ai_queue_depth", queue="ai.standard") == 0
-    assert value(samples, "spades_ai_queue_depth", queue="ai.easy") == 0
-    assert value(samples, "spades_ai_queue_depth", queue="ai.pro") == 0
+    assert value(samples, "spades_ai_queue_depth", node="0", queue="ai.bulk.standard") == 1
+    assert value(samples, "spades_ai_queue_depth", node="0", queue="ai.standard") == 0
+    assert value(samples, "spades_ai_queue_depth", node="0", queue="ai.easy") == 0
+    assert value(samples, "spades_ai_queue_depth", node="0", queue="ai.pro") == 0
 
     assert message["headers"]["task"] == "ai.decide"
     _args, kwargs, _embed = json.loads(base64.b64decode(message["body"]))
@@ -224,7 +224,7 @@ def test_ai_game_counts_decisions_by_level_and_the_finished_game(private_redis_u
     assert value(samples, "spades_games_finished_total") == 1
     assert value(samples, "spades_moves_total", kind="play", outcome="accepted") == cards
     for queue in AI_QUEUES:
-        assert value(samples, "spades_ai_queue_depth", queue=queue) == 0
+        assert value(samples, "spades_ai_queue_depth", node="0", queue=queue) == 0
 
 
 def all_counted(samples: dict, decisions: int, cards: int) -> bool:

@@ -25,6 +25,7 @@ from ..contract import ContractSession
 from ..helpers import auth, create_game, wait_until
 from ..http import test_rate_limits
 from ..live import test_stream
+from ..records import test_records_live
 
 pytestmark = pytest.mark.integration
 
@@ -108,6 +109,21 @@ def test_games_expire_on_the_cluster(cluster_gunicorn):
     game_id = create_game(session, seats=[{"type": "human"}] * 4)["game_id"]
     wait_until(lambda: session.get(f"/v1/games/{game_id}").status_code == 404, "the game never expired", 30)
     assert session.get(f"/v1/games/{game_id}/events").status_code == 404
+
+
+def test_a_finished_games_record_outlives_it_on_the_cluster(cluster_gunicorn, cluster_client, tmp_path):
+    base = cluster_gunicorn(
+        {"FINISHED_GAME_TTL_SECONDS": "2", "RECORDS_DRAIN_INTERVAL_SECONDS": "0.2", "DATA_DIR": str(tmp_path)}
+    )
+    session = ContractSession(base)
+    game_id, move = test_records_live.play_until_one_move_is_left(session)
+    test_records_live.last_move(session, move)
+    wait_until(
+        lambda: cluster_client.ttl(f"game:{{{game_id}}}") > 0, "the record was not written (no expiry given back)"
+    )
+    wait_until(lambda: not cluster_client.exists(f"game:{{{game_id}}}"), "the finished game did not expire")
+    record = session.get(f"/v1/games/{game_id}/record")
+    assert record.status_code == 200 and record.json()["outcome"] == "finished"
 
 
 def test_readiness_checks_the_cluster(cluster_api, ai_worker, redis_cluster):

@@ -76,6 +76,8 @@ export const api = {
   levels: () => request("GET", "/v1/levels").then((r) => r.body),
   createGame: (spec) => request("POST", "/v1/games", { body: spec }).then((r) => r.body),
   getGame: (id, token) => request("GET", game(id), { token }).then((r) => r.body),
+  /** A finished game's record, kept after the live game is gone (404 for none, 409 while it is played). */
+  getRecord: (id) => request("GET", `${game(id)}/record`).then((r) => r.body),
   claimSeat: (id, seat) => request("POST", `${game(id)}/seats/${seat}/claim`, { body: {} }).then((r) => r.body),
   leaveSeat: (id, seat, token) =>
     request("POST", `${game(id)}/seats/${seat}/leave`, { token, body: {} }).then((r) => r.body),

@@ -11,6 +11,7 @@ import { step } from "./events.js";
 import { confirmLeave, drawGameBar } from "./gamebar.js";
 import { describeHint, fetchHint } from "./hint.js";
 import { clearMessage, describeProblem, showMessage, showProblem } from "./messages.js";
+import { fetchRecord, renderRecord } from "./record.js";
 import { openReview } from "./review.js";
 import { navigate } from "./router.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
@@ -67,7 +68,10 @@ export class Game {
     try {
       view = await this.read();
     } catch (problem) {
-      fill(this.root, h("section.panel", {}, h("h1", {}, "Can't open this game"), h("p", {}, describeProblem(problem)), h("a.button", { href: "/play" }, "Back to the lobby")));
+      const record = problem.status === 404 ? await fetchRecord(this.gameId).catch(() => null) : null;
+      if (this.stopped) return;
+      if (record) fill(this.root, renderRecord(record, heldSeat(this.gameId)?.seat ?? null));
+      else fill(this.root, h("section.panel", {}, h("h1", {}, "Can't open this game"), h("p", {}, describeProblem(problem)), h("a.button", { href: "/play" }, "Back to the lobby")));
       return;
     }
     if (this.stopped) return;

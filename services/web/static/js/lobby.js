@@ -7,6 +7,7 @@ import { fill, h } from "./dom.js";
 import { loadLevels } from "./levels.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, plainError, readForm, showError } from "./newgame.js";
+import { fetchRecord, recordView } from "./record.js";
 import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
 import { seatKind, seatName, sideOf } from "./seating.js";
@@ -90,7 +91,8 @@ async function createGame(form) {
   }
 }
 
-/** "Your games": the ones this browser holds a seat in, live first, then finished. */
+/** "Your games": the ones this browser holds a seat in, live first, then finished (from the records once the
+ * live game is gone). */
 function heldPanel() {
   const held = heldGames().slice(0, 12);
   if (!held.length) return null;
@@ -120,12 +122,18 @@ function heldPanel() {
         }
         emptyNotes(live, done);
       },
-      (problem) => {
-        if (problem.status === 404) {
-          forgetSeat(g.gameId); // expired
+      async (problem) => {
+        if (problem.status !== 404) return;
+        const record = await fetchRecord(g.gameId).catch(() => null); // no longer live: the records keep it
+        if (record && record.outcome === "finished") {
+          markFinished(g.gameId);
+          fill(item.firstChild, outcome(recordView(record, g.seat), g.seat));
+          if (item.parentElement !== done) done.append(item);
+        } else {
+          forgetSeat(g.gameId); // expired, never recorded
           item.remove();
-          emptyNotes(live, done);
         }
+        emptyNotes(live, done);
       },
     );
   }

@@ -1,0 +1,37 @@
+"""When a game's record is due: the two outbox entries a game's commands make.
+
+Every game gets its entry before its creation is committed, due shortly before it would expire in play
+(:meth:`RecordSchedule.created`): a game that is abandoned is recorded before it goes, and the entry exists
+even if the process dies right after the commit.  The commit that ends the game makes it due at once
+(:meth:`RecordSchedule.finished`, after the commit: one ``ZADD``, at the end only).  The records writer
+(:mod:`services.api.records.writer`) drains the outbox; a game still in play when its entry comes due is
+due again before its new expiry.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from services.api.store.protocol import GameRecord, GameStore
+
+EXPIRY_MARGIN_SECONDS = 3600  # an abandoned game is recorded this long before it would expire
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSchedule:
+    """The outbox entries of a process that keeps records (``RECORDS_ENABLED``); ``game_ttl`` is
+    ``GAME_TTL_SECONDS``."""
+
+    game_ttl: int
+
+    @property
+    def margin(self) -> float:
+        """How long before its expiry a game in play is recorded (half its TTL when that is short)."""
+        return min(EXPIRY_MARGIN_SECONDS, self.game_ttl / 2)
+
+    def created(self, store: GameStore, record: GameRecord) -> None:
+        store.schedule_record(record.game_id, time.time() + self.game_ttl - self.margin)
+
+    def finished(self, store: GameStore, record: GameRecord) -> None:
+        store.schedule_record(record.game_id, time.time())

@@ -1,0 +1,110 @@
+"""The records' routes on the v1 blueprint: one game's record, and the listing (pages, or an NDJSON export).
+
+Handlers only parse and answer; what a record is and where it comes from is
+:mod:`services.api.records.reading` and :mod:`services.api.records.repository`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+from marshmallow import Schema, ValidationError, fields, validate
+
+from services.api.http.routes import v1
+from services.api.problems import ApiError, flatten_messages, invalid_request
+from services.api.records.content import iso
+from services.api.records.reading import game_record
+from services.api.records.repository import RecordFilter, RecordRepository, decode_cursor, encode_cursor
+from services.players import LEVEL_NAMES
+
+NDJSON = "application/x-ndjson"
+MAX_PAGE = 200
+RESULTS = ("finished", "abandoned", "won", "lost")
+
+
+class RecordsQuery(Schema):
+    since = fields.AwareDateTime(load_default=None)
+    until = fields.AwareDateTime(load_default=None)
+    level = fields.String(load_default=None, validate=validate.OneOf(["human", *LEVEL_NAMES]))
+    result = fields.String(load_default=None, validate=validate.OneOf(RESULTS))
+    cursor = fields.String(load_default=None, validate=validate.Length(max=200))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, MAX_PAGE))
+    format = fields.String(load_default=None, validate=validate.OneOf(["json", "ndjson"]))
+
+
+RECORDS_QUERY = RecordsQuery()
+
+
+def _repository() -> RecordRepository:
+    repository = current_app.extensions.get("spades.records")
+    if repository is None:
+        raise ApiError(404, "not_found", "This server keeps no game records (RECORDS_ENABLED is off).")
+    return repository
+
+
+@v1.get("/games/<game_id>/record")
+def record_of_game(game_id: str) -> Response:
+    """The game's record: from the records database, or built from the finished game Redis holds."""
+    body = game_record(current_app.extensions["spades.commands"].store, _repository(), game_id)
+    return Response(body, 200, [("Content-Type", "application/json")])
+
+
+@v1.get("/records")
+def records() -> Response:
+    """Records newest first: a page of summaries, or with ``format=ndjson`` (or ``Accept: application/x-ndjson``)
+    every matching record, one JSON document a line, streamed."""
+    query = _records_query()
+    where = RecordFilter(_ms(query["since"]), _ms(query["until"]), query["level"], query["result"])
+    after = _cursor(query["cursor"])
+    repository = _repository()
+    if query["format"] == "ndjson" or (query["format"] is None and _prefers_ndjson()):
+        return Response(_lines(repository.stream(where, after)), 200, [("Content-Type", NDJSON)])
+    summaries, following = repository.page(where, after, query["limit"])
+    body = {
+        "records": [_summary(each) for each in summaries],
+        "next_cursor": encode_cursor(following) if following else None,
+    }
+    return Response(orjson.dumps(body), 200, [("Content-Type", "application/json")])
+
+
+def _records_query() -> dict[str, Any]:
+    try:
+        return RECORDS_QUERY.load(request.args.to_dict())
+    except ValidationError as error:
+        raise invalid_request(flatten_messages(error.messages)) from None
+
+
+def _cursor(text: str | None) -> tuple[int, str] | None:
+    if text is None:
+        return None
+    try:
+        return decode_cursor(text)
+    except ValueError:
+        raise invalid_request([{"field": "cursor", "message": "Not a cursor this listing returned."}]) from None
+
+
+def _ms(moment: Any) -> int | None:
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def _prefers_ndjson() -> bool:
+    accepted = request.accept_mimetypes
+    return accepted.quality(NDJSON) > accepted.quality("application/json")
+
+
+def _summary(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "game_id": row["game_id"],
+        "outcome": row["outcome"],
+        "created_at": iso(row["created_ms"]),
+        "ended_at": iso(row["ended_ms"]),
+        "seats": row["seats"],
+    }
+
+
+def _lines(documents: Iterator[bytes]) -> Iterator[bytes]:
+    for document in documents:
+        yield document + b"\n"

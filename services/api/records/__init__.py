@@ -1,0 +1,1 @@
+"""Finished games kept: their records in a database (SQLite embedded, PostgreSQL deployed)."""

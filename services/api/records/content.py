@@ -1,0 +1,80 @@
+"""A game's record: what a finished (or abandoned) game was, built from what the store holds.
+
+Built from the stored state alone (:class:`services.api.store.protocol.GameRecord`): the rules as a dict
+(whatever options they have), the seats (human, or computer with its level: never a token), every finished
+round with its deal, bids, cards and tricks in order and its score parts, the result and the timestamps.
+Never the seed: an unseeded game's seed is secret, and any seed would only repeat the deals the record
+already shows.  An abandoned game's round in play shows its bids and the cards played, never its deal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from typing import Any
+
+from services.api.store.protocol import GameRecord
+from services.engine import GameState, completed_tricks, round_view, view
+
+FORMAT = 1  # the record document's format: a change that breaks a reader gets a new number
+FINISHED, ABANDONED = "finished", "abandoned"
+
+
+def iso(ms: int) -> str:
+    """Unix milliseconds as an RFC 3339 UTC time."""
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def player(seat_type: str, level: str | None) -> str:
+    """Who sat there, as the listing filters on it: ``human`` or the computer's level."""
+    return level if seat_type == "ai" and level else "human"
+
+
+def _tricks(state: GameState, round_no: int, plays: tuple[int, ...]) -> list[dict[str, Any]]:
+    """A round's tricks (leader, cards, winner), by the engine's own rule."""
+    return completed_tricks(dataclasses.replace(state, round=round_no, plays=plays))
+
+
+def _round(state: GameState, round_no: int) -> dict[str, Any]:
+    finished = state.history[round_no - 1]
+    shown = round_view(round_no, finished)
+    shown["tricks"] = _tricks(state, round_no, finished.plays)
+    return shown
+
+
+def _round_in_play(state: GameState) -> dict[str, Any] | None:
+    """An abandoned game's round in play: what a spectator sees (bids, tricks, the trick on the table), never
+    its deal."""
+    if state.phase == "game_over":
+        return None
+    shown = view(state, None, history=False)
+    return {key: shown[key] for key in ("round", "dealer", "bids", "tricks", "trick")}
+
+
+def build(record: GameRecord) -> dict[str, Any]:
+    """The record document of ``record``'s game (see the module doc; ``GameRecordDocument`` in openapi.yaml)."""
+    state = record.state
+    over = state.phase == "game_over"
+    winners = set(state.winner or ())
+    return {
+        "format": FORMAT,
+        "game_id": record.game_id,
+        "version": record.version,
+        "outcome": FINISHED if over else ABANDONED,
+        "created_at": iso(record.created_ms),
+        "ended_at": iso(record.changed_ms or record.created_ms),
+        "rules": state.rules.to_dict(),
+        "options": dict(record.options),
+        "seeded": record.seeded,
+        "seats": [
+            {"seat": i, "type": s.type, "level": s.level if s.type == "ai" else None, "won": i in winners}
+            for i, s in enumerate(record.seats)
+        ],
+        "rounds": [_round(state, n) for n in range(1, len(state.history) + 1)],
+        "round_in_play": None if over else _round_in_play(state),
+        "result": {
+            "winner": sorted(winners) if over else None,
+            "scores": list(state.scores),
+            "bags": list(state.bags),
+        },
+    }

@@ -1,0 +1,190 @@
+"""Records in the database: written once per game (a later version replaces an earlier one), read one by
+one, listed newest first a page at a time, and exported whole as a stream.
+
+SQLAlchemy Core over whichever database ``RECORDS_DATABASE_URL`` names (:mod:`services.api.records.database`):
+the upsert is the dialect's own ``INSERT … ON CONFLICT DO UPDATE … WHERE version <`` (PostgreSQL and SQLite
+both have it), so a record written twice — two writers, or a retry after a lost reply — is stored once.
+The listing's order is ``(ended_ms, game_id)`` descending, and its cursor is that pair: a page never
+skips or repeats a record however many are written meanwhile.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, and_, delete, exists, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+
+from services.api.records.content import player
+from services.api.records.schema import game_records, record_seats
+from services.api.store.protocol import now_ms
+
+STREAM_BATCH = 100  # records read per query while streaming an export: bounds its memory
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFilter:
+    """Which records a listing returns: ended within [since, until) (Unix ms), with a seat of ``player``
+    (``human`` or a level), of ``result`` (finished | abandoned, or won | lost: by a seat of ``player``)."""
+
+    since: int | None = None
+    until: int | None = None
+    player: str | None = None
+    result: str | None = None
+
+
+Cursor = tuple[int, str]  # (ended_ms, game_id) of the last record a page returned
+
+
+def encode_cursor(cursor: Cursor) -> str:
+    return base64.urlsafe_b64encode(f"{cursor[0]}:{cursor[1]}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(text: str) -> Cursor:
+    """The cursor a page returned; ValueError for anything else."""
+    raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+    ended, _, game_id = raw.partition(":")
+    if not game_id:
+        raise ValueError("not a cursor")
+    return int(ended), game_id
+
+
+class RecordRepository:
+    """The records on one SQLAlchemy engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+
+    def save(self, document: dict[str, Any], created_ms: int, ended_ms: int) -> bool:
+        """Store ``document`` (:func:`services.api.records.content.build`) unless a record of a later (or the
+        same) version of its game is stored; True when it was stored."""
+        row = {
+            "game_id": document["game_id"],
+            "version": document["version"],
+            "outcome": document["outcome"],
+            "created_ms": created_ms,
+            "ended_ms": ended_ms,
+            "recorded_ms": now_ms(),
+            "body": orjson.dumps(document).decode(),
+        }
+        insert = self._insert(game_records).values(row)
+        upsert = insert.on_conflict_do_update(
+            index_elements=[game_records.c.game_id],
+            set_={name: insert.excluded[name] for name in row if name != "game_id"},
+            where=game_records.c.version < insert.excluded.version,
+        ).returning(game_records.c.game_id)  # no row back: a later (or the same) version is stored
+        seats = [
+            {
+                "game_id": document["game_id"],
+                "seat": seat["seat"],
+                "player": player(seat["type"], seat["level"]),
+                "won": seat["won"],
+            }
+            for seat in document["seats"]
+        ]
+        with self.engine.begin() as connection:
+            if connection.execute(upsert).first() is None:
+                return False
+            connection.execute(delete(record_seats).where(record_seats.c.game_id == document["game_id"]))
+            if seats:
+                connection.execute(record_seats.insert(), seats)
+        return True
+
+    def get(self, game_id: str) -> tuple[str, bytes] | None:
+        """The stored record's outcome and document (JSON), or None."""
+        query = select(game_records.c.outcome, game_records.c.body).where(game_records.c.game_id == game_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else (row.outcome, row.body.encode())
+
+    def page(self, where: RecordFilter, after: Cursor | None, limit: int) -> tuple[list[dict[str, Any]], Cursor | None]:
+        """Up to ``limit`` record summaries, newest first, after ``after``; and the cursor of the next page
+        (None on the last)."""
+        columns = [game_records.c.game_id, game_records.c.outcome, game_records.c.created_ms, game_records.c.ended_ms]
+        rows = self._rows(columns, where, after, limit + 1)
+        players = self._players([row.game_id for row in rows[:limit]])
+        summaries = [
+            {
+                "game_id": row.game_id,
+                "outcome": row.outcome,
+                "created_ms": row.created_ms,
+                "ended_ms": row.ended_ms,
+                "seats": players.get(row.game_id, []),
+            }
+            for row in rows[:limit]
+        ]
+        more = len(rows) > limit
+        return summaries, ((rows[limit - 1].ended_ms, rows[limit - 1].game_id) if more and limit else None)
+
+    def stream(self, where: RecordFilter, after: Cursor | None = None) -> Iterator[bytes]:
+        """Every matching record document (JSON), newest first: batches of :data:`STREAM_BATCH`, each its
+        own short query, so an export of any size holds one batch in memory and no long transaction."""
+        cursor = after
+        while True:
+            columns = [game_records.c.game_id, game_records.c.ended_ms, game_records.c.body]
+            rows = self._rows(columns, where, cursor, STREAM_BATCH)
+            for row in rows:
+                yield row.body.encode()
+            if len(rows) < STREAM_BATCH:
+                return
+            cursor = (rows[-1].ended_ms, rows[-1].game_id)
+
+    def purge(self, before_ms: int, limit: int = 1000) -> int:
+        """Delete up to ``limit`` records that ended before ``before_ms`` (retention); how many went."""
+        with self.engine.begin() as connection:
+            old = select(game_records.c.game_id).where(game_records.c.ended_ms < before_ms).limit(limit)
+            ids = list(connection.execute(old).scalars())
+            if ids:
+                connection.execute(delete(record_seats).where(record_seats.c.game_id.in_(ids)))
+                connection.execute(delete(game_records).where(game_records.c.game_id.in_(ids)))
+        return len(ids)
+
+    def ping(self) -> bool:
+        with self.engine.connect() as connection:
+            return connection.execute(select(1)).scalar() == 1
+
+    def _rows(self, columns: list[Any], where: RecordFilter, after: Cursor | None, limit: int) -> list[Any]:
+        query = select(*columns).where(*_conditions(where))
+        if after is not None:
+            query = query.where(tuple_(game_records.c.ended_ms, game_records.c.game_id) < tuple_(*after))
+        query = query.order_by(game_records.c.ended_ms.desc(), game_records.c.game_id.desc()).limit(limit)
+        with self.engine.connect() as connection:
+            return list(connection.execute(query))
+
+    def _players(self, game_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        if not game_ids:
+            return {}
+        query = (
+            select(record_seats.c.game_id, record_seats.c.seat, record_seats.c.player, record_seats.c.won)
+            .where(record_seats.c.game_id.in_(game_ids))
+            .order_by(record_seats.c.game_id, record_seats.c.seat)
+        )
+        found: dict[str, list[dict[str, Any]]] = {}
+        with self.engine.connect() as connection:
+            for row in connection.execute(query):
+                found.setdefault(row.game_id, []).append({"seat": row.seat, "player": row.player, "won": row.won})
+        return found
+
+
+def _conditions(where: RecordFilter) -> list[Any]:
+    found: list[Any] = []
+    if where.since is not None:
+        found.append(game_records.c.ended_ms >= where.since)
+    if where.until is not None:
+        found.append(game_records.c.ended_ms < where.until)
+    if where.result in ("finished", "abandoned"):
+        found.append(game_records.c.outcome == where.result)
+    if where.player is not None or where.result in ("won", "lost"):
+        seat = [record_seats.c.game_id == game_records.c.game_id]
+        if where.player is not None:
+            seat.append(record_seats.c.player == where.player)
+        if where.result in ("won", "lost"):
+            seat.append(record_seats.c.won == (where.result == "won"))
+            found.append(game_records.c.outcome == "finished")
+        found.append(exists().where(and_(*seat)))
+    return found

@@ -1,0 +1,36 @@
+"""The records part of a process, from its settings: the repository on the configured database (migrated now
+if it answers, else by the writer once it does) and the process's writer."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from services.api.games.record_outbox import RecordSchedule
+from services.api.records.database import database_url, make_engine, migrate
+from services.api.records.repository import RecordRepository
+from services.api.records.writer import RecordWriter
+from services.api.store.protocol import GameStore
+
+log = logging.getLogger(__name__)
+
+
+def records_service(settings: dict[str, Any], store: GameStore, schedule: RecordSchedule) -> RecordWriter:
+    """The writer (not started), its repository at ``writer.repository``."""
+    engine = make_engine(database_url(settings), int(settings["RECORDS_POOL_SIZE"]))
+    writer = RecordWriter(
+        store,
+        RecordRepository(engine),
+        schedule,
+        interval=float(settings["RECORDS_DRAIN_INTERVAL_SECONDS"]),
+        retry=float(settings["RECORDS_RETRY_SECONDS"]),
+        retention_days=float(settings["RECORDS_RETENTION_DAYS"]),
+    )
+    try:
+        migrate(engine)
+        writer.migrated = True
+    except SQLAlchemyError as error:
+        log.warning("records database not ready at start (the writer retries): %s", error.__class__.__name__)
+    return writer

@@ -1,0 +1,111 @@
+"""The records outbox in Redis (:class:`services.api.store.record_outbox.RecordOutbox`).
+
+The outbox is sharded like the AI ledger: 16 sorted sets ``records:outbox:{0}`` … ``{15}``, each its own
+slot, a game in the shard its id hashes to, scored by when its record is due.  A claim is one script on
+the shard (:data:`CLAIM_LUA`: still due? then due again a lease later); giving a finished game its expiry
+back is one script on the game's slot (:data:`WRITTEN_LUA`), so a game that changed since the record was
+built keeps its own expiry.
+"""
+
+from __future__ import annotations
+
+import zlib
+from functools import cached_property
+from typing import Any
+
+import redis
+from redis.cluster import RedisCluster
+
+from services.api.store.protocol import idempotency_key
+from services.api.store.redis_keys import PENDING_SHARDS, events_key, game_key
+
+OUTBOX_SETS = tuple(f"records:outbox:{{{shard}}}" for shard in range(PENDING_SHARDS))
+SEATS = 4
+
+CLAIM_LUA = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(due) <= tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+WRITTEN_LUA = """
+local version = redis.call('HGET', KEYS[1], 'v')
+if version ~= ARGV[1] then return 0 end  -- gone, or changed since the record was built
+local ttl = tonumber(ARGV[2])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ttl, 'LT') end  -- no seat's entry outlives the game
+return 1
+"""
+
+KEEP_LUA = """
+for i = 1, #KEYS do
+  local left = redis.call('TTL', KEYS[i])
+  if left >= 0 and left < tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+end
+return 1
+"""
+
+
+def outbox_set(game_id: str) -> str:
+    """The outbox shard that holds a game's entry (stable: a hash of the id)."""
+    return OUTBOX_SETS[zlib.crc32(game_id.encode()) % PENDING_SHARDS]
+
+
+def game_keys(game_id: str) -> list[str]:
+    """Every key of a game that expires with it (the record and the log first)."""
+    return [game_key(game_id), events_key(game_id), *(idempotency_key(game_id, seat) for seat in range(SEATS))]
+
+
+class RedisRecordOutbox:
+    """The outbox operations of :class:`services.api.store.protocol.GameStore`, for
+    :class:`services.api.store.redis_store.RedisStore`."""
+
+    client: redis.Redis | RedisCluster
+    ttls: Any  # services.api.store.redis_commit.CommitTtls
+
+    @cached_property
+    def _claim_script(self) -> Any:
+        return self.client.register_script(CLAIM_LUA)
+
+    @cached_property
+    def _written_script(self) -> Any:
+        return self.client.register_script(WRITTEN_LUA)
+
+    @cached_property
+    def _keep_script(self) -> Any:
+        return self.client.register_script(KEEP_LUA)
+
+    def schedule_record(self, game_id: str, due: float) -> None:
+        self.client.zadd(outbox_set(game_id), {game_id: due})
+
+    def claim_records(self, now: float, lease: float, limit: int) -> list[str]:
+        """The most overdue entries of every shard (one pipelined read), then a claim script for each."""
+        pipe = self.client.pipeline(transaction=False)
+        for key in OUTBOX_SETS:
+            pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
+        due = sorted((score, raw.decode()) for shard in pipe.execute() for raw, score in shard)[:limit]
+        return [
+            game_id
+            for _, game_id in due
+            if self._claim_script(keys=[outbox_set(game_id)], args=[game_id, now, now + lease])
+        ]
+
+    def record_done(self, game_id: str) -> None:
+        self.client.zrem(outbox_set(game_id), game_id)
+
+    def record_written(self, game_id: str, version: int) -> bool:
+        if not self._written_script(keys=game_keys(game_id), args=[version, self.ttls.finished]):
+            return False
+        self.record_done(game_id)
+        return True
+
+    def game_ttl(self, game_id: str) -> float | None:
+        left = self.client.pttl(game_key(game_id))
+        return None if left < 0 else left / 1000
+
+    def keep_game(self, game_id: str, seconds: float) -> None:
+        self._keep_script(keys=game_keys(game_id)[:2], args=[max(1, int(seconds))])

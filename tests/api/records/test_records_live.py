@@ -1,0 +1,221 @@
+"""Records on real processes: gunicorn, a Redis of the test's own, and each database (SQLite, the embedded
+default; PostgreSQL, a throwaway database of the session, or a private server a test stops).
+
+Shown here: a finished game's record read back after its Redis copy expired and after Redis was flushed;
+the database down at the game's end and back later (the record arrives, and only then may the game
+expire); a record written twice stored once; a 1,000-record NDJSON export, each line valid against the
+spec, streamed in bounded memory."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from collections.abc import Iterator
+
+import pytest
+import redis
+import requests
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import func, select
+
+from services.api.app import create_app
+from services.api.records.content import build
+from services.api.records.database import make_engine, migrate
+from services.api.records.repository import STREAM_BATCH, RecordRepository
+from services.api.records.schema import game_records
+from services.api.store.redis_record_outbox import outbox_set
+from services.engine import make_rules, new_game
+from testkit.http_clients import planned_moves
+from testkit.postgres import private_postgres
+from testkit.processes import free_port
+
+from ..contract import ContractSession
+from ..helpers import wait_until
+from .conftest import stored_game
+from .spec import validator
+
+pytestmark = pytest.mark.integration
+SEED = 11
+RULES = {"preset": "partnership", "win_score": 1}  # over after a round or two
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def records_db(request, tmp_path) -> Iterator[tuple[dict[str, str], str]]:
+    """The server settings naming a records database, and its SQLAlchemy URL for the test's own checks."""
+    if request.param == "sqlite":
+        yield {"DATA_DIR": str(tmp_path)}, f"sqlite:///{tmp_path}/records.sqlite3"
+    else:
+        url = request.getfixturevalue("postgres_records_url")
+        yield {"RECORDS_DATABASE_URL": url}, url.replace("postgresql://", "postgresql+psycopg://")
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    return {
+        "AI_ENABLED": "0",
+        "RECORDS_DRAIN_INTERVAL_SECONDS": "0.2",
+        "RECORDS_RETRY_SECONDS": "1",
+        **extra,
+    }
+
+
+def play_until_one_move_is_left(session: ContractSession) -> tuple[str, tuple]:
+    """A four-person game played to its last move; its id and that move (path, body, headers)."""
+    created = session.post("/v1/games", json={"seats": [{"type": "human"}] * 4, "seed": SEED, "rules": RULES}).json()
+    tokens = [seat["token"] for seat in created["seats"]]
+    overrides = {k: v for k, v in RULES.items() if k != "preset"}
+    plan = planned_moves(created["game_id"], tokens, new_game(make_rules("partnership", **overrides), SEED))
+    while len(plan) > 1:
+        path, body, headers = plan.popleft()
+        response = session.post(path, data=body, headers={**headers, "Content-Type": "application/json"})
+        assert response.status_code == 200, response.text
+    return created["game_id"], plan.popleft()
+
+
+def last_move(session: ContractSession, move: tuple) -> None:
+    path, body, headers = move
+    response = session.post(path, data=body, headers={**headers, "Content-Type": "application/json"})
+    assert response.status_code == 200 and response.json()["phase"] == "game_over", response.text
+
+
+def rows_of(url: str, game_id: str) -> int:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            query = select(func.count()).select_from(game_records).where(game_records.c.game_id == game_id)
+            return int(connection.execute(query).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_a_record_is_read_back_after_its_redis_copy_expired_and_after_a_flush(
+    gunicorn_factory, private_redis_url, records_db
+):
+    env, url = records_db
+    base = gunicorn_factory(server_env(FINISHED_GAME_TTL_SECONDS="2", **env), redis=private_redis_url)
+    session = ContractSession(base)
+    game_id, move = play_until_one_move_is_left(session)
+    assert session.get(f"/v1/games/{game_id}/record").status_code == 409  # game_in_play
+    last_move(session, move)
+    client = redis.Redis.from_url(private_redis_url)
+    wait_until(lambda: rows_of(url, game_id) == 1, "the record was not written")
+    wait_until(lambda: not client.exists(f"game:{{{game_id}}}"), "the finished game did not expire")
+    record = session.get(f"/v1/games/{game_id}/record")
+    assert record.status_code == 200
+    document = record.json()
+    validator("GameRecordDocument").validate(document)
+    assert document["outcome"] == "finished" and document["game_id"] == game_id and document["rounds"]
+    assert document["rules"]["win_score"] == 1 and "token" not in record.text
+    client.flushdb()  # the test's own Redis
+    assert session.get(f"/v1/games/{game_id}/record").json() == document
+    listed = session.get("/v1/records", params={"limit": 5}).json()
+    assert game_id in [summary["game_id"] for summary in listed["records"]]
+    assert session.get("/v1/games/no-such-game/record").status_code == 404
+
+
+def test_a_record_written_twice_is_stored_once(gunicorn_factory, private_redis_url, records_db):
+    env, url = records_db
+    base = gunicorn_factory(server_env(**env), redis=private_redis_url)
+    session = ContractSession(base)
+    game_id, move = play_until_one_move_is_left(session)
+    last_move(session, move)
+    client = redis.Redis.from_url(private_redis_url)
+    wait_until(lambda: client.ttl(f"game:{{{game_id}}}") > 0, "the record was not written")
+    first = session.get(f"/v1/games/{game_id}/record").json()
+    client.zadd(outbox_set(game_id), {game_id: 0})  # due again, as after a writer lost its reply
+    wait_until(lambda: client.zscore(outbox_set(game_id), game_id) is None, "the second write did not happen")
+    assert rows_of(url, game_id) == 1
+    assert session.get(f"/v1/games/{game_id}/record").json() == first
+
+
+def metric(base: str, name: str) -> float:
+    text = requests.get(f"{base}/metrics", timeout=10).text
+    return sum(s.value for family in text_string_to_metric_families(text) for s in family.samples if s.name == name)
+
+
+def test_the_database_down_at_the_end_the_record_arrives_when_it_returns_and_only_then_may_it_expire(
+    gunicorn_factory, private_redis_url
+):
+    with private_postgres(free_port()) as database:
+        url = database.url.replace("postgresql://", "postgresql+psycopg://")
+        base = gunicorn_factory(
+            server_env(RECORDS_DATABASE_URL=database.url, FINISHED_GAME_TTL_SECONDS="2"), redis=private_redis_url
+        )
+        session = ContractSession(base)
+        game_id, move = play_until_one_move_is_left(session)
+        client = redis.Redis.from_url(private_redis_url)
+        database.stop()
+        last_move(session, move)  # the move path does not touch the database
+        wait_until(lambda: metric(base, "spades_record_write_failures_total") >= 2, "no write was tried")
+        assert client.ttl(f"game:{{{game_id}}}") == -1  # no expiry while its record is not written
+        served = session.get(f"/v1/games/{game_id}/record")  # Redis answers for the database meanwhile
+        assert served.status_code == 200 and served.json()["outcome"] == "finished"
+        database.start()
+        wait_until(lambda: client.ttl(f"game:{{{game_id}}}") != -1, "the game never got its expiry back")
+        assert rows_of(url, game_id) == 1  # written before the expiry was given back
+        wait_until(lambda: not client.exists(f"game:{{{game_id}}}"), "the finished game did not expire")
+        assert session.get(f"/v1/games/{game_id}/record").json() == served.json()
+
+
+EXPORTED = 1000
+ENDED_FROM = 4_000_000_000_000  # far ahead of any real record: the export's own range
+
+
+def fill(url: str) -> None:
+    """1,000 records of real finished games (five games' records under 200 ids each)."""
+    engine = make_engine(url)
+    migrate(engine)
+    repository = RecordRepository(engine)
+    games = [stored_game(f"export-seed-{seed}", seed=seed) for seed in range(5)]
+    for n in range(EXPORTED):
+        document = {**build(games[n % 5]), "game_id": f"export-{n:04d}-{url[:5]}"}
+        repository.save(document, ENDED_FROM, ENDED_FROM + n)
+    engine.dispose()
+
+
+def test_an_export_of_1000_records_streams_valid_ndjson(gunicorn_factory, private_redis_url, records_db):
+    env, url = records_db
+    fill(url)
+    base = gunicorn_factory(server_env(**env), redis=private_redis_url)
+    since = "2096-10-02T07:06:40Z"  # ENDED_FROM
+    with requests.get(
+        f"{base}/v1/records",
+        params={"since": since},
+        headers={"Accept": "application/x-ndjson"},
+        stream=True,
+        timeout=60,
+    ) as response:
+        assert response.status_code == 200 and response.headers["Content-Type"] == "application/x-ndjson"
+        lines = [line for line in response.iter_lines() if line]
+    assert len(lines) == EXPORTED
+    check = validator("GameRecordDocument")
+    for line in lines:
+        check.validate(json.loads(line))
+    assert [json.loads(line)["game_id"][:11] for line in lines[:2]] == ["export-0999", "export-0998"]
+
+
+def test_an_export_streams_in_bounded_memory(records_db, private_redis_url):
+    """Measured in process (tracemalloc) while the whole export is read: the peak is what one batch of
+    records costs (its rows, their bytes, the line being sent), not what the export sends."""
+    env, url = records_db
+    fill(url)
+    config = {
+        "REDIS_URL": private_redis_url,
+        "AI_ENABLED": False,
+        "RATE_LIMIT_ENABLED": False,
+        "RECORDS_WRITER_ENABLED": False,
+        **env,
+    }
+    app = create_app(config).test_client()
+    tracemalloc.start()
+    try:
+        response = app.get("/v1/records?format=ndjson&since=2096-10-02T07:06:40Z", buffered=False)
+        sent, largest = 0, 0
+        for chunk in response.response:
+            sent, largest = sent + len(chunk), max(largest, len(chunk))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    batch = 3 * STREAM_BATCH * largest + 512 * 1024  # a batch's rows, their bytes, a line; the request's own
+    print(f"export: {sent} bytes sent, {peak} bytes peak, bound {batch}")
+    assert sent > 4_500_000
+    assert peak < batch < sent / 2

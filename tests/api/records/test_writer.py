@@ -1,0 +1,144 @@
+"""The records writer on the memory store and SQLite: a finished game recorded, then let go; a game in play
+looked at again before it expires, recorded when abandoned; a database that fails holds everything back."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from services.api.games.record_outbox import RecordSchedule
+from services.api.records.content import build
+from services.api.records.repository import RecordRepository
+from services.api.records.writer import RecordWriter
+from services.api.store.memory_store import MemoryStore
+
+from .conftest import stored_game
+
+DAY = 86_400.0
+SCHEDULE = RecordSchedule(game_ttl=7 * 86_400)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FailingRepository(RecordRepository):
+    """The database down: every write fails as a lost connection does."""
+
+    def save(self, document, created_ms, ended_ms) -> bool:
+        raise OperationalError("INSERT", {}, Exception("connection refused"))
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def put(store: MemoryStore, record) -> None:
+    assert store.commit(record, None, [])
+
+
+def writer(store, engine, clock, repository=None) -> RecordWriter:
+    found = RecordWriter(store, repository or RecordRepository(engine), SCHEDULE, retry=10, clock=clock)
+    found.migrated = True
+    return found
+
+
+def test_a_finished_game_is_recorded_then_given_its_expiry(sqlite_engine, clock):
+    store = MemoryStore()
+    record = stored_game("g1")
+    put(store, record)
+    store.schedule_record("g1", clock.now)
+    assert writer(store, sqlite_engine, clock).drain() == 1
+    outcome, body = RecordRepository(sqlite_engine).get("g1")
+    assert outcome == "finished" and orjson.loads(body)["version"] == record.version
+    assert store.backend.written == {"g1": record.version} and store.backend.outbox == {}
+
+
+def test_a_game_that_changed_after_it_was_read_is_recorded_again(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("g1"))
+    store.record_written = lambda game_id, version: False  # type: ignore[method-assign]  # a leave got in first
+    store.schedule_record("g1", clock.now)
+    writer(store, sqlite_engine, clock).handle("g1")
+    assert store.backend.outbox == {"g1": clock.now}
+
+
+def test_a_game_in_play_is_due_again_a_margin_before_it_expires(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("g1", over=False))
+    store.backend.ttls["g1"] = 3 * DAY
+    writer(store, sqlite_engine, clock).handle("g1")
+    assert store.backend.outbox["g1"] == clock.now + 3 * DAY - SCHEDULE.margin
+    assert RecordRepository(sqlite_engine).get("g1") is None
+
+
+def test_an_abandoned_game_is_recorded_before_it_expires(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("g1", over=False))
+    store.backend.ttls["g1"] = 60.0
+    writer(store, sqlite_engine, clock).handle("g1")
+    assert RecordRepository(sqlite_engine).get("g1")[0] == "abandoned"
+    assert store.backend.outbox["g1"] == clock.now + 61  # looked at once more, after it is gone
+
+
+def test_a_database_down_keeps_the_entry_and_holds_an_expiring_game(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("over"))
+    put(store, stored_game("abandoned", over=False))
+    store.backend.ttls["abandoned"] = 60.0
+    for game_id in ("over", "abandoned"):
+        store.schedule_record(game_id, clock.now)
+    down = writer(store, sqlite_engine, clock, FailingRepository(sqlite_engine))
+    assert down.drain() == 2
+    assert store.backend.outbox == {"over": clock.now + 10, "abandoned": clock.now + 10}  # claimed: the retry
+    assert store.backend.written == {} and store.backend.kept == {"abandoned": SCHEDULE.margin}
+    clock.now += 10
+    assert writer(store, sqlite_engine, clock).drain() == 2  # back: both written
+    assert store.backend.written == {"over": stored_game("over").version}
+    assert RecordRepository(sqlite_engine).get("abandoned")[0] == "abandoned"
+
+
+def test_a_game_that_is_gone_leaves_the_outbox(sqlite_engine, clock):
+    store = MemoryStore()
+    store.schedule_record("never", clock.now)
+    writer(store, sqlite_engine, clock).drain()
+    assert store.backend.outbox == {}
+
+
+def test_entries_not_yet_due_wait(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("g1"))
+    store.schedule_record("g1", clock.now + 5)
+    assert writer(store, sqlite_engine, clock).drain() == 0
+    assert RecordRepository(sqlite_engine).get("g1") is None
+
+
+def test_a_game_that_never_started_is_not_recorded(sqlite_engine, clock):
+    store = MemoryStore()
+    waiting = stored_game("g1", over=False, moves=0)
+    waiting.started = False  # a seat stayed open
+    put(store, waiting)
+    store.backend.ttls["g1"] = 60.0
+    writer(store, sqlite_engine, clock).handle("g1")
+    assert RecordRepository(sqlite_engine).get("g1") is None
+    assert store.backend.outbox["g1"] == clock.now + 61
+
+
+def test_retention_deletes_old_records_once_an_hour(sqlite_engine, clock):
+    repository = RecordRepository(sqlite_engine)
+    old, new = stored_game("old"), stored_game("new")
+    repository.save(build(old), 1, int((clock.now - 3 * DAY) * 1000))
+    repository.save(build(new), 1, int(clock.now * 1000))
+    keeping = RecordWriter(MemoryStore(), repository, SCHEDULE, retention_days=2, clock=clock)
+    keeping._purge()
+    assert repository.get("old") is None and repository.get("new") is not None
+    repository.save(build(old), 1, int((clock.now - 3 * DAY) * 1000))
+    clock.now += 60
+    keeping._purge()  # within the hour: not yet
+    assert repository.get("old") is not None
