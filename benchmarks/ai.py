@@ -38,8 +38,9 @@ from services.ai_worker.dealing import new_rng, rng_below
 from services.ai_worker.levels.standard import estimate_bid
 from services.ai_worker.playout import playout
 from services.ai_worker.records import Rules, Trick, new_table
+from services.engine import PRESETS as ENGINE_PRESETS
 from services.engine import GameState, make_rules, new_game, turn, view
-from services.players import LEVEL_NAMES, QUEUES, queue_of
+from services.players import HINT_LEVEL, LEVEL_NAMES, QUEUES, queue_of
 from testkit.random_play import play_randomly
 
 GOALS = {
@@ -56,6 +57,7 @@ GOALS = {
     "worker_rss_mib": 400,  # a real Celery worker serving all six queues, all its processes
 }
 PRESETS = ("partnership", "individual")
+HOUSE_PRESETS = tuple(name for name in ENGINE_PRESETS if name not in PRESETS)  # the house rules' combinations
 WORKER_SAMPLES = 5  # bids and plays per level the measured worker answers before its memory is read
 Views = list[tuple[str, dict[str, Any]]]  # (preset, the seat to move's view)
 
@@ -68,22 +70,52 @@ def rss_mib() -> float:
     return float("nan")
 
 
-def random_state(rng: random.Random, phase: str) -> tuple[str, GameState]:
-    """A random position of round 1 in ``phase``, seat to move included, and its preset."""
-    preset = rng.choice(PRESETS)
-    state = new_game(make_rules(preset), seed=rng.randrange(10**9))
-    moves = rng.randrange(0, 4) if phase == "bidding" else rng.randrange(4, 55)
+def random_state(rng: random.Random, phase: str, presets: tuple[str, ...] = PRESETS) -> tuple[str, GameState]:
+    """A random position of round 1 in ``phase``, seat to move included, and its preset.
+
+    A preset with blind decisions is played with ``blind_margin`` 0, so its round-1 bidding
+    positions include the blind decisions (every seat may bid blind)."""
+    preset = rng.choice(presets)
+    rules = make_rules(preset)
+    if rules.blind_decisions:
+        rules = make_rules(preset, blind_margin=0)
+    state = new_game(rules, seed=rng.randrange(10**9))
+    moves = rng.randrange(0, 6) if phase == "bidding" else rng.randrange(4, 60)
     return preset, play_randomly(state, moves, rng)
 
 
-def sample_views(rng: random.Random, phase: str, count: int) -> Views:
+def sample_views(rng: random.Random, phase: str, count: int, presets: tuple[str, ...] = PRESETS) -> Views:
     """``count`` views of the seat to move in random positions of ``phase``."""
     out: Views = []
     while len(out) < count:
-        preset, state = random_state(rng, phase)
+        preset, state = random_state(rng, phase, presets)
         if state.phase == phase:
             out.append((preset, view(state, turn(state))))
     return out
+
+
+def house_rule_latencies(presets: tuple[str, ...], count: int) -> dict[str, Any]:
+    """Hard's bid and play times in each house-rule preset (``docs/rules.md``), over ``count``
+    positions each: bids include the blind decisions, plays the nil exchange's passes."""
+    rng = random.Random(2025)
+    out = {}
+    for preset in presets:
+        bids = sample_views(rng, "bidding", count, (preset,))
+        plays = sample_views(rng, "playing", count, (preset,))
+        out[preset] = {
+            "bid": percentiles(_times(bids, HINT_LEVEL)),
+            "play": percentiles(_times(plays, HINT_LEVEL)),
+        }
+    return out
+
+
+def _times(views: Views, level: str) -> list[float]:
+    times = []
+    for i, (_, v) in enumerate(views):
+        started = time.perf_counter()
+        decide(v, level, seed=i)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
 
 
 def percentiles(times: list[float]) -> dict[str, float]:
@@ -99,11 +131,7 @@ def percentiles(times: list[float]) -> dict[str, float]:
 
 def latencies(views: Views, level: str) -> dict[str, Any]:
     """Decision times of ``level`` over ``views``: overall, and the same samples split by preset."""
-    times: list[float] = []
-    for i, (_, v) in enumerate(views):
-        started = time.perf_counter()
-        decide(v, level, seed=i)
-        times.append((time.perf_counter() - started) * 1000)
+    times = _times(views, level)
     by_preset = {p: [t for t, (preset, _) in zip(times, views, strict=True) if preset == p] for p in PRESETS}
     return {**percentiles(times), "by_preset": {p: percentiles(ts) for p, ts in by_preset.items() if ts}}
 
@@ -131,7 +159,8 @@ def random_playouts(count: int, partnership: bool, must_break: bool, seed: np.ui
     deck = np.arange(52, dtype=np.int64)
     table = new_table()
     hands, won, bids = table[0].hands, table[0].won, table[0].bids
-    rules = Rules(partnership, must_break, True, True, 100, True, 10, 100, 500, True, -200)
+    full = (1 << 52) - 1  # the standard deck; no house rule
+    rules = Rules(partnership, must_break, True, True, 100, True, 10, 100, 500, True, -200, full)
     total = 0
     for _ in range(count):
         for i in range(51, 0, -1):
@@ -144,7 +173,7 @@ def random_playouts(count: int, partnership: bool, must_break: bool, seed: np.ui
             hands[s] = hand
             won[s] = 0
         for s in range(4):
-            bids[s] = estimate_bid(hands[s])
+            bids[s] = estimate_bid(hands[s], rules.deck)
         playout(table, Trick(0, 0, False), rules)
         total += won[0] + won[1] + won[2] + won[3]
     return total
@@ -218,6 +247,7 @@ def meets_goals(report: dict[str, Any]) -> dict[str, bool | None]:
         return None if value is None else value <= goal
 
     worker = report.get("worker_memory")
+    house = [f for preset in (report.get("hard_by_house_preset") or {}).values() for f in preset.values()]
     return {
         "kernel_playouts_per_s": min(rates.values()) >= GOALS["kernel_playouts_per_s"],
         "bid_p50_ms": at_most(worst((bid,), ("standard", "pro"), "p50_ms"), GOALS["bid_p50_ms"]),
@@ -229,6 +259,8 @@ def meets_goals(report: dict[str, Any]) -> dict[str, bool | None]:
         "hard_p99_ms": at_most(worst((bid, play), ("hard",), "p99_ms"), GOALS["hard_p99_ms"]),
         "basic_p99_ms": at_most(worst((bid, play), ("basic",), "p99_ms"), GOALS["basic_p99_ms"]),
         "normal_p99_ms": at_most(worst((bid, play), ("normal",), "p99_ms"), GOALS["normal_p99_ms"]),
+        "hard_house_presets_p50_ms": at_most(max((f["p50_ms"] for f in house), default=None), GOALS["hard_p50_ms"]),
+        "hard_house_presets_p99_ms": at_most(max((f["p99_ms"] for f in house), default=None), GOALS["hard_p99_ms"]),
         "worker_rss_total_mib": at_most(worker and worker["rss_total_mib"], GOALS["worker_rss_mib"]),
         "worker_pss_total_mib": at_most(worker and worker["pss_total_mib"], GOALS["worker_rss_mib"]),
     }
@@ -243,6 +275,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cpu", type=int, default=0, help="CPU to pin to (-1: no pinning)")
     parser.add_argument("--worker-redis", help="also measure a real Celery worker's memory, on this Redis URL")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="its prefork children (as deployed: 2)")
+    parser.add_argument(
+        "--house-presets",
+        default=",".join(HOUSE_PRESETS),
+        help="comma-separated house-rule presets to time hard in (empty: none)",
+    )
     args = parser.parse_args(argv)
     args.positions = args.positions or (100 if args.quick else 500)
     args.playouts = args.playouts or (100_000 if args.quick else 400_000)
@@ -274,6 +311,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "worker_memory": None,
         "goals": GOALS,
     }
+    house = tuple(p for p in args.house_presets.split(",") if p)
+    if house and HINT_LEVEL in levels:
+        report["hard_by_house_preset"] = house_rule_latencies(house, max(1, args.positions // 2))
     if args.worker_redis:
         few = [v for _, v in bid_views[:WORKER_SAMPLES] + play_views[:WORKER_SAMPLES]]
         samples = [(lv, v) for lv in levels for v in few]

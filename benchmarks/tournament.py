@@ -43,6 +43,11 @@ set (nil bids by the seats a side plays against – the other team, or in the
 individual game the three other seats of each of the level's seats – that
 failed); contracts set (a side's non-nil bids not made); bags per round per side; 10-bag penalties per 100
 rounds per side.
+With the house rules (``--preset`` any preset of ``GET /v1/rules``,
+``--option name=value`` for any rule option, e.g. ``blind_margin=0`` so that
+round 1's seats may bid blind): blind decisions offered (a turn with the hand
+hidden), blind nils and blind bids taken and made, and the nil exchanges a
+level's seats took part in with how often their side's nil was made.
 
 The figures are computed by ``spades_client.duplicate``, which ``spades-bot match`` shares: a bot's match
 through the API against a level reports them the same way (docs/bots.md).
@@ -63,7 +68,22 @@ from collections.abc import Callable
 from typing import Any
 
 from services.ai_worker import decide, warm_up
-from services.engine import Bid, Play, Rules, apply, make_rules, new_game, parse_card, turn, view
+from services.engine import (
+    PRESETS,
+    Bid,
+    Deck,
+    Look,
+    Move,
+    Pass,
+    Play,
+    Rules,
+    apply,
+    make_rules,
+    mask_of,
+    new_game,
+    turn,
+    view,
+)
 from services.engine.scoring import side_round_points
 from services.engine.state import first_seat, replay_tricks
 from services.players import LEVEL_NAMES
@@ -95,14 +115,28 @@ def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Ca
     AI never reads them; the API does not send them)."""
     state = new_game(rules, seed=game_seed)
     move_no = 0
+    offered = [0, 0, 0, 0]
     while state.phase != "game_over" and len(state.history) < max_rounds:
         seat = turn(state)
-        decision = decide(view(state, seat, history=False), levels[seat], seed_of_move(move_no))
-        move = Bid(decision["bid"]) if "bid" in decision else Play(parse_card(decision["card"]))
-        state = apply(state, seat, move)
+        seat_view = view(state, seat, history=False)
+        if state.phase == "bidding" and seat_view["hand"] is None:
+            offered[seat] += 1
+        decision = decide(seat_view, levels[seat], seed_of_move(move_no))
+        state = apply(state, seat, move_of(decision, rules.deck))
         move_no += 1
     rounds = tuple(round_facts(rules, i + 1, record) for i, record in enumerate(state.history))
-    return Played(rounds, state.scores, state.winner, state.phase != "game_over")
+    return Played(rounds, state.scores, state.winner, state.phase != "game_over", tuple(offered))
+
+
+def move_of(decision: dict[str, Any], deck: Deck) -> Move:
+    """A level's decision as the engine's move (its cards read in the game's ``deck``)."""
+    if "card" in decision:
+        return Play(deck.parse(decision["card"]))
+    if "pass" in decision:
+        return Pass(mask_of(deck.parse(code) for code in decision["pass"]))
+    if decision.get("look"):
+        return Look()
+    return Bid(decision["bid"], blind=bool(decision.get("blind", False)))
 
 
 def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
@@ -112,9 +146,11 @@ def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
     for _, _, winner in replay_tricks(first_seat(round_no), record.plays):
         tricks[winner] += 1
     bags = tuple(
-        side_round_points(rules, rules.seats_of(side), record.bids, tuple(tricks))[1] for side in range(rules.sides)
+        side_round_points(rules, rules.seats_of(side), record.bids, tuple(tricks), record.blind)[1]
+        for side in range(rules.sides)
     )
-    return RoundFacts(record.bids, tuple(tricks), record.points, bags, record.bag_penalties)
+    passed = tuple(bool(p) for p in record.passes)
+    return RoundFacts(record.bids, tuple(tricks), record.points, bags, record.bag_penalties, record.blind, passed)
 
 
 def play_pair(args: tuple[str, dict[str, Any], str, str, int, int]) -> dict[str, Any]:
@@ -181,7 +217,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", choices=LEVEL_NAMES, required=True)
     parser.add_argument("--b", choices=LEVEL_NAMES, required=True)
-    parser.add_argument("--preset", choices=("partnership", "individual"), default="partnership")
+    parser.add_argument("--preset", choices=tuple(PRESETS), default="partnership")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a rule option over the preset, the value as JSON (e.g. blind_margin=0); repeatable",
+    )  # fmt: skip
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--rounds", type=int, help="single-round mode: duplicate deals, each played twice (default 2000)")
     mode.add_argument("--games", type=int, help="whole-game mode: game seeds, each played twice (a game pair)")
@@ -198,7 +238,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     started = time.perf_counter()
-    overrides = {} if args.win_score is None else {"win_score": args.win_score}
+    overrides = {name: json.loads(value) for name, value in (o.split("=", 1) for o in args.option)}
+    if args.win_score is not None:
+        overrides["win_score"] = args.win_score
     rules = make_rules(args.preset, **overrides)
     whole_games = args.games is not None
     count = args.games if whole_games else args.rounds
@@ -208,6 +250,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     plays = [p for pair in pairs for p in pair["plays"]]
     report: dict[str, Any] = {"mode": "games" if whole_games else "rounds", "a": args.a, "b": args.b}
     report["preset"] = args.preset
+    if overrides:
+        report["options"] = overrides
     if whole_games:
         report |= {
             "game_pairs": count,

@@ -1,6 +1,7 @@
 """Computer players: seed 000's three levels and seed 002's three, over a numba kernel.
 
     decide(view, level, seed) -> {"bid": n} | {"card": "QS"}
+    # house rules: {"look": True} | {"bid": n, "blind": True} | {"pass": ["AS", "KH"]}
 
 ``view`` is ``services.engine.view(state, seat)``; ``level`` is one of
 ``services.players.LEVEL_NAMES``.  Modules, by job:
@@ -11,7 +12,8 @@
 * ``position``: a view as the kernel's ``POSITION`` record; ``records``: that record and the
   kernel's other bundles (``TABLE``, ``Rules``, ``Trick``).
 * ``bits``: cards as bit masks and the trick in progress; ``dealing``: the RNG and the deals of the
-  unseen cards; ``playout``: the standard rule and whole-round playouts with it.
+  unseen cards; ``playout``: the standard rule and whole-round playouts with it; ``passing``: the
+  cards a level gives in the nil exchange.
 * ``levels``: one module per level family (``easy``; ``standard``, ``pro``; ``normal_bid``,
   ``normal``; ``hard``, ``hard_inference``, ``hard_scoring``).
 """

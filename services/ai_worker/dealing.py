@@ -6,7 +6,9 @@ decision in any process.
 
 Sampling (:func:`sample_hands`): the other hands get exactly their known
 sizes from the unseen cards, and voids revealed in play (a seat that did not
-follow the led suit) are respected.  Without voids it is an exact uniform
+follow the led suit) are respected.  Cards the seat gave its partner in the
+nil exchange stay the partner's until played; a seat whose own hand is still
+hidden (it may bid blind) is dealt a hand too.  Without voids it is an exact uniform
 shuffle-and-split; with voids each card (in random order) goes to an allowed
 seat with chance proportional to its free places, never to one that would
 make the rest undealable (Hall's condition on 3 seats × 4 suits) – close to
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from .bits import popcount, suit_of
 
 _SEED_MASK = (1 << 64) - 1
 
@@ -83,15 +87,22 @@ def _feasible(remaining: np.ndarray, caps: np.ndarray, eligible: np.ndarray) -> 
 @njit(cache=True)
 def sample_hands(position: np.ndarray, with_voids: bool, rng: np.ndarray, buf: np.ndarray, hands: np.ndarray) -> bool:
     """Deal the cards the seat of ``position`` cannot see to the other three
-    seats at random into ``hands`` (the seat keeps its own hand), giving each
-    its known hand size and, ``with_voids``, respecting the voids it revealed;
-    ``buf`` is scratch space for 52 cards.  Returns False only if the
-    constraints are impossible."""
+    seats at random into ``hands`` (the seat keeps its own hand, or is dealt
+    one while it is hidden), giving each its known hand size and,
+    ``with_voids``, respecting the voids it revealed; the cards it gave its
+    partner and the partner has not played stay the partner's.  ``buf`` is
+    scratch space for 52 cards.  Returns False only if the constraints are
+    impossible."""
     p = position[0]
     me = p.seat
-    n = p.n_unseen
-    for i in range(n):
-        buf[i] = p.unseen[i]
+    partner = (me + 2) & 3
+    known = p.gave & p.out  # given to the partner and not played yet
+    n = 0
+    for i in range(p.n_unseen):
+        card = p.unseen[i]
+        if not (known >> card) & 1:
+            buf[n] = card
+            n += 1
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         buf[i], buf[j] = buf[j], buf[i]
@@ -104,12 +115,20 @@ def sample_hands(position: np.ndarray, with_voids: bool, rng: np.ndarray, buf: n
         others[i] = seat
         caps[i] = p.sizes[seat]
         hands[seat] = 0
+        if seat == partner and known:
+            hands[seat] = known
+            caps[i] -= popcount(known)
         if with_voids and p.voids[seat]:
             voids[seat] = p.voids[seat]
             any_void = True
     hands[me] = p.hand
+    start = 0
+    if p.hidden:  # the seat's own hand first, from the same shuffle
+        for _ in range(p.sizes[me]):
+            hands[me] |= np.int64(1) << buf[start]
+            start += 1
     if not any_void:
-        pos = 0
+        pos = start
         for i in range(3):
             for _ in range(caps[i]):
                 hands[others[i]] |= np.int64(1) << buf[pos]
@@ -117,17 +136,17 @@ def sample_hands(position: np.ndarray, with_voids: bool, rng: np.ndarray, buf: n
         return True
     remaining = np.zeros(4, dtype=np.int64)
     eligible = np.zeros(4, dtype=np.int64)
-    for i in range(n):
-        remaining[buf[i] // 13] += 1
+    for i in range(start, n):
+        remaining[suit_of(buf[i])] += 1
     for suit in range(4):
         for i in range(3):
             if not (voids[others[i]] >> suit) & 1:
                 eligible[suit] |= 1 << i
     if not _feasible(remaining, caps, eligible):
         return False
-    for k in range(n):
+    for k in range(start, n):
         card = buf[k]
-        suit = card // 13
+        suit = suit_of(card)
         remaining[suit] -= 1
         excluded = 0
         placed = False

@@ -17,7 +17,7 @@ from services.players import HINT_LEVEL, LEVEL_NAMES
 from .levels import easy, hard, normal, pro, standard
 
 LEVELS = LEVEL_NAMES
-Move = dict[str, Any]  # {"bid": n} or {"card": "QS"}
+Move = dict[str, Any]  # {"bid": n}, {"card": "QS"}, {"look": True}, {"bid": n, "blind": True}, {"pass": [...]}
 _MOVES: dict[str, Callable[[dict[str, Any], int], Move]] = {
     "easy": easy.easy_move,
     "standard": standard.move,
@@ -29,13 +29,15 @@ _MOVES: dict[str, Callable[[dict[str, Any], int], Move]] = {
 
 def decide(view: dict[str, Any], level: str, seed: int) -> Move:
     """The move of a ``level`` player for the seat whose ``view`` this is:
-    ``{"bid": n}`` while bidding, ``{"card": "QS"}`` while playing."""
+    ``{"bid": n}`` while bidding, ``{"card": "QS"}`` while playing; with the
+    house rules also ``{"look": true}`` or ``{"bid": n, "blind": true}`` for a
+    seat that may bid blind, and ``{"pass": ["AS", ...]}`` in the nil exchange."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {list(LEVELS)}")
     check_turn(view)
     if level == "basic":
         return easy.basic_move(view)
-    if view["phase"] not in ("bidding", "playing"):
+    if view["phase"] not in ("bidding", "passing", "playing"):
         raise ValueError(f"no move in phase {view['phase']!r}")
     return _MOVES[level](view, seed)
 

@@ -7,7 +7,7 @@ interpretations of seed 000 are in :mod:`.levels.standard`'s docstring.
 
 ``broken`` in :func:`playout`: every card not in a hand has been played (the
 kernel only plays whole rounds), so "a spade was played on an earlier trick"
-is exactly "some spade is missing from the four hands" at a trick's start,
+is exactly "some spade of the deck is missing from the four hands" at a trick's start,
 which spares tracking it card by card.  Playouts from mid-round positions
 start from the view's ``spades_broken``, and the same test then stays exact
 because cards already played are absent from the hands too.
@@ -79,7 +79,7 @@ def standard_choice(
         if safe:
             return bits.lowest_by_rank(safe)
         return bits.highest_by_rank(legal) if made else bits.lowest_by_rank(legal)
-    follow = hand & (bits.SUIT_FIELD << (13 * led_suit))
+    follow = hand & bits.suit_mask(led_suit)
     if follow:
         return bits.highest_index(follow) if beat else bits.lowest_index(follow)
     if beat:  # void: only spades can beat; trump with the lowest winning one
@@ -137,14 +137,15 @@ def playout(table: np.ndarray, trick: Trick, rules: Rules) -> None:
     hands = table[0].hands
     leader = trick.leader
     broken = trick.broken
+    deck_spades = rules.deck & bits.SPADE_MASK
     if trick.n > 0:
         leader = play_trick(table, trick, rules)
         for k in range(trick.n):
-            if table[0].trick[k] >= 39:
+            if table[0].trick[k] >= bits.FIRST_SPADE:
                 broken = True
     while hands[leader] != 0:
         if not broken:
-            broken = ((hands[0] | hands[1] | hands[2] | hands[3]) & bits.SPADE_MASK) != bits.SPADE_MASK
+            broken = ((hands[0] | hands[1] | hands[2] | hands[3]) & deck_spades) != deck_spades
         leader = play_trick(table, Trick(0, leader, broken), rules)
 
 
@@ -164,6 +165,7 @@ def lay_card(table: np.ndarray, position: np.ndarray, dealt: np.ndarray, card: i
         t.trick[k] = p.trick[k]
     t.trick[p.trick_n] = card
     t.hands[p.seat] &= ~(np.int64(1) << card)
-    if p.trick_n > 0 and card // 13 != p.trick[0] // 13:
-        t.voids[p.seat] |= 1 << (p.trick[0] // 13)
+    led = bits.suit_of(p.trick[0])
+    if p.trick_n > 0 and bits.suit_of(card) != led:
+        t.voids[p.seat] |= 1 << led
     return Trick(p.trick_n + 1, p.leader, p.broken)

@@ -2,9 +2,13 @@
 
 Only the view is read (own hand, bids, the current trick, the round's
 completed tricks, hand sizes, rules, legal moves), so nothing a seat may not
-know can reach a strategy.  The unseen cards are all 52 minus the own hand
-minus every card shown in ``tricks`` and ``trick``; a seat that did not follow
-the led suit is marked void in it (``void_suits``), which sampling respects.
+know can reach a strategy.  The unseen cards are the game's deck
+(``Rules.deck``: jokers and the high 2 of spades are its cards' codes) minus
+the own hand minus every card shown in ``tricks`` and ``trick``; a seat that
+did not follow the led suit is marked void in it (``void_suits``), which
+sampling respects.  A seat that may still bid blind has no hand in its view:
+its position has ``hidden`` set and all 52 cards unseen.  After the nil
+exchange the view's ``passes`` say which cards the partner holds for sure.
 """
 
 from __future__ import annotations
@@ -13,9 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from services.engine import FULL_DECK, cards_in, first_seat, mask_of, parse_card
+from services.engine import STANDARD_DECK, cards_in, first_seat, mask_of, parse_card
+from services.players import deck_of
 
+from .bits import SUIT_TABLE
 from .records import POSITION
+
+_SUIT_OF = tuple(SUIT_TABLE.tolist())  # a card's suit, indexed from Python without a call
 
 Position = np.ndarray  # one POSITION record, as a one-element array (how numba takes it fastest)
 
@@ -25,34 +33,43 @@ def position_of(view: dict[str, Any]) -> Position:
     seat = view["you"]
     if seat is None:
         raise ValueError("a spectator view has no decisions")
-    hand = mask_of(parse_card(c) for c in view["hand"])
+    rules = view["rules"]
+    deck = deck_of(view)
+    parse = parse_card if deck == STANDARD_DECK else deck.parse
+    hidden = view["hand"] is None
+    hand = 0 if hidden else mask_of(parse(c) for c in view["hand"])
     seen = hand
     void_suits = [0, 0, 0, 0]
     played_by = [0, 0, 0, 0]
     history: list[int] = []
     for trick in [*view["tricks"], {"cards": view["trick"]}]:
-        cards = [(entry["seat"], parse_card(entry["card"])) for entry in trick["cards"]]
+        cards = [(entry["seat"], parse(entry["card"])) for entry in trick["cards"]]
         if not cards:
             continue
-        led = cards[0][1] // 13
+        led = _SUIT_OF[cards[0][1]]
         for who, card in cards:
             seen |= 1 << card
             played_by[who] |= 1 << card
             history.append(card)
-            if card // 13 != led:
+            if _SUIT_OF[card] != led:
                 void_suits[who] |= 1 << led
-    out = FULL_DECK & ~seen
+    deck_cards = deck.cards
+    out = deck_cards & ~seen
     unseen = list(cards_in(out))
     sizes = list(view["hand_sizes"])
-    if len(unseen) != sum(sizes) - sizes[seat]:
+    if view["phase"] == "passing":  # cards set aside for the exchange are still their giver's
+        sizes = [len(view["hand"])] * 4
+    if len(unseen) != sum(sizes) - (0 if hidden else sizes[seat]):
         raise ValueError("view is inconsistent: unseen cards do not match the other hand sizes")
-    trick_cards = [parse_card(entry["card"]) for entry in view["trick"]]
+    trick_cards = [parse(entry["card"]) for entry in view["trick"]]
     leader = view["leader"] if view["leader"] is not None else first_seat(view["round"])
-    rules = view["rules"]
     lose = rules["lose_score"]
+    passes = view.get("passes") or {"gave": [], "received": []}
+    blind = view.get("blind") or [False] * 4
     record = (
         seat,
         hand,
+        hidden,
         out,
         unseen + [0] * (52 - len(unseen)),
         len(unseen),
@@ -70,6 +87,9 @@ def position_of(view: dict[str, Any]) -> Position:
         history + [0] * (52 - len(history)),
         len(history),
         view["tricks"][0]["leader"] if view["tricks"] else leader,
+        sum(1 << s for s in range(4) if blind[s]),
+        mask_of(parse(c) for c in passes["gave"]),
+        mask_of(parse(c) for c in passes["received"]),
         rules["scoring"] == "partnership",
         bool(rules["spades_must_be_broken"]),
         bool(rules["nil_tricks_count_for_team"]),
@@ -81,8 +101,23 @@ def position_of(view: dict[str, Any]) -> Position:
         rules["win_score"],
         lose is not None,
         lose if lose is not None else 0,
+        deck_cards,
+        rules.get("blind_nil_value", 0),
+        rules.get("suicide", False),
+        suicide_minimum(rules["min_team_bid"]),
+        rules.get("ten_for_200", False),
+        rules.get("ten_for_200_value", 0),
+        rules.get("mercy_margin") or 0,
+        rules.get("nil_pass_cards", 0),
+        rules.get("nil_pass_blind_only", False),
     )
     return np.array([record], dtype=POSITION)
+
+
+def suicide_minimum(min_team_bid: int) -> int:
+    """Suicide: the smallest bid of the partner who does not bid nil (the engine's bidding rule,
+    ``tests/ai_worker/test_position.py`` holds the two equal)."""
+    return max(1, min_team_bid)
 
 
 def _four(per_side: list[int]) -> list[int]:

@@ -9,8 +9,9 @@
   argument keeps the memory alive while the record is in use, and a record's fields, unlike arrays
   held in a tuple, cost no reference counting in the hot loops.  A ``POSITION`` can stand where a
   ``TABLE`` is read (it has ``won``, ``bids``, ``voids`` and ``trick`` too), for live decisions.
-* Named tuples of scalars, free to build and pass: :class:`Rules` (the rule options) and
-  :class:`Trick` (the trick in progress, beside its cards).
+* Named tuples of scalars, free to build and pass: :class:`Rules` (the rule options play reads),
+  :class:`House` (the house rules' options of bidding and scoring) and :class:`Trick` (the trick
+  in progress, beside its cards).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ _I = np.int64
 POSITION = np.dtype(
     [
         ("seat", _I),
-        ("hand", _I),  # own cards, a mask
-        ("out", _I),  # every card neither played nor in the own hand, a mask
+        ("hand", _I),  # own cards, a mask (0 while the seat may still bid blind: its hand is hidden)
+        ("hidden", np.bool_),  # the own hand is hidden from the seat: sampling deals it too
+        ("out", _I),  # every card of the deck neither played nor in the own hand, a mask
         ("unseen", _I, 52),  # those cards as indices, the first n_unseen of them
         ("n_unseen", _I),
         ("sizes", _I, 4),  # cards left in each hand
@@ -42,6 +44,9 @@ POSITION = np.dtype(
         ("history", _I, 52),  # this round's cards in play order, the first history_n of them
         ("history_n", _I),
         ("first_leader", _I),  # who led the round's first trick
+        ("blind", _I),  # the seats that bid blind this round, a 4-bit set
+        ("gave", _I),  # the cards this seat gave its partner in the nil exchange (still theirs unless played)
+        ("received", _I),  # the cards it received from its partner (in the partner's hand at the deal)
         # the rules, as Rules below
         ("partnership", np.bool_),
         ("must_break", np.bool_),
@@ -54,6 +59,15 @@ POSITION = np.dtype(
         ("win_score", _I),
         ("has_lose_score", np.bool_),
         ("lose_score", _I),
+        ("deck", _I),
+        ("blind_nil_value", _I),
+        ("suicide", np.bool_),
+        ("suicide_minimum", _I),
+        ("ten_for_200", np.bool_),
+        ("ten_for_200_value", _I),
+        ("mercy_margin", _I),
+        ("pass_cards", _I),
+        ("pass_blind_only", np.bool_),
     ]
 )
 
@@ -75,6 +89,21 @@ class Rules(NamedTuple):
     win_score: int
     has_lose_score: bool
     lose_score: int
+    deck: int  # the 52 card indexes the game deals (Rules.deck.cards)
+
+
+class House(NamedTuple):
+    """The house rules' options that bidding and scoring read (the playouts need only :class:`Rules`:
+    apart, so the play's hot calls carry no more arguments than the standard game needs)."""
+
+    blind_nil_value: int
+    suicide: bool
+    suicide_minimum: int  # the non-nil partner's smallest bid under suicide
+    ten_for_200: bool
+    ten_for_200_value: int
+    mercy_margin: int  # 0: no mercy rule
+    pass_cards: int  # nil_pass_cards: 0 for no exchange
+    pass_blind_only: bool  # nil_pass_blind_only
 
 
 class Trick(NamedTuple):
@@ -97,7 +126,16 @@ def rules_of(p: np.record) -> Rules:
     """The rules of a ``POSITION`` record."""
     return Rules(
         p.partnership, p.must_break, p.nil_counts, p.nil_allowed, p.nil_value, p.set_negative,
-        p.bag_limit, p.bag_penalty, p.win_score, p.has_lose_score, p.lose_score,
+        p.bag_limit, p.bag_penalty, p.win_score, p.has_lose_score, p.lose_score, p.deck,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def house_of(p: np.record) -> House:
+    """The house rules of a ``POSITION`` record."""
+    return House(
+        p.blind_nil_value, p.suicide, p.suicide_minimum, p.ten_for_200, p.ten_for_200_value, p.mercy_margin,
+        p.pass_cards, p.pass_blind_only,
     )  # fmt: skip
 
 

@@ -3,6 +3,7 @@
 Every compiled function is ``@njit(cache=True)`` (machine code cached in the
 package's ``__pycache__``; ``NUMBA_CACHE_DIR`` moves it), and :func:`warm_up`
 makes one decision of every level, bidding and playing, in both scorings,
+and each house-rule decision (a blind decision, a pass in the nil exchange),
 through :func:`.dispatch.decide`: the same argument types as live tasks, so
 each entry point is compiled (or loaded from the cache) for them.  The Celery
 worker calls it at process start.
@@ -10,18 +11,33 @@ worker calls it at process start.
 
 from __future__ import annotations
 
-from services.engine import Bid, apply, make_rules, new_game, turn, view
+from services.engine import Bid, GameState, Look, apply, make_rules, new_game, turn, view
 
 from .dispatch import LEVELS, decide
 
+# Every seat may bid blind, one partner of each side bids nil, so the exchange follows.
+HOUSE_OPTIONS = {"blind_margin": 0, "suicide": True}
+
 
 def warm_up() -> None:
-    """One decision of every level, bidding and playing, in both scorings."""
+    """One decision of every level, bidding and playing, in both scorings; a blind decision
+    and a pass in the nil exchange."""
     for preset in ("partnership", "individual"):
         state = new_game(make_rules(preset), seed=1)
-        for level in LEVELS:
-            decide(view(state, turn(state)), level, 1)
+        _decide_all(state)
         while state.phase == "bidding":
             state = apply(state, turn(state), Bid(2))
-        for level in LEVELS:
-            decide(view(state, turn(state)), level, 1)
+        _decide_all(state)
+    state = new_game(make_rules("house", **HOUSE_OPTIONS), seed=1)
+    _decide_all(state)  # blind decisions
+    while state.phase == "bidding":
+        seat = turn(state)
+        state = apply(state, seat, Look())
+        legal = view(state, seat)["legal"]
+        state = apply(state, seat, Bid(0 if 0 in legal else min(legal)))
+    _decide_all(state)  # the nil exchange
+
+
+def _decide_all(state: GameState) -> None:
+    for level in LEVELS:
+        decide(view(state, turn(state)), level, 1)

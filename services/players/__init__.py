@@ -6,7 +6,7 @@ worker and its numba kernel.  The worker implements every level; this is the
 one list of them.
 """
 
-from .basic import basic_bid, basic_card, basic_move, nearest_legal
+from .basic import basic_bid, basic_card, basic_move, deck_of, nearest_legal
 from .levels import (
     BULK_QUEUES,
     DEFAULT_LEVEL,
@@ -32,6 +32,7 @@ __all__ = [
     "basic_bid",
     "basic_card",
     "basic_move",
+    "deck_of",
     "level_queues",
     "nearest_legal",
     "queue_of",

@@ -5,7 +5,21 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from services.engine import Bid, GameState, Play, make_rules, new_game, parse_card, turn, view
+from services.engine import (
+    STANDARD_DECK,
+    Bid,
+    Deck,
+    GameState,
+    Look,
+    Move,
+    Pass,
+    Play,
+    make_rules,
+    new_game,
+    parse_card,
+    turn,
+    view,
+)
 from services.engine.cards import FULL_DECK, cards_in, mask_of
 from services.engine.rules import Rules
 from testkit.random_play import play_randomly
@@ -82,8 +96,15 @@ def random_positions(count: int, seed: int) -> list[tuple[GameState, dict]]:
     return out
 
 
-def move_of(decision: dict) -> Bid | Play:
-    return Bid(decision["bid"]) if "bid" in decision else Play(parse_card(decision["card"]))
+def move_of(decision: dict, deck: Deck = STANDARD_DECK) -> Move:
+    """The engine move of a level's decision (its cards read in the game's ``deck``)."""
+    if "card" in decision:
+        return Play(deck.parse(decision["card"]))
+    if "pass" in decision:
+        return Pass(mask_of(deck.parse(code) for code in decision["pass"]))
+    if decision.get("look"):
+        return Look()
+    return Bid(decision["bid"], blind=decision.get("blind", False))
 
 
 def bidding_view(hand_codes: list[str] | None = None, preset: str = "individual", seed: int = 4, **rules):

@@ -173,3 +173,18 @@ def test_two_processes_give_the_same_figures_as_one():
     two = t.main([*args, "--processes", "2"])
     del one["elapsed_s"], two["elapsed_s"]
     assert one == two
+
+
+def test_house_rule_rounds_report_blind_decisions_and_nil_exchanges():
+    report = run(
+        "--a", "normal", "--b", "easy", "--preset", "house", "--option", "blind_margin=0",
+        "--option", "suicide=true", "--rounds", "3", "--seed", "2",
+    )  # fmt: skip
+    assert report["options"] == {"blind_margin": 0, "suicide": True}
+    assert_per_level_consistent(report, rounds_per_role=6, sides_per_role=1)
+    for role in ("a", "b"):
+        figures, c = report["per_level"][role], report["per_level"][role]["counts"]
+        assert c["blind_offered"] == 2 * 6  # every seat's hand hidden at its bid; neither level bids blind
+        assert figures["blind_nil_rate"] == figures["blind_bid_rate"] == 0.0
+        assert c["exchanges"] == 2 * 6  # suicide: a nil in every side, so both partners pass every round
+        assert 0 <= c["exchange_nils_made"] <= c["exchanges"]

@@ -51,6 +51,8 @@ class RoundFacts:
     points: tuple[int, ...]  # per side, realised bag penalties included
     bags: tuple[int, ...]  # per side: bags taken this round
     penalties: tuple[int, ...]  # per side: times the bag penalty hit this round
+    blind: tuple[bool, ...] = ()  # per seat: bid blind (empty when nobody did)
+    passed: tuple[bool, ...] = ()  # per seat: gave cards in the nil exchange (empty when none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,7 @@ class Played:
     final_scores: tuple[int, ...]  # per side
     winner: tuple[int, ...] | None  # the winning seats; None if stopped by the round cap
     capped: bool
+    blind_offered: tuple[int, ...] = (0, 0, 0, 0)  # per seat: bidding turns with its hand hidden
 
 
 def seatings(a: str, b: str) -> tuple[Seating, Seating]:
@@ -83,11 +86,16 @@ def adjusted_points(rules: ScoringRules, facts: RoundFacts, side: int) -> float:
     return facts.points[side] + facts.penalties[side] * rules.bag_penalty - facts.bags[side] * bag_charge(rules)
 
 
-def level_counts(rules: ScoringRules, rounds: Iterable[RoundFacts], seats: tuple[int, ...]) -> Counter:
-    """Per-level counts (nils, contracts set, bags, penalties) over ``rounds`` for the level on ``seats``."""
+def level_counts(
+    rules: ScoringRules, rounds: Iterable[RoundFacts], seats: tuple[int, ...], offered: tuple[int, ...] = (0, 0, 0, 0)
+) -> Counter:
+    """Per-level counts (nils, contracts set, bags, penalties, blind decisions, nil exchanges) over ``rounds``
+    for the level on ``seats`` (``offered``: per seat, its bidding turns with the hand hidden)."""
     counts: Counter = Counter()
     sides = sides_of(rules, seats)
+    counts["blind_offered"] = sum(offered[s] for s in seats)
     for facts in rounds:
+        count_house_rules(rules, facts, seats, counts)
         counts["rounds"] += 1
         counts["side_rounds"] += len(sides)
         for seat in seats:
@@ -111,6 +119,23 @@ def level_counts(rules: ScoringRules, rounds: Iterable[RoundFacts], seats: tuple
                     counts["opponent_nils"] += 1
                     counts["opponent_nils_set"] += facts.tricks[other] > 0
     return counts
+
+
+def count_house_rules(rules: ScoringRules, facts: RoundFacts, seats: tuple[int, ...], counts: Counter) -> None:
+    """Blind nils and blind bids taken and made, and nil exchanges with their nils made, by ``seats``."""
+    for seat in seats:
+        if facts.blind and facts.blind[seat]:
+            if facts.bids[seat] == 0:
+                counts["blind_nils"] += 1
+                counts["blind_nils_made"] += facts.tricks[seat] == 0
+            else:
+                counts["blind_bids"] += 1
+                contract, taken = contract_and_tricks(rules, facts, rules.side_of(seat))
+                counts["blind_bids_made"] += taken >= contract
+        if facts.passed and facts.passed[seat]:
+            counts["exchanges"] += 1
+            nils = [s for s in (seat, (seat + 2) % 4) if facts.bids[s] == 0]
+            counts["exchange_nils_made"] += bool(nils) and all(facts.tricks[s] == 0 for s in nils)
 
 
 def contract_and_tricks(rules: ScoringRules, facts: RoundFacts, side: int) -> tuple[int, int]:
@@ -137,7 +162,7 @@ def play_figures(rules: ScoringRules, seating: Seating, played: Played) -> dict[
             "adjusted": sum(mean_of_sides(adjusted_points(rules, f, s) for s in sides) for f in played.rounds),
             "final_score": mean_of_sides(played.final_scores[s] for s in sides),
             "won": played.winner is not None and played.winner[0] in seats,
-            "counts": dict(level_counts(rules, played.rounds, seats)),
+            "counts": dict(level_counts(rules, played.rounds, seats, played.blind_offered)),
         }
     return out
 
@@ -186,12 +211,19 @@ def per_level(plays: list[dict[str, Any]], role: str, level: str, partnership: b
         "bag_penalties_per_100_rounds_per_side": round(100 * c["bag_penalties"] / c["side_rounds"], 3)
         if c["side_rounds"]
         else None,
+        "blind_nil_rate": share(c["blind_nils"], c["blind_offered"]),
+        "blind_nil_success_rate": share(c["blind_nils_made"], c["blind_nils"]),
+        "blind_bid_rate": share(c["blind_bids"], c["blind_offered"]),
+        "blind_bid_success_rate": share(c["blind_bids_made"], c["blind_bids"]),
+        "exchanges_per_100_rounds": round(100 * c["exchanges"] / c["rounds"] / 2, 3) if c["rounds"] else None,
+        "exchange_nil_success_rate": share(c["exchange_nils_made"], c["exchanges"]),
     }
 
 
 COUNT_KEYS = (
     "rounds", "side_rounds", "bids", "nil_bids", "nil_made", "partner_nils", "partner_nils_made",
-    "opponent_nils", "opponent_nils_set", "contracts", "contracts_set", "bags", "bag_penalties",
+    "opponent_nils", "opponent_nils_set", "contracts", "contracts_set", "bags", "bag_penalties", "blind_offered",
+    "blind_nils", "blind_nils_made", "blind_bids", "blind_bids_made", "exchanges", "exchange_nils_made",
 )  # fmt: skip
 
 

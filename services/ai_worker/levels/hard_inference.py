@@ -7,7 +7,9 @@ nil bidder's hand should be nil-safe, :func:`.normal_bid.nil_risk`) and by
 their plays so far (the round replayed from the sampled hands; every card
 another seat played that normal would not have played from that hand
 multiplies the weight by ``mismatch``).  Each factor is floored, so an
-opponent who bids or plays differently never empties the sample.
+opponent who bids or plays differently never empties the sample.  After the
+nil exchange the partner bid on its hand before it: with the cards it gave
+this seat, without those it received.  A bid made blind is not evidence.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..bits import trick_state
+from ..bits import FIRST_SPADE, suit_of, trick_state
 from ..records import Rules, Trick, new_table
 from .normal import normal_card
 from .normal_bid import nil_risk, trick_estimate
@@ -27,18 +29,24 @@ WEIGHT_FLOOR = 0.2  # a deal that explains a bid badly still counts this much
 
 
 @njit(cache=True)
-def deal_weight(me: int, dealt: np.ndarray, played_by: np.ndarray, bids: np.ndarray) -> float:
-    """How well a sampled deal explains the bids made by the other seats."""
+def deal_weight(
+    me: int, dealt: np.ndarray, played_by: np.ndarray, bids: np.ndarray, deck: int, gave: int, received: int, blind: int
+) -> float:
+    """How well a sampled deal explains the bids made by the other seats
+    (``gave``/``received``: this seat's nil exchange with its partner)."""
     weight = 1.0
+    partner = (me + 2) & 3
     for s in range(4):
-        if s == me or bids[s] < 0:
+        if s == me or bids[s] < 0 or (blind >> s) & 1:  # a blind bid says nothing of the hand
             continue
         original = dealt[s] | played_by[s]
+        if s == partner:
+            original = original & ~gave | received
         if bids[s] == 0:
-            risk = nil_risk(original)
+            risk = nil_risk(original, deck)
             fit = 1.0 if risk <= 1.0 else math.exp(-(risk - 1.0))
         else:
-            z = (trick_estimate(original) - bids[s]) / BID_SIGMA
+            z = (trick_estimate(original, deck) - bids[s]) / BID_SIGMA
             fit = math.exp(-0.5 * z * z)
         weight *= WEIGHT_FLOOR + (1.0 - WEIGHT_FLOOR) * fit
     return weight
@@ -78,15 +86,15 @@ def play_fit(position: np.ndarray, dealt: np.ndarray, rules: Rules, near: np.nda
         unplayed &= ~bit
         trick[k] = card
         if k == 0:
-            led = card // 13
-        elif card // 13 != led:
+            led = suit_of(card)
+        elif suit_of(card) != led:
             voids[seat] |= 1 << led
         k += 1
         if k == 4:
             _, _, winner = trick_state(table, Trick(4, leader, broken))
             won[winner] += 1
             for j in range(4):
-                if trick[j] >= 39:
+                if trick[j] >= FIRST_SPADE:
                     broken = True
             leader = winner
             k = 0

@@ -36,6 +36,11 @@ decide a card:
 
 "Highest"/"lowest" across suits is by rank, ties broken by suit order as in
 the engine (``lowest_by_rank``/``highest_by_rank``).
+
+House rules: normal never bids blind (it looks at its hand, then bids as
+above); under suicide its bid follows :func:`.normal_bid.normal_bid`; in the
+nil exchange it gives :func:`..passing.nil_pass`'s cards.  The jokers and a
+high 2 of spades are its top spades everywhere (the kernel's ranking).
 """
 
 from __future__ import annotations
@@ -59,9 +64,11 @@ from ..bits import (
     lowest_by_rank,
     lowest_index,
     popcount,
+    suit_of,
     suit_of_mask,
     trick_state,
 )
+from ..passing import LOOK, nil_pass, pass_move
 from ..position import position_of
 from ..records import Rules, Trick, rules_of, trick_of
 from .normal_bid import bags_near, position_bid
@@ -87,7 +94,7 @@ def side_need(seat: int, bids: np.ndarray, won: np.ndarray, rules: Rules) -> int
 @njit(cache=True, inline="always")
 def is_boss(card: int, out: int) -> bool:
     """No card still out of the same suit ranks above ``card``."""
-    suit = card // 13
+    suit = suit_of(card)
     above = suit_of_mask(out, suit) & ~((np.int64(2) << card) - 1)
     return above == 0
 
@@ -126,7 +133,7 @@ def _nil_lead(legal: int, out: int) -> int:
             continue
         card = lowest_index(field)
         above = popcount(suit_of_mask(out, suit) & ~((np.int64(2) << card) - 1))
-        key = above * 4 - (card % 13) - (20 if suit == SPADES else 0)
+        key = above * 4 - (card - 13 * suit) - (20 if suit == SPADES else 0)
         if key > best_key:
             best_key = key
             best = card
@@ -292,6 +299,10 @@ def position_card(position: np.ndarray) -> int:
 
 def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """Normal's move for the seat whose turn ``view`` shows (``seed`` is unused: normal does not draw)."""
+    if view["phase"] == "passing":
+        return pass_move(view, nil_pass)
+    if view["hand"] is None:
+        return LOOK
     position = position_of(view)
     if view["phase"] == "bidding":
         return {"bid": nearest_legal(int(position_bid(position)), view["legal"])}

@@ -11,11 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import MAX_BID, SUIT_FIELD, popcount
-from ..records import Rules, rules_of
+from ..bits import MAX_BID, SPADE_MASK, SUIT_FIELD, popcount, spade_ranks
+from ..records import House, Rules, house_of, rules_of
 
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 BAGS_NEAR = 3  # bags this close to the limit make a side avoid overtricks
+SUICIDE_NIL_ESTIMATE = 3.0  # suicide: a first partner with fewer tricks than this takes the side's nil...
+SUICIDE_NIL_RISK = 1.6  # ...when its hand is at least this nil-safe (else it bids and leaves the nil to its partner)
 
 
 @njit(cache=True, inline="always")
@@ -34,7 +36,7 @@ def side_bags_near(bags_before: np.ndarray, rules: Rules) -> np.ndarray:
 
 
 @njit(cache=True)
-def trick_estimate(hand: int) -> float:
+def trick_estimate(hand: int, deck: int) -> float:
     """Expected tricks of a 13-card hand from high cards, suit length and spades.
 
     Side suits: an ace 1 (0.8 in a suit of 6+, likely ruffed); a king 0.9
@@ -42,7 +44,9 @@ def trick_estimate(hand: int) -> float:
     king with two guards, 0.25 with two guards alone.  Spades: ace 1, king
     0.95 guarded (0.4 alone), queen 0.8 with two guards (0.3 with one), jack
     0.5 with three; every spade past the fourth 0.9; spare low spades ruff
-    short side suits (void 0.9, singleton 0.6, doubleton 0.25).
+    short side suits (void 0.9, singleton 0.6, doubleton 0.25).  The deck's
+    top spades count as its ace, king, queen and jack (jokers, a high 2:
+    :func:`.bits.spade_ranks`).
     """
     estimate = 0.0
     shortness = 0.0
@@ -69,8 +73,8 @@ def trick_estimate(hand: int) -> float:
             shortness += 0.6 if not ace else 0.0
         elif n == 2:
             shortness += 0.25
-    spades = (hand >> 39) & SUIT_FIELD
-    n = popcount(spades)
+    spades = spade_ranks(hand, deck)
+    n = popcount(hand & SPADE_MASK)
     honours = 0.0
     used = 0
     if (spades >> ACE) & 1:
@@ -92,13 +96,14 @@ def trick_estimate(hand: int) -> float:
 
 
 @njit(cache=True)
-def nil_risk(hand: int) -> float:
+def nil_risk(hand: int, deck: int) -> float:
     """How likely a nil with this hand fails, as a score (0 = safe; about 1
     and more = do not bid nil): high spades and many spades, side aces,
-    unguarded kings and queens, few low cards to duck with."""
+    unguarded kings and queens, few low cards to duck with (the deck's top
+    spades are its ace, king, queen, jack)."""
     risk = 0.0
-    spades = (hand >> 39) & SUIT_FIELD
-    n = popcount(spades)
+    spades = spade_ranks(hand, deck)
+    n = popcount(hand & SPADE_MASK)
     if (spades >> ACE) & 1 or (spades >> KING) & 1:
         risk += 2.0
     if (spades >> QUEEN) & 1:
@@ -123,7 +128,7 @@ def nil_risk(hand: int) -> float:
 
 
 @njit(cache=True)
-def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules) -> int:
+def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules, house: House) -> int:
     """Normal's bid for a 13-card hand (``partner_bid`` -1 when not yet bid,
     ``bags`` the side's bags before the round).
 
@@ -132,14 +137,27 @@ def normal_bid(hand: int, partner_bid: int, bags: int, rules: Rules) -> int:
     costs more than a missed trick's risk; with a nil partner it adds one
     trick of cover.  Nil when the hand is nil-safe (``nil_risk`` below 0.8,
     estimate under 2) and the partner has not bid nil itself.
+
+    Suicide (one partner of each side bids nil): after a partner's nil, at
+    least the suicide minimum; after a partner's bid, nil; as the side's first
+    bidder, nil with a weak, fairly nil-safe hand (``SUICIDE_NIL_ESTIMATE``,
+    ``SUICIDE_NIL_RISK``), else a bid of at least the minimum.
     """
-    estimate = trick_estimate(hand)
-    partner_covers = not rules.partnership or partner_bid < 0 or partner_bid >= 3
-    if rules.nil_allowed and partner_covers and estimate < 2.0 and nil_risk(hand) < 0.8:
-        return 0
+    estimate = trick_estimate(hand, rules.deck)
+    if house.suicide:
+        if partner_bid > 0:
+            return 0
+        if partner_bid < 0 and estimate < SUICIDE_NIL_ESTIMATE and nil_risk(hand, rules.deck) < SUICIDE_NIL_RISK:
+            return 0
+    else:
+        partner_covers = not rules.partnership or partner_bid < 0 or partner_bid >= 3
+        if rules.nil_allowed and partner_covers and estimate < 2.0 and nil_risk(hand, rules.deck) < 0.8:
+            return 0
     bid = int(estimate + 0.99) if bags_near(bags, rules) else int(estimate + 0.5)
     if rules.partnership and partner_bid == 0:
         bid += 1
+    if house.suicide:
+        bid = max(bid, house.suicide_minimum)
     return max(1, min(MAX_BID, bid))
 
 
@@ -149,4 +167,4 @@ def position_bid(position: np.ndarray) -> int:
     p = position[0]
     rules = rules_of(p)
     partner_bid = p.bids[(p.seat + 2) % 4] if rules.partnership else -1
-    return normal_bid(p.hand, partner_bid, p.bags[p.seat % 2 if rules.partnership else p.seat], rules)
+    return normal_bid(p.hand, partner_bid, p.bags[p.seat % 2 if rules.partnership else p.seat], rules, house_of(p))

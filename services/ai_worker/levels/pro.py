@@ -24,14 +24,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from services.engine import card_code, lowest_by_rank, parse_card
+from services.engine import card_code, lowest_by_rank
+from services.players import deck_of
 
-from ..bits import beating_mask, lowest_index, trick_state
+from ..bits import INDEX_LIMIT, beating_mask, lowest_index, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..playout import bid_made, lay_card, partner_nil_alive, play_trick
 from ..position import Position, position_of
 from ..records import new_table, rules_of, trick_of
-from .standard import monte_carlo_bid
+from .standard import house_move, monte_carlo_bid
 
 SAMPLES_PER_PLAY = 100
 
@@ -42,13 +43,13 @@ def pro_trick_wins(position: np.ndarray, candidates: int, samples: int, seed: np
     sampled distributions of the unseen cards the trick is taken (by the seat,
     or in partnership by either partner unless one of them bid nil) when the
     seat plays it and the seats after it play standard.  The same samples
-    serve every card.  Returns 52 counts indexed by card."""
+    serve every card.  Returns ``INDEX_LIMIT`` counts indexed by card."""
     p = position[0]
     me = p.seat
     rules = rules_of(p)
     rng, buf, dealt = new_dealer(seed)
     table = new_table()
-    wins = np.zeros(52, dtype=np.int64)
+    wins = np.zeros(INDEX_LIMIT, dtype=np.int64)
     partner = (me + 2) & 3
     team = rules.partnership and p.bids[me] != 0 and p.bids[partner] != 0
     for _ in range(samples):
@@ -92,7 +93,7 @@ def pro_win_counts(position: Position, candidates: int, seed: int, samples: int 
 def pro_card(position: Position, candidates: int, seed: int, samples: int = SAMPLES_PER_PLAY) -> int:
     """The pro strategy's card among ``candidates`` (the legal cards, a mask)."""
     wins = pro_win_counts(position, candidates, seed, samples)
-    cards = [c for c in range(52) if candidates >> c & 1]
+    cards = [c for c in range(INDEX_LIMIT) if candidates >> c & 1]
     best = max(wins[c] for c in cards)
     wants_trick = not seat_made(position) and best * 2 > samples  # "more than 50%"
     target = best if wants_trick else min(wins[c] for c in cards)
@@ -101,9 +102,13 @@ def pro_card(position: Position, candidates: int, seed: int, samples: int = SAMP
 
 def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """Pro's move for the seat whose turn ``view`` shows."""
+    house = house_move(view)
+    if house is not None:
+        return house
     if view["phase"] == "bidding":
         return {"bid": monte_carlo_bid(view, seed)}
-    legal = [parse_card(c) for c in view["legal"]]
+    deck = deck_of(view)
+    legal = [deck.parse(c) for c in view["legal"]]
     if len(legal) == 1:
         return {"card": card_code(legal[0])}
     position = position_of(view)

@@ -43,7 +43,13 @@ Bid, standard and pro (:func:`bid_tricks`)
       highest bid whose average is above it (or no bid qualifies at all when
       even nil play took no trick – nil again).
     * If that bid is not in the view's legal list (nil disabled, team minimum
-      or maximum), the nearest legal bid is used, the lower one on a tie.
+      or maximum, suicide), the nearest legal bid is used, the lower one on a tie.
+
+House rules, standard and pro (seed 000 knows none of them): they never bid
+blind (they look, then bid as above); in the nil exchange a nil bidder gives
+its highest cards by rank and its partner its lowest
+(:func:`..passing.rank_pass`); the jokers and a high 2 of spades are simply
+the highest spades, and the simulations deal and play the game's deck.
 """
 
 from __future__ import annotations
@@ -56,8 +62,9 @@ from numba import njit
 from services.engine import card_code
 from services.players import nearest_legal
 
-from ..bits import MAX_BID, SUIT_FIELD, popcount
+from ..bits import MAX_BID, SPADE_MASK, SUIT_FIELD, popcount, spade_ranks
 from ..dealing import deal_unseen, new_dealer, rng_seed
+from ..passing import LOOK, pass_move, rank_pass
 from ..playout import playout, standard_card
 from ..position import Position, position_of
 from ..records import Trick, new_table, rules_of, trick_of
@@ -79,14 +86,15 @@ def _add_honours(total: float, field: int, length: int, ace: float, king: float,
 
 
 @njit(cache=True)
-def estimate_bid(hand: int) -> int:
+def estimate_bid(hand: int, deck: int) -> int:
     """A quick bid for a simulated seat that has not bid yet.
 
     Side suits: an ace is a trick, a king with a guard (2+ cards) 0.8, a
     queen with two guards (3+ cards) 0.4.  Spades: the ace, a guarded king and
     a twice-guarded queen are tricks, and every spade past the third is a
     trick; spades left over after that may ruff: +1 per void side suit, +0.5
-    per singleton, up to that many spare spades.  Rounded, at least 1.
+    per singleton, up to that many spare spades.  Rounded, at least 1.  The
+    deck's top spades (jokers, a high 2) count as its ace, king and queen.
     """
     estimate = 0.0
     ruffs = 0.0
@@ -98,8 +106,8 @@ def estimate_bid(hand: int) -> int:
             ruffs += 1.0
         elif length == 1:
             ruffs += 0.5
-    spades = (hand >> 39) & SUIT_FIELD
-    length = popcount(spades)
+    spades = spade_ranks(hand, deck)
+    length = popcount(hand & SPADE_MASK)
     spade_tricks = _add_honours(0.0, spades, length, 1.0, 1.0, 1.0)
     if length > 3:
         spade_tricks += length - 3
@@ -134,7 +142,7 @@ def bid_tricks(position: np.ndarray, deals: int, seed: np.uint64) -> np.ndarray:
     for _ in range(deals):
         deal_unseen(position, rng, buf, dealt)
         for s in range(4):
-            bids[s] = p.bids[s] if p.bids[s] >= 0 else estimate_bid(dealt[s])
+            bids[s] = p.bids[s] if p.bids[s] >= 0 else estimate_bid(dealt[s], rules.deck)
         # Highest bid first: that playout (contract out of reach until the
         # last trick) is the "never made" line shared by all high bids.
         never_tricks = -1
@@ -185,8 +193,21 @@ def monte_carlo_bid(view: dict[str, Any], seed: int) -> int:
     return nearest_legal(choose_bid(bid_averages(position_of(view), seed)), view["legal"])
 
 
+def house_move(view: dict[str, Any]) -> dict[str, Any] | None:
+    """Standard's and pro's move in the house rules' own decisions (a hidden hand: look; the nil
+    exchange: :func:`..passing.rank_pass`), or None for a bid or a card."""
+    if view["phase"] == "passing":
+        return pass_move(view, rank_pass)
+    if view["hand"] is None:
+        return LOOK
+    return None
+
+
 def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """Standard's move for the seat whose turn ``view`` shows."""
+    house = house_move(view)
+    if house is not None:
+        return house
     if view["phase"] == "bidding":
         return {"bid": monte_carlo_bid(view, seed)}
     return {"card": card_code(int(position_card(position_of(view))))}

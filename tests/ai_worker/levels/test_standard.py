@@ -13,7 +13,7 @@ from services.ai_worker.levels.standard import bid_averages, choose_bid, estimat
 from services.ai_worker.playout import playout
 from services.ai_worker.position import position_of
 from services.ai_worker.records import Trick, new_table, rules_of
-from services.engine import Bid, apply, card_code, make_rules, new_game, turn, view
+from services.engine import FULL_DECK, Bid, apply, card_code, make_rules, new_game, turn, view
 from services.players import nearest_legal
 
 from ..helpers import bidding_view, mask, playing_position
@@ -150,7 +150,7 @@ def naive_bid_averages(position, deals: int, seed: int) -> np.ndarray:
     totals = np.zeros(14)
     for _ in range(deals):
         sample_hands(position, True, rng, buf, dealt)
-        bids = [b if b >= 0 else estimate_bid(dealt[s]) for s, b in enumerate(record["bids"])]
+        bids = [b if b >= 0 else estimate_bid(dealt[s], record["deck"]) for s, b in enumerate(record["bids"])]
         for bid in range(14):
             bids[record["seat"]] = bid
             table = new_table()
@@ -212,5 +212,5 @@ def test_monte_carlo_bid_is_reproducible_and_legal_under_the_team_minimum():
 def test_estimated_bids_follow_the_hand():
     strong = mask("AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "2C", "3C")
     weak = mask("2S", "3H", "4H", "5H", "6H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "6C")
-    assert estimate_bid(strong) >= 9
-    assert estimate_bid(weak) == 1
+    assert estimate_bid(strong, FULL_DECK) >= 9
+    assert estimate_bid(weak, FULL_DECK) == 1

@@ -168,3 +168,20 @@ def test_each_api_process_receives_only_the_results_of_the_tasks_it_sent(gunicor
         assert figures["sent"] >= 56, "every bid and card of the round was a decision this process sent"
         assert figures["decision"] == figures["sent"], "one result received per task sent, none missed"
         assert figures["unclaimed"] == 0, "no result of the other process's tasks"
+
+
+def test_computer_players_of_every_kind_finish_a_house_rules_game(session):
+    """Blind decisions (looks, hard's blind bids), suicide nils and the nil exchange: the API reads
+    every kind of computer move the worker returns (look, blind bid, pass, a joker's card)."""
+    rules = {
+        "preset": "house", "win_score": 150, "lose_score": -150, "blind_margin": 0, "suicide": True,
+        "mercy_margin": None,
+    }  # fmt: skip
+    seats = [{"type": "ai", "level": lvl} for lvl in ("hard", "normal", "standard", "basic")]
+    created = session.post("/v1/games", json={"rules": rules, "seats": seats, "seed": 5})
+    assert created.status_code == 201, created.text
+    events = follow_events(session, created.json()["game_id"])
+    kinds = {e["type"] for e in events}
+    assert {"hand_shown", "cards_passed", "exchange_done", "game_over"} <= kinds
+    rounds = sum(e["type"] == "round_scored" for e in events)
+    assert sum(e["type"] == "card_played" for e in events) == 52 * rounds
