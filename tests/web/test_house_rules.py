@@ -140,6 +140,7 @@ def test_a_blind_nil_the_nil_exchange_and_the_jokers_through_the_page(new_page, 
     # the rules are in the game bar; the round ends in a summary that names the blind nil
     page.click("[data-testid=rules-button]")
     expect(page.locator("[data-testid=house-rules-list]")).to_contain_text("Blind nil ±200")
+    assert_no_violations(page, "rules dialog")
     page.click("[data-testid=rules-close]")
     player = Player(page)
     while player.state() != "summary":
@@ -147,5 +148,6 @@ def test_a_blind_nil_the_nil_exchange_and_the_jokers_through_the_page(new_page, 
     summary = page.locator(SUMMARY)
     expect(summary.locator("[data-testid=round-summary]")).to_contain_text("Blind nil")
     expect(summary.locator("[data-part=nil]")).to_contain_text("South blind")
+    expect(summary.locator("[data-testid=summary-exchange]")).to_contain_text("South gave Q♦ K♥")
     shoot(page, screenshots, "summary-blind-nil")
     assert not page.js_errors

@@ -2,7 +2,7 @@
 // apart line by line: contract, bags, bag penalty, nil, total; the dealt hands), the score history
 // and the game's end, each with a way into the round's review.
 
-import { sortHand } from "./cards.js";
+import { cardShort, sortHand } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
 import { isPartnership, seatName, sideName, sideOf } from "./seating.js";
@@ -65,6 +65,18 @@ function bidCell(round, seat) {
   return blind ? `${round.bids[seat]} blind` : String(round.bids[seat]);
 }
 
+/** The nil exchange of a finished round (public in its hand record): who gave which cards. */
+function exchangeLine(round) {
+  if (!round.passes || !round.passes.some((cards) => cards.length)) return null;
+  const gave = [0, 1, 2, 3].filter((seat) => round.passes[seat].length);
+  return h(
+    "p.dealt-exchange",
+    { "data-testid": "summary-exchange" },
+    "Nil exchange: ",
+    gave.map((seat) => `${seatName(seat)} gave ${round.passes[seat].map(cardShort).join(" ")}`).join(" · "),
+  );
+}
+
 export function renderRoundSummary(view, round) {
   return h(
     "div.summary",
@@ -106,6 +118,7 @@ export function renderRoundSummary(view, round) {
           h("span.dealt-cards", {}, sortHand(round.hands[seat], view.rules).map((c) => cardFace(c, { extraClass: "mini" }))),
         ),
       ),
+      exchangeLine(round),
     ),
   );
 }
