@@ -18,13 +18,15 @@ from .driver import LONG, SUMMARY, Player, assert_fits, click_card, hand, open_h
 pytestmark = pytest.mark.integration
 
 SIZES = [(1280, 720), (375, 667)]
-# Seed 86 deals South 7♠ 9♠ 2♠ and both jokers under these rules; West bids first.
+# Seed 86 deals South 7♠ 9♠ 2♠ and both jokers under these rules; West bids first. Blind decisions are
+# open to every seat (margin 0); an exchange follows any nil.
 SEED = 86
 VARIANT_RULES = {
     "preset": "partnership",
     "jokers": True,
     "deuces_high": True,
     "blind_nil": True,
+    "blind_bids": True,
     "blind_margin": 0,
     "nil_pass_cards": 2,
     "win_score": 100,
@@ -33,10 +35,13 @@ VARIANT_RULES = {
 PASSED = ["KH", "QD"]  # a nil bidder gives away its high cards and keeps... well, the jokers, for the picture
 
 
-def shoot(page: Page, screenshots, name: str) -> None:
-    """The page at both sizes, the laptop's last so the test goes on as it was."""
+def shoot(page: Page, screenshots, name: str, fits: dict[str, int] | None = None) -> None:
+    """The page at both sizes (``fits``: what must lie inside the window at each, unscrolled), the
+    laptop's last so the test goes on as it was."""
     for width, height in reversed(SIZES):
         page.set_viewport_size({"width": width, "height": height})
+        if fits:
+            assert_fits(page, fits)
         page.screenshot(path=str(screenshots / f"{name}-{width}x{height}.png"))
 
 
@@ -100,14 +105,16 @@ def test_a_blind_nil_the_nil_exchange_and_the_jokers_through_the_page(new_page, 
     expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(0)  # not a card shown
     expect(page.locator("[data-testid=blind-nil]")).to_contain_text("±200")
     expect(page.locator("[data-testid=look]")).to_be_visible()
-    expect(page.locator("[data-testid=turn]")).to_contain_text("bid blind")
-    assert_fits(
-        page, {"[data-testid=blind-decision] button": page.locator("[data-testid=blind-decision] button").count()}
+    expect(page.locator("[data-blind-bid]").first).to_have_attribute(
+        "aria-label", re.compile(r"^Blind bid \d+, scores double")
     )
-    shoot(page, screenshots, "blind-decision")
+    expect(page.locator("[data-testid=turn]")).to_contain_text("bid blind")
+    choices = page.locator("[data-testid=blind-decision] button").count()
+    shoot(page, screenshots, "blind-decision", {"[data-testid=blind-decision] button": choices})
     assert_no_violations(page, "blind decision")
     page.click("[data-testid=blind-nil]")
     expect(page.locator("[data-testid=bid-0]")).to_have_text("Blind nil", timeout=LONG)
+    expect(page.locator("[data-testid=score-0]")).to_contain_text("South blind nil alive")
 
     # the nil exchange: tap two cards, a count, Pass
     choosing = page.locator("[data-testid=table][data-synced=yes] [data-testid=passing]")
@@ -119,8 +126,7 @@ def test_a_blind_nil_the_nil_exchange_and_the_jokers_through_the_page(new_page, 
         click_card(page.locator(f"[data-testid=hand] [data-card={card}]"))
     expect(page.locator("[data-testid=pass-count]")).to_have_text("2 of 2 chosen")
     expect(page.locator("[data-testid=hand] [aria-pressed=true]")).to_have_count(2)
-    assert_fits(page, {"[data-testid=pass-button]": 1, "[data-testid=hand] .card": 13})
-    shoot(page, screenshots, "passing")
+    shoot(page, screenshots, "passing", {"[data-testid=pass-button]": 1, "[data-testid=hand] .card": 13})
     assert_no_violations(page, "passing")
     page.click("[data-testid=pass-button]")
 

@@ -26,14 +26,19 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
       rules.blind_margin ? `Your side trails by ${rules.blind_margin} or more: you` : "You",
       " may bid before looking at your cards.",
     ),
-    nil
-      ? h(
-          "button.blind-nil",
-          { type: "button", onclick: () => onBlind(0), dataset: { testid: "blind-nil", focusKey: "blind-nil" } },
-          h("span.blind-main", {}, "Blind nil"),
-          h("span.blind-sub", {}, ` take no trick: ±${rules.blind_nil_value}`),
-        )
-      : null,
+    h(
+      "div.blind-choices",
+      {},
+      nil
+        ? h(
+            "button.blind-nil",
+            { type: "button", onclick: () => onBlind(0), dataset: { testid: "blind-nil", focusKey: "blind-nil" } },
+            h("span.blind-main", {}, "Blind nil"),
+            h("span.blind-sub", {}, ` take no trick: ±${rules.blind_nil_value}`),
+          )
+        : null,
+      h("button.primary.look", { type: "button", onclick: onLook, dataset: { testid: "look", focusKey: "look" } }, "Look at my cards"),
+    ),
     counts.length
       ? h(
           "div.blind-bids-block",
@@ -52,7 +57,6 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
           ),
         )
       : null,
-    h("button.primary.look", { type: "button", onclick: onLook, dataset: { testid: "look", focusKey: "look" } }, "Look at my cards"),
   );
 }
 
