@@ -101,7 +101,8 @@ function refusedCombination(form, problem) {
   for (const id of ids) {
     const input = form.querySelector(`#${id}`);
     input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", `${input.getAttribute("aria-describedby") || ""} variants-error`.trim());
+    const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    if (!described.includes("variants-error")) input.setAttribute("aria-describedby", [...described, "variants-error"].join(" "));
   }
   form.querySelector("[data-testid=house-rules]").open = true;
   if (ids.length) form.querySelector(`#${ids[0]}`).focus();
