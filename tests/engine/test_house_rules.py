@@ -364,7 +364,6 @@ def test_the_mercy_rule_ends_the_game_when_a_side_trails_by_the_margin():
         ("partnership", {"blind_nil": True, "nil_pass_blind_only": True}, ("nil_pass_blind_only", "nil_pass_cards")),
         ("partnership", {"blind_margin": 0}, ("blind_margin", "blind_nil")),
         ("partnership", {"blind_nil_value": 300}, ("blind_nil_value", "blind_nil")),
-        ("partnership", {"ten_for_200_value": 300}, ("ten_for_200_value", "ten_for_200")),
         ("partnership", {"ten_for_200": True, "max_team_bid": 9}, ("ten_for_200", "max_team_bid")),
         ("partnership", {"nil_pass_cards": 4}, ("nil_pass_cards",)),
         ("partnership", {"mercy_margin": 0}, ("mercy_margin",)),
