@@ -26,7 +26,7 @@ from services.web import WEB_ROOT
 
 SEAT = 0
 COMPARED = ("phase", "round", "dealer", "turn", "bids", "tricks_won", "hand_sizes", "trick", "tricks", "last_trick",
-            "spades_broken", "scores", "bags", "history", "winner")  # fmt: skip
+            "spades_broken", "scores", "bags", "history", "winner", "hand_hidden", "blind", "passes")  # fmt: skip
 
 
 def node(tmp_path: Path, script: str, data: object) -> object:
@@ -53,15 +53,26 @@ def played_game(rules: dict, seed: int) -> tuple[list[dict], dict]:
     rng, steps = random.Random(seed), []
     while record.state.phase != "game_over" and len(record.state.history) < 3:
         mover = turn(record.state)
-        legal = view(record.state, mover, history=False)["legal"]
-        kind = "bid" if record.state.phase == "bidding" else "play"
-        move = parse_move(kind, {"bid": rng.choice(legal)} if kind == "bid" else {"card": rng.choice(legal)})
+        seen = view(record.state, mover, history=False)
+        kind, body = random_move(seen, rng)
+        move = parse_move(kind, body, record.state.rules.deck)
         commands.make_move(ctx, game_id, MoveRequest(token=tokens[mover], move=move))
         record = ctx.store.load(game_id)
         events = [visible_event(e, SEAT) for e in ctx.store.events_after(game_id, seq, 1000)]
         seq = record.seq
         steps.append({"events": events, "view": game_view(record, SEAT)})
     return steps, first
+
+
+def random_move(seen: dict, rng: random.Random) -> tuple[str, dict]:
+    """A random legal move of a seat's view: with house rules also a blind decision or the cards to pass."""
+    legal = seen["legal"]
+    if seen.get("hand_hidden") and legal:
+        choice = rng.choice(seen["legal_blind"] + ["look"])
+        return "blind", {"look": True} if choice == "look" else {"bid": choice}
+    if seen["phase"] == "passing":
+        return "pass", {"cards": rng.sample(legal, seen["pass_count"])}
+    return ("bid", {"bid": rng.choice(legal)}) if seen["phase"] == "bidding" else ("play", {"card": rng.choice(legal)})
 
 
 VARIANTS = [
@@ -83,10 +94,14 @@ VARIANTS = [
         "bag_limit": 2,
         "nil_value": 50,
     },
+    # the house rules: blind decisions every round, the nil exchange, jokers, 10 for 200
+    {"preset": "house", "blind_margin": 0, "win_score": 5000, "lose_score": -100000, "mercy_margin": None},
 ]
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=["partnership", "partnership-variant", "individual", "individual-bags"])
+@pytest.mark.parametrize(
+    "rules", VARIANTS, ids=["partnership", "partnership-variant", "individual", "individual-bags", "house"]
+)
 def test_replaying_the_events_gives_the_seats_view_and_points_add_up_part_by_part(tmp_path, rules):
     steps, first = played_game(rules, seed=len(json.dumps(rules)))
     result = node(
@@ -188,12 +203,55 @@ def test_contracts_bags_and_nils_as_the_scoreboard_tracks_them(tmp_path):
 
 
 def test_house_rules_offer_every_option_with_the_engines_ranges(tmp_path):
-    """The lobby's "House rules" cover every rule option of the seeds (scoring is the preset), each number
-    with the engine's range: no option the API takes is missing, none is checked differently.  The
-    variants of ``HOUSE_RULES`` (jokers, blind nil, ...) are not in the lobby: the API creates their games."""
+    """The lobby's "House rules" cover every rule option (scoring is the preset; the variants each a
+    tick box with its value), each number with the engine's range: no option the API takes is missing,
+    none is checked differently."""
     fields = node(tmp_path, 'console.log(JSON.stringify((await js("newgame.js")).RULE_FIELDS));', None)
-    offered = set(fields["numbers"]) | set(fields["checks"]) | {"scoring", "set_penalty"}
-    assert offered == set(OPTION_DOCS) - set(HOUSE_RULES)
-    assert {name: [f["min"], f["max"]] for name, f in fields["numbers"].items()} == {
-        name: list(bounds) for name, bounds in OPTION_RANGES.items() if name not in HOUSE_RULES
+    offered = set(fields["numbers"]) | set(fields["checks"]) | set(fields["variants"]) | {"scoring", "set_penalty"}
+    assert offered == set(OPTION_DOCS)
+    assert set(fields["variants"]) == set(HOUSE_RULES)
+    numbers = {**fields["numbers"], **fields["variantNumbers"]}
+    assert {name: [f["min"], f["max"]] for name, f in numbers.items()} == {
+        name: list(bounds) for name, bounds in OPTION_RANGES.items()
     }
+
+
+def test_jokers_and_a_high_deuce_sort_as_the_top_spades(tmp_path):
+    hand = ["BJ", "3H", "AS", "2S", "LJ", "KS", "2C"]
+    sorted_hands = node(
+        tmp_path,
+        'const { sortHand, cardName, suitOf } = await js("cards.js");\n'
+        "console.log(JSON.stringify([sortHand(data, { deuces_high: true }), sortHand(data, { deuces_high: false }),"
+        " ['BJ', 'LJ'].map(cardName), suitOf('LJ')]));",
+        hand,
+    )
+    high, low, names, suit = sorted_hands
+    assert high == ["KS", "AS", "2S", "LJ", "BJ", "3H", "2C"]
+    assert low == ["2S", "KS", "AS", "LJ", "BJ", "3H", "2C"]
+    assert names == ["Big Joker", "Little Joker"] and suit == "S"
+
+
+def test_blind_bids_ten_for_200_and_blind_nil_in_a_rounds_points(tmp_path):
+    """The summary's parts follow the engine's scoring of the house rules (docs/rules.md's table)."""
+    rules = {"scoring": "partnership", "nil_tricks_count_for_team": True, "set_penalty": "negative", "bag_penalty": 100,
+             "nil_value": 100, "blind_nil_value": 200, "ten_for_200": True, "ten_for_200_value": 200}  # fmt: skip
+    rounds = [  # South bid 4 blind with North's 3; West bid blind nil and made it; then South & North bid 10
+        {"bids": [4, 0, 3, 5], "blind": [True, True, False, False], "tricks_won": [5, 0, 3, 5], "bag_penalties": [0, 0],
+         "points": [111, 250], "bags": [1, 0]},
+        {"bids": [6, 2, 4, 1], "tricks_won": [6, 0, 5, 2], "bag_penalties": [0, 0], "points": [201, -30], "bags": [2, 0]},
+    ]  # fmt: skip
+    parts = node(
+        tmp_path,
+        'const { roundParts, mercyEnded } = await js("tracking.js");\n'
+        "console.log(JSON.stringify([...data.rounds.map((r) => roundParts(data.rules, r, [0, 0])),"
+        " [[300, -200], [300, 0], [600, 0]].map((s) => mercyEnded({ ...data.rules, mercy_margin: 500, win_score: 500,"
+        " lose_score: -300 }, s))]));",
+        {"rules": rules, "rounds": rounds},
+    )
+    blind, ten, mercy = parts
+    assert mercy == [True, False, False], "500 apart ends it; short of the margin, or at the winning score, not mercy"
+    assert blind[0]["contract"] == {"bid": 7, "taken": 8, "points": 110, "blind": 4, "tenFor200": False}
+    assert blind[1]["nils"] == [{"seat": 1, "made": True, "blind": True, "points": 200}]
+    assert ten[0]["contract"] == {"bid": 10, "taken": 11, "points": 200, "blind": 0, "tenFor200": True}
+    assert ten[1]["contract"]["points"] == -30
+    assert all(p["consistent"] for p in blind + ten), "contract + bags + penalty + nil = the round's points"

@@ -69,6 +69,14 @@ async function openStream(path, { token, after, resumed, signal }) {
   return response;
 }
 
+/** The route and body of a move (see `api.move`). */
+export function moveRoute(move) {
+  if ("blind" in move) return ["blind", { bid: move.blind }];
+  if ("look" in move) return ["blind", { look: true }];
+  if ("cards" in move) return ["passes", { cards: move.cards }];
+  return "bid" in move ? ["bids", move] : ["plays", move];
+}
+
 const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
 
 export const api = {
@@ -81,11 +89,15 @@ export const api = {
   claimSeat: (id, seat) => request("POST", `${game(id)}/seats/${seat}/claim`, { body: {} }).then((r) => r.body),
   leaveSeat: (id, seat, token) =>
     request("POST", `${game(id)}/seats/${seat}/leave`, { token, body: {} }).then((r) => r.body),
-  /** A bid or a card, pinned to the version the player saw (If-Match) and safe to retry (Idempotency-Key). */
+  /**
+   * A move, pinned to the version the player saw (If-Match) and safe to retry (Idempotency-Key):
+   * {bid}, {card}; with house rules {blind: n} (a blind bid, 0 blind nil), {look: true} and
+   * {cards: [...]} (the nil exchange).
+   */
   move: (id, token, version, move) => {
-    const kind = "bid" in move ? "bids" : "plays";
+    const [kind, body] = moveRoute(move);
     const headers = { "If-Match": `"${version}"`, "Idempotency-Key": newKey() };
-    return request("POST", `${game(id)}/${kind}`, { token, body: move, headers }).then((r) => r.body);
+    return request("POST", `${game(id)}/${kind}`, { token, body, headers }).then((r) => r.body);
   },
   /** The event stream; see `openStream`. */
   stream: (id, token, after, resumed, signal) => openStream(`${game(id)}/stream`, { token, after, resumed, signal }),

@@ -2,7 +2,7 @@
 // where it was (or put on a move on your turn), and "your turn" said once.
 
 import { fill } from "./dom.js";
-import { drawGameBar, showInvites, showScores } from "./gamebar.js";
+import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
 import { hintsAllowed } from "./hint.js";
 import { showToast } from "./messages.js";
 import { lobbyUrl, navigate } from "./router.js";
@@ -25,6 +25,11 @@ export function drawGame(game) {
     canMove,
     onPlay: (card, el) => game.move({ card }, el),
     onBid: (bid) => game.move({ bid }),
+    onBlind: (bid) => game.move({ blind: bid }),
+    onLook: () => game.move({ look: true }),
+    passSelected: game.passPick,
+    onTogglePass: (card) => game.togglePass(card),
+    onPass: (cards) => game.move({ cards }),
     onRefused: (text) => showToast(text),
     hint: game.hint,
     hintPending: game.hintPending,
@@ -44,12 +49,13 @@ export function drawGame(game) {
       game.render();
     },
     onScores: () => showScores(game.view, onReview),
+    onRules: () => showRules(game.view),
     onInvite: () => showInvites(game.view, game.gameId, copy),
     onLeave: () => game.leave(),
   });
   const myTurn = canMove && view.turn === view.you && view.you !== null;
   restoreFocus(game.root, focusKey, myTurn);
-  const playing = myTurn && ["bidding", "playing"].includes(view.phase);
+  const playing = myTurn && ["bidding", "passing", "playing"].includes(view.phase);
   sayTurn(view.phase === "game_over" ? turnText(view, null) : playing ? turnText(view, view.turn) : "");
 }
 
@@ -59,7 +65,7 @@ function restoreFocus(root, focusKey, myTurn) {
   if (again) return again.focus({ preventScroll: true });
   const nowhere = document.activeElement === document.body || document.activeElement === null;
   if (myTurn && nowhere && !document.querySelector("dialog[open]")) {
-    const stop = root.querySelector(".bid-buttons [tabindex='0'], .hand [tabindex='0']");
+    const stop = root.querySelector(".blind [data-focus-key=look], .bid-buttons [tabindex='0'], .hand [tabindex='0']");
     if (stop) stop.focus({ preventScroll: true });
   }
 }

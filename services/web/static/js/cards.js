@@ -1,5 +1,6 @@
-// Cards as the contract writes them: rank then suit, "QS", "TD". Suits are told apart by symbol
-// and name, never by colour alone.
+// Cards as the contract writes them: rank then suit, "QS", "TD"; with the jokers house rule "LJ" and
+// "BJ" (Little and Big Joker), which are spades in every respect: the two highest. Suits are told
+// apart by symbol and name, never by colour alone.
 
 export const SUITS = {
   S: { symbol: "♠", name: "spades", colour: "black" },
@@ -14,34 +15,50 @@ const RANK_NAMES = {
   T: "10", J: "jack", Q: "queen", K: "king", A: "ace",
 };
 const RANK_SHORT = { T: "10" };
+export const JOKERS = { LJ: "Little Joker", BJ: "Big Joker" };
+
+export function isJoker(code) {
+  return code in JOKERS;
+}
 
 export function rankOf(code) {
-  return code[0];
+  return isJoker(code) ? code : code[0];
 }
 
+/** A joker's suit is spades. */
 export function suitOf(code) {
-  return code[1];
+  return isJoker(code) ? "S" : code[1];
 }
 
-/** The face shown on a card: "10", "Q", … */
+/** The face shown on a card: "10", "Q", … ("★" for a joker). */
 export function rankLabel(code) {
-  return RANK_SHORT[code[0]] || code[0];
+  return isJoker(code) ? "★" : RANK_SHORT[code[0]] || code[0];
 }
 
-/** "queen of spades", for screen readers and messages. */
+/** "queen of spades", "Big Joker", for screen readers and messages. */
 export function cardName(code) {
+  if (isJoker(code)) return JOKERS[code];
   const rank = RANK_NAMES[code[0]] || code[0];
   return `${rank} of ${SUITS[code[1]].name}`;
 }
 
-/** "Q♠" */
+/** "Q♠", "Big Joker" */
 export function cardShort(code) {
-  return `${rankLabel(code)}${SUITS[code[1]].symbol}`;
+  return isJoker(code) ? JOKERS[code] : `${rankLabel(code)}${SUITS[code[1]].symbol}`;
 }
 
-/** The hand sorted by suit (♠ ♥ ♣ ♦), low to high within a suit. */
-export function sortHand(cards) {
+/** A card's place within its suit, low to high: with deuces high the 2♠ above the A♠, the jokers above all. */
+function rankOrder(code, rules) {
+  if (code === "LJ") return 20;
+  if (code === "BJ") return 21;
+  if (code === "2S" && rules && rules.deuces_high) return 15;
+  return RANKS.indexOf(code[0]);
+}
+
+/** The hand sorted by suit (♠ ♥ ♣ ♦), low to high within a suit (`rules`: the game's, for the
+ * jokers and a high 2♠, the highest spades). */
+export function sortHand(cards, rules = null) {
   return [...cards].sort(
-    (a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]),
+    (a, b) => SUIT_ORDER.indexOf(suitOf(a)) - SUIT_ORDER.indexOf(suitOf(b)) || rankOrder(a, rules) - rankOrder(b, rules),
   );
 }

@@ -6,8 +6,13 @@
 // whether only the server's view can show what changed (seats claimed or left, a round dealt to a
 // spectator's copy without a hand).
 
-import { cardName } from "./cards.js";
+import { cardName, suitOf } from "./cards.js";
 import { seatName } from "./seating.js";
+
+function bidWords(data) {
+  const words = data.bid === 0 ? "nil" : String(data.bid);
+  return data.blind ? `blind ${words}` : words;
+}
 
 export function step(before, event) {
   const data = event.data;
@@ -17,13 +22,18 @@ export function step(before, event) {
   switch (event.type) {
     case "bid":
       view.bids[data.seat] = data.bid;
+      if (data.blind && view.blind) view.blind[data.seat] = true;
+      if (view.bids.every((b) => b !== null) && view.pass_count) {
+        // a nil exchange may follow (or not): only the server's view knows who passes
+        return { view, say: `${seatName(data.seat)} bid ${bidWords(data)}.`, needsView: true };
+      }
       if (view.bids.every((b) => b !== null)) {
         view.phase = "playing";
         view.turn = view.leader = (view.dealer + 1) % 4;
       } else {
         view.turn = (data.seat + 1) % 4;
       }
-      return { view, say: `${seatName(data.seat)} bid ${data.bid === 0 ? "nil" : data.bid}.` };
+      return { view, say: `${seatName(data.seat)} bid ${bidWords(data)}.` };
     case "card_played":
       view.trick.push({ seat: data.seat, card: data.card });
       view.hand_sizes[data.seat] -= 1;
@@ -35,7 +45,7 @@ export function step(before, event) {
       view.last_trick = data.trick;
       view.tricks.push(data.trick);
       view.tricks_won[data.seat] += 1;
-      if (data.trick.cards.some((c) => c.card[1] === "S")) view.spades_broken = true;
+      if (data.trick.cards.some((c) => suitOf(c.card) === "S")) view.spades_broken = true;
       view.turn = view.leader = data.seat;
       return { view, say: `${seatName(data.seat)} won the trick.` };
     case "round_scored":
@@ -45,7 +55,8 @@ export function step(before, event) {
       view.turn = null;
       return { view, say: `Round ${data.round} is over.` };
     case "round_started":
-      if (view.you !== null && !data.hand) return { view: before, say: "", needsView: true };
+      // a hidden hand (a blind decision to come) or none: only the server's view shows the seat's state
+      if (view.you !== null && (!data.hand || (data.hidden || []).length)) return { view: before, say: "", needsView: true };
       Object.assign(view, {
         phase: "bidding", round: data.round, dealer: data.dealer, turn: data.turn, leader: null,
         bids: [null, null, null, null], tricks_won: [0, 0, 0, 0], hand_sizes: [13, 13, 13, 13],
@@ -53,6 +64,12 @@ export function step(before, event) {
         hand: view.you === null ? null : data.hand,
       });
       return { view, say: `Round ${data.round}: cards dealt. ${seatName(data.turn)} bids first.` };
+    case "hand_shown":
+      return { view: before, say: "", needsView: true };
+    case "cards_passed":
+      return { view: before, say: `${seatName(data.seat)} passed ${data.count} card${data.count > 1 ? "s" : ""} to ${seatName(data.to)}.`, needsView: true };
+    case "exchange_done":
+      return { view: before, say: "The cards have changed hands.", needsView: true };
     case "game_over":
       view.phase = "game_over";
       view.turn = null;

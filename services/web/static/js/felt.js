@@ -1,19 +1,41 @@
 // The felt: the four seats around the table (name, who plays it, bid, tricks won, nil alive or
 // set, the dealer, whose turn) and the trick in the middle. Pure renders of the view.
 
-import { cardName, rankLabel, SUITS, suitOf } from "./cards.js";
+import { cardName, isJoker, rankLabel, SUITS, suitOf } from "./cards.js";
 import { h } from "./dom.js";
 import { positionOf, seatKind, seatName } from "./seating.js";
 
 /** A face-up card; a button when `onPlay` is given (see hand.js). */
-export function cardFace(code, { extraClass = "", label = null, attrs = null } = {}) {
+export function cardFace(code, { extraClass = "", label = null, attrs = null, highDeuce = false } = {}) {
+  if (isJoker(code)) return jokerFace(code, { extraClass, label, attrs });
   const suit = SUITS[suitOf(code)];
-  const classes = `card suit-${suit.name} ${suit.colour} ${extraClass}`.trim();
+  const high = highDeuce && code === "2S";
+  const classes = `card suit-${suit.name} ${suit.colour}${high ? " high-deuce" : ""} ${extraClass}`.trim();
   const children = [
     h("span.card-rank", { "aria-hidden": "true" }, rankLabel(code)),
     h("span.card-suit", { "aria-hidden": "true" }, suit.symbol),
     h("span.card-pip", { "aria-hidden": "true" }, suit.symbol),
+    high ? h("span.card-high", { "aria-hidden": "true", title: "Deuces high: above the ace" }, "HIGH") : null,
   ];
+  return faceElement(code, classes, children, label, attrs);
+}
+
+/** A joker: a star in the corner and JOKER down the side (what shows of an overlapped card), its
+ * size across the top, a big star; the Big Joker's star filled and in colour, the Little's outlined. */
+function jokerFace(code, { extraClass, label, attrs }) {
+  const big = code === "BJ";
+  const star = big ? "★" : "☆";
+  const classes = `card joker ${big ? "joker-big red" : "joker-little"} ${extraClass}`.trim();
+  const children = [
+    h("span.card-rank", { "aria-hidden": "true" }, star),
+    h("span.joker-word", { "aria-hidden": "true" }, "JOKER"),
+    h("span.joker-size", { "aria-hidden": "true" }, big ? "BIG" : "LITTLE"),
+    h("span.card-pip", { "aria-hidden": "true" }, star),
+  ];
+  return faceElement(code, classes, children, label, attrs);
+}
+
+function faceElement(code, classes, children, label, attrs) {
   if (attrs) return h("button", { type: "button", class: classes, ...attrs, dataset: { card: code, ...(attrs.dataset || {}) } }, children);
   return h("span", { class: classes, role: "img", "aria-label": label || cardName(code), dataset: { card: code } }, children);
 }
@@ -22,9 +44,17 @@ function cardBacks(count) {
   return h("span.backs", { "aria-hidden": "true" }, Array.from({ length: Math.min(count, 13) }, () => h("span.card-back")));
 }
 
-export function bidText(bid) {
+export function bidText(bid, blind = false) {
   if (bid === null || bid === undefined) return "—";
+  if (blind) return bid === 0 ? "Blind nil" : `Blind ${bid}`;
   return bid === 0 ? "Nil" : `Bid ${bid}`;
+}
+
+/** "Exchanging cards" on the seats of the nil exchange while it lasts (never which cards). */
+function exchangeChip(view, seat) {
+  if (view.phase !== "passing" || !(view.passing_seats || []).includes(seat)) return null;
+  const gave = seat === view.you ? view.passes && view.passes.gave.length > 0 : view.turn !== null && (view.passing_seats || []).indexOf(seat) < (view.passing_seats || []).indexOf(view.turn);
+  return h("div.exchange-chip", { dataset: { testid: `exchanging-${seat}` } }, gave ? "Cards chosen ✓" : "Exchanging cards");
 }
 
 /** "Nil alive" / "Nil set" for a nil bidder once the play has started; null otherwise. */
@@ -55,16 +85,17 @@ export function seatPanel(view, seat, turn) {
       {},
       h("span.seat-name", {}, seatName(seat), mine ? h("span.seat-you", {}, " (you)") : null),
       view.dealer === seat ? dealerChip() : null,
-      isTurn ? h("span.turn-chip", {}, view.phase === "bidding" ? "bidding" : "to play") : null,
+      isTurn ? h("span.turn-chip", {}, { bidding: "bidding", passing: "passing" }[view.phase] || "to play") : null,
     ),
     h("div.seat-kind", {}, seatKind(view, seat)),
     h(
       "div.seat-stats",
       {},
-      h("span.seat-bid", { dataset: { testid: `bid-${seat}` } }, bidText(view.bids[seat])),
+      h("span.seat-bid", { dataset: { testid: `bid-${seat}` } }, bidText(view.bids[seat], Boolean(view.blind && view.blind[seat]))),
       h("span.seat-tricks", { dataset: { testid: `tricks-${seat}` } }, `Won ${view.tricks_won[seat]}`),
       nilStatus(view, seat),
     ),
+    exchangeChip(view, seat),
     mine ? null : cardBacks(view.hand_sizes[seat]),
   );
 }

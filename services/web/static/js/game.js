@@ -41,6 +41,7 @@ export class Game {
     this.origin = null; // where your last card left your hand: {card, rect}
     this.summarised = new Set(); // rounds whose summary was shown
     this.lastTrickOpen = false;
+    this.passPick = new Set(); // the cards chosen for the nil exchange, not yet sent
     this.hint = null;
     this.hintPending = false;
     this.focusNext = null; // a focus key to move the focus to at the next draw (the hinted move)
@@ -134,6 +135,7 @@ export class Game {
   /** Show a view read from the server. */
   accept(view) {
     if (this.view && view.version < this.baseVersion) return;
+    if (view.phase !== "passing" || view.turn !== view.you) this.passPick.clear();
     this.view = view;
     this.baseVersion = view.version;
     this.derived = false;
@@ -282,6 +284,14 @@ export class Game {
       this.pending = false;
       this.render();
     }
+  }
+
+  /** Choose or put back a card for the nil exchange. */
+  togglePass(card) {
+    if (this.passPick.has(card)) this.passPick.delete(card);
+    else if (this.passPick.size < (this.view.pass_count || 0)) this.passPick.add(card);
+    this.focusNext = `card-${card}`;
+    this.render();
   }
 
   async askHint() {

@@ -6,6 +6,7 @@ import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { renderScoreHistory } from "./summary.js";
 import { invitePanel } from "./table.js";
+import { variantWords } from "./variants.js";
 
 let drawn = "";
 
@@ -44,6 +45,7 @@ export function drawGameBar(ui) {
       h("span.wide-only", {}, " trick"),
     ),
     h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, "Scores"),
+    h("button", { type: "button", onclick: ui.onRules, dataset: { testid: "rules-button" } }, "Rules"),
     canInvite ? h("button", { type: "button", onclick: ui.onInvite, dataset: { testid: "invite-button" } }, "Invite") : null,
     canLeave ? h("button.leave", { type: "button", onclick: ui.onLeave, dataset: { testid: "leave-button" } }, "Leave") : null,
   );
@@ -51,6 +53,31 @@ export function drawGameBar(ui) {
 
 export async function showScores(view, onReview) {
   await openDialog(renderScoreHistory(view, { onReview }), { testid: "scores", label: "Score history" });
+}
+
+/** The game's rules in words: its house rules first, then the scoring every game has. */
+export function rulesList(rules) {
+  const variants = variantWords(rules);
+  const base = [
+    rules.scoring === "partnership" ? "Partnership: South & North against West & East" : "Individual: everyone for themselves",
+    `Game to ${rules.win_score}${rules.lose_score === null ? "" : `, or down to ${rules.lose_score}`}`,
+    rules.nil ? `Nil ±${rules.nil_value}` : "No nil bids",
+    rules.bag_penalty ? `${rules.bag_limit} bags cost ${rules.bag_penalty}` : "No bag penalty",
+    rules.set_penalty === "negative" ? "A set contract loses 10 a trick" : "A set contract scores 0",
+    rules.spades_must_be_broken ? "Spades can't be led until broken" : "Spades may be led any time",
+  ];
+  return h(
+    "div.rules-list",
+    { "data-testid": "rules-list" },
+    h("h3.panel-title", {}, "House rules"),
+    variants.length ? h("ul", { "data-testid": "house-rules-list" }, variants.map((w) => h("li", {}, w))) : h("p", {}, "None: the standard game."),
+    h("h3.panel-title", {}, "Scoring"),
+    h("ul", {}, base.map((w) => h("li", {}, w))),
+  );
+}
+
+export async function showRules(view) {
+  await openDialog(rulesList(view.rules), { testid: "rules", label: "This game's rules" });
 }
 
 export async function showInvites(view, gameId, onCopy) {

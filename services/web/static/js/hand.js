@@ -14,9 +14,10 @@ import { whyUnplayable } from "./reasons.js";
  * card that should hold the tab stop (the one focused before a redraw, or the hinted one).
  */
 export function handArea(view, ui) {
+  if (ui.passing) return passingHand(view, ui);
   const playing = view.phase === "playing" && ui.myTurn && ui.canMove;
   const legal = new Set(playing ? view.legal : []);
-  const cards = sortHand(view.hand || []);
+  const cards = sortHand(view.hand || [], view.rules);
   const playable = cards.filter((c) => legal.has(c));
   const rotation = playing && playable.length ? playable : cards;
   const stop = rotation.includes(ui.focusCard) ? ui.focusCard : rotation.includes(ui.hintCard) ? ui.hintCard : rotation[0];
@@ -34,8 +35,10 @@ export function handArea(view, ui) {
       const enabled = legal.has(code);
       const hinted = ui.hintCard === code;
       const name = `${cardName(code)}${hinted ? ", suggested by the hint" : ""}${!playing || enabled ? "" : " (can't be played now)"}`;
+      const received = (ui.received || []).includes(code);
       const button = cardFace(code, {
-        extraClass: hinted ? "hinted" : "",
+        highDeuce: view.rules.deuces_high,
+        extraClass: [hinted ? "hinted" : "", received ? "received" : ""].filter(Boolean).join(" "),
         attrs: {
           "aria-label": name,
           "aria-disabled": playing && !enabled ? "true" : null,
@@ -46,6 +49,38 @@ export function handArea(view, ui) {
             const why = whyUnplayable(view, code, { myTurn: ui.myTurn });
             if (why) ui.onRefused(why);
           },
+        },
+      });
+      return h("div.slot", {}, button);
+    }),
+  );
+}
+
+/** The hand while choosing the cards to pass: each card a toggle (aria-pressed), the chosen ones raised. */
+function passingHand(view, ui) {
+  const cards = sortHand(view.hand || [], view.rules);
+  const { selected, onToggle, count } = ui.passing;
+  const stop = cards.includes(ui.focusCard) ? ui.focusCard : cards[0];
+  return h(
+    "div.hand.choosing",
+    {
+      role: "group",
+      "aria-label": `Your hand, ${cards.length} cards: choose ${count} to pass`,
+      dataset: { testid: "hand", count: String(cards.length) },
+      onkeydown: (event) => arrows(event, false),
+    },
+    cards.map((code) => {
+      const chosen = selected.has(code);
+      const full = !chosen && selected.size >= count;
+      const button = cardFace(code, {
+        highDeuce: view.rules.deuces_high,
+        extraClass: chosen ? "chosen" : "",
+        attrs: {
+          "aria-label": cardName(code),
+          "aria-pressed": chosen ? "true" : "false",
+          tabindex: code === stop ? "0" : "-1",
+          dataset: { focusKey: `card-${code}`, chosen: chosen ? "yes" : "no" },
+          onclick: () => (full ? ui.onRefused(`You pass ${count}: tap a chosen card to put it back first.`) : onToggle(code)),
         },
       });
       return h("div.slot", {}, button);

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { loadLevels } from "./levels.js";
 import { describeProblem, showProblem } from "./messages.js";
-import { applyPreset, clearErrors, field, fieldOf, newGameForm, plainError, readForm, showError } from "./newgame.js";
+import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, plainError, readForm, showError } from "./newgame.js";
 import { fetchRecord, recordView } from "./record.js";
 import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
@@ -83,12 +83,30 @@ async function createGame(form) {
     navigate(gameUrl(created.game_id));
   } catch (problem) {
     button.disabled = false;
+    if (problem.code === "invalid_rules") return refusedCombination(form, problem);
     const placed = (problem.errors || []).map((e) => ({ id: fieldOf(e.field), text: e.message }));
     for (const e of placed) showError(form, e.id || "form", e.id ? plainError(e.id, e.text) : describeProblem(problem));
     if (!placed.length) showError(form, "form", describeProblem(problem));
     const first = placed.find((e) => e.id);
     if (first) form.querySelector(`#${first.id}`).focus();
   }
+}
+
+/** A combination of rules the server refuses (422 invalid_rules): its message under the variants,
+ * both controls marked. The server is the one judge of which combinations make sense. */
+function refusedCombination(form, problem) {
+  const ids = problem.errors.map((e) => fieldOf(e.field)).filter(Boolean);
+  const message = problem.errors.length ? problem.errors[0].message : problem.detail;
+  const slot = form.querySelector("#variants-error");
+  slot.textContent = ids.length ? `${optionLabel(ids[0])} ${message}` : describeProblem(problem);
+  for (const id of ids) {
+    const input = form.querySelector(`#${id}`);
+    input.setAttribute("aria-invalid", "true");
+    const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    if (!described.includes("variants-error")) input.setAttribute("aria-describedby", [...described, "variants-error"].join(" "));
+  }
+  form.querySelector("[data-testid=house-rules]").open = true;
+  if (ids.length) form.querySelector(`#${ids[0]}`).focus();
 }
 
 /** "Your games": the ones this browser holds a seat in, live first, then finished (from the records once the

@@ -5,6 +5,17 @@
 
 import { h } from "./dom.js";
 import { SEAT_NAMES } from "./seating.js";
+import { applyVariants, isVariant, readVariants, VARIANT_NUMBERS, VARIANT_OPTIONS, VARIANTS, variantsFieldset } from "./variants.js";
+
+// The presets' names in the form (GET /v1/rules gives each a description too); an unknown one shows its id.
+const PRESET_NAMES = {
+  partnership: "Partnership (South & North against West & East)",
+  individual: "Individual (everyone for themselves)",
+  jokers_deuces_high: "Jokers and deuces high",
+  blind_nil_passing: "Blind nil with nil passing",
+  suicide_partners: "Suicide (one partner bids nil)",
+  house: "House: jokers, blind nil, passing, 10 for 200, mercy",
+};
 
 // Each number's range: the engine's OPTION_RANGES (tests/web/test_serving.py keeps them equal).
 const NUMBERS = {
@@ -36,7 +47,16 @@ export function field(id, label, input, help = "") {
 }
 
 /** The rule boxes and tick boxes the form offers (tests compare them with the engine's options). */
-export const RULE_FIELDS = { numbers: NUMBERS, checks: CHECKS, choices: ["preset", "set_penalty"] };
+export const RULE_FIELDS = {
+  numbers: NUMBERS,
+  checks: CHECKS,
+  choices: ["preset", "set_penalty"],
+  variants: VARIANT_OPTIONS,
+  variantNumbers: {
+    ...VARIANT_NUMBERS,
+    ...Object.fromEntries(Object.values(VARIANTS).filter((v) => v.value).map((v) => [v.value.id, v.value])),
+  },
+};
 
 function numberField(id) {
   const spec = NUMBERS[id];
@@ -77,8 +97,9 @@ export function newGameForm(levels, { onSubmit }) {
       h("summary", {}, "House rules ", h("span.rules-summary", { id: "rules-summary" }, "")),
       field(
         "preset",
-        "Scoring",
-        h("select", { id: "preset", dataset: { testid: "preset" } }, h("option", { value: "partnership" }, "Partnership (South & North against West & East)"), h("option", { value: "individual" }, "Individual (everyone for themselves)")),
+        "Rules",
+        h("select", { id: "preset", dataset: { testid: "preset" } }, ["partnership", "individual"].map((name) => h("option", { value: name }, PRESET_NAMES[name]))),
+        " ",
       ),
       numberField("win_score"),
       numberField("lose_score"),
@@ -89,6 +110,7 @@ export function newGameForm(levels, { onSubmit }) {
       numberField("min_team_bid"),
       numberField("max_team_bid"),
       Object.entries(CHECKS).map(([id, label]) => check(id, label, true)),
+      variantsFieldset(),
     ),
     h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "create" } }, "Create game"), h("small.field-error", { id: "form-error", role: "alert", dataset: { testid: "form-error" } })),
   );
@@ -103,7 +125,14 @@ export function newGameForm(levels, { onSubmit }) {
 /** Fill the rule fields from a preset of GET /v1/rules. */
 export function applyPreset(form, catalogue) {
   if (!catalogue) return;
-  const rules = catalogue.presets[form.querySelector("#preset").value];
+  const select = form.querySelector("#preset");
+  if (select.options.length !== Object.keys(catalogue.presets).length) {
+    const chosen = select.value;
+    select.replaceChildren(...Object.keys(catalogue.presets).map((name) => h("option", { value: name, selected: name === chosen }, PRESET_NAMES[name] || name.replaceAll("_", " "))));
+  }
+  const rules = catalogue.presets[select.value];
+  form.dataset.scoring = rules.scoring;
+  form.querySelector("#preset-help").textContent = (catalogue.preset_descriptions || {})[select.value] || "";
   for (const name of Object.keys(NUMBERS)) {
     const value = rules[name];
     form.querySelector(`#${name}`).value = value === null || value === undefined ? "" : String(value);
@@ -112,8 +141,11 @@ export function applyPreset(form, catalogue) {
   form.querySelector("#set_penalty").value = rules.set_penalty;
   for (const name of Object.keys(CHECKS)) form.querySelector(`#${name}`).checked = rules[name];
   for (const name of TEAM_ONLY) form.querySelector(`[data-field=${name}]`).hidden = rules.scoring !== "partnership";
+  applyVariants(form, rules);
+  clearErrors(form);
   const kind = rules.scoring === "partnership" ? "partnership" : "individual";
-  form.querySelector("#rules-summary").textContent = `(${kind}, to ${rules.win_score})`;
+  const named = select.value === kind ? "" : `${select.options[select.selectedIndex].textContent.split(":")[0].toLowerCase()}, `;
+  form.querySelector("#rules-summary").textContent = `(${named}${kind}, to ${rules.win_score})`;
 }
 
 export function showError(form, id, text) {
@@ -143,7 +175,7 @@ export function clearErrors(form) {
 export function readForm(form) {
   const value = (id) => form.querySelector(`#${id}`).value.trim();
   const errors = [];
-  const partnership = value("preset") === "partnership";
+  const partnership = (form.dataset.scoring || value("preset")) === "partnership";
   const rules = { preset: value("preset"), set_penalty: value("set_penalty") };
   for (const [id, spec] of Object.entries(NUMBERS)) {
     if (TEAM_ONLY.has(id) && !partnership) continue;
@@ -161,6 +193,7 @@ export function readForm(form) {
     }
   }
   for (const id of Object.keys(CHECKS)) rules[id] = form.querySelector(`#${id}`).checked;
+  readVariants(form, rules, errors);
   const choices = [0, 1, 2, 3].map((s) => value(`seat-${s}`));
   if (choices.filter((c) => c === "you").length > 1) {
     errors.push({ id: `seat-${choices.lastIndexOf("you")}`, text: "Only one seat can be “You”: friends join with an invite link." });
@@ -174,9 +207,20 @@ export function fieldOf(name) {
   const rule = /^rules\.(\w+)$/.exec(name);
   if (rule && NUMBERS[rule[1]]) return rule[1];
   if (rule && rule[1] === "set_penalty") return "set_penalty";
+  if (rule && isVariant(rule[1])) return rule[1] === "mercy_margin" ? "mercy" : rule[1];
+  if (rule && ["scoring", "nil", "max_team_bid", "min_team_bid"].includes(rule[1])) return rule[1] === "scoring" ? "preset" : rule[1];
   const seat = /^seats\.(\d)/.exec(name);
   if (seat) return `seat-${seat[1]}`;
   return null;
+}
+
+/** A rule control's name in words ("Suicide", "Rules" for the preset's scoring). */
+export function optionLabel(id) {
+  if (id === "preset") return "Scoring";
+  if (id === "nil_pass_blind_only") return "Passing only after a blind nil";
+  const variant = VARIANTS[id] || Object.values(VARIANTS).find((v) => v.value && v.value.id === id);
+  if (variant) return variant.value && variant.value.id === id ? variant.value.label : variant.label;
+  return (NUMBERS[id] || VARIANT_NUMBERS[id] || {}).label || CHECKS[id] || id.replaceAll("_", " ");
 }
 
 /** A server's error message in plain words for a field the form knows. */

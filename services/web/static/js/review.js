@@ -20,10 +20,17 @@ const moveName = (move) => ("card" in move ? `the ${cardName(move.card)}` : move
 const same = (a, b) => ("card" in a ? a.card === b.card : a.bid === b.bid);
 const pct = (x) => `${Math.round(x * 100)} %`;
 
-/** Each seat's cards before trick `k` (1-based; k = 0 or 1: the whole deal). */
+/** Each seat's cards before trick `k` (1-based; k = 0 or 1: the whole deal). With a nil exchange
+ * (`record.passes`), the bidding shows the hands as dealt and the tricks the hands after it. */
 function handsBefore(review, k) {
   const gone = new Set(review.tricks.slice(0, Math.max(0, k - 1)).flatMap((t) => t.cards.map((c) => c.card)));
-  return review.record.hands.map((hand) => sortHand(hand.filter((c) => !gone.has(c))));
+  const passes = review.record.passes;
+  const held = review.record.hands.map((hand, seat) => {
+    if (!passes || k === 0) return hand;
+    const given = new Set(passes[seat]);
+    return [...hand.filter((c) => !given.has(c)), ...passes[(seat + 2) % 4]];
+  });
+  return held.map((hand) => sortHand(hand.filter((c) => !gone.has(c))));
 }
 
 function decisionAt(review, k) {

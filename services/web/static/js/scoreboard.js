@@ -29,7 +29,7 @@ function nilLine(view, side) {
   return h(
     "span.score-nils",
     {},
-    nils.map((n) => h(`span.nil-chip.${n.alive ? "alive" : "set"}`, {}, `${seatName(n.seat)} nil ${n.alive ? "alive" : "set"}`)),
+    nils.map((n) => h(`span.nil-chip.${n.alive ? "alive" : "set"}`, {}, `${seatName(n.seat)}${view.blind && view.blind[n.seat] ? " blind" : ""} nil ${n.alive ? "alive" : "set"}`)),
   );
 }
 

@@ -2,11 +2,11 @@
 // apart line by line: contract, bags, bag penalty, nil, total; the dealt hands), the score history
 // and the game's end, each with a way into the round's review.
 
-import { sortHand } from "./cards.js";
+import { cardShort, sortHand } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
 import { isPartnership, seatName, sideName, sideOf } from "./seating.js";
-import { bagsBefore, roundParts, signed } from "./tracking.js";
+import { bagsBefore, mercyEnded, roundParts, signed } from "./tracking.js";
 
 function sides(view) {
   return view.scores.map((_, side) => side);
@@ -26,10 +26,10 @@ function cell(main, sub = null) {
 function pointsTable(view, round) {
   const parts = roundParts(view.rules, round, bagsBefore(view.history, round));
   const rows = [
-    ["Contract", (p) => cell(p.contract.bid ? signed(p.contract.points) : "—", p.contract.bid ? `bid ${p.contract.bid} · won ${p.contract.taken}` : "nil only")],
+    ["Contract", (p) => cell(p.contract.bid ? signed(p.contract.points) : "—", p.contract.bid ? contractWords(p.contract) : "nil only")],
     ["Bags", (p) => cell(signed(p.bags.points), view.rules.bag_penalty > 0 ? `${p.bags.after}/${view.rules.bag_limit} after` : `${p.bags.count} this round`)],
     ["Bag penalty", (p) => cell(p.penalty ? signed(p.penalty) : "—")],
-    ["Nil", (p) => cell(p.nils.length ? signed(p.nils.reduce((a, n) => a + n.points, 0)) : "—", p.nils.map((n) => `${seatName(n.seat)} ${n.made ? "made" : "set"}`).join(", ") || null)],
+    ["Nil", (p) => cell(p.nils.length ? signed(p.nils.reduce((a, n) => a + n.points, 0)) : "—", p.nils.map((n) => `${seatName(n.seat)}${n.blind ? " blind" : ""} ${n.made ? "made" : "set"}`).join(", ") || null)],
     ["Total", (p) => h("td.strong", { dataset: { testid: `total-${p.side}` } }, signed(p.total))],
     ["Score", (p) => h("td.strong", {}, String(round.scores[p.side]))],
   ];
@@ -46,9 +46,35 @@ function pointsTable(view, round) {
   );
 }
 
+/** "bid 7 (4 blind ×2) · won 8", "bid 10 · 10 for 200 · won 11". */
+function contractWords(c) {
+  const extra = c.tenFor200 ? " · 10 for 200" : c.blind ? ` (${c.blind} blind ×2)` : "";
+  return `bid ${c.bid}${extra} · won ${c.taken}`;
+}
+
 function nilResult(round, seat) {
-  if (round.bids[seat] !== 0) return "";
-  return round.tricks_won[seat] === 0 ? "nil made" : "nil set";
+  const blind = Boolean(round.blind && round.blind[seat]);
+  if (round.bids[seat] !== 0) return blind ? "blind bid" : "";
+  const kind = blind ? "blind nil" : "nil";
+  return round.tricks_won[seat] === 0 ? `${kind} made` : `${kind} set`;
+}
+
+function bidCell(round, seat) {
+  const blind = Boolean(round.blind && round.blind[seat]);
+  if (round.bids[seat] === 0) return blind ? "Blind nil" : "Nil";
+  return blind ? `${round.bids[seat]} blind` : String(round.bids[seat]);
+}
+
+/** The nil exchange of a finished round (public in its hand record): who gave which cards. */
+function exchangeLine(round) {
+  if (!round.passes || !round.passes.some((cards) => cards.length)) return null;
+  const gave = [0, 1, 2, 3].filter((seat) => round.passes[seat].length);
+  return h(
+    "p.dealt-exchange",
+    { "data-testid": "summary-exchange" },
+    "Nil exchange: ",
+    gave.map((seat) => `${seatName(seat)} gave ${round.passes[seat].map(cardShort).join(" ")}`).join(" · "),
+  );
 }
 
 export function renderRoundSummary(view, round) {
@@ -69,7 +95,7 @@ export function renderRoundSummary(view, round) {
             "tr",
             {},
             h("th", { scope: "row" }, seatName(seat) + (seat === view.you ? " (you)" : "")),
-            h("td", {}, round.bids[seat] === 0 ? "Nil" : String(round.bids[seat])),
+            h("td", {}, bidCell(round, seat)),
             h("td", {}, String(round.tricks_won[seat])),
             h("td", {}, nilResult(round, seat)),
           ),
@@ -77,6 +103,9 @@ export function renderRoundSummary(view, round) {
       ),
     ),
     pointsTable(view, round),
+    mercyEnded(view.rules, round.scores)
+      ? h("p.mercy-note", { "data-testid": "mercy-note" }, mercyText(view.rules, round.scores))
+      : null,
     h(
       "section.dealt",
       { "aria-labelledby": `dealt-${round.round}`, "data-history": "true" },
@@ -86,9 +115,10 @@ export function renderRoundSummary(view, round) {
           "div.dealt-hand",
           {},
           h("span.dealt-seat", {}, seatName(seat)),
-          h("span.dealt-cards", {}, sortHand(round.hands[seat]).map((c) => cardFace(c, { extraClass: "mini" }))),
+          h("span.dealt-cards", {}, sortHand(round.hands[seat], view.rules).map((c) => cardFace(c, { extraClass: "mini" }))),
         ),
       ),
+      exchangeLine(round),
     ),
   );
 }
@@ -136,12 +166,19 @@ export function winnerText(view) {
   return `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}${margin}.`;
 }
 
+/** "Mercy rule: the game ends 320 points apart (margin 300)." */
+export function mercyText(rules, scores) {
+  const gap = Math.max(...scores) - Math.min(...scores);
+  return `Mercy rule: the game ends with the sides ${gap} points apart (margin ${rules.mercy_margin}).`;
+}
+
 /** The end of the game, drawn over the table: the score history (each round reviewable) and a new game. */
 export function renderGameOver(view, { onNewGame, onReview }) {
   return h(
     "section.game-over.overlay-panel",
     { "aria-labelledby": "game-over-title", "data-testid": "game-over" },
     h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view).replace(/^./, (c) => c.toUpperCase())),
+    mercyEnded(view.rules, view.scores) ? h("p.mercy-note", { "data-testid": "mercy-note" }, mercyText(view.rules, view.scores)) : null,
     renderScoreHistory(view, { onReview }),
     h("button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, "New game"),
   );

@@ -4,10 +4,12 @@
 // The layout fills the window without scrolling (play.css).
 
 import { renderBidding } from "./bidding.js";
+import { faceDownHand, isBlindDecision, renderBlindDecision } from "./blind.js";
 import { cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace, seatPanel, trickArea } from "./felt.js";
 import { handArea } from "./hand.js";
+import { exchangeNote, exchangers, isPassTurn, renderPassing } from "./passing.js";
 import { scoreboard } from "./scoreboard.js";
 import { seatName } from "./seating.js";
 import { winnerText } from "./summary.js";
@@ -16,8 +18,13 @@ import { winnerText } from "./summary.js";
 export function turnText(view, turn) {
   if (view.phase === "waiting") return "Waiting for players: share the invite links below";
   if (view.phase === "game_over") return `Game over — ${winnerText(view)}`;
+  if (view.phase === "passing") {
+    if (turn === view.you) return `Your turn: pass ${view.pass_count} card${view.pass_count > 1 ? "s" : ""} to your partner`;
+    return `${exchangers(view)} are exchanging cards…`;
+  }
   if (turn === null || turn === undefined) return "…";
   const doing = view.phase === "bidding" ? "bid" : "play a card";
+  if (turn === view.you && isBlindDecision(view)) return "Your turn: bid blind, or look at your cards";
   if (turn === view.you) return `Your turn: ${doing}`;
   const who = seatName(turn);
   return view.seats[turn].type === "ai" ? `${who} is thinking…` : `Waiting for ${who} to ${doing}`;
@@ -76,12 +83,17 @@ export function renderTable(view, ui) {
   const bidding = view.phase === "bidding" && myTurn && ui.canMove && view.legal.length;
   const hintMove = ui.hint ? ui.hint.move : null;
   const hintButton =
-    ui.hintsAllowed && myTurn && ui.canMove
+    ui.hintsAllowed && myTurn && ui.canMove && view.phase !== "passing" && !isBlindDecision(view) // hints cover bids and cards
       ? h("button.hint-button", { type: "button", onclick: ui.onHint, disabled: ui.hintPending, dataset: { testid: "hint-button", focusKey: "hint" } }, ui.hintPending ? "Thinking…" : "Hint")
       : null;
   const focusKey = ui.focusKey || "";
   let overlay = null;
+  const passingPanel = view.phase === "passing" && view.you !== null && (view.passing_seats || []).includes(view.you)
+    ? renderPassing(view, { selected: ui.passSelected, onPass: ui.onPass, canMove: ui.canMove })
+    : null;
   if (ui.gameOver) overlay = ui.gameOver;
+  else if (bidding && isBlindDecision(view)) overlay = renderBlindDecision(view, { onBlind: ui.onBlind, onLook: ui.onLook });
+  else if (passingPanel) overlay = passingPanel;
   else if (bidding) {
     overlay = renderBidding(view, {
       onBid: ui.onBid,
@@ -107,7 +119,7 @@ export function renderTable(view, ui) {
       h("div", { class: `turn-banner${myTurn && view.phase !== "game_over" ? " mine" : ""}`, dataset: { testid: "turn" } }, turnText(view, turn)),
       hintButton,
     ),
-    ui.hint ? h("p.hint-text", { "data-testid": "hint-text" }, ui.hint.text) : null,
+    ui.hint ? h("p.hint-text", { "data-testid": "hint-text" }, ui.hint.text) : view.you !== null ? exchangeNote(view) : null,
     h(
       "div.felt",
       { dataset: { testid: "felt" } },
@@ -115,8 +127,12 @@ export function renderTable(view, ui) {
       trickArea(view, ui.shownTrick),
       overlay,
     ),
-    view.you !== null && view.hand
+    view.you !== null && view.hand_hidden
+      ? faceDownHand(view.hand_sizes[view.you])
+      : view.you !== null && view.hand
       ? handArea(view, {
+          passing: isPassTurn(view) && ui.canMove ? { selected: ui.passSelected, onToggle: ui.onTogglePass, count: view.pass_count } : null,
+          received: view.phase === "playing" && view.passes && view.tricks.length === 0 ? view.passes.received : [],
           canMove: ui.canMove,
           myTurn,
           hintCard: hintMove ? hintMove.card : undefined,

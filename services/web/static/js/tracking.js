@@ -57,27 +57,33 @@ export function bagsToward(view, side) {
 export function roundParts(rules, round, bagsBefore) {
   return round.points.map((total, side) => {
     const seats = seatsOfSide(rules, side);
+    const blind = round.blind || [];
     const bid = seats.reduce((sum, s) => sum + (round.bids[s] > 0 ? round.bids[s] : 0), 0);
+    // house rules: blind bids count twice; a contract of 10 or more is worth the 10-for-200 bonus
+    const blindBid = seats.reduce((sum, s) => sum + (round.bids[s] > 0 && blind[s] ? round.bids[s] : 0), 0);
+    const tenFor200 = Boolean(rules.ten_for_200) && bid >= 10;
+    const value = tenFor200 ? rules.ten_for_200_value : 10 * (bid + blindBid);
     const taken = countedTricks(rules, seats, round.bids, round.tricks_won);
     let contract = 0;
     let bags = 0;
     if (taken >= bid) {
-      contract = 10 * bid;
+      contract = value;
       bags = taken - bid;
     } else if (rules.set_penalty === "negative") {
-      contract = -10 * bid;
+      contract = -value;
     }
     const nils = seats
       .filter((s) => round.bids[s] === 0)
       .map((seat) => {
         const made = round.tricks_won[seat] === 0;
-        return { seat, made, points: made ? rules.nil_value : -rules.nil_value };
+        const worth = blind[seat] ? rules.blind_nil_value : rules.nil_value;
+        return { seat, made, blind: Boolean(blind[seat]), points: made ? worth : -worth };
       });
     const penalty = -round.bag_penalties[side] * rules.bag_penalty;
     const sum = contract + bags + penalty + nils.reduce((a, n) => a + n.points, 0);
     return {
       side,
-      contract: { bid, taken, points: contract },
+      contract: { bid, taken, points: contract, blind: blindBid, tenFor200 },
       bags: { count: bags, points: bags, before: bagsBefore[side] ?? 0, after: round.bags[side] },
       penalty,
       nils,
@@ -85,6 +91,17 @@ export function roundParts(rules, round, bagsBefore) {
       consistent: sum === total,
     };
   });
+}
+
+/** Did the mercy rule end the game after a round with these `scores` (a side trailing the leader by
+ * `mercy_margin`, nobody at the winning or losing score)? */
+export function mercyEnded(rules, scores) {
+  const margin = rules.mercy_margin;
+  if (margin === null || margin === undefined) return false;
+  const high = Math.max(...scores);
+  const low = Math.min(...scores);
+  const lose = rules.lose_score;
+  return high - low >= margin && high < rules.win_score && (lose === null || low > lose);
 }
 
 /** The bags each side held before `round` (a history entry), from the round before it. */
