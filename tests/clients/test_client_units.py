@@ -40,13 +40,18 @@ def test_the_parser_keeps_the_retry_and_drops_an_unfinished_message():
         ({"bid": 0}, Move("bids", {"bid": 0})),
         ({"card": "2C"}, Move("plays", {"card": "2C"})),
         (Move("blind-nil", {"blind": True}), Move("blind-nil", {"blind": True})),  # a kind the client never named
+        ({"look": True}, Move("blind", {"look": True})),  # the house rules' moves as a hint names them
+        ({"bid": 0, "blind": True}, Move("blind", {"bid": 0})),
+        ({"pass": ["AS", "KH"]}, Move("passes", {"cards": ["AS", "KH"]})),
     ],
 )
 def test_a_bots_answer_becomes_a_move(answer: Any, move: Move):
     assert as_move(answer) == move
 
 
-@pytest.mark.parametrize("answer", [True, None, {"bid": 1, "card": "QS"}, {"pass": 1}, 2.5])
+@pytest.mark.parametrize(
+    "answer", [True, None, {"bid": 1, "card": "QS"}, {"pass": 1}, {"look": False}, {"bid": 2, "blind": False}, 2.5]
+)
 def test_what_is_not_a_move_is_refused(answer: Any):
     with pytest.raises(TypeError):
         as_move(answer)

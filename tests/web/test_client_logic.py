@@ -255,3 +255,28 @@ def test_blind_bids_ten_for_200_and_blind_nil_in_a_rounds_points(tmp_path):
     assert ten[0]["contract"] == {"bid": 10, "taken": 11, "points": 200, "blind": 0, "tenFor200": True}
     assert ten[1]["contract"]["points"] == -30
     assert all(p["consistent"] for p in blind + ten), "contract + bags + penalty + nil = the round's points"
+
+
+def test_a_hint_names_the_move_and_the_control_that_makes_it_for_every_kind(tmp_path):
+    hints = [
+        {"move": {"bid": 3}, "candidates": [{"bid": 3, "make_chance": 0.72}, {"bid": 3, "blind": True, "make_chance": 0.1}]},
+        {"move": {"card": "QS"}, "candidates": [{"card": "QS", "trick_chance": 0.5}]},
+        {"move": {"look": True}, "candidates": [{"look": True, "value": 3.0}]},
+        {"move": {"bid": 0, "blind": True}, "candidates": [{"bid": 0, "make_chance": 0.9}, {"bid": 0, "blind": True, "make_chance": 0.25}]},
+        {"move": {"bid": 5, "blind": True}, "candidates": []},
+        {"move": {"pass": ["AS", "KH"]}, "candidates": [{"pass": ["AS", "KH"], "value": 2.0}]},
+    ]  # fmt: skip
+    described = node(
+        tmp_path,
+        'const { describeHint } = await js("hint.js");\n'
+        "console.log(JSON.stringify(data.map((hint) => { const d = describeHint(hint); return [d.focus, d.text]; })));",
+        hints,
+    )
+    assert described == [
+        ["bid-3", "Suggested: bid 3 (made 72 % of the time)."],
+        ["card-QS", "Suggested: play the queen of spades (wins the trick 50 % of the time)."],
+        ["look", "Suggested: look at your cards before you bid."],
+        ["blind-nil", "Suggested: bid blind nil without looking (made 25 % of the time)."],
+        ["blind-5", "Suggested: bid blind 5 without looking."],
+        ["card-AS", "Suggested: pass the ace of spades and the king of hearts."],
+    ]

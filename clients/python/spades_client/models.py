@@ -226,6 +226,10 @@ class EventPage(Body):
 
 @dataclass
 class HintResponse(Body):
+    """The hint level's move (a ``HintMove``: ``{"bid"}``, ``{"card"}``; with the house rules ``{"look": true}``,
+    ``{"bid", "blind": true}`` or ``{"pass": [...]}``) and its candidates, each such a move with its figures.
+    ``spades_client.moves.as_move(hint.move)`` is the move to post."""
+
     SCHEMA: ClassVar[str] = "HintResponse"
     game_id: str
     seat: int
@@ -237,6 +241,9 @@ class HintResponse(Body):
 
 @dataclass
 class ReviewDecision(Body):
+    """One decision of the reviewed seat: ``made`` and ``best`` are moves as a hint names them; ``trick`` is
+    only on a card (absent for the bid, and for the house rules' blind decision and pass)."""
+
     SCHEMA: ClassVar[str] = "ReviewDecision"
     made: dict[str, Any]
     best: dict[str, Any]

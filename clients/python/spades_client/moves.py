@@ -1,7 +1,8 @@
 """A move: the operation it is posted to and its body.
 
 A bot answers a view with a move in any of these forms: an ``int`` (a bid), a ``str`` (a card code), a
-one-key dict as the hint and review bodies name moves (``{"bid": 3}``, ``{"card": "QS"}``), or a
+dict as the hint and review bodies name moves (``{"bid": 3}``, ``{"card": "QS"}``; with the house rules
+``{"look": true}``, ``{"bid": 0, "blind": true}``, ``{"pass": ["AS", "KH"]}``), or a
 :class:`Move` for any other kind of move the server offers (its path under ``/v1/games/{id}/`` and its
 body), which the runner and the client post as they are: a new kind of move needs no change here.
 """
@@ -46,4 +47,20 @@ def as_move(answer: Any) -> Move:
         (kind,) = answer
         if kind in MOVE_PATHS:
             return Move(MOVE_PATHS[kind], dict(answer))
+    house = _house_rules_move(answer) if isinstance(answer, dict) else None
+    if house is not None:
+        return house
     raise TypeError(f"not a move: {answer!r}")
+
+
+def _house_rules_move(named: dict[str, Any]) -> Move | None:
+    """A house-rules move as hints and reviews name it (openapi ``LookMove``, ``BlindBidMove``,
+    ``PassMove``), posted as the server takes it: ``blind`` ``{"look": true}`` or ``{"bid": n}``,
+    ``passes`` ``{"cards": [...]}``."""
+    if named == {"look": True}:
+        return Move("blind", {"look": True})
+    if set(named) == {"bid", "blind"} and named["blind"] is True and isinstance(named["bid"], int):
+        return Move("blind", {"bid": named["bid"]})
+    if set(named) == {"pass"} and isinstance(named["pass"], list):
+        return Move("passes", {"cards": list(named["pass"])})
+    return None

@@ -2,7 +2,8 @@
 
 ``GET /v1/games/{id}/rounds/{round}/review`` with a seat's token replays the finished round with the
 engine (:mod:`services.api.games.replay`) to the view that seat had at each of its decisions (its
-bid and its 13 cards), sends one ``ai.hint`` task per decision to the hint level's queue, all at
+bid and its 13 cards; with the house rules also its blind decision and the cards it gave in the nil
+exchange), sends one ``ai.hint`` task per decision to the hint level's queue, all at
 once, and waits for them under one bound (``REVIEW_TIMEOUT_SECONDS``) through the process's one AI
 result listener (:class:`services.api.ai_seats.analysis.AnalysisTasks`).
 
@@ -30,9 +31,11 @@ from services.players import HINT_LEVEL
 log = logging.getLogger(__name__)
 
 
-def review_seed(game_seed: int, round_no: int, trick: int | None, seat: int) -> int:
-    """Reproducible from the (secret) game seed, unpredictable to players (as hint seeds are)."""
-    digest = hashlib.sha256(f"{game_seed}:{round_no}:review:{trick or 0}:{seat}".encode()).digest()
+def review_seed(game_seed: int, round_no: int, trick: int | None, seat: int, step: str = "bid") -> int:
+    """Reproducible from the (secret) game seed, unpredictable to players (as hint seeds are); the
+    house rules' blind decision and pass get seeds of their own (``step``)."""
+    extra = f":{step}" if step in ("blind", "pass") else ""
+    digest = hashlib.sha256(f"{game_seed}:{round_no}:review:{trick or 0}{extra}:{seat}".encode()).digest()
     return int.from_bytes(digest[:7], "big")
 
 
@@ -62,7 +65,7 @@ def review_round(
             "game_id": record.game_id,
             "version": record.version,  # echoed back; the answer is matched by its task id
             "seat": seat,
-            "seed": review_seed(state.seed, round_no, decision.trick, seat),
+            "seed": review_seed(state.seed, round_no, decision.trick, seat, decision.step),
             "request_id": request_id,
         }
         for decision in replayed.decisions
@@ -71,7 +74,7 @@ def review_round(
     decisions = []
     for decision, result in zip(replayed.decisions, results, strict=True):
         try:
-            best, candidates = checked_analysis(result, (record.game_id, record.version, seat), decision.view["legal"])
+            best, candidates = checked_analysis(result, (record.game_id, record.version, seat), decision.view)
         except (KeyError, TypeError, ValueError) as error:
             log.error("a review answer was refused", extra={"game_id": record.game_id, "error": str(error)})
             raise tasks.unavailable("The AI worker's analysis was not usable; retry later.") from None

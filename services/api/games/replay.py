@@ -25,11 +25,13 @@ SEATS = 4
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One move of the reviewed seat: ``trick`` is None for its bid, 1 to 13 for its card of that trick."""
+    """One move of the reviewed seat: ``trick`` is None for its blind decision, bid and pass, 1 to 13
+    for its card of that trick; ``step`` names which (``blind``, ``bid``, ``pass``, ``card``)."""
 
     trick: int | None
-    made: dict[str, Any]  # {"bid": n} or {"card": "QS"}
+    made: dict[str, Any]  # {"bid": n}, {"card": "QS"}, {"look": True}, {"bid": n, "blind": True}, {"pass": [...]}
     view: dict[str, Any]  # the seat's view just before it moved
+    step: str = "bid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,11 @@ def round_start(state: GameState, round_no: int, hands: list[list[str]], dealer:
 
 def replay_round(state: GameState, round_no: int, record: dict[str, Any], seat: int) -> ReplayedRound:
     """Replay finished round ``round_no`` (``record``: the round as views show it in ``history``)
-    and collect ``seat``'s decisions with its view before each, and the round's tricks."""
+    and collect ``seat``'s decisions with its view before each, and the round's tricks.
+
+    Its decisions, in order: its blind decision when its hand was hidden (looking or a blind bid; a
+    blind bid is also its bid, so it is not repeated), its bid after looking, the cards it gave in
+    the nil exchange, and its card of each trick."""
     check_finished(state, round_no)
     position = round_start(state, round_no, record["hands"], record["dealer"])
     deck = state.rules.deck
@@ -90,21 +96,28 @@ def replay_round(state: GameState, round_no: int, record: dict[str, Any], seat: 
         mover = turn(position)
         assert mover is not None
         bid = record["bids"][mover]
-        if hand_hidden(position, mover) and not blind[mover]:  # it looked first (house rules)
-            position = apply(position, mover, Look())
-        if mover == seat:
+        if hand_hidden(position, mover):  # a blind decision (house rules): look, or bid blind
+            made: dict[str, Any] = {"bid": bid, "blind": True} if blind[mover] else {"look": True}
+            if mover == seat:
+                decisions.append(Decision(None, made, view(position, seat, history=False), "blind"))
+            if not blind[mover]:
+                position = apply(position, mover, Look())
+        if mover == seat and not blind[mover]:
             decisions.append(Decision(None, {"bid": bid}, view(position, seat, history=False)))
         position = apply(position, mover, Bid(bid, blind=blind[mover]))
-    while position.phase == "passing":  # the nil exchange (house rules), not reviewed
+    while position.phase == "passing":  # the nil exchange (house rules)
         mover = turn(position)
         assert mover is not None
-        position = apply(position, mover, Pass(_mask(record["passes"][mover], deck)))
+        cards = record["passes"][mover]
+        if mover == seat:
+            decisions.append(Decision(None, {"pass": list(cards)}, view(position, seat, history=False), "pass"))
+        position = apply(position, mover, Pass(_mask(cards, deck)))
     tricks: list[dict[str, Any]] = []
     for index, code in enumerate(record["plays"]):
         mover = turn(position)
         assert mover is not None
         if mover == seat:
-            decisions.append(Decision(index // SEATS + 1, {"card": code}, view(position, seat, history=False)))
+            decisions.append(Decision(index // SEATS + 1, {"card": code}, view(position, seat, history=False), "card"))
         position = apply(position, mover, Play(deck.parse(code)))
         if index % SEATS == SEATS - 1:  # a trick is complete: the newest one any view shows as last_trick
             tricks.append(view(position, None, history=False, tricks=False)["last_trick"])

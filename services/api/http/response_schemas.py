@@ -150,7 +150,10 @@ class HintCandidate(Schema):
     whatever else a worker's answer holds."""
 
     bid = fields.Integer()
+    blind = fields.Boolean()
+    look = fields.Boolean()
     card = fields.String()
+    pass_ = fields.List(fields.String(), attribute="pass", data_key="pass")
     value = fields.Float()
     make_chance = fields.Float()
     trick_chance = fields.Float()
@@ -158,7 +161,10 @@ class HintCandidate(Schema):
 
 class HintMove(Schema):
     bid = fields.Integer()
+    blind = fields.Boolean()  # only on a blind bid (house rules)
+    look = fields.Boolean()
     card = fields.String()
+    pass_ = fields.List(fields.String(), attribute="pass", data_key="pass")
 
 
 class HintResponse(Schema):
@@ -173,7 +179,7 @@ class HintResponse(Schema):
 class ReviewDecision(Schema):
     """One move of the reviewed seat: the move made, the hint level's, and its figures per candidate."""
 
-    trick = fields.Integer()  # absent for the bid
+    trick = fields.Integer()  # absent for the bid, the blind decision and the pass
     made = fields.Nested(HintMove)
     best = fields.Nested(HintMove)
     candidates = fields.List(fields.Nested(HintCandidate))

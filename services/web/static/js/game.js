@@ -299,8 +299,7 @@ export class Game {
     this.render();
     try {
       this.hint = describeHint(await fetchHint(this.gameId, this.token));
-      const move = this.hint.move;
-      this.focusNext = "card" in move ? `card-${move.card}` : `bid-${move.bid}`;
+      this.focusNext = this.hint.focus;
     } catch (problem) {
       showProblem(problem);
     } finally {

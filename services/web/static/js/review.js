@@ -15,9 +15,13 @@ export async function fetchReview(gameId, round, token) {
   return (await request("GET", `/v1/games/${encodeURIComponent(gameId)}/rounds/${round}/review`, { token })).body;
 }
 
-const moveText = (move) => ("card" in move ? cardShort(move.card) : move.bid === 0 ? "nil" : String(move.bid));
-const moveName = (move) => ("card" in move ? `the ${cardName(move.card)}` : move.bid === 0 ? "nil" : String(move.bid));
-const same = (a, b) => ("card" in a ? a.card === b.card : a.bid === b.bid);
+// A move as the review names it: {bid}, {card}; with the house rules {look: true}, {bid, blind: true}, {pass}.
+const bidText = (move) => `${move.blind ? "blind " : ""}${move.bid === 0 ? "nil" : String(move.bid)}`;
+const moveText = (move) =>
+  "card" in move ? cardShort(move.card) : "look" in move ? "look" : "pass" in move ? move.pass.map(cardShort).join(" ") : bidText(move);
+const moveName = (move) =>
+  "card" in move ? `the ${cardName(move.card)}` : "look" in move ? "to look first" : "pass" in move ? move.pass.map(cardName).join(" and ") : bidText(move);
+const same = (a, b) => moveText(a) === moveText(b);
 const pct = (x) => `${Math.round(x * 100)} %`;
 
 /** Each seat's cards before trick `k` (1-based; k = 0 or 1: the whole deal). With a nil exchange
@@ -33,8 +37,10 @@ function handsBefore(review, k) {
   return held.map((hand) => sortHand(hand.filter((c) => !gone.has(c))));
 }
 
+/** The decision shown at step `k`: the bid at 0 (a blind bid included; the review's house-rules
+ * decisions to look and to pass are not stepped through here), the card of trick `k` after. */
 function decisionAt(review, k) {
-  return review.decisions.find((d) => (k === 0 ? !("trick" in d) : d.trick === k)) || null;
+  return review.decisions.find((d) => (k === 0 ? !("trick" in d) && "bid" in d.made : d.trick === k)) || null;
 }
 
 function candidatesTable(decision) {
@@ -78,7 +84,7 @@ function decisionPanel(review, k, hands) {
       "p.verdict",
       { class: agreed ? "agreed" : "differs" },
       `You ${verb[0]} ${moveName(decision.made)}. `,
-      agreed ? "Hard would have done the same." : `Hard would ${verb[1]} ${moveName(decision.best)}.`,
+      agreed ? "Hard would have done the same." : "look" in decision.best ? "Hard would have looked at its cards first." : `Hard would ${verb[1]} ${moveName(decision.best)}.`,
     ),
     hands,
     candidatesTable(decision),

@@ -83,7 +83,7 @@ export function renderTable(view, ui) {
   const bidding = view.phase === "bidding" && myTurn && ui.canMove && view.legal.length;
   const hintMove = ui.hint ? ui.hint.move : null;
   const hintButton =
-    ui.hintsAllowed && myTurn && ui.canMove && view.phase !== "passing" && !isBlindDecision(view) // hints cover bids and cards
+    ui.hintsAllowed && myTurn && ui.canMove && ["bidding", "passing", "playing"].includes(view.phase) // bids, blind decisions, passes, cards
       ? h("button.hint-button", { type: "button", onclick: ui.onHint, disabled: ui.hintPending, dataset: { testid: "hint-button", focusKey: "hint" } }, ui.hintPending ? "Thinking…" : "Hint")
       : null;
   const focusKey = ui.focusKey || "";
