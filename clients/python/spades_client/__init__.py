@@ -1,5 +1,6 @@
 """A client for the Spades game service's /v1 API, and a runner for bots (see docs/bots.md)."""
 
+from spades_client import moves
 from spades_client.client import OPERATIONS, SpadesClient
 from spades_client.errors import (
     Conflict,
@@ -24,5 +25,6 @@ __all__ = [
     "OPERATIONS", "Bot", "Conflict", "CreatedGame", "Event", "GameInPlay", "GamePlayer", "GameRecordDocument",
     "GameView", "IllegalMove", "InvalidRequest", "InvalidRules", "Move", "NotFound", "NotYourTurn", "Problem",
     "ProblemError", "RecordPage", "Retryable", "Round", "Rules", "Runner", "SeededGamesDisabled", "SpadesClient",
-    "TooFarBehind", "Unauthorized", "VersionConflict", "as_move", "bid", "blind_bid", "card", "look", "pass_cards",
+    "TooFarBehind", "Unauthorized", "VersionConflict", "as_move", "bid", "blind_bid", "card", "look", "moves",
+    "pass_cards",
 ]  # fmt: skip
