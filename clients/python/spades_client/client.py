@@ -77,7 +77,7 @@ def pooled_session(connections: int = 64) -> requests.Session:
 
 
 def _record_filters(since: str | None, until: str | None, level: str | None, result: str | None,
-                    cursor: str | None) -> dict[str, str]:  # fmt: skip
+                    cursor: str | None) -> dict[str, Any]:  # fmt: skip
     """listRecords' filters that were given (times RFC 3339 with their offset; ``level`` ``human`` or a level)."""
     given = {"since": since, "until": until, "level": level, "result": result, "cursor": cursor}
     return {name: value for name, value in given.items() if value is not None}
@@ -207,16 +207,29 @@ class SpadesClient:
         """A finished (or abandoned and recorded) game's record; ``409 game_in_play`` while it is played."""
         return GameRecordDocument.from_dict(self._call("getGameRecord", game_id=game_id).json())
 
-    def list_records(self, since: str | None = None, until: str | None = None, level: str | None = None,
-                     result: str | None = None, cursor: str | None = None, limit: int | None = None) -> RecordPage:  # fmt: skip
+    def list_records(
+        self,
+        since: str | None = None,
+        until: str | None = None,
+        level: str | None = None,
+        result: str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> RecordPage:
         """One page of record summaries, newest end first; pass ``next_cursor`` back as ``cursor``."""
         params = _record_filters(since, until, level, result, cursor)
         if limit is not None:
             params["limit"] = limit
         return RecordPage.from_dict(self._call("listRecords", params=params).json())
 
-    def iter_record_summaries(self, since: str | None = None, until: str | None = None, level: str | None = None,
-                              result: str | None = None, limit: int | None = None) -> Iterator[RecordSummary]:  # fmt: skip
+    def iter_record_summaries(
+        self,
+        since: str | None = None,
+        until: str | None = None,
+        level: str | None = None,
+        result: str | None = None,
+        limit: int | None = None,
+    ) -> Iterator[RecordSummary]:
         """Every matching summary, page after page (one page held at a time)."""
         cursor: str | None = None
         while True:
@@ -226,8 +239,14 @@ class SpadesClient:
                 return
             cursor = page.next_cursor
 
-    def export_records(self, since: str | None = None, until: str | None = None, level: str | None = None,
-                       result: str | None = None, cursor: str | None = None) -> Iterator[GameRecordDocument]:  # fmt: skip
+    def export_records(
+        self,
+        since: str | None = None,
+        until: str | None = None,
+        level: str | None = None,
+        result: str | None = None,
+        cursor: str | None = None,
+    ) -> Iterator[GameRecordDocument]:
         """Every matching record, whole, read line by line from the NDJSON export (``format=ndjson``): memory
         stays one record deep however many there are.  Close the iterator to drop the connection early.
         The export is one response, so a cut connection raises rather than resending it."""
