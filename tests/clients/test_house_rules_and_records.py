@@ -37,6 +37,8 @@ PASSING = view(phase="passing", turn=1, hand=HAND, legal=HAND, passing_seats=[1,
         (moves.blind_bid(0), Move("blind", {"bid": 0})),
         (["AS", "KS"], Move("passes", {"cards": ["AS", "KS"]})),
         ({"cards": ["AS", "KS"]}, Move("passes", {"cards": ["AS", "KS"]})),
+        ({"bid": 5, "blind": True}, Move("blind", {"bid": 5})),  # the computer levels' forms
+        ({"pass": ["AS", "KS"]}, Move("passes", {"cards": ["AS", "KS"]})),
     ],
 )
 def test_house_rule_answers_become_their_moves(answer: Any, move: Move):

@@ -6,6 +6,8 @@ the nil exchange), a one-key dict as the hint and review bodies name moves (``{"
 "QS"}``, ``{"cards": [...]}``, ``{"look": true}``), or a :class:`Move` for any other kind of move the server
 offers (its path under ``/v1/games/{id}/`` and its body), which the runner and the client post as they are:
 a new kind of move needs no change here.  A blind bid is :func:`blind_bid` (an ``int`` is an ordinary bid).
+The computer levels' own forms are read too (``{"bid": n, "blind": true}``, ``{"pass": [...]}``), so a level's
+decision function plays as a bot.
 """
 
 from __future__ import annotations
@@ -62,8 +64,12 @@ def as_move(answer: Any) -> Move:
         return bid(answer)
     if isinstance(answer, str):
         return look() if answer == LOOK else card(answer)
-    if isinstance(answer, list | tuple) and all(isinstance(code, str) for code in answer):
+    if _card_list(answer):
         return pass_cards(list(answer))
+    if isinstance(answer, dict) and answer.keys() == {"bid", "blind"} and answer["blind"] is True:
+        return blind_bid(answer["bid"])
+    if isinstance(answer, dict) and answer.keys() == {"pass"} and _card_list(answer["pass"]):
+        return pass_cards(answer["pass"])
     if isinstance(answer, dict) and len(answer) == 1:
         (kind,) = answer
         if kind == LOOK and answer[kind] is True:
@@ -71,3 +77,7 @@ def as_move(answer: Any) -> Move:
         if kind in MOVE_PATHS:
             return Move(MOVE_PATHS[kind], dict(answer))
     raise TypeError(f"not a move: {answer!r}")
+
+
+def _card_list(value: Any) -> bool:
+    return isinstance(value, list | tuple) and all(isinstance(code, str) for code in value)
