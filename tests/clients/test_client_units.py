@@ -105,7 +105,10 @@ VIEW_FIELDS = json.loads(json.dumps({
     "tricks": [], "last_trick": None, "spades_broken": False, "scores": [0, 0], "bags": [0, 0],
     "rules": {"scoring": "partnership", "win_score": 500, "lose_score": -200, "set_penalty": "negative",
               "bag_limit": 10, "bag_penalty": 100, "nil": True, "nil_value": 100, "min_team_bid": 4,
-              "max_team_bid": 13, "nil_tricks_count_for_team": True, "spades_must_be_broken": True},
+              "max_team_bid": 13, "nil_tricks_count_for_team": True, "spades_must_be_broken": True,
+              "jokers": False, "deuces_high": False, "blind_nil": False, "blind_nil_value": 200, "blind_bids": False,
+              "blind_margin": 100, "nil_pass_cards": 0, "nil_pass_blind_only": False, "suicide": False,
+              "ten_for_200": False, "ten_for_200_value": 200, "mercy_margin": None},
     "history": [], "winner": None, "seats": [], "options": {"ai_takeover": None, "hints": True}, "seeded": False,
     "last_seq": 9, "a_field_from_a_newer_server": {"x": 1},
 }))  # fmt: skip

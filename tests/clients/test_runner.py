@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from spades_client import GameView, Runner, SpadesClient
+from spades_client import GameView, Runner, SpadesClient, moves
 from spades_client.match import BOT, run_match
 from testkit import level_bots
 
@@ -119,3 +119,31 @@ def test_a_level_against_itself_finds_no_difference(bots_server, ai_worker):
     low, high = report["difference_a_minus_b"]["ci95"]
     assert low <= 0 <= high, report["difference_a_minus_b"]
     assert report["per_level"]["a"]["counts"] == report["per_level"]["b"]["counts"], "same seats, same choices"
+
+
+HOUSE_GAME = {**SHORT_GAME, "blind_nil": True, "blind_margin": 0, "nil_pass_cards": 2}  # a blind decision every bid
+PARTNERS = [{"type": "human"}, {"type": "ai", "level": "normal"}, {"type": "human"}, {"type": "ai", "level": "normal"}]
+
+
+def test_the_runner_plays_a_house_rules_game_with_blind_nil_and_the_nil_exchange(bots_server, ai_worker):
+    turns: list[tuple[int, str]] = []
+
+    def house_bot(view: GameView) -> object:
+        """Seat 0 bids blind nil, seat 2 looks; both give their first cards; otherwise the basic level."""
+        if view.blind_decision:
+            turns.append((view.you, "blind"))
+            return moves.blind_bid(0) if view.you == 0 and 0 in (view.legal_blind or []) else "look"
+        if view.passing:
+            turns.append((view.you, "pass"))
+            return view.legal[: view.pass_count]
+        return level_bots.basic(view)
+
+    runner = Runner(SpadesClient(bots_server), house_bot, parallel=1)
+    final = runner.create_and_play(PARTNERS, HOUSE_GAME)
+
+    assert final.over and final.winner is not None
+    assert set(runner.tally.refusals) <= RACE_CODES, runner.tally.refusals
+    assert {(0, "blind"), (2, "blind"), (0, "pass"), (2, "pass")} <= set(turns), turns
+    for record in final.history:  # seat 0 bid blind nil each round, and the partners exchanged two cards
+        assert record.blind is not None and record.blind[0] and record.bids[0] == 0
+        assert record.passes is not None and [len(record.passes[s]) for s in (0, 2)] == [2, 2]

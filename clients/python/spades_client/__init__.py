@@ -1,10 +1,13 @@
 """A client for the Spades game service's /v1 API, and a runner for bots (see docs/bots.md)."""
 
+from spades_client import moves
 from spades_client.client import OPERATIONS, SpadesClient
 from spades_client.errors import (
     Conflict,
+    GameInPlay,
     IllegalMove,
     InvalidRequest,
+    InvalidRules,
     NotFound,
     NotYourTurn,
     ProblemError,
@@ -14,12 +17,14 @@ from spades_client.errors import (
     Unauthorized,
     VersionConflict,
 )  # fmt: skip
-from spades_client.models import CreatedGame, Event, GameView, Problem, Round, Rules
-from spades_client.moves import Move, as_move, bid, card
+from spades_client.models import CreatedGame, Event, GameRecordDocument, GameView, Problem, RecordPage, Round, Rules
+from spades_client.moves import Move, as_move, bid, blind_bid, card, look, pass_cards
 from spades_client.runner import Bot, GamePlayer, Runner
 
 __all__ = [
-    "OPERATIONS", "Bot", "Conflict", "CreatedGame", "Event", "GamePlayer", "GameView", "IllegalMove", "InvalidRequest",
-    "Move", "NotFound", "NotYourTurn", "Problem", "ProblemError", "Retryable", "Round", "Rules", "Runner",
-    "SeededGamesDisabled", "SpadesClient", "TooFarBehind", "Unauthorized", "VersionConflict", "as_move", "bid", "card",
+    "OPERATIONS", "Bot", "Conflict", "CreatedGame", "Event", "GameInPlay", "GamePlayer", "GameRecordDocument",
+    "GameView", "IllegalMove", "InvalidRequest", "InvalidRules", "Move", "NotFound", "NotYourTurn", "Problem",
+    "ProblemError", "RecordPage", "Retryable", "Round", "Rules", "Runner", "SeededGamesDisabled", "SpadesClient",
+    "TooFarBehind", "Unauthorized", "VersionConflict", "as_move", "bid", "blind_bid", "card", "look", "moves",
+    "pass_cards",
 ]  # fmt: skip

@@ -9,23 +9,28 @@ problem's exception (:mod:`spades_client.errors`).
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import requests
 import requests.adapters
 
+from spades_client import moves
 from spades_client.errors import ProblemError, Retryable, problem_error
 from spades_client.models import (
     ClaimedSeat,
     CreatedGame,
     EventPage,
+    GameRecordDocument,
     GameView,
     HintResponse,
     LevelsCatalogue,
+    RecordPage,
+    RecordSummary,
     RoundReview,
     RulesCatalogue,
 )  # fmt: skip
@@ -41,10 +46,14 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "leaveSeat": ("POST", "/v1/games/{game_id}/seats/{seat}/leave"),
     "placeBid": ("POST", "/v1/games/{game_id}/bids"),
     "playCard": ("POST", "/v1/games/{game_id}/plays"),
+    "decideBlind": ("POST", "/v1/games/{game_id}/blind"),
+    "passCards": ("POST", "/v1/games/{game_id}/passes"),
     "getHint": ("GET", "/v1/games/{game_id}/hint"),
     "getRoundReview": ("GET", "/v1/games/{game_id}/rounds/{round}/review"),
     "getEvents": ("GET", "/v1/games/{game_id}/events"),
     "streamEvents": ("GET", "/v1/games/{game_id}/stream"),
+    "getGameRecord": ("GET", "/v1/games/{game_id}/record"),
+    "listRecords": ("GET", "/v1/records"),
     "getRules": ("GET", "/v1/rules"),
     "getLevels": ("GET", "/v1/levels"),
     "getOpenApi": ("GET", "/openapi.yaml"),
@@ -65,6 +74,13 @@ def pooled_session(connections: int = 64) -> requests.Session:
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+def _record_filters(since: str | None, until: str | None, level: str | None, result: str | None,
+                    cursor: str | None) -> dict[str, Any]:  # fmt: skip
+    """listRecords' filters that were given (times RFC 3339 with their offset; ``level`` ``human`` or a level)."""
+    given = {"since": since, "until": until, "level": level, "result": result, "cursor": cursor}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def snake(operation_id: str) -> str:
@@ -136,6 +152,17 @@ class SpadesClient:
     def play_card(self, game_id: str, card: str, version: int | None = None, key: str | None = None) -> GameView:
         return self.move(game_id, Move(MOVE_PATHS["card"], {"card": card}), version, key)
 
+    def decide_blind(self, game_id: str, bid: int | None = None, version: int | None = None,
+                     key: str | None = None) -> GameView:  # fmt: skip
+        """The blind decision: bid ``bid`` blind (0 is blind nil), or with ``bid`` None look at the hand."""
+        return self.move(game_id, moves.look() if bid is None else moves.blind_bid(bid), version, key)
+
+    def pass_cards(
+        self, game_id: str, cards: list[str], version: int | None = None, key: str | None = None
+    ) -> GameView:
+        """Give ``cards`` (the view's ``pass_count``) to the partner in the nil exchange."""
+        return self.move(game_id, moves.pass_cards(cards), version, key)
+
     def move(self, game_id: str, move: Any, version: int | None = None, key: str | None = None) -> GameView:
         """Any move (see :func:`spades_client.moves.as_move`), applied only at ``version`` if given, with one
         ``Idempotency-Key`` for all its attempts."""
@@ -175,6 +202,61 @@ class SpadesClient:
             return response
 
         return EventStream(open_connection, after, max_failures, self._sleep)
+
+    def get_game_record(self, game_id: str) -> GameRecordDocument:
+        """A finished (or abandoned and recorded) game's record; ``409 game_in_play`` while it is played."""
+        return GameRecordDocument.from_dict(self._call("getGameRecord", game_id=game_id).json())
+
+    def list_records(
+        self,
+        since: str | None = None,
+        until: str | None = None,
+        level: str | None = None,
+        result: str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> RecordPage:
+        """One page of record summaries, newest end first; pass ``next_cursor`` back as ``cursor``."""
+        params = _record_filters(since, until, level, result, cursor)
+        if limit is not None:
+            params["limit"] = limit
+        return RecordPage.from_dict(self._call("listRecords", params=params).json())
+
+    def iter_record_summaries(
+        self,
+        since: str | None = None,
+        until: str | None = None,
+        level: str | None = None,
+        result: str | None = None,
+        limit: int | None = None,
+    ) -> Iterator[RecordSummary]:
+        """Every matching summary, page after page (one page held at a time)."""
+        cursor: str | None = None
+        while True:
+            page = self.list_records(since, until, level, result, cursor, limit)
+            yield from page.records
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    def export_records(
+        self,
+        since: str | None = None,
+        until: str | None = None,
+        level: str | None = None,
+        result: str | None = None,
+        cursor: str | None = None,
+    ) -> Iterator[GameRecordDocument]:
+        """Every matching record, whole, read line by line from the NDJSON export (``format=ndjson``): memory
+        stays one record deep however many there are.  Close the iterator to drop the connection early.
+        The export is one response, so a cut connection raises rather than resending it."""
+        params = {**_record_filters(since, until, level, result, cursor), "format": "ndjson"}
+        response = self._call("listRecords", params=params, headers={"Accept": "application/x-ndjson"},
+                              stream=True, timeout=(self.timeout, STREAM_READ_TIMEOUT))  # fmt: skip
+        with response:
+            for line in response.iter_lines():
+                if line.strip():
+                    yield GameRecordDocument.from_dict(json.loads(line))
 
     def get_rules(self) -> RulesCatalogue:
         return RulesCatalogue.from_dict(self._call("getRules").json())

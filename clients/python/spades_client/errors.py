@@ -58,6 +58,15 @@ class TooFarBehind(ProblemError):
     ``last_seq``."""
 
 
+class InvalidRules(InvalidRequest):
+    """422 ``invalid_rules``: a combination of house rules that makes no sense (``problem.errors`` names both
+    options)."""
+
+
+class GameInPlay(Conflict):
+    """409 ``game_in_play``: the game has no record yet (it is still being played); ask again once it ends."""
+
+
 class Retryable(ProblemError):
     """429/503: try again after ``retry_after`` seconds (the client does, a bounded number of times)."""
 
@@ -95,6 +104,9 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "too_many_computer_games": Retryable,
     "round_not_finished": Conflict,
     "review_unavailable": Retryable,
+    "game_in_play": GameInPlay,
+    "records_unavailable": Retryable,
+    "invalid_rules": InvalidRules,
 }
 
 

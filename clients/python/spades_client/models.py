@@ -87,6 +87,18 @@ class Rules(Body):
     max_team_bid: int
     nil_tricks_count_for_team: bool
     spades_must_be_broken: bool
+    jokers: bool
+    deuces_high: bool
+    blind_nil: bool
+    blind_nil_value: int
+    blind_bids: bool
+    blind_margin: int
+    nil_pass_cards: int
+    nil_pass_blind_only: bool
+    suicide: bool
+    ten_for_200: bool
+    ten_for_200_value: int
+    mercy_margin: int | None
 
     @property
     def partnership(self) -> bool:
@@ -114,6 +126,8 @@ class Round(Body):
     bags: list[int]
     hands: list[list[str]]
     plays: list[str]
+    blind: list[bool] | None = None  # house rules: which bids were blind (present when one was)
+    passes: list[list[str]] | None = None  # house rules: the cards each seat gave (present when there was an exchange)
 
 
 @dataclass
@@ -130,6 +144,15 @@ class GameOptionsView(Body):
     SCHEMA: ClassVar[str] = "GameOptionsView"
     ai_takeover: str | None
     hints: bool
+
+
+@dataclass
+class PassExchange(Body):
+    """House rules: the cards a seat gave in the nil exchange and (once every passing seat gave) received."""
+
+    SCHEMA: ClassVar[str] = "PassExchange"
+    gave: list[str]
+    received: list[str]
 
 
 @dataclass
@@ -163,11 +186,29 @@ class GameView(Body):
     options: GameOptionsView
     seeded: bool
     last_seq: int
+    # House rules: present only when the game's rules have them.
+    hand_hidden: bool | None = None
+    legal_blind: list[int] | None = None
+    blind: list[bool] | None = None
+    pass_count: int | None = None
+    passing_seats: list[int] | None = None
+    passes: PassExchange | None = None
 
     @property
     def my_turn(self) -> bool:
-        """Whether this seat has a move to make now (``legal`` lists it)."""
-        return self.you is not None and self.turn == self.you and bool(self.legal)
+        """Whether this seat has a move to make now: a bid, a card, a blind decision (``legal`` is
+        ``["look"]``, with ``legal_blind``) or cards to pass (``phase`` ``passing``; ``legal`` is the hand)."""
+        return self.you is not None and self.turn == self.you and bool(self.legal or self.legal_blind)
+
+    @property
+    def blind_decision(self) -> bool:
+        """Whether this seat must first decide to bid blind (``POST /blind``) or look at its hand."""
+        return self.my_turn and bool(self.hand_hidden) and "look" in self.legal
+
+    @property
+    def passing(self) -> bool:
+        """Whether this seat must give ``pass_count`` cards in the nil exchange (``POST /passes``)."""
+        return self.my_turn and self.phase == "passing"
 
     @property
     def over(self) -> bool:
@@ -271,6 +312,8 @@ class RuleOption(Body):
     default: int | str | bool | None
     choices: list[str] | None
     description: str
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 @dataclass
@@ -279,6 +322,7 @@ class RulesCatalogue(Body):
     default_preset: str
     presets: dict[str, Any]
     options: list[RuleOption]
+    preset_descriptions: dict[str, str] | None = None
 
 
 @dataclass
@@ -297,6 +341,88 @@ class LevelsCatalogue(Body):
     default_level: str
     hint_level: str
     levels: list[Level]
+
+
+@dataclass
+class RecordSeat(Body):
+    SCHEMA: ClassVar[str] = "RecordSeat"
+    seat: int
+    type: str
+    level: str | None
+    won: bool
+
+
+@dataclass
+class RecordRound(Round):
+    """A finished round as recorded: the :class:`Round` with its 13 tricks in order."""
+
+    SCHEMA: ClassVar[str] = "RecordRound"
+    tricks: list[Trick] = field(kw_only=True)  # required: after Round's optional fields, so keyword-only
+
+
+@dataclass
+class RecordRoundInPlay(Body):
+    """An abandoned game's unfinished round as a spectator saw it (never its deal)."""
+
+    SCHEMA: ClassVar[str] = "RecordRoundInPlay"
+    round: int
+    dealer: int
+    bids: list[int | None]
+    tricks: list[Trick]
+    trick: list[PlayedCard]
+
+
+@dataclass
+class RecordResult(Body):
+    SCHEMA: ClassVar[str] = "RecordResult"
+    winner: list[int] | None
+    scores: list[int]
+    bags: list[int]
+
+
+@dataclass
+class GameRecordDocument(Body):
+    """A game's record (format 1); ``rules`` is a plain dict so a record of any rule options reads."""
+
+    SCHEMA: ClassVar[str] = "GameRecordDocument"
+    format: int
+    game_id: str
+    version: int
+    outcome: str
+    created_at: str
+    ended_at: str
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    seeded: bool
+    seats: list[RecordSeat]
+    rounds: list[RecordRound]
+    round_in_play: RecordRoundInPlay | None
+    result: RecordResult
+
+
+@dataclass
+class RecordSummarySeat(Body):
+    SCHEMA: ClassVar[str] = "RecordSummarySeat"
+    seat: int
+    player: str
+    won: bool
+
+
+@dataclass
+class RecordSummary(Body):
+    SCHEMA: ClassVar[str] = "RecordSummary"
+    game_id: str
+    outcome: str
+    created_at: str
+    ended_at: str
+    seats: list[RecordSummarySeat]
+
+
+@dataclass
+class RecordPage(Body):
+    SCHEMA: ClassVar[str] = "RecordPage"
+    records: list[RecordSummary]
+    next_cursor: str | None
 
 
 @dataclass
@@ -323,7 +449,8 @@ class Problem(Body):
 
 
 MODELS: tuple[type[Body], ...] = (
-    PlayedCard, Trick, Rules, Round, SeatInfo, GameOptionsView, GameView, CreatedSeat, CreatedGame, ClaimedSeat,
-    Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue, Level, LevelsCatalogue,
-    FieldError, Problem,
+    PlayedCard, Trick, Rules, Round, SeatInfo, GameOptionsView, PassExchange, GameView, CreatedSeat, CreatedGame,
+    ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue, Level,
+    LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, GameRecordDocument, RecordSummarySeat,
+    RecordSummary, RecordPage, FieldError, Problem,
 )  # fmt: skip

@@ -1,10 +1,13 @@
 """A move: the operation it is posted to and its body.
 
-A bot answers a view with a move in any of these forms: an ``int`` (a bid), a ``str`` (a card code), a
-dict as the hint and review bodies name moves (``{"bid": 3}``, ``{"card": "QS"}``; with the house rules
-``{"look": true}``, ``{"bid": 0, "blind": true}``, ``{"pass": ["AS", "KH"]}``), or a
-:class:`Move` for any other kind of move the server offers (its path under ``/v1/games/{id}/`` and its
-body), which the runner and the client post as they are: a new kind of move needs no change here.
+A bot answers a view with a move in any of these forms: an ``int`` (a bid), a ``str`` (a card code, or
+``"look"`` — the one entry of ``legal`` at a blind decision), a list of card codes (the cards to give in
+the nil exchange), a one-key dict as the hint and review bodies name moves (``{"bid": 3}``, ``{"card":
+"QS"}``, ``{"cards": [...]}``, ``{"look": true}``), or a :class:`Move` for any other kind of move the server
+offers (its path under ``/v1/games/{id}/`` and its body), which the runner and the client post as they are:
+a new kind of move needs no change here.  A blind bid is :func:`blind_bid` (an ``int`` is an ordinary bid).
+The computer levels' own forms are read too (``{"bid": n, "blind": true}``, ``{"pass": [...]}``), so a level's
+decision function plays as a bot.
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ class Move:
     body: dict[str, Any]
 
 
-# The move kinds the hint and review bodies name, and where each is posted (placeBid, playCard).
-MOVE_PATHS: dict[str, str] = {"bid": "bids", "card": "plays"}
+# The move kinds named by their one required body field, and where each is posted (placeBid, playCard,
+# passCards).  The blind decision (decideBlind) has no required field: its body is a bid or a look.
+MOVE_PATHS: dict[str, str] = {"bid": "bids", "card": "plays", "cards": "passes"}
+BLIND_PATH = "blind"
+LOOK = "look"  # the entry of a view's ``legal`` at a blind decision
 
 
 def bid(tricks: int) -> Move:
@@ -33,34 +39,45 @@ def card(code: str) -> Move:
     return Move(MOVE_PATHS["card"], {"card": code})
 
 
+def look() -> Move:
+    """Decline to bid blind: see the hand, then bid as usual (``decideBlind`` with ``{"look": true}``)."""
+    return Move(BLIND_PATH, {"look": True})
+
+
+def blind_bid(tricks: int) -> Move:
+    """Bid ``tricks`` before seeing the hand (0 is blind nil); one of the view's ``legal_blind``."""
+    return Move(BLIND_PATH, {"bid": tricks})
+
+
+def pass_cards(codes: list[str]) -> Move:
+    """Give ``codes`` (``pass_count`` cards of the hand) to the partner in the nil exchange."""
+    return Move(MOVE_PATHS["cards"], {"cards": list(codes)})
+
+
 def as_move(answer: Any) -> Move:
     """A bot's answer as a :class:`Move` (see the module's docstring for the forms it takes)."""
     if isinstance(answer, Move):
         return answer
     if isinstance(answer, bool):
-        raise TypeError("a move is an int (bid), a str (card), a one-key dict or a Move, not a bool")
+        raise TypeError("a move is an int (bid), a str (card or look), a list of cards, a one-key dict or a Move")
     if isinstance(answer, int):
         return bid(answer)
     if isinstance(answer, str):
-        return card(answer)
+        return look() if answer == LOOK else card(answer)
+    if _card_list(answer):
+        return pass_cards(list(answer))
+    if isinstance(answer, dict) and answer.keys() == {"bid", "blind"} and answer["blind"] is True:
+        return blind_bid(answer["bid"])
+    if isinstance(answer, dict) and answer.keys() == {"pass"} and _card_list(answer["pass"]):
+        return pass_cards(answer["pass"])
     if isinstance(answer, dict) and len(answer) == 1:
         (kind,) = answer
+        if kind == LOOK and answer[kind] is True:
+            return look()
         if kind in MOVE_PATHS:
             return Move(MOVE_PATHS[kind], dict(answer))
-    house = _house_rules_move(answer) if isinstance(answer, dict) else None
-    if house is not None:
-        return house
     raise TypeError(f"not a move: {answer!r}")
 
 
-def _house_rules_move(named: dict[str, Any]) -> Move | None:
-    """A house-rules move as hints and reviews name it (openapi ``LookMove``, ``BlindBidMove``,
-    ``PassMove``), posted as the server takes it: ``blind`` ``{"look": true}`` or ``{"bid": n}``,
-    ``passes`` ``{"cards": [...]}``."""
-    if named == {"look": True}:
-        return Move("blind", {"look": True})
-    if set(named) == {"bid", "blind"} and named["blind"] is True and isinstance(named["bid"], int):
-        return Move("blind", {"bid": named["bid"]})
-    if set(named) == {"pass"} and isinstance(named["pass"], list):
-        return Move("passes", {"cards": list(named["pass"])})
-    return None
+def _card_list(value: Any) -> bool:
+    return isinstance(value, list | tuple) and all(isinstance(code, str) for code in value)

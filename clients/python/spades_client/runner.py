@@ -2,8 +2,9 @@
 
 A :class:`GamePlayer` plays the bot's seats of one game to the end: it follows the game on one push stream
 (resumed with ``Last-Event-ID`` after a cut), re-reads each of its seats' views when the game moves past
-the version it saw, and answers every turn a view offers (``legal`` not empty) with the bot's move for that
-view, sent with ``If-Match`` and an ``Idempotency-Key``.  The bot sees each seat's own view and nothing
+the version it saw, and answers every turn a view offers (:attr:`GameView.my_turn`: a bid, a card, a blind
+decision or cards to give in the nil exchange) with the bot's move for that view, sent with ``If-Match`` and
+an ``Idempotency-Key``.  The bot sees each seat's own view and nothing
 else, so it needs no change when the server adds a phase or a kind of move: the view says which, and the
 bot's answer is posted as it is (:mod:`spades_client.moves`).
 
@@ -30,7 +31,7 @@ from spades_client.sse import EventStream
 
 log = logging.getLogger(__name__)
 
-Bot = Callable[[GameView], Any]  # a seat's view → a move (int bid, str card, {"bid"|"card": …} or a Move)
+Bot = Callable[[GameView], Any]  # a seat's view → a move (see spades_client.moves for the forms it takes)
 EventHook = Callable[[str, Event, EventStream], None]  # (game id, event, its stream): for logs and drills
 RACES = (NotYourTurn, VersionConflict)  # refusals that only mean the game moved on: read it again
 
