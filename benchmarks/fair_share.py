@@ -23,7 +23,7 @@ connections send ``POST /v1/games`` for four ``--level`` computers back to back 
 ``--flood-seconds`` (in a process of its own), never reading the games; the people's computer moves
 from the flood's start to ``--tail-seconds`` after its end (the accepted games still play) are
 ``with_flood``.  JSON: each window's moves, p50/p99/max in ms and the cores each part of the stack
-used (``cores_used``: API, interactive worker, bulk worker, and Redis when it is a local process), the flood's requests, games
+used (``cores_used``: API, interactive worker, bulk worker, Redis), the flood's requests, games
 accepted and refusals by code, the queues' lengths at the flood's end, ``p99_ratio`` (with / without)
 and ``goal_met`` (the ratio at most ``goal_p99_ratio_max``, 2).
 """
@@ -220,27 +220,21 @@ def cpu_seconds(process: psutil.Process) -> float:
     return total
 
 
-def redis_process(port: int) -> psutil.Process | None:
-    """The local Redis server listening on ``port`` (None when it is elsewhere or not visible)."""
-    for candidate in psutil.process_iter(["name", "cmdline"]):
-        if "redis" in (candidate.info["name"] or "") or "valkey" in (candidate.info["name"] or ""):
-            try:
-                if any(c.laddr.port == port for c in candidate.net_connections("tcp") if c.status == "LISTEN"):
-                    return candidate
-            except psutil.Error:
-                continue
-    return None
+class StackCpu:
+    """CPU seconds of each part of the stack between marks: where a window's load goes.  The processes'
+    own and their children's (gunicorn's and Celery's pool processes); Redis's from its ``INFO cpu``, as
+    ``benchmarks.api`` reads it."""
 
-
-class CpuMeter:
-    """CPU seconds of each part of the stack between marks: where a window's load goes."""
-
-    def __init__(self, parts: dict[str, psutil.Process | None]) -> None:
-        self.parts = {name: process for name, process in parts.items() if process is not None}
+    def __init__(self, parts: dict[str, psutil.Process], store: redis.Redis) -> None:
+        self.parts = parts
+        self.store = store
         self.marks: list[tuple[float, dict[str, float]]] = []
 
     def mark(self) -> None:
-        self.marks.append((time.monotonic(), {name: cpu_seconds(p) for name, p in self.parts.items()}))
+        used = {name: cpu_seconds(p) for name, p in self.parts.items()}
+        info = self.store.info("cpu")
+        used["redis"] = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+        self.marks.append((time.monotonic(), used))
 
     def between(self, first: int, last: int) -> dict[str, float]:
         """Cores used by each part from mark ``first`` to mark ``last`` (CPU seconds per second)."""
@@ -269,14 +263,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.pace_seconds is not None:
         env["COMPUTER_GAME_PACE_SECONDS"] = str(args.pace_seconds)
     api, base = start_gunicorn(url, env=env)
-    port = urlsplit(url).port or 6379
-    meter = CpuMeter(
+    meter = StackCpu(
         {
             "api": psutil.Process(api.pid),
             "interactive_worker": psutil.Process(worker.pid),
             "bulk_worker": psutil.Process(bulk.pid),
-            "redis": redis_process(port),
-        }
+        },
+        store,
     )
     with running(api, worker, bulk):
         people = [Person(base, i, args.level, args.think_ms / 1000) for i in range(args.people)]

@@ -58,7 +58,7 @@ class DispatchHooks:
     def __init__(self, dispatcher: Dispatcher, gate: PauseGate = OFF, pacer: Pacer | None = None) -> None:
         self.dispatcher = dispatcher
         self.gate = gate
-        self.pacer = pacer  # None or a zero pace: computer-only games' turns are sent at once too
+        self.pacer = pacer  # None: computer-only games' turns are sent at once too
 
     def before_commit(self, record: GameRecord) -> None:
         if ai_seat_to_move(record) is None:
@@ -75,7 +75,7 @@ class DispatchHooks:
         try:
             if not self.gate.may_send(record, read):
                 return
-            if record.computer_only and self.pacer is not None and self.pacer.seconds > 0:
+            if record.computer_only and self.pacer is not None:
                 self.pacer.later(lambda: self.dispatcher.dispatch(record, seat))
             else:
                 self.dispatcher.dispatch(record, seat)

@@ -40,6 +40,10 @@ class Pacer:
         self._pid: int | None = None
 
     def later(self, call: Callable[[], None]) -> None:
+        """Run ``call`` after the pace (at once, in the caller, with a pace of 0)."""
+        if self.seconds <= 0:
+            call()
+            return
         with self._changed:
             heapq.heappush(self._heap, (self.clock() + self.seconds, next(self._order), call))
             self._changed.notify()
