@@ -1,7 +1,7 @@
 """The AI path over 1, 2 and 4 broker nodes on loopback: the spread of decisions and the broker CPU per
 decision of each node. Prints JSON.
 
-    python -m benchmarks.broker_nodes [--nodes 1,2,4] [--decisions 8000] [--level easy]
+    python -m benchmarks.broker_nodes [--nodes 1,2,4] [--decisions 8000] [--level easy] [--repeat 3]
 
 Each node is a private Redis (a free port, no persistence) with one solo worker warm on its level queue, as
 ``AI_BROKER_URLS`` deploys it.  For each count of nodes, ``--decisions`` ``ai.decide`` tasks, each for its own
@@ -13,7 +13,14 @@ within ±10 %), its Redis's own CPU (``INFO cpu``) per decision, and its command
 (``INFO commandstats``); in all, the broker-side CPU per decision of every node together against the one node
 (the single Redis of today).  The runs reuse the first nodes' servers and workers, so one node is node 0 alone.
 
-Idle workers cost each node one BRPOP a second; the load generator and the workers share this machine's cores
+Every node also spends CPU when nothing is sent (its timers, ``hz`` 10, and its idle worker's BRPOP, one a
+second): before each run an idle window (``--idle-seconds``) measures that rate per node, and each figure is
+printed as measured and less that idle rate over the run's seconds (``_less_idle``): the cost of the decisions
+themselves, beside a fixed cost per node.  A Redis handles every command ready when its event loop wakes, so
+the CPU per command falls as its load rises: ``commands_per_wakeup`` (commands over the process's voluntary
+context switches) shows the batching, and ``--rate-per-node`` offers each node the same load whatever the count
+of nodes (flat out, the total load is the machine's, split between the nodes).  ``--repeat`` interleaves the counts (1, 2, 4, 1, 2, 4, …) and
+``summary`` gives each count's medians and their ratios to one node's.  The load generator and the workers share this machine's cores
 with the Redis servers, so throughput is not the figure here, CPU per decision is.
 
 ``--rabbitmq amqp://guest:guest@127.0.0.1:5672//`` adds the other candidate, measured the same way: the tasks on
@@ -53,8 +60,31 @@ SPREAD_GOAL = 0.10  # each node within ±10 % of its share
 RESULTS_TIMEOUT = 600.0
 
 
-def run(urls: list[str], batch: list[tuple[dict[str, Any], str]], queue: str) -> dict[str, Any]:
-    """``batch`` over the nodes at ``urls`` (their workers already consume ``queue``); per node and in all."""
+def idle_cpu_per_second(stats: list[redis.Redis], seconds: float) -> list[float]:
+    """Each Redis's CPU seconds per second while nothing is sent: its timers and the idle worker's polls."""
+    before = [_redis_cpu_seconds(s) for s in stats]
+    started = time.monotonic()
+    time.sleep(seconds)  # a measuring window, not a wait for anything
+    elapsed = time.monotonic() - started
+    return [(_redis_cpu_seconds(s) - b) / elapsed for s, b in zip(stats, before, strict=True)]
+
+
+def wakeups(client: redis.Redis) -> int:
+    """The Redis process's voluntary context switches: each one an event-loop pass that found nothing ready."""
+    return psutil.Process(int(client.info("server")["process_id"])).num_ctx_switches().voluntary
+
+
+def run(
+    urls: list[str],
+    batch: list[tuple[dict[str, Any], str]],
+    queue: str,
+    idle_seconds: float,
+    rate_per_node: float = 0.0,
+) -> dict[str, Any]:
+    """``batch`` over the nodes at ``urls`` (their workers already consume ``queue``); per node and in all.
+
+    ``rate_per_node`` (decisions a second, 0 = as fast as the machine goes) paces the sends so that every node
+    is offered the same load whatever the count of nodes."""
     games = [str(uuid.uuid4()) for _ in batch]
     share = [0] * len(urls)
     for game in games:
@@ -63,9 +93,13 @@ def run(urls: list[str], batch: list[tuple[dict[str, Any], str]], queue: str) ->
     stats = [redis.Redis.from_url(url) for url in urls]
     collectors = [Collector(url, n) for url, n in zip(urls, share, strict=True)]
     try:
-        before = [(command_stats(s), _redis_cpu_seconds(s)) for s in stats]
+        idle = idle_cpu_per_second(stats, idle_seconds)
+        before = [(command_stats(s), _redis_cpu_seconds(s), wakeups(s)) for s in stats]
+        interval = 1.0 / (rate_per_node * len(urls)) if rate_per_node else 0.0
         started = time.monotonic()
         for i, ((seat_view, level), game) in enumerate(zip(batch, games, strict=True)):
+            if interval and (ahead := started + i * interval - time.monotonic()) > 0:
+                time.sleep(ahead)  # pacing the load, not waiting for anything
             node = node_of(game, len(urls))
             task_id = str(uuid.uuid4())
             collectors[node].channels.subscribe(task_id)  # as AiDispatcher.dispatch: confirmed before the send
@@ -76,8 +110,10 @@ def run(urls: list[str], batch: list[tuple[dict[str, Any], str]], queue: str) ->
             assert heard, f"{len(collector.metas)} of {collector.expected} results heard"
         seconds = time.monotonic() - started
         nodes = []
-        for node, (s, (commands_before, cpu_before)) in enumerate(zip(stats, before, strict=True)):
+        for node, (s, (commands_before, cpu_before, wakeups_before)) in enumerate(zip(stats, before, strict=True)):
             cpu = _redis_cpu_seconds(s) - cpu_before
+            passes = max(wakeups(s) - wakeups_before, 1)
+            idle_during_run = idle[node] * seconds
             carried = share[node]
             calls = stats_diff(commands_before, command_stats(s), max(carried, 1))["calls"]
             expected = len(batch) / len(urls)
@@ -87,7 +123,10 @@ def run(urls: list[str], batch: list[tuple[dict[str, Any], str]], queue: str) ->
                 "deviation": round(carried / expected - 1, 4),
                 "broker_cpu_s": round(cpu, 3),
                 "broker_cpu_us_per_decision": round(cpu / max(carried, 1) * 1e6, 1),
+                "idle_cpu_us_per_s": round(idle[node] * 1e6, 1),
+                "broker_cpu_us_per_decision_less_idle": round((cpu - idle_during_run) / max(carried, 1) * 1e6, 1),
                 "broker_calls_per_decision": round(sum(calls.values()), 2),
+                "commands_per_wakeup": round(sum(calls.values()) * carried / passes, 2),
             })  # fmt: skip
     finally:
         for collector in collectors:
@@ -97,15 +136,51 @@ def run(urls: list[str], batch: list[tuple[dict[str, Any], str]], queue: str) ->
         for s in stats:
             s.close()
     total_cpu = sum(n["broker_cpu_s"] for n in nodes)
+    total_idle = sum(idle) * seconds
     return {
         "nodes": len(urls),
         "decisions": len(batch),
+        "rate_per_node": rate_per_node or None,
         "seconds": round(seconds, 2),
         "per_node": nodes,
         "max_deviation": max(abs(n["deviation"]) for n in nodes),
         "spread_within_goal": all(abs(n["deviation"]) <= SPREAD_GOAL for n in nodes),
         "total_broker_cpu_us_per_decision": round(total_cpu / len(batch) * 1e6, 1),
+        "total_idle_cpu_us_per_decision": round(total_idle / len(batch) * 1e6, 1),
+        "total_broker_cpu_us_per_decision_less_idle": round((total_cpu - total_idle) / len(batch) * 1e6, 1),
     }
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def summary(runs: list[dict[str, Any]], counts: list[int]) -> list[dict[str, Any]]:
+    """Per count of nodes, the median over the repeats of each total, and its ratio to one node's median."""
+    rows = []
+    for n in counts:
+        mine = [r for r in runs if r["nodes"] == n]
+        rows.append({
+            "nodes": n,
+            "repeats": len(mine),
+            "total_broker_cpu_us_per_decision": median([r["total_broker_cpu_us_per_decision"] for r in mine]),
+            "total_broker_cpu_us_per_decision_less_idle": median(
+                [r["total_broker_cpu_us_per_decision_less_idle"] for r in mine]
+            ),
+            "idle_cpu_us_per_s_per_node": median(
+                [node["idle_cpu_us_per_s"] for r in mine for node in r["per_node"]]
+            ),
+        })  # fmt: skip
+    one = next((row for row in rows if row["nodes"] == 1), rows[0])
+    for row in rows:
+        for key, ratio in (
+            ("total_broker_cpu_us_per_decision", "total_broker_cpu_vs_one_node"),
+            ("total_broker_cpu_us_per_decision_less_idle", "total_broker_cpu_less_idle_vs_one_node"),
+        ):
+            row[ratio] = round(row[key] / one[key], 3)
+    return rows
 
 
 def rabbitmq_cpu_seconds() -> float:
@@ -183,6 +258,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--nodes", default="1,2,4", help="counts of broker nodes, measured in this order")
     parser.add_argument("--decisions", type=int, default=8000, help="decisions (and games) per count of nodes")
     parser.add_argument("--level", type=level_mix, default=("easy", "easy"), help="LEVEL or BID_LEVEL,PLAY_LEVEL")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per count of nodes, interleaved (1,2,4,1,2,4…)")
+    parser.add_argument(
+        "--rate-per-node", type=float, default=0.0, help="decisions a second offered to each node (0: flat out)"
+    )
+    parser.add_argument("--idle-seconds", type=float, default=5.0, help="idle window before each run")
     parser.add_argument("--rabbitmq", default="", help="also measure RabbitMQ quorum queues at this amqp:// URL")
     return parser.parse_args(argv)
 
@@ -200,24 +280,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         try:
             workers = [start_worker(url, queues=(queue,), pool="solo") for url in urls]
             with running(*workers):
-                runs = [run(urls[:n], batch, queue) for n in counts]
+                runs = [
+                    run(urls[:n], batch, queue, args.idle_seconds, args.rate_per_node)
+                    for _ in range(args.repeat)
+                    for n in counts
+                ]
             rabbitmq = run_rabbitmq(args.rabbitmq, urls[0], batch) if args.rabbitmq else None
         finally:
             for server in servers:
                 stop(server)
-    single = next((r for r in runs if r["nodes"] == 1), runs[0])["total_broker_cpu_us_per_decision"]
-    for r in runs:
-        r["total_broker_cpu_vs_one_node"] = round(r["total_broker_cpu_us_per_decision"] / single, 2)
+    rows = summary(runs, counts)
+    single = rows[0]["total_broker_cpu_us_per_decision"] if rows[0]["nodes"] == 1 else None
     report = {
         "benchmark": "broker_nodes",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cpu": machine(), "cores": os.cpu_count(), "platform": platform.platform()},
         "levels": {"bid": args.level[0], "play": args.level[1]},
         "runs": runs,
+        "summary": rows,
         "spread_goal": SPREAD_GOAL,
         "meets_spread_goal": all(r["spread_within_goal"] for r in runs),
     }
-    if rabbitmq is not None:
+    if rabbitmq is not None and single:
         rabbitmq["total_broker_cpu_vs_one_redis_node"] = round(rabbitmq["total_broker_cpu_us_per_decision"] / single, 2)
         report["rabbitmq_quorum"] = rabbitmq
     print(json.dumps(report, indent=2))
