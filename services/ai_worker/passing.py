@@ -56,7 +56,7 @@ def nil_pass(hand: int, count: int, nil_bidder: bool) -> int:
     given = 0
     for _ in range(count):
         best = -1
-        best_key = -1000
+        best_key = -(1 << 30)  # below every key: a partner left with spades only gives spades
         rest = hand
         while rest:
             card = lowest_index(rest)

@@ -23,6 +23,7 @@ from services.engine import (
     legal_moves,
     lowest_by_rank,
     make_rules,
+    mask_of,
     move_error,
     new_game,
     turn,
@@ -217,10 +218,44 @@ def test_a_nil_bidders_partner_keeps_its_spades_and_passes_low_side_cards(count)
         hand = random_hand(rng, deck)
         given = int(nil_pass(hand, count, False))
         side = [c for c in cards_in(hand) if c < 39]
+        assert given & hand == given and given.bit_count() == count
         if len(side) >= count:
             assert all(c < 39 for c in cards_in(given))
             kept_low = min((c % 13 for c in side if not given >> c & 1), default=13)
             assert all(c % 13 <= kept_low for c in cards_in(given))
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_a_partner_short_of_side_cards_gives_them_all_then_its_lowest_spades(count):
+    spades = [39 + r for r in range(12, -1, -1)]  # the ace first
+    for side_cards in range(count):
+        side = [5, 17][:side_cards]  # the 7 of clubs, the 6 of diamonds
+        hand = mask_of(side + spades[: 13 - side_cards])
+        given = int(nil_pass(hand, count, False))
+        assert given.bit_count() == count and given & hand == given
+        assert set(side) <= set(cards_in(given))
+        given_spades = [c for c in cards_in(given) if c >= 39]
+        kept_spades = [c for c in cards_in(hand & ~given) if c >= 39]
+        assert max(given_spades) < min(kept_spades)
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_partner_holding_spades_and_one_side_card_passes_legally(level):
+    rules = make_rules("partnership", nil_pass_cards=3)
+    state, seat, _ = next(
+        (s, seat, v) for s, seat, v in passing_views(rules, range(40)) if s.bids[seat] != 0 and not any(s.passes)
+    )
+    deck = list(cards_in(rules.deck.cards))
+    spades = [c for c in deck if c >= 39]
+    others = [c for c in deck if c < 39]
+    hands = [0, 0, 0, 0]
+    hands[seat] = mask_of(spades[:12] + others[:1])
+    rest = spades[12:] + others[1:]
+    for k, other in enumerate(s for s in range(4) if s != seat):
+        hands[other] = mask_of(rest[13 * k : 13 * (k + 1)])
+    state = replace(state, hands=tuple(hands))
+    move = move_of(decide(view(state, seat), level, 1), rules.deck)
+    assert move in legal_moves(state, seat)
 
 
 def passing_views(rules: Rules, seeds: range) -> list[tuple[GameState, int, dict]]:
