@@ -36,6 +36,7 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import signal
 import threading
 import time
 from collections import Counter
@@ -271,7 +272,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         store,
     )
-    with running(api, worker, bulk):
+    # SIGQUIT: once the windows are measured, nothing is gained by stopping gracefully (the API would wait
+    # for its people's streams to notice they left, the workers for the flood's queued decisions).
+    with running(api, worker, bulk, sig=signal.SIGQUIT):
         people = [Person(base, i, args.level, args.think_ms / 1000) for i in range(args.people)]
         threads = [threading.Thread(target=person.run, daemon=True) for person in people]
         for thread in threads:

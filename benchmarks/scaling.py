@@ -279,7 +279,7 @@ def api_requests_per_second(url: str, clients: int, seconds: float) -> list[dict
         process, base = start_gunicorn(url, workers=workers, threads=8, env=env)
         with running(process):
             port, meter = int(base.rsplit(":", 1)[1]), CpuMeter(process, url)
-            measure("127.0.0.1", port, "get_view", clients, 2, meter)  # warm-up, discarded
+            measure("127.0.0.1", port, "get_view", clients, min(2.0, seconds), meter)  # warm-up, discarded
             api.append({"workers": workers, **measure("127.0.0.1", port, "get_view", clients, seconds, meter)})
     return api
 
@@ -295,6 +295,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--pool", choices=["solo", "prefork"], default="solo", help="how the AI processes are run")
     parser.add_argument("--calibration-seconds", type=float, default=10.0, help="per in-process calibration slice")
+    parser.add_argument(
+        "--busy-loop-seconds", type=float, default=3.0, help="per busy-loop calibration slice (cpu_calibration_2_vs_1)"
+    )
     parser.add_argument("--idle-seconds", type=float, default=5.0, help="idle workers' broker chatter measured")
     parser.add_argument("--skip-api", action="store_true", help="measure the AI and its calibrations only")
     args = parser.parse_args(argv)
@@ -306,7 +309,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     url = f"redis://{args.redis_host}:{args.redis_port}/{args.redis_db}"
     redis.Redis.from_url(url).flushdb()
 
-    busy_loop = cpu_calibration()
+    busy_loop = cpu_calibration(args.busy_loop_seconds)
     batch = positions(args.decisions, mix=args.level)
     calibration = decision_calibration(batch, args.calibration_seconds)
     ai = [decisions_per_second(url, batch, n, args.pool, args.idle_seconds) for n in (1, 2)]

@@ -110,6 +110,7 @@ async def _stream(port: int, game: int, game_id: str, token: str | None, after: 
 
 
 async def _long_poll(port: int, game: int, game_id: str, token: str | None, after: int, t: Tally, state: dict) -> None:
+    wait = state["poll_wait"]
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError as error:
@@ -118,7 +119,7 @@ async def _long_poll(port: int, game: int, game_id: str, token: str | None, afte
     seen, first = 0, True
     try:
         while not state["stop"]:
-            writer.write(_request(f"/v1/games/{game_id}/events?after={after}&wait=30", token))
+            writer.write(_request(f"/v1/games/{game_id}/events?after={after}&wait={wait}", token))
             head = await reader.readuntil(b"\r\n\r\n")
             if first:
                 state["connected"] += 1
@@ -146,8 +147,8 @@ async def _long_poll(port: int, game: int, game_id: str, token: str | None, afte
         writer.close()
 
 
-async def _clients(port: int, plan: list, ramp: float, connected, arrived, stop) -> Tally:
-    tally, state = Tally(), {"connected": 0, "stop": False}
+async def _clients(port: int, plan: list, ramp: float, poll_wait: int, connected, arrived, stop) -> Tally:
+    tally, state = Tally(), {"connected": 0, "stop": False, "poll_wait": poll_wait}
     tasks = []
     started = time.monotonic()
     for i, (kind, game, game_id, token, after) in enumerate(plan):
@@ -166,9 +167,9 @@ async def _clients(port: int, plan: list, ramp: float, connected, arrived, stop)
     return tally
 
 
-def _client_process(port: int, plan: list, ramp: float, connected, arrived, stop, out) -> None:
+def _client_process(port: int, plan: list, ramp: float, poll_wait: int, connected, arrived, stop, out) -> None:
     raise_open_files_limit()
-    tally = asyncio.run(_clients(port, plan, ramp, connected, arrived, stop))
+    tally = asyncio.run(_clients(port, plan, ramp, poll_wait, connected, arrived, stop))
     out.put((tally.arrivals, tally.errors))
 
 
@@ -206,6 +207,7 @@ def run_model(args: argparse.Namespace, worker_class: str, clients: int) -> dict
         "AI_ENABLED": "0",
         "RATE_LIMIT_ENABLED": "0",
         "STREAM_MAX_SECONDS": "3600",
+        "STREAM_HEARTBEAT_SECONDS": str(args.heartbeat_seconds),
     }
     server, base = start_gunicorn(args.redis_url, workers=args.workers, threads=args.threads, env=env)
     port = int(base.rsplit(":", 1)[1])
@@ -231,8 +233,8 @@ def run_model(args: argparse.Namespace, worker_class: str, clients: int) -> dict
         procs = [
             ctx.Process(
                 target=_client_process,
-                args=(port, everyone[k :: args.client_procs], args.ramp / args.client_procs, counters[k], arrived[k]),
-                kwargs={"stop": stop, "out": out},
+                args=(port, everyone[k :: args.client_procs], args.ramp / args.client_procs, args.poll_wait),
+                kwargs={"connected": counters[k], "arrived": arrived[k], "stop": stop, "out": out},
             )
             for k in range(args.client_procs)
         ]
@@ -312,6 +314,15 @@ def main(argv: list[str] | None = None) -> int:
         "--settle-seconds", type=float, default=10.0, help="bound on waiting for the last moves' notifications"
     )
     parser.add_argument("--connect-seconds", type=float, default=120.0, help="bound on connecting every client")
+    parser.add_argument(
+        "--poll-wait", type=int, default=30, help="a long poll's ?wait=: a client counts as held once first answered"
+    )
+    parser.add_argument(
+        "--heartbeat-seconds",
+        type=float,
+        default=15.0,
+        help="the pod's STREAM_HEARTBEAT_SECONDS: a stream whose client left ends at its next heartbeat",
+    )
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument("--ramp", type=float, default=500.0, help="new client connections a second, all processes")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1"))

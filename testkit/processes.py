@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -33,9 +34,10 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def stop(process: subprocess.Popen, timeout: float = 15) -> None:
+def stop(process: subprocess.Popen, timeout: float = 15, sig: int = signal.SIGTERM) -> None:
+    """Signal ``process`` (SIGTERM: a graceful stop) and wait for it; killed after ``timeout``."""
     if process.poll() is None:
-        process.terminate()
+        process.send_signal(sig)
     try:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -148,19 +150,20 @@ def start_worker(
 
 
 @contextmanager
-def running(*processes: subprocess.Popen) -> Iterator[None]:
+def running(*processes: subprocess.Popen, sig: int = signal.SIGTERM) -> Iterator[None]:
     try:
         yield
     finally:
         for process in processes:
-            stop(process)
+            stop(process, sig=sig)
 
 
 @contextmanager
-def gunicorn(redis_url: str, **kwargs: Any) -> Iterator[str]:
-    """:func:`start_gunicorn` as a context manager yielding the base URL."""
+def gunicorn(redis_url: str, stop_signal: int = signal.SIGTERM, **kwargs: Any) -> Iterator[str]:
+    """:func:`start_gunicorn` as a context manager yielding the base URL; stopped with ``stop_signal``
+    (SIGTERM: gracefully, waiting up to its graceful timeout for requests in flight; SIGQUIT: at once)."""
     process, base = start_gunicorn(redis_url, **kwargs)
-    with running(process):
+    with running(process, sig=stop_signal):
         yield base
 
 

@@ -4,6 +4,7 @@ and a requests session that checks every response against openapi.yaml."""
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,7 +39,10 @@ def run_gunicorn(
     # tests/api/http/test_rate_limits.py turns limits on; computer-only games play unpaced (the pace:
     # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which keeps the default)
     full_env = {"RATE_LIMIT_ENABLED": "0", "COMPUTER_GAME_PACE_SECONDS": "0", **(env or {})}
-    with gunicorn(redis or redis_url(API_TEST_DB), workers=workers, threads=threads, env=full_env, app=app) as base:
+    # Stopped at once (SIGQUIT) when done: a graceful SIGTERM would wait up to the 10 s graceful timeout
+    # for streams whose clients left, which only notice at their next heartbeat (15 s).
+    url = redis or redis_url(API_TEST_DB)
+    with gunicorn(url, workers=workers, threads=threads, env=full_env, app=app, stop_signal=signal.SIGQUIT) as base:
         yield base
 
 

@@ -25,6 +25,7 @@ def test_stack_without_redis_runs_an_embedded_valkey_and_plays_a_game(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
     env["LOCAL_REDIS_URL"] = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    env["COMPUTER_GAME_PACE_SECONDS"] = "0"  # the computers' game at full speed: the test is not about its pace
     log = tmp_path / "stack.log"
     with log.open("w") as out:
         stack = subprocess.Popen(
@@ -48,7 +49,7 @@ def test_stack_without_redis_runs_an_embedded_valkey_and_plays_a_game(tmp_path):
         workers = ready.json()["checks"]["workers"]
         assert set(workers) == set(WORKER_QUEUES) and all(workers.values()), "one worker serves every queue"
         seats = [{"type": "ai", "level": level} for level in ("easy", "standard", "pro", "basic")]
-        body = {"rules": {"preset": "individual", "win_score": 80}, "seats": seats}
+        body = {"rules": {"preset": "individual", "win_score": 10}, "seats": seats}  # over within a round or two
         game_id = requests.post(f"{base}/v1/games", json=body, timeout=10).json()["game_id"]
         while (view := requests.get(f"{base}/v1/games/{game_id}", timeout=10).json())["phase"] != "game_over":
             assert time.monotonic() < deadline + 60, "the AI game did not finish"

@@ -49,7 +49,8 @@ def test_the_in_process_calibration_runs_the_same_batch_alone_then_twice_at_once
 def test_a_short_run_measures_celery_and_both_calibrations_side_by_side():
     command = [sys.executable, "-m", "benchmarks.scaling", "--level", "basic,easy", "--decisions", "30"]
     command += ["--redis-host", REDIS_HOST, "--redis-port", str(REDIS_PORT), "--redis-db", str(BENCH_TEST_DB)]
-    command += ["--seconds", "0.5", "--clients", "1", "--calibration-seconds", "0.5"]
+    command += ["--seconds", "0.5", "--clients", "1", "--calibration-seconds", "0.5", "--busy-loop-seconds", "0.5"]
+    command += ["--idle-seconds", "2"]  # an idle worker's blocking pop (1 s timeout) returns at least once
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     out = json.loads(run.stdout)
     assert out["levels"] == {"bid": "basic", "play": "easy"} and out["decisions"] == 30
