@@ -36,7 +36,7 @@ def run_gunicorn(
 ) -> Iterator[str]:
     """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL."""
     # tests/api/http/test_rate_limits.py turns limits on; computer-only games play unpaced (the pace:
-    # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which keeps the default)
+    # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which runs paced)
     full_env = {"RATE_LIMIT_ENABLED": "0", "COMPUTER_GAME_PACE_SECONDS": "0", **(env or {})}
     with gunicorn(redis or redis_url(API_TEST_DB), workers=workers, threads=threads, env=full_env, app=app) as base:
         yield base
