@@ -23,7 +23,7 @@ pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 HUMANS = [{"type": "human"}] * 4
 COMPUTERS = [{"type": "ai", "level": "basic"}] * 4
-SHORT = {"preset": "partnership", "win_score": 1}  # over after a round or two: a computer-only game must end
+SHORT = {"preset": "partnership", "win_score": 100, "lose_score": -100}
 QUOTAS = {"RATE_LIMIT_ENABLED": "1", "RATE_LIMIT_PER_ADDRESS": "100000/minute", "CREATE_RATE_LIMIT": "100000/minute"}
 
 
