@@ -37,7 +37,7 @@ def run_gunicorn(
 ) -> Iterator[str]:
     """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL."""
     # tests/api/http/test_rate_limits.py turns limits on; computer-only games play unpaced (the pace:
-    # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which keeps the default)
+    # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which runs paced)
     full_env = {"RATE_LIMIT_ENABLED": "0", "COMPUTER_GAME_PACE_SECONDS": "0", **(env or {})}
     # Stopped at once (SIGQUIT) when done: a graceful SIGTERM would wait up to the 10 s graceful timeout
     # for streams whose clients left, which only notice at their next heartbeat (15 s).

@@ -109,15 +109,17 @@ def test_the_simulating_levels_play_short_games_of_every_variant_legally(level, 
     check_short_game(level, variant)
 
 
-@pytest.mark.integration  # a few minutes: whole games to 500 of every level under every variant
+@pytest.mark.integration  # a minute or so: a whole game to 500 of every level under every variant
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games_of_every_variant(level, variant):
     options = dict(VARIANTS[variant])
     rules = make_rules(options.pop("preset", "partnership"), **options)
-    for seed in (1, 2):
-        state, _ = play_game(rules, level, seed, round_cap=60)
-        assert state.phase == "game_over"
+    # One game per case, its deals alternating between seeds 1 and 2 across the grid: every level still
+    # plays both seeds' deals (over the variants), and every variant both (over the levels).
+    seed = 1 + (LEVELS.index(level) + list(VARIANTS).index(variant)) % 2
+    state, _ = play_game(rules, level, seed, round_cap=60)
+    assert state.phase == "game_over"
 
 
 def test_the_kernels_card_ranking_is_the_engines_with_every_deck():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -85,7 +86,9 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
     urls = [f"redis://127.0.0.1:{port}/0" for port in ports]
     env = {
         "AI_BROKER_URLS": ",".join(urls[1:]),
-        "AI_DECISION_DEADLINE_SECONDS": "2",
+        # each computer move of the lost node's game waits for this deadline before basic's move is played; a
+        # standard decision takes milliseconds, so the kept node's turns still never reach the fallback
+        "AI_DECISION_DEADLINE_SECONDS": "1",
         "AI_SWEEP_INTERVAL_SECONDS": "0.2",
         "REDIS_SOCKET_TIMEOUT": "1",
         "RATE_LIMIT_ENABLED": "0",
@@ -96,7 +99,8 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
         servers = [start_redis(port, data_dir, appendonly=False) for port in ports]
         nodes = [redis.Redis.from_url(url) for url in urls[1:]]
         try:
-            workers = [start_worker(url, queues=queues) for url in urls[1:]]
+            with ThreadPoolExecutor(2) as pool:  # both workers warm up at once
+                workers = list(pool.map(lambda url: start_worker(url, queues=queues), urls[1:]))
             with gunicorn(urls[0], env=env) as base, running(*workers):
                 baseline = [published(node) for node in nodes]  # the workers' start-up pings were PUBLISHed
                 games: list[list[Game]] = [[], []]
@@ -121,7 +125,7 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
 
                 stop(servers[2])  # node 1 lost
                 kept_results, kept_moves = published(nodes[0]), ai_moves(base, kept.game_id)
-                for _ in range(3):
+                for _ in range(2):  # each of the lost game's computer moves now waits out its deadline
                     kept.move()
                     lost.move()
                 wait_until(lambda: metric(base, "spades_ai_fallback_moves_total", node="1") >= 1, "no fallback")

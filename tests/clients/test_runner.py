@@ -15,6 +15,7 @@ from testkit import level_bots
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
 SHORT_GAME = {"preset": "partnership", "win_score": 100, "lose_score": -100}  # two or three rounds
+QUICK_GAME = {"preset": "partnership", "win_score": 1}  # over after a round or two
 AGAINST_NORMAL = [{"type": "human"}, {"type": "ai", "level": "normal"}, {"type": "ai", "level": "normal"},
                   {"type": "ai", "level": "normal"}]  # fmt: skip
 RACE_CODES = {"not_your_turn", "version_conflict"}  # the documented races (spades_client.runner.RACES)
@@ -73,7 +74,7 @@ def test_the_runner_plays_20_games_against_normal_to_the_end_through_a_stream_cu
     seen = Seen(level_bots.basic)
     client = SpadesClient(bots_server)
     runner = Runner(client, seen, parallel=5, on_event=cut_one_stream_mid_game)
-    finals = runner.run_all([lambda: runner.create_and_play(AGAINST_NORMAL, SHORT_GAME)] * 20)
+    finals = runner.run_all([lambda: runner.create_and_play(AGAINST_NORMAL, QUICK_GAME)] * 20)
 
     assert len(finals) == 20 and all(f.over for f in finals), [f.phase for f in finals]
     assert runner.tally.counts["games_finished"] == 20

@@ -33,10 +33,11 @@ from ..helpers import holds_within, wait_until
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
-HARD, BASIC = {"type": "ai", "level": "hard"}, {"type": "ai", "level": "basic"}
+BASIC = {"type": "ai", "level": "basic"}
 PERSON = {"type": "human"}
 SHORT = {"preset": "partnership", "win_score": 100, "lose_score": -100}
 LONG = {"preset": "partnership", "win_score": 1000, "lose_score": -1000}
+QUICK = {"preset": "partnership", "win_score": 1}  # over after a round or two
 
 
 def create(base: str, rules: dict[str, Any], seats: list[dict], seed: int | None = None) -> dict[str, Any]:
@@ -59,23 +60,24 @@ def paused(store: redis.Redis, game_id: str) -> bool:
 
 def test_a_game_with_a_person_is_served_before_100_queued_computer_only_turns(private_redis_url, gunicorn_factory):
     store = redis.Redis.from_url(private_redis_url)
-    # rate limits off: one client creates 100 computer-only games; unread games pause after a second
+    # rate limits off: one client creates 100 computer-only games; unread games pause after a second.
+    # Basic seats: the order the queues are served in is the level's queue order, whatever each decision costs.
     base = gunicorn_factory({"PAUSE_UNWATCHED_SECONDS": "1"}, redis=private_redis_url)
-    bulk = [create(base, LONG, [HARD] * 4)["game_id"] for _ in range(100)]
-    assert store.llen("ai.bulk.hard") == 100, "no worker yet: each game's first turn waits in the bulk queue"
+    bulk = [create(base, LONG, [BASIC] * 4)["game_id"] for _ in range(100)]
+    assert store.llen("ai.bulk.basic") == 100, "no worker yet: each game's first turn waits in the bulk queue"
     # once nobody has read them for a second, each computer-only game pauses after its first move
     watched = [f"game:{{{game_id}}}:watched" for game_id in bulk]
     wait_until(lambda: store.exists(*watched) == 0, "the creations' watched marks never lapsed")
     # five people's games, each waiting for its seat 1 (a computer, first to bid) before the person bids
-    people = [create(base, LONG, [HARD, HARD, PERSON, HARD])["game_id"] for _ in range(5)]
-    assert store.llen("ai.hard") == 5
+    people = [create(base, LONG, [BASIC, BASIC, PERSON, BASIC])["game_id"] for _ in range(5)]
+    assert store.llen("ai.basic") == 5
 
-    worker = start_worker(private_redis_url, queues=level_queues("hard"), concurrency=1)
+    worker = start_worker(private_redis_url, queues=level_queues("basic"), concurrency=1)
     with running(worker):
         wait_until(lambda: all(version(store, g) == 2 for g in people), "a person's opponent never bid")
         wait_until(lambda: all(version(store, g) == 2 for g in bulk), "the queued computer-only turns were not served")
         assert all(paused(store, g) for g in bulk), "each then paused: nobody reads them"
-        assert store.llen("ai.bulk.hard") == 0 and store.llen("ai.hard") == 0
+        assert store.llen("ai.bulk.basic") == 0 and store.llen("ai.basic") == 0
     # When each game's last commit happened, read at one instant: its key's TTL was refreshed then (a
     # first-come-first-served queue would serve all 100 first; a rotating order, one between people's turns).
     pipe = store.pipeline(transaction=False)
@@ -140,13 +142,17 @@ def test_nothing_is_lost_across_a_restart_of_the_api_and_of_the_worker(private_r
     env = {
         "RATE_LIMIT_ENABLED": "1",  # quotas on: every game's hold must be released at its end
         "PAUSE_UNWATCHED_SECONDS": "2",
+        # paced, as deployed (a turn held for its pace when the API stops is the sweep's), at a pace that still
+        # keeps the followed computer-only game playing through both restarts
+        "COMPUTER_GAME_PACE_SECONDS": "0.05",
         "AI_DECISION_DEADLINE_SECONDS": "2",
         "AI_SWEEP_INTERVAL_SECONDS": "0.2",
     }
     api, first_base = start_gunicorn(private_redis_url, env=env)
     current = {"base": first_base}
-    # nobody reads this one: once its watched mark lapses, its first move (when a worker comes) pauses it
-    unread = create(first_base, SHORT, [BASIC] * 4, seed=13)["game_id"]
+    # nobody reads this one: once its watched mark lapses, its first move (when a worker comes) pauses it; read
+    # again only after both restarts, it need then only play on to its end (a round or two)
+    unread = create(first_base, QUICK, [BASIC] * 4, seed=13)["game_id"]
     wait_until(lambda: not store.exists(f"game:{{{unread}}}:watched"), "its creation's watched mark never lapsed")
     worker = start_worker(private_redis_url, queues=level_queues("basic"))
     try:
@@ -164,6 +170,7 @@ def test_nothing_is_lost_across_a_restart_of_the_api_and_of_the_worker(private_r
         api, current["base"] = start_gunicorn(private_redis_url, env=env)
         play(current["base"], person, token, rng, moves=3)
 
+        assert stored_state(store, watched).phase != "game_over", "the followed game plays on through both restarts"
         os.killpg(worker.pid, signal.SIGKILL)  # the worker dies, holding whatever it had taken
         worker.wait()
         worker = start_worker(private_redis_url, queues=level_queues("basic"))
@@ -177,9 +184,9 @@ def test_nothing_is_lost_across_a_restart_of_the_api_and_of_the_worker(private_r
     finally:
         stop(api)
         stop(worker)
-    for game_id, seed in ((person, 11), (watched, 12), (unread, 13)):
+    for game_id, rules, seed in ((person, SHORT, 11), (watched, SHORT, 12), (unread, QUICK, 13)):
         events = followers[game_id].events
-        final = replay_events(SHORT, seed, events)  # every move legal, each once
+        final = replay_events(rules, seed, events)  # every move legal, each once
         assert final.phase == "game_over" and stored_state(store, game_id) == final
         versions = [e["version"] for e in events if e["type"] in ("bid", "card_played")]
         assert len(versions) == len(set(versions))
