@@ -17,6 +17,12 @@ import hashlib
 from typing import Any, NamedTuple
 
 
+def connect_once(connection: Any) -> None:
+    """Connect a kombu connection now or raise: one immediate retry, no back-off.  kombu's own retries wait
+    seconds between attempts, which a probe or a scrape must not spend on a node that is down."""
+    connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=1.0)
+
+
 class BrokerNode(NamedTuple):
     """One node of the AI path: where its tasks are sent and where their results come back."""
 

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, Protocol
 
 from celery import Celery
 
-from services.api.ai_seats.brokers import node_of
+from services.api.ai_seats.brokers import connect_once, node_of
 from services.api.ai_seats.results import ResultWaiter
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
@@ -251,6 +251,7 @@ class AiDispatcher:
         for node, celery in enumerate(self.nodes):
             try:
                 with celery.connection_for_read() as conn:
+                    connect_once(conn)
                     pipe = conn.default_channel.client.pipeline(transaction=False)
                     for queue in WORKER_QUEUES:
                         pipe.llen(queue)

@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from services.api.ai_seats.brokers import connect_once
 from services.api.problems import ApiError, problem_response
 
 health = Blueprint("health", __name__)
@@ -51,7 +52,7 @@ def node_readiness(node: int, queues: list[str]) -> dict[str, Any]:
     celery = current_app.extensions["spades.celery_nodes"][node]
     try:
         with celery.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=1.0)
+            connect_once(conn)
     except Exception:
         return {"broker": "unreachable", "workers": dict.fromkeys(queues, 0)}
     try:
