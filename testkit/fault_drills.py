@@ -104,6 +104,8 @@ class Play:
 
     acked: list[tuple[int, int, str, dict[str, Any]]] = field(default_factory=list)
     ack_times: list[float] = field(default_factory=list)
+    ack_sent: list[float] = field(default_factory=list)  # when each acknowledged move's answered attempt left
+    attempt_sent: float = 0.0
     refused: Counter = field(default_factory=Counter)
     finished: bool = False
     error: str | None = None
@@ -113,6 +115,7 @@ def _until_answered(http: requests.Session, method: str, url: str, play: Play, *
     """Send until the answer is not a 503 (each 503 counted by its code), for at most 120 s."""
     deadline = time.monotonic() + 120
     while True:
+        play.attempt_sent = time.monotonic()
         try:
             response = http.request(method, url, timeout=30, **kwargs)
         except requests.RequestException as error:
@@ -151,6 +154,7 @@ def _player(base: str, game_id: str, tokens: list[str], play: Play, seed: int) -
                 raise RuntimeError(f"move refused: {response.status_code} {response.text}")
             play.acked.append((response.json()["version"], seat, kind, body))
             play.ack_times.append(time.monotonic())
+            play.ack_sent.append(play.attempt_sent)
     except Exception as error:  # reported by the caller
         play.error = repr(error)
 
@@ -193,7 +197,6 @@ def play_through_failover(
     until(lambda: len(play.acked) >= kill_after or play.error, "moves before the kill", 120)
     key = f"game:{{{game_id}}}"
     victim = cluster.master_of(key)
-    acked_before = len(play.acked)
     killed_at = time.monotonic()
     cluster.kill(victim)
     promoted = until(lambda: cluster.master_of(key) != victim, "a replica promoted", 60)
@@ -206,8 +209,12 @@ def play_through_failover(
     player.join(timeout=300)
     if play.error:
         raise RuntimeError(play.error)
+    # the player keeps moving while the kill happens: the window runs from the last acknowledgement before the
+    # kill to the first of a move whose answered attempt was sent after it
+    acked_before = sum(t <= killed_at for t in play.ack_times)
     last_before = play.ack_times[acked_before - 1]
-    first_after = play.ack_times[acked_before] if len(play.ack_times) > acked_before else None
+    after = [t for t, sent in zip(play.ack_times, play.ack_sent, strict=True) if sent > killed_at]
+    first_after = after[0] if after else None
     lost, applied = _lost(base, game_id, play.acked)
     return {
         "game_finished": play.finished,
