@@ -11,7 +11,9 @@ import gc
 import os
 import resource
 import shutil
+import signal
 import tempfile
+import threading
 
 # prometheus-client's multiprocess mode: every worker writes its samples into
 # one directory and /metrics aggregates them.  It must be set before anything
@@ -61,7 +63,31 @@ def child_exit(server, worker):
     multiprocess.mark_process_dead(worker.pid)
 
 
+def drain_on_term(worker) -> None:
+    """On SIGTERM (gunicorn's graceful stop, a rolling deploy's pod stop) the worker stops accepting as
+    before and its fan-out hub drains: long polls answer at once and streams end, so their clients reconnect
+    (with ``Last-Event-ID``) to another process instead of being held until ``graceful_timeout`` and cut.
+    The drain runs outside the signal handler (a greenlet callback under gevent, a thread otherwise): the
+    interrupted code may hold the hub's lock."""
+    hub = getattr(worker.wsgi, "extensions", {}).get("spades.fanout")
+    stop = worker.handle_exit
+    if hub is None:
+        return
+
+    def on_term(signum, frame):
+        stop(signum, frame)
+        if worker_class == "gevent":
+            import gevent
+
+            gevent.get_hub().loop.run_callback(hub.drain)
+        else:
+            threading.Thread(target=hub.drain, name="fanout-drain", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
 def post_worker_init(worker):
+    drain_on_term(worker)
     gc.freeze()  # the loaded app, its routes and modules: never garbage, never scanned again
     if gc_threshold > 0:
         gc.set_threshold(gc_threshold)

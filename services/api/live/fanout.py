@@ -49,13 +49,17 @@ class Listener:
             self._inbox.extend(events)
         self._wake.set()
 
+    def wake(self) -> None:
+        """End the current wait early (the hub is draining)."""
+        self._wake.set()
+
     def wait(self, after: int, limit: int, seconds: float) -> list[dict[str, Any]]:
         """Up to ``limit`` events after ``after``, waiting up to ``seconds`` for the first one."""
         deadline = self._hub.clock() + seconds
         while True:
             found = self._take(after, limit)
             remaining = deadline - self._hub.clock()
-            if found or remaining <= 0:
+            if found or remaining <= 0 or self._hub.draining:
                 return found if found or seconds <= 0 else self._read(after, limit)  # a timeout re-checks
             self._wake.wait(remaining)
 
@@ -108,6 +112,7 @@ class FanoutHub(ChannelReader):
         self._subscriptions_gauge = subscriptions_gauge
         self._confirm_seconds = confirm_seconds
         self._games: dict[str, _Game] = {}  # by channel
+        self.draining = False  # set once by drain(): the process is stopping
 
     def counts(self) -> dict[str, int]:
         """Listeners, subscribed games and reader threads right now (tests and gauges)."""
@@ -115,6 +120,16 @@ class FanoutHub(ChannelReader):
             listeners = sum(len(game.listeners) for game in self._games.values())
             readers = int(self.reading())
             return {"listeners": listeners, "subscriptions": len(self._games), "readers": readers}
+
+    def drain(self) -> None:
+        """The process is stopping (gunicorn's SIGTERM, a rolling deploy): every wait returns now and stops
+        waiting from here on, so long polls answer at once and streams end, and the server's graceful stop
+        does not wait out its timeout for clients that would only reconnect to another process."""
+        with self.lock:
+            self.draining = True
+            for game in self._games.values():
+                for listener in game.listeners:
+                    listener.wake()
 
     def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
         """The long poll's read: no subscription when it does not wait."""

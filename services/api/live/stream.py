@@ -77,7 +77,8 @@ def sse_frames(
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
     ``heartbeat_seconds`` for nothing, until ``game_over`` was sent or ``max_seconds`` have passed
-    (the client then reconnects with ``Last-Event-ID``), or the log was trimmed past the stream's
+    or the process is stopping (:meth:`FanoutHub.drain`; the client then reconnects with
+    ``Last-Event-ID``), or the log was trimmed past the stream's
     cursor (the reconnect is then answered ``410 too_far_behind``).  With ``touch`` and
     ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
     read (so at least every heartbeat), while ``touching`` (from the start, or from the first
@@ -92,7 +93,7 @@ def sse_frames(
         while True:
             now = clock()
             remaining = deadline - now
-            if remaining <= 0:
+            if remaining <= 0 or hub.draining:  # the process is stopping: the client reconnects elsewhere
                 return
             if touching and touch is not None and every > 0 and now >= next_touch:  # at least once a heartbeat
                 touch()

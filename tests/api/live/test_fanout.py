@@ -143,3 +143,17 @@ def test_an_unreadable_message_makes_listeners_reread_the_store_and_the_reader_l
     thread.join(30)
     assert [e["seq"] for e in out["events"]] == [3]
     hub.stop()
+
+
+def test_a_drained_hub_ends_every_wait_and_waits_no_more():
+    store = MemoryStore()
+    _game(store, 2)
+    hub = FanoutHub(store, store.subscription)
+    thread, out = _wait_in_thread(hub, after=2, seconds=600)
+    hub.drain()
+    thread.join(timeout=30)
+    assert not thread.is_alive() and out["events"] == []
+    with hub.listen("g") as late:  # a wait that starts after the drain returns at once, with what there is
+        assert [e["seq"] for e in late.wait(1, 500, 600)] == [2]
+        assert late.wait(2, 500, 600) == []
+    hub.stop()

@@ -3,6 +3,8 @@ as /events, resumable, private data only to its seat, heartbeats, a clean end, a
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 
 import psutil
@@ -220,3 +222,34 @@ def test_a_stream_from_before_the_kept_log_is_410_before_the_first_byte_and_the_
     with open_stream(api_server, game_id, token, after=view["last_seq"]) as resumed:
         assert resumed.status_code == 200
         assert events_until(resumed, expected[-1]["seq"]) == expected  # nothing missed since the view
+
+
+@pytest.mark.parametrize("worker_class", ["gevent", "gthread"])
+def test_a_stopping_worker_ends_its_streams_and_answers_its_long_polls_at_once(gunicorn_factory, worker_class):
+    """SIGTERM (a rolling deploy's pod stop) drains the worker's hub: an open stream ends cleanly (its
+    last chunk sent, so the client reconnects with Last-Event-ID) and a 30 s long poll is answered
+    200 with no events, where without the drain both would be held to gunicorn's graceful timeout
+    (10 s, shorter than the poll) and then cut."""
+    env = {"STREAM_HEARTBEAT_SECONDS": "30", "API_WORKER_CLASS": worker_class}
+    base = gunicorn_factory(env, workers=1, threads=4)
+    session = ContractSession(base)
+    game_id = create_game(session, seats=[{"type": "human"}] * 4, seed=48)["game_id"]
+    last = _all_events(session, game_id, None)[-1]["seq"]
+    worker = _worker(base)
+    polled: dict[str, requests.Response] = {}
+    poll = threading.Thread(
+        target=lambda: polled.update(
+            response=requests.get(f"{base}/v1/games/{game_id}/events", params={"after": last, "wait": 30}, timeout=60)
+        )
+    )
+    with open_stream(base, game_id, last_event_id=last, timeout=60) as response:
+        stream = messages(response)
+        assert next(stream).retry  # being served
+        poll.start()
+        assert _eventually(lambda: waiting(base) == {"listeners": 2, "subscriptions": 1})
+        worker.send_signal(signal.SIGTERM)
+        rest = list(stream)  # a cut stream raises here (an unfinished chunked body)
+    poll.join(timeout=60)
+    assert [m for m in rest if m.event is not None] == []
+    assert polled["response"].status_code == 200
+    assert polled["response"].json()["events"] == []
