@@ -85,7 +85,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     store = settings.get("STORE") or make_store(settings)
     app.extensions["spades.store"] = store
     app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
-    celery = celery_init_app(app)
+    celery_init_app(app)  # one Celery app per broker node, in app.extensions
     dispatcher = AiDispatcher(
         app.extensions["spades.celery_nodes"], store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id
     )
@@ -103,7 +103,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["spades.commands"] = ctx
     init_records(app, ctx)
-    app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, celery, dispatcher)
+    app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
     limiter = init_protection(app, v1, exempt=[healthz, readyz])
@@ -210,17 +210,21 @@ def celery_for_node(app: Flask, broker: str, result_backend: str) -> Celery:
     return celery
 
 
-def make_analysis_clients(app: Flask, celery: Any, dispatcher: AiDispatcher) -> tuple[HintClient, AnalysisTasks]:
+def make_analysis_clients(app: Flask, dispatcher: AiDispatcher) -> tuple[HintClient, AnalysisTasks]:
     """Hints and round reviews: ``ai.hint`` on the hint queue, waited for on the result backend with
     bounded socket timeouts (a dead Redis is a quick 503)."""
     config = app.config
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
-    backend = broker_nodes(config)[0].backend  # hints and reviews go to the first broker node
-    results = redis.Redis.from_url(backend, socket_timeout=timeout, socket_connect_timeout=timeout)
+    # a game's hints and reviews go to the broker node of its turns, waited for on that node's backend
+    results = [
+        redis.Redis.from_url(node.backend, socket_timeout=timeout, socket_connect_timeout=timeout)
+        for node in broker_nodes(config)
+    ]
+    nodes = dispatcher.nodes
     queue = config["HINT_QUEUE"]
-    hints = AnalysisTasks(celery, results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")
+    hints = AnalysisTasks(nodes, results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")
     reviews = AnalysisTasks(
-        celery, results, dispatcher, queue, float(config["REVIEW_TIMEOUT_SECONDS"]), "review_unavailable"
+        nodes, results, dispatcher, queue, float(config["REVIEW_TIMEOUT_SECONDS"]), "review_unavailable"
     )
     return HintClient(hints), reviews
 

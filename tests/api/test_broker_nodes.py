@@ -1,5 +1,5 @@
-"""Two AI broker nodes with real Redis servers, workers and gunicorn: each game's tasks on its node, and one
-node lost mid-game.
+"""Two AI broker nodes with real Redis servers, workers and gunicorn: each game's tasks (its computers' turns
+and its hints) on its node, and one node lost mid-game.
 
 The node that is stopped costs its games only time (basic's move after the deadline, counted by
 ``spades_ai_fallback_moves_total{node}``); the other node's games keep their workers' decisions throughout;
@@ -93,7 +93,7 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
         "REDIS_SOCKET_TIMEOUT": "1",
         "RATE_LIMIT_ENABLED": "0",
     }
-    queues = (f"ai.{LEVEL}",)
+    queues = (f"ai.{LEVEL}", "ai.hard")  # the hint level's queue too
     http = requests.Session()
     with tempfile.TemporaryDirectory() as data_dir:
         servers = [start_redis(port, data_dir, appendonly=False) for port in ports]
@@ -122,6 +122,16 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
                 reissued = metric(base, "spades_ai_decisions_reissued_total")
                 assert all(r >= m for r, m in zip(results, moves, strict=True)), (results, moves)
                 assert sum(results) <= sum(moves) + reissued, (results, moves, reissued)
+
+                # a game's hint goes to the node of its turns too: only that node's worker publishes an answer
+                for node, game in ((0, kept), (1, lost)):
+                    before = [published(n) for n in nodes]
+                    hint = http.get(
+                        f"{base}/v1/games/{game.game_id}/hint", headers={"Authorization": f"Bearer {game.token}"}
+                    )
+                    assert hint.status_code == 200, hint.text
+                    after = [published(n) for n in nodes]
+                    assert after[node] - before[node] == 1 and after[1 - node] == before[1 - node], (node, after)
 
                 stop(servers[2])  # node 1 lost
                 kept_results, kept_moves = published(nodes[0]), ai_moves(base, kept.game_id)

@@ -30,6 +30,7 @@ import logging
 import math
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -47,13 +48,22 @@ class AnalysisTasks:
     """Sends ``ai.hint`` tasks and waits, with one bound, for their answers (see the module doc).
 
     ``code`` is the problem code of a 503 when an answer is missing (``hint_unavailable``,
-    ``review_unavailable``)."""
+    ``review_unavailable``).  ``celery`` and ``results`` are one per broker node (or the one): a game's
+    analyses go to the node that carries its turns, like its decisions, so no node carries every game's."""
 
     def __init__(
-        self, celery: Celery, results: redis.Redis, dispatcher: AiDispatcher, queue: str, timeout: float, code: str
+        self,
+        celery: Celery | Sequence[Celery],
+        results: redis.Redis | Sequence[redis.Redis],
+        dispatcher: AiDispatcher,
+        queue: str,
+        timeout: float,
+        code: str,
     ) -> None:
-        self.celery = celery
-        self.results = results
+        self.nodes: list[Celery] = list(celery) if isinstance(celery, (list, tuple)) else [celery]
+        self.results: list[redis.Redis] = list(results) if isinstance(results, (list, tuple)) else [results]
+        if len(self.nodes) != len(self.results):
+            raise ValueError("one result backend per broker node")
         self.dispatcher = dispatcher
         self.queue = queue
         self.timeout = timeout
@@ -68,7 +78,9 @@ class AnalysisTasks:
     def run(self, jobs: list[dict[str, Any]], game_id: str) -> list[dict[str, Any]]:
         """Each job's (the task's kwargs) worker answer, in order; 503 unless every one came in time."""
         started = time.monotonic()
-        channels = self.dispatcher.listener
+        node = self.dispatcher.node_for(game_id) if len(self.nodes) > 1 else 0
+        celery, results = self.nodes[node], self.results[node]
+        channels = self.dispatcher.listeners.get(node)
         if channels is None:
             raise self.unavailable("This API process runs no AI result listener (AI_ENABLED=0).")
         sent: list[tuple[str, ResultWaiter]] = []
@@ -77,20 +89,20 @@ class AnalysisTasks:
                 task_id, waiter = str(uuid.uuid4()), ResultWaiter()
                 channels.subscribe(task_id, waiter=waiter)  # before sending: the answer can't be published unheard
                 sent.append((task_id, waiter))
-                self.celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.timeout)
+                celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.timeout)
         except Exception as error:  # kombu's connection errors: the broker is down
             for task_id, _ in sent:
                 channels.unsubscribe(task_id)
             log.warning("could not send an analysis task", extra={"error": error.__class__.__name__})
             raise ApiError(503, "unavailable", "The AI workers' broker is unreachable; retry shortly.") from None
-        payloads = [self._answer(task_id, waiter, started) for task_id, waiter in sent]
+        payloads = [self._answer(task_id, waiter, started, node) for task_id, waiter in sent]
         missing = [task_id for (task_id, _), payload in zip(sent, payloads, strict=True) if payload is None]
         answered = [task_id for (task_id, _), payload in zip(sent, payloads, strict=True) if payload is not None]
         if answered:
-            self.results.delete(*(result_channel(task_id) for task_id in answered))
+            results.delete(*(result_channel(task_id) for task_id in answered))
         if missing:
             for task_id in missing:
-                self.dispatcher.abandon_result(task_id)
+                self.dispatcher.abandon_result(task_id, node)
             log.warning(
                 "no worker answered an analysis in time",
                 extra={"game_id": game_id, "queue": self.queue, "missing": len(missing), "tasks": len(sent)},
@@ -106,11 +118,12 @@ class AnalysisTasks:
             answers.append(result)
         return answers
 
-    def _answer(self, task_id: str, waiter: ResultWaiter, started: float) -> bytes | None:
-        """The task's result payload, waited for until ``started`` + the timeout, else None."""
+    def _answer(self, task_id: str, waiter: ResultWaiter, started: float, node: int) -> bytes | None:
+        """The task's result payload on broker node ``node``, waited for until ``started`` + the timeout, else None."""
         payload = waiter.wait(started + self.timeout - time.monotonic())
+        listener = self.dispatcher.listeners.get(node)
         if payload is None:
-            payload = self.dispatcher.listener.release(task_id) if self.dispatcher.listener else None
+            payload = listener.release(task_id) if listener else None
         if payload is None:
-            payload = self.results.get(result_channel(task_id))  # published while the subscription was broken
+            payload = self.results[node].get(result_channel(task_id))  # published while the subscription was broken
         return payload or None

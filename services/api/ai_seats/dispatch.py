@@ -92,7 +92,7 @@ class AiDispatcher:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.nodes: list[Celery] = list(celery) if isinstance(celery, (list, tuple)) else [celery]
-        self.celery = self.nodes[0]  # hints and reviews go to the first node
+        self.celery = self.nodes[0]  # the one node's app where a caller names no game
         self.store = store
         self.deadline = deadline
         self.request_id = request_id
@@ -106,7 +106,7 @@ class AiDispatcher:
 
     @property
     def listener(self) -> ResultListener | None:
-        """The first node's listener (the one hints and reviews wait on)."""
+        """The first node's listener (the only one with a single node)."""
         return self.listeners.get(0)
 
     @listener.setter
@@ -145,16 +145,17 @@ class AiDispatcher:
         self._unsubscribe([task_id])
         return sent
 
-    def abandon_result(self, task_id: str) -> None:
-        """A task whose result nobody will read (a hint answered too late):
-        the listener subscribes to it and deletes it when it lands instead of
+    def abandon_result(self, task_id: str, node: int = 0) -> None:
+        """A task whose result nobody will read (a hint answered too late, sent to broker node ``node``):
+        that node's listener subscribes to it and deletes it when it lands instead of
         leaving it to expire (one that lands before the subscription does expires)."""
         with self._sent_lock:
             self._abandoned[task_id] = self.clock()
             evicted = [self._abandoned.popitem(last=False)[0] for _ in range(len(self._abandoned) - self.MAX_ABANDONED)]
         self._unsubscribe(evicted)
-        if self.listener is not None:
-            self.listener.subscribe(task_id, wait=False)  # the requester is answered now, not held up
+        listener = self.listeners.get(node)
+        if listener is not None:
+            listener.subscribe(task_id, wait=False)  # the requester is answered now, not held up
 
     def claim_abandoned(self, task_id: str) -> bool:
         with self._sent_lock:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from services.api.ai_seats.analysis import AnalysisTasks
+from services.api.ai_seats.brokers import node_of
 from services.api.ai_seats.results import ResultWaiter, result_channel
 from services.api.ai_seats.review import review_for
 from services.api.games import commands
@@ -220,11 +221,14 @@ class Results:
 
 
 class Dispatcher:
-    def __init__(self, channels: Channels) -> None:
-        self.listener, self.abandoned = channels, []
+    def __init__(self, *channels: Channels) -> None:
+        self.listeners, self.abandoned = dict(enumerate(channels)), []
 
-    def abandon_result(self, task_id: str) -> None:
-        self.abandoned.append(task_id)
+    def node_for(self, game_id: str) -> int:
+        return node_of(game_id, len(self.listeners))
+
+    def abandon_result(self, task_id: str, node: int = 0) -> None:
+        self.abandoned.append((task_id, node))
 
 
 def make_tasks(answered: set[int]) -> tuple[AnalysisTasks, Celery, Results, Dispatcher]:
@@ -248,13 +252,26 @@ def test_a_missing_answer_is_a_503_and_the_late_ones_are_abandoned_to_the_listen
         tasks.run([{"seed": n} for n in (7, 8, 9)], "g")
     assert (error.value.status, error.value.code, error.value.retry_after) == (503, "review_unavailable", 1)
     assert len(celery.sent) == 3, "every task was sent before any wait"
-    assert dispatcher.abandoned == [celery.sent[1]]
+    assert dispatcher.abandoned == [(celery.sent[1], 0)]
     assert sorted(results.deleted) == sorted(result_channel(t) for t in (celery.sent[0], celery.sent[2]))
 
 
 def test_without_a_result_listener_nothing_is_sent():
     tasks, celery, _, dispatcher = make_tasks(answered={0})
-    dispatcher.listener = None
+    dispatcher.listeners = {}
     with pytest.raises(ApiError) as error:
         tasks.run([{"seed": 1}], "g")
     assert error.value.code == "review_unavailable" and celery.sent == []
+
+
+def test_a_games_analyses_go_to_the_broker_node_of_its_turns():
+    channels = [Channels(), Channels()]
+    celeries = [Celery(channels[0], answered={0}), Celery(channels[1], answered={0})]
+    results = [Results(), Results()]
+    dispatcher = Dispatcher(*channels)
+    tasks = AnalysisTasks(celeries, results, dispatcher, "ai.hard", 0.2, "hint_unavailable")  # type: ignore[arg-type]
+    games = {node_of(f"game-{n}", 2): f"game-{n}" for n in range(20)}
+    for node, game_id in sorted(games.items()):
+        assert tasks.run([{"seed": node}], game_id) == [{"n": node}]
+        assert len(celeries[node].sent) == 1 and results[node].deleted == [result_channel(celeries[node].sent[0])]
+    assert [len(c.sent) for c in celeries] == [1, 1]
