@@ -70,9 +70,9 @@ def drain_on_term(worker) -> None:
     The drain runs outside the signal handler (a greenlet callback under gevent, a thread otherwise): the
     interrupted code may hold the hub's lock."""
     hub = getattr(worker.wsgi, "extensions", {}).get("spades.fanout")
-    stop = worker.handle_exit
     if hub is None:
         return
+    stop = worker.handle_exit
 
     def on_term(signum, frame):
         stop(signum, frame)

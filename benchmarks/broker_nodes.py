@@ -18,10 +18,11 @@ second): before each run an idle window (``--idle-seconds``) measures that rate 
 printed as measured and less that idle rate over the run's seconds (``_less_idle``): the cost of the decisions
 themselves, beside a fixed cost per node.  A Redis handles every command ready when its event loop wakes, so
 the CPU per command falls as its load rises: ``commands_per_wakeup`` (commands over the process's voluntary
-context switches) shows the batching, and ``--rate-per-node`` offers each node the same load whatever the count
-of nodes (flat out, the total load is the machine's, split between the nodes).  ``--repeat`` interleaves the counts (1, 2, 4, 1, 2, 4, …) and
-``summary`` gives each count's medians and their ratios to one node's.  The load generator and the workers share this machine's cores
-with the Redis servers, so throughput is not the figure here, CPU per decision is.
+context switches) shows the batching, and ``--rate-per-node`` offers each node the same load whatever the
+count of nodes (flat out, the total load is the machine's, split between the nodes).  ``--repeat``
+interleaves the counts (1, 2, 4, 1, 2, 4, …) and ``summary`` gives each count's medians and their ratios to
+one node's.  The load generator and the workers share this machine's cores with the Redis servers, so
+throughput is not the figure here, CPU per decision is.
 
 ``--rabbitmq amqp://guest:guest@127.0.0.1:5672//`` adds the other candidate, measured the same way: the tasks on
 a RabbitMQ quorum queue (a fresh one, deleted after; the worker is ``benchmarks.quorum_worker``), the results on
@@ -36,6 +37,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -151,12 +153,6 @@ def run(
     }
 
 
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def summary(runs: list[dict[str, Any]], counts: list[int]) -> list[dict[str, Any]]:
     """Per count of nodes, the median over the repeats of each total, and its ratio to one node's median."""
     rows = []
@@ -165,11 +161,11 @@ def summary(runs: list[dict[str, Any]], counts: list[int]) -> list[dict[str, Any
         rows.append({
             "nodes": n,
             "repeats": len(mine),
-            "total_broker_cpu_us_per_decision": median([r["total_broker_cpu_us_per_decision"] for r in mine]),
-            "total_broker_cpu_us_per_decision_less_idle": median(
+            "total_broker_cpu_us_per_decision": statistics.median([r["total_broker_cpu_us_per_decision"] for r in mine]),
+            "total_broker_cpu_us_per_decision_less_idle": statistics.median(
                 [r["total_broker_cpu_us_per_decision_less_idle"] for r in mine]
             ),
-            "idle_cpu_us_per_s_per_node": median(
+            "idle_cpu_us_per_s_per_node": statistics.median(
                 [node["idle_cpu_us_per_s"] for r in mine for node in r["per_node"]]
             ),
         })  # fmt: skip
@@ -290,7 +286,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             for server in servers:
                 stop(server)
     rows = summary(runs, counts)
-    single = rows[0]["total_broker_cpu_us_per_decision"] if rows[0]["nodes"] == 1 else None
+    single = next((row["total_broker_cpu_us_per_decision"] for row in rows if row["nodes"] == 1), None)
     report = {
         "benchmark": "broker_nodes",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),

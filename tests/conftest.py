@@ -39,8 +39,8 @@ def run_gunicorn(
     # tests/api/http/test_rate_limits.py turns limits on; computer-only games play unpaced (the pace:
     # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which runs paced)
     full_env = {"RATE_LIMIT_ENABLED": "0", "COMPUTER_GAME_PACE_SECONDS": "0", **(env or {})}
-    # Stopped at once (SIGQUIT) when done: a graceful SIGTERM would wait up to the 10 s graceful timeout
-    # for streams whose clients left, which only notice at their next heartbeat (15 s).
+    # Stopped at once (SIGQUIT) when done: no test checks a server after it, and a graceful stop would wait
+    # for the connections still open (keep-alives) to close.
     url = redis or redis_url(API_TEST_DB)
     with gunicorn(url, workers=workers, threads=threads, env=full_env, app=app, stop_signal=signal.SIGQUIT) as base:
         yield base

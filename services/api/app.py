@@ -220,12 +220,9 @@ def make_analysis_clients(app: Flask, dispatcher: AiDispatcher) -> tuple[HintCli
         redis.Redis.from_url(node.backend, socket_timeout=timeout, socket_connect_timeout=timeout)
         for node in broker_nodes(config)
     ]
-    nodes = dispatcher.nodes
     queue = config["HINT_QUEUE"]
-    hints = AnalysisTasks(nodes, results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")
-    reviews = AnalysisTasks(
-        nodes, results, dispatcher, queue, float(config["REVIEW_TIMEOUT_SECONDS"]), "review_unavailable"
-    )
+    hints = AnalysisTasks(results, dispatcher, queue, float(config["HINT_TIMEOUT_SECONDS"]), "hint_unavailable")
+    reviews = AnalysisTasks(results, dispatcher, queue, float(config["REVIEW_TIMEOUT_SECONDS"]), "review_unavailable")
     return HintClient(hints), reviews
 
 

@@ -34,9 +34,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import redis
-from celery import Celery
 
-from services.api.ai_seats.dispatch import AiDispatcher
+from services.api.ai_seats.dispatch import AiDispatcher, ResultListener
 from services.api.ai_seats.results import ResultWaiter, result_channel
 from services.api.problems import ApiError
 
@@ -48,22 +47,16 @@ class AnalysisTasks:
     """Sends ``ai.hint`` tasks and waits, with one bound, for their answers (see the module doc).
 
     ``code`` is the problem code of a 503 when an answer is missing (``hint_unavailable``,
-    ``review_unavailable``).  ``celery`` and ``results`` are one per broker node (or the one): a game's
-    analyses go to the node that carries its turns, like its decisions, so no node carries every game's."""
+    ``review_unavailable``).  A game's analyses go to the broker node that carries its turns
+    (``dispatcher.nodes``, :meth:`AiDispatcher.node_for`), so no node carries every game's;
+    ``results`` is each node's result backend, in the same order."""
 
     def __init__(
-        self,
-        celery: Celery | Sequence[Celery],
-        results: redis.Redis | Sequence[redis.Redis],
-        dispatcher: AiDispatcher,
-        queue: str,
-        timeout: float,
-        code: str,
+        self, results: Sequence[redis.Redis], dispatcher: AiDispatcher, queue: str, timeout: float, code: str
     ) -> None:
-        self.nodes: list[Celery] = list(celery) if isinstance(celery, (list, tuple)) else [celery]
-        self.results: list[redis.Redis] = list(results) if isinstance(results, (list, tuple)) else [results]
-        if len(self.nodes) != len(self.results):
+        if len(results) != len(dispatcher.nodes):
             raise ValueError("one result backend per broker node")
+        self.results = list(results)
         self.dispatcher = dispatcher
         self.queue = queue
         self.timeout = timeout
@@ -78,8 +71,8 @@ class AnalysisTasks:
     def run(self, jobs: list[dict[str, Any]], game_id: str) -> list[dict[str, Any]]:
         """Each job's (the task's kwargs) worker answer, in order; 503 unless every one came in time."""
         started = time.monotonic()
-        node = self.dispatcher.node_for(game_id) if len(self.nodes) > 1 else 0
-        celery, results = self.nodes[node], self.results[node]
+        node = self.dispatcher.node_for(game_id)
+        celery, results = self.dispatcher.nodes[node], self.results[node]
         channels = self.dispatcher.listeners.get(node)
         if channels is None:
             raise self.unavailable("This API process runs no AI result listener (AI_ENABLED=0).")
@@ -95,7 +88,7 @@ class AnalysisTasks:
                 channels.unsubscribe(task_id)
             log.warning("could not send an analysis task", extra={"error": error.__class__.__name__})
             raise ApiError(503, "unavailable", "The AI workers' broker is unreachable; retry shortly.") from None
-        payloads = [self._answer(task_id, waiter, started, node) for task_id, waiter in sent]
+        payloads = [self._answer(task_id, waiter, started, channels, results) for task_id, waiter in sent]
         missing = [task_id for (task_id, _), payload in zip(sent, payloads, strict=True) if payload is None]
         answered = [task_id for (task_id, _), payload in zip(sent, payloads, strict=True) if payload is not None]
         if answered:
@@ -118,12 +111,14 @@ class AnalysisTasks:
             answers.append(result)
         return answers
 
-    def _answer(self, task_id: str, waiter: ResultWaiter, started: float, node: int) -> bytes | None:
-        """The task's result payload on broker node ``node``, waited for until ``started`` + the timeout, else None."""
+    def _answer(
+        self, task_id: str, waiter: ResultWaiter, started: float, channels: ResultListener, results: redis.Redis
+    ) -> bytes | None:
+        """The task's result payload (heard on its node's ``channels``, stored on its ``results``), waited for
+        until ``started`` + the timeout, else None."""
         payload = waiter.wait(started + self.timeout - time.monotonic())
-        listener = self.dispatcher.listeners.get(node)
         if payload is None:
-            payload = listener.release(task_id) if listener else None
+            payload = channels.release(task_id)
         if payload is None:
-            payload = self.results[node].get(result_channel(task_id))  # published while the subscription was broken
+            payload = results.get(result_channel(task_id))  # published while the subscription was broken
         return payload or None

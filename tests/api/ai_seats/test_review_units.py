@@ -221,8 +221,8 @@ class Results:
 
 
 class Dispatcher:
-    def __init__(self, *channels: Channels) -> None:
-        self.listeners, self.abandoned = dict(enumerate(channels)), []
+    def __init__(self, nodes: list[Celery], *channels: Channels) -> None:
+        self.nodes, self.listeners, self.abandoned = nodes, dict(enumerate(channels)), []
 
     def node_for(self, game_id: str) -> int:
         return node_of(game_id, len(self.listeners))
@@ -233,8 +233,9 @@ class Dispatcher:
 
 def make_tasks(answered: set[int]) -> tuple[AnalysisTasks, Celery, Results, Dispatcher]:
     channels = Channels()
-    celery, results, dispatcher = Celery(channels, answered), Results(), Dispatcher(channels)
-    tasks = AnalysisTasks(celery, results, dispatcher, "ai.hard", 0.2, "review_unavailable")  # type: ignore[arg-type]
+    celery, results = Celery(channels, answered), Results()
+    dispatcher = Dispatcher([celery], channels)
+    tasks = AnalysisTasks([results], dispatcher, "ai.hard", 0.2, "review_unavailable")  # type: ignore[arg-type]
     return tasks, celery, results, dispatcher
 
 
@@ -268,8 +269,8 @@ def test_a_games_analyses_go_to_the_broker_node_of_its_turns():
     channels = [Channels(), Channels()]
     celeries = [Celery(channels[0], answered={0}), Celery(channels[1], answered={0})]
     results = [Results(), Results()]
-    dispatcher = Dispatcher(*channels)
-    tasks = AnalysisTasks(celeries, results, dispatcher, "ai.hard", 0.2, "hint_unavailable")  # type: ignore[arg-type]
+    dispatcher = Dispatcher(celeries, *channels)
+    tasks = AnalysisTasks(results, dispatcher, "ai.hard", 0.2, "hint_unavailable")  # type: ignore[arg-type]
     games = {node_of(f"game-{n}", 2): f"game-{n}" for n in range(20)}
     for node, game_id in sorted(games.items()):
         assert tasks.run([{"seed": node}], game_id) == [{"n": node}]
