@@ -21,7 +21,23 @@ import threading
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="spades-metrics-")
 
-bind = os.environ.get("API_BIND", "127.0.0.1:8000")
+
+def listener_binds(public: str, internal: str) -> list[str]:
+    """The public bind, and ``INTERNAL_BIND`` (probes and scrapes: services/api/http/listeners.py) if set.
+
+    The app tells the internal listener by the port in a request's ``SERVER_PORT``, which gunicorn takes
+    from the accepting socket for a TCP bind but from the ``Host`` header for a unix socket: beside an
+    internal listener, the public one must be TCP on another port."""
+    if not internal:
+        return [public]
+    if public.startswith(("unix:", "fd://")) or internal.startswith(("unix:", "fd://")):
+        raise RuntimeError("with INTERNAL_BIND set, API_BIND and INTERNAL_BIND must both be host:port (TCP)")
+    if public.rpartition(":")[2] == internal.rpartition(":")[2]:
+        raise RuntimeError("INTERNAL_BIND must listen on another port than API_BIND")
+    return [public, internal]
+
+
+bind = listener_binds(os.environ.get("API_BIND", "127.0.0.1:8000"), os.environ.get("INTERNAL_BIND", ""))
 workers = int(os.environ.get("API_WORKERS", "2"))
 worker_class = os.environ.get("API_WORKER_CLASS", "gevent")  # gevent | gthread
 threads = int(os.environ.get("API_THREADS", "32"))  # gthread only: each waiting client holds one thread

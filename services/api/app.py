@@ -29,8 +29,9 @@ from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.http import record_routes  # noqa: F401  (adds the records' routes to v1)
-from services.api.http.health import health, healthz, readyz
+from services.api.http.health import health, healthz
 from services.api.http.json_codec import OrjsonProvider
+from services.api.http.listeners import init_listeners
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
 from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_hints
 from services.api.http.routes import v1
@@ -106,7 +107,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
-    limiter = init_protection(app, v1, exempt=[healthz, readyz])
+    listeners = init_listeners(app)  # before the limits: a request its listener does not serve spends nothing
+    limiter = init_protection(app, v1, exempt=[healthz], listeners=listeners)
     app.register_blueprint(v1)
     limit_hints(app, limiter)
     limit_creates(app, limiter)

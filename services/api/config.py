@@ -50,6 +50,8 @@ DEFAULTS: dict[str, Any] = {
     "HINT_RATE_LIMIT": "30/minute",  # hint and review requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)
     "REVIEW_TIMEOUT_SECONDS": 10.0,  # how long a round review waits for all its analyses before a 503 review_unavailable
     "READY_CACHE_SECONDS": 5.0,  # /readyz caches worker discovery this long
+    "INTERNAL_BIND": "",  # "host:port" gunicorn also listens on, serving only /healthz, /readyz, /metrics ("" = none)
+    "PUBLIC_OPS_ENDPOINTS": True,  # /readyz and /metrics also on the public port (API_BIND); off in deploy/
     "RATE_LIMIT_ENABLED": True,  # the rate limits and the games-in-play quotas on /v1
     "RATE_LIMIT_PER_ADDRESS": "3000/minute",  # every request from one client address ("" = none)
     "RATE_LIMIT_PER_TOKEN": "600/minute",  # requests carrying one seat token ("" = none)
@@ -99,6 +101,7 @@ _CASTS = {
     "HINT_TIMEOUT_SECONDS": float,
     "REVIEW_TIMEOUT_SECONDS": float,
     "READY_CACHE_SECONDS": float,
+    "PUBLIC_OPS_ENDPOINTS": flag,
     "PROXY_FIX_HOPS": int,
     "RATE_LIMIT_ENABLED": flag,
     "MAX_GAMES_IN_PLAY": int,
@@ -147,8 +150,20 @@ def rate_limit_storage(config: dict[str, Any]) -> str:
     return "redis+cluster://" + auth + ",".join(f"{host}:{port}" for host, port in nodes)
 
 
+def internal_port(config: dict[str, Any]) -> str | None:
+    """The port of ``INTERNAL_BIND`` as gunicorn puts it in a request's ``SERVER_PORT``; None without one."""
+    bind = str(config["INTERNAL_BIND"]).strip()
+    if not bind:
+        return None
+    host, _, port = bind.rpartition(":")
+    if not host or not port.isascii() or not port.isdigit() or bind.startswith(("unix:", "fd://")):
+        raise ConfigError(f"INTERNAL_BIND must be host:port (a TCP address with its port), not {bind!r}")
+    return str(int(port))
+
+
 def check_config(config: dict[str, Any]) -> None:
     """Refuse settings that would fail at the first request (raises :class:`ConfigError`)."""
+    internal_port(config)
     if cluster_nodes(config) and not config["AI_BROKER_URLS"]:
         missing = [name for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND") if not config[name]]
         if missing:

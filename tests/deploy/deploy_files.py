@@ -21,6 +21,7 @@ AI_QUEUES = QUEUES
 ALL_QUEUES = WORKER_QUEUES
 LEVEL_QUEUES = {level: level_queues(level) for level in LEVEL_NAMES}
 API_PORT = 8000
+OPS_PORT = 9100  # the internal listener (INTERNAL_BIND): /healthz, /readyz, /metrics for probes and scrapes
 API_COMMAND = ["gunicorn", "-c", "gunicorn.conf.py", "services.api.wsgi:app"]
 CELERY_APP = "services.ai_worker.celery_app"
 LIVENESS_PATH = "/healthz"

@@ -23,6 +23,7 @@ from .deploy_files import (
     DEPLOY_DIR,
     LEVEL_QUEUES,
     LIVENESS_PATH,
+    OPS_PORT,
     REPO_ROOT,
     SCHEMAS_DIR,
     option_value,
@@ -124,8 +125,11 @@ def test_every_dependency_waits_for_health(compose: dict[str, Any]) -> None:
 def test_api_runs_gunicorn_on_its_port(compose: dict[str, Any]) -> None:
     api = compose["services"]["api"]
     assert api["command"] == API_COMMAND
-    assert any(str(port).endswith(f":{API_PORT}") for port in api["ports"])
-    assert f"{API_PORT}{LIVENESS_PATH}" in " ".join(api["healthcheck"]["test"])
+    published = {str(port).rpartition(":")[2]: str(port) for port in api["ports"]}
+    assert published[str(API_PORT)] == f"{API_PORT}:{API_PORT}"
+    # the internal listener (readiness and metrics) is published on the host's loopback only
+    assert published[str(OPS_PORT)] == f"127.0.0.1:{OPS_PORT}:{OPS_PORT}"
+    assert f"{OPS_PORT}{LIVENESS_PATH}" in " ".join(api["healthcheck"]["test"])
 
 
 def test_flower_watches_the_same_broker(compose: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .deploy_files import API_COMMAND, API_PORT, DEPLOY_DIR, LIVENESS_PATH
+from .deploy_files import API_COMMAND, API_PORT, DEPLOY_DIR, LIVENESS_PATH, OPS_PORT
 
 DOCKERFILE = DEPLOY_DIR / "Dockerfile"
 DOCKERIGNORE = DEPLOY_DIR / "Dockerfile.dockerignore"
@@ -108,8 +108,9 @@ def test_default_command_is_gunicorn_api() -> None:
 def test_healthcheck_probes_liveness_endpoint() -> None:
     checks = [args for keyword, args in stages(DOCKERFILE)[-1] if keyword == "HEALTHCHECK"]
     assert len(checks) == 1
-    assert f"127.0.0.1:{API_PORT}{LIVENESS_PATH}" in checks[0]
-    assert str(API_PORT) in [args for keyword, args in stages(DOCKERFILE)[-1] if keyword == "EXPOSE"]
+    assert f"127.0.0.1:{OPS_PORT}{LIVENESS_PATH}" in checks[0]  # the internal listener, as k8s probes it
+    exposed = [port for keyword, args in stages(DOCKERFILE)[-1] if keyword == "EXPOSE" for port in args.split()]
+    assert sorted(exposed) == sorted([str(API_PORT), str(OPS_PORT)])
 
 
 def test_no_secrets_baked_into_image() -> None:

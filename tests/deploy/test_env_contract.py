@@ -10,7 +10,7 @@ import pytest
 from services.api.config import DEFAULTS as API_SETTINGS
 from services.api.config import flag
 
-from .deploy_files import API_PORT, DEPLOY_DIR, REPO_ROOT, named
+from .deploy_files import API_PORT, DEPLOY_DIR, OPS_PORT, REPO_ROOT, named
 
 GUNICORN_CONF = (REPO_ROOT / "gunicorn.conf.py").read_text(encoding="utf-8")
 API_READS = ("REDIS_URL", "GAME_TTL_SECONDS", "ALLOW_SEEDED_GAMES")
@@ -66,3 +66,15 @@ def test_api_settings_use_names_the_api_reads(
 def test_deployments_refuse_seeded_games(compose: dict[str, Any], k8s_documents: list[dict[str, Any]], where: str):
     # A seed's creator can compute every deal: where strangers play, no game may be seeded.
     assert not flag(deployed_envs(compose, k8s_documents)[where]["ALLOW_SEEDED_GAMES"])
+
+
+@pytest.mark.parametrize("where", ["Dockerfile", "compose api", "k8s api"])
+def test_readiness_and_metrics_are_served_on_the_internal_listener_only(
+    compose: dict[str, Any], k8s_documents: list[dict[str, Any]], where: str
+) -> None:
+    # /readyz lists the queue and worker layout: probes and Prometheus use a port of their own
+    env = deployed_envs(compose, k8s_documents)[where]
+    for key in ("INTERNAL_BIND", "PUBLIC_OPS_ENDPOINTS"):
+        assert key in API_SETTINGS, f"services/api/config.py no longer reads {key}"
+    assert env["INTERNAL_BIND"] == f"0.0.0.0:{OPS_PORT}"
+    assert not flag(env["PUBLIC_OPS_ENDPOINTS"])

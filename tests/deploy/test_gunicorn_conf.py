@@ -6,6 +6,8 @@ import gc
 import runpy
 from types import SimpleNamespace
 
+import pytest
+
 from .deploy_files import REPO_ROOT
 
 # a worker whose app has no fan-out hub: post_worker_init's drain on SIGTERM is left out (tests/api/live covers it)
@@ -53,3 +55,16 @@ def test_gevent_by_default_with_the_open_files_limit_raised_for_its_connections(
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert load_conf(monkeypatch, API_WORKER_CLASS="gthread")["worker_class"] == "gthread"
+
+
+def test_the_internal_listener_is_a_second_bind_on_a_port_of_its_own(monkeypatch):
+    monkeypatch.delenv("INTERNAL_BIND", raising=False)
+    assert load_conf(monkeypatch, API_BIND="127.0.0.1:8000")["bind"] == ["127.0.0.1:8000"]
+    conf = load_conf(monkeypatch, API_BIND="0.0.0.0:8000", INTERNAL_BIND="0.0.0.0:9100")
+    assert conf["bind"] == ["0.0.0.0:8000", "0.0.0.0:9100"]
+    binds = conf["listener_binds"]
+    # the app tells the listeners apart by the socket's port: never the same port, never a unix socket
+    # (gunicorn fills a unix socket's SERVER_PORT from the client's Host header)
+    for public, internal in [("10.0.0.1:9100", "127.0.0.1:9100"), ("unix:/run/spades.sock", "127.0.0.1:9100")]:
+        with pytest.raises(RuntimeError):
+            binds(public, internal)

@@ -22,6 +22,7 @@ from .deploy_files import (
     K8S_DIR,
     LEVEL_QUEUES,
     LIVENESS_PATH,
+    OPS_PORT,
     READINESS_PATH,
     SCHEMAS_DIR,
     load_yaml_documents,
@@ -190,13 +191,13 @@ def test_keda_reads_the_redis_the_app_uses(k8s_documents: list[dict[str, Any]], 
             named(k8s_documents, "TriggerAuthentication", trigger["authenticationRef"]["name"])
 
 
-def test_api_probes_use_health_endpoints(k8s_documents: list[dict[str, Any]]) -> None:
+def test_api_probes_use_health_endpoints_on_the_internal_listener(k8s_documents: list[dict[str, Any]]) -> None:
     container = api_container(k8s_documents)
     assert container["livenessProbe"]["httpGet"]["path"] == LIVENESS_PATH
     assert container["readinessProbe"]["httpGet"]["path"] == READINESS_PATH
     for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
         if probe in container:
-            assert container_port(container, container[probe]["httpGet"]["port"]) == API_PORT
+            assert container_port(container, container[probe]["httpGet"]["port"]) == OPS_PORT
 
 
 def test_api_runs_gunicorn_behind_service_and_hpa(k8s_documents: list[dict[str, Any]]) -> None:
@@ -205,11 +206,24 @@ def test_api_runs_gunicorn_behind_service_and_hpa(k8s_documents: list[dict[str, 
     assert container["command"] == API_COMMAND
     service = named(k8s_documents, "Service", "api")
     assert service["spec"]["selector"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
-    (port,) = service["spec"]["ports"]
+    (port,) = service["spec"]["ports"]  # the public port only: the internal listener is for probes and scrapes
     assert container_port(container, port["targetPort"]) == API_PORT
     (hpa,) = of_kind(k8s_documents, "HorizontalPodAutoscaler")
     assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "api"}
-    assert deployment["spec"]["template"]["metadata"]["annotations"]["prometheus.io/path"] == "/metrics"
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/path"] == "/metrics"
+    assert int(annotations["prometheus.io/port"]) == OPS_PORT
+    assert OPS_PORT in {container_port(container, entry["name"]) for entry in container["ports"]}
+
+
+def test_no_service_exposes_the_internal_listener(k8s_documents: list[dict[str, Any]]) -> None:
+    container = api_container(k8s_documents)
+    deployment = named(k8s_documents, "Deployment", "api")
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    for service in of_kind(k8s_documents, "Service"):
+        if service["spec"].get("selector", {}).items() <= pod_labels.items():
+            for port in service["spec"]["ports"]:
+                assert container_port(container, port.get("targetPort", port["port"])) != OPS_PORT
 
 
 def test_every_pod_runs_as_non_root(k8s_documents: list[dict[str, Any]]) -> None:

@@ -4,7 +4,8 @@
 Redis (the game store), the Celery broker, and that at least one worker
 consumes each AI queue in use; it answers 503 problem+json naming what is
 missing.  Worker discovery (a broadcast to the workers) is cached for
-``READY_CACHE_SECONDS`` so frequent probes stay cheap.
+``READY_CACHE_SECONDS`` so frequent probes stay cheap.  Which port serves them, and which
+limits apply there: :mod:`services.api.http.listeners`.
 
 With several broker nodes (``AI_BROKER_URLS``) each is checked and reported under ``checks.nodes``;
 ``broker`` is ok while any node answers and ``workers`` counts every node's.  One node down does not

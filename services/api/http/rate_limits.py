@@ -9,8 +9,10 @@ and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``)
 creation a fourth, per address (``CREATE_RATE_LIMIT``, refused with its own
 code, ``create_rate_limited``).  A refused request gets a 429 problem+json
 with ``Retry-After`` (at least 1 s; a quota's own 429 keeps the app's value).
-Health, metrics and the contract/docs pages are not limited, so probes and
-scrapes never starve (and only v1 operations declare 429 in openapi.yaml).
+``/healthz`` and the contract/docs pages are not limited; ``/readyz`` and
+``/metrics`` are limited only where :mod:`services.api.http.listeners` says (on
+the public listener, by the per-address budget), so probes and scrapes on the
+internal listener never starve.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from flask_limiter.errors import RateLimitExceeded
 
 from services.api.config import rate_limit_storage
 from services.api.games.auth import token_of
+from services.api.http.listeners import Listeners
 from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import ApiError, problem_response
 
@@ -53,8 +56,9 @@ def token_key() -> str:
     return "token:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
-    """Install limits on ``api`` (and everything but ``exempt`` views and ``/metrics``), CORS and headers."""
+def init_protection(app: Flask, api: Blueprint, exempt: list[Any], listeners: Listeners) -> Limiter:
+    """Install limits on ``api`` and on the ops endpoints ``listeners`` limits (never on ``exempt`` views),
+    CORS and headers."""
     config = app.config
 
     # flask-limiter's header hook writes Retry-After on every response it saw a limit for:
@@ -84,7 +88,9 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
         storage_uri=rate_limit_storage(config),
         storage_options={"socket_timeout": float(config["REDIS_SOCKET_TIMEOUT"])},
         application_limits=[config["RATE_LIMIT_PER_ADDRESS"]] if config["RATE_LIMIT_PER_ADDRESS"] else [],
-        application_limits_exempt_when=lambda: request.blueprint != api.name,  # the v1 API only, as documented
+        application_limits_exempt_when=lambda: (  # the v1 API, and /readyz and /metrics on the public listener
+            request.blueprint != api.name and not listeners.limited(request.endpoint, request.environ)
+        ),
         headers_enabled=True,
         strategy="fixed-window",
         swallow_errors=True,  # a Redis outage must not turn into 500s here; the store answers 503
@@ -108,9 +114,8 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
             override_defaults=False,
         )
         per_token(api)
-    for view in [*exempt, app.view_functions.get("metrics")]:
-        if view is not None:
-            limiter.exempt(view)
+    for view in exempt:
+        limiter.exempt(view)
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> Response:

@@ -75,17 +75,23 @@ def test_token_budget_is_per_token_and_a_refused_move_changes_nothing(gunicorn_f
     assert session.get("/v1/rules").status_code == 200
 
 
-def test_health_readiness_metrics_and_the_contract_are_never_limited(gunicorn_factory):
-    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "2/minute"}
+def test_probes_and_scrapes_on_the_internal_port_are_never_limited_but_public_ones_are(gunicorn_factory):
+    internal = free_port()
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "2/minute", "INTERNAL_BIND": f"127.0.0.1:{internal}"}
     session = ContractSession(gunicorn_factory(env))
     session.get("/v1/rules")
     session.get("/v1/rules")
     assert_rate_limited(session.get("/v1/rules"))
+    # served on the public port (PUBLIC_OPS_ENDPOINTS on), readiness and metrics spend the address's budget
+    assert_rate_limited(session.get("/readyz"))
+    assert_rate_limited(session.get("/metrics"))
+    probes = ContractSession(f"http://127.0.0.1:{internal}")
     for _ in range(5):
-        assert session.get("/healthz").status_code == 200
-        assert session.get("/readyz").status_code in (200, 503)  # ready or not, never 429
-    assert session.get("/metrics").status_code == 200
-    assert session.get("/openapi.yaml").status_code == 200  # only v1 operations declare 429
+        assert session.get("/healthz").status_code == 200  # liveness: never limited on either port
+        assert probes.get("/healthz").status_code == 200
+        assert probes.get("/readyz").status_code in (200, 503)  # ready or not, never 429
+    assert probes.get("/metrics").status_code == 200
+    assert session.get("/openapi.yaml").status_code == 200  # the contract and docs are never limited
 
 
 def test_security_headers_on_game_responses(api_server):
