@@ -13,6 +13,7 @@ import json
 import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -28,6 +29,7 @@ from services.api.records.repository import STREAM_BATCH, RecordRepository
 from services.api.records.schema import game_records
 from services.api.store.redis_record_outbox import outbox_set
 from services.engine import make_rules, new_game
+from spades_client import SpadesClient
 from testkit.http_clients import planned_moves
 from testkit.postgres import private_postgres
 from testkit.processes import free_port
@@ -163,16 +165,17 @@ EXPORTED = 1000
 ENDED_FROM = 4_000_000_000_000  # far ahead of any real record: the export's own range
 
 
-def fill(url: str) -> list[dict]:
-    """1,000 records of real finished games (five games' records under 200 ids each); their documents."""
+def fill(url: str, count: int = EXPORTED, ended_from: int = ENDED_FROM) -> list[dict]:
+    """``count`` records of real finished games (five games' records under ``count / 5`` ids each), ended from
+    ``ended_from`` on; their documents."""
     engine = make_engine(url)
     migrate(engine)
     repository = RecordRepository(engine)
     games = [stored_game(f"export-seed-{seed}", seed=seed) for seed in range(5)]
     documents = []
-    for n in range(EXPORTED):
-        document = {**build(games[n % 5]), "game_id": f"export-{n:04d}-{url[:5]}"}
-        repository.save(document, ENDED_FROM, ENDED_FROM + n)
+    for n in range(count):
+        document = {**build(games[n % 5]), "game_id": f"export-{ended_from}-{n:04d}-{url[:5]}"}
+        repository.save(document, ended_from, ended_from + n)
         documents.append(document)
     engine.dispose()
     return documents
@@ -289,3 +292,27 @@ def test_an_abandoned_game_is_listed_exported_and_recorded_only_once_its_keys_ar
     env, url = records_db
     base = gunicorn_factory(server_env(GAME_TTL_SECONDS=ABANDONED_TTL, **env), redis=private_redis_url)
     abandoned_game_is_shown_only_once_its_keys_are_gone(base, redis.Redis.from_url(private_redis_url), url)
+
+
+CAPPED_FROM = 4_100_000_000_000  # the capped export's own range (2099-12-03T…)
+
+
+def test_an_export_stops_at_its_most_records_and_its_link_goes_on_from_there(
+    gunicorn_factory, private_redis_url, records_db
+):
+    env, url = records_db
+    stored = fill(url, 25, CAPPED_FROM)
+    base = gunicorn_factory(server_env(EXPORT_MAX_RECORDS="10", **env), redis=private_redis_url)
+    since = datetime.fromtimestamp(CAPPED_FROM / 1000, UTC).isoformat()
+    path, parts, links = f"/v1/records?since={quote(since)}&format=ndjson", [], []
+    while path:
+        response = ContractSession(base).get(path)
+        assert response.status_code == 200 and response.headers["Content-Type"] == "application/x-ndjson"
+        parts.append([json.loads(line)["game_id"] for line in response.text.splitlines() if line])
+        links.append(response.headers.get("Link"))
+        path = response.links.get("next", {}).get("url")
+    assert [len(part) for part in parts] == [10, 10, 5]
+    assert [part for part in parts for part in part] == [document["game_id"] for document in stored[::-1]]
+    assert links[0].endswith('>; rel="next"') and "cursor=" in links[0] and links[-1] is None
+    exported = SpadesClient(base).export_records(since=since)  # the client follows the links itself
+    assert [record.game_id for record in exported] == [document["game_id"] for document in stored[::-1]]
