@@ -28,12 +28,12 @@ from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
-from services.api.http import record_routes  # noqa: F401  (adds the records' routes to v1)
+from services.api.http import record_routes  # adds the records' routes to v1
 from services.api.http.health import health, healthz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.listeners import init_listeners
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
-from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_hints
+from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_exports, limit_hints
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
@@ -112,6 +112,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(v1)
     limit_hints(app, limiter)
     limit_creates(app, limiter)
+    limit_exports(app, limiter, record_routes.wants_export)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)

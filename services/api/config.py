@@ -30,6 +30,8 @@ DEFAULTS: dict[str, Any] = {
     "RECORDS_DRAIN_INTERVAL_SECONDS": 1.0,  # how often the writer looks for due records
     "RECORDS_RETRY_SECONDS": 10.0,  # a record the database did not take is tried again this much later
     "RECORDS_RETENTION_DAYS": 0,  # records that ended longer ago are deleted (0 = kept forever)
+    "EXPORT_RATE_LIMIT": "10/hour",  # NDJSON exports of the records per client address, on top of its budget ("" = none)
+    "EXPORT_MAX_RECORDS": 10_000,  # records one export sends at most; a Link header says where the next starts (0 = all)
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
@@ -87,6 +89,7 @@ _CASTS = {
     "RECORDS_DRAIN_INTERVAL_SECONDS": float,
     "RECORDS_RETRY_SECONDS": float,
     "RECORDS_RETENTION_DAYS": float,
+    "EXPORT_MAX_RECORDS": int,
     "MAX_CONTENT_LENGTH": int,
     "EVENTS_MAX_WAIT": int,
     "EVENTS_PAGE_SIZE": int,

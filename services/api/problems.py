@@ -39,6 +39,7 @@ TITLES: dict[str, str] = {
     "seeded_games_disabled": "This server does not create games with a chosen seed",
     "too_far_behind": "The events after that point are no longer kept",
     "create_rate_limited": "Too many games created from this address",
+    "export_rate_limited": "Too many record exports from this address",
     "too_many_games": "Too many games in play",
     "too_many_computer_games": "Too many computer-only games in play",
     "game_in_play": "The game is still being played",

@@ -1,6 +1,6 @@
 """spades_client's house-rule moves and game records without a server: the blind decision and the nil exchange
 as moves, the runner answering those turns, record pages followed by cursor and the NDJSON export read one
-line at a time (fake transports, no network)."""
+line at a time, a capped export followed by its Link (fake transports, no network)."""
 
 from __future__ import annotations
 
@@ -140,8 +140,8 @@ def test_record_pages_are_followed_by_cursor_with_the_filters_sent_each_time():
 class StreamedLines(FakeResponse):
     """An NDJSON response that counts how many lines the reader has pulled."""
 
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__(200, None)
+    def __init__(self, lines: list[str], headers: dict[str, str] | None = None) -> None:
+        super().__init__(200, None, headers)
         self.lines = lines
         self.pulled = 0
         self.closed = False
@@ -173,6 +173,20 @@ def test_the_export_is_read_one_record_at_a_time_and_closed_when_dropped():
     assert response.closed and response.pulled == 1
     _, _, kwargs = session.sent[0]
     assert kwargs["params"] == {"since": "2026-11-30T00:00:00+00:00", "format": "ndjson"} and kwargs["stream"]
+
+
+def test_an_export_cut_short_is_followed_by_its_next_link_with_the_filters_kept():
+    lines = [json.dumps({**RECORD, "game_id": f"g{i}"}) for i in range(3)]
+    first = StreamedLines(lines[:2], {"Link": '</v1/records?level=human&format=ndjson&cursor=MTA6ZzE>; rel="next"'})
+    last = StreamedLines(lines[2:])
+    session = FakeSession([first, last])
+    client = SpadesClient("http://api", session=session)  # type: ignore[arg-type]
+    assert [record.game_id for record in client.export_records(level="human")] == ["g0", "g1", "g2"]
+    assert first.closed and last.closed
+    assert [kwargs["params"] for _, _, kwargs in session.sent] == [
+        {"level": "human", "format": "ndjson"},
+        {"level": "human", "format": "ndjson", "cursor": "MTA6ZzE"},
+    ]
 
 
 def test_record_and_rules_problems_are_their_exceptions():

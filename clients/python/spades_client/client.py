@@ -15,9 +15,11 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import requests
 import requests.adapters
+import requests.utils
 
 from spades_client import moves
 from spades_client.errors import ProblemError, Retryable, problem_error
@@ -81,6 +83,15 @@ def _record_filters(since: str | None, until: str | None, level: str | None, res
     """listRecords' filters that were given (times RFC 3339 with their offset; ``level`` ``human`` or a level)."""
     given = {"since": since, "until": until, "level": level, "result": result, "cursor": cursor}
     return {name: value for name, value in given.items() if value is not None}
+
+
+def _next_cursor(link: str) -> str | None:
+    """The ``cursor`` of the ``rel="next"`` URL in a ``Link`` header; None without one."""
+    for target in requests.utils.parse_header_links(link) if link else []:
+        if target.get("rel") == "next":
+            found = parse_qs(urlsplit(target["url"]).query).get("cursor")
+            return found[0] if found else None
+    return None
 
 
 def snake(operation_id: str) -> str:
@@ -249,14 +260,22 @@ class SpadesClient:
     ) -> Iterator[GameRecordDocument]:
         """Every matching record, whole, read line by line from the NDJSON export (``format=ndjson``): memory
         stays one record deep however many there are.  Close the iterator to drop the connection early.
-        The export is one response, so a cut connection raises rather than resending it."""
+        An export the server cut short at its most records per request (a ``Link: <…>; rel="next"`` header) is
+        followed by the next one, from the cursor the link carries, until the last; each one counts against
+        the server's export rate limit.  An export is one response, so a cut connection raises rather than
+        resending it."""
         params = {**_record_filters(since, until, level, result, cursor), "format": "ndjson"}
-        response = self._call("listRecords", params=params, headers={"Accept": "application/x-ndjson"},
-                              stream=True, timeout=(self.timeout, STREAM_READ_TIMEOUT))  # fmt: skip
-        with response:
-            for line in response.iter_lines():
-                if line.strip():
-                    yield GameRecordDocument.from_dict(json.loads(line))
+        while True:
+            response = self._call("listRecords", params=params, headers={"Accept": "application/x-ndjson"},
+                                  stream=True, timeout=(self.timeout, STREAM_READ_TIMEOUT))  # fmt: skip
+            with response:
+                for line in response.iter_lines():
+                    if line.strip():
+                        yield GameRecordDocument.from_dict(json.loads(line))
+                following = _next_cursor(response.headers.get("Link", ""))
+            if following is None:
+                return
+            params = {**params, "cursor": following}
 
     def get_rules(self) -> RulesCatalogue:
         return RulesCatalogue.from_dict(self._call("getRules").json())

@@ -100,6 +100,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "seeded_games_disabled": SeededGamesDisabled,
     "too_far_behind": TooFarBehind,
     "create_rate_limited": Retryable,
+    "export_rate_limited": Retryable,
     "too_many_games": Retryable,
     "too_many_computer_games": Retryable,
     "round_not_finished": Conflict,

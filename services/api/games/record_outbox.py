@@ -5,7 +5,8 @@ Every game gets its entry before its creation is committed, due shortly before i
 even if the process dies right after the commit.  The commit that ends the game makes it due at once
 (:meth:`RecordSchedule.finished`, after the commit: one ``ZADD``, at the end only).  The records writer
 (:mod:`services.api.records.writer`) drains the outbox; a game still in play when its entry comes due is
-due again before its new expiry.
+due again before its new expiry, and one abandoned is recorded hidden then, ended at its expiry and only then
+shown.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from services.api.store.protocol import GameRecord, GameStore
 
-EXPIRY_MARGIN_SECONDS = 3600  # an abandoned game is recorded this long before it would expire
+EXPIRY_MARGIN_SECONDS = 3600  # an abandoned game is recorded (hidden) this long before it would expire
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,10 @@ every API process: one budget per client address for all ``/v1`` requests
 (an application-wide limit, not flask-limiter's per-route default limits),
 and one per seat token, shared by every v1 route, for requests that carry one.
 The two add up: a token's requests also spend its address's budget; hints
-and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``), and game
+and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``), game
 creation a fourth, per address (``CREATE_RATE_LIMIT``, refused with its own
-code, ``create_rate_limited``).  A refused request gets a 429 problem+json
+code, ``create_rate_limited``), and the records' NDJSON export a fifth, per address
+(``EXPORT_RATE_LIMIT``, ``export_rate_limited``).  A refused request gets a 429 problem+json
 with ``Retry-After`` (at least 1 s; a quota's own 429 keeps the app's value).
 ``/healthz`` and the contract/docs pages are not limited; ``/readyz`` and
 ``/metrics`` are limited only where :mod:`services.api.http.listeners` says (on
@@ -33,8 +34,17 @@ from services.api.http.listeners import Listeners
 from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import ApiError, problem_response
 
-SCOPE_CODES = {"create": "create_rate_limited"}  # a limit's scope -> its refusal's code (else rate_limited)
-EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
+SCOPE_CODES = {"create": "create_rate_limited", "export": "export_rate_limited"}  # a scope's refusal code
+REFUSED_WHAT = {"create_rate_limited": "games created from this address", "export_rate_limited": "record exports"}
+EXPOSED_HEADERS = [
+    "ETag",
+    "Link",
+    "Location",
+    "Retry-After",
+    "X-Request-ID",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "X-Request-ID"]
 
 
@@ -122,7 +132,7 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any], listeners: Li
         code = SCOPE_CODES.get(str(error.limit.scope), "rate_limited")
         if code != "rate_limited":
             QUOTA_REFUSALS.labels(code).inc()
-        what = "games created from this address" if code == "create_rate_limited" else "requests"
+        what = REFUSED_WHAT.get(code, "requests")
         detail = f"Too many {what}: the limit is {error.description}. Retry after the time in Retry-After."
         return problem_response(ApiError(429, code, detail))
 
@@ -170,6 +180,22 @@ def limit_creates(app: Flask, limiter: Limiter) -> None:
     endpoint = "v1.create_game"
     app.view_functions[endpoint] = limiter.limit(
         app.config["CREATE_RATE_LIMIT"], key_func=client_address, override_defaults=False, scope="create"
+    )(app.view_functions[endpoint])
+
+
+def limit_exports(app: Flask, limiter: Limiter, is_export: Callable[[], bool]) -> None:
+    """``EXPORT_RATE_LIMIT`` per client address on the records' NDJSON export (``GET /v1/records`` when
+    ``is_export``: the route's own test), on top of the shared budgets: one export streams up to
+    ``EXPORT_MAX_RECORDS`` whole records, a page of the listing 200 summaries at most."""
+    if not app.config["EXPORT_RATE_LIMIT"]:
+        return
+    endpoint = "v1.records"
+    app.view_functions[endpoint] = limiter.limit(
+        app.config["EXPORT_RATE_LIMIT"],
+        key_func=client_address,
+        override_defaults=False,
+        scope="export",
+        exempt_when=lambda: not is_export(),
     )(app.view_functions[endpoint])
 
 

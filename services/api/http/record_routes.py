@@ -1,13 +1,17 @@
 """The records' routes on the v1 blueprint: one game's record, and the listing (pages, or an NDJSON export).
 
-Handlers only parse and answer; what a record is and where it comes from is
-:mod:`services.api.records.reading` and :mod:`services.api.records.repository`.
+Handlers only parse and answer; what a record is, which records are shown and where they come from is
+:mod:`services.api.records.reading` and :mod:`services.api.records.repository`.  An export sends at most
+``EXPORT_MAX_RECORDS`` records; one that stops short of the end says where the next one starts in a
+``Link: <…cursor=…>; rel="next"`` header (the export's own rate limit: ``EXPORT_RATE_LIMIT``,
+:func:`services.api.http.rate_limits.limit_exports`, on the requests :func:`wants_export` picks).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import orjson
 from flask import Response, current_app, request
@@ -60,14 +64,32 @@ def records() -> Response:
     where = RecordFilter(_ms(query["since"]), _ms(query["until"]), query["level"], query["result"])
     after = _cursor(query["cursor"])
     repository = _repository()
-    if query["format"] == "ndjson" or (query["format"] is None and _prefers_ndjson()):
-        return Response(_lines(repository.stream(where, after)), 200, [("Content-Type", NDJSON)])
+    if wants_export():
+        most = int(current_app.config["EXPORT_MAX_RECORDS"])
+        end = repository.export_end(where, after, most) if most > 0 else None
+        headers = [("Content-Type", NDJSON)]
+        if end is not None:
+            headers.append(("Link", f'<{_continued_at(end)}>; rel="next"'))
+        return Response(_lines(repository.stream(where, after, end)), 200, headers)
     summaries, following = repository.page(where, after, query["limit"])
     body = {
         "records": [_summary(each) for each in summaries],
         "next_cursor": encode_cursor(following) if following else None,
     }
     return Response(orjson.dumps(body), 200, [("Content-Type", "application/json")])
+
+
+def wants_export() -> bool:
+    """The request asks for the NDJSON export (``format=ndjson``, or no ``format`` and an ``Accept`` that prefers
+    NDJSON): the one test of the route and of its rate limit."""
+    chosen = request.args.get("format")
+    return chosen == "ndjson" or (chosen is None and _prefers_ndjson())
+
+
+def _continued_at(end: tuple[int, str]) -> str:
+    """This request's URL (path and query) with the cursor of the export that goes on after ``end``."""
+    args = {**request.args.to_dict(), "cursor": encode_cursor(end)}
+    return f"{request.path}?{urlencode(args)}"
 
 
 def _records_query() -> dict[str, Any]:

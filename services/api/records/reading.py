@@ -2,9 +2,10 @@
 
 A finished game's record comes from the database; one not written yet (the writer is a moment behind, or
 the database is down) is built from the game Redis still holds — it can't have expired, it keeps no
-expiry until its record is written.  A game still in play has no record yet (``409 game_in_play``), even an
-abandoned one already recorded: it may still go on.  With the database down, a finished game Redis holds
-still answers; anything else is a ``503 records_unavailable``.
+expiry until its record is written.  A game still in play has no record yet (``409 game_in_play``); an
+abandoned game's record is read as the listing reads it, only once shown (the repository's rule,
+:mod:`services.api.records.repository`: once its game is gone).  With the database down, a finished game
+Redis holds still answers; anything else is a ``503 records_unavailable``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,13 @@
 """Records in the database: written once per game (a later version replaces an earlier one), read one by
 one, listed newest first a page at a time, and exported whole as a stream.
 
+**Which records are shown** — one rule, here, for the record of one game (``/record``), the listing and the
+export: a finished game's record is shown as soon as it is written (nothing in the game can change any more);
+an abandoned game's is written *hidden* (:meth:`RecordRepository.save`) and shown only by
+:meth:`RecordRepository.reveal`, which the records writer calls once the game is gone from the live store
+(:mod:`services.api.records.writer`).  While hidden it is a record no read returns (:data:`SHOWN`), so a game
+that can still be joined or played is never listed.
+
 SQLAlchemy Core over whichever database ``RECORDS_DATABASE_URL`` names (:mod:`services.api.records.database`):
 the upsert is the dialect's own ``INSERT … ON CONFLICT DO UPDATE … WHERE version <`` (PostgreSQL and SQLite
 both have it), so a record written twice — two writers, or a retry after a lost reply — is stored once.
@@ -16,14 +23,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, and_, delete, exists, select, tuple_
+from sqlalchemy import Engine, and_, delete, exists, false, select, true, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from services.api.records.content import player
+from services.api.records.content import FINISHED, player
 from services.api.records.schema import game_records, record_seats
 from services.api.store.protocol import now_ms
 
 STREAM_BATCH = 100  # records read per query while streaming an export: bounds its memory
+SHOWN = game_records.c.hidden == false()  # the condition of every read: no hidden record is ever returned
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +70,8 @@ class RecordRepository:
 
     def save(self, document: dict[str, Any], created_ms: int, ended_ms: int) -> bool:
         """Store ``document`` (:func:`services.api.records.content.build`) unless a record of a later (or the
-        same) version of its game is stored; True when it was stored."""
+        same) version of its game is stored; True when it was stored.  A record of a game that did not finish
+        is stored hidden (see the module doc)."""
         row = {
             "game_id": document["game_id"],
             "version": document["version"],
@@ -71,6 +80,7 @@ class RecordRepository:
             "ended_ms": ended_ms,
             "recorded_ms": now_ms(),
             "body": orjson.dumps(document).decode(),
+            "hidden": document["outcome"] != FINISHED,
         }
         insert = self._insert(game_records).values(row)
         upsert = insert.on_conflict_do_update(
@@ -96,8 +106,8 @@ class RecordRepository:
         return True
 
     def get(self, game_id: str) -> tuple[str, bytes] | None:
-        """The stored record's outcome and document (JSON), or None."""
-        query = select(game_records.c.outcome, game_records.c.body).where(game_records.c.game_id == game_id)
+        """The shown record's outcome and document (JSON), or None (none stored, or hidden)."""
+        query = select(game_records.c.outcome, game_records.c.body).where(game_records.c.game_id == game_id, SHOWN)
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
         return None if row is None else (row.outcome, row.body.encode())
@@ -121,18 +131,50 @@ class RecordRepository:
         more = len(rows) > limit
         return summaries, ((rows[limit - 1].ended_ms, rows[limit - 1].game_id) if more and limit else None)
 
-    def stream(self, where: RecordFilter, after: Cursor | None = None) -> Iterator[bytes]:
-        """Every matching record document (JSON), newest first: batches of :data:`STREAM_BATCH`, each its
-        own short query, so an export of any size holds one batch in memory and no long transaction."""
+    def export_end(self, where: RecordFilter, after: Cursor | None, most: int) -> Cursor | None:
+        """Where an export of at most ``most`` records from ``after`` stops: the key of its ``most``-th record
+        when more follow it (pass it to :meth:`stream` as ``through``, and as the next export's cursor); None
+        when the export reaches the last record."""
+        columns = [game_records.c.ended_ms, game_records.c.game_id]
+        query = self._query(columns, where, after, None).offset(most - 1).limit(2)
+        with self.engine.connect() as connection:
+            rows = list(connection.execute(query))
+        return (rows[0].ended_ms, rows[0].game_id) if len(rows) == 2 else None
+
+    def stream(
+        self, where: RecordFilter, after: Cursor | None = None, through: Cursor | None = None
+    ) -> Iterator[bytes]:
+        """Every matching record document (JSON), newest first, after ``after`` and down to ``through``
+        (included; :meth:`export_end`): batches of :data:`STREAM_BATCH`, each its own short query, so an
+        export of any size holds one batch in memory and no long transaction."""
         cursor = after
         while True:
             columns = [game_records.c.game_id, game_records.c.ended_ms, game_records.c.body]
-            rows = self._rows(columns, where, cursor, STREAM_BATCH)
+            rows = self._rows(columns, where, cursor, STREAM_BATCH, through)
             for row in rows:
                 yield row.body.encode()
             if len(rows) < STREAM_BATCH:
                 return
             cursor = (rows[-1].ended_ms, rows[-1].game_id)
+
+    def reveal(self, game_ids: list[str]) -> int:
+        """Show the hidden records of these games (their games are gone); how many were hidden."""
+        if not game_ids:
+            return 0
+        hidden = and_(game_records.c.game_id.in_(game_ids), game_records.c.hidden == true())
+        with self.engine.begin() as connection:
+            return int(connection.execute(update(game_records).where(hidden).values(hidden=False)).rowcount)
+
+    def hidden(self, after: str, limit: int) -> list[str]:
+        """Up to ``limit`` ids of games whose record is hidden, in id order after ``after`` (a sweep's walk)."""
+        query = (
+            select(game_records.c.game_id)
+            .where(game_records.c.hidden == true(), game_records.c.game_id > after)
+            .order_by(game_records.c.game_id)
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return list(connection.execute(query).scalars())
 
     def purge(self, before_ms: int, limit: int = 1000) -> int:
         """Delete up to ``limit`` records that ended before ``before_ms`` (retention); how many went."""
@@ -148,13 +190,22 @@ class RecordRepository:
         with self.engine.connect() as connection:
             return connection.execute(select(1)).scalar() == 1
 
-    def _rows(self, columns: list[Any], where: RecordFilter, after: Cursor | None, limit: int) -> list[Any]:
-        query = select(*columns).where(*_conditions(where))
-        if after is not None:
-            query = query.where(tuple_(game_records.c.ended_ms, game_records.c.game_id) < tuple_(*after))
-        query = query.order_by(game_records.c.ended_ms.desc(), game_records.c.game_id.desc()).limit(limit)
+    def _rows(
+        self, columns: list[Any], where: RecordFilter, after: Cursor | None, limit: int, through: Cursor | None = None
+    ) -> list[Any]:
+        query = self._query(columns, where, after, through).limit(limit)
         with self.engine.connect() as connection:
             return list(connection.execute(query))
+
+    def _query(self, columns: list[Any], where: RecordFilter, after: Cursor | None, through: Cursor | None) -> Any:
+        """The shown records ``where`` selects, newest first, after ``after`` and down to ``through``."""
+        key = tuple_(game_records.c.ended_ms, game_records.c.game_id)
+        query = select(*columns).where(SHOWN, *_conditions(where))
+        if after is not None:
+            query = query.where(key < tuple_(*after))
+        if through is not None:
+            query = query.where(key >= tuple_(*through))
+        return query.order_by(game_records.c.ended_ms.desc(), game_records.c.game_id.desc())
 
     def _players(self, game_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         if not game_ids:

@@ -2,21 +2,29 @@
 
 One :class:`RecordWriter` per API process (a daemon thread, like the AI sweeper): every
 ``RECORDS_DRAIN_INTERVAL_SECONDS`` it claims the due outbox entries (the claim moves an entry a lease of
-``RECORDS_RETRY_SECONDS`` ahead, so one process works on it and a failed write is retried then) and for
+``RECORDS_RETRY_SECONDS`` ahead, so one process works on it and a failed step is retried then) and for
 each game:
 
-- **gone** (expired, flushed, never created): the entry goes;
-- **finished**: its record is written, then the game gets its expiry back (``FINISHED_GAME_TTL_SECONDS``)
-  and the entry goes — the game had none since its last move, so it can't expire unrecorded;
-- **in play**, more than the margin from its expiry: due again a margin before it; within the margin
-  (abandoned): its record is written as ``abandoned`` and the entry is due again just after the expiry
-  (a move meanwhile pushes both back, and its end replaces the record).  A game that never started (a seat
-  stayed open) is not recorded.
+- **finished**: its record is written (shown at once), then the game gets its expiry back
+  (``FINISHED_GAME_TTL_SECONDS``) and the entry goes — the game had none since its last move, so it can't
+  expire unrecorded;
+- **in play**, more than the margin from its expiry: due again a margin before it;
+- **in play within the margin** (abandoned): its record is written *hidden*
+  (:meth:`~services.api.records.repository.RecordRepository.save`) and the entry is due again at the game's
+  expiry; then the game is ended (:meth:`~services.api.store.record_outbox.RecordOutbox.end_game`: every key
+  deleted at once, only at the version recorded) and only then is its record shown.  A move meanwhile wins:
+  the game is not ended, it is due again a margin before its new expiry, and its end (or its next
+  abandonment) replaces the record.  A game that never started (a seat stayed open) is not recorded;
+- **gone** (expired, ended, flushed, never created): what is left of it goes, its hidden record (if any) is
+  shown, and the entry goes.
 
-A write the database refuses (down, unreachable) leaves the entry claimed until the retry, and holds a
-game in play that would expire meanwhile (:meth:`~services.api.store.record_outbox.RecordOutbox.keep_game`):
-nothing expires before its record is written.  A record written twice is stored once
-(:meth:`services.api.records.repository.RecordRepository.save`).
+A step the database refuses (down, unreachable) leaves the entry claimed until the retry, and holds a game in
+play that would expire meanwhile (:meth:`~services.api.store.record_outbox.RecordOutbox.keep_game`): nothing
+expires before its record is written, and a record is shown only after its game is gone, never before; an
+entry leaves the outbox only once its record is shown.  A record written twice is stored once
+(:meth:`services.api.records.repository.RecordRepository.save`).  As a net under all of it (an entry lost with
+a Redis failover, records hidden by a migration), :meth:`RecordWriter.sweep` shows, a batch at a time and
+once an hour, every hidden record whose game is gone.
 """
 
 from __future__ import annotations
@@ -34,11 +42,14 @@ from services.api.metrics import RECORD_WRITE_FAILURES, RECORDS_WRITTEN
 from services.api.records.content import build
 from services.api.records.database import migrate
 from services.api.records.repository import RecordRepository
-from services.api.store.protocol import GameStore
+from services.api.store.protocol import GameStore, NotReplicated
 
 log = logging.getLogger(__name__)
 DRAIN_BATCH = 100  # entries claimed per drain
 PURGE_EVERY_SECONDS = 3600.0  # retention: old records deleted this often
+SWEEP_EVERY_SECONDS = 3600.0  # hidden records whose game is gone are looked for this often (and at start)
+SWEEP_BATCH = 500  # hidden records looked at per drain while a sweep is under way
+END_EARLY_SECONDS = 1.0  # an abandoned game this close to its expiry is ended now
 DAY_MS = 86_400_000
 
 
@@ -64,6 +75,8 @@ class RecordWriter:
         self.clock = clock
         self.migrated = False
         self._purged_at = 0.0
+        self._swept_at: float | None = None  # when the last sweep started (None: none yet)
+        self._sweep_from: str | None = None  # the game id a sweep under way goes on after
         self._stop = threading.Event()
 
     def start(self) -> None:
@@ -77,6 +90,7 @@ class RecordWriter:
         while not self._stop.wait(self.interval):
             try:
                 self.drain()
+                self.sweep()
                 self._purge()
                 store_down = False
             except redis.exceptions.RedisError as error:  # the game store is down: the entries wait in it
@@ -108,7 +122,7 @@ class RecordWriter:
         """One claimed entry (see module doc)."""
         record = self.store.load(game_id)
         if record is None:
-            self.store.record_done(game_id)
+            self._end(game_id, None)
             return
         now, margin = self.clock(), self.schedule.margin
         over = record.state.phase == "game_over"
@@ -121,18 +135,68 @@ class RecordWriter:
             return
         document = build(record)
         try:
-            self.repository.save(document, record.created_ms, record.changed_ms or record.created_ms)
+            stored = self.repository.save(document, record.created_ms, record.changed_ms or record.created_ms)
         except SQLAlchemyError as error:
-            RECORD_WRITE_FAILURES.inc()
-            log.warning("record not written, retried in %.0f s: %s", self.retry, error.__class__.__name__)
+            self._failed("record not written", error)
             if not over:
                 self.store.keep_game(game_id, margin)  # abandoned: held until its record is written
             return
-        RECORDS_WRITTEN.labels(document["outcome"]).inc()
-        if not over:
-            self.store.schedule_record(game_id, now + (left or margin) + 1)
-        elif not self.store.record_written(game_id, record.version):
-            self.store.schedule_record(game_id, now)  # changed since it was read: record its newer version
+        if stored:
+            RECORDS_WRITTEN.labels(document["outcome"]).inc()
+        if over:
+            if not self.store.record_written(game_id, record.version):
+                self.store.schedule_record(game_id, now)  # changed since it was read: record its newer version
+        elif left is not None and left > END_EARLY_SECONDS:
+            self.store.schedule_record(game_id, now + left)  # abandoned, recorded hidden: ended at its expiry
+        else:
+            self._end(game_id, record.version)
+
+    def _end(self, game_id: str, version: int | None) -> None:
+        """End the abandoned game at ``version`` (None: what is left of a game that is gone), then show its record
+        and drop its entry; a game changed since is due again at once (a move wins)."""
+        try:
+            ended = self.store.end_game(game_id, version)
+        except NotReplicated as error:  # deleted, but a failover could bring it back: not shown yet
+            self._failed("game end not replicated", error)
+            return
+        if not ended:
+            self.store.schedule_record(game_id, self.clock())
+            return
+        try:
+            self.repository.reveal([game_id])
+        except SQLAlchemyError as error:
+            self._failed("record not shown", error)  # the entry stays claimed: shown at the retry
+            return
+        self.store.record_done(game_id)
+
+    def _failed(self, what: str, error: Exception) -> None:
+        RECORD_WRITE_FAILURES.inc()
+        log.warning("%s, retried in %.0f s: %s", what, self.retry, error.__class__.__name__)
+
+    def sweep(self) -> int:
+        """Show the hidden records whose game is gone, :data:`SWEEP_BATCH` per call while a sweep is under way;
+        a sweep starts at the first call and every :data:`SWEEP_EVERY_SECONDS`.  How many were shown."""
+        now = self.clock()
+        if self._sweep_from is None:
+            if not self.migrated or (self._swept_at is not None and now - self._swept_at < SWEEP_EVERY_SECONDS):
+                return 0
+            self._swept_at, self._sweep_from = now, ""
+        try:
+            hidden = self.repository.hidden(self._sweep_from, SWEEP_BATCH)
+            gone = [game_id for game_id in hidden if self.store.load(game_id) is None and self._cleared(game_id)]
+            shown = self.repository.reveal(gone)
+        except SQLAlchemyError as error:  # the database is down: this batch again at the next call
+            log.warning("records sweep: database unavailable: %s", error.__class__.__name__)
+            return 0
+        self._sweep_from = hidden[-1] if len(hidden) == SWEEP_BATCH else None
+        return shown
+
+    def _cleared(self, game_id: str) -> bool:
+        """What is left of a gone game is deleted (as the outbox's own path does); False when not replicated."""
+        try:
+            return self.store.end_game(game_id, None)
+        except NotReplicated:
+            return False
 
     def _purge(self) -> None:
         """Retention: records that ended more than ``retention_days`` ago go, once an hour."""

@@ -23,7 +23,14 @@ from typing import Any
 import orjson
 
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
-from services.api.store.protocol import GameRecord, Notice, RecentCopies, entry_answers, notify_channel
+from services.api.store.protocol import (
+    GameRecord,
+    Notice,
+    RecentCopies,
+    entry_answers,
+    idempotency_key,
+    notify_channel,
+)
 
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600.0  # a game's time left when a test set none (GAME_TTL_SECONDS's default)
 
@@ -252,3 +259,19 @@ class MemoryStore:
         with self.backend.changed:
             self.backend.kept[game_id] = seconds
             self.backend.ttls[game_id] = max(seconds, self.backend.ttls.get(game_id, 0.0))
+
+    def end_game(self, game_id: str, version: int | None) -> bool:
+        backend = self.backend
+        with backend.changed:
+            stored = backend.games.get(game_id)
+            if stored is not None and stored[0] != version:
+                return False  # changed since (or gone was expected): a move wins
+            backend.games.pop(game_id, None)
+            backend.events.pop(game_id, None)
+            for seat in range(4):
+                backend.idempotent.pop(idempotency_key(game_id, seat), None)
+            backend.pending.pop(game_id, None)
+            backend.watched.pop(game_id, None)
+            backend.paused.discard(game_id)
+            backend.ttls.pop(game_id, None)
+            return True

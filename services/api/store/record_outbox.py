@@ -13,6 +13,9 @@ the memory store in :class:`services.api.store.memory_store.MemoryStore`.
   expiry off (:mod:`services.api.store.redis_commit`); :meth:`RecordOutbox.record_written` gives it back
   (``FINISHED_GAME_TTL_SECONDS``) once the record is in the database, and :meth:`RecordOutbox.keep_game`
   holds a game in play whose record could not be written.
+- **An abandoned game ends before its record is shown**: :meth:`RecordOutbox.end_game` deletes every key of
+  a game in play, at once and only if nobody changed it since the version recorded, so the records writer
+  shows an abandoned game's record only once nobody can join or play it any more.
 """
 
 from __future__ import annotations
@@ -41,3 +44,9 @@ class RecordOutbox(Protocol):
 
     def keep_game(self, game_id: str, seconds: float) -> None:
         """The game (all its keys) expires no sooner than ``seconds`` from now: its record is not written yet."""
+
+    def end_game(self, game_id: str, version: int | None) -> bool:
+        """Delete every key of the game at once if it is still at ``version`` (None: if it is gone, what is left
+        of it); True when the game is gone now, False (nothing done) when it exists at another version: a
+        move since wins.  Raises :class:`~services.api.store.protocol.NotReplicated` when the deletion is
+        made but fewer replicas than required confirm it."""

@@ -4,7 +4,9 @@ The outbox is sharded like the AI ledger: 16 sorted sets ``records:outbox:{0}`` 
 slot, a game in the shard its id hashes to, scored by when its record is due.  A claim is one script on
 the shard (:data:`CLAIM_LUA`: still due? then due again a lease later); giving a finished game its expiry
 back is one script on the game's slot (:data:`WRITTEN_LUA`), so a game that changed since the record was
-built keeps its own expiry.
+built keeps its own expiry; so is ending an abandoned game (:data:`END_LUA`: every key of the game deleted at
+once, only at the version recorded), followed by ``WAIT`` when replicas must confirm changes, so a failover
+cannot bring back a game whose record is shown.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.store.protocol import idempotency_key
-from services.api.store.redis_keys import PENDING_SHARDS, events_key, game_key
+from services.api.store.redis_keys import PENDING_SHARDS, events_key, game_key, paused_key, pending_key, watched_key
 
 OUTBOX_SETS = tuple(f"records:outbox:{{{shard}}}" for shard in range(PENDING_SHARDS))
 SEATS = 4
@@ -50,6 +52,14 @@ return 1
 """
 
 
+END_LUA = """
+local version = redis.call('HGET', KEYS[1], 'v')
+if version and version ~= ARGV[1] then return 0 end  -- changed since the record was built: a move wins
+redis.call('DEL', unpack(KEYS))
+return 1
+"""
+
+
 def outbox_set(game_id: str) -> str:
     """The outbox shard that holds a game's entry (stable: a hash of the id)."""
     return OUTBOX_SETS[zlib.crc32(game_id.encode()) % PENDING_SHARDS]
@@ -60,12 +70,20 @@ def game_keys(game_id: str) -> list[str]:
     return [game_key(game_id), events_key(game_id), *(idempotency_key(game_id, seat) for seat in range(SEATS))]
 
 
+def every_key(game_id: str) -> list[str]:
+    """Every key a game may have (all in its slot): what :data:`END_LUA` deletes."""
+    return [*game_keys(game_id), pending_key(game_id), watched_key(game_id), paused_key(game_id)]
+
+
 class RedisRecordOutbox:
     """The outbox operations of :class:`services.api.store.protocol.GameStore`, for
     :class:`services.api.store.redis_store.RedisStore`."""
 
     client: redis.Redis | RedisCluster
     ttls: Any  # services.api.store.redis_commit.CommitTtls
+    _sender: Any  # services.api.store.redis_send.AtMostOnce
+    _wait: Any  # RedisStore._wait and _check_replicated: WAIT after a write, when replicas must confirm it
+    _check_replicated: Any
 
     @cached_property
     def _claim_script(self) -> Any:
@@ -78,6 +96,10 @@ class RedisRecordOutbox:
     @cached_property
     def _keep_script(self) -> Any:
         return self.client.register_script(KEEP_LUA)
+
+    @cached_property
+    def _end_script(self) -> Any:
+        return self.client.register_script(END_LUA)
 
     def schedule_record(self, game_id: str, due: float) -> None:
         self.client.zadd(outbox_set(game_id), {game_id: due})
@@ -109,3 +131,19 @@ class RedisRecordOutbox:
 
     def keep_game(self, game_id: str, seconds: float) -> None:
         self._keep_script(keys=game_keys(game_id)[:2], args=[max(1, int(seconds))])
+
+    def end_game(self, game_id: str, version: int | None) -> bool:
+        """:data:`END_LUA` on the game's slot, with ``WAIT`` behind it (the commit's way of sending; the script
+        may run twice: a second run finds the game gone and deletes nothing more)."""
+        keys = every_key(game_id)
+        script = self._end_script
+        commands = [("EVALSHA", script.sha, len(keys), *keys, "" if version is None else str(version)), *self._wait()]
+        try:
+            replies = self._sender.send_once(keys[0], *commands)
+        except redis.exceptions.NoScriptError:  # a restarted or promoted Redis: load the script, then send it
+            self.client.script_load(END_LUA)
+            replies = self._sender.send_once(keys[0], *commands)
+        if not replies[0]:
+            return False
+        self._check_replicated(replies, game_id)
+        return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 import requests
 
+from testkit.http_clients import from_address
 from testkit.processes import free_port
 from tests.conftest import API_TEST_DB, redis_url
 
@@ -179,3 +180,22 @@ def test_retry_after_only_where_the_service_means_it(gunicorn_factory):
     assert unavailable.status_code == 503 and unavailable.json()["code"] == "unavailable"
     assert unavailable.headers["X-RateLimit-Limit"] == "100", "the limit is in force"
     assert unavailable.headers["Retry-After"] == "1"
+
+
+def test_record_exports_have_a_limit_of_their_own_per_address(gunicorn_factory):
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "1000/minute", "EXPORT_RATE_LIMIT": "2/minute"}
+    base = gunicorn_factory(env)
+    first = from_address(ContractSession(base), "127.0.0.2")
+    plain = from_address(requests.Session(), "127.0.0.2")  # an export may be empty: no body to check
+    export = {"since": "2099-01-01T00:00:00Z", "format": "ndjson"}
+    assert plain.get(f"{base}/v1/records", params=export, timeout=10).status_code == 200
+    as_accepted = {"Accept": "application/x-ndjson"}  # the export asked for by Accept counts the same
+    assert plain.get(f"{base}/v1/records", params={"since": export["since"]}, headers=as_accepted).status_code == 200
+    refused = plain.get(f"{base}/v1/records", params=export, timeout=10)
+    assert refused.status_code == 429 and refused.json()["code"] == "export_rate_limited", refused.text
+    assert refused.headers["Content-Type"].startswith("application/problem+json")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert first.get("/v1/records", headers=as_accepted).json()["code"] == "export_rate_limited"  # spec-checked
+    assert first.get("/v1/records", params={"limit": 5}).status_code == 200, "pages are not exports"
+    other = from_address(requests.Session(), "127.0.0.3")
+    assert other.get(f"{base}/v1/records", params=export, timeout=10).status_code == 200, "each address its own"

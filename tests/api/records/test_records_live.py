@@ -1,21 +1,25 @@
 """Records on real processes: gunicorn, a Redis of the test's own, and each database (SQLite, the embedded
 default; PostgreSQL, a throwaway database of the session, or a private server a test stops).
 
-Shown here: a finished game's record read back after its Redis copy expired and after Redis was flushed;
-the database down at the game's end and back later (the record arrives, and only then may the game
-expire); a record written twice stored once; a 1,000-record NDJSON export, each line valid against the
-spec, streamed in bounded memory."""
+Shown here: a finished game's record read back after its Redis copy expired and after Redis was flushed; an
+abandoned game's record never listed, exported or read while any key of the game is in Redis, and shown once
+none is; the database down at the game's end and back later (the record arrives, and only then may the game
+expire); a record written twice stored once; a 1,000-record NDJSON export, each line valid against the spec,
+streamed in bounded memory; an export cut at its most records, continued from its Link."""
 
 from __future__ import annotations
 
 import json
 import tracemalloc
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 import pytest
 import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
+from redis.cluster import RedisCluster
 from sqlalchemy import func, select
 
 from services.api.app import create_app
@@ -25,6 +29,7 @@ from services.api.records.repository import STREAM_BATCH, RecordRepository
 from services.api.records.schema import game_records
 from services.api.store.redis_record_outbox import outbox_set
 from services.engine import make_rules, new_game
+from spades_client import SpadesClient
 from testkit.http_clients import planned_moves
 from testkit.postgres import private_postgres
 from testkit.processes import free_port
@@ -160,16 +165,17 @@ EXPORTED = 1000
 ENDED_FROM = 4_000_000_000_000  # far ahead of any real record: the export's own range
 
 
-def fill(url: str) -> list[dict]:
-    """1,000 records of real finished games (five games' records under 200 ids each); their documents."""
+def fill(url: str, count: int = EXPORTED, ended_from: int = ENDED_FROM) -> list[dict]:
+    """``count`` records of real finished games (five games' records under ``count / 5`` ids each), ended from
+    ``ended_from`` on; their documents."""
     engine = make_engine(url)
     migrate(engine)
     repository = RecordRepository(engine)
     games = [stored_game(f"export-seed-{seed}", seed=seed) for seed in range(5)]
     documents = []
-    for n in range(EXPORTED):
-        document = {**build(games[n % 5]), "game_id": f"export-{n:04d}-{url[:5]}"}
-        repository.save(document, ENDED_FROM, ENDED_FROM + n)
+    for n in range(count):
+        document = {**build(games[n % 5]), "game_id": f"export-{ended_from}-{n:04d}-{url[:5]}"}
+        repository.save(document, ended_from, ended_from + n)
         documents.append(document)
     engine.dispose()
     return documents
@@ -224,3 +230,89 @@ def test_an_export_streams_in_bounded_memory(records_db, private_redis_url):
     print(f"export: {sent} bytes sent, {peak} bytes peak, bound {batch}")
     assert sent > 4_500_000
     assert peak < batch < sent / 2
+
+
+ABANDONED_TTL = "4"  # GAME_TTL_SECONDS of the abandonment tests: recorded (hidden) 2 s before the game expires
+
+
+def live_keys(client: redis.Redis | RedisCluster, game_id: str) -> list[bytes]:
+    """Every key the game still has in Redis (on a cluster, on every master)."""
+    return list(client.scan_iter(match=f"game:{{{game_id}}}*"))
+
+
+def abandoned_game_is_shown_only_once_its_keys_are_gone(
+    base: str, client: redis.Redis | RedisCluster, url: str
+) -> None:
+    """A game played a little, left, played on after it was recorded as abandoned, then left for good: through
+    its whole life the listing, the export and ``/record`` never show it while Redis holds any key of it, and
+    they show its record (of the later move) once none is left."""
+    session = ContractSession(base)
+    since = (datetime.now(UTC) - timedelta(seconds=5)).isoformat()
+    created = session.post("/v1/games", json={"seats": [{"type": "human"}] * 4, "seed": SEED, "rules": RULES}).json()
+    game_id = created["game_id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    overrides = {k: v for k, v in RULES.items() if k != "preset"}
+    plan = planned_moves(game_id, tokens, new_game(make_rules("partnership", **overrides), SEED))
+
+    def move() -> int:
+        path, body, headers = plan.popleft()
+        response = session.post(path, data=body, headers={**headers, "Content-Type": "application/json"})
+        assert response.status_code == 200, response.text
+        return response.json()["version"]
+
+    def shown() -> bool:
+        """Whether the listing, the export and /record all show the game; never any of them while it is live."""
+        page = session.get("/v1/records", params={"since": since, "limit": 200}).json()["records"]
+        exported = requests.get(f"{base}/v1/records", params={"since": since, "format": "ndjson"}, timeout=10)
+        assert exported.status_code == 200  # (plain requests: the contract check takes no empty body)
+        lines = [json.loads(line) for line in exported.text.splitlines() if line]
+        found = (
+            game_id in [summary["game_id"] for summary in page],
+            game_id in [document["game_id"] for document in lines],
+            session.get(f"/v1/games/{game_id}/record").status_code,
+        )
+        left = live_keys(client, game_id)  # after the reads: keys that exist now existed during them
+        assert not left or found == (False, False, 409), f"a live game shown: {found}, its keys {left}"
+        return found == (True, True, 200)
+
+    move()
+    wait_until(lambda: not shown() and rows_of(url, game_id) == 1, "the abandoned game was never recorded")
+    version = move()  # played on after its abandonment was recorded: the move wins
+    wait_until(shown, "the abandoned game's record never appeared once the game was gone")
+    assert live_keys(client, game_id) == []
+    record = session.get(f"/v1/games/{game_id}/record").json()
+    assert record["outcome"] == "abandoned" and record["version"] == version
+    validator("GameRecordDocument").validate(record)
+    assert session.post(f"/v1/games/{game_id}/seats/0/claim").status_code == 404  # nothing left to take
+
+
+def test_an_abandoned_game_is_listed_exported_and_recorded_only_once_its_keys_are_gone(
+    gunicorn_factory, private_redis_url, records_db
+):
+    env, url = records_db
+    base = gunicorn_factory(server_env(GAME_TTL_SECONDS=ABANDONED_TTL, **env), redis=private_redis_url)
+    abandoned_game_is_shown_only_once_its_keys_are_gone(base, redis.Redis.from_url(private_redis_url), url)
+
+
+CAPPED_FROM = 4_100_000_000_000  # the capped export's own range (2099-12-03T…)
+
+
+def test_an_export_stops_at_its_most_records_and_its_link_goes_on_from_there(
+    gunicorn_factory, private_redis_url, records_db
+):
+    env, url = records_db
+    stored = fill(url, 25, CAPPED_FROM)
+    base = gunicorn_factory(server_env(EXPORT_MAX_RECORDS="10", **env), redis=private_redis_url)
+    since = datetime.fromtimestamp(CAPPED_FROM / 1000, UTC).isoformat()
+    path, parts, links = f"/v1/records?since={quote(since)}&format=ndjson", [], []
+    while path:
+        response = ContractSession(base).get(path)
+        assert response.status_code == 200 and response.headers["Content-Type"] == "application/x-ndjson"
+        parts.append([json.loads(line)["game_id"] for line in response.text.splitlines() if line])
+        links.append(response.headers.get("Link"))
+        path = response.links.get("next", {}).get("url")
+    assert [len(part) for part in parts] == [10, 10, 5]
+    assert [part for part in parts for part in part] == [document["game_id"] for document in stored[::-1]]
+    assert links[0].endswith('>; rel="next"') and "cursor=" in links[0] and links[-1] is None
+    exported = SpadesClient(base).export_records(since=since)  # the client follows the links itself
+    assert [record.game_id for record in exported] == [document["game_id"] for document in stored[::-1]]

@@ -4,7 +4,7 @@ The bodies are the single-Redis tests', run against a gunicorn in cluster mode
 (``cluster_api``, tests/conftest.py): whole games of humans and of computers,
 racing and idempotent moves, events and the stream, rate limits; then what only
 a cluster has: each game's keys in one slot, the AI ledger spread over shards,
-expiry, readiness.
+expiry, an abandoned game's record shown only once its keys are gone, readiness.
 """
 
 from __future__ import annotations
@@ -124,6 +124,15 @@ def test_a_finished_games_record_outlives_it_on_the_cluster(cluster_gunicorn, cl
     wait_until(lambda: not cluster_client.exists(f"game:{{{game_id}}}"), "the finished game did not expire")
     record = session.get(f"/v1/games/{game_id}/record")
     assert record.status_code == 200 and record.json()["outcome"] == "finished"
+
+
+def test_an_abandoned_games_record_is_shown_only_once_its_keys_are_gone_on_the_cluster(
+    cluster_gunicorn, cluster_client, tmp_path
+):
+    env = test_records_live.server_env(GAME_TTL_SECONDS=test_records_live.ABANDONED_TTL, DATA_DIR=str(tmp_path))
+    test_records_live.abandoned_game_is_shown_only_once_its_keys_are_gone(
+        cluster_gunicorn(env), cluster_client, f"sqlite:///{tmp_path}/records.sqlite3"
+    )
 
 
 def test_readiness_checks_the_cluster(cluster_api, ai_worker, redis_cluster):
