@@ -4,8 +4,10 @@
 
 Figures: random full rounds per second through the public ``apply`` API
 (uniformly random legal moves, ``legal_moves`` included), ``legal_moves``
-calls per second, and stored bytes for a fresh game, mid-round and after ten
-rounds with their hand records.
+calls per second, stored bytes for a fresh game, mid-round and after ten
+rounds with their hand records, and the µs of ``new_game`` (a game's first
+deal) from a server's secret and from a chosen seed, measured in alternating
+slices (the medians).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import time
 
 from services.engine import apply, legal_moves, make_rules, new_game, to_json, turn
@@ -51,6 +54,21 @@ def legal_moves_per_second(seconds: float) -> float:
     return calls / (time.perf_counter() - start)
 
 
+def new_game_microseconds(seconds: float) -> dict[str, float]:
+    """µs per ``new_game`` (the rules, a blank state and round 1's deal) without a seed (the server's
+    secret: SHAKE-256) and with one (Mersenne Twister), side by side in alternating slices."""
+    rules = make_rules("partnership")
+    slices: dict[str, list[float]] = {"secret": [], "chosen_seed": []}
+    count, deadline = 200, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        for name, seed in (("secret", None), ("chosen_seed", 12345)):
+            start = time.perf_counter()
+            for _ in range(count):
+                new_game(rules, seed)
+            slices[name].append((time.perf_counter() - start) / count * 1e6)
+    return {name: round(statistics.median(times), 1) for name, times in slices.items()}
+
+
 def stored_bytes() -> dict[str, int]:
     rules = make_rules("partnership", win_score=100_000, lose_score=None)
     rng = random.Random(3)
@@ -77,6 +95,7 @@ def main() -> None:
                 "random_rounds_per_second": round(rounds_per_second(args.seconds), 1),
                 "legal_moves_calls_per_second": round(legal_moves_per_second(args.seconds)),
                 "stored_bytes": stored_bytes(),
+                "new_game_microseconds": new_game_microseconds(args.seconds),
             },
             indent=2,
         )

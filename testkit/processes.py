@@ -82,6 +82,7 @@ def start_gunicorn(
         "API_THREADS": str(threads),
         "API_LOG_LEVEL": "warning",
         "LOG_LEVEL": "WARNING",
+        "ALLOW_SEEDED_GAMES": "1",  # match mode: tests and benchmarks deal from chosen seeds and replay them
         **(env or {}),
     }
     cmd = [sys.executable, "-m", "gunicorn", "-c", str(root / "gunicorn.conf.py")]

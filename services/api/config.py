@@ -37,7 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
     "STREAM_HEARTBEAT_SECONDS": 15.0,  # /stream: a ": keep-alive" comment after this long without an event
     "STREAM_MAX_SECONDS": 300.0,  # /stream: the server closes a stream this old; the client resumes
-    "ALLOW_SEEDED_GAMES": True,  # accept POST /v1/games with "seed" (its creator can compute every deal); off in public
+    "ALLOW_SEEDED_GAMES": False,  # accept POST /v1/games with "seed": match mode (the seed's chooser knows every deal)
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
     "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL (required in cluster mode)
     "CELERY_RESULT_BACKEND": None,  # where AI decisions come back; defaults to REDIS_URL (required in cluster mode)

@@ -22,6 +22,10 @@ cards come from ``rules.deck``: ``rules.deck.cards`` (the 52 it deals) and
 53 and ``"BJ"`` 54 with jokers); ``card_code`` and ``codes`` need no rules.
 ``BIG_JOKER``, ``LITTLE_JOKER`` and ``HIGH_DEUCE_OF_SPADES`` name those indexes;
 ``suit_of`` maps each to spades.
+
+A game's ``seed`` (a :data:`Seed`) never leaves the server: ``new_game(rules)``
+deals from a fresh 256-bit secret, ``new_game(rules, seed=7)`` from a chosen
+integer (reproducible; ``services/engine/dealing.py`` says how each deals).
 """
 
 from .cards import (
@@ -40,6 +44,7 @@ from .cards import (
     parse_card,
     suit_of,
 )
+from .dealing import Seed
 from .errors import CODES, EngineError
 from .events import (
     BidMade,
@@ -106,6 +111,7 @@ __all__ = [
     "RuleError",
     "Rules",
     "SchemaError",
+    "Seed",
     "TrickWon",
     "apply",
     "apply_with_events",

@@ -1,8 +1,12 @@
 """The whole game state as compact JSON, exactly round-trippable.
 
 Cards played are stored as one string of card codes; hands as integer masks.
-``schema`` versions the format: :func:`from_json` upgrades older documents
-(none yet) and refuses newer ones rather than misreading them.
+``schema`` versions the format: :func:`from_json` reads every version up to
+:data:`SCHEMA_VERSION` and refuses newer ones rather than misreading them.
+Schema 1 has an integer seed, schema 2 a secret one (64 hex digits,
+:mod:`services.engine.dealing`); the fields are otherwise the same, and a game
+with an integer seed is still written as schema 1, so an engine that knows
+only schema 1 refuses a secret's document instead of writing it back broken.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ import json
 from typing import Any
 
 from .cards import CARD_CODES, STANDARD_DECK, Deck
+from .dealing import Seed, is_secret
 from .rules import Rules, rules_from_dict
 from .state import GameState, RoundRecord
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # the newest this engine reads: 1, an integer seed; 2, a secret seed
 
 
 class SchemaError(ValueError):
@@ -73,10 +78,20 @@ def _round_fields_json(state: GameState) -> str:
     directly (every move stores it; ints, a phase name and card codes need no
     escaping).  tests/engine/test_serialization.py holds the two equal."""
     return (
-        f'"seed":{state.seed},"round":{state.round},"phase":"{state.phase}","hands":{_ints_json(state.hands)},'
-        f'"bids":{_ints_json(state.bids)},"plays":"{_plays_str(state.plays)}","leader":{state.leader},'
-        f'"tricks_won":{_ints_json(state.tricks_won)},"scores":{_ints_json(state.scores)},"bags":{_ints_json(state.bags)}'
+        f'"seed":{_seed_json(state.seed)},"round":{state.round},"phase":"{state.phase}",'
+        f'"hands":{_ints_json(state.hands)},"bids":{_ints_json(state.bids)},"plays":"{_plays_str(state.plays)}",'
+        f'"leader":{state.leader},"tricks_won":{_ints_json(state.tricks_won)},"scores":{_ints_json(state.scores)},'
+        f'"bags":{_ints_json(state.bags)}'
     ) + _house_fields_json(state)
+
+
+def _schema(seed: Seed) -> int:
+    """The schema a game's document is written in: its seed's form (module docstring)."""
+    return 2 if isinstance(seed, str) else 1
+
+
+def _seed_json(seed: Seed) -> str:
+    return f'"{seed}"' if isinstance(seed, str) else str(seed)  # a secret is hex: nothing to escape
 
 
 def _house_fields_json(state: GameState) -> str:
@@ -91,7 +106,7 @@ def _rules_json(rules: Rules) -> str:
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
-    data = {"schema": SCHEMA_VERSION, "rules": state.rules.to_dict(), **_round_fields(state)}
+    data = {"schema": _schema(state.seed), "rules": state.rules.to_dict(), **_round_fields(state)}
     data["history"] = [json.loads(_record_json(r)) for r in state.history]
     data["winner"] = list(state.winner) if state.winner is not None else None
     return data
@@ -121,13 +136,14 @@ def _history_json(history: tuple[RoundRecord, ...]) -> str:
 
 def from_dict(data: dict[str, Any]) -> GameState:
     schema = data.get("schema")
-    if schema != SCHEMA_VERSION:
-        raise SchemaError(f"unsupported game schema {schema!r} (this engine reads {SCHEMA_VERSION})")
+    if schema not in (1, 2):
+        raise SchemaError(f"unsupported game schema {schema!r} (this engine reads 1 to {SCHEMA_VERSION})")
+    seed = _stored_seed(schema, data["seed"])
     rules = rules_from_dict(data["rules"])
     deck = rules.deck
     return GameState(
         rules=rules,
-        seed=data["seed"],
+        seed=seed,
         round=data["round"],
         phase=data["phase"],
         hands=tuple(data["hands"]),
@@ -143,6 +159,14 @@ def from_dict(data: dict[str, Any]) -> GameState:
         looked=tuple(data.get("looked", (False,) * 4)),
         passes=tuple(data.get("passes", (0,) * 4)),
     )
+
+
+def _stored_seed(schema: int, seed: Any) -> Seed:
+    """A document's seed, checked for its schema's form; the error never shows it (it may be a secret)."""
+    fits = is_secret(seed) if schema == 2 else isinstance(seed, int) and not isinstance(seed, bool)
+    if not fits:
+        raise SchemaError(f"a schema {schema} game's seed has the wrong form")
+    return seed
 
 
 def _record(stored: list[Any], deck: Deck) -> RoundRecord:
@@ -171,7 +195,7 @@ def _document(state: GameState, history_text: str) -> str:
     winner = "null" if state.winner is None else json.dumps(list(state.winner), separators=(",", ":"))
     fields = _round_fields_json(state)
     rules = _rules_json(state.rules)
-    return f'{{"schema":{SCHEMA_VERSION},"rules":{rules},{fields},"history":{history_text},"winner":{winner}}}'
+    return f'{{"schema":{_schema(state.seed)},"rules":{rules},{fields},"history":{history_text},"winner":{winner}}}'
 
 
 def from_json(text: str | bytes, rounds: str | bytes | None = None) -> GameState:

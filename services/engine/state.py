@@ -10,12 +10,11 @@ returns a new one.
 
 from __future__ import annotations
 
-import random
-import secrets
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import CARDS_PER_SUIT, SPADES, SUIT_OF, bit, cards_in, mask_of, trick_winner_card
+from .cards import CARDS_PER_SUIT, SPADES, SUIT_OF, bit, mask_of, trick_winner_card
+from .dealing import Seed, deal, new_secret
 from .rules import Rules
 
 FIRST_SPADE = SPADES * CARDS_PER_SUIT  # the lowest spade index: every higher index is a spade too
@@ -43,7 +42,7 @@ class RoundRecord:
 @dataclass(frozen=True, slots=True)
 class GameState:
     rules: Rules
-    seed: int  # secret: never part of any view
+    seed: Seed  # never part of any view: a secret, or a chosen integer (services.engine.dealing)
     round: int  # 1-based
     phase: Phase
     hands: tuple[int, ...]  # 4 card masks
@@ -61,26 +60,6 @@ class GameState:
     blind: tuple[bool, ...] = (False,) * 4
     looked: tuple[bool, ...] = (False,) * 4
     passes: tuple[int, ...] = (0,) * 4
-
-
-def new_seed() -> int:
-    """An unpredictable 63-bit seed for a game nobody should be able to foresee."""
-    return secrets.randbits(63)
-
-
-def deal(seed: int, round_no: int, deck_cards: int = (1 << 52) - 1) -> tuple[int, ...]:
-    """The four 13-card hands of a round, uniformly at random from ``seed``.
-
-    Uses only ``Random.random`` (whose sequence Python guarantees across
-    versions) in a Fisher-Yates shuffle, so stored seeds replay forever.
-    ``deck_cards`` is the game's deck (``rules.deck.cards``), shuffled in index order.
-    """
-    rng = random.Random(f"spades:{seed}:{round_no}")
-    deck = list(cards_in(deck_cards))
-    for i in range(len(deck) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    return tuple(mask_of(deck[s * 13 : s * 13 + 13]) for s in range(SEATS))
 
 
 def dealer_of(round_no: int) -> int:
@@ -153,11 +132,11 @@ def exchange(hands: tuple[int, ...], passes: tuple[int, ...]) -> tuple[int, ...]
     return tuple(hands[s] | passes[partner_seat(s)] for s in range(SEATS))
 
 
-def new_game(rules: Rules, seed: int | None = None) -> GameState:
-    """A game in the bidding of round 1; ``seed`` makes it reproducible."""
+def new_game(rules: Rules, seed: Seed | None = None) -> GameState:
+    """A game in the bidding of round 1, dealt from a fresh secret; a chosen ``seed`` makes it reproducible."""
     blank = GameState(
         rules=rules,
-        seed=new_seed() if seed is None else seed,
+        seed=new_secret() if seed is None else seed,
         round=1,
         phase="bidding",
         hands=(0,) * SEATS,

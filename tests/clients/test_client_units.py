@@ -219,3 +219,17 @@ def test_the_client_package_imports_nothing_of_the_service_and_the_service_nothi
     assert {name: found for name, found in client.items() if found} == {}
     service = {str(p): "spades_client" in imported(p) for p in (root / "services").rglob("*.py")}
     assert [path for path, found in service.items() if found] == []
+
+
+def test_a_match_on_a_server_without_match_mode_stops_with_the_servers_answer(monkeypatch, tmp_path, capsys):
+    from spades_client import cli
+
+    refusal = problem("seeded_games_disabled", 403)
+    refusal["detail"] = "This server does not create games with a chosen seed (ALLOW_SEEDED_GAMES is off)."
+    session = FakeSession([FakeResponse(403, refusal) for _ in range(2)])  # the deal's two games
+    monkeypatch.setattr(cli, "SpadesClient", lambda api: SpadesClient(api, session=session))
+    bot = tmp_path / "bot.py"
+    bot.write_text("def choose(view):\n    return None\n")
+    code = cli.main(["match", "--api", "http://api", "--bot", f"{bot}:choose", "--deals", "1", "--parallel", "1"])
+    assert code == 2 and session.sent[0][0] == "POST"
+    assert "not in match mode: 403 seeded_games_disabled" in capsys.readouterr().err

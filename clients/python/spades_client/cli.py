@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from spades_client.client import SpadesClient
+from spades_client.errors import SeededGamesDisabled
 from spades_client.match import describe, run_match
 from spades_client.runner import Bot, Runner
 
@@ -112,7 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, stop_gently)
     if args.command == "play":
         return play(args, runner)
-    report = run_match(client, runner.bot, args.level, args.deals, args.seed, args.parallel, args.preset, runner)
+    try:
+        report = run_match(client, runner.bot, args.level, args.deals, args.seed, args.parallel, args.preset, runner)
+    except SeededGamesDisabled as refused:  # each deal is dealt twice from a seed: the server's match mode
+        print(f"spades-bot match: the server is not in match mode: {refused}", file=sys.stderr)
+        return 2
     print(json.dumps(report) if args.json else describe(report))
     return 0
 

@@ -36,14 +36,14 @@ from services.api.ai_seats.brokers import connect_once, node_of
 from services.api.ai_seats.results import ResultWaiter
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
-from services.engine import view
+from services.engine import Seed, view
 from services.players import DEFAULT_LEVEL, WORKER_QUEUES, queue_of
 
 log = logging.getLogger(__name__)
 TASK_NAME = "ai.decide"
 
 
-def decision_seed(game_seed: int, version: int, attempts: int) -> int:
+def decision_seed(game_seed: Seed, version: int, attempts: int) -> int:
     """Reproducible from the (secret) game seed, so a replay makes the same AI
     decisions, yet unpredictable to players, who never see that seed (unless
     they chose it: a seeded game says so, ``seeded: true``)."""

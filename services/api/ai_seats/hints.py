@@ -28,14 +28,14 @@ from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
 from services.api.store.protocol import GameRecord
-from services.engine import turn, view
+from services.engine import Seed, turn, view
 from services.players import HINT_LEVEL
 
 log = logging.getLogger(__name__)
 FIGURES = ("value", "make_chance", "trick_chance")  # the numbers a candidate may carry
 
 
-def hint_seed(game_seed: int, version: int, seat: int) -> int:
+def hint_seed(game_seed: Seed, version: int, seat: int) -> int:
     """Reproducible from the (secret) game seed, so asking again gives the same
     hint, yet unpredictable to players, who never see that seed."""
     digest = hashlib.sha256(f"{game_seed}:{version}:hint:{seat}".encode()).digest()

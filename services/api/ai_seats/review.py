@@ -26,12 +26,13 @@ from services.api.ai_seats.hints import checked_analysis
 from services.api.games.rendering import ViewCache, finished_rounds
 from services.api.games.replay import check_finished, replay_round
 from services.api.store.protocol import GameRecord
+from services.engine import Seed
 from services.players import HINT_LEVEL
 
 log = logging.getLogger(__name__)
 
 
-def review_seed(game_seed: int, round_no: int, trick: int | None, seat: int, step: str = "bid") -> int:
+def review_seed(game_seed: Seed, round_no: int, trick: int | None, seat: int, step: str = "bid") -> int:
     """Reproducible from the (secret) game seed, unpredictable to players (as hint seeds are); the
     house rules' blind decision and pass get seeds of their own (``step``)."""
     extra = f":{step}" if step in ("blind", "pass") else ""

@@ -68,7 +68,7 @@ class Collaborators:
     store: GameStore
     cache: ViewCache | None = None
     ai: AiHooks = NO_AI
-    allow_seeded: bool = True  # ALLOW_SEEDED_GAMES: off where strangers play (a seed's creator knows the deals)
+    allow_seeded: bool = True  # the app passes ALLOW_SEEDED_GAMES (off unless set): a seed's creator knows the deals
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
     records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
@@ -90,8 +90,9 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         raise ApiError(
             403,
             "seeded_games_disabled",
-            "This server does not create games with a chosen seed (ALLOW_SEEDED_GAMES is off): "
-            "whoever knows the seed knows every deal. Omit 'seed' for a secret random deal.",
+            "This server does not create games with a chosen seed (ALLOW_SEEDED_GAMES is off, its default): "
+            "whoever knows the seed knows every deal. Omit 'seed' and the server deals from a secret it keeps; "
+            "a duplicate match needs a server in match mode (ALLOW_SEEDED_GAMES=1).",
         )
     overrides = dict(body["rules"])
     preset = overrides.pop("preset")

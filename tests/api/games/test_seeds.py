@@ -20,7 +20,7 @@ def client(**config: Any) -> FlaskClient:
 
 
 def test_every_view_of_a_seeded_game_says_so_and_others_say_not():
-    http = client()
+    http = client(ALLOW_SEEDED_GAMES=True)
     for seed, seeded in ((7, True), (None, False)):
         body: dict[str, Any] = {"seats": [{"type": "human"}] * 3 + [{"type": "open"}]}
         if seed is not None:
@@ -37,8 +37,8 @@ def test_every_view_of_a_seeded_game_says_so_and_others_say_not():
         assert left.status_code == 200 and left.get_json()["seeded"] is seeded
 
 
-def test_a_server_that_refuses_seeds_answers_a_problem_and_still_creates_unseeded_games():
-    http = client(ALLOW_SEEDED_GAMES=False)
+def test_a_server_refuses_seeds_unless_told_to_with_a_problem_and_still_creates_unseeded_games():
+    http = client()  # ALLOW_SEEDED_GAMES at its default
     refused = http.post("/v1/games", json={"seed": 7})
     assert refused.status_code == 403 and refused.mimetype == "application/problem+json"
     problem = refused.get_json()
@@ -51,5 +51,6 @@ def test_a_server_that_refuses_seeds_answers_a_problem_and_still_creates_unseede
 def test_the_setting_reads_like_every_on_off_variable():
     from services.api.config import load_config
 
-    assert load_config(environ={})["ALLOW_SEEDED_GAMES"] is True
+    assert load_config(environ={})["ALLOW_SEEDED_GAMES"] is False
+    assert load_config(environ={"ALLOW_SEEDED_GAMES": "1"})["ALLOW_SEEDED_GAMES"] is True
     assert load_config(environ={"ALLOW_SEEDED_GAMES": "off"})["ALLOW_SEEDED_GAMES"] is False

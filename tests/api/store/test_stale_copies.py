@@ -23,6 +23,7 @@ CONFIG = {
     "AI_ENABLED": False,
     "RATE_LIMIT_ENABLED": False,
     "LOG_LEVEL": "WARNING",
+    "ALLOW_SEEDED_GAMES": True,  # the games are dealt from a chosen seed
 }
 
 
