@@ -28,7 +28,7 @@ from flask_limiter.errors import RateLimitExceeded
 from services.api.config import rate_limit_storage
 from services.api.games.auth import token_of
 from services.api.metrics import QUOTA_REFUSALS
-from services.api.problems import ApiError, problem_response
+from services.api.problems import MAX_INT64, ApiError, ascii_int, problem_response
 
 SCOPE_CODES = {"create": "create_rate_limited"}  # a limit's scope -> its refusal's code (else rate_limited)
 EXPOSED_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining"]
@@ -69,7 +69,7 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any]) -> Limiter:
     def retry_after_as_the_app_meant(response: Response) -> Response:
         if response.status_code == 429:  # the app's own 429 (a quota) keeps its value; the limiter's, its window's
             seconds = g.get("app_retry_after") or response.headers.get("Retry-After", "")
-            response.headers["Retry-After"] = str(max(1, int(seconds) if seconds.isdigit() else 1))
+            response.headers["Retry-After"] = str(max(1, ascii_int(seconds, MAX_INT64) or 1))
         elif g.get("app_retry_after") is not None:
             response.headers["Retry-After"] = g.app_retry_after
         else:

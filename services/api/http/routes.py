@@ -106,10 +106,7 @@ def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
 
 def _query(schema: Schema) -> dict[str, Any]:
     try:
-        args: dict[str, Any] = {}
-        for name, value in request.args.items():
-            args[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
-        return schema.load(args)
+        return schema.load(request.args.to_dict())
     except ValidationError as error:
         raise invalid_request(flatten_messages(error.messages)) from None
 

@@ -19,6 +19,7 @@ import orjson
 from sqlalchemy import Engine, and_, delete, exists, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
+from services.api.problems import MAX_INT64, ascii_int
 from services.api.records.content import player
 from services.api.records.schema import game_records, record_seats
 from services.api.store.protocol import now_ms
@@ -48,9 +49,10 @@ def decode_cursor(text: str) -> Cursor:
     """The cursor a page returned; ValueError for anything else."""
     raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
     ended, _, game_id = raw.partition(":")
-    if not game_id:
+    ended_ms = ascii_int(ended, MAX_INT64)  # ended_ms is a BIGINT: a larger number is no cursor of ours
+    if not game_id or ended_ms is None:
         raise ValueError("not a cursor")
-    return int(ended), game_id
+    return ended_ms, game_id
 
 
 class RecordRepository:
