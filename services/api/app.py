@@ -33,6 +33,7 @@ from services.api.http.health import health, healthz, readyz
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
 from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_hints
+from services.api.http.request_body import body_guard
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
@@ -72,7 +73,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     check_config(settings)
     app = Flask(__name__)
     app.config.update(settings)
-    app.wsgi_app = Edge(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = Edge(body_guard(app, _under_gevent()))  # type: ignore[method-assign]
     delay = float(settings["REFUSAL_DELAY_SECONDS"])
     if delay > 0 and settings["RATE_LIMIT_ENABLED"] and _under_gevent():  # a waiting refusal: a parked greenlet
         app.wsgi_app = SlowRefusals(app.wsgi_app, delay)  # type: ignore[method-assign]

@@ -28,6 +28,7 @@ TITLES: dict[str, str] = {
     "idempotency_key_reused": "The Idempotency-Key was used with a different request",
     "version_conflict": "The game has changed since the version in If-Match",
     "payload_too_large": "The request body is too large",
+    "request_timeout": "The request body did not arrive in time",
     "unsupported_media_type": "The request body must be application/json",
     "illegal_move": "The rules do not allow that move",
     "invalid_rules": "These house rules do not make sense together",
