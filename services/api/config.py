@@ -32,6 +32,7 @@ DEFAULTS: dict[str, Any] = {
     "RECORDS_RETENTION_DAYS": 0,  # records that ended longer ago are deleted (0 = kept forever)
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
     "BODY_READ_TIMEOUT_SECONDS": 10.0,  # a request body not received within this gets 408 and its connection closed
+    "TRUSTED_HOSTS": "",  # comma-separated Host names served (".example.com": subdomains); others 400 ("" = any)
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
     "STREAM_HEARTBEAT_SECONDS": 15.0,  # /stream: a ": keep-alive" comment after this long without an event

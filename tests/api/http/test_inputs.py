@@ -113,3 +113,9 @@ def test_crafted_numbers_in_headers_and_queries_are_400s(client):
     assert_refused(client.get(f"/v1/games/{game_id}/events?wait=%EF%BC%91"), "wait")  # "１", read as 1 by int()
     assert_refused(client.get(f"/v1/records?cursor={cursor_of(f'{2**63}:g1')}"), "cursor")
     assert client.get(f"/v1/games/{game_id}/events?after=0&wait=0").status_code == 200
+
+
+def test_path_numbers_are_ascii_digits(client):
+    game_id, _ = new_game(client)
+    assert client.post(f"/v1/games/{game_id}/seats/١/claim").status_code == 404  # not seat 1
+    assert client.post(f"/v1/games/{game_id}/seats/1/claim").status_code == 409  # seat 1 is taken
