@@ -35,6 +35,8 @@ accesslog = os.environ.get("API_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("API_LOG_LEVEL", "info")
 wsgi_app = "services.api.wsgi:app"
+# gunicorn 25.1+ opens a control socket (gunicornc: worker counts, reload, shutdown) by default; nothing here uses it
+control_socket_disable = True
 # CPython's cyclic garbage collector by default runs a young-generation pass
 # every 700 net container allocations: for this API about every 17 requests,
 # costing ~70 µs of a move's ~850 µs under load (docs/benchmarks.md).  Almost

@@ -53,3 +53,8 @@ def test_gevent_by_default_with_the_open_files_limit_raised_for_its_connections(
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert load_conf(monkeypatch, API_WORKER_CLASS="gthread")["worker_class"] == "gthread"
+
+
+def test_no_control_socket(monkeypatch):
+    """gunicorn 25.1+ opens a control socket (gunicornc: reload, shutdown, worker counts) unless told not to."""
+    assert load_conf(monkeypatch)["control_socket_disable"] is True
