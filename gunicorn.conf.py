@@ -44,11 +44,15 @@ threads = int(os.environ.get("API_THREADS", "32"))  # gthread only: each waiting
 worker_connections = int(os.environ.get("API_WORKER_CONNECTIONS", "10000"))  # gevent only: open connections
 timeout = int(os.environ.get("API_TIMEOUT", "60"))  # > the longest long poll (30 s)
 graceful_timeout = 10
-keepalive = 5
+# seconds a kept-alive connection waits for its next request, and (both worker classes: bound_request_heads)
+# the most a request's line and headers take to arrive
+keepalive = int(os.environ.get("API_KEEPALIVE", "5"))
 accesslog = os.environ.get("API_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("API_LOG_LEVEL", "info")
 wsgi_app = "services.api.wsgi:app"
+# gunicorn 25.1+ opens a control socket (gunicornc: worker counts, reload, shutdown) by default; nothing here uses it
+control_socket_disable = True
 # CPython's cyclic garbage collector by default runs a young-generation pass
 # every 700 net container allocations: for this API about every 17 requests,
 # costing ~70 µs of a move's ~850 µs under load (docs/benchmarks.md).  Almost
@@ -102,8 +106,29 @@ def drain_on_term(worker) -> None:
     signal.signal(signal.SIGTERM, on_term)
 
 
+def bound_request_heads(worker) -> None:
+    """A client sending its request line or headers slowly (or never) must not hold a thread: gevent's worker
+    reads them under a ``keepalive`` timeout, gthread's (once a first byte arrived) as long as they take, so a
+    gthread worker's are read within ``keepalive`` seconds too (services/api/http/request_body.HeadDeadline,
+    ended by ``pre_request``)."""
+    watchdog = getattr(worker.wsgi, "extensions", {}).get("spades.read_watchdog")
+    if worker_class != "gthread" or watchdog is None:
+        return
+    from services.api.http.request_body import HeadDeadline
+
+    worker.head_deadline = HeadDeadline(keepalive, watchdog)
+    worker.handle = worker.head_deadline.around(worker.handle)
+
+
+def pre_request(worker, req):
+    deadline = getattr(worker, "head_deadline", None)
+    if deadline is not None:
+        deadline.headers_read()
+
+
 def post_worker_init(worker):
     drain_on_term(worker)
+    bound_request_heads(worker)
     gc.freeze()  # the loaded app, its routes and modules: never garbage, never scanned again
     if gc_threshold > 0:
         gc.set_threshold(gc_threshold)

@@ -12,7 +12,7 @@ from celery import Celery
 from celery.backends.redis import RedisBackend
 from flask import Flask, Response, has_request_context, redirect, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.api.ai_seats.analysis import AnalysisTasks
@@ -30,15 +30,17 @@ from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.http import record_routes  # adds the records' routes to v1
 from services.api.http.health import health, healthz
+from services.api.http.inbound import init_inbound
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.listeners import init_listeners
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
 from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_exports, limit_hints
+from services.api.http.request_body import body_guard
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
-from services.api.problems import ApiError, problem_response
+from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
@@ -73,7 +75,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     check_config(settings)
     app = Flask(__name__)
     app.config.update(settings)
-    app.wsgi_app = Edge(app.wsgi_app)  # type: ignore[method-assign]
+    init_inbound(app)
+    app.wsgi_app = Edge(body_guard(app, _under_gevent()))  # type: ignore[method-assign]
     delay = float(settings["REFUSAL_DELAY_SECONDS"])
     if delay > 0 and settings["RATE_LIMIT_ENABLED"] and _under_gevent():  # a waiting refusal: a parked greenlet
         app.wsgi_app = SlowRefusals(app.wsgi_app, delay)  # type: ignore[method-assign]
@@ -256,6 +259,8 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
+        if isinstance(error, SecurityError):  # a Host not in TRUSTED_HOSTS (services/api/http/inbound.py)
+            return api_error(invalid_request([{"field": "Host", "message": "not a host this server answers for"}]))
         status = error.code or 500
         code = _HTTP_CODES.get(status, "invalid_request" if status < 500 else "internal_error")
         detail = error.description or error.name

@@ -33,6 +33,8 @@ DEFAULTS: dict[str, Any] = {
     "EXPORT_RATE_LIMIT": "10/hour",  # NDJSON exports of the records per client address, on top of its budget ("" = none)
     "EXPORT_MAX_RECORDS": 10_000,  # records one export sends at most; a Link header says where the next starts (0 = all)
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
+    "BODY_READ_TIMEOUT_SECONDS": 10.0,  # a request body not received within this gets 408 and its connection closed
+    "TRUSTED_HOSTS": "",  # comma-separated Host names served (".example.com": subdomains); others 400 ("" = any)
     "EVENTS_MAX_WAIT": 30,  # seconds; upper bound of ?wait= on /events
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
     "STREAM_HEARTBEAT_SECONDS": 15.0,  # /stream: a ": keep-alive" comment after this long without an event
@@ -91,6 +93,7 @@ _CASTS = {
     "RECORDS_RETENTION_DAYS": float,
     "EXPORT_MAX_RECORDS": int,
     "MAX_CONTENT_LENGTH": int,
+    "BODY_READ_TIMEOUT_SECONDS": float,
     "EVENTS_MAX_WAIT": int,
     "EVENTS_PAGE_SIZE": int,
     "STREAM_HEARTBEAT_SECONDS": float,

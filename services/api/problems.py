@@ -13,6 +13,7 @@ from flask import Response, json
 
 PROBLEM_TYPE_BASE = "urn:spades:problem:"
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+MAX_INT64 = 2**63 - 1  # the largest number a signed 64-bit column (a BIGINT, SQLite's INTEGER) holds
 
 TITLES: dict[str, str] = {
     "invalid_request": "The request is malformed or has invalid fields",
@@ -27,6 +28,7 @@ TITLES: dict[str, str] = {
     "idempotency_key_reused": "The Idempotency-Key was used with a different request",
     "version_conflict": "The game has changed since the version in If-Match",
     "payload_too_large": "The request body is too large",
+    "request_timeout": "The request body did not arrive in time",
     "unsupported_media_type": "The request body must be application/json",
     "illegal_move": "The rules do not allow that move",
     "invalid_rules": "These house rules do not make sense together",
@@ -84,6 +86,27 @@ def invalid_request(errors: list[dict[str, str]], detail: str | None = None) -> 
     """A 400 naming each bad field as ``{"field", "message"}``."""
     detail = detail or "; ".join(f"{e['field']}: {e['message']}" for e in errors)
     return ApiError(400, "invalid_request", detail, errors=errors)
+
+
+def ascii_int(text: str | None, maximum: int) -> int | None:
+    """``text`` as a whole number written in ASCII digits only, at most ``maximum``; else None.
+
+    The one rule for a number a client writes in a header, a query parameter or a cursor:
+    ``str.isdigit()`` alone also takes ``"²"`` (which ``int()`` refuses) and ``"١"`` or ``"１"`` (which it reads),
+    and a number no column or field holds must be refused before it reaches one. No sign, no spaces,
+    and no more digits than ``maximum`` has."""
+    if text is None or not 0 < len(text) <= len(str(maximum)) or not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if value <= maximum else None
+
+
+def int_param(text: str, field: str, maximum: int, message: str | None = None) -> int:
+    """:func:`ascii_int` of a header or parameter a request sent, or a 400 naming ``field``."""
+    value = ascii_int(text, maximum)
+    if value is None:
+        raise invalid_request([{"field": field, "message": message or f"must be an integer from 0 to {maximum}"}])
+    return value
 
 
 def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:

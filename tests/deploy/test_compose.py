@@ -132,6 +132,19 @@ def test_api_runs_gunicorn_on_its_port(compose: dict[str, Any]) -> None:
     assert f"{OPS_PORT}{LIVENESS_PATH}" in " ".join(api["healthcheck"]["test"])
 
 
+def test_every_published_port_is_on_loopback_only(compose: dict[str, Any]) -> None:
+    """Nothing in front of gunicorn here (no TLS, no HSTS): a public deployment puts its ingress there."""
+    published = {name: service.get("ports", []) for name, service in compose["services"].items()}
+    assert published["api"]
+    for name, ports in published.items():
+        assert all(str(port).startswith("127.0.0.1:") for port in ports), (name, ports)
+
+
+def test_the_api_answers_only_for_the_hosts_it_is_published_on(compose: dict[str, Any]) -> None:
+    hosts = compose["services"]["api"]["environment"]["TRUSTED_HOSTS"].split(",")
+    assert sorted(hosts) == ["127.0.0.1", "localhost"]
+
+
 def test_flower_watches_the_same_broker(compose: dict[str, Any]) -> None:
     flower = compose["services"]["flower"]
     broker = option_value(flower["command"], "--broker", "-b")

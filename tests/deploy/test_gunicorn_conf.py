@@ -68,3 +68,8 @@ def test_the_internal_listener_is_a_second_bind_on_a_port_of_its_own(monkeypatch
     for public, internal in [("10.0.0.1:9100", "127.0.0.1:9100"), ("unix:/run/spades.sock", "127.0.0.1:9100")]:
         with pytest.raises(RuntimeError):
             binds(public, internal)
+
+
+def test_no_control_socket(monkeypatch):
+    """gunicorn 25.1+ opens a control socket (gunicornc: reload, shutdown, worker counts) unless told not to."""
+    assert load_conf(monkeypatch)["control_socket_disable"] is True

@@ -200,6 +200,10 @@ def test_api_probes_use_health_endpoints_on_the_internal_listener(k8s_documents:
             assert container_port(container, container[probe]["httpGet"]["port"]) == OPS_PORT
 
 
+def test_the_api_answers_only_for_its_public_host(k8s_documents: list[dict[str, Any]]) -> None:
+    assert named(k8s_documents, "ConfigMap", "spades-config")["data"]["TRUSTED_HOSTS"]
+
+
 def test_api_runs_gunicorn_behind_service_and_hpa(k8s_documents: list[dict[str, Any]]) -> None:
     deployment = named(k8s_documents, "Deployment", "api")
     container = api_container(k8s_documents)

@@ -89,6 +89,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "idempotency_key_reused": IllegalMove,
     "version_conflict": VersionConflict,
     "payload_too_large": InvalidRequest,
+    "request_timeout": Retryable,  # 408: the body was not received in time (the connection stalled)
     "unsupported_media_type": InvalidRequest,
     "illegal_move": IllegalMove,
     "unavailable": Retryable,

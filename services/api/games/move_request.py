@@ -8,10 +8,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from services.api.problems import invalid_request
+from services.api.problems import int_param
 from services.engine import STANDARD_DECK, Bid, Deck, Look, Move, Pass, Play, mask_of
 
 MOVE_KINDS = ("bid", "play", "blind", "pass")  # the move routes: /bids, /plays, /blind, /passes
+MAX_IF_MATCH = 10**15 - 1  # the contract's If-Match: up to 15 digits
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +47,7 @@ def parse_if_match(header: str | None) -> int | None:
     text = header.strip()
     if text.startswith("W/"):
         text = text[2:]
-    text = text.strip('"')
-    if not text.isdigit() or len(text) > 15:
-        raise invalid_request([{"field": "If-Match", "message": 'must be an ETag like "7"'}])
-    return int(text)
+    return int_param(text.strip('"'), "If-Match", MAX_IF_MATCH, 'must be an ETag like "7"')
 
 
 def request_fingerprint(kind: str, body: dict[str, Any]) -> str:

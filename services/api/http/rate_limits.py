@@ -32,7 +32,7 @@ from services.api.config import rate_limit_storage
 from services.api.games.auth import token_of
 from services.api.http.listeners import Listeners
 from services.api.metrics import QUOTA_REFUSALS
-from services.api.problems import ApiError, problem_response
+from services.api.problems import MAX_INT64, ApiError, ascii_int, problem_response
 
 SCOPE_CODES = {"create": "create_rate_limited", "export": "export_rate_limited"}  # a scope's refusal code
 REFUSED_WHAT = {"create_rate_limited": "games created from this address", "export_rate_limited": "record exports"}
@@ -83,7 +83,7 @@ def init_protection(app: Flask, api: Blueprint, exempt: list[Any], listeners: Li
     def retry_after_as_the_app_meant(response: Response) -> Response:
         if response.status_code == 429:  # the app's own 429 (a quota) keeps its value; the limiter's, its window's
             seconds = g.get("app_retry_after") or response.headers.get("Retry-After", "")
-            response.headers["Retry-After"] = str(max(1, int(seconds) if seconds.isdigit() else 1))
+            response.headers["Retry-After"] = str(max(1, ascii_int(seconds, MAX_INT64) or 1))
         elif g.get("app_retry_after") is not None:
             response.headers["Retry-After"] = g.app_retry_after
         else:

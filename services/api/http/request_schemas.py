@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from services.api.problems import MAX_INT64, ascii_int
 from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, PRESETS, is_card_code
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES
 
@@ -44,6 +45,16 @@ class JsonInteger(fields.Integer):
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class QueryInteger(fields.Integer):
+    """A query parameter's integer: ASCII digits only (:func:`services.api.problems.ascii_int`), then its range."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        number = ascii_int(value, MAX_INT64) if isinstance(value, str) else None
+        if number is None:
+            raise self.make_error("invalid", input=value)
+        return number
 
 
 def _int(low: int, high: int, **kwargs: Any) -> fields.Integer:
@@ -176,8 +187,8 @@ class EmptyRequest(StrictSchema):
 
 
 class EventsQuery(StrictSchema):
-    after = _int(0, 2**53, load_default=0)
-    wait = _int(0, 30, load_default=0)
+    after = QueryInteger(load_default=0, validate=validate.Range(0, 2**53))
+    wait = QueryInteger(load_default=0, validate=validate.Range(0, 30))
 
 
 # Schema instances are built once: building one per request was a measurable part of a move.

@@ -70,11 +70,10 @@ def _view_body_response(body: bytes, version: int, status: int = 200) -> Respons
 
 
 def _raw_body() -> bytes:
-    """The request body.  One that declares a Content-Length within
-    MAX_CONTENT_LENGTH is read straight from ``wsgi.input``: werkzeug's
-    stream wrappers cost more than the rest of parsing a move.  Any other
-    body (too long, chunked) takes werkzeug's path, which enforces the limit
-    (413) and reads chunked bodies."""
+    """The request body.  :class:`services.api.http.request_body.BodyGuard` has read it (a chunked one too, then
+    with its Content-Length), so one within MAX_CONTENT_LENGTH is read straight from ``wsgi.input``: werkzeug's
+    stream wrappers cost more than the rest of parsing a move.  A longer one takes werkzeug's path, which
+    refuses it (413) unread."""
     req = request._get_current_object()  # type: ignore[attr-defined]  # one context lookup, not four
     length, limit = req.content_length, req.max_content_length
     if length is not None and (limit is None or length <= limit):
@@ -106,10 +105,7 @@ def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
 
 def _query(schema: Schema) -> dict[str, Any]:
     try:
-        args: dict[str, Any] = {}
-        for name, value in request.args.items():
-            args[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
-        return schema.load(args)
+        return schema.load(request.args.to_dict())
     except ValidationError as error:
         raise invalid_request(flatten_messages(error.messages)) from None
 

@@ -1,5 +1,5 @@
-"""The WSGI layer around the Flask app: request ids and the headers every
-response carries.
+"""The WSGI layer around the Flask app: request ids, the headers every
+response carries, and redirects that never name the ``Host``.
 
 Working on the raw WSGI header list costs a fraction of Flask hooks editing
 werkzeug ``Headers`` (those hooks were a measurable part of every move), and
@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 REQUEST_ID = "spades.request_id"  # environ keys this layer sets for the app
 STARTED = "spades.started"
@@ -41,11 +42,23 @@ def new_request_id() -> str:
     return os.urandom(16).hex()
 
 
+def as_path(location: str) -> str:
+    """A ``Location`` as a path on this server: werkzeug's routing redirects (``/play//x`` → ``/play/x``, ``/docs``
+    → ``/docs/``) are absolute URLs built from the request's ``Host``, which the client chose. The API never
+    redirects to another server."""
+    if "://" not in location:
+        return location
+    parts = urlsplit(location)
+    path = "/" + parts.path.lstrip("/")  # never "//host": a browser reads that as another server
+    return f"{path}?{parts.query}" if parts.query else path
+
+
 class Edge:
     """Gives each request an id (a well-formed ``X-Request-ID`` is kept, else a
     new random one) and its start time in the WSGI environ, and adds to the
     response ``X-Request-ID`` and the security headers the app did not set;
-    ``/v1/games`` responses are always ``Cache-Control: no-store``."""
+    ``/v1/games`` responses are always ``Cache-Control: no-store``; every
+    ``Location`` is a path (:func:`as_path`)."""
 
     def __init__(self, app: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.app = app
@@ -66,6 +79,8 @@ class Edge:
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             present = {name.lower() for name, _ in headers}
+            if "location" in present:
+                headers[:] = [(n, as_path(v) if n.lower() == "location" else v) for n, v in headers]
             if no_store and "cache-control" in present:
                 headers[:] = [h for h in headers if h[0].lower() != "cache-control"]
             headers += [h for h in extra if h[0].lower() not in present]

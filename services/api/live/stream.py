@@ -23,9 +23,10 @@ import orjson
 from services.api.games.events import visible_event
 from services.api.games.log_retention import skipped_past
 from services.api.live.fanout import FanoutHub
-from services.api.problems import invalid_request
+from services.api.problems import int_param
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
+MAX_EVENT_ID = 10**16 - 1  # the contract's Last-Event-ID: 1 to 16 digits
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
@@ -49,13 +50,9 @@ def resume_point(last_event_id: str | None, after: str | None) -> int:
     The contract's bounds: ``Last-Event-ID`` is 1 to 16 digits, ``after`` an integer 0..2^53; else 400."""
     start = 0
     if after is not None:  # checked even when the header wins: a bad parameter is a bad request
-        if not (after.isascii() and after.isdigit() and len(after) <= 16 and int(after) <= MAX_SEQ):
-            raise invalid_request([{"field": "after", "message": f"must be an integer from 0 to {MAX_SEQ}"}])
-        start = int(after)
+        start = int_param(after, "after", MAX_SEQ)
     if last_event_id is not None:
-        if not (last_event_id.isascii() and last_event_id.isdigit() and len(last_event_id) <= 16):
-            raise invalid_request([{"field": "Last-Event-ID", "message": "must be 1 to 16 digits"}])
-        start = int(last_event_id)
+        start = int_param(last_event_id, "Last-Event-ID", MAX_EVENT_ID, "must be 1 to 16 digits")
     return start
 
 

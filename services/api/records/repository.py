@@ -26,6 +26,7 @@ import orjson
 from sqlalchemy import Engine, and_, delete, exists, false, select, true, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from services.api.problems import MAX_INT64, ascii_int
 from services.api.records.content import FINISHED, player
 from services.api.records.schema import game_records, record_seats
 from services.api.store.protocol import now_ms
@@ -56,9 +57,10 @@ def decode_cursor(text: str) -> Cursor:
     """The cursor a page returned; ValueError for anything else."""
     raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
     ended, _, game_id = raw.partition(":")
-    if not game_id:
+    ended_ms = ascii_int(ended, MAX_INT64)  # ended_ms is a BIGINT: a larger number is no cursor of ours
+    if not game_id or ended_ms is None:
         raise ValueError("not a cursor")
-    return int(ended), game_id
+    return ended_ms, game_id
 
 
 class RecordRepository:
