@@ -17,6 +17,7 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError, fields, validate
 
+from services.api.http.request_schemas import QueryInteger
 from services.api.http.routes import v1
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.api.records.content import iso
@@ -35,7 +36,7 @@ class RecordsQuery(Schema):
     level = fields.String(load_default=None, validate=validate.OneOf(["human", *LEVEL_NAMES]))
     result = fields.String(load_default=None, validate=validate.OneOf(RESULTS))
     cursor = fields.String(load_default=None, validate=validate.Length(max=200))
-    limit = fields.Integer(load_default=50, validate=validate.Range(1, MAX_PAGE))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, MAX_PAGE))
     format = fields.String(load_default=None, validate=validate.OneOf(["json", "ndjson"]))
 
 

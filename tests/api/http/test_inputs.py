@@ -112,6 +112,8 @@ def test_crafted_numbers_in_headers_and_queries_are_400s(client):
     assert_refused(client.get(f"/v1/games/{game_id}/events?wait=%C2%B9"), "wait")
     assert_refused(client.get(f"/v1/games/{game_id}/events?wait=%EF%BC%91"), "wait")  # "１", read as 1 by int()
     assert_refused(client.get(f"/v1/records?cursor={cursor_of(f'{2**63}:g1')}"), "cursor")
+    assert_refused(client.get("/v1/records?limit=%EF%BC%91%EF%BC%92"), "limit")  # "１２", read as 12 by int()
+    assert client.get("/v1/records?limit=12").status_code == 200
     assert client.get(f"/v1/games/{game_id}/events?after=0&wait=0").status_code == 200
 
 
