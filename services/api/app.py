@@ -39,6 +39,7 @@ from services.api.http.request_body import body_guard
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
+from services.api.live.waiting_caps import NO_CAPS, WaitingCaps
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.records.service import records_service
@@ -89,6 +90,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     store = settings.get("STORE") or make_store(settings)
     app.extensions["spades.store"] = store
     app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
+    app.extensions["spades.waiting_caps"] = waiting_caps_of(settings)
     celery_init_app(app)  # one Celery app per broker node, in app.extensions
     dispatcher = AiDispatcher(
         app.extensions["spades.celery_nodes"], store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id
@@ -156,6 +158,15 @@ def quotas_of(settings: dict[str, Any]) -> Quotas:
         return NO_QUOTAS
     in_play, computer = int(settings["MAX_GAMES_IN_PLAY"]), int(settings["MAX_COMPUTER_GAMES"])
     return Quotas(in_play, computer, hold_seconds=int(settings["GAME_TTL_SECONDS"]))
+
+
+def waiting_caps_of(settings: dict[str, Any]) -> WaitingCaps:
+    """The caps on a client's waiting requests (streams, long polls, hints, reviews), on with the rate limits
+    (``RATE_LIMIT_ENABLED``)."""
+    if not settings["RATE_LIMIT_ENABLED"]:
+        return NO_CAPS
+    per_address, per_token = int(settings["MAX_WAITING_PER_ADDRESS"]), int(settings["MAX_WAITING_PER_TOKEN"])
+    return WaitingCaps(per_address, per_token, float(settings["WAITING_LEASE_SECONDS"]))
 
 
 def _ai_request_id() -> str:

@@ -62,6 +62,9 @@ DEFAULTS: dict[str, Any] = {
     "CREATE_RATE_LIMIT": "30/minute",  # games created per client address, on top of its request budget
     "MAX_GAMES_IN_PLAY": 20,  # games one creator (address; seat token) keeps unfinished at once (0 = no limit)
     "MAX_COMPUTER_GAMES": 3,  # of which computer-only games (no person or bot seated) (0 = no limit)
+    "MAX_WAITING_PER_ADDRESS": 100,  # streams, long polls, hints, reviews one client address has waiting (0 = no cap)
+    "MAX_WAITING_PER_TOKEN": 10,  # the same per seat token, from any address (0 = no cap)
+    "WAITING_LEASE_SECONDS": 90.0,  # a waiting request's slot lapses this long after its process stops renewing it
     "PAUSE_UNWATCHED_SECONDS": 60.0,  # a computer-only game nobody read for this long waits for a read (0 = never)
     "COMPUTER_GAME_PACE_SECONDS": 0.25,  # a computer-only game's computer moves no sooner than this after the last (0 = at once)
     "REFUSAL_DELAY_SECONDS": 1.0,  # under gevent, a 429 is answered this late: a refused flood takes no CPU (0 = at once)
@@ -112,6 +115,9 @@ _CASTS = {
     "RATE_LIMIT_ENABLED": flag,
     "MAX_GAMES_IN_PLAY": int,
     "MAX_COMPUTER_GAMES": int,
+    "MAX_WAITING_PER_ADDRESS": int,
+    "MAX_WAITING_PER_TOKEN": int,
+    "WAITING_LEASE_SECONDS": float,
     "PAUSE_UNWATCHED_SECONDS": float,
     "COMPUTER_GAME_PACE_SECONDS": float,
     "REFUSAL_DELAY_SECONDS": float,

@@ -46,6 +46,13 @@ QUOTA_REFUSALS = Counter(
     "too_many_computer_games).",
     ["code"],
 )
+WAITING_REFUSALS = Counter(
+    "spades_waiting_refusals_total",
+    "Waiting requests (streams, long polls with wait, hints, round reviews) refused with 429 too_many_waiting: "
+    "their client address or seat token already had MAX_WAITING_PER_ADDRESS or MAX_WAITING_PER_TOKEN waiting. "
+    "By the cap that refused them (address, token).",
+    ["holder"],
+)
 AI_REISSUED = Counter(
     "spades_ai_decisions_reissued_total", "AI turns sent again after their deadline passed.", ["level"]
 )

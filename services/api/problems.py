@@ -44,6 +44,7 @@ TITLES: dict[str, str] = {
     "export_rate_limited": "Too many record exports from this address",
     "too_many_games": "Too many games in play",
     "too_many_computer_games": "Too many computer-only games in play",
+    "too_many_waiting": "Too many requests waiting at once",
     "game_in_play": "The game is still being played",
     "records_unavailable": "The records database is unavailable; retry shortly",
     "internal_error": "Internal server error",

@@ -104,6 +104,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "export_rate_limited": Retryable,
     "too_many_games": Retryable,
     "too_many_computer_games": Retryable,
+    "too_many_waiting": Retryable,
     "round_not_finished": Conflict,
     "review_unavailable": Retryable,
     "game_in_play": GameInPlay,

@@ -26,6 +26,7 @@ from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
 from services.api.http.rate_limits import client_address
 from services.api.live.stream import StreamSettings, resume_point, sse_frames
+from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.api.store.protocol import GameRecord
 
@@ -39,6 +40,13 @@ def _ctx() -> Collaborators:
 def _seen(record: GameRecord) -> None:
     """A read of the game: a computer-only one counts as watched (and a paused one goes on)."""
     current_app.extensions["spades.pauses"].seen(record)
+
+
+def _waiting_slot(token: str | None, waits: bool = True) -> WaitingSlot:
+    """This request's slot among its client's waiting requests, or ``429 too_many_waiting`` past a cap
+    (:mod:`services.api.live.waiting_caps`); a request that does not wait takes none."""
+    caps = current_app.extensions["spades.waiting_caps"] if waits else NO_CAPS
+    return take_slot(_ctx().store, caps, client_address(), token)
 
 
 def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -219,7 +227,8 @@ def hint(game_id: str) -> Response:
     Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
     :func:`services.api.http.rate_limits.limit_hints`."""
     ctx, record, seat = _token_seat(game_id)
-    answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
+    with _waiting_slot(token_of(request.headers.get("Authorization"))):  # waits up to HINT_TIMEOUT_SECONDS
+        answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
     return _json_response(response_schemas.HINT_RESPONSE, answer)
 
 
@@ -229,9 +238,9 @@ def round_review(game_id: str, round_no: int) -> Response:
     each of that seat's moves (see :mod:`services.api.ai_seats.review`).  Shares the hints' per-token
     rate limit (:func:`services.api.http.rate_limits.limit_hints`)."""
     ctx, record, seat = _token_seat(game_id)
-    answer = review.review_for(
-        current_app.extensions["spades.reviews"], ctx.cache, record, round_no, seat, request_id()
-    )
+    with _waiting_slot(token_of(request.headers.get("Authorization"))):  # waits up to REVIEW_TIMEOUT_SECONDS
+        reviews = current_app.extensions["spades.reviews"]
+        answer = review.review_for(reviews, ctx.cache, record, round_no, seat, request_id())
     return _json_response(response_schemas.ROUND_REVIEW, answer)
 
 
@@ -246,7 +255,9 @@ def events(game_id: str) -> Response:
     _seen(record)
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
-    found = current_app.extensions["spades.fanout"].wait_events(game_id, query["after"], page, wait)
+    with _waiting_slot(token, wait > 0) as slot:
+        hub = current_app.extensions["spades.fanout"]
+        found = hub.wait_events(game_id, query["after"], page, wait, slot.renew, slot.renew_seconds)
     if skipped_past(query["after"], found):  # trimmed since the record was read
         raise too_far_behind(found[0]["seq"])
     visible = [visible_event(e, seat) for e in found]
@@ -277,16 +288,22 @@ def stream(game_id: str) -> Response:
     _seen(record)
     config = current_app.config
     gate = current_app.extensions["spades.pauses"]
+    slot = _waiting_slot(token)  # released when the server closes the response, whatever ended it
     settings = StreamSettings(
         heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
         max_seconds=float(config["STREAM_MAX_SECONDS"]),
         page_size=int(config["EVENTS_PAGE_SIZE"]),
         touch_seconds=gate.seconds / 2,  # an open stream keeps watching a computer-only game
+        renew_seconds=slot.renew_seconds,
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
-    frames = sse_frames(hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only)
-    return Response(frames, 200, headers, mimetype="text/event-stream")
+    frames = sse_frames(
+        hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only, renew=slot.renew
+    )
+    response = Response(frames, 200, headers, mimetype="text/event-stream")
+    response.call_on_close(slot.release)
+    return response
 
 
 @v1.get("/rules")

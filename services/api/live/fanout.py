@@ -131,12 +131,30 @@ class FanoutHub(ChannelReader):
                 for listener in game.listeners:
                     listener.wake()
 
-    def wait_events(self, game_id: str, after: int, limit: int, wait_seconds: float) -> list[dict[str, Any]]:
-        """The long poll's read: no subscription when it does not wait."""
+    def wait_events(
+        self,
+        game_id: str,
+        after: int,
+        limit: int,
+        wait_seconds: float,
+        renew: Callable[[], None] | None = None,
+        renew_seconds: float = 0.0,
+    ) -> list[dict[str, Any]]:
+        """The long poll's read: no subscription when it does not wait.  ``renew()`` is called every
+        ``renew_seconds`` of a wait that lasts longer (the request's slot among its client's waiting
+        requests, :mod:`services.api.live.waiting_caps`)."""
         if wait_seconds <= 0:
             return self.store.events_after(game_id, after, limit)
         with self.listen(game_id) as listener:
-            return listener.wait(after, limit, wait_seconds)
+            if renew is None or renew_seconds <= 0 or wait_seconds <= renew_seconds:
+                return listener.wait(after, limit, wait_seconds)
+            deadline = self.clock() + wait_seconds
+            while True:
+                remaining = deadline - self.clock()
+                found = listener.wait(after, limit, min(remaining, renew_seconds))
+                if found or remaining <= renew_seconds or self.draining:
+                    return found
+                renew()
 
     @contextmanager
     def listen(self, game_id: str) -> Iterator[Listener]:

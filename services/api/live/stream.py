@@ -41,6 +41,7 @@ class StreamSettings:
     max_seconds: float
     page_size: int
     touch_seconds: float = 0.0  # call the stream's ``touch`` this often while it is open (0: never)
+    renew_seconds: float = 0.0  # call the stream's ``renew`` this often while it is open (0: never)
 
 
 def resume_point(last_event_id: str | None, after: str | None) -> int:
@@ -70,6 +71,7 @@ def sse_frames(
     clock: Callable[[], float] = time.monotonic,
     touch: Callable[[], None] | None = None,
     touching: bool = True,
+    renew: Callable[[], None] | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
@@ -80,10 +82,16 @@ def sse_frames(
     ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
     read (so at least every heartbeat), while ``touching`` (from the start, or from the first
     ``seat_left`` event on): an open stream watches a computer-only game
-    (:mod:`services.api.ai_seats.pauses`), and one its players left to computers."""
-    deadline = clock() + settings.max_seconds
+    (:mod:`services.api.ai_seats.pauses`), and one its players left to computers.  With ``renew`` and
+    ``renew_seconds``, ``renew()`` every ``renew_seconds``, checked before each read, and no read waits
+    longer: the lease of the stream's slot among its client's waiting requests
+    (:mod:`services.api.live.waiting_caps`) never lapses while it is open, whatever the heartbeat."""
+    started = clock()
+    deadline = started + settings.max_seconds
     every = settings.touch_seconds
     next_touch = clock() + every
+    renew_every = settings.renew_seconds if renew is not None else 0.0
+    next_renew = started + renew_every
     cursor = after
     yield b"retry: %d\n\n" % RETRY_MS
     with hub.listen(game_id) as listener:  # left when the server closes the generator (a dropped client)
@@ -95,7 +103,13 @@ def sse_frames(
             if touching and touch is not None and every > 0 and now >= next_touch:  # at least once a heartbeat
                 touch()
                 next_touch = now + every
-            found = listener.wait(cursor, settings.page_size, min(settings.heartbeat_seconds, remaining))
+            wait = min(settings.heartbeat_seconds, remaining)
+            if renew is not None and renew_every > 0:
+                if now >= next_renew:
+                    renew()
+                    next_renew = now + renew_every
+                wait = min(wait, renew_every)
+            found = listener.wait(cursor, settings.page_size, wait)
             if not found:
                 yield KEEP_ALIVE
                 continue

@@ -8,7 +8,8 @@ idempotency entry together or not at all, and each :class:`MemoryStore` keeps
 its own ``recent`` copies.  Several stores over one :class:`MemoryBackend`
 play several API processes over one Redis, stale copies included.  What it
 leaves out: expiry (TTLs; a watched mark lapses on its ``clock``, holds end
-at their given times; a game's time left is what a test puts in ``ttls``) and the Lua script's wire format.
+at their given times, and so do waiting slots' leases; a game's time left is what a test puts in ``ttls``) and the
+Lua script's wire format.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from services.api.store.protocol import (
     idempotency_key,
     notify_channel,
 )
+from services.api.store.waiting_slots import Capped
 
 DEFAULT_TTL_SECONDS = 7 * 24 * 3600.0  # a game's time left when a test set none (GAME_TTL_SECONDS's default)
 
@@ -53,6 +55,7 @@ class MemoryBackend:
     ttls: dict[str, float] = field(default_factory=dict)  # game id -> seconds left, as a test sets it
     written: dict[str, int] = field(default_factory=dict)  # game id -> the version record_written was told
     kept: dict[str, float] = field(default_factory=dict)  # game id -> the last keep_game's seconds
+    waiting: dict[str, dict[str, float]] = field(default_factory=dict)  # holder -> slot -> its lease's end
 
     def publish(self, channel: str, payload: bytes) -> None:
         """SPUBLISH's part (call with ``changed`` held)."""
@@ -275,3 +278,33 @@ class MemoryStore:
             backend.paused.discard(game_id)
             backend.ttls.pop(game_id, None)
             return True
+
+    # ---- waiting requests' slots (services.api.store.waiting_slots) -----------------
+
+    def take_waiting(self, holders: Sequence[Capped], slot: str, now: float, until: float) -> str | None:
+        with self.backend.changed:
+            for holder, cap in holders:
+                slots = self._live_slots(holder, now)
+                if cap and slot not in slots and len(slots) >= cap:
+                    return holder
+            for holder, _ in holders:
+                self.backend.waiting[holder][slot] = until
+            return None
+
+    def renew_waiting(self, holders: Sequence[str], slot: str, now: float, until: float) -> None:
+        with self.backend.changed:
+            for holder in holders:
+                self._live_slots(holder, now)[slot] = until
+
+    def release_waiting(self, holders: Sequence[str], slot: str) -> None:
+        with self.backend.changed:
+            for holder in holders:
+                self.backend.waiting.get(holder, {}).pop(slot, None)
+
+    def _live_slots(self, holder: str, now: float) -> dict[str, float]:
+        """The holder's slots, those whose lease ended before ``now`` dropped (call with ``changed`` held)."""
+        slots = self.backend.waiting.setdefault(holder, {})
+        for slot, until in list(slots.items()):
+            if until < now:
+                del slots[slot]
+        return slots

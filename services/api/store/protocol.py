@@ -23,6 +23,7 @@ import orjson
 
 from services.api.store.fair_share import FairShareStore
 from services.api.store.record_outbox import RecordOutbox
+from services.api.store.waiting_slots import WaitingSlots
 from services.engine import GameState, from_json, to_json_parts
 
 _PARSED: OrderedDict[tuple[str, str], GameState] = OrderedDict()
@@ -254,10 +255,11 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-class GameStore(FairShareStore, RecordOutbox, Protocol):
+class GameStore(FairShareStore, RecordOutbox, WaitingSlots, Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`.
     (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
-    outbox: :class:`services.api.store.record_outbox.RecordOutbox`.)"""
+    outbox: :class:`services.api.store.record_outbox.RecordOutbox`; waiting requests' slots:
+    :class:`services.api.store.waiting_slots.WaitingSlots`.)"""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored record, or None for an unknown (or expired) game."""

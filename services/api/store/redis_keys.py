@@ -49,3 +49,9 @@ def watched_key(game_id: str) -> str:
 def paused_key(game_id: str) -> str:
     """Set when a computer-only game's AI turn was held back because nobody watched it; a read takes it."""
     return f"game:{{{game_id}}}:paused"
+
+
+def waiting_key(holder: str) -> str:
+    """A client's waiting requests (sorted set: slot id scored by its lease's end; services.api.live.waiting_caps);
+    its own slot."""
+    return f"waiting:{{{holder}}}"

@@ -26,6 +26,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   ``:computer`` — fair share (:mod:`services.api.store.redis_fair_share`).
 * ``records:outbox:{0}`` … ``{15}`` — the games whose record is due, scored by when
   (:mod:`services.api.store.redis_record_outbox`).
+* ``waiting:{holder}`` — a client's waiting long polls and streams, scored by their leases' ends
+  (:mod:`services.api.store.redis_waiting_slots`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` (:mod:`services.api.store.redis_commit`) that writes the record, its events and the idempotency entry at once
@@ -60,9 +62,10 @@ from services.api.store.redis_keys import events_key, game_key
 from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_record_outbox import RedisRecordOutbox
 from services.api.store.redis_send import AtMostOnce
+from services.api.store.redis_waiting_slots import RedisWaitingSlots
 
 
-class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox):
+class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingSlots):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(

@@ -16,15 +16,15 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.config import load_config
-from services.api.store.redis_keys import PENDING_SETS
-from services.api.store.redis_store import make_store
+from services.api.store.redis_keys import PENDING_SETS, waiting_key
+from services.api.store.redis_store import RedisStore, make_store
 
 from .. import test_concurrency, test_e2e
 from ..ai_seats import test_ai_games
 from ..contract import ContractSession
 from ..helpers import auth, create_game, wait_until
 from ..http import test_rate_limits
-from ..live import test_stream
+from ..live import test_stream, test_waiting_caps
 from ..records import test_records_live
 
 pytestmark = pytest.mark.integration
@@ -102,6 +102,14 @@ def test_a_games_keys_share_one_slot_and_the_ai_ledger_is_sharded(cluster_api, c
     slots = {cluster_client.keyslot(key) for key in PENDING_SETS}
     masters = {cluster_client.get_node_from_key(key).name for key in PENDING_SETS}
     assert len(slots) == len(PENDING_SETS) and len(masters) > 1, "the ledger's shards spread over the masters"
+
+
+def test_waiting_requests_slots_on_the_cluster(cluster_client):
+    """Each client's slots are a set in its own slot: a take for an address and a token is one script per set,
+    and a token's refusal gives the address's slot back (tests/api/live/test_waiting_caps.py's checks)."""
+    assert cluster_client.keyslot(waiting_key("a1")) != cluster_client.keyslot(waiting_key("t1"))
+    for check in test_waiting_caps.CHECKS:
+        check(lambda: RedisStore(cluster_client, 600, 300, recent_size=0))
 
 
 def test_games_expire_on_the_cluster(cluster_gunicorn):

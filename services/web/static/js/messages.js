@@ -29,6 +29,7 @@ const CODES = {
   create_rate_limited: "Too many new games from here just now: try again in a minute.",
   too_many_games: "You have as many games in play as one player may: finish or leave one first.",
   too_many_computer_games: "You have as many computer-only games running as one player may: let one finish first.",
+  too_many_waiting: "Too many tables are open from here at once: close one and this one reconnects.",
   unavailable: "The game service is briefly unavailable. Trying again shortly.",
   hints_disabled: "Hints are turned off for this game.",
   hint_unavailable: "No hint right now: the computer players are busy. Try again in a moment.",
