@@ -28,7 +28,7 @@ from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
-from services.api.http import record_routes  # adds the records' routes to v1
+from services.api.http import live_routes, record_routes  # noqa: F401  (add the live and records routes to v1)
 from services.api.http.health import health, healthz
 from services.api.http.inbound import init_inbound
 from services.api.http.json_codec import OrjsonProvider

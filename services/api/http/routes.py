@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import orjson
@@ -15,8 +14,6 @@ from services.api.ai_seats import hints, review
 from services.api.games import commands
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
-from services.api.games.events import visible_event
-from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
 from services.api.games.quotas import creator_ids
 from services.api.games.rendering import RenderedRounds, game_view
@@ -25,7 +22,6 @@ from services.api.http import request_schemas, response_schemas
 from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
 from services.api.http.rate_limits import client_address
-from services.api.live.stream import StreamSettings, resume_point, sse_frames
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.api.store.protocol import GameRecord
@@ -33,23 +29,23 @@ from services.api.store.protocol import GameRecord
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
 
-def _ctx() -> Collaborators:
+def collaborators() -> Collaborators:
     return current_app.extensions["spades.commands"]
 
 
-def _seen(record: GameRecord) -> None:
+def seen(record: GameRecord) -> None:
     """A read of the game: a computer-only one counts as watched (and a paused one goes on)."""
     current_app.extensions["spades.pauses"].seen(record)
 
 
-def _waiting_slot(token: str | None, waits: bool = True) -> WaitingSlot:
+def waiting_slot(token: str | None, waits: bool = True) -> WaitingSlot:
     """This request's slot among its client's waiting requests, or ``429 too_many_waiting`` past a cap
     (:mod:`services.api.live.waiting_caps`); a request that does not wait takes none."""
     caps = current_app.extensions["spades.waiting_caps"] if waits else NO_CAPS
-    return take_slot(_ctx().store, caps, client_address(), token)
+    return take_slot(collaborators().store, caps, client_address(), token)
 
 
-def _json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+def json_response(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     response = Response(json.dumps(schema.dump(data)), status=status, mimetype="application/json")
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -111,7 +107,7 @@ def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
         raise invalid_request([{"field": "body", "message": "nested too deeply"}]) from None
 
 
-def _query(schema: Schema) -> dict[str, Any]:
+def query_args(schema: Schema) -> dict[str, Any]:
     try:
         return schema.load(request.args.to_dict())
     except ValidationError as error:
@@ -121,13 +117,13 @@ def _query(schema: Schema) -> dict[str, Any]:
 @v1.post("/games")
 def create_game() -> Response:
     body = _load_body(request_schemas.CREATE_GAME_REQUEST)
-    ctx = _ctx()
+    ctx = collaborators()
     creators: tuple[str, ...] = ()
     if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
         creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
     created = commands.create_game(ctx, body, creators)
     location = url_for("v1.get_game", game_id=created["game_id"])
-    return _json_response(
+    return json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
     )
 
@@ -135,11 +131,11 @@ def create_game() -> Response:
 @v1.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
     token = bearer_token(request.headers.get("Authorization"), required=False)
-    ctx = _ctx()
+    ctx = collaborators()
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
-    _seen(record)
+    seen(record)
     cache = ctx.cache
     key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
     body = cache.get(key) if cache is not None else None
@@ -153,8 +149,8 @@ def get_game(game_id: str) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = commands.claim_seat(_ctx(), game_id, seat)
-    return _json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
+    claimed = commands.claim_seat(collaborators(), game_id, seat)
+    return json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/leave")
@@ -164,7 +160,7 @@ def leave_seat(game_id: str, seat: int) -> Response:
     assert token is not None
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
-    return _view_response(commands.leave_seat(_ctx(), game_id, seat, token))
+    return _view_response(commands.leave_seat(collaborators(), game_id, seat, token))
 
 
 def _move(game_id: str, kind: str, schema: Schema) -> Response:
@@ -184,7 +180,7 @@ def _move(game_id: str, kind: str, schema: Schema) -> Response:
         idempotency_key=idem,
         fingerprint=request_fingerprint(kind, body) if idem is not None else None,
     )
-    return _view_response(commands.make_move(_ctx(), game_id, move))
+    return _view_response(commands.make_move(collaborators(), game_id, move))
 
 
 @v1.post("/games/<game_id>/bids")
@@ -212,7 +208,7 @@ def passes(game_id: str) -> Response:
 def _token_seat(game_id: str) -> tuple[Collaborators, GameRecord, int]:
     """The game and the seat the request's token holds in it (401 without one): for what only a seat may ask."""
     token = bearer_token(request.headers.get("Authorization"), required=True)
-    ctx = _ctx()
+    ctx = collaborators()
     record = commands.load(ctx.store, game_id)
     seat = seat_for(record, token)
     assert seat is not None
@@ -227,9 +223,9 @@ def hint(game_id: str) -> Response:
     Its per-token rate limit (``HINT_RATE_LIMIT``) is attached in
     :func:`services.api.http.rate_limits.limit_hints`."""
     ctx, record, seat = _token_seat(game_id)
-    with _waiting_slot(token_of(request.headers.get("Authorization"))):  # waits up to HINT_TIMEOUT_SECONDS
+    with waiting_slot(token_of(request.headers.get("Authorization"))):  # waits up to HINT_TIMEOUT_SECONDS
         answer = hints.hint_for(current_app.extensions["spades.hints"], ctx.cache, record, seat, request_id())
-    return _json_response(response_schemas.HINT_RESPONSE, answer)
+    return json_response(response_schemas.HINT_RESPONSE, answer)
 
 
 @v1.get("/games/<game_id>/rounds/<int(signed=True):round_no>/review")
@@ -238,79 +234,17 @@ def round_review(game_id: str, round_no: int) -> Response:
     each of that seat's moves (see :mod:`services.api.ai_seats.review`).  Shares the hints' per-token
     rate limit (:func:`services.api.http.rate_limits.limit_hints`)."""
     ctx, record, seat = _token_seat(game_id)
-    with _waiting_slot(token_of(request.headers.get("Authorization"))):  # waits up to REVIEW_TIMEOUT_SECONDS
+    with waiting_slot(token_of(request.headers.get("Authorization"))):  # waits up to REVIEW_TIMEOUT_SECONDS
         reviews = current_app.extensions["spades.reviews"]
         answer = review.review_for(reviews, ctx.cache, record, round_no, seat, request_id())
-    return _json_response(response_schemas.ROUND_REVIEW, answer)
-
-
-@v1.get("/games/<game_id>/events")
-def events(game_id: str) -> Response:
-    query = _query(request_schemas.EVENTS_QUERY)
-    token = bearer_token(request.headers.get("Authorization"), required=False)
-    record = commands.load(_ctx().store, game_id)
-    seat = seat_for(record, token)
-    note_seat(seat)
-    check_resumable(record, query["after"])
-    _seen(record)
-    wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
-    page = int(current_app.config["EVENTS_PAGE_SIZE"])
-    with _waiting_slot(token, wait > 0) as slot:
-        hub = current_app.extensions["spades.fanout"]
-        found = hub.wait_events(game_id, query["after"], page, wait, slot.renew, slot.renew_seconds)
-    if skipped_past(query["after"], found):  # trimmed since the record was read
-        raise too_far_behind(found[0]["seq"])
-    visible = [visible_event(e, seat) for e in found]
-    last_seq = visible[-1]["seq"] if visible else query["after"]
-    body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
-    return _json_response(response_schemas.EVENT_PAGE, body)
-
-
-@v1.get("/games/<game_id>/stream")
-def stream(game_id: str) -> Response:
-    """The events of ``/events`` pushed as Server-Sent Events (:mod:`services.api.live.stream`).
-
-    Everything that can fail with a problem (400, 401, 404, 410, 503) is checked here, before the first
-    byte; the generator then runs outside the request context, with the store and settings passed in.
-    A finished game with nothing left to send is ``204``: SSE's "do not reconnect"."""
-    after = resume_point(request.headers.get("Last-Event-ID"), request.args.get("after"))
-    unknown = sorted(set(request.args) - {"after"})
-    if unknown:
-        raise invalid_request([{"field": name, "message": "unknown parameter"} for name in unknown])
-    token = bearer_token(request.headers.get("Authorization"), required=False)
-    store = _ctx().store
-    record = commands.load(store, game_id)
-    seat = seat_for(record, token)
-    note_seat(seat)
-    if record.state.phase == "game_over" and after >= record.seq:
-        return Response(status=204)
-    check_resumable(record, after)
-    _seen(record)
-    config = current_app.config
-    gate = current_app.extensions["spades.pauses"]
-    slot = _waiting_slot(token)  # released when the server closes the response, whatever ended it
-    settings = StreamSettings(
-        heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
-        max_seconds=float(config["STREAM_MAX_SECONDS"]),
-        page_size=int(config["EVENTS_PAGE_SIZE"]),
-        touch_seconds=gate.seconds / 2,  # an open stream keeps watching a computer-only game
-        renew_seconds=slot.renew_seconds,
-    )
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
-    hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
-    frames = sse_frames(
-        hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only, renew=slot.renew
-    )
-    response = Response(frames, 200, headers, mimetype="text/event-stream")
-    response.call_on_close(slot.release)
-    return response
+    return json_response(response_schemas.ROUND_REVIEW, answer)
 
 
 @v1.get("/rules")
 def rules() -> Response:
-    return _json_response(response_schemas.RULES_CATALOGUE, rules_catalogue())
+    return json_response(response_schemas.RULES_CATALOGUE, rules_catalogue())
 
 
 @v1.get("/levels")
 def levels() -> Response:
-    return _json_response(response_schemas.LEVELS_CATALOGUE, levels_catalogue())
+    return json_response(response_schemas.LEVELS_CATALOGUE, levels_catalogue())

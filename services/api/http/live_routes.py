@@ -1,0 +1,83 @@
+"""The live routes on the v1 blueprint: the long poll of a game's event log and its push stream (SSE).
+
+Both park the request (a waiting slot of its client, :mod:`services.api.live.waiting_caps`) on the process's
+fan-out hub (:mod:`services.api.live.fanout`); handlers only parse, check and hand over.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from flask import Response, current_app, request
+
+from services.api.games import commands
+from services.api.games.auth import bearer_token, seat_for
+from services.api.games.events import visible_event
+from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
+from services.api.http import request_schemas, response_schemas
+from services.api.http.observability import note_seat
+from services.api.http.routes import collaborators, json_response, query_args, seen, v1, waiting_slot
+from services.api.live.stream import StreamSettings, resume_point, sse_frames
+from services.api.problems import invalid_request
+
+
+@v1.get("/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    query = query_args(request_schemas.EVENTS_QUERY)
+    token = bearer_token(request.headers.get("Authorization"), required=False)
+    record = commands.load(collaborators().store, game_id)
+    seat = seat_for(record, token)
+    note_seat(seat)
+    check_resumable(record, query["after"])
+    seen(record)
+    wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
+    page = int(current_app.config["EVENTS_PAGE_SIZE"])
+    with waiting_slot(token, wait > 0) as slot:
+        hub = current_app.extensions["spades.fanout"]
+        found = hub.wait_events(game_id, query["after"], page, wait, slot.renew, slot.renew_seconds)
+    if skipped_past(query["after"], found):  # trimmed since the record was read
+        raise too_far_behind(found[0]["seq"])
+    visible = [visible_event(e, seat) for e in found]
+    last_seq = visible[-1]["seq"] if visible else query["after"]
+    body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
+    return json_response(response_schemas.EVENT_PAGE, body)
+
+
+@v1.get("/games/<game_id>/stream")
+def stream(game_id: str) -> Response:
+    """The events of ``/events`` pushed as Server-Sent Events (:mod:`services.api.live.stream`).
+
+    Everything that can fail with a problem (400, 401, 404, 410, 503) is checked here, before the first
+    byte; the generator then runs outside the request context, with the store and settings passed in.
+    A finished game with nothing left to send is ``204``: SSE's "do not reconnect"."""
+    after = resume_point(request.headers.get("Last-Event-ID"), request.args.get("after"))
+    unknown = sorted(set(request.args) - {"after"})
+    if unknown:
+        raise invalid_request([{"field": name, "message": "unknown parameter"} for name in unknown])
+    token = bearer_token(request.headers.get("Authorization"), required=False)
+    store = collaborators().store
+    record = commands.load(store, game_id)
+    seat = seat_for(record, token)
+    note_seat(seat)
+    if record.state.phase == "game_over" and after >= record.seq:
+        return Response(status=204)
+    check_resumable(record, after)
+    seen(record)
+    config = current_app.config
+    gate = current_app.extensions["spades.pauses"]
+    slot = waiting_slot(token)  # released when the server closes the response, whatever ended it
+    settings = StreamSettings(
+        heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
+        max_seconds=float(config["STREAM_MAX_SECONDS"]),
+        page_size=int(config["EVENTS_PAGE_SIZE"]),
+        touch_seconds=gate.seconds / 2,  # an open stream keeps watching a computer-only game
+        renew_seconds=slot.renew_seconds,
+    )
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
+    hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
+    frames = sse_frames(
+        hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only, renew=slot.renew
+    )
+    response = Response(frames, 200, headers, mimetype="text/event-stream")
+    response.call_on_close(slot.release)
+    return response
