@@ -233,9 +233,9 @@ def test_an_export_streams_in_bounded_memory(records_db, private_redis_url):
     assert peak < batch < sent / 2
 
 
-# GAME_TTL_SECONDS of the abandonment tests: recorded (hidden) 3 s before the game expires, time enough for a
+# GAME_TTL_SECONDS of the abandonment tests: recorded (hidden) 5 s before the game expires, time enough for a
 # move after that on a busy machine
-ABANDONED_TTL = "6"
+ABANDONED_TTL = "10"
 
 
 def live_keys(client: redis.Redis | RedisCluster, game_id: str) -> list[bytes]:
