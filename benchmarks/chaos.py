@@ -41,7 +41,8 @@ import requests
 from services.engine import turn
 from testkit.chaos_faults import FaultSettings, Injector, plan
 from testkit.chaos_invariants import Stall, judge
-from testkit.chaos_load import Load, LoadSettings, Observations
+from testkit.chaos_load import Load, LoadSettings
+from testkit.chaos_observations import Observations
 from testkit.chaos_stack import ChaosStack, StackSettings, chaos_stack
 from testkit.chaos_stores import StallMonitor, StoreReader, wait_until
 
@@ -173,6 +174,7 @@ def run(args: argparse.Namespace, stack: ChaosStack, started: float) -> dict[str
         errors = list(obs.errors)
     verdicts = judge(acks, games, stalls, rows, errors, windows, bound)
     inside = sum(any(w.holds(e.at) for w in windows) for e in errors)
+    by_kind = Counter(kind for e in errors for kind in {w.kind for w in windows if w.holds(e.at)})
     recovered = len(injector.faults) == args.faults and all(f.recovered and not f.error for f in injector.faults)
     return {
         "faults": [fault.as_json() for fault in sorted(injector.faults, key=lambda f: f.start)],
@@ -195,6 +197,8 @@ def run(args: argparse.Namespace, stack: ChaosStack, started: float) -> dict[str
             "requests_without_an_answer": obs.connection_failures,
             "5xx_inside_windows": inside,
             "5xx_outside_windows": len(errors) - inside,
+            "5xx_by_window_kind": dict(by_kind),  # one inside windows of two kinds counts for each
+            "5xx_by_route": dict(Counter(f"{e.status} {e.route}" for e in errors)),
             "players_who_gave_up": dict(obs.left),
             "bot_runner": dict(load.tally.counts),
             "bot_refusals": dict(load.tally.refusals),
