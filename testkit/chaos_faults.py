@@ -3,10 +3,11 @@ recorded with its target, its start and its recovery.
 
 * ``api_worker``: SIGKILL one gunicorn worker process of one API server; recovered when its master has started
   a replacement and that process has connected to the game store (its app is up: its AI sweep runs);
-* ``ai_worker``: SIGKILL a Celery worker of one broker node while it holds a task (the node's ``unacked`` hash
-  has a delivery: a decision being run), either its pool process (the worker's main process starts another
-  and the task is requeued) or the whole worker, main process and pool (then a new worker is started here, and
-  the API's deadline sweep re-sends the turn); recovered when a worker of the node answers a ping;
+* ``ai_worker``: SIGKILL a Celery worker of one broker node mid-decision: once the node has handed it a task
+  (its ``unacked`` hash), the worker is frozen (SIGSTOP) and, if that task is still unfinished (neither
+  acknowledged nor answered), killed: either its pool process (the worker's main process, thawed, starts
+  another and the task is requeued) or the whole worker, main process and pool (then a new worker is started
+  here, and the API's deadline sweep re-sends the turn); recovered when a worker of the node answers a ping;
 * ``redis_master``: SIGKILL a master of the game store's Redis Cluster (only when every master has a linked
   replica); once its replica is promoted the node is started again and rejoins as that one's replica, as the
   failover drill does; recovered when every master has a linked replica again;
@@ -150,31 +151,33 @@ class Injector:
         try:
             whole = self.rng.random() < 0.5
             fault.target = f"broker node {node.index}: {'the whole worker' if whole else 'its pool process'}"
-            # mid-decision: the node has handed its worker a task not yet acknowledged
-            held: set[bytes] = set()
-
-            def holding() -> bool:
-                nonlocal held
-                held = self.stack.held_tasks(node)
-                return bool(held)
-
-            waited = wait_until(holding, 60.0, pause=0.002)
+            waited = wait_until(lambda: self._frozen_mid_decision(node, fault), 60.0, pause=0.002)
             if waited is None:
-                raise RuntimeError("the worker took no task for 60 s")
-            fault.details["waited_for_a_task_s"] = round(waited, 2)
-            pool = self.stack.pool_processes(node)
+                raise RuntimeError("the worker was never caught mid-decision in 60 s")
+            fault.details["waited_for_a_decision_s"] = round(waited, 2)
             fault.start = self.clock()
             if whole:
                 self.stack.kill_ai_worker(node)
-            else:
-                os.kill(pool[0], signal.SIGKILL)
-            fault.details["task_in_flight_at_kill"] = bool(held)
-            if whole:
-                fault.details["task_still_unacknowledged_after_kill"] = bool(held & self.stack.held_tasks(node))
                 self.stack.start_ai_worker(node)
+            else:
+                os.kill(self.stack.pool_processes(node)[0], signal.SIGKILL)
+                self.stack.freeze_ai_worker(node, False)  # its main process notices and starts another
             self._recovered(fault, lambda: self.stack.worker_answers(node))
         finally:
             self._free_node(node)
+
+    def _frozen_mid_decision(self, node: BrokerNode, fault: Fault) -> bool:
+        """Once the node shows its worker a task, freeze the worker; if that task is still unfinished (neither
+        acknowledged nor answered), it stays frozen mid-decision: True.  Else it is thawed: False."""
+        if not self.stack.delivering(node):
+            return False
+        self.stack.freeze_ai_worker(node, True)
+        unfinished = self.stack.unfinished_tasks(node)
+        if unfinished:
+            fault.details["killed_during_task"] = unfinished[0]
+            return True
+        self.stack.freeze_ai_worker(node, False)
+        return False
 
     def _redis_master(self, fault: Fault) -> None:
         cluster = self.stack.cluster

@@ -14,6 +14,7 @@ files under the stack's directory (``logs``), so a benchmark's stdout stays its 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -41,6 +42,7 @@ from .processes import ALL_QUEUES, free_port, start_gunicorn, start_redis, start
 from .redis_cluster import MASTERS, LoopbackCluster, free_base_port
 
 UNACKED = "unacked"  # kombu's Redis transport: deliveries not yet acknowledged (late acks), by delivery tag
+RESULT_PREFIX = "celery-task-meta-"  # Celery's Redis result backend: a task's stored result
 
 
 @dataclass
@@ -175,9 +177,21 @@ class ChaosStack:
             return [child.pid for child in psutil.Process(node.worker.pid).children()]
         return []
 
-    def held_tasks(self, node: BrokerNode) -> set[bytes]:
-        """Delivery tags the node has handed its worker and not had acknowledged: a task being run."""
-        return set(node.client.hkeys(UNACKED))
+    def delivering(self, node: BrokerNode) -> bool:
+        """The node has handed its worker a task it has not had acknowledged (late acks: one being run)."""
+        return bool(node.client.hlen(UNACKED))
+
+    def unfinished_tasks(self, node: BrokerNode) -> list[str]:
+        """Ids of the tasks the node has handed its worker, not had acknowledged and holds no result of: decisions
+        being made (kombu keeps each delivery as ``[message, exchange, routing key]``; Celery's ``headers`` name
+        the task; the node is its own result backend)."""
+        ids = [json.loads(raw)[0]["headers"]["id"] for raw in node.client.hvals(UNACKED)]
+        return [task_id for task_id in ids if not node.client.exists(f"{RESULT_PREFIX}{task_id}")]
+
+    def freeze_ai_worker(self, node: BrokerNode, frozen: bool) -> None:
+        """SIGSTOP (or SIGCONT) the node's worker, main process and pool: a frozen worker stays where it was."""
+        assert node.worker is not None
+        os.killpg(node.worker.pid, signal.SIGSTOP if frozen else signal.SIGCONT)
 
     def kill_ai_worker(self, node: BrokerNode) -> None:
         """SIGKILL the whole worker (its main process and its pool): nothing is left to restart it."""

@@ -36,7 +36,8 @@ def test_a_short_run_with_each_kind_of_fault_keeps_every_invariant():
     assert all(fault["recovered_s"] is not None and "error" not in fault for fault in out["faults"])
     assert len(out["windows"]) == 5 and all(w["end_s"] > w["start_s"] for w in out["windows"])
     (ai_worker,) = [fault for fault in out["faults"] if fault["kind"] == "ai_worker"]
-    assert ai_worker["task_in_flight_at_kill"]  # killed while it held a decision
+    # frozen mid-decision (its task neither acknowledged nor answered), then killed
+    assert ai_worker["killed_during_task"]
     load = out["load"]
     assert load["moves_acknowledged"] > 0 and load["games_started"] >= 4
     assert load["games_finished"] >= 1 and out["records_all_written"]
