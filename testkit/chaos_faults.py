@@ -172,7 +172,11 @@ class Injector:
         if not self.stack.delivering(node):
             return False
         self.stack.freeze_ai_worker(node, True)
-        unfinished = self.stack.unfinished_tasks(node)
+        try:
+            unfinished = self.stack.unfinished_tasks(node)
+        except Exception:
+            self.stack.freeze_ai_worker(node, False)  # never left frozen by a failed look
+            raise
         if unfinished:
             fault.details["killed_during_task"] = unfinished[0]
             return True
