@@ -166,6 +166,12 @@ def run(args: argparse.Namespace, stack: ChaosStack, started: float) -> dict[str
 
     records_written = wait_until(recorded, 3 * args.records_retry + 30)
     rows = reader.records()
+    written = {row.game_id: row.version for row in rows}
+    unrecorded = {  # where each missing record stands in the outbox: seconds until due (None: no entry)
+        game_id: None if (due := reader.outbox_due(game_id)) is None else round(due - time.time(), 1)
+        for game_id, version in finished.items()
+        if written.get(game_id) != version
+    }
     games = {game_id: game for game_id in ids if (game := reader.game(game_id)) is not None}  # as judged
     phase("checked_s", clock())
     end = clock()
@@ -187,6 +193,7 @@ def run(args: argparse.Namespace, stack: ChaosStack, started: float) -> dict[str
         "stack_settled_after_faults": settled is not None,
         "computers_idle_at_end": idle is not None,
         "records_all_written": records_written is not None,
+        "unrecorded_games_outbox_due_in_s": unrecorded,
         "load": {
             "games_started": len(known),
             "games_finished": len(finished),

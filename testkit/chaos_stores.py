@@ -20,6 +20,7 @@ from redis.cluster import RedisCluster
 
 from services.api.store.protocol import GameRecord
 from services.api.store.redis_keys import game_key
+from services.api.store.redis_record_outbox import outbox_set
 from services.api.store.redis_store import RedisStore
 from services.engine import Bid, GameState, Play, apply, card_code, new_game, turn
 
@@ -107,6 +108,10 @@ class StoreReader:
             if text.endswith("}"):
                 found.add(text[len("game:{") : -1])
         return found
+
+    def outbox_due(self, game_id: str) -> float | None:
+        """When the game's record is due in the outbox (Unix seconds), None without an entry."""
+        return self.client.zscore(outbox_set(game_id), game_id)
 
     def records(self) -> list[RecordRow]:
         with psycopg.connect(self.records_url, connect_timeout=5) as connection:
