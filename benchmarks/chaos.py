@@ -1,6 +1,7 @@
 """Random faults during a mixed load, then the invariants checked from the stores themselves. Prints JSON.
 
     python -m benchmarks.chaos [--seconds 600] [--faults 20] [--seed 1] [--db-outage 30] [--broker-outage 10]
+                               [--kinds api_worker,ai_worker,redis_master,records_db,broker_node]
 
 1. **The stack** (:mod:`testkit.chaos_stack`): a Redis Cluster of 3 masters with a replica each for the games
    (``REDIS_WAIT_REPLICAS=1``), two broker nodes (``AI_BROKER_URLS``) with a Celery worker each, two gunicorn
@@ -39,7 +40,7 @@ from typing import Any
 import requests
 
 from services.engine import turn
-from testkit.chaos_faults import FaultSettings, Injector, plan
+from testkit.chaos_faults import KINDS, FaultSettings, Injector, plan
 from testkit.chaos_invariants import Stall, Window, judge
 from testkit.chaos_load import Load, LoadSettings
 from testkit.chaos_observations import Observations
@@ -58,6 +59,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--seconds", type=float, default=600.0, help="the load's length (faults fall within it)")
     add("--faults", type=int, default=20, help="faults injected, the five kinds in turn")
     add("--seed", type=int, default=1)
+    add("--kinds", default=",".join(KINDS), help="the kinds of fault injected, in turn (default: all five)")
     add("--warmup", type=float, default=10.0, help="seconds of load before the first fault may fall")
     add("--db-outage", type=float, default=30.0, help="seconds the records database stays down")
     add("--broker-outage", type=float, default=10.0, help="seconds a broker node stays down")
@@ -135,7 +137,8 @@ def run(args: argparse.Namespace, stack: ChaosStack, started: float) -> dict[str
     monitor = StallMonitor(reader, obs.game_ids, obs.player_active, clock)
     settings = FaultSettings(args.db_outage, args.broker_outage, args.grace)
     injector = Injector(stack, clock, settings, args.seed)
-    schedule = plan(args.faults, args.warmup, max(args.warmup, args.seconds - 5), random.Random(args.seed))
+    kinds = tuple(kind.strip() for kind in args.kinds.split(",") if kind.strip())
+    schedule = plan(args.faults, args.warmup, max(args.warmup, args.seconds - 5), random.Random(args.seed), kinds)
     cpu = time.process_time()
     load.start()
     monitor.start()

@@ -163,13 +163,14 @@ class Injector:
                 os.kill(self.stack.pool_processes(node)[0], signal.SIGKILL)
                 self.stack.freeze_ai_worker(node, False)  # its main process notices and starts another
             self._recovered(fault, lambda: self.stack.worker_answers(node))
+            self.stack.forget_deliveries(node)
         finally:
             self._free_node(node)
 
     def _frozen_mid_decision(self, node: BrokerNode, fault: Fault) -> bool:
         """Once the node shows its worker a task, freeze the worker; if that task is still unfinished (neither
         acknowledged nor answered), it stays frozen mid-decision: True.  Else it is thawed: False."""
-        if not self.stack.delivering(node):
+        if not self.stack.deliveries(node):
             return False
         self.stack.freeze_ai_worker(node, True)
         try:

@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -42,6 +43,7 @@ from .processes import ALL_QUEUES, free_port, start_gunicorn, start_redis, start
 from .redis_cluster import MASTERS, LoopbackCluster, free_base_port
 
 UNACKED = "unacked"  # kombu's Redis transport: deliveries not yet acknowledged (late acks), by delivery tag
+UNACKED_INDEX = "unacked_index"  # the same deliveries, scored by when each was made
 RESULT_PREFIX = "celery-task-meta-"  # Celery's Redis result backend: a task's stored result
 
 
@@ -62,6 +64,8 @@ class BrokerNode:
     port: int
     server: subprocess.Popen
     worker: subprocess.Popen | None = None
+    worker_started: float = 0.0  # when the running worker was started (Unix seconds)
+    stale: set[bytes] = field(default_factory=set)  # deliveries a killed worker left unacknowledged
 
     @property
     def url(self) -> str:
@@ -166,6 +170,7 @@ class ChaosStack:
 
     def start_ai_worker(self, node: BrokerNode) -> None:
         env = {"CELERY_BROKER_URL": node.url, "CELERY_RESULT_BACKEND": node.url}
+        node.worker_started = time.time()
         node.worker = start_worker(
             node.url, queues=ALL_QUEUES, concurrency=1, env=env, log_path=self.logs / f"worker-{node.index}.log"
         )
@@ -177,16 +182,26 @@ class ChaosStack:
             return [child.pid for child in psutil.Process(node.worker.pid).children()]
         return []
 
-    def delivering(self, node: BrokerNode) -> bool:
-        """The node has handed its worker a task it has not had acknowledged (late acks: one being run)."""
-        return bool(node.client.hlen(UNACKED))
+    def deliveries(self, node: BrokerNode) -> list[bytes]:
+        """The delivery tags the node has handed its running worker and not had acknowledged (late acks: a task
+        being run).  A killed worker's deliveries stay unacknowledged until kombu's visibility timeout: those
+        before the worker started (``unacked_index`` scores each by when it was made) and those still there once
+        the kill was over (``node.stale``) are left out."""
+        tags = node.client.zrangebyscore(UNACKED_INDEX, node.worker_started, "+inf")
+        return [tag for tag in tags if tag not in node.stale]
 
     def unfinished_tasks(self, node: BrokerNode) -> list[str]:
-        """Ids of the tasks the node has handed its worker, not had acknowledged and holds no result of: decisions
-        being made (kombu keeps each delivery as ``[message, exchange, routing key]``; Celery's ``headers`` name
-        the task; the node is its own result backend)."""
-        ids = [json.loads(raw)[0]["headers"]["id"] for raw in node.client.hvals(UNACKED)]
+        """Ids of the tasks of :meth:`deliveries` the node holds no result of: decisions being made (kombu keeps
+        each delivery as ``[message, exchange, routing key]``; Celery's ``headers`` name the task; the node is its
+        own result backend)."""
+        tags = self.deliveries(node)
+        raws = node.client.hmget(UNACKED, tags) if tags else []
+        ids = [json.loads(raw)[0]["headers"]["id"] for raw in raws if raw is not None]
         return [task_id for task_id in ids if not node.client.exists(f"{RESULT_PREFIX}{task_id}")]
+
+    def forget_deliveries(self, node: BrokerNode) -> None:
+        """After a kill: what is still unacknowledged belongs to no running task."""
+        node.stale |= set(node.client.hkeys(UNACKED))
 
     def freeze_ai_worker(self, node: BrokerNode, frozen: bool) -> None:
         """SIGSTOP (or SIGCONT) the node's worker, main process and pool: a frozen worker stays where it was."""
