@@ -132,6 +132,19 @@ def test_a_move_is_repeated_after_a_lost_connection_and_a_503_with_one_key_and_i
     assert waits[1] == 1.0  # Retry-After
 
 
+def test_a_read_is_repeated_after_its_answer_was_cut_mid_body_and_a_create_is_not():
+    """A server process that dies while sending an answer cuts it mid-body: requests raises ChunkedEncodingError (a
+    chunked body or a Content-Length one alike), which is a lost connection too."""
+    cut = requests.exceptions.ChunkedEncodingError("Connection broken: IncompleteRead(5 bytes read, 95 more expected)")
+    session = FakeSession([cut, FakeResponse(200, VIEW_FIELDS)])
+    assert SpadesClient("http://api", "tok", session=session, sleep=lambda s: None).get_game("g").version == 8
+    assert len(session.sent) == 2
+    session = FakeSession([cut])
+    with pytest.raises(requests.exceptions.ChunkedEncodingError):
+        SpadesClient("http://api", session=session, sleep=lambda s: None).create_game()
+    assert len(session.sent) == 1
+
+
 def test_a_create_is_not_repeated_after_a_lost_connection_but_is_after_a_429():
     session = FakeSession([requests.ConnectionError("reset")])
     with pytest.raises(requests.ConnectionError):
