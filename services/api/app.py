@@ -214,7 +214,13 @@ def celery_for_node(app: Flask, broker: str, result_backend: str) -> Celery:
     backend = sender_backend_url(result_backend)
     timeout = float(config["REDIS_SOCKET_TIMEOUT"])
     celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
+    # Celery's settings read CELERY_BROKER_URL and CELERY_RESULT_BACKEND from the environment before the URLs
+    # given here, and with AI_BROKER_URLS those still name node 0 (its workers read them): the read and write
+    # URLs and the backend class are what the environment does not replace.
+    celery.backend_cls = backend
     celery.conf.update(
+        broker_read_url=broker,
+        broker_write_url=broker,
         broker_connection_retry_on_startup=True,
         broker_connection_timeout=timeout,
         broker_transport_options={"socket_timeout": timeout, "socket_connect_timeout": timeout},

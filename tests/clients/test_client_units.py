@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import requests
+from urllib3.exceptions import ProtocolError, ReadTimeoutError
 
 from spades_client import Move, NotYourTurn, SpadesClient, TooFarBehind, as_move
 from spades_client.errors import IllegalMove, ProblemError, Retryable, problem_error
@@ -131,6 +132,19 @@ def test_a_move_is_repeated_after_a_lost_connection_and_a_503_with_one_key_and_i
     assert waits[1] == 1.0  # Retry-After
 
 
+def test_a_read_is_repeated_after_its_answer_was_cut_mid_body_and_a_create_is_not():
+    """A server process that dies while sending an answer cuts it mid-body: requests raises ChunkedEncodingError (a
+    chunked body or a Content-Length one alike), which is a lost connection too."""
+    cut = requests.exceptions.ChunkedEncodingError("Connection broken: IncompleteRead(5 bytes read, 95 more expected)")
+    session = FakeSession([cut, FakeResponse(200, VIEW_FIELDS)])
+    assert SpadesClient("http://api", "tok", session=session, sleep=lambda s: None).get_game("g").version == 8
+    assert len(session.sent) == 2
+    session = FakeSession([cut])
+    with pytest.raises(requests.exceptions.ChunkedEncodingError):
+        SpadesClient("http://api", session=session, sleep=lambda s: None).create_game()
+    assert len(session.sent) == 1
+
+
 def test_a_create_is_not_repeated_after_a_lost_connection_but_is_after_a_429():
     session = FakeSession([requests.ConnectionError("reset")])
     with pytest.raises(requests.ConnectionError):
@@ -150,18 +164,19 @@ def test_a_refusal_that_is_not_retryable_raises_at_once():
 
 
 class FakeStream:
-    """A streaming response whose body is ``chunks``; a ``None`` chunk is a cut connection."""
+    """A streaming response whose body is ``chunks``; a ``None`` chunk is a cut connection (raising ``cut``)."""
 
-    def __init__(self, chunks: list[bytes | None]) -> None:
+    def __init__(self, chunks: list[bytes | None], cut: Exception | None = None) -> None:
         self.raw = self
         self.chunks = chunks
+        self.cut = cut or requests.exceptions.ChunkedEncodingError("cut")
 
     def read1(self, size: int) -> bytes:
         if not self.chunks:
             return b""
         chunk = self.chunks.pop(0)
         if chunk is None:
-            raise requests.exceptions.ChunkedEncodingError("cut")
+            raise self.cut
         return chunk
 
     def close(self) -> None:
@@ -187,6 +202,21 @@ def test_the_stream_resumes_after_a_cut_from_the_last_event_it_yielded():
     stream = EventStream(open_connection, after=0, sleep=lambda s: None)
     assert [e.seq for e in stream] == [1, 2, 3]
     assert opened == [0, 1] and stream.reconnects == 1
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [  # what urllib3's read1 raises when the server's process dies mid-body (reset, or closed) or goes quiet
+        ProtocolError("Connection broken: ConnectionResetError(104, 'Connection reset by peer')"),
+        ProtocolError("Connection broken: IncompleteRead(0 bytes read)"),
+        ReadTimeoutError(None, "/v1/games/g/stream", "Read timed out."),
+    ],
+)
+def test_the_stream_resumes_after_its_server_process_dies_mid_body(cut: Exception):
+    bodies = [[frame(1), None], [frame(2, "game_over")]]
+    stream = EventStream(lambda last_seq: FakeStream(bodies.pop(0), cut), after=0, sleep=lambda s: None)
+    assert [e.seq for e in stream] == [1, 2]
+    assert stream.reconnects == 1
 
 
 def test_the_stream_ends_on_204_and_passes_too_far_behind_on():

@@ -2,9 +2,9 @@
 
 Safe retries only: a read, and a move (always sent with ``If-Match`` when a version is given and with an
 ``Idempotency-Key`` made once per move, so a repeat returns the first answer and changes nothing), are
-repeated after a lost connection or a ``429``/``503`` (after ``Retry-After``); a create, claim or leave is
-repeated only after a ``429``/``503`` refusal, which changed nothing.  Every other refusal raises the
-problem's exception (:mod:`spades_client.errors`).
+repeated after a lost connection (no answer, or one cut mid-body) or a ``429``/``503`` (after
+``Retry-After``); a create, claim or leave is repeated only after a ``429``/``503`` refusal, which changed
+nothing.  Every other refusal raises the problem's exception (:mod:`spades_client.errors`).
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getMetrics": ("GET", "/metrics"),
 }
 RETRY_STATUSES = frozenset({429, 503})
+# No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
+LOST_CONNECTION = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
 STREAM_READ_TIMEOUT = 45.0  # seconds without a byte: the server sends a keep-alive every 15 s by default
 
 
@@ -317,7 +319,7 @@ class SpadesClient:
             last = attempt == self.max_retries
             try:
                 response = self.session.request(method, url, **kwargs)
-            except (requests.ConnectionError, requests.Timeout):
+            except LOST_CONNECTION:
                 if last or not resend_after_fault:
                     raise
                 self._sleep(min(8.0, 0.25 * 2**attempt))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import requests
+from urllib3.exceptions import ProtocolError, ReadTimeoutError
 
 from spades_client.errors import Retryable
 from spades_client.models import Event
@@ -149,9 +150,11 @@ class EventStream:
                     if event.type == END_TYPE:
                         return
             except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError, requests.Timeout,
-                    AttributeError, ValueError) as error:  # fmt: skip
-                # a cut connection surfaces as one of these (a closed response reads as AttributeError or
-                # ValueError inside urllib3); an event that was half received is re-sent after the reconnect
+                    ProtocolError, ReadTimeoutError, AttributeError, ValueError) as error:  # fmt: skip
+                # a cut connection surfaces as one of these: the body is read from urllib3 itself (``read1``), so a
+                # server process that dies mid-body raises urllib3's ProtocolError, not requests' wrapper of it,
+                # and a closed response reads as AttributeError or ValueError inside urllib3; an event that was
+                # half received is re-sent after the reconnect
                 log.info("stream cut after seq %d (%s); resuming", self.last_seq, type(error).__name__)
                 failures += 1
             finally:

@@ -194,6 +194,8 @@ class AiDriver:
                     self.recover(game_id)
                 except BROKER_DOWN as error:  # one game's failure (a store error) must not stop the batch
                     log.warning("ai turn not recovered", extra={"game_id": game_id, "error": type(error).__name__})
+                    # the claim took its deadline off the ledger: without it back, nothing would send the turn
+                    self.store.expect_turn(game_id, now + self.dispatcher.deadline)
 
     def recover(self, game_id: str) -> None:
         """An AI turn is overdue: apply its result if it exists, else send it (again)."""

@@ -10,14 +10,17 @@ passed to the commands in :class:`services.api.games.commands.Collaborators`);
   deadline, *before* the write, so that even if this process dies right
   after committing, the AI driver's deadline sweep finds the turn and sends
   it (a registration for a write that then loses its race is dropped by the
-  sweep: the game has no AI turn at that version);
+  sweep: the game has no AI turn at that version).  A registration the store
+  refuses (the ledger shard's master failing over) fails the change as any
+  store error does (503): committed without its deadline, the turn could be
+  lost for good;
 * ``after_commit`` sends the decision to the workers at once — unless the
   game is computer-only: then nobody watching it pauses it (:mod:`services.api.ai_seats.pauses`:
   it waits for a read), and otherwise the turn is sent after the game's pace
   (:mod:`services.api.ai_seats.pacing`).
 
-Neither raises into the request: the change itself must not fail because
-the broker hiccuped; the deadline sweep retries.
+``after_commit`` never raises into the request: the change itself must not
+fail because the broker hiccuped; the deadline sweep retries.
 """
 
 from __future__ import annotations
@@ -61,12 +64,8 @@ class DispatchHooks:
         self.pacer = pacer  # None: computer-only games' turns are sent at once too
 
     def before_commit(self, record: GameRecord) -> None:
-        if ai_seat_to_move(record) is None:
-            return
-        try:
-            self.dispatcher.expect(record.game_id)
-        except Exception:
-            log.exception("could not register an AI turn", extra={"game_id": record.game_id})
+        if ai_seat_to_move(record) is not None:
+            self.dispatcher.expect(record.game_id)  # a store error fails the change: see the module docstring
 
     def after_commit(self, record: GameRecord, read: bool = False) -> None:
         seat = ai_seat_to_move(record)

@@ -240,6 +240,8 @@ def _commit_move(
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
     idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None
+    if after.phase == "game_over" and ctx.records:
+        ctx.records.ending(ctx.store, nxt)  # its record is due even if nothing runs after the commit
     ctx.ai.before_commit(nxt)
     try:
         committed = ctx.store.commit(nxt, record, events, idem_value)

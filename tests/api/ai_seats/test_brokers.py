@@ -10,12 +10,14 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
+from flask import Flask
 from kombu.exceptions import OperationalError
 
 from services.api.ai_seats.brokers import BrokerNode, broker_nodes, node_of
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
+from services.api.app import SenderRedisBackend, celery_init_app
 from services.api.games.commands import Collaborators
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from tests.api.ai_seats.test_driver import DEADLINE, Clock, RecordingCelery, ai_game, decision
@@ -94,3 +96,27 @@ def test_a_node_that_is_down_costs_its_games_one_deadline_a_move_and_the_others_
     assert all(ctx.store.load(g).version == versions[g] + 1 for g in down)
     assert all(ctx.store.load(g).version == versions[g] for g in up)  # their sends went through: awaited
     assert {t["game_id"] for t in nodes[0].sent} == set(up)
+
+
+def test_each_nodes_app_keeps_its_own_urls_whatever_the_environment_says(monkeypatch):
+    """Celery's settings take ``CELERY_BROKER_URL`` and ``CELERY_RESULT_BACKEND`` from the environment before the
+    URLs an app is made with, and a deployment of several nodes keeps node 0's there (the workers of node 0 and
+    the cluster overlay read them): every node's app would send to node 0 and wait on its backend."""
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://node-zero:6379/0")
+    monkeypatch.setenv("CELERY_RESULT_BACKEND", "redis://node-zero:6379/0")
+    app = Flask("brokers-test")
+    app.config.update(
+        AI_BROKER_URLS="redis://node-a:6379/0,redis://node-b:6379/0",
+        CELERY_BROKER_URL="redis://node-zero:6379/0",
+        CELERY_RESULT_BACKEND="redis://node-zero:6379/0",
+        REDIS_URL="redis://games:6379/0",
+        REDIS_SOCKET_TIMEOUT=1.0,
+    )
+    celery_init_app(app)  # connections and backends are lazy: nothing is contacted
+    for celery, host in zip(app.extensions["spades.celery_nodes"], ("node-a", "node-b"), strict=True):
+        for connection in (celery.connection_for_write(), celery.connection_for_read()):
+            assert connection.hostname == host
+            connection.release()
+        assert isinstance(celery.backend, SenderRedisBackend)
+        assert celery.backend.connparams["host"] == host
+        celery.close()

@@ -11,14 +11,17 @@ import json
 from typing import Any
 
 import pytest
+import redis
 
 from services.api.ai_seats.dispatch import TASK_NAME, AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.games import commands
 from services.api.games.commands import Collaborators
+from services.api.games.move_request import MoveRequest, parse_move
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryBackend, MemoryStore
+from services.api.store.protocol import GameRecord
 from services.engine import turn
 
 DEADLINE = 10.0
@@ -58,8 +61,15 @@ class Clock:
 class Process:
     """One API process: its store view, dispatcher and driver over a shared backend."""
 
-    def __init__(self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock, max_attempts: int = 3) -> None:
-        self.store = MemoryStore(backend)
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        celery: RecordingCelery,
+        clock: Clock,
+        max_attempts: int = 3,
+        store: type[MemoryStore] = MemoryStore,
+    ) -> None:
+        self.store = store(backend)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
         self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher))
         self.driver = AiDriver(self.ctx, self.dispatcher, None, max_attempts, sweep_interval=1.0, clock=clock)
@@ -342,3 +352,70 @@ def test_two_processes_on_one_bus_each_hear_only_their_own_results(world):
     finally:
         for channels in running:
             channels.stop()
+
+
+# ---- a Redis master failing over under the ledger or the game ----------------------------------------
+
+
+class FailingOver(MemoryStore):
+    """The memory store with parts of a Redis Cluster failing over, raising as redis-py does: the master of
+    the AI ledger's shard (``ledger_down``), or the master of the game's slot for reads (``games_down``)."""
+
+    ledger_down = False
+    games_down = False
+
+    def _refused(self) -> None:
+        raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7101. Connection refused.")
+
+    def expect_turn(self, game_id: str, due: float) -> None:
+        if self.ledger_down:
+            self._refused()
+        super().expect_turn(game_id, due)
+
+    def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
+        if self.ledger_down:
+            self._refused()
+        super().record_turn(game_id, pending, due)
+
+    def load(self, game_id: str) -> GameRecord | None:
+        if self.games_down:
+            self._refused()
+        return super().load(game_id)
+
+
+def test_a_move_whose_computer_turn_cannot_be_registered_is_refused_not_left_without_a_deadline():
+    """Committed without its deadline, the computer's turn would be neither sent (the dispatch records it in the
+    same ledger first) nor ever swept: the game would wait forever.  The move fails as the store does (503)."""
+    celery, clock = RecordingCelery(), Clock()
+    a = Process(MemoryBackend(), celery, clock, store=FailingOver)
+    seats = [{"type": "ai", "level": "basic"}, {"type": "human"}] * 2
+    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats, "seed": 3})
+    created = commands.create_game(a.ctx, body)
+    game_id, token = created["game_id"], created["seats"][1]["token"]  # seat 1, a person, bids first
+    bid = MoveRequest(token=token, move=parse_move("bid", {"bid": 3}), idempotency_key="k1", fingerprint="f")
+    a.store.ledger_down = True
+    with pytest.raises(redis.ConnectionError):
+        commands.make_move(a.ctx, game_id, bid)
+    assert a.store.load(game_id).version == 1 and celery.sent == []
+    a.store.ledger_down = False  # the shard's replica is promoted: the person's retry goes through
+    assert commands.make_move(a.ctx, game_id, bid)["version"] == 2
+    (task,) = celery.sent
+    assert (task["seat"], task["version"]) == (2, 2) and a.store.due_turns(clock.now + DEADLINE, 10) == [game_id]
+
+
+def test_a_claimed_turn_whose_recovery_failed_is_due_again():
+    """The claim takes the deadline off the ledger; a recovery that fails on the game's store (its master failing
+    over) must put it back, or nothing would ever send the turn."""
+    celery, clock = RecordingCelery(), Clock()
+    a = Process(MemoryBackend(), celery, clock, store=FailingOver)
+    game_id = ai_game(a, seats=[{"type": "human"}, {"type": "ai", "level": "pro"}] + [{"type": "human"}] * 2)
+    celery.sent.clear()  # the task was lost (its worker died with it)
+    clock.now += DEADLINE + 1
+    a.store.games_down = True
+    a.driver.sweep_once()  # claimed, then the game's read fails
+    a.store.games_down = False
+    assert celery.sent == []
+    clock.now += DEADLINE + 1
+    a.driver.sweep_once()
+    (task,) = celery.sent
+    assert (task["game_id"], task["seat"]) == (game_id, 1)

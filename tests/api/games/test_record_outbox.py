@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import time
 
+import pytest
+import redis
+
 from services.api.games.commands import Collaborators
 from services.api.games.record_outbox import RecordSchedule
 from services.api.store.memory_store import MemoryStore
@@ -26,6 +29,29 @@ def test_a_new_game_is_due_a_margin_before_its_expiry_and_at_once_when_it_ends()
     assert ctx.store.backend.outbox[created["game_id"]] < due - SCHEDULE.game_ttl / 2  # due now, not in a week
     record = ctx.store.load(created["game_id"])
     assert 0 < record.created_ms <= record.changed_ms
+
+
+class OutboxLostAfterTheEnd(MemoryStore):
+    """The outbox refuses every entry once the game's end is committed: its shard's Redis master failing over (or
+    the API process killed) right after the commit that ends the game."""
+
+    def schedule_record(self, game_id: str, due: float) -> None:
+        record = self.load(game_id)
+        if record is not None and record.state.phase == "game_over":
+            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7101. Connection refused.")
+        super().schedule_record(game_id, due)
+
+
+def test_a_game_whose_end_is_committed_is_due_soon_even_if_nothing_runs_after_the_commit():
+    """Made due only after the commit, a game ended just before its process died or its outbox shard failed
+    over kept its creation's entry: recorded a week later.  It is made due before the commit too."""
+    ctx = Collaborators(OutboxLostAfterTheEnd(), records=SCHEDULE)
+    created = create(ctx, ())
+    with pytest.raises(redis.ConnectionError):  # the end's own entry, after its commit: refused
+        play_to_the_end(ctx, created)
+    game_id = created["game_id"]
+    assert ctx.store.load(game_id).state.phase == "game_over"
+    assert ctx.store.backend.outbox[game_id] <= time.time() + 60  # due within the minute, not in a week
 
 
 def test_without_records_nothing_goes_to_the_outbox():
