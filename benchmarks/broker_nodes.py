@@ -51,7 +51,7 @@ import redis
 from celery import Celery
 
 from services.api.ai_seats.brokers import node_of
-from services.api.app import sender_backend_url
+from services.api.ai_seats.senders import sender_backend_url
 from services.players import queue_of
 from testkit.processes import ROOT, free_port, running, start_redis, start_worker, stop, worker_options
 

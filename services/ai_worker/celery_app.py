@@ -72,7 +72,7 @@ bottleneck, docs/capacity.md; commands per decision: ``benchmarks.scaling``'s
   result's GET before its SETEX + PUBLISH (one MULTI/EXEC) is Celery's guard
   against a redelivered duplicate overwriting a stored success.
 * The sending side is the API's: it sends without Celery's per-task result
-  subscription (``services.api.app.SenderRedisBackend``).
+  subscription (``services.api.ai_seats.senders.SenderRedisBackend``).
 
 ``worker_init`` (main process: covers the solo pool, and prefork children
 fork from a warm parent) and ``worker_process_init`` (each prefork child)

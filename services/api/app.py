@@ -9,7 +9,6 @@ from typing import Any
 import redis
 import sqlalchemy.exc
 from celery import Celery
-from celery.backends.redis import RedisBackend
 from flask import Flask, Response, has_request_context, redirect, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException, SecurityError
@@ -23,6 +22,7 @@ from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
+from services.api.ai_seats.senders import celery_for_node
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
@@ -174,63 +174,14 @@ def _ai_request_id() -> str:
     return request_id() if has_request_context() else "ai-driver"
 
 
-class SenderRedisBackend(RedisBackend):
-    """Celery's Redis result backend for a process that sends tasks and reads results without it.
-
-    Celery's :meth:`~celery.app.base.Celery.send_task` calls the backend's ``on_task_call``, which for
-    Redis SUBSCRIBEs Celery's own result consumer to ``celery-task-meta-<id>``, so that
-    ``AsyncResult.get()`` could wait on it (and dropping the ``AsyncResult`` UNSUBSCRIBEs it).  The
-    API never calls ``get()``: each process's :class:`services.api.ai_seats.results.ResultChannels` subscribes
-    the tasks it awaits, the deadline sweep and :meth:`AiDispatcher.stored_result` read stored results
-    with GET.  Skipping that subscription saves two broker commands a task and a connection whose
-    replies nobody reads; results are stored, published and read as Celery always does."""
-
-    def on_task_call(self, producer: Any, task_id: str) -> None:
-        return None
-
-
-def sender_backend_url(url: str) -> str:
-    """``url`` with :class:`SenderRedisBackend` as its backend class (Celery's ``<backend>+<url>`` form,
-    as in ``db+postgresql://``) for a Redis URL; any other backend is left as given."""
-    scheme = url.partition("://")[0]
-    if scheme in ("redis", "rediss"):
-        return f"{SenderRedisBackend.__module__}:{SenderRedisBackend.__qualname__}+{url}"
-    return url
-
-
 def celery_init_app(app: Flask) -> Celery:
     """Flask's Celery pattern, producer side: the API only sends tasks (through
     :class:`SenderRedisBackend`: no result-consumer subscription per send).  One app per broker node
     (``app.extensions["spades.celery_nodes"]``, in ``AI_BROKER_URLS`` order); the first is returned."""
-    nodes = [celery_for_node(app, node.broker, node.backend) for node in broker_nodes(app.config)]
+    nodes = [celery_for_node(app.name, app.config, node.broker, node.backend) for node in broker_nodes(app.config)]
     app.extensions["spades.celery_nodes"] = nodes
     app.extensions["celery"] = nodes[0]
     return nodes[0]
-
-
-def celery_for_node(app: Flask, broker: str, result_backend: str) -> Celery:
-    """The sending Celery app of one broker node."""
-    config = app.config
-    backend = sender_backend_url(result_backend)
-    timeout = float(config["REDIS_SOCKET_TIMEOUT"])
-    celery = Celery(app.name, broker=broker, backend=backend, set_as_current=False)
-    # Celery's settings read CELERY_BROKER_URL and CELERY_RESULT_BACKEND from the environment before the URLs
-    # given here, and with AI_BROKER_URLS those still name node 0 (its workers read them): the read and write
-    # URLs and the backend class are what the environment does not replace.
-    celery.backend_cls = backend
-    celery.conf.update(
-        broker_read_url=broker,
-        broker_write_url=broker,
-        broker_connection_retry_on_startup=True,
-        broker_connection_timeout=timeout,
-        broker_transport_options={"socket_timeout": timeout, "socket_connect_timeout": timeout},
-        redis_socket_timeout=timeout,
-        redis_socket_connect_timeout=timeout,
-        task_serializer="json",
-        result_serializer="json",
-        accept_content=["json"],
-    )
-    return celery
 
 
 def make_analysis_clients(app: Flask, dispatcher: AiDispatcher) -> tuple[HintClient, AnalysisTasks]:

@@ -12,7 +12,8 @@ from celery import Celery
 from flask import Flask
 
 from services.api.ai_seats.results import result_channel
-from services.api.app import SenderRedisBackend, celery_init_app, sender_backend_url
+from services.api.ai_seats.senders import SenderRedisBackend, sender_backend_url
+from services.api.app import celery_init_app
 from tests.conftest import redis_url
 
 SENDER_TEST_DB = 11
@@ -43,7 +44,7 @@ def subscribers(client: redis.Redis, task_id: str) -> int:
 
 
 def test_only_redis_urls_get_the_sender_backend():
-    assert sender_backend_url("redis://h:1/0") == "services.api.app:SenderRedisBackend+redis://h:1/0"
+    assert sender_backend_url("redis://h:1/0") == "services.api.ai_seats.senders:SenderRedisBackend+redis://h:1/0"
     assert sender_backend_url("rediss://h:1/0").endswith("+rediss://h:1/0")
     assert sender_backend_url("sentinel://h:1/0") == "sentinel://h:1/0"
 

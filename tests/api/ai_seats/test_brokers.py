@@ -17,7 +17,8 @@ from services.api.ai_seats.brokers import BrokerNode, broker_nodes, node_of
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
-from services.api.app import SenderRedisBackend, celery_init_app
+from services.api.ai_seats.senders import SenderRedisBackend
+from services.api.app import celery_init_app
 from services.api.games.commands import Collaborators
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from tests.api.ai_seats.test_driver import DEADLINE, Clock, RecordingCelery, ai_game, decision
