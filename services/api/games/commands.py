@@ -119,10 +119,10 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         record.started = True
         events += log_entries(record, [round_started(state)])
     quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
-    ctx.ai.before_commit(record)
-    if ctx.records:
-        ctx.records.created(ctx.store, record)
-    try:
+    try:  # each step before the commit may be refused by the store (its ledger or outbox shard failing over)
+        ctx.ai.before_commit(record)
+        if ctx.records:
+            ctx.records.created(ctx.store, record)
         committed = ctx.store.commit(record, None, events)
     except NotReplicated:
         raise  # written: it stays held

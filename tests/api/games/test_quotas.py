@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import redis
 
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.quotas import RETRY_AFTER_SECONDS, Quotas, creator_ids
+from services.api.games.record_outbox import RecordSchedule
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
@@ -144,3 +146,33 @@ def test_a_creation_that_fails_gives_its_holds_back():
     for _ in range(3):
         assert refusal(ctx, ALICE).code == "unavailable"
     assert not any(ctx.store.backend.holds.values())
+
+
+class LedgerDown:
+    """Commit hooks whose registration of the first computer turn the store refuses (a master failing over)."""
+
+    def before_commit(self, record: Any) -> None:
+        raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7101. Connection refused.")
+
+    def after_commit(self, record: Any, read: bool = False) -> None:
+        raise AssertionError("nothing was committed")
+
+
+class OutboxDown(MemoryStore):
+    """A store whose records outbox refuses the new game's entry (its shard's master failing over)."""
+
+    def schedule_record(self, game_id: str, due: float) -> None:
+        raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7102. Connection refused.")
+
+
+@pytest.mark.parametrize("failing", ["turn ledger", "records outbox"])
+def test_a_creation_refused_before_its_commit_gives_its_holds_back(failing: str):
+    quotas = Quotas(games_in_play=1, computer_games=1)
+    if failing == "turn ledger":
+        ctx = Collaborators(MemoryStore(), ai=LedgerDown(), quotas=quotas)
+    else:
+        ctx = Collaborators(OutboxDown(), quotas=quotas, records=RecordSchedule(game_ttl=86_400))
+    for _ in range(3):
+        with pytest.raises(redis.ConnectionError):
+            create(ctx, ALICE)
+    assert not any(ctx.store.backend.holds.values()) and ctx.store.backend.games == {}
