@@ -67,7 +67,7 @@ def two_nodes(down: int | None = None) -> tuple[Collaborators, AiDriver, list[Re
 
 def test_every_turn_of_a_game_goes_to_its_node():
     ctx, driver, nodes, _ = two_nodes()
-    games = [ai_game_in(ctx) for _ in range(8)]
+    games = games_on_both_nodes(ctx)
     answered = [0, 0]
     for _ in range(6):  # each game's turns, answered as a worker would: the next ones are sent
         for node, celery in enumerate(nodes):
@@ -85,9 +85,20 @@ def ai_game_in(ctx: Collaborators) -> str:
     return ai_game(SimpleNamespace(ctx=ctx))  # type: ignore[arg-type]
 
 
+def games_on_both_nodes(ctx: Collaborators, least: int = 8) -> list[str]:
+    """At least ``least`` computer-only games, with some on each of the two nodes (ids are random: 8 games
+    all land on one node once in 128 runs)."""
+    games = [ai_game_in(ctx) for _ in range(least)]
+    for _ in range(64):
+        if {node_of(game, 2) for game in games} == {0, 1}:
+            return games
+        games.append(ai_game_in(ctx))
+    raise AssertionError("64 more games all landed on one node")
+
+
 def test_a_node_that_is_down_costs_its_games_one_deadline_a_move_and_the_others_nothing():
     ctx, driver, nodes, clock = two_nodes(down=1)
-    games = [ai_game_in(ctx) for _ in range(8)]
+    games = games_on_both_nodes(ctx)
     down = [g for g in games if node_of(g, 2) == 1]
     up = [g for g in games if node_of(g, 2) == 0]
     assert down and up
