@@ -102,8 +102,10 @@ def cluster_env(cluster: LoopbackCluster, **extra: str) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def cluster_api(redis_cluster: LoopbackCluster, redis_db1: redis.Redis) -> Iterator[str]:
-    """One real gunicorn (2 workers) with its games on the session's Redis Cluster."""
-    with run_gunicorn(cluster_env(redis_cluster)) as base:
+    """One real gunicorn (2 workers) with its games on the session's Redis Cluster. It runs no records writer:
+    the records outbox is shared through the cluster, and the records tests' own servers must be the ones that
+    claim their games' entries (a writer here would record them in this server's database instead)."""
+    with run_gunicorn(cluster_env(redis_cluster, RECORDS_WRITER_ENABLED="0")) as base:
         yield base
 
 
