@@ -126,8 +126,8 @@ def test_api_runs_gunicorn_on_its_port(compose: dict[str, Any]) -> None:
     api = compose["services"]["api"]
     assert api["command"] == API_COMMAND
     published = {str(port).rpartition(":")[2]: str(port) for port in api["ports"]}
-    assert published[str(API_PORT)] == f"{API_PORT}:{API_PORT}"
-    # the internal listener (readiness and metrics) is published on the host's loopback only
+    assert published[str(API_PORT)] == f"127.0.0.1:{API_PORT}:{API_PORT}"  # loopback only: nothing in front here
+    # and so is the internal listener (readiness and metrics)
     assert published[str(OPS_PORT)] == f"127.0.0.1:{OPS_PORT}:{OPS_PORT}"
     assert f"{OPS_PORT}{LIVENESS_PATH}" in " ".join(api["healthcheck"]["test"])
 
