@@ -173,29 +173,28 @@ class SlowRefusals:
 
 def limit_creates(app: Flask, limiter: Limiter) -> None:
     """``CREATE_RATE_LIMIT`` per client address on ``POST /v1/games``, on top of the shared budgets: a
-    game costs far more than a request (and a computer-only one, workers' time until it ends).  Wrapped
-    around the registered view, as :func:`limit_hints` does."""
-    if not app.config["CREATE_RATE_LIMIT"]:
-        return
-    endpoint = "v1.create_game"
-    app.view_functions[endpoint] = limiter.limit(
-        app.config["CREATE_RATE_LIMIT"], key_func=client_address, override_defaults=False, scope="create"
-    )(app.view_functions[endpoint])
+    game costs far more than a request (and a computer-only one, workers' time until it ends)."""
+    _limit_per_address(app, limiter, "v1.create_game", app.config["CREATE_RATE_LIMIT"], "create")
 
 
 def limit_exports(app: Flask, limiter: Limiter, is_export: Callable[[], bool]) -> None:
     """``EXPORT_RATE_LIMIT`` per client address on the records' NDJSON export (``GET /v1/records`` when
     ``is_export``: the route's own test), on top of the shared budgets: one export streams up to
     ``EXPORT_MAX_RECORDS`` whole records, a page of the listing 200 summaries at most."""
-    if not app.config["EXPORT_RATE_LIMIT"]:
+    _limit_per_address(
+        app, limiter, "v1.records", app.config["EXPORT_RATE_LIMIT"], "export", exempt_when=lambda: not is_export()
+    )
+
+
+def _limit_per_address(
+    app: Flask, limiter: Limiter, endpoint: str, limit: str, scope: str, exempt_when: Callable[[], bool] | None = None
+) -> None:
+    """``limit`` per client address on one route (none when empty), its refusals coded by ``scope``
+    (:data:`SCOPE_CODES`); wrapped around the registered view, as :func:`limit_hints` does."""
+    if not limit:
         return
-    endpoint = "v1.records"
     app.view_functions[endpoint] = limiter.limit(
-        app.config["EXPORT_RATE_LIMIT"],
-        key_func=client_address,
-        override_defaults=False,
-        scope="export",
-        exempt_when=lambda: not is_export(),
+        limit, key_func=client_address, override_defaults=False, scope=scope, exempt_when=exempt_when
     )(app.view_functions[endpoint])
 
 
