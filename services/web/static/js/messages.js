@@ -36,6 +36,8 @@ const CODES = {
   review_unavailable: "The review isn't ready: the computer players are busy. Try again in a moment.",
   round_not_finished: "That round is still being played; it can be reviewed once it is over.",
   internal_error: "The server had a problem. Please try again.",
+  too_many_messages: "One quick message at a time: wait a moment before the next.",
+  too_many_matches: "You already have quick match requests waiting: cancel one first.",
 };
 
 /** A readable sentence for an ApiProblem (or any error). */

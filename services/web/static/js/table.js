@@ -75,7 +75,8 @@ export function invitePanel(view, gameId, onCopy) {
 
 /**
  * ui: {gameId, turn (displayed), shownTrick, canMove, onPlay, onBid, onRefused, hint, hintsAllowed,
- * onHint, hintPending, lastTrickOpen, focusKey, onCopy, gameOver (an element or null)}.
+ * onHint, hintPending, lastTrickOpen, focusKey, onCopy, gameOver (an element or null), people (the
+ * seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js)}.
  */
 export function renderTable(view, ui) {
   const turn = ui.turn;
@@ -118,12 +119,13 @@ export function renderTable(view, ui) {
       {},
       h("div", { class: `turn-banner${myTurn && view.phase !== "game_over" ? " mine" : ""}`, dataset: { testid: "turn" } }, turnText(view, turn)),
       hintButton,
+      ui.statusExtras,
     ),
     ui.hint ? h("p.hint-text", { "data-testid": "hint-text" }, ui.hint.text) : view.you !== null ? exchangeNote(view) : null,
     h(
       "div.felt",
       { dataset: { testid: "felt" } },
-      [0, 1, 2, 3].map((seat) => seatPanel(view, seat, turn)),
+      [0, 1, 2, 3].map((seat) => seatPanel(view, seat, turn, ui.people)),
       trickArea(view, ui.shownTrick),
       overlay,
     ),

@@ -18,9 +18,10 @@ const LAST_TYPE = "game_over"; // nothing follows it: the stream ends and so doe
  * onFatal(problem) ends following for answers a retry cannot fix (401: the token died; 403; 404; 400).
  * A 410 too_far_behind (the log no longer holds the events after the resume point) calls
  * onTooFarBehind(problem), which reloads the view and resolves to the seq to follow after; without
- * that handler a 410 is fatal. Returns {stop()}.
+ * that handler a 410 is fatal. Frames that are not log events (no `seq`: `presence`, `message`)
+ * go to onFrame(name, data) as they arrive, outside the event order. Returns {stop()}.
  */
-export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind }) {
+export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind, onFrame }) {
   let stopped = false;
   let connection = null; // the AbortController of the open request
   let cursor = after;
@@ -47,7 +48,9 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
         clearTimeout(silence);
         silence = setTimeout(() => control.abort(), SILENCE_MS);
         const messages = parser.push(value);
-        const events = messages.map((message) => JSON.parse(message.data));
+        const parsed = messages.map((message) => ({ name: message.event, data: JSON.parse(message.data) }));
+        const events = parsed.filter((m) => Number.isInteger(m.data.seq)).map((m) => m.data);
+        for (const frame of parsed) if (!Number.isInteger(frame.data.seq) && onFrame) onFrame(frame.name, frame.data);
         if (parser.retry !== null) retryMs = parser.retry;
         const last = messages[messages.length - 1]; // an id whose message is complete, never one half-read
         if (last && /^[0-9]+$/.test(last.id)) {

@@ -1,0 +1,151 @@
+"""The people API as the browser tests see it until the clocks, table-life and lobby parts of the API
+are merged: every stand-in route in ONE place (Playwright's ``page.route``), each marked with the part
+it stands in for. Everything else is the real server: games are created, viewed, claimed and played
+for real; only the answers that do not exist yet are made up here, to the contract's names.
+
+At integration a test points at the real server by dropping its ``PeopleApi`` (or the routes of the
+parts merged): the pages send the same requests either way, which ``sent`` records.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page, Route
+
+VIEW = re.compile(r"/v1/games/[A-Za-z0-9_-]+$")  # GET a game's view (not /stream, /events, …)
+STREAM = re.compile(r"/v1/games/[A-Za-z0-9_-]+/stream")
+SSE_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def sse(frames: list[tuple[str, dict]], retry_ms: int = 600_000) -> str:
+    """An SSE body: `retry:` (long: the page does not come back during a test), then each frame."""
+    return f"retry: {retry_ms}\n\n" + "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in frames)
+
+
+@dataclass
+class PeopleApi:
+    page: Page
+    sent: list[tuple[str, str, object]] = field(default_factory=list)  # (method, path, body) of stand-in routes
+    # clocks: the clock added to every game view (None: none); its deadline is set per answer from `left_ms`
+    clock: dict | None = None
+    left_ms: int = 18_000  # time to move left when a view is read (on top of the seat's reserve)
+    # table life: presence and recent quick messages in the view; frames on the game's stream
+    connected: list[bool] | None = None
+    messages: list[dict] = field(default_factory=list)
+    stream_frames: list[tuple[str, dict]] | None = None  # None: the real stream
+    rematch_offered: str | None = None
+    rematch_answer: dict | None = None  # POST …/rematch: {game_id, seat, token, state}
+    rejoin_answer: dict | None = None  # POST …/rejoin: {seat, token, …}
+    # lobby: open tables and the quick match
+    tables: list[dict] = field(default_factory=list)
+    table_frames: list[tuple[str, dict]] = field(default_factory=list)
+    match_seat: dict | None = None  # GET /v1/matches/{id} answers "seated" with this once set
+    match_wait_s: int = 20
+
+    def install(self) -> PeopleApi:
+        sent_at = now_ms() - 500
+        self.messages = [{"at_ms": sent_at, **m} for m in self.messages]  # each message sent once
+        page = self.page
+        page.route(VIEW, self._view)  # clocks + table life: fields of the game view
+        page.route(STREAM, self._stream)  # table life: `presence`, `message` frames
+        page.route(re.compile(r"/v1/games/[^/]+/seats/\d/back$"), self._ok)  # clocks: "I'm back"
+        page.route(re.compile(r"/v1/games/[^/]+/messages$"), self._message)  # table life
+        page.route(re.compile(r"/v1/games/[^/]+/rematch$"), self._rematch)  # table life
+        page.route(re.compile(r"/v1/games/[^/]+/seats/\d/rejoin-code$"), self._rejoin_code)  # table life
+        page.route(re.compile(r"/v1/games/[^/]+/rejoin$"), self._rejoin)  # table life
+        page.route(re.compile(r"/v1/tables(\?.*)?$"), self._tables)  # lobby
+        page.route(re.compile(r"/v1/tables/stream"), self._table_stream)  # lobby
+        page.route(re.compile(r"/v1/matches(/[^/?]+)?(\?.*)?$"), self._matches)  # lobby
+        return self
+
+    def requests(self, method: str, pattern: str) -> list[object]:
+        """Bodies of the stand-in requests of this method whose path matches ``pattern``."""
+        return [body for m, path, body in self.sent if m == method and re.search(pattern, path)]
+
+    # ---- stand-ins ---------------------------------------------------------------------------------
+
+    def _record(self, route: Route) -> object:
+        request = route.request
+        path = request.url.split("//", 1)[1].split("/", 1)[1]
+        body = request.post_data_json if request.post_data else None
+        self.sent.append((request.method, "/" + path, body))
+        return body
+
+    def _view(self, route: Route) -> None:
+        if route.request.method != "GET":
+            return route.fallback()
+        response = route.fetch()
+        if response.status != 200:
+            return route.fulfill(response=response)
+        view = response.json()
+        now = now_ms()
+        view["server_time_ms"] = now
+        if self.clock is not None:
+            clock = {**self.clock}
+            seat = clock.get("seat", view["turn"])
+            reserve = clock["reserve_ms"][seat] if seat is not None else 0
+            clock.update(seat=seat, deadline_ms=now + self.left_ms + reserve)
+            view["clock"] = clock
+        if self.connected is not None:
+            for seat, info in enumerate(view["seats"]):
+                info["connected"] = self.connected[seat]
+        view["messages"] = self.messages
+        if self.rematch_offered:
+            view["rematch_offered"] = {"game_id": self.rematch_offered}
+        route.fulfill(response=response, json=view)
+
+    def _stream(self, route: Route) -> None:
+        if self.stream_frames is None:
+            return route.fallback()
+        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(self.stream_frames))
+
+    def _ok(self, route: Route) -> None:
+        self._record(route)
+        route.fulfill(status=204)
+
+    def _message(self, route: Route) -> None:
+        body = self._record(route)
+        route.fulfill(status=202, json={"seat": 0, "code": body["code"], "at_ms": now_ms()})
+
+    def _rematch(self, route: Route) -> None:
+        self._record(route)
+        route.fulfill(status=201, json=self.rematch_answer)
+
+    def _rejoin_code(self, route: Route) -> None:
+        self._record(route)
+        if route.request.method == "DELETE":
+            return route.fulfill(status=204)
+        route.fulfill(status=201, json={"code": f"k{len(self.sent)}Qx7Zp"})
+
+    def _rejoin(self, route: Route) -> None:
+        self._record(route)
+        route.fulfill(status=200, json=self.rejoin_answer)
+
+    def _tables(self, route: Route) -> None:
+        self._record(route)
+        route.fulfill(status=200, json={"items": self.tables, "next_cursor": None})
+
+    def _table_stream(self, route: Route) -> None:
+        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(self.table_frames))
+
+    def _matches(self, route: Route) -> None:
+        request = route.request
+        body = self._record(route)
+        if request.method == "POST":
+            now = now_ms()
+            wait = (body or {}).get("max_wait_seconds", self.match_wait_s)
+            answer = {"match_id": "m1", "secret": "s3cret", "status": "waiting", "expires_ms": now + wait * 1000}
+            return route.fulfill(status=202, json={**answer, "server_time_ms": now})
+        if request.method == "DELETE":
+            return route.fulfill(status=204)
+        if self.match_seat:
+            return route.fulfill(status=200, json={"status": "seated", **self.match_seat})
+        route.fulfill(status=200, json={"status": "waiting", "server_time_ms": now_ms()})
