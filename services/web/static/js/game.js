@@ -61,8 +61,9 @@ export class Game {
     drawGameBar(null);
   }
 
+  /** The pause between computer moves; none while the tab is hidden (nobody watches: your turn comes at once). */
   get pace() {
-    return paceMs(loadSettings());
+    return document.hidden ? 0 : paceMs(loadSettings());
   }
 
   async start() {

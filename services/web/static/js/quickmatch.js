@@ -104,13 +104,14 @@ function waitForSeat(match) {
   let finished = false;
   const control = new AbortController();
   const count = h("span.match-count", { dataset: { testid: "match-countdown" } }, "…");
-  const note = h("p.match-note", { dataset: { testid: "match-note" } }, "Looking for people who want the same game.");
   const wanted = match.wanted || {};
+  const fillers = wanted.fill_level ? `computers (${wanted.fill_level})` : "computers";
+  const note = h("p.match-note", { dataset: { testid: "match-note" } }, `Looking for people who want the same game; when the time is up, ${fillers} take the free seats.`);
   const left = () => (base && expires !== null ? msLeft(expires, serverNow(base, performance.now())) : null);
   let ticker = null;
   const startTicking = () => {
     if (ticker || left() === null) return;
-    ticker = tickCountdown(count, left, () => fill(note, `No more people came: computers (${wanted.fill_level || "the chosen level"}) take the free seats…`));
+    ticker = tickCountdown(count, left, () => fill(note, `Time is up: ${fillers} take the free seats…`));
   };
   startTicking();
   const dialog = openDialog(

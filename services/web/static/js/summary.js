@@ -181,7 +181,11 @@ export function renderGameOver(view, { onNewGame, onReview, extra = null }) {
     h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view).replace(/^./, (c) => c.toUpperCase())),
     mercyEnded(view.rules, view.scores) ? h("p.mercy-note", { "data-testid": "mercy-note" }, mercyText(view.rules, view.scores)) : null,
     renderScoreHistory(view, { onReview }),
-    extra,
-    h(extra ? "button" : "button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, "New game"),
+    h(
+      "div.end-actions",
+      {},
+      extra,
+      h(extra ? "button" : "button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, "New game"),
+    ),
   );
 }

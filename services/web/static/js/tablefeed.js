@@ -51,9 +51,10 @@ export function followTables(query, { onList, onChange, onState }) {
 
   (async () => {
     while (!stopped) {
-      let delay = retryMs;
+      let delay;
       try {
         await once();
+        delay = retryMs; // the server ended the stream: come back as its `retry:` asked
       } catch (problem) {
         if (stopped) return;
         delay = Math.max(Number(problem.retryAfter) * 1000 || 0, BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]);

@@ -12,6 +12,21 @@ const FATAL = new Set([400, 401, 403, 404]); // a retry of the same request cann
 const LAST_TYPE = "game_over"; // nothing follows it: the stream ends and so does following
 
 /**
+ * A stream's messages parted: the log's events (their data has a `seq`: in order, resumable) and the
+ * frames outside the log (`presence`, `message`: no id, nothing to resume) as {name, data}.
+ */
+export function sortMessages(messages) {
+  const events = [];
+  const frames = [];
+  for (const message of messages) {
+    const data = JSON.parse(message.data);
+    if (Number.isInteger(data.seq)) events.push(data);
+    else frames.push({ name: message.event, data });
+  }
+  return { events, frames };
+}
+
+/**
  * Follow a game's events after seq `after`. Calls onEvents(events) with the events each read of the
  * stream brought (in order, never empty) and onStatus({state: "live" | "reconnecting" | "stopped",
  * attempt, retryInMs, problem}); "stopped" once the game is over or stop() was called.
@@ -48,9 +63,8 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
         clearTimeout(silence);
         silence = setTimeout(() => control.abort(), SILENCE_MS);
         const messages = parser.push(value);
-        const parsed = messages.map((message) => ({ name: message.event, data: JSON.parse(message.data) }));
-        const events = parsed.filter((m) => Number.isInteger(m.data.seq)).map((m) => m.data);
-        for (const frame of parsed) if (!Number.isInteger(frame.data.seq) && onFrame) onFrame(frame.name, frame.data);
+        const { events, frames } = sortMessages(messages);
+        if (onFrame) for (const frame of frames) onFrame(frame.name, frame.data);
         if (parser.retry !== null) retryMs = parser.retry;
         const last = messages[messages.length - 1]; // an id whose message is complete, never one half-read
         if (last && /^[0-9]+$/.test(last.id)) {
