@@ -49,10 +49,10 @@ class PeopleApi:
     table_frames: list[tuple[str, dict]] = field(default_factory=list)
     match_seat: dict | None = None  # GET /v1/matches/{id} answers "seated" with this once set
     match_wait_s: int = 20
+    # lobby + clocks: POST /v1/games reaches the real server without `options.public` / `options.clock`
+    strip_new_options: bool = False
 
     def install(self) -> PeopleApi:
-        sent_at = now_ms() - 500
-        self.messages = [{"at_ms": sent_at, **m} for m in self.messages]  # each message sent once
         page = self.page
         page.route(VIEW, self._view)  # clocks + table life: fields of the game view
         page.route(STREAM, self._stream)  # table life: `presence`, `message` frames
@@ -64,6 +64,8 @@ class PeopleApi:
         page.route(re.compile(r"/v1/tables(\?.*)?$"), self._tables)  # lobby
         page.route(re.compile(r"/v1/tables/stream"), self._table_stream)  # lobby
         page.route(re.compile(r"/v1/matches(/[^/?]+)?(\?.*)?$"), self._matches)  # lobby
+        if self.strip_new_options:
+            page.route(re.compile(r"/v1/games$"), self._create)  # lobby + clocks
         return self
 
     def requests(self, method: str, pattern: str) -> list[object]:
@@ -78,6 +80,11 @@ class PeopleApi:
         body = request.post_data_json if request.post_data else None
         self.sent.append((request.method, "/" + path, body))
         return body
+
+    def _create(self, route: Route) -> None:
+        body = self._record(route)
+        options = {k: v for k, v in (body.get("options") or {}).items() if k not in ("public", "clock")}
+        route.continue_(post_data=json.dumps({**body, "options": options}))
 
     def _view(self, route: Route) -> None:
         if route.request.method != "GET":
@@ -97,6 +104,8 @@ class PeopleApi:
         if self.connected is not None:
             for seat, info in enumerate(view["seats"]):
                 info["connected"] = self.connected[seat]
+        for message in self.messages:  # sent once: when the page first reads it
+            message.setdefault("at_ms", now - 300)
         view["messages"] = self.messages
         if self.rematch_offered:
             view["rematch_offered"] = {"game_id": self.rematch_offered}
@@ -105,7 +114,10 @@ class PeopleApi:
     def _stream(self, route: Route) -> None:
         if self.stream_frames is None:
             return route.fallback()
-        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(self.stream_frames))
+        frames = [
+            (name, {"at_ms": now_ms(), **data} if name == "message" else data) for name, data in self.stream_frames
+        ]
+        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(frames))
 
     def _ok(self, route: Route) -> None:
         self._record(route)

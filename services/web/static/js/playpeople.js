@@ -19,6 +19,7 @@ export function playPeople(levels) {
   const element = h(
     "section.play-people",
     { "aria-label": "Play people" },
+    h("h1.visually-hidden", {}, "Play Spades with people"),
     h("p.lead", {}, "Play with people: quick match seats you with others who want the same game, or sit at an open table."),
     h("div.people-grid", {}, form),
   );

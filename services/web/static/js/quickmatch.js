@@ -75,7 +75,7 @@ export function startMatch(form, wanted) {
     (match) => {
       button.disabled = false;
       const stored = { ...match, wanted, local: performance.now() };
-      sessionStorage.setItem(KEY, JSON.stringify({ match_id: match.match_id, secret: match.secret, wanted }));
+      sessionStorage.setItem(KEY, JSON.stringify({ match_id: match.match_id, secret: match.secret, expires_ms: match.expires_ms, wanted }));
       Object.assign(handle, waitForSeat(stored));
     },
     (problem) => {

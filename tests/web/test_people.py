@@ -1,0 +1,380 @@
+"""Tables with people in a real browser: the lobby's quick match (a countdown in the server's time,
+Cancel, seated into the game) and open tables (listed live, a free seat claimed); at the table the
+clock on the seat to move, away and "I'm back", connection dots, quick messages, seat news, rematch,
+a rejoin link for another device; your turn announced while the tab is hidden. Laid out at 1280×720
+and 375×667 without scrolling (screenshots in var/screenshots), and checked with axe-core.
+
+Games are real (the `web` server and AI worker). The parts of the API built beside this client are
+stood in for by ``people_api.PeopleApi`` (one fixture file); each test names the parts it waits for
+in its docstring — [clocks], [table life], [lobby] — and drops its stand-ins at integration. The
+last test needs nothing more than the real server.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect
+
+from .axe import assert_no_violations
+from .driver import LONG, assert_fits, outside, seat_token
+from .people_api import PeopleApi, now_ms
+
+pytestmark = pytest.mark.integration
+
+SIZES = [(1280, 720), (375, 667)]
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+HUMAN, OPEN, EASY = {"type": "human"}, {"type": "open"}, {"type": "ai", "level": "easy"}
+CLOCK = {"control": "normal", "move_ms": 25_000, "reserve_ms": [60_000, 42_000, 60_000, 0]}
+
+
+def new_game(web: str, seats: list[dict], **rules) -> tuple[str, list[str | None]]:
+    body = {"seats": seats, **({"rules": {"preset": "partnership", **rules}} if rules else {})}
+    created = requests.post(f"{web}/v1/games", json=body, timeout=30).json()
+    return created["game_id"], [s.get("token") for s in created["seats"]]
+
+
+def hold(page: Page, game_id: str, seat: int, token: str) -> None:
+    """This browser holds the seat (as if it had created or claimed it)."""
+    page.goto("/play?pace=0")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)", [f"spades.seat.{game_id}", f'{{"seat":{seat},"token":"{token}"}}']
+    )
+
+
+def move_as(web: str, game_id: str, token: str) -> None:
+    """The seat's first legal bid or card, over the API."""
+    auth = {"Authorization": f"Bearer {token}"}
+    view = requests.get(f"{web}/v1/games/{game_id}", headers=auth, timeout=30).json()
+    kind, key = ("bids", "bid") if view["phase"] == "bidding" else ("plays", "card")
+    headers = {**auth, "If-Match": f'"{view["version"]}"'}
+    requests.post(f"{web}/v1/games/{game_id}/{kind}", json={key: view["legal"][0]}, headers=headers, timeout=30)
+
+
+def finished_game(web: str) -> tuple[str, list[str | None]]:
+    """South and West (people, over the API) with two computers, played to the end."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY], win_score=30, lose_score=-30)
+    for _ in range(3000):
+        view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
+        if view["phase"] == "game_over":
+            return game_id, tokens
+        if view["turn"] in (0, 1):
+            move_as(web, game_id, tokens[view["turn"]])
+        else:
+            requests.get(f"{web}/v1/games/{game_id}/events", params={"after": view["last_seq"], "wait": 5}, timeout=30)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_quick_match_counts_down_in_server_time_and_cancels(new_page, screenshots, width, height):
+    """[lobby] POST, GET (long poll) and DELETE /v1/matches."""
+    page = new_page(width, height, bypass_csp=True)
+    page.add_init_script(
+        "{ const real = Date.now; Date.now = () => real() + 3_600_000; }"
+    )  # the local clock an hour fast
+    people = PeopleApi(page).install()
+    page.goto("/play?pace=0")
+    page.click("[data-testid=tab-people]")
+    page.check("[data-testid=qm-clock-fast]")
+    page.select_option("#qm-wait", "30")
+    level = page.locator("#qm-level").input_value()
+    assert outside(page, "[data-testid=find-players]") == [], "quick match needs no scrolling"
+    assert_no_violations(page, "people tab")
+    page.click("[data-testid=find-players]")
+
+    countdown = page.locator("[data-testid=match-countdown]")
+    expect(countdown).to_have_text(re.compile(r"^0:(2\d|30)$"))  # from expires_ms - server_time_ms, not Date.now()
+    assert people.requests("POST", r"^/v1/matches$") == [
+        {"rules": {"preset": "partnership"}, "clock": "fast", "max_wait_seconds": 30, "fill_level": level}
+    ]
+    expect(page.locator("[data-testid=match-wait]")).to_contain_text("Partnership · fast clock")
+    for shown in ("[data-testid=match-countdown]", "[data-testid=match-cancel]"):  # on the first screen
+        assert outside(page, shown) == [], shown
+    assert_no_violations(page, "quick match wait")
+    page.screenshot(path=str(screenshots / f"people-lobby-waiting-{width}x{height}.png"))
+
+    page.click("[data-testid=match-cancel]")
+    expect(page.locator("[data-testid=message]")).to_contain_text("Quick match cancelled.")
+    assert people.requests("DELETE", r"^/v1/matches/m1$") == [None]
+    assert page.evaluate("sessionStorage.getItem('spades.match')") is None
+    assert not page.js_errors
+
+
+def test_quick_match_seats_the_person_and_opens_the_game(new_page, web):
+    """[lobby] GET /v1/matches/{id} answers "seated" with a real game's seat."""
+    game_id, tokens = new_game(web, [HUMAN, EASY, EASY, EASY])
+    page = new_page()
+    people = PeopleApi(page).install()
+    page.goto("/play?pace=0")
+    page.click("[data-testid=tab-people]")
+    page.click("[data-testid=find-players]")
+    expect(page.locator("[data-testid=match-countdown]")).to_have_text(re.compile(r"^0:\d\d$"))
+    page.reload()  # the request waits on in this tab after a reload
+    expect(page.locator("[data-testid=match-wait]")).to_be_visible()
+    people.match_seat = {"game_id": game_id, "seat": 0, "token": tokens[0]}
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+    assert seat_token(page, game_id)["token"] == tokens[0] and tokens[0] not in page.url
+    assert not page.js_errors
+
+
+def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, screenshots):
+    """[lobby] GET /v1/tables and its stream; the claim is the real POST …/claim."""
+    listed, _ = new_game(web, [HUMAN, OPEN, OPEN, EASY])
+    opened, _ = new_game(web, [HUMAN, HUMAN, OPEN, EASY])
+    item = {"preset": "partnership", "house_rules": [], "clock": "normal", "levels": ["easy"], "created_ms": now_ms()}
+    page = new_page(375, 667)
+    PeopleApi(
+        page,
+        tables=[
+            {**item, "game_id": listed, "free_seats": [1, 2], "people": 1},
+            {**item, "game_id": "gone", "free_seats": [3], "people": 3},
+        ],
+        table_frames=[
+            ("table_opened", {**item, "game_id": opened, "free_seats": [2], "people": 2, "created_ms": now_ms() + 1}),
+            ("table_changed", {**item, "game_id": listed, "free_seats": [1], "people": 2}),
+            ("table_closed", {"game_id": "gone"}),
+        ],
+    ).install()
+    page.goto("/play?pace=0")
+    page.click("[data-testid=tab-people]")
+    rows = page.locator("[data-testid=open-tables] .open-table")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-game", opened)  # newest first
+    expect(page.locator(f"[data-testid=table-{listed}]")).to_contain_text(
+        "Partnership · normal clock · 2 people, computers: easy"
+    )
+    expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(1)  # North was taken meanwhile
+    page.screenshot(path=str(screenshots / "people-lobby-tables-375x667.png"))
+
+    page.click(f"[data-testid=sit-{listed}-1]")
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "1", timeout=LONG)
+    assert seat_token(page, listed)["seat"] == 1
+    assert not page.js_errors
+
+
+def test_a_table_set_up_with_friends_can_be_public_with_a_clock(new_page):
+    """[lobby] options.public, [clocks] options.clock in POST /v1/games (stripped before the real server)."""
+    page = new_page()
+    people = PeopleApi(page, strip_new_options=True).install()
+    page.goto("/play?pace=0")
+    expect(page.locator("#win_score")).to_have_value("500")
+    page.select_option("#seat-1", "open")
+    page.check("[data-testid=public]")
+    page.select_option("[data-testid=clock]", "fast")
+    page.click("[data-testid=create]")
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+    (body,) = people.requests("POST", r"^/v1/games$")
+    assert body["options"] == {"hints": True, "public": True, "clock": "fast"}
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_a_table_of_people_shows_the_clock_away_seats_dots_and_messages(new_page, web, screenshots, width, height):
+    """[clocks] the view's `clock`, `server_time_ms`; [table life] `seats[i].connected`, `messages`,
+    stream frames `presence` and `message`."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, HUMAN, EASY])  # West bids first
+    page = new_page(width, height, bypass_csp=True)
+    PeopleApi(
+        page,
+        clock={**CLOCK, "away": [False, False, True, False]},
+        connected=[True, True, False, False],
+        messages=[{"seat": 1, "code": "hello"}],
+        stream_frames=[
+            ("presence", {"seats": [True, True, False, False]}),
+            ("message", {"seat": 2, "code": "good_game"}),
+        ],
+    ).install()
+    hold(page, game_id, 0, tokens[0])
+    page.goto(f"/play?game={game_id}&pace=0")
+
+    clock = page.locator("[data-testid=clock-1]")
+    expect(clock).to_be_visible()
+    # the quick messages first (a bubble stays 5 s): from the view's `messages` and from a stream frame
+    expect(page.locator("[data-testid=bubble-1]")).to_have_text("Hello!")
+    expect(page.locator("[data-testid=bubble-2]")).to_have_text("Good game")
+    shown = ["[data-testid=clock-1]", "[data-testid=away-2]", "[data-testid=bubble-1]", "[data-testid=bubble-2]"]
+    assert_fits(page, {"[data-testid=felt] .seat": 4, "[data-testid=hand] .card": 13, **{s: 1 for s in shown}})
+    for bubble in ("[data-testid=bubble-1]", "[data-testid=bubble-2]"):
+        assert not overlaps(page, bubble, "[data-testid=seat-0]"), f"{bubble} covers your seat"
+    page.screenshot(path=str(screenshots / f"people-table-clock-away-{width}x{height}.png"))
+    expect(page.locator("#announcer")).to_have_text("North: Good game")
+    expect(clock.locator(".clock-main")).to_have_text(re.compile(r"^0:1[0-8]$"))  # 18 s left, ticking down
+    expect(clock.locator(".clock-reserve")).to_have_text("+0:42")
+    assert re.fullmatch(r"1\d seconds to move, then 42 seconds of reserve", clock.get_attribute("aria-label"))
+    expect(page.locator("[data-testid=away-2]")).to_contain_text("Away")
+    expect(page.locator("[data-testid=seat-2]")).to_have_class(re.compile(r"\bis-away\b"))
+    states = {seat: page.locator(f"[data-testid=conn-{seat}]").get_attribute("data-state") for seat in (0, 1, 2)}
+    assert states == {0: "on", 1: "on", 2: "off"} and page.locator("[data-testid=conn-3]").count() == 0
+    expect(page.locator("[data-testid=reserve-0]")).to_have_text("Reserve 1:00")
+    expect(page.locator("[data-testid=say-button]")).to_be_visible()
+    assert_no_violations(page, "table of people")
+    assert not page.js_errors
+
+
+def overlaps(page: Page, a: str, b: str) -> bool:
+    ra, rb = page.locator(a).bounding_box(), page.locator(b).bounding_box()
+    return not (
+        ra["x"] + ra["width"] <= rb["x"] or rb["x"] + rb["width"] <= ra["x"]
+        or ra["y"] + ra["height"] <= rb["y"] or rb["y"] + rb["height"] <= ra["y"]
+    )  # fmt: skip
+
+
+def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
+    """[clocks] `clock.away`, POST …/back; [table life] POST …/messages; log events seat_away,
+    turn_timed_out, seat_back, seat_left on the stream."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
+    page = new_page(375, 667)
+    people = PeopleApi(
+        page, clock={**CLOCK, "seat": None, "away": [True, False, False, False]}, connected=[True, True, False, False]
+    ).install()
+    hold(page, game_id, 0, tokens[0])
+    page.goto(f"/play?game={game_id}&pace=0")
+    expect(page.locator("[data-testid=away-0]")).to_contain_text("Away")
+    people.clock = {**CLOCK, "away": [False, False, False, False]}
+    page.click("[data-testid=back-button]")
+    expect(page.locator("[data-testid=back-button]")).to_have_count(0)
+    expect(page.locator("[data-testid=away-0]")).to_have_count(0)
+    assert people.requests("POST", rf"^/v1/games/{game_id}/seats/0/back$") == [{}]
+
+    page.click("[data-testid=say-button]")
+    page.click("[data-testid=say-good_game]")
+    expect(page.locator("[data-testid=bubble-0]")).to_have_text("Good game")
+    assert people.requests("POST", rf"^/v1/games/{game_id}/messages$") == [{"code": "good_game"}]
+
+    view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
+    seq, version = view["last_seq"], view["version"]
+    news = [
+        ("seat_away", {"seat": 1}),
+        ("turn_timed_out", {"seat": 1, "level": "easy"}),
+        ("seat_back", {"seat": 1}),
+        ("seat_left", {"seat": 1}),
+    ]
+    people.stream_frames = [
+        (kind, {"seq": seq + i, "type": kind, "version": version + i, "data": data})
+        for i, (kind, data) in enumerate(news, 1)
+    ]
+    toasts: list[str] = []
+    page.expose_function("noteToast", lambda text: toasts.append(text))
+    page.add_init_script(
+        "addEventListener('DOMContentLoaded', () => new MutationObserver(() => window.noteToast("
+        "document.getElementById('toast').textContent)).observe(document.getElementById('toast'), {childList: true}))"
+    )
+    page.reload()
+    expect(page.locator("[data-testid=toast]")).to_have_text("West left the table: a computer plays the seat.")
+    assert toasts[-4:] == [
+        "West is away: the computer plays for them.",
+        "West ran out of time: the computer moved for them.",
+        "West is back.",
+        "West left the table: a computer plays the seat.",
+    ]
+    assert not page.js_errors
+
+
+def test_rematch_at_the_end_goes_to_the_next_game(new_page, web, screenshots):
+    """[table life] `rematch_offered` in the view, POST …/rematch."""
+    over, tokens = finished_game(web)
+    following, next_tokens = new_game(web, [HUMAN, OPEN, EASY, EASY])
+    page = new_page(375, 667)
+    people = PeopleApi(
+        page, rematch_answer={"game_id": following, "seat": 0, "token": next_tokens[0], "state": {}}
+    ).install()
+    hold(page, over, 0, tokens[0])
+    page.goto(f"/play?game={over}&pace=0")
+    expect(page.locator("[data-testid=rematch-button]")).to_have_text("Rematch")
+    people.rematch_offered = following  # West opted in: the view says so at the next read
+    expect(page.locator("[data-testid=rematch-offered]")).to_be_visible(timeout=LONG)
+    expect(page.locator("[data-testid=rematch-button]")).to_have_text("Join the rematch")
+    assert_fits(page, {"[data-testid=rematch-button]": 1, "[data-testid=new-game]": 1})
+    page.screenshot(path=str(screenshots / "people-rematch-375x667.png"))
+    page.click("[data-testid=rematch-button]")
+    expect(page).to_have_url(re.compile(rf"game={following}"))
+    expect(page.locator("[data-testid=table][data-phase=waiting]")).to_have_attribute("data-you", "0", timeout=LONG)
+    assert seat_token(page, following)["token"] == next_tokens[0]
+    assert people.requests("POST", rf"^/v1/games/{over}/rematch$") == [{}]
+
+
+def test_a_rejoin_link_takes_the_seat_to_another_device(new_page, web):
+    """[table life] POST …/seats/{n}/rejoin-code, DELETE it, POST …/rejoin (its token: here the seat's own)."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
+    phone = new_page(375, 667)
+    people = PeopleApi(phone).install()
+    hold(phone, game_id, 0, tokens[0])
+    phone.goto(f"/play?game={game_id}&pace=0")
+    phone.click("[data-testid=rejoin-button]")
+    phone.click("[data-testid=rejoin-make]")
+    link = phone.locator("[data-testid=rejoin-link]").input_value()
+    assert re.fullmatch(rf"http://[^/]+/play#rejoin={game_id}\.[A-Za-z0-9_-]+", link)
+    assert people.requests("POST", rf"^/v1/games/{game_id}/seats/0/rejoin-code$") == [{}]
+    phone.click("[data-testid=rejoin-revoke]")
+    expect(phone.locator("[data-testid=rejoin-stopped]")).to_be_visible()
+    assert len(people.requests("DELETE", rf"^/v1/games/{game_id}/seats/0/rejoin-code$")) == 1
+    phone.click("[data-testid=rejoin-make]")
+    link = phone.locator("[data-testid=rejoin-link]").input_value()
+    code = phone.locator("[data-testid=rejoin-code]").inner_text()
+
+    for how in ("link", "typed"):
+        laptop = new_page()
+        other = PeopleApi(laptop, rejoin_answer={"game_id": game_id, "seat": 0, "token": tokens[0]}).install()
+        if how == "link":
+            laptop.goto(link.replace("/play#", "/play?pace=0#"))
+        else:
+            laptop.goto("/play?pace=0")
+            laptop.fill("#join", code)
+            laptop.click(".join button[type=submit]")
+        expect(laptop.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+        assert "#" not in laptop.url and "rejoin" not in laptop.url
+        held = seat_token(laptop, game_id)
+        assert (held["seat"], held["token"]) == (0, tokens[0])
+        assert other.requests("POST", rf"^/v1/games/{game_id}/rejoin$") == [{"code": code.split(".", 1)[1]}]
+
+
+HIDDEN_TAB = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "hidden", { get: () => window.__hidden, configurable: true });
+Object.defineProperty(Document.prototype, "visibilityState", { get: () => (window.__hidden ? "hidden" : "visible"), configurable: true });
+window.__notes = [];
+window.Notification = class {
+  static permission = "default";
+  static requestPermission() { window.Notification.permission = "granted"; return Promise.resolve("granted"); }
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  close() {}
+};
+window.__alerts = [];
+document.addEventListener("spades:turn-alert", (e) => window.__alerts.push(e.detail));
+"""
+
+
+def set_hidden(page: Page, hidden: bool) -> None:
+    page.evaluate("(h) => { window.__hidden = h; document.dispatchEvent(new Event('visibilitychange')); }", hidden)
+
+
+def test_your_turn_is_announced_while_the_tab_is_hidden(new_page):
+    """The real server only: Play now against computers with the tab in the background."""
+    page = new_page()
+    page.add_init_script(HIDDEN_TAB)
+    page.goto("/play?pace=300")
+    page.click("[data-testid=settings-button]")
+    expect(page.locator("[data-testid=sound]")).not_to_be_checked()  # off unless turned on
+    expect(page.locator("[data-testid=notify]")).not_to_be_checked()
+    page.check("[data-testid=sound]")
+    page.check("[data-testid=notify]")  # asks for the permission from this click
+    expect(page.locator("[data-testid=notify]")).to_be_checked()
+    page.click("[data-testid=settings-close]")
+    assert page.evaluate("JSON.parse(localStorage.getItem('spades.settings'))")["notify"] is True
+
+    page.check("[data-testid=level-easy]")
+    set_hidden(page, True)
+    page.click("[data-testid=play-now]")  # West, North and East bid first, unseen
+    expect(page).to_have_title("● Your turn — Spades", timeout=LONG)
+    assert page.get_attribute("link[rel=icon]", "href") == "/play/img/icon-turn.svg"
+    assert page.evaluate("window.__notes") == [["Your turn at Spades", "Your turn: bid"]]
+    assert page.evaluate("window.__alerts") == [{"text": "Your turn: bid", "sound": True, "notify": True}]
+
+    set_hidden(page, False)  # looked at: back to the plain title, and no second ring for this turn
+    expect(page).to_have_title("Spades")
+    assert page.get_attribute("link[rel=icon]", "href") == "/play/img/icon.svg"
+    set_hidden(page, True)
+    expect(page).to_have_title("● Your turn — Spades")
+    assert len(page.evaluate("window.__notes")) == 1
+    assert not page.js_errors
