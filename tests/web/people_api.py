@@ -14,6 +14,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Route
 
 VIEW = re.compile(r"/v1/games/[A-Za-z0-9_-]+$")  # GET a game's view (not /stream, /events, …)
@@ -89,10 +90,13 @@ class PeopleApi:
     def _view(self, route: Route) -> None:
         if route.request.method != "GET":
             return route.fallback()
-        response = route.fetch()
-        if response.status != 200:
-            return route.fulfill(response=response)
-        view = response.json()
+        try:
+            response = route.fetch()
+            if response.status != 200:
+                return route.fulfill(response=response)
+            view = response.json()
+        except PlaywrightError:
+            return None  # the page went elsewhere while its view was read (e.g. into the rematch)
         now = now_ms()
         view["server_time_ms"] = now
         if self.clock is not None:

@@ -49,7 +49,7 @@ export function drawGameBar(ui) {
     h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, "Scores"),
     h("button", { type: "button", onclick: ui.onRules, dataset: { testid: "rules-button" } }, "Rules"),
     canInvite ? h("button", { type: "button", onclick: ui.onInvite, dataset: { testid: "invite-button" } }, "Invite") : null,
-    canRejoin ? h("button", { type: "button", onclick: ui.onRejoin, dataset: { testid: "rejoin-button" }, title: "Play on another device" }, h("span.wide-only", {}, "Other device"), h("span.narrow-only", { "aria-hidden": "true" }, "⇄")) : null,
+    canRejoin ? h("button", { type: "button", onclick: ui.onRejoin, dataset: { testid: "rejoin-button" }, title: "Play on another device" }, h("span.device-long", {}, "Other device"), h("span.device-short", { "aria-hidden": "true" }, "⇄")) : null,
     canLeave ? h("button.leave", { type: "button", onclick: ui.onLeave, dataset: { testid: "leave-button" } }, "Leave") : null,
   );
 }

@@ -186,31 +186,30 @@ function follow(event, url) {
 
 /** The lobby; {stop()} ends what it keeps running (the open tables' stream, a quick match's wait). */
 export function renderLobby(root) {
-  let people = null;
-  let stopped = false;
-  buildLobby(root, (made) => {
-    people = made;
-    if (stopped) made.stop();
-  });
-  return {
+  const lobby = {
+    left: false,
+    people: null,
     stop() {
-      stopped = true;
-      if (people) people.stop();
+      lobby.left = true;
+      if (lobby.people) lobby.people.stop();
     },
   };
+  buildLobby(root, lobby);
+  return lobby;
 }
 
-async function buildLobby(root, onPeople) {
+async function buildLobby(root, lobby) {
   let levels = { levels: [], default_level: null };
   try {
     levels = await loadLevels();
   } catch (problem) {
     showProblem(problem);
   }
+  if (lobby.left) return; // another page was opened meanwhile
   const form = newGameForm(levels, { onSubmit: createGame });
   form.querySelector("[data-testid=house-rules]").before(tableOptionsFields());
   const people = playPeople(levels);
-  onPeople(people);
+  lobby.people = people;
   let catalogue = null;
   form.querySelector("#preset").addEventListener("change", () => applyPreset(form, catalogue));
   fill(

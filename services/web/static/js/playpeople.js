@@ -36,7 +36,14 @@ export function playPeople(levels) {
       if (tables) tables.stop();
     },
     catalogue(catalogue) {
-      const fresh = quickMatchForm(levels, catalogue, submit);
+      const fresh = quickMatchForm(levels, catalogue, submit); // the server's presets and clocks…
+      for (const id of ["qm-preset", "qm-wait", "qm-level"]) {
+        const was = form.querySelector(`#${id}`).value; // …keeping what was chosen meanwhile
+        if ([...fresh.querySelector(`#${id}`).options].some((o) => o.value === was)) fresh.querySelector(`#${id}`).value = was;
+      }
+      const clock = form.querySelector("input[name=qm-clock]:checked");
+      const same = clock && fresh.querySelector(`input[name=qm-clock][value="${clock.value}"]`);
+      if (same) same.checked = true;
       form.replaceWith(fresh);
       form = fresh;
     },

@@ -70,13 +70,13 @@ export function startMatch(form, wanted) {
   const error = form.querySelector("#qm-error");
   error.textContent = "";
   button.disabled = true;
-  const handle = { stop() {} };
+  let left = false; // the lobby was left before the server answered: the request waits for its return
+  const handle = { stop: () => (left = true) };
   api.startMatch(wanted).then(
     (match) => {
       button.disabled = false;
-      const stored = { ...match, wanted, local: performance.now() };
       sessionStorage.setItem(KEY, JSON.stringify({ match_id: match.match_id, secret: match.secret, expires_ms: match.expires_ms, wanted }));
-      Object.assign(handle, waitForSeat(stored));
+      if (!left) Object.assign(handle, waitForSeat({ ...match, wanted, local: performance.now() }));
     },
     (problem) => {
       button.disabled = false;

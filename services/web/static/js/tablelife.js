@@ -68,7 +68,7 @@ export function afterDraw(game, { myTurn, text }) {
   const next = game.people.bubbles.nextChange(performance.now());
   if (next !== null) game.bubbleTimer = setTimeout(() => game.render(), next + 20);
   noticeTurn({ myTurn, text, key: `${view.round}:${view.phase}:${view.tricks.length}:${view.trick.length}:${view.bids.filter((b) => b !== null).length}` });
-  if (view.phase === "game_over" && game.token && !game.people.rematch && !game.rematchWatch) watchRematch(game);
+  if (view.phase === "game_over" && game.token && othersArePeople(view) && !game.people.rematch && !game.rematchWatch) watchRematch(game);
 }
 
 /** At the end, read the view now and then for a while: someone else's rematch offer shows up there. */
