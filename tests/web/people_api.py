@@ -27,8 +27,12 @@ def now_ms() -> int:
 
 
 def sse(frames: list[tuple[str, dict]], retry_ms: int = 600_000) -> str:
-    """An SSE body: `retry:` (long: the page does not come back during a test), then each frame."""
-    return f"retry: {retry_ms}\n\n" + "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in frames)
+    """An SSE body: `retry:` (long: the page does not come back during a test), then each frame (with
+    `id:` when its data has a `seq`, as log events and lobby changes do)."""
+    body = f"retry: {retry_ms}\n\n"
+    for name, data in frames:
+        body += (f"id: {data['seq']}\n" if "seq" in data else "") + f"event: {name}\ndata: {json.dumps(data)}\n\n"
+    return body
 
 
 @dataclass
@@ -45,9 +49,9 @@ class PeopleApi:
     rematch_offered: str | None = None
     rematch_answer: dict | None = None  # POST …/rematch: {game_id, seat, token, state}
     rejoin_answer: dict | None = None  # POST …/rejoin: {seat, token, …}
-    # lobby: open tables and the quick match
+    # lobby: open tables (PublicTable items) and their changes (type, game id, the table or None), the quick match
     tables: list[dict] = field(default_factory=list)
-    table_frames: list[tuple[str, dict]] = field(default_factory=list)
+    table_changes: list[tuple[str, str, dict | None]] = field(default_factory=list)
     match_seat: dict | None = None  # GET /v1/matches/{id} answers "seated" with this once set
     match_wait_s: int = 20
     # lobby + clocks: POST /v1/games reaches the real server without `options.public` / `options.clock`
@@ -112,7 +116,7 @@ class PeopleApi:
             message.setdefault("at_ms", now - 300)
         view["messages"] = self.messages
         if self.rematch_offered:
-            view["rematch_offered"] = {"game_id": self.rematch_offered}
+            view["rematch"] = {"game_id": self.rematch_offered}
         route.fulfill(response=response, json=view)
 
     def _stream(self, route: Route) -> None:
@@ -129,17 +133,19 @@ class PeopleApi:
 
     def _message(self, route: Route) -> None:
         body = self._record(route)
-        route.fulfill(status=202, json={"seat": 0, "code": body["code"], "at_ms": now_ms()})
+        route.fulfill(status=200, json={"seat": 0, "code": body["code"], "at_ms": now_ms()})
 
     def _rematch(self, route: Route) -> None:
         self._record(route)
-        route.fulfill(status=201, json=self.rematch_answer)
+        route.fulfill(status=200, json=self.rematch_answer)
 
     def _rejoin_code(self, route: Route) -> None:
         self._record(route)
         if route.request.method == "DELETE":
             return route.fulfill(status=204)
-        route.fulfill(status=201, json={"code": f"k{len(self.sent)}Qx7Zp"})
+        game_id, seat = re.search(r"/v1/games/([^/]+)/seats/(\d)/", route.request.url).groups()
+        code = f"K7QX-9ZP2-MW{len(self.sent):02d}"  # a new one each time, as the server's
+        route.fulfill(status=200, json={"game_id": game_id, "seat": int(seat), "code": code})
 
     def _rejoin(self, route: Route) -> None:
         self._record(route)
@@ -147,10 +153,15 @@ class PeopleApi:
 
     def _tables(self, route: Route) -> None:
         self._record(route)
-        route.fulfill(status=200, json={"items": self.tables, "next_cursor": None})
+        route.fulfill(status=200, json={"tables": self.tables, "next_cursor": None, "last_seq": 40})
 
     def _table_stream(self, route: Route) -> None:
-        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(self.table_frames))
+        self._record(route)
+        changes = [
+            (kind, {"seq": 41 + i, "type": kind, "game_id": game_id, "at_ms": now_ms(), "table": table})
+            for i, (kind, game_id, table) in enumerate(self.table_changes)
+        ]
+        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(changes))
 
     def _matches(self, route: Route) -> None:
         request = route.request

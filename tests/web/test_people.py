@@ -123,18 +123,30 @@ def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, s
     """[lobby] GET /v1/tables and its stream; the claim is the real POST …/claim."""
     listed, _ = new_game(web, [HUMAN, OPEN, OPEN, EASY])
     opened, _ = new_game(web, [HUMAN, HUMAN, OPEN, EASY])
-    item = {"preset": "partnership", "house_rules": [], "clock": "normal", "levels": ["easy"], "created_ms": now_ms()}
+    item = {
+        "rules": {"preset": "partnership", "house_rules": []},
+        "clock": "normal",
+        "levels": [None, None, None, "easy"],
+    }
     page = new_page(375, 667)
-    PeopleApi(
+    people = PeopleApi(
         page,
         tables=[
-            {**item, "game_id": listed, "free_seats": [1, 2], "people": 1},
-            {**item, "game_id": "gone", "free_seats": [3], "people": 3},
+            {**item, "game_id": listed, "free_seats": [1, 2], "people": 1, "created_ms": now_ms()},
+            {**item, "game_id": "gone", "free_seats": [3], "people": 3, "created_ms": now_ms()},
         ],
-        table_frames=[
-            ("table_opened", {**item, "game_id": opened, "free_seats": [2], "people": 2, "created_ms": now_ms() + 1}),
-            ("table_changed", {**item, "game_id": listed, "free_seats": [1], "people": 2}),
-            ("table_closed", {"game_id": "gone"}),
+        table_changes=[
+            (
+                "table_opened",
+                opened,
+                {**item, "game_id": opened, "free_seats": [2], "people": 2, "created_ms": now_ms() + 1},
+            ),
+            (
+                "table_changed",
+                listed,
+                {**item, "game_id": listed, "free_seats": [1], "people": 2, "created_ms": now_ms()},
+            ),
+            ("table_closed", "gone", None),
         ],
     ).install()
     page.goto("/play?pace=0")
@@ -147,6 +159,10 @@ def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, s
     )
     expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(1)  # North was taken meanwhile
     page.screenshot(path=str(screenshots / "people-lobby-tables-375x667.png"))
+    assert [path for _, path, _ in people.sent if path.startswith("/v1/tables")] == [
+        "/v1/tables?limit=30",
+        "/v1/tables/stream?after=40",  # from the page's last_seq: no change missed between the two
+    ]
 
     page.click(f"[data-testid=sit-{listed}-1]")
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "1", timeout=LONG)

@@ -44,6 +44,7 @@ def test_the_clock_counts_in_server_time_whatever_the_local_clock(tmp_path):
           merged: c.mergeClock(clock, { seat: 2, deadline_ms: 5, reserve_ms: 12_000 }).reserve_ms,
           mergedArray: c.mergeClock(clock, { seat: 0, reserve_ms: [1, 2, 3, 4] }).reserve_ms,
           fresh: c.mergeClock(null, { seat: 3, deadline_ms: 9 }).seat,
+          noneRuns: c.mergeClock(clock, { seat: null, deadline_ms: null, reserve_ms: 5, move_ms: 10_000 }),
           words2: c.controlWords({ move_seconds: 10, reserve_seconds: 30 }), words3: c.controlWords({ move_seconds: 86400, reserve_seconds: 0 }),
           controls: c.timeControls({ time_controls: [{ name: "none" }, { name: "fast", move_seconds: 9, reserve_seconds: 1 }] }).map((x) => x.name),
           fallback: c.timeControls({}).map((x) => x.name),
@@ -64,6 +65,9 @@ def test_the_clock_counts_in_server_time_whatever_the_local_clock(tmp_path):
     assert got["noBase"] is None
     assert got["wait"] == [20_000, 15_000, 0], "the quick match's wait counts down in server time"
     assert got["merged"] == [60_000, 30_000, 12_000, 0] and got["mergedArray"] == [1, 2, 3, 4] and got["fresh"] == 3
+    assert got["noneRuns"]["seat"] is None and got["noneRuns"]["reserve_ms"] == [60_000, 30_000, 0, 0], (
+        "a turn_clock of no seat"
+    )
     assert got["words2"] == "10 s a move + 30 s reserve" and got["words3"] == "24 h a move"
     assert got["controls"] == ["fast"] and got["fallback"] == ["fast", "normal", "relaxed", "correspondence"]
 
@@ -100,8 +104,11 @@ def test_the_table_tracks_clock_presence_messages_and_rematch(tmp_path):
         p.fromEvents([{ seq: 9, type: "card_played", version: 9, clock: { seat: 3, deadline_ms: 70_000 }, data: {} }], 1_000);
         p.fromView({ ...view, version: 8 }, 1_000);
         out.kept = p.clock.seat;
-        p.fromEvents([{ seq: 10, type: "rematch_offered", version: 10, data: { game_id: "next" } }], 1_000);
-        out.rematch = p.rematch;
+        p.fromEvents([{ seq: 10, type: "rematch_offered", version: 10, data: { game_id: "next", seat: 1 } }], 1_000);
+        out.rematch = [p.rematch, p.rematchSeat];
+        const viewed = new People();
+        viewed.fromView({ ...view, rematch: { game_id: "n2" } }, 0);
+        out.viewed = [viewed.rematch, viewed.rematchSeat];
         const quiet = new People();
         quiet.fromView({ ...view, seats: view.seats.map(({ connected, ...s }) => s), clock: null, messages: undefined }, 0);
         out.noPresence = quiet.isConnected(view, 1);
@@ -120,7 +127,7 @@ def test_the_table_tracks_clock_presence_messages_and_rematch(tmp_path):
     assert got["stale"] is False and got["shown"] == [[1, "hello"], [2, "wow"]]
     assert got["framed"]["seat"] == 0 and got["framed"]["leftMs"] == 30_000 and got["framed"]["reserveMs"] == 25_000
     assert got["awaySeat"] is None
-    assert got["kept"] == 3 and got["rematch"] == "next"
+    assert got["kept"] == 3 and got["rematch"] == ["next", 1] and got["viewed"] == ["n2", None]
     assert got["noPresence"] is None and got["noClock"] is None
 
 
@@ -139,11 +146,12 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
         const timed = step(view, ev("turn_timed_out", { seat: 1, level: "easy" }));
         const tc = step(view, ev("turn_clock", { seat: 2, deadline_ms: 99, reserve_ms: 7, server_time_ms: 1 }));
         const carried = step(view, ev("bid", { seat: 1, bid: 3 }, { clock: { seat: 2, deadline_ms: 77 } }));
-        const offered = step({ ...view, phase: "game_over" }, ev("rematch_offered", { game_id: "g2" }));
+        const offered = step({ ...view, phase: "game_over" }, ev("rematch_offered", { game_id: "g2", seat: 1 }));
         const left = step(view, ev("seat_left", { seat: 1 }));
         const news = [
           ["seat_left", 1], ["seat_left", 0], ["seat_away", 1], ["seat_away", 0], ["seat_back", 2], ["seat_back", 0],
           ["seat_rejoined", 3], ["turn_timed_out", 0], ["turn_timed_out", 3], ["seat_claimed", 2], ["bid", 1],
+          ["rematch_offered", 1], ["rematch_offered", 0], ["reservation_ended", undefined],
         ].map(([type, seat]) => seatNews(view, { type, data: { seat } }));
         const sorted = sortMessages([
           { id: "5", event: "bid", data: '{"seq":5,"type":"bid","version":3,"data":{}}' },
@@ -155,9 +163,9 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
           original: view.clock.away, timed: [timed.needsView || false, timed.view.turn, timed.say],
           tc: [tc.view.clock.seat, tc.view.clock.deadline_ms, tc.view.clock.reserve_ms, "server_time_ms" in tc.view.clock],
           carried: [carried.view.clock.seat, carried.view.clock.deadline_ms, carried.view.turn],
-          offered: offered.view.rematch_offered, left: left.needsView, news,
+          offered: [offered.view.rematch, offered.say], left: left.needsView, news,
           sorted: [sorted.events.map((e) => e.seq), sorted.frames.map((f) => f.name)],
-          codes: [messageCodes(null).length, messageCodes({ quick_messages: ["gg", { code: "hi" }] }), messageText("nice_bid"), messageText("new_one")],
+          codes: [messageCodes(), messageText("nice_bid"), messageText("new_one")],
         }));
         """,
     )
@@ -166,7 +174,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
     assert got["timed"] == [False, 1, "West ran out of time: the computer moves for them."], "its move follows"
     assert got["tc"] == [2, 99, [1, 2, 7, 4], False]
     assert got["carried"] == [2, 77, 2]
-    assert got["offered"] == {"game_id": "g2"} and got["left"] is True
+    assert got["offered"] == [{"game_id": "g2"}, "West offered a rematch."] and got["left"] is True
     assert got["news"] == [
         "West left the table: a computer plays the seat.",
         None,
@@ -179,9 +187,14 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
         "East ran out of time: the computer moved for them.",
         "A player sat down at North.",
         None,
+        "West offered a rematch.",
+        None,
+        "The rematch's seats still kept went to computers: anyone may take them.",
     ]
     assert got["sorted"] == [[5], ["presence", "message"]], "frames outside the log never move the resume point"
-    assert got["codes"] == [8, ["gg", "hi"], "Nice bid", "New one"]
+    assert got["codes"] == [
+        ["hello", "good_game", "well_played", "nice_bid", "oops", "thanks", "hurry", "wow"], "Nice bid", "New one",
+    ]  # fmt: skip
 
 
 def test_the_open_tables_follow_the_lobby_stream(tmp_path):
@@ -189,23 +202,26 @@ def test_the_open_tables_follow_the_lobby_stream(tmp_path):
         tmp_path,
         """
         const t = await js("tablelist.js");
-        const page = t.tablePage({ items: [
-          { game_id: "a", rules: { preset: "partnership", house_rules: ["jokers"] }, clock: "normal", free_seats: [1, 2], levels: ["easy", null], people: 1, created_ms: 10 },
-          { game_id: "b", preset: "individual", clock: { control: "fast" }, free_seats: [3], levels: [], people: ["x", "y", "z"], created_ms: 20 },
-        ], next_cursor: "c2" });
+        const table = (id, extra) => ({ game_id: id, rules: { preset: "partnership", house_rules: [] }, clock: "normal",
+                                        free_seats: [1], levels: [null, null, null, null], people: 1, created_ms: 0, ...extra });
+        const change = (type, id, tableOrNull) => ({ seq: 1, type, game_id: id, at_ms: 5, table: tableOrNull });
+        const page = t.tablePage({ tables: [
+          table("a", { rules: { preset: "partnership", house_rules: ["jokers"] }, free_seats: [1, 2], levels: [null, "easy", null, "easy"], created_ms: 10 }),
+          table("b", { rules: { preset: "individual", house_rules: [] }, clock: "fast", free_seats: [3], people: 3, created_ms: 20 }),
+        ], next_cursor: "c2", last_seq: 40 });
         const tables = new Map(page.items.map((i) => [i.gameId, i]));
         const changes = [
-          t.applyTableChange(tables, "table_opened", { game_id: "c", preset: "partnership", clock: "relaxed", free_seats: [2], people: 2, created_ms: 30 }),
-          t.applyTableChange(tables, "table_changed", { game_id: "a", preset: "partnership", clock: "normal", free_seats: [2], people: 2, created_ms: 10 }),
-          t.applyTableChange(tables, "table_changed", { game_id: "b", preset: "individual", clock: "fast", free_seats: [], people: 4, created_ms: 20 }),
-          t.applyTableChange(tables, "table_closed", { game_id: "c" }),
-          t.applyTableChange(tables, "table_closed", { game_id: "nope" }),
-          t.applyTableChange(tables, "message", { type: "table_opened", data: { game_id: "d", clock: "fast", free_seats: [0], created_ms: 40 } }),
-          t.applyTableChange(tables, "table_opened", { game_id: "e", clock: "fast", free_seats: [1], created_ms: 50 }, { clock: "normal" }),
+          t.applyTableChange(tables, "table_opened", change("table_opened", "c", table("c", { clock: "relaxed", free_seats: [2], people: 2, created_ms: 30 }))),
+          t.applyTableChange(tables, "table_changed", change("table_changed", "a", table("a", { free_seats: [2], people: 2, created_ms: 10 }))),
+          t.applyTableChange(tables, "table_changed", change("table_changed", "b", table("b", { clock: "fast", free_seats: [], people: 4, created_ms: 20 }))),
+          t.applyTableChange(tables, "table_closed", change("table_closed", "c", null)),
+          t.applyTableChange(tables, "table_closed", change("table_closed", "nope", null)),
+          t.applyTableChange(tables, "message", change("table_opened", "d", table("d", { clock: "fast", free_seats: [0], created_ms: 40 }))),
+          t.applyTableChange(tables, "table_opened", change("table_opened", "e", table("e", { clock: "fast", created_ms: 50 })), { clock: "normal" }),
         ];
         const first = page.items[0];
         console.log(JSON.stringify({
-          first, cursor: page.cursor, second: [page.items[1].clock, page.items[1].people], changes,
+          first, cursor: page.cursor, second: [page.items[1].clock, page.items[1].people, page.items[1].preset], changes,
           listed: t.listed(tables).map((i) => [i.gameId, i.freeSeats]),
           words: t.tableWords(first), free: t.freeWords(first),
           filter: [t.passes(first, { clock: "fast" }), t.passes(first, { preset: "partnership", clock: "normal" })],
@@ -214,9 +230,9 @@ def test_the_open_tables_follow_the_lobby_stream(tmp_path):
     )
     assert got["first"] == {
         "gameId": "a", "preset": "partnership", "houseRules": ["jokers"], "clock": "normal",
-        "freeSeats": [1, 2], "levels": ["easy"], "people": 1, "created": 10,
+        "freeSeats": [1, 2], "levels": ["easy", "easy"], "people": 1, "created": 10,
     }  # fmt: skip
-    assert got["cursor"] == "c2" and got["second"] == ["fast", 3]
+    assert got["cursor"] == "c2" and got["second"] == ["fast", 3, "individual"]
     assert got["changes"] == [True, True, True, True, False, True, False]
     assert got["listed"] == [["d", [0]], ["a", [2]]], "newest first; full and closed tables gone; filtered out"
     assert got["words"] == "partnership · normal clock · 1 person, computers: easy · 1 house rule"
@@ -246,8 +262,8 @@ def test_your_turn_rings_once_and_only_if_it_began_out_of_sight(tmp_path):
           return [s.mark, s.ring];
         });
         const links = [
-          "https://spades.example/play#rejoin=Ab_c-1.k9Zx-2", "#rejoin=G1.c0de", " G1.c0de ", "G1", "https://x/play?game=G1",
-          "#rejoin=G1.", "#rejoin=../x.y", "",
+          "https://spades.example/play#rejoin=Ab_c-1.K7QX-9ZP2-MW4C", "#rejoin=G1.c0de", " G1.c0de ", "G1 . k7qx 9zp2 mw4c",
+          "G1", "https://x/play?game=G1", "#rejoin=G1.", "#rejoin=../x.y", "",
         ].map(parseRejoin);
         console.log(JSON.stringify({ steps, links }));
         """,
@@ -256,6 +272,6 @@ def test_your_turn_rings_once_and_only_if_it_began_out_of_sight(tmp_path):
         [False, False], [True, True], [True, False], [False, False], [False, False], [False, False], [True, False], [True, True],
     ]  # fmt: skip
     assert got["links"] == [
-        {"gameId": "Ab_c-1", "code": "k9Zx-2"}, {"gameId": "G1", "code": "c0de"}, {"gameId": "G1", "code": "c0de"},
-        None, None, None, None, None,
+        {"gameId": "Ab_c-1", "code": "K7QX-9ZP2-MW4C"}, {"gameId": "G1", "code": "c0de"}, {"gameId": "G1", "code": "c0de"},
+        {"gameId": "G1", "code": "k7qx9zp2mw4c"}, None, None, None, None, None,
     ]  # fmt: skip

@@ -114,10 +114,10 @@ export const api = {
   rejoin: (id, code) => request("POST", `${game(id)}/rejoin`, { body: { code } }).then((r) => r.body),
 
   // ---- the lobby: public tables and quick match
-  /** Open public tables; `query`: {preset, clock, free_seats, level, cursor, limit} (empty ones left out). */
-  tables: (query = {}) => request("GET", `/v1/tables${queryString(query)}`).then((r) => r.body),
-  /** The lobby stream (SSE) of table changes: the Response, to read. */
-  tablesStream: (signal) => openStream("/v1/tables/stream", { signal }),
+  /** A page of public tables ({tables, next_cursor, last_seq}); `query`: {preset, clock, free_seats, level, cursor, limit}. */
+  tables: (query = {}, signal) => request("GET", `/v1/tables${queryString(query)}`, { signal }).then((r) => r.body),
+  /** The lobby stream (SSE) of table changes after `after` (see `openStream`): the Response, to read. */
+  tablesStream: (after, resumed, signal) => openStream("/v1/tables/stream", { after, resumed, signal }),
   /** {rules, clock, max_wait_seconds, fill_level} -> 202 {match_id, secret, status, expires_ms, server_time_ms}. */
   startMatch: (body) => request("POST", "/v1/matches", { body }).then((r) => r.body),
   /** A match request's state, waiting up to `wait` s for a change (bearer: its secret). */

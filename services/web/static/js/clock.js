@@ -94,16 +94,19 @@ export function clockWords(parts) {
 }
 
 /**
- * The clock a stream frame brings, merged into the view's (`clock` on an event, or a `turn_clock`
- * entry {seat, deadline_ms, reserve_ms}); a per-seat reserve array stays an array.
+ * A clock update merged into the clock known so far: `clock` on an event, or a `turn_clock` event
+ * {seat (null: none runs), deadline_ms, reserve_ms (that seat's), move_ms}. The per-seat reserves stay
+ * an array: a single reserve is the named seat's.
  */
 export function mergeClock(clock, update) {
   if (!update) return clock;
-  if (!clock) return { control: null, move_ms: null, away: [false, false, false, false], reserve_ms: [0, 0, 0, 0], ...update };
-  const merged = { ...clock, ...update };
-  if (!Array.isArray(update.reserve_ms) && Number.isFinite(update.reserve_ms) && Number.isInteger(update.seat)) {
-    merged.reserve_ms = [...(clock.reserve_ms || [0, 0, 0, 0])];
-    merged.reserve_ms[update.seat] = update.reserve_ms;
+  const { reserve_ms: reserve, ...rest } = update;
+  const base = clock || { control: null, move_ms: null, away: [false, false, false, false], reserve_ms: [0, 0, 0, 0] };
+  const merged = { ...base, ...rest };
+  if (Array.isArray(reserve)) merged.reserve_ms = reserve;
+  else if (Number.isFinite(reserve) && Number.isInteger(update.seat)) {
+    merged.reserve_ms = [...(base.reserve_ms || [0, 0, 0, 0])];
+    merged.reserve_ms[update.seat] = reserve;
   }
   return merged;
 }

@@ -92,9 +92,9 @@ export function step(before, event) {
       return { view, say: "" };
     }
     case "rematch_offered":
-      view.rematch_offered = data;
-      return { view, say: "A rematch is on offer." };
-    default: // game_created, seat_claimed, seat_left, seat_rejoined: the seats changed
+      view.rematch = { game_id: data.game_id };
+      return { view, say: Number.isInteger(data.seat) ? `${seatName(data.seat)} offered a rematch.` : "A rematch is on offer." };
+    default: // game_created, seat_claimed, seat_left, seat_rejoined, reservation_ended: the seats changed
       return { view: before, say: "", needsView: true };
   }
 }

@@ -119,8 +119,7 @@ export const actions = {
 
   /** A quick message, chosen from the picker, shown by your seat and to the table. */
   async say() {
-    this.messageCodes ??= messageCodes(await api.rules().catch(() => null));
-    const code = await pickMessage(this.messageCodes);
+    const code = await pickMessage(messageCodes());
     if (!code || !this.token || this.stopped) return;
     try {
       const sent = await api.sendMessage(this.gameId, this.token, code);

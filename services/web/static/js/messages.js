@@ -38,6 +38,11 @@ const CODES = {
   internal_error: "The server had a problem. Please try again.",
   too_many_messages: "One quick message at a time: wait a moment before the next.",
   too_many_matches: "You already have quick match requests waiting: cancel one first.",
+  already_seated: "The quick match has already found your seat.",
+  seat_reserved: "That seat is kept for a player of the last game for a few more seconds.",
+  invalid_rejoin_code: "That rejoin code doesn't work: it may be mistyped, used, or replaced by a newer one.",
+  rejoin_rate_limited: "Too many wrong rejoin codes from here: wait a minute and try again.",
+  game_in_play: "The game isn't over yet.",
 };
 
 /** A readable sentence for an ApiProblem (or any error). */

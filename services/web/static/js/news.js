@@ -3,7 +3,7 @@
 
 import { seatName } from "./seating.js";
 
-/** The fixed quick messages: code -> what the bubble says. */
+/** The fixed quick messages (openapi.yaml's `MessageCode`): code -> what the bubble says. */
 export const QUICK_MESSAGES = {
   hello: "Hello!",
   good_game: "Good game",
@@ -15,11 +15,9 @@ export const QUICK_MESSAGES = {
   wow: "Wow!",
 };
 
-/** The codes the picker offers: the server's list when GET /v1/rules has one, else the ones above. */
-export function messageCodes(catalogue) {
-  const listed = catalogue && (catalogue.quick_messages || catalogue.message_codes);
-  const codes = Array.isArray(listed) ? listed.map((m) => (typeof m === "string" ? m : m.code)).filter(Boolean) : [];
-  return codes.length ? codes : Object.keys(QUICK_MESSAGES);
+/** The codes the picker offers: the spec's `MessageCode`, in this order. */
+export function messageCodes() {
+  return Object.keys(QUICK_MESSAGES);
 }
 
 /** A code's words (an unknown code: its words with spaces). */
@@ -47,7 +45,9 @@ export function seatNews(view, event) {
     case "turn_timed_out":
       return mine ? "Your time ran out: the computer moved for you." : `${name} ran out of time: the computer moved for them.`;
     case "rematch_offered":
-      return "A rematch is on offer.";
+      return Number.isInteger(seat) && !mine ? `${name} offered a rematch.` : null;
+    case "reservation_ended":
+      return "The rematch's seats still kept went to computers: anyone may take them.";
     default:
       return null;
   }

@@ -46,6 +46,7 @@ export class People {
     this.connected = null; // [bool x4] or null when the server says nothing of presence
     this.bubbles = new Bubbles();
     this.rematch = null; // the next game's id once someone offered a rematch
+    this.rematchSeat = null; // who offered it, when an event said so
   }
 
   /** A view read from the server, arriving at `localMs`. */
@@ -56,7 +57,7 @@ export class People {
       this.clockVersion = view.version;
     }
     if (view.seats.some((s) => typeof s.connected === "boolean")) this.connected = view.seats.map((s) => s.connected === true);
-    this.rematch = rematchOf(view.rematch_offered) || this.rematch;
+    this.rematch = rematchOf(view.rematch || view.rematch_offered) || this.rematch;
     const now = this.base ? serverNow(this.base, localMs) : null;
     for (const m of view.messages || []) {
       if (now !== null && Number.isFinite(m.at_ms)) this.bubbles.add(m, localMs, now - m.at_ms);
@@ -72,7 +73,10 @@ export class People {
       }
       if (event.server_time_ms !== undefined) this.time(event.server_time_ms, localMs);
       if (event.type === "turn_clock") this.turnClock(event.data, localMs, event.version);
-      if (event.type === "rematch_offered") this.rematch = rematchOf(event.data) || this.rematch;
+      if (event.type === "rematch_offered") {
+        this.rematch = rematchOf(event.data) || this.rematch;
+        if (Number.isInteger(event.data.seat)) this.rematchSeat = event.data.seat;
+      }
     }
   }
 

@@ -11,15 +11,16 @@ import { gameUrl } from "./router.js";
 import { keepSeat } from "./seats.js";
 import { seatName } from "./seating.js";
 
-const FRAGMENT = /^#rejoin=([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,128})$/;
-const TYPED = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,128})$/;
+const FRAGMENT = /^#rejoin=([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,40})$/;
+const TYPED = /^([A-Za-z0-9_-]{1,64})\s*\.\s*([A-Za-z0-9_ -]{1,40})$/;
 
-/** {gameId, code} from a rejoin link, its fragment, or a typed "<game>.<code>"; null otherwise. */
+/** {gameId, code} from a rejoin link, its fragment, or a typed "<game>.<code>" (the code's spaces dropped); null otherwise. */
 export function parseRejoin(text) {
   const trimmed = String(text || "").trim();
   const hash = trimmed.includes("#") ? trimmed.slice(trimmed.indexOf("#")) : null;
   const match = (hash && FRAGMENT.exec(hash)) || TYPED.exec(trimmed);
-  return match ? { gameId: match[1], code: match[2] } : null;
+  const code = match ? match[2].replaceAll(" ", "") : "";
+  return code ? { gameId: match[1], code } : null;
 }
 
 export function rejoinLink(gameId, code) {

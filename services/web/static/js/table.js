@@ -16,6 +16,7 @@ import { winnerText } from "./summary.js";
 
 /** The one line that says whose turn it is (shown; game.js announces "your turn" separately). */
 export function turnText(view, turn) {
+  if (view.phase === "waiting" && view.reserved) return "Waiting for the last game's players to join the rematch";
   if (view.phase === "waiting") return "Waiting for players: share the invite links below";
   if (view.phase === "game_over") return `Game over — ${winnerText(view)}`;
   if (view.phase === "passing") {

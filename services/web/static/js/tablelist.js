@@ -1,4 +1,4 @@
-// The open public tables as the lobby keeps them (pure): items of GET /v1/tables read into one shape,
+// The open public tables as the lobby keeps them (pure): the tables of GET /v1/tables read into one shape,
 // the lobby stream's changes applied (`table_opened`, `table_changed`, `table_closed`), the lobby's
 // filter, and each table in words.
 
@@ -6,24 +6,22 @@ import { seatName } from "./seating.js";
 
 /** One table of GET /v1/tables (or of a stream change) in the shape the lobby draws. */
 export function tableItem(raw) {
-  const rules = raw.rules && typeof raw.rules === "object" ? raw.rules : {};
-  const people = Array.isArray(raw.people) ? raw.people.length : Number(raw.people) || 0;
+  const rules = raw.rules || {};
   return {
     gameId: raw.game_id,
-    preset: raw.preset || rules.preset || "partnership",
-    houseRules: raw.house_rules || rules.house_rules || [],
-    clock: (raw.clock && typeof raw.clock === "object" ? raw.clock.control || raw.clock.name : raw.clock) || "none",
+    preset: rules.preset || "partnership",
+    houseRules: rules.house_rules || [],
+    clock: raw.clock || "none",
     freeSeats: (raw.free_seats || []).filter((s) => Number.isInteger(s)),
-    levels: (raw.levels || []).filter(Boolean),
-    people,
+    levels: (raw.levels || []).filter(Boolean), // per seat, null where no computer sits
+    people: Number(raw.people) || 0,
     created: raw.created_ms || 0,
   };
 }
 
-/** A page of GET /v1/tables: {items, cursor} (cursor: the next page's, or null). */
+/** A page of GET /v1/tables ({tables, next_cursor, last_seq}): {items, cursor} (the next page's, or null). */
 export function tablePage(body) {
-  const items = body.items || body.tables || [];
-  return { items: items.map(tableItem), cursor: body.next_cursor ?? body.cursor ?? null };
+  return { items: (body.tables || []).map(tableItem), cursor: body.next_cursor ?? null };
 }
 
 /** Whether a table passes the lobby's filter {preset, clock} (empty: any). */
@@ -34,17 +32,16 @@ export function passes(item, filter = {}) {
 }
 
 /**
- * A stream change applied to the list (a Map game id -> item, changed in place). `name` is the SSE
- * event name; `data` the table (or {game_id} when it closed), possibly inside an event's `data`.
- * Returns true when the list changed.
+ * A change of the lobby stream applied to the list (a Map game id -> item, changed in place): `name`
+ * is the SSE event (`table_opened`, `table_changed`, `table_closed`), `data` the change {seq, type,
+ * game_id, at_ms, table} (`table` null once closed). Returns true when the list changed.
  */
 export function applyTableChange(tables, name, data, filter = {}) {
-  const payload = data && data.data && data.data.game_id ? data.data : data;
   const type = name && name !== "message" ? name : data.type;
-  if (!payload || !payload.game_id) return false;
-  if (type === "table_closed") return tables.delete(payload.game_id);
+  if (!data || !data.game_id) return false;
+  if (type === "table_closed" || !data.table) return tables.delete(data.game_id);
   if (type !== "table_opened" && type !== "table_changed") return false;
-  const item = tableItem(payload);
+  const item = tableItem(data.table);
   if (!passes(item, filter)) return tables.delete(item.gameId);
   tables.set(item.gameId, item);
   return true;
