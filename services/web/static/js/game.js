@@ -203,7 +203,7 @@ export class Game {
 
   async apply(event) {
     const news = seatNews(this.view, event);
-    if (news) showToast(news);
+    if (news) showToast(news, "top");
     const { view, say, needsView } = step(this.view, event);
     announce(say);
     if (needsView) {

@@ -107,7 +107,7 @@ export const actions = {
     this.render();
     try {
       await api.backToSeat(this.gameId, this.view.you, this.token);
-      showToast("Welcome back: it's your seat again.");
+      showToast("Welcome back: it's your seat again.", "top");
     } catch (problem) {
       if (problem.status === 401) this.dropToken();
       else showProblem(problem);
@@ -126,7 +126,7 @@ export const actions = {
       const at = sent && Number.isFinite(sent.at_ms) ? sent.at_ms : `sent-${code}`;
       if (this.people.bubbles.add({ seat: this.view.you, code, at_ms: at }, performance.now())) this.render();
     } catch (problem) {
-      if (problem.code === "too_many_messages" || problem.status === 429) showToast(describeProblem(problem));
+      if (problem.code === "too_many_messages" || problem.status === 429) showToast(describeProblem(problem), "top");
       else if (problem.status === 401) this.dropToken();
       else showProblem(problem);
     }

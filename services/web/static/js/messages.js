@@ -58,10 +58,14 @@ let region = null;
 let timer = null;
 let toastTimer = null;
 
-/** A short note over the hand (why a card can't be played, a link copied), read out politely. */
-export function showToast(text) {
+/**
+ * A short note, read out politely: over the hand (why a card can't be played, a link copied), or at
+ * the top (`place` "top": what happened at the table), clear of the seats and their clocks.
+ */
+export function showToast(text, place = "hand") {
   const toast = document.getElementById("toast");
   clearTimeout(toastTimer);
+  toast.dataset.place = place;
   fill(toast, text);
   toast.hidden = false;
   toastTimer = setTimeout(() => {

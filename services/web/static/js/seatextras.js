@@ -42,10 +42,12 @@ export function clockChip(parts, seat) {
   );
 }
 
-/** The line under a seat's name: its clock on its turn, "Away", or who plays it (and your reserve). */
+/** The line under a seat's name: its clock on its turn, "Away", who plays it (and your reserve), or a
+ * rematch's seat kept for the last game's player. */
 export function seatLine(view, seat, people) {
   const mine = seat === view.you;
-  const kind = seatKind(view, seat);
+  const kept = view.phase === "waiting" && view.reserved && (view.reserved.seats || []).includes(seat);
+  const kind = kept ? "Kept for its player" : seatKind(view, seat);
   if (!people) return h("div.seat-kind", {}, kind);
   if (people.away(seat)) {
     return h(
