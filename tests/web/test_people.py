@@ -240,13 +240,14 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
     """[clocks] `clock.away`, POST …/back; [table life] POST …/messages; log events seat_away,
     turn_timed_out, seat_back, seat_left on the stream."""
     game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
-    page = new_page(375, 667)
+    page = new_page(375, 667, bypass_csp=True)
     people = PeopleApi(
         page, clock={**CLOCK, "seat": None, "away": [True, False, False, False]}, connected=[True, True, False, False]
     ).install()
     hold(page, game_id, 0, tokens[0])
     page.goto(f"/play?game={game_id}&pace=0")
     expect(page.locator("[data-testid=away-0]")).to_contain_text("Away")
+    assert_no_violations(page, "your seat away")
     people.clock = {**CLOCK, "away": [False, False, False, False]}
     page.click("[data-testid=back-button]")
     expect(page.locator("[data-testid=back-button]")).to_have_count(0)
@@ -254,6 +255,7 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
     assert people.requests("POST", rf"^/v1/games/{game_id}/seats/0/back$") == [{}]
 
     page.click("[data-testid=say-button]")
+    assert_no_violations(page, "quick messages")
     page.click("[data-testid=say-good_game]")
     expect(page.locator("[data-testid=bubble-0]")).to_have_text("Good game")
     assert people.requests("POST", rf"^/v1/games/{game_id}/messages$") == [{"code": "good_game"}]
@@ -288,10 +290,10 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
 
 
 def test_rematch_at_the_end_goes_to_the_next_game(new_page, web, screenshots):
-    """[table life] `rematch_offered` in the view, POST …/rematch."""
+    """[table life] `rematch` in the view, POST …/rematch."""
     over, tokens = finished_game(web)
     following, next_tokens = new_game(web, [HUMAN, OPEN, EASY, EASY])
-    page = new_page(375, 667)
+    page = new_page(375, 667, bypass_csp=True)
     people = PeopleApi(
         page, rematch_answer={"game_id": following, "seat": 0, "token": next_tokens[0], "state": {}}
     ).install()
@@ -303,6 +305,7 @@ def test_rematch_at_the_end_goes_to_the_next_game(new_page, web, screenshots):
     expect(page.locator("[data-testid=rematch-button]")).to_have_text("Join the rematch")
     assert_fits(page, {"[data-testid=rematch-button]": 1, "[data-testid=new-game]": 1})
     page.screenshot(path=str(screenshots / "people-rematch-375x667.png"))
+    assert_no_violations(page, "rematch offered")
     page.click("[data-testid=rematch-button]")
     expect(page).to_have_url(re.compile(rf"game={following}"))
     expect(page.locator("[data-testid=table][data-phase=waiting]")).to_have_attribute("data-you", "0", timeout=LONG)
@@ -313,13 +316,14 @@ def test_rematch_at_the_end_goes_to_the_next_game(new_page, web, screenshots):
 def test_a_rejoin_link_takes_the_seat_to_another_device(new_page, web):
     """[table life] POST …/seats/{n}/rejoin-code, DELETE it, POST …/rejoin (its token: here the seat's own)."""
     game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
-    phone = new_page(375, 667)
+    phone = new_page(375, 667, bypass_csp=True)
     people = PeopleApi(phone).install()
     hold(phone, game_id, 0, tokens[0])
     phone.goto(f"/play?game={game_id}&pace=0")
     phone.click("[data-testid=rejoin-button]")
     phone.click("[data-testid=rejoin-make]")
     link = phone.locator("[data-testid=rejoin-link]").input_value()
+    assert_no_violations(phone, "rejoin dialog")
     assert re.fullmatch(rf"http://[^/]+/play#rejoin={game_id}\.[A-Za-z0-9_-]+", link)
     assert people.requests("POST", rf"^/v1/games/{game_id}/seats/0/rejoin-code$") == [{}]
     phone.click("[data-testid=rejoin-revoke]")
@@ -367,10 +371,11 @@ def set_hidden(page: Page, hidden: bool) -> None:
 
 def test_your_turn_is_announced_while_the_tab_is_hidden(new_page):
     """The real server only: Play now against computers with the tab in the background."""
-    page = new_page()
+    page = new_page(bypass_csp=True)
     page.add_init_script(HIDDEN_TAB)
     page.goto("/play?pace=300")
     page.click("[data-testid=settings-button]")
+    assert_no_violations(page, "settings")
     expect(page.locator("[data-testid=sound]")).not_to_be_checked()  # off unless turned on
     expect(page.locator("[data-testid=notify]")).not_to_be_checked()
     page.check("[data-testid=sound]")
