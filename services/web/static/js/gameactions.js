@@ -18,14 +18,18 @@ import { renderRoundSummary } from "./summary.js";
 const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
 
 export const actions = {
-  /** A round's summary (and its review from there). */
+  /**
+   * A round's summary (and its review from there). The table waits for it to be closed, unless the
+   * tab is hidden: then the next round goes on under it, so a turn there is still announced.
+   */
   async summarise(view, round) {
     this.summarised.add(round.round);
     const last = view.phase === "game_over" || (view.winner && view.winner.length);
     const buttons = [{ label: last ? "See the result" : "Next round", value: "next", primary: true }];
     if (this.token) buttons.unshift({ label: "Review this round", value: "review" });
-    const choice = await openDialog(renderRoundSummary(view, round), { testid: "summary", label: `Round ${round.round} summary`, buttons });
-    if (choice === "review") await this.review(round.round);
+    const closed = openDialog(renderRoundSummary(view, round), { testid: "summary", label: `Round ${round.round} summary`, buttons })
+      .then((choice) => (choice === "review" ? this.review(round.round) : undefined));
+    if (!document.hidden) await closed;
   },
 
   async review(round) {
