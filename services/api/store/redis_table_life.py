@@ -4,8 +4,8 @@ Keys (each with the game's ``{id}`` hash tag, so each script runs on the game's 
 
 * ``game:{id}:presence`` — sorted set: member the seat (``"0"`` … ``"3"``), score the end of its lease (ms).
   :data:`PRESENCE_LUA` drops lapsed leases, pushes one ahead (``ZADD GT``) and, when the connected seats differ
-  from the leases it found, ``SPUBLISH``es a presence notice on ``game:{id}:notify``; the key expires with its
-  last lease.
+  from the leases it found, ``SPUBLISH``es a presence notice on ``game:{id}:notify``; the key expires a minute
+  after its last lease (so the next renewal of an open stream, every few seconds, tells the lapse first).
 * ``game:{id}:messages`` — list of the last :data:`~services.api.store.table_life.MESSAGES_KEPT` quick messages
   (JSON), and ``game:{id}:said:<seat>`` — sorted set of the seat's posts in the rate window (ms), expiring with it.
   :data:`MESSAGE_LUA` checks the seat's limits, keeps and publishes the message, atomically.
@@ -28,9 +28,11 @@ from services.api.store.protocol import notify_channel
 from services.api.store.redis_keys import game_key
 from services.api.store.table_life import MESSAGES_KEPT, SEATS, MessageLimits
 
+LAPSED_KEPT_MS = 60_000  # a presence key outlives its last lease by this: a renewal in between tells the lapse
+
 PRESENCE_LUA = """
 local key, notify = KEYS[1], KEYS[2]
-local now, seat, hold_until = ARGV[1], ARGV[2], ARGV[3]
+local now, seat, hold_until, lapsed_kept = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local function connected()
   local flags = {'false', 'false', 'false', 'false'}
   for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do flags[tonumber(member) + 1] = 'true' end
@@ -41,7 +43,7 @@ redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
 if seat ~= '' then redis.call('ZADD', key, 'GT', hold_until, seat) end
 local after = connected()
 local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
-if last then redis.call('PEXPIREAT', key, last) end
+if last then redis.call('PEXPIREAT', key, last + lapsed_kept) end  -- kept a while: its lapse is told first
 if after ~= before then redis.call('SPUBLISH', notify, '{"notice":"presence","seats":[' .. after .. ']}') end
 return after
 """
@@ -137,7 +139,7 @@ class RedisTableLife:
 
     def hold_presence(self, game_id: str, seat: int | None, now_ms: int, until_ms: int) -> list[bool]:
         keys = [presence_key(game_id), notify_channel(game_id)]
-        args = [now_ms, "" if seat is None else str(seat), until_ms]
+        args = [now_ms, "" if seat is None else str(seat), until_ms, LAPSED_KEPT_MS]
         return _flags(self._table_scripts["presence"](keys=keys, args=args))
 
     def table_extras(self, game_id: str, now_ms: int) -> tuple[list[bool], list[bytes]]:
