@@ -10,8 +10,8 @@ token hash is replaced in one commit with the event ``seat_rejoined {seat}``, so
 At rest a code is only its SHA-256 (with the game id), stored beside the hash of the token that asked for it:
 a seat that changed hands since (left and claimed, or rejoined already) refuses the code.  Guessing: 60 random
 bits per code, at most one live code a seat, and failed redeems per client address are rate-limited
-(``REJOIN_RATE_LIMIT``, :mod:`services.api.http.rate_limits`): at 10 a minute for a week, an address has about
-one chance in 10^12 per live code.  A code never reaches the log, a view, or another seat.
+(``REJOIN_RATE_LIMIT``, :mod:`services.api.http.rate_limits`): at 10 a minute for a week, an address has under
+one chance in 10^13 per live code.  A code never reaches the log, a view, or another seat.
 """
 
 from __future__ import annotations
