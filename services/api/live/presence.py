@@ -7,11 +7,11 @@ its last lease ends, so a person between two long polls, or an ``EventSource`` r
 and a closed page or a killed process counts as gone about 20 s after its last renewal.  Views read the leases at
 each ``GET`` (``seats[i].connected``, never cached); streams hear a change as ``event: presence``: the store call
 that changes who is connected publishes it on the game's channel.  A lease that lapses is noticed by the next
-holder's renewal (every open stream renews, a spectator's stream only dropping lapsed leases), so the table
-hears of a page closed without a word within a lease and a third.
+holder's renewal (a seat's stream renews every third of a lease; a spectator's stream, holding no lease, drops
+lapsed ones once a lease), so the table hears of a page closed without a word within about two leases.
 
-Cost: one store call when a stream or a seat's long poll starts, and one per renewal (a stream's wait is cut to
-the renewal interval, ~7 s, instead of its heartbeat).
+Cost: one store call when a stream or a seat's long poll starts, and one per renewal: a seat's stream every ~7 s
+(its wait is cut to that, instead of its heartbeat), a spectator's every 20 s.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ class SeatPresence:
 
     def __init__(self, store: GameStore, settings: PresenceSettings, game_id: str, seat: int | None) -> None:
         self.store, self.settings, self.game_id, self.seat = store, settings, game_id, seat
-        self.renew_seconds = settings.renew_seconds if settings.lease_seconds > 0 else 0.0
+        every = settings.renew_seconds if seat is not None else settings.lease_seconds  # a spectator only sweeps
+        self.renew_seconds = every if settings.lease_seconds > 0 else 0.0
 
     def hold(self) -> list[bool] | None:
         """Take or renew the lease; each seat's connected flag after, or None (presence off, or the store failed:

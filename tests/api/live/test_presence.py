@@ -52,6 +52,7 @@ def test_seat_presence_holds_for_its_lease_and_never_raises():
     store = MemoryStore()
     presence = SeatPresence(store, PresenceSettings(20.0, clock), "g", 2)
     assert presence.hold() == [False, False, True, False] and presence.renew_seconds == pytest.approx(20 / 3)
+    assert SeatPresence(store, PresenceSettings(20.0, clock), "g", None).renew_seconds == 20.0, "a spectator sweeps"
     assert store.table_extras("g", 119_999)[0][2] and not store.table_extras("g", 120_000)[0][2]
 
     class Down(MemoryStore):
