@@ -131,6 +131,7 @@ def sse_frames(
     told = [table.presence if table else None]  # the presence last sent
     first = notice_frame(PRESENCE_NOTICE, {"seats": told[0]}) if told[0] is not None else b""
     yield b"retry: %d\n\n%s" % (RETRY_MS, first)
+    sent = started  # when the last bytes went out: a keep-alive only after a heartbeat without any
     listening = hub.listen(game_id, notices=True) if table is not None else hub.listen(game_id)
     with listening as listener:  # left when the server closes the generator (a dropped client)
         while True:
@@ -150,7 +151,10 @@ def sse_frames(
             found = listener.wait(cursor, settings.page_size, wait)
             frames = _notice_frames(listener.take_notices(), told) if table is not None else []
             if not found:
-                yield b"".join(frames) or KEEP_ALIVE
+                waited = now + wait  # (as the clock is read once a loop) when this wait ran out
+                if frames or waited - sent >= settings.heartbeat_seconds:  # a wait cut short to renew: quiet
+                    yield b"".join(frames) or KEEP_ALIVE
+                    sent = waited
                 continue
             if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
                 return
@@ -164,6 +168,7 @@ def sse_frames(
                     ended = True
                     break
             yield b"".join(frames)  # one write per page read, not one per event
+            sent = now
             if ended:
                 return
 

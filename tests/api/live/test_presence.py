@@ -15,6 +15,7 @@ from services.api.store.memory_store import MemoryStore, MemorySubscription
 from services.api.store.protocol import GameRecord, notify_channel
 from services.api.store.table_life import MessageLimits
 from tests.api.helpers import wait_until
+from tests.api.live.test_waiting_caps import RecordingHub, ticking
 
 OFF, ON = [False] * 4, [True, False, False, False]
 
@@ -139,3 +140,11 @@ class Ticks:
     def __call__(self) -> float:
         self.now += 1.0
         return self.now
+
+
+def test_waits_cut_short_to_renew_leases_send_keep_alives_only_a_heartbeat_apart():
+    hub = RecordingHub()
+    settings = StreamSettings(heartbeat_seconds=15.0, max_seconds=60.0, page_size=500, renew_seconds=5.0)
+    frames = list(sse_frames(hub, "g", None, 0, settings, clock=ticking(), renew=lambda: None))  # type: ignore[arg-type]
+    assert hub.waits and max(hub.waits) <= 5.0
+    assert 2 <= frames.count(KEEP_ALIVE) <= 60 / 15 + 1, "not one per renewal"
