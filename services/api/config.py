@@ -65,6 +65,9 @@ DEFAULTS: dict[str, Any] = {
     "MAX_WAITING_PER_ADDRESS": 100,  # streams, long polls, hints, reviews one client address has waiting (0 = no cap)
     "MAX_WAITING_PER_TOKEN": 10,  # the same per seat token, from any address (0 = no cap)
     "WAITING_LEASE_SECONDS": 90.0,  # a waiting request's slot lapses this long after its process stops renewing it
+    "PRESENCE_LEASE_SECONDS": 20.0,  # a seat counts as connected this long after its last stream or long poll (0 = off)
+    "REMATCH_WAIT_SECONDS": 30.0,  # a rematch keeps the last game's people's seats this long, then computers take them
+    "REJOIN_RATE_LIMIT": "10/minute",  # refused rejoin codes per client address ("" = none)
     "PAUSE_UNWATCHED_SECONDS": 60.0,  # a computer-only game nobody read for this long waits for a read (0 = never)
     "COMPUTER_GAME_PACE_SECONDS": 0.25,  # a computer-only game's computer moves no sooner than this after the last (0 = at once)
     "REFUSAL_DELAY_SECONDS": 1.0,  # under gevent, a 429 is answered this late: a refused flood takes no CPU (0 = at once)
@@ -118,6 +121,8 @@ _CASTS = {
     "MAX_WAITING_PER_ADDRESS": int,
     "MAX_WAITING_PER_TOKEN": int,
     "WAITING_LEASE_SECONDS": float,
+    "PRESENCE_LEASE_SECONDS": float,
+    "REMATCH_WAIT_SECONDS": float,
     "PAUSE_UNWATCHED_SECONDS": float,
     "COMPUTER_GAME_PACE_SECONDS": float,
     "REFUSAL_DELAY_SECONDS": float,

@@ -89,3 +89,23 @@ RECORDS_WRITTEN = Counter(
 RECORD_WRITE_FAILURES = Counter(
     "spades_record_write_failures_total", "Record writes the database refused or missed (retried later)."
 )
+TABLE_MESSAGES = Counter(
+    "spades_table_messages_total",
+    "Quick messages posted to game tables, by outcome (sent, or too_many_messages: refused by the seat's rate limit).",
+    ["outcome"],
+)
+REJOINS = Counter(
+    "spades_rejoins_total",
+    "Rejoin codes redeemed for a new seat token (redeemed), and redeems refused (refused: no live code matched).",
+    ["outcome"],
+)
+REMATCH_SEATS = Counter(
+    "spades_rematch_seats_total",
+    "Rematch seats: games offered (offered), people who took their reserved seat (joined), and reserved seats "
+    "handed to computer stand-ins when the wait ended (released).",
+    ["event"],
+)
+PRESENCE_HOLDS = Counter(
+    "spades_presence_holds_total",
+    "Presence leases taken or renewed by streams and long polls holding a seat's token (each one store call).",
+)

@@ -47,6 +47,10 @@ TITLES: dict[str, str] = {
     "too_many_waiting": "Too many requests waiting at once",
     "game_in_play": "The game is still being played",
     "records_unavailable": "The records database is unavailable; retry shortly",
+    "seat_reserved": "The seat is kept for its player from the last game",
+    "invalid_rejoin_code": "No seat has that rejoin code",
+    "rejoin_rate_limited": "Too many refused rejoin codes from this address",
+    "too_many_messages": "Too many quick messages from this seat",
     "internal_error": "Internal server error",
 }
 

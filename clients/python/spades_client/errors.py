@@ -110,6 +110,10 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "game_in_play": GameInPlay,
     "records_unavailable": Retryable,
     "invalid_rules": InvalidRules,
+    "seat_reserved": Conflict,
+    "invalid_rejoin_code": Unauthorized,
+    "rejoin_rate_limited": Retryable,
+    "too_many_messages": Retryable,
 }
 
 

@@ -28,6 +28,7 @@ from spades_client.models import Event
 log = logging.getLogger(__name__)
 
 END_TYPE = "game_over"  # the server closes the stream right after it
+TABLE_FRAMES = frozenset({"presence", "message"})  # the stream's table frames (no id): skipped, a bot needs none
 DEFAULT_RETRY_MS = 2000  # until the stream's first ``retry:`` says otherwise
 LINE_END = re.compile(r"\r\n|\r|\n")  # the server ends lines with LF; a CR and LF split by a read read as two ends
 
@@ -141,7 +142,7 @@ class EventStream:
                 for line in lines_of(response):
                     message = parser.line(line)
                     retry_ms = parser.retry_ms or retry_ms
-                    if message is None:
+                    if message is None or message.event in TABLE_FRAMES:  # presence, quick messages: not log events
                         continue
                     event = Event.from_dict(json.loads(message.data))
                     self.last_seq = event.seq

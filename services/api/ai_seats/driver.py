@@ -50,6 +50,7 @@ from services.api.ai_seats.hooks import ai_seat_to_move
 from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.commands import Collaborators, apply_ai_move
+from services.api.games.rematch import release_due
 from services.api.metrics import (
     AI_DECISION_SECONDS,
     AI_FALLBACK_MOVES,
@@ -198,8 +199,12 @@ class AiDriver:
                     self.store.expect_turn(game_id, now + self.dispatcher.deadline)
 
     def recover(self, game_id: str) -> None:
-        """An AI turn is overdue: apply its result if it exists, else send it (again)."""
+        """An AI turn is overdue: apply its result if it exists, else send it (again).  (Or the wait for a
+        rematch's reserved seats ended: :func:`services.api.games.rematch.release_due`.)"""
         record = self.store.load(game_id)
+        if record is not None and record.table.get("reserved"):  # a rematch's seats kept for their people
+            release_due(self.ctx, game_id, int(self.clock() * 1000))
+            return
         seat = ai_seat_to_move(record) if record is not None else None
         if record is None or seat is None:
             return  # applied meanwhile, a registration whose write lost its race, or the game is gone

@@ -21,13 +21,15 @@ from typing import Any, NamedTuple
 from services.api.games import idempotency, quotas
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
+from services.api.games.creation import commit_created
 from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
+from services.api.games.table_state import check_claim
 from services.api.games.tokens import hash_token, new_game_id, new_token
-from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
+from services.api.metrics import GAMES_FINISHED, MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import (
     GameRecord,
@@ -118,22 +120,8 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     if not record.waiting:
         record.started = True
         events += log_entries(record, [round_started(state)])
-    quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
-    try:  # each step before the commit may be refused by the store (its ledger or outbox shard failing over)
-        ctx.ai.before_commit(record)
-        if ctx.records:
-            ctx.records.created(ctx.store, record)
-        committed = ctx.store.commit(record, None, events)
-    except NotReplicated:
-        raise  # written: it stays held
-    except Exception:
-        quotas.release(ctx.store, record)
-        raise
-    if not committed:  # a 128-bit id collision: practically never
-        quotas.release(ctx.store, record)
+    if not commit_created(ctx, record, events):  # a 128-bit id collision: practically never
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
-    GAMES_CREATED.inc()
-    ctx.ai.after_commit(record, read=True)
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
         item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
@@ -161,6 +149,8 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
             raise ApiError(409, "seat_taken", f"Seat {seat} is not open.")
         if record.state.phase == "game_over":
             raise ApiError(409, "game_over", "The game is over.")
+        if record.table:
+            check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))

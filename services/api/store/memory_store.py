@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
+from services.api.store.memory_table_life import MemoryTableLife, TableBackend
 from services.api.store.protocol import (
     GameRecord,
     Notice,
@@ -56,6 +57,7 @@ class MemoryBackend:
     written: dict[str, int] = field(default_factory=dict)  # game id -> the version record_written was told
     kept: dict[str, float] = field(default_factory=dict)  # game id -> the last keep_game's seconds
     waiting: dict[str, dict[str, float]] = field(default_factory=dict)  # holder -> slot -> its lease's end
+    table: TableBackend = field(default_factory=TableBackend)  # presence, messages, rejoin codes
 
     def publish(self, channel: str, payload: bytes) -> None:
         """SPUBLISH's part (call with ``changed`` held)."""
@@ -93,7 +95,7 @@ class MemorySubscription:
                 subscribers.discard(self)
 
 
-class MemoryStore:
+class MemoryStore(MemoryTableLife):
     """One API process's view of a :class:`MemoryBackend` (a fresh backend by default)."""
 
     def __init__(

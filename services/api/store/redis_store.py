@@ -28,6 +28,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   (:mod:`services.api.store.redis_record_outbox`).
 * ``waiting:{holder}`` — a client's waiting long polls and streams, scored by their leases' ends
   (:mod:`services.api.store.redis_waiting_slots`).
+* ``game:{id}:presence``, ``game:{id}:messages``, ``game:{id}:said:<seat>``, ``game:{id}:rejoin`` — who is at the
+  table, the quick messages and their rate, the seats' rejoin codes (:mod:`services.api.store.redis_table_life`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` (:mod:`services.api.store.redis_commit`) that writes the record, its events and the idempotency entry at once
@@ -62,10 +64,11 @@ from services.api.store.redis_keys import events_key, game_key
 from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_record_outbox import RedisRecordOutbox
 from services.api.store.redis_send import AtMostOnce
+from services.api.store.redis_table_life import RedisTableLife
 from services.api.store.redis_waiting_slots import RedisWaitingSlots
 
 
-class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingSlots):
+class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingSlots, RedisTableLife):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(
