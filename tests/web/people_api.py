@@ -1,7 +1,8 @@
-"""The people API as the browser tests see it until the clocks, table-life and lobby parts of the API
-are merged: every stand-in route in ONE place (Playwright's ``page.route``), each marked with the part
-it stands in for. Everything else is the real server: games are created, viewed, claimed and played
-for real; only the answers that do not exist yet are made up here, to the contract's names.
+"""The people API as the browser tests see it until the clocks and lobby parts of the API are merged
+(table life is: presence, quick messages, rematch and rejoin codes are the real server's): every
+stand-in route in ONE place (Playwright's ``page.route``), each marked with the part it stands in for.
+Everything else is the real server: games are created, viewed, claimed and played for real; only the
+answers that do not exist yet are made up here, to the contract's names.
 
 At integration a test points at the real server by dropping its ``PeopleApi`` (or the routes of the
 parts merged): the pages send the same requests either way, which ``sent`` records.
@@ -39,16 +40,12 @@ def sse(frames: list[tuple[str, dict]], retry_ms: int = 600_000) -> str:
 class PeopleApi:
     page: Page
     sent: list[tuple[str, str, object]] = field(default_factory=list)  # (method, path, body) of stand-in routes
-    # clocks: the clock added to every game view (None: none); its deadline is set per answer from `left_ms`
+    # clocks: `clock` and `server_time_ms` added to every game view (clock None: no clock added); the
+    # deadline is set per answer from `left_ms`, the time to move left (on top of the seat's reserve)
     clock: dict | None = None
-    left_ms: int = 18_000  # time to move left when a view is read (on top of the seat's reserve)
-    # table life: presence and recent quick messages in the view; frames on the game's stream
-    connected: list[bool] | None = None
-    messages: list[dict] = field(default_factory=list)
-    stream_frames: list[tuple[str, dict]] | None = None  # None: the real stream
-    rematch_offered: str | None = None
-    rematch_answer: dict | None = None  # POST …/rematch: {game_id, seat, token, state}
-    rejoin_answer: dict | None = None  # POST …/rejoin: {seat, token, …}
+    left_ms: int = 18_000
+    # clocks: log events (seat_away, turn_timed_out, seat_back, …) served as the game's stream (None: the real one)
+    stream_frames: list[tuple[str, dict]] | None = None
     # lobby: open tables (PublicTable items) and their changes (type, game id, the table or None), the quick match
     tables: list[dict] = field(default_factory=list)
     table_changes: list[tuple[str, str, dict | None]] = field(default_factory=list)
@@ -59,13 +56,9 @@ class PeopleApi:
 
     def install(self) -> PeopleApi:
         page = self.page
-        page.route(VIEW, self._view)  # clocks + table life: fields of the game view
-        page.route(STREAM, self._stream)  # table life: `presence`, `message` frames
+        page.route(VIEW, self._view)  # clocks: `clock`, `server_time_ms`
+        page.route(STREAM, self._stream)  # clocks: its log events
         page.route(re.compile(r"/v1/games/[^/]+/seats/\d/back$"), self._ok)  # clocks: "I'm back"
-        page.route(re.compile(r"/v1/games/[^/]+/messages$"), self._message)  # table life
-        page.route(re.compile(r"/v1/games/[^/]+/rematch$"), self._rematch)  # table life
-        page.route(re.compile(r"/v1/games/[^/]+/seats/\d/rejoin-code$"), self._rejoin_code)  # table life
-        page.route(re.compile(r"/v1/games/[^/]+/rejoin$"), self._rejoin)  # table life
         page.route(re.compile(r"/v1/tables(\?.*)?$"), self._tables)  # lobby
         page.route(re.compile(r"/v1/tables/stream"), self._table_stream)  # lobby
         page.route(re.compile(r"/v1/matches(/[^/?]+)?(\?.*)?$"), self._matches)  # lobby
@@ -102,54 +95,23 @@ class PeopleApi:
         except PlaywrightError:
             return None  # the page went elsewhere while its view was read (e.g. into the rematch)
         now = now_ms()
-        view["server_time_ms"] = now
+        view.setdefault("server_time_ms", now)
         if self.clock is not None:
             clock = {**self.clock}
             seat = clock.get("seat", view["turn"])
             reserve = clock["reserve_ms"][seat] if seat is not None else 0
             clock.update(seat=seat, deadline_ms=now + self.left_ms + reserve)
             view["clock"] = clock
-        if self.connected is not None:
-            for seat, info in enumerate(view["seats"]):
-                info["connected"] = self.connected[seat]
-        for message in self.messages:  # sent once: when the page first reads it
-            message.setdefault("at_ms", now - 300)
-        view["messages"] = self.messages
-        if self.rematch_offered:
-            view["rematch"] = {"game_id": self.rematch_offered}
         route.fulfill(response=response, json=view)
 
     def _stream(self, route: Route) -> None:
         if self.stream_frames is None:
             return route.fallback()
-        frames = [
-            (name, {"at_ms": now_ms(), **data} if name == "message" else data) for name, data in self.stream_frames
-        ]
-        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(frames))
+        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(self.stream_frames))
 
     def _ok(self, route: Route) -> None:
         self._record(route)
         route.fulfill(status=204)
-
-    def _message(self, route: Route) -> None:
-        body = self._record(route)
-        route.fulfill(status=200, json={"seat": 0, "code": body["code"], "at_ms": now_ms()})
-
-    def _rematch(self, route: Route) -> None:
-        self._record(route)
-        route.fulfill(status=200, json=self.rematch_answer)
-
-    def _rejoin_code(self, route: Route) -> None:
-        self._record(route)
-        if route.request.method == "DELETE":
-            return route.fulfill(status=204)
-        game_id, seat = re.search(r"/v1/games/([^/]+)/seats/(\d)/", route.request.url).groups()
-        code = f"K7QX-9ZP2-MW{len(self.sent):02d}"  # a new one each time, as the server's
-        route.fulfill(status=200, json={"game_id": game_id, "seat": int(seat), "code": code})
-
-    def _rejoin(self, route: Route) -> None:
-        self._record(route)
-        route.fulfill(status=200, json=self.rejoin_answer)
 
     def _tables(self, route: Route) -> None:
         self._record(route)
@@ -172,7 +134,7 @@ class PeopleApi:
             answer = {"match_id": "m1", "secret": "s3cret", "status": "waiting", "expires_ms": now + wait * 1000}
             return route.fulfill(status=202, json={**answer, "server_time_ms": now})
         if request.method == "DELETE":
-            return route.fulfill(status=204)
+            return route.fulfill(status=200, json={"match_id": "m1", "status": "cancelled"})
         if self.match_seat:
             return route.fulfill(status=200, json={"status": "seated", **self.match_seat})
         route.fulfill(status=200, json={"status": "waiting", "server_time_ms": now_ms()})

@@ -4,10 +4,11 @@ clock on the seat to move, away and "I'm back", connection dots, quick messages,
 a rejoin link for another device; your turn announced while the tab is hidden. Laid out at 1280×720
 and 375×667 without scrolling (screenshots in var/screenshots), and checked with axe-core.
 
-Games are real (the `web` server and AI worker). The parts of the API built beside this client are
-stood in for by ``people_api.PeopleApi`` (one fixture file); each test names the parts it waits for
-in its docstring — [clocks], [table life], [lobby] — and drops its stand-ins at integration. The
-last test needs nothing more than the real server.
+Games are real (the `web` server and AI worker), and so is table life (presence, quick messages,
+rematch, rejoin codes). The parts of the API still built beside this client are stood in for by
+``people_api.PeopleApi`` (one fixture file); each test names the parts it waits for in its docstring
+— [clocks], [lobby] — and drops its stand-ins at integration. The rematch, rejoin and hidden-tab
+tests need nothing more than the real server.
 """
 
 from __future__ import annotations
@@ -185,28 +186,33 @@ def test_a_table_set_up_with_friends_can_be_public_with_a_clock(new_page):
     assert body["options"] == {"hints": True, "public": True, "clock": "fast"}
 
 
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def say(web: str, game_id: str, token: str, code: str) -> None:
+    requests.post(f"{web}/v1/games/{game_id}/messages", json={"code": code}, headers=auth(token), timeout=30)
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
 def test_a_table_of_people_shows_the_clock_away_seats_dots_and_messages(new_page, web, screenshots, width, height):
-    """[clocks] the view's `clock`, `server_time_ms`; [table life] `seats[i].connected`, `messages`,
-    stream frames `presence` and `message`."""
+    """[clocks] the view's `clock` and `server_time_ms`. Presence (`seats[i].connected`, the `presence`
+    frame) and quick messages (the view's `messages`, the `message` frame) are the real server's."""
     game_id, tokens = new_game(web, [HUMAN, HUMAN, HUMAN, EASY])  # West bids first
+    west = new_page()  # West's page is open: West is connected; nobody holds North's seat
+    hold(west, game_id, 1, tokens[1])
+    west.goto(f"/play?game={game_id}&pace=0")
+    expect(west.locator("[data-testid=connection]")).to_have_attribute("data-state", "live")
     page = new_page(width, height, bypass_csp=True)
-    PeopleApi(
-        page,
-        clock={**CLOCK, "away": [False, False, True, False]},
-        connected=[True, True, False, False],
-        messages=[{"seat": 1, "code": "hello"}],
-        stream_frames=[
-            ("presence", {"seats": [True, True, False, False]}),
-            ("message", {"seat": 2, "code": "good_game"}),
-        ],
-    ).install()
+    PeopleApi(page, clock={**CLOCK, "away": [False, False, True, False]}).install()
     hold(page, game_id, 0, tokens[0])
-    page.goto(f"/play?game={game_id}&pace=0")
-
+    say(web, game_id, tokens[1], "hello")  # before the page reads the view: in its `messages`
+    with page.expect_response(lambda r: "/stream" in r.url and r.status == 200):  # the page follows the table…
+        page.goto(f"/play?game={game_id}&pace=0")
+    say(web, game_id, tokens[2], "good_game")  # …and gets this one as a `message` frame
     clock = page.locator("[data-testid=clock-1]")
     expect(clock).to_be_visible()
-    # the quick messages first (a bubble stays 5 s): from the view's `messages` and from a stream frame
+    # the quick messages first (a bubble stays 5 s)
     expect(page.locator("[data-testid=bubble-1]")).to_have_text("Hello!")
     expect(page.locator("[data-testid=bubble-2]")).to_have_text("Good game")
     shown = ["[data-testid=clock-1]", "[data-testid=away-2]", "[data-testid=bubble-1]", "[data-testid=bubble-2]"]
@@ -215,16 +221,23 @@ def test_a_table_of_people_shows_the_clock_away_seats_dots_and_messages(new_page
         assert not overlaps(page, bubble, "[data-testid=seat-0]"), f"{bubble} covers your seat"
     page.screenshot(path=str(screenshots / f"people-table-clock-away-{width}x{height}.png"))
     expect(page.locator("#announcer")).to_have_text("North: Good game")
+
     expect(clock.locator(".clock-main")).to_have_text(re.compile(r"^0:1[0-8]$"))  # 18 s left, ticking down
     expect(clock.locator(".clock-reserve")).to_have_text("+0:42")
     assert re.fullmatch(r"1\d seconds to move, then 42 seconds of reserve", clock.get_attribute("aria-label"))
     expect(page.locator("[data-testid=away-2]")).to_contain_text("Away")
     expect(page.locator("[data-testid=seat-2]")).to_have_class(re.compile(r"\bis-away\b"))
-    states = {seat: page.locator(f"[data-testid=conn-{seat}]").get_attribute("data-state") for seat in (0, 1, 2)}
-    assert states == {0: "on", 1: "on", 2: "off"} and page.locator("[data-testid=conn-3]").count() == 0
+    for seat, state in ((0, "on"), (1, "on"), (2, "off")):
+        expect(page.locator(f"[data-testid=conn-{seat}]")).to_have_attribute("data-state", state)
+    expect(page.locator("[data-testid=conn-3]")).to_have_count(0)  # a computer has no dot
     expect(page.locator("[data-testid=reserve-0]")).to_have_text("Reserve 1:00")
     expect(page.locator("[data-testid=say-button]")).to_be_visible()
     assert_no_violations(page, "table of people")
+
+    north = new_page()  # North's person opens the table: its dot fills (a `presence` frame)
+    hold(north, game_id, 2, tokens[2])
+    north.goto(f"/play?game={game_id}&pace=0")
+    expect(page.locator("[data-testid=conn-2]")).to_have_attribute("data-state", "on", timeout=LONG)
     assert not page.js_errors
 
 
@@ -237,13 +250,11 @@ def overlaps(page: Page, a: str, b: str) -> bool:
 
 
 def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
-    """[clocks] `clock.away`, POST …/back; [table life] POST …/messages; log events seat_away,
-    turn_timed_out, seat_back, seat_left on the stream."""
+    """[clocks] `clock.away`, POST …/back, the log events seat_away, turn_timed_out, seat_back (a
+    stand-in stream). The quick message is the real server's."""
     game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
     page = new_page(375, 667, bypass_csp=True)
-    people = PeopleApi(
-        page, clock={**CLOCK, "seat": None, "away": [True, False, False, False]}, connected=[True, True, False, False]
-    ).install()
+    people = PeopleApi(page, clock={**CLOCK, "seat": None, "away": [True, False, False, False]}).install()
     hold(page, game_id, 0, tokens[0])
     page.goto(f"/play?game={game_id}&pace=0")
     expect(page.locator("[data-testid=away-0]")).to_contain_text("Away")
@@ -258,16 +269,12 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
     assert_no_violations(page, "quick messages")
     page.click("[data-testid=say-good_game]")
     expect(page.locator("[data-testid=bubble-0]")).to_have_text("Good game")
-    assert people.requests("POST", rf"^/v1/games/{game_id}/messages$") == [{"code": "good_game"}]
+    messages = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()["messages"]
+    assert [(m["seat"], m["code"]) for m in messages] == [(0, "good_game")]
 
     view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
     seq, version = view["last_seq"], view["version"]
-    news = [
-        ("seat_away", {"seat": 1}),
-        ("turn_timed_out", {"seat": 1, "level": "easy"}),
-        ("seat_back", {"seat": 1}),
-        ("seat_left", {"seat": 1}),
-    ]
+    news = [("seat_away", {"seat": 1}), ("turn_timed_out", {"seat": 1, "level": "easy"}), ("seat_back", {"seat": 1})]
     people.stream_frames = [
         (kind, {"seq": seq + i, "type": kind, "version": version + i, "data": data})
         for i, (kind, data) in enumerate(news, 1)
@@ -279,74 +286,84 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
         "document.getElementById('toast').textContent)).observe(document.getElementById('toast'), {childList: true}))"
     )
     page.reload()
-    expect(page.locator("[data-testid=toast]")).to_have_text("West left the table: a computer plays the seat.")
-    assert toasts[-4:] == [
+    expect(page.locator("[data-testid=toast]")).to_have_text("West is back.")
+    assert toasts[-3:] == [
         "West is away: the computer plays for them.",
         "West ran out of time: the computer moved for them.",
         "West is back.",
-        "West left the table: a computer plays the seat.",
     ]
+    assert page.get_attribute("[data-testid=toast]", "data-place") == "top"  # over the scores, clear of the seats
     assert not page.js_errors
 
 
 def test_rematch_at_the_end_goes_to_the_next_game(new_page, web, screenshots):
-    """[table life] `rematch` in the view, POST …/rematch."""
+    """The real server: West asks for the rematch first; South's page sees it and joins."""
     over, tokens = finished_game(web)
-    following, next_tokens = new_game(web, [HUMAN, OPEN, EASY, EASY])
     page = new_page(375, 667, bypass_csp=True)
-    people = PeopleApi(
-        page, rematch_answer={"game_id": following, "seat": 0, "token": next_tokens[0], "state": {}}
-    ).install()
     hold(page, over, 0, tokens[0])
     page.goto(f"/play?game={over}&pace=0")
     expect(page.locator("[data-testid=rematch-button]")).to_have_text("Rematch")
-    people.rematch_offered = following  # West opted in: the view says so at the next read
-    expect(page.locator("[data-testid=rematch-offered]")).to_be_visible(timeout=LONG)
+    asked = requests.post(f"{web}/v1/games/{over}/rematch", json={}, headers=auth(tokens[1]), timeout=30).json()
+    following = asked["game_id"]
+    expect(page.locator("[data-testid=rematch-offered]")).to_be_visible(timeout=LONG)  # the view's `rematch`
     expect(page.locator("[data-testid=rematch-button]")).to_have_text("Join the rematch")
     assert_fits(page, {"[data-testid=rematch-button]": 1, "[data-testid=new-game]": 1})
     page.screenshot(path=str(screenshots / "people-rematch-375x667.png"))
     assert_no_violations(page, "rematch offered")
     page.click("[data-testid=rematch-button]")
     expect(page).to_have_url(re.compile(rf"game={following}"))
-    expect(page.locator("[data-testid=table][data-phase=waiting]")).to_have_attribute("data-you", "0", timeout=LONG)
-    assert seat_token(page, following)["token"] == next_tokens[0]
-    assert people.requests("POST", rf"^/v1/games/{over}/rematch$") == [{}]
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+    expect(page.locator("[data-testid=table]")).not_to_have_attribute("data-phase", "waiting", timeout=LONG)
+    held = seat_token(page, following)
+    assert held["seat"] == 0 and held["token"] not in (tokens[0], asked["token"])
+    assert not page.js_errors
 
 
 def test_a_rejoin_link_takes_the_seat_to_another_device(new_page, web):
-    """[table life] POST …/seats/{n}/rejoin-code, DELETE it, POST …/rejoin (its token: here the seat's own)."""
+    """The real server: a rejoin code made, stopped, made again; the link on a laptop takes the seat
+    (the phone's token dies, it watches); the laptop is told when West leaves; a typed code on a
+    third device takes it again."""
     game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
     phone = new_page(375, 667, bypass_csp=True)
-    people = PeopleApi(phone).install()
     hold(phone, game_id, 0, tokens[0])
     phone.goto(f"/play?game={game_id}&pace=0")
     phone.click("[data-testid=rejoin-button]")
     phone.click("[data-testid=rejoin-make]")
-    link = phone.locator("[data-testid=rejoin-link]").input_value()
+    first = phone.locator("[data-testid=rejoin-link]").input_value()
     assert_no_violations(phone, "rejoin dialog")
-    assert re.fullmatch(rf"http://[^/]+/play#rejoin={game_id}\.[A-Za-z0-9_-]+", link)
-    assert people.requests("POST", rf"^/v1/games/{game_id}/seats/0/rejoin-code$") == [{}]
+    assert re.fullmatch(rf"http://[^/]+/play#rejoin={game_id}\.[0-9A-Z]{{4}}-[0-9A-Z]{{4}}-[0-9A-Z]{{4}}", first)
     phone.click("[data-testid=rejoin-revoke]")
     expect(phone.locator("[data-testid=rejoin-stopped]")).to_be_visible()
-    assert len(people.requests("DELETE", rf"^/v1/games/{game_id}/seats/0/rejoin-code$")) == 1
     phone.click("[data-testid=rejoin-make]")
+    expect(phone.locator("[data-testid=rejoin-link]")).not_to_have_value(first)
     link = phone.locator("[data-testid=rejoin-link]").input_value()
-    code = phone.locator("[data-testid=rejoin-code]").inner_text()
+    phone.click("[data-testid=rejoin-close]")
+    stopped = requests.post(f"{web}/v1/games/{game_id}/rejoin", json={"code": first.rsplit(".", 1)[1]}, timeout=30)
+    assert stopped.status_code == 403, "a stopped code takes nothing"
 
-    for how in ("link", "typed"):
-        laptop = new_page()
-        other = PeopleApi(laptop, rejoin_answer={"game_id": game_id, "seat": 0, "token": tokens[0]}).install()
-        if how == "link":
-            laptop.goto(link.replace("/play#", "/play?pace=0#"))
-        else:
-            laptop.goto("/play?pace=0")
-            laptop.fill("#join", code)
-            laptop.click(".join button[type=submit]")
-        expect(laptop.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
-        assert "#" not in laptop.url and "rejoin" not in laptop.url
-        held = seat_token(laptop, game_id)
-        assert (held["seat"], held["token"]) == (0, tokens[0])
-        assert other.requests("POST", rf"^/v1/games/{game_id}/rejoin$") == [{"code": code.split(".", 1)[1]}]
+    laptop = new_page()
+    laptop.goto(link.replace("/play#", "/play?pace=0#"))
+    expect(laptop.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+    assert "#" not in laptop.url and "rejoin" not in laptop.url
+    held = seat_token(laptop, game_id)
+    assert held["seat"] == 0 and held["token"] != tokens[0]
+    expect(phone.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator", timeout=LONG)
+    expect(phone.locator("[data-testid=message]")).to_contain_text("you are watching")
+
+    requests.post(f"{web}/v1/games/{game_id}/seats/1/leave", json={}, headers=auth(tokens[1]), timeout=30)
+    expect(laptop.locator("[data-testid=toast]")).to_have_text("West left the table: a computer plays the seat.")
+
+    laptop.click("[data-testid=rejoin-button]")
+    laptop.click("[data-testid=rejoin-make]")
+    code = laptop.locator("[data-testid=rejoin-code]").inner_text()
+    laptop.click("[data-testid=rejoin-close]")
+    desktop = new_page()
+    desktop.goto("/play?pace=0")
+    desktop.fill("#join", code)
+    desktop.click(".join button[type=submit]")
+    expect(desktop.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+    assert seat_token(desktop, game_id)["token"] not in (tokens[0], held["token"])
+    assert not (phone.js_errors or laptop.js_errors or desktop.js_errors)
 
 
 HIDDEN_TAB = """
