@@ -34,6 +34,7 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import Any
 
+import psutil
 import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
@@ -124,13 +125,25 @@ def server_figures(bases: list[str]) -> dict[str, Any]:
     return dict(sorted(found.items()))
 
 
+def cpu_seconds(processes: list[psutil.Process], store: redis.Redis) -> tuple[float, float]:
+    """CPU used so far by the API servers (each master and its workers) and by the whole Redis server."""
+    api = 0.0
+    for process in processes:
+        for each in (process, *process.children(recursive=True)):
+            times = each.cpu_times()
+            api += times.user + times.system
+    info = store.info("cpu")
+    return api, float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    redis.Redis.from_url(args.redis_url).flushdb()
+    store = redis.Redis.from_url(args.redis_url)
+    store.flushdb()
     rng = random.Random(args.seed)
     arrivals = sorted(rng.uniform(0, args.seconds) for _ in range(args.people))
     bodies = [
@@ -139,11 +152,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for _ in arrivals
     ]  # fmt: skip
     with ExitStack() as stack:
-        bases = []
+        bases, processes = [], []
         for _ in range(args.servers):
             process, base = start_gunicorn(args.redis_url, workers=args.workers, env=SERVER_ENV)
             stack.enter_context(running(process))
             bases.append(base)
+            processes.append(psutil.Process(process.pid))
+        cpu_before = cpu_seconds(processes, store)
         bound = args.wait + 60.0
         with ThreadPoolExecutor(args.threads) as pool:
             start = time.monotonic()
@@ -156,6 +171,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 futures.append(pool.submit(person, n, bases, body, bound))
             outcomes = [future.result() for future in futures]
         elapsed = time.monotonic() - start
+        cpu_after = cpu_seconds(processes, store)
         checks = checked(bases, outcomes)
         servers = server_figures(bases)
     seat_times = [o["seated"] - o["asked"] for o in outcomes if o["status"] == "seated"]
@@ -180,6 +196,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "goal_p99_ms_max": (args.wait + 1) * 1000,
         "p99_within_goal": p99 is not None and p99 <= args.wait + 1,
+        "max_past_the_wait_ms": round(max(0.0, max(seat_times) - args.wait) * 1000, 1) if seat_times else None,
+        "api_cpu_ms_per_person": round((cpu_after[0] - cpu_before[0]) * 1000 / args.people, 2),
+        "redis_cpu_us_per_person": round((cpu_after[1] - cpu_before[1]) * 1e6 / args.people, 1),
         "long_polls_per_person": round(sum(o["polls"] for o in outcomes) / max(1, len(outcomes)), 2),
         **checks,
         "server": servers,
