@@ -4,10 +4,12 @@ One per API process (a :class:`~services.api.live.channel_reader.ChannelReader`:
 reader), subscribed to a channel while at least one of the process's requests watches it (ref-counted, as
 the fan-out hub does for games).  A publication only wakes: the store stays the truth, and a woken request
 reads it.  A message that is a JSON list of strings wakes the watchers whose key is in it (a bucket's
-publication names the match requests it changed) and those with no key; anything else, a re-made
-subscription (a reconnect may have dropped messages) or :meth:`Wakeups.drain` wakes every watcher.  A
-watcher's first read must follow its subscription's confirmation (:meth:`Wakeups.watch` waits for it), so
-nothing published meanwhile is missed.
+publication names the match requests it changed) and those with no key; anything else wakes every watcher
+and is handed to the watchers with no key (the lobby's publication is the change itself, so a process's lobby
+streams need not each read the store for it); a re-made subscription (a reconnect may have dropped messages)
+or :meth:`Wakeups.drain` wakes every watcher and tells it to read the store.  A watcher's first read must
+follow its subscription's confirmation (:meth:`Wakeups.watch` waits for it), so nothing published meanwhile
+is missed.
 """
 
 from __future__ import annotations
@@ -23,19 +25,33 @@ from services.api.store.protocol import Subscription
 
 
 class Waiter:
-    """One watching request: :meth:`wait` returns when woken (True) or after ``seconds`` (False)."""
+    """One watching request: :meth:`wait` returns when woken (True) or after ``seconds`` (False); :meth:`take`
+    hands over the messages delivered since (a watcher with no key), and whether to read the store instead."""
 
     def __init__(self, key: str | None) -> None:
         self.key = key
         self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._inbox: list[bytes] = []
+        self._resync = False
 
-    def wake(self) -> None:
+    def wake(self, payload: bytes | None = None, resync: bool = False) -> None:
+        with self._lock:
+            if payload is not None and self.key is None:
+                self._inbox.append(payload)
+            self._resync = self._resync or resync
         self._event.set()
 
     def wait(self, seconds: float) -> bool:
         woken = self._event.wait(max(0.0, seconds))
         self._event.clear()
         return woken
+
+    def take(self) -> tuple[list[bytes], bool]:
+        with self._lock:
+            inbox, resync = self._inbox, self._resync
+            self._inbox, self._resync = [], False
+        return inbox, resync
 
 
 class _Channel:
@@ -67,7 +83,7 @@ class Wakeups(ChannelReader):
             self.draining = True
             for channel in self._channels.values():
                 for waiter in channel.waiters:
-                    waiter.wake()
+                    waiter.wake(resync=True)
 
     @contextmanager
     def watch(self, channel_name: str, key: str | None = None) -> Iterator[Waiter]:
@@ -95,11 +111,12 @@ class Wakeups(ChannelReader):
 
     def _dispatch(self, kind: str, channel_name: str, payload: bytes | None) -> None:
         keys: set[str] | None = None  # None: wake everyone on the channel
-        if kind == "message":
+        message = payload if kind == "message" else None  # None: a re-made subscription, read the store
+        if message is not None:
             try:
-                named = orjson.loads(payload or b"")
+                named = orjson.loads(message)
             except orjson.JSONDecodeError:
-                named = None
+                named, message = None, None
             if isinstance(named, list) and all(isinstance(k, str) for k in named):
                 keys = set(named)
         with self.lock:
@@ -111,4 +128,4 @@ class Wakeups(ChannelReader):
                 return
             for waiter in channel.waiters:
                 if keys is None or waiter.key is None or waiter.key in keys:
-                    waiter.wake()
+                    waiter.wake(message, resync=message is None)

@@ -4,7 +4,9 @@ The listing logs every change with a sequence number (:mod:`services.api.store.l
 the changes after its resume point, as the game stream sends a game's events: ``id: <seq>``, ``event:
 table_opened | table_changed | table_closed``, ``data: <the change>``, ``: keep-alive`` comments between, and it
 ends after ``STREAM_MAX_SECONDS`` or when the process drains (the client resumes with ``Last-Event-ID``).  A
-publication on the lobby's channel wakes it (:mod:`services.api.live.wakeups`); the store's log is the truth.
+publication on the lobby's channel wakes it and carries the change (:mod:`services.api.live.wakeups`), so a
+change reaches every stream of a process without a read per stream; the store's log is the truth, read first,
+after a gap in the published seqs, after a re-made subscription and whenever a heartbeat passes.
 No Flask here: the route checks everything first and hands over the store, the wake-ups and the settings.
 """
 
@@ -12,9 +14,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
 
 from services.api.live.stream import KEEP_ALIVE, RETRY_MS, StreamSettings, frame
-from services.api.live.wakeups import Wakeups
+from services.api.live.wakeups import Waiter, Wakeups
 from services.api.store.lobby_tables import TABLES_CHANNEL
 from services.api.store.protocol import GameStore
 
@@ -25,6 +30,20 @@ def resumable(store: GameStore, after: int) -> int | None:
     if found and found[0]["seq"] != after + 1:
         return int(found[0]["seq"])
     return None
+
+
+def _following(waiter: Waiter, cursor: int) -> list[dict[str, Any]] | None:
+    """The published changes that follow ``cursor`` without a gap; None: read the store instead."""
+    payloads, resync = waiter.take()
+    if resync or not payloads:
+        return None
+    try:
+        changes = [change for change in map(orjson.loads, payloads) if change["seq"] > cursor]
+    except (orjson.JSONDecodeError, TypeError, KeyError):
+        return None
+    if any(change["seq"] != cursor + 1 + i for i, change in enumerate(changes)):
+        return None
+    return changes
 
 
 def lobby_frames(
@@ -41,7 +60,7 @@ def lobby_frames(
     started = clock()
     deadline = started + settings.max_seconds
     next_renew = started + settings.renew_seconds
-    cursor = after
+    cursor, published = after, None
     yield b"retry: %d\n\n" % RETRY_MS
     with wakeups.watch(TABLES_CHANNEL) as waiter:
         while True:
@@ -51,7 +70,8 @@ def lobby_frames(
             if renew is not None and settings.renew_seconds > 0 and now >= next_renew:
                 renew()
                 next_renew = now + settings.renew_seconds
-            found = store.table_changes_after(cursor, settings.page_size)
+            found = published if published is not None else store.table_changes_after(cursor, settings.page_size)
+            published = None
             if found and found[0]["seq"] != cursor + 1:
                 return  # trimmed past the cursor: the reconnect gets the 410
             if found:
@@ -63,3 +83,5 @@ def lobby_frames(
                 wait = min(wait, max(0.0, next_renew - now))
             if not waiter.wait(wait):
                 yield KEEP_ALIVE
+                continue
+            published = _following(waiter, cursor)

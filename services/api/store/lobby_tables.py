@@ -16,7 +16,7 @@ the memory store in :mod:`services.api.store.memory_tables`.
   list a game (its creation, a leave) makes the game due soon *before* it commits (:meth:`TableListing.expect_table`).
   A claim takes a due check for a lease (:meth:`TableListing.claim_tables`): one checker at a time.
 - **The log**: every sync that opens, changes or closes a listed table appends one change with the next
-  sequence number (``seq``) and publishes it on :data:`TABLES_CHANNEL`; the lobby stream reads it.  The log
+  sequence number (``seq``) and publishes it (its JSON) on :data:`TABLES_CHANNEL`; the lobby streams read it.  The log
   keeps the last ``LOBBY_LOG_SIZE`` changes.
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-TABLES_CHANNEL = "lobby:{tables}:notify"  # the lobby's one slot (its hash tag): every change's seq is published here
+TABLES_CHANNEL = "lobby:{tables}:notify"  # the lobby's one slot (its hash tag): every change is published here
 GONE_VERSION = 2**53 - 1  # the version a sync of a game that no longer exists gives its entry: final
 OPENED, CHANGED, CLOSED = "table_opened", "table_changed", "table_closed"
 

@@ -69,7 +69,7 @@ class MemoryTables:
                 shown = orjson.loads(entry.item) if entry.listed else None
                 change = {"seq": tables.seq, "type": kind, "game_id": entry.game_id, "at_ms": now_ms, "table": shown}
                 tables.log = [*tables.log, change][-tables.log_size :]
-                backend.publish(TABLES_CHANNEL, str(tables.seq).encode())
+                backend.publish(TABLES_CHANNEL, orjson.dumps(change))
             return kind
 
     def claim_tables(self, now: float, lease: float, limit: int) -> list[str]:

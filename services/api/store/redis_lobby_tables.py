@@ -9,7 +9,7 @@ one per move: a game that is not public never touches it.
 * ``lobby:{tables}:open`` — sorted set of the listed games, scored by their creation (Unix ms);
 * ``lobby:{tables}:check`` — sorted set: each entry's next check (Unix seconds);
 * ``lobby:{tables}:log`` — stream of changes, entry id ``<seq>-0``, field ``e``; ``lobby:{tables}:seq`` the last seq;
-* ``lobby:{tables}:notify`` — the shard channel each change's seq is published on.
+* ``lobby:{tables}:notify`` — the shard channel each change is published on (its JSON, as logged).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ if kind ~= '' then
   local change = '{"seq":' .. n .. ',"type":"' .. kind .. '","game_id":"' .. id .. '","at_ms":' .. now ..
     ',"table":' .. shown .. '}'
   redis.call('XADD', log, 'MAXLEN', log_max, n .. '-0', 'e', change)
-  redis.call('SPUBLISH', notify, n)
+  redis.call('SPUBLISH', notify, change)
 end
 return kind
 """

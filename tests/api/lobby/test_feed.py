@@ -13,6 +13,7 @@ from services.api.live.wakeups import Wakeups
 from services.api.lobby.feed import lobby_frames, resumable
 from services.api.store.memory_store import MemoryBackend, MemorySubscription
 
+from ..helpers import wait_until
 from .helpers import Clock, create, process
 
 OPEN2 = [{"type": "human"}, {"type": "open"}, {"type": "open"}, {"type": "ai"}]
@@ -81,4 +82,31 @@ def test_the_stream_ends_with_its_lifetime_and_on_a_drain():
     assert list(stream) == []
     wakeups.drain()
     assert list(lobby_frames(ctx.store, wakeups, 0, SETTINGS)) == [b"retry: 2000\n\n"]
+    wakeups.stop()
+
+
+def test_a_published_change_reaches_the_stream_without_a_read_of_the_log():
+    backend = MemoryBackend()
+    ctx = process(backend, Clock())
+    wakeups = Wakeups(lambda: MemorySubscription(backend), poll_seconds=0.05)
+    created = create(ctx, OPEN2, options={"public": True})
+    reads = []
+
+    class Counting:
+        def table_changes_after(self, after: int, limit: int) -> list[dict]:
+            reads.append(after)
+            return ctx.store.table_changes_after(after, limit)
+
+    stream = lobby_frames(Counting(), wakeups, 0, SETTINGS)  # type: ignore[arg-type]
+    next(stream)
+    next(stream)  # the first read: the creation's change
+    later: list[bytes] = []
+    reader = threading.Thread(target=lambda: later.append(next(stream)), daemon=True)
+    reader.start()
+    wait_until(lambda: reads == [0, 1], "the stream never waited after its first change")
+    commands.claim_seat(ctx, created["game_id"], 1)
+    reader.join(10)
+    assert [kind for _, kind, _ in frames_of(later[0])] == ["table_changed"]
+    assert reads == [0, 1], "the change came with its publication"
+    stream.close()
     wakeups.stop()
