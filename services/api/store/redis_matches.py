@@ -8,8 +8,8 @@ A bucket's keys share its hash tag ``{m:<bucket>}`` (:func:`services.api.store.m
 * ``mm:{m:B}:spec`` — the bucket's rules and clock; ``mm:{m:B}:ended`` — ended requests by when they go;
 * ``mm:{m:B}:n`` — the shard channel of the ids of the requests a script changed.
 
-The keys expire a day after the bucket's last change.  The due buckets are ``mm:{due}`` (scored by Unix ms)
-and their touch counts ``mm:{due}:touch``: one slot, a few writes per request, read by every process's sweep.
+The keys expire a day after the bucket's last change.  The due buckets are
+:mod:`services.api.store.redis_match_due`'s.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.store.matches import (
-    DUE_KEY,
-    TOUCH_KEY,
     Formed,
     Group,
     MatchRequest,
@@ -188,41 +186,12 @@ return cjson.encode(rec)
 """
 )
 
-LOWER_LUA = """
-redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
-redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
-return 1
-"""
-
-DUE_LUA = """
-local reply = {}
-for _, bucket in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))) do
-  reply[#reply + 1] = bucket
-  reply[#reply + 1] = redis.call('HGET', KEYS[2], bucket) or ''
-end
-return reply
-"""
-
-RAISE_LUA = """
-if (redis.call('HGET', KEYS[2], ARGV[1]) or '') ~= ARGV[3] then return 0 end  -- an enqueue touched it since
-if ARGV[2] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-end
-return 1
-"""
-
 _SCRIPTS = {
     "enqueue": ENQUEUE_LUA,
     "form": FORM_LUA,
     "seated": SEATED_LUA,
     "look": LOOK_LUA,
     "cancel": CANCEL_LUA,
-    "lower": LOWER_LUA,
-    "due": DUE_LUA,
-    "raise": RAISE_LUA,
 }
 
 
@@ -282,23 +251,3 @@ class RedisMatches:
     def cancel_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
         raw = self._bucket_call("cancel", bucket, times, [], match_id)
         return None if raw is None else MatchRequest.from_stored(match_id, raw)
-
-    def lower_match_due(self, bucket: str, due_ms: int) -> None:
-        self._match_scripts["lower"](keys=[DUE_KEY, TOUCH_KEY], args=[bucket, due_ms])
-
-    def due_match_buckets(self, now_ms: int, limit: int) -> list[tuple[str, str]]:
-        reply = self._match_scripts["due"](keys=[DUE_KEY, TOUCH_KEY], args=[now_ms, limit])
-        return [(_text(reply[i]), _text(reply[i + 1])) for i in range(0, len(reply), 2)]
-
-    def raise_match_due(self, bucket: str, next_ms: int | None, touched: str) -> bool:
-        args = [bucket, "" if next_ms is None else next_ms, touched]
-        return bool(self._match_scripts["raise"](keys=[DUE_KEY, TOUCH_KEY], args=args))
-
-    def waiting_matches(self) -> int:
-        buckets = [_text(raw) for raw in self.client.zrange(DUE_KEY, 0, -1)]
-        if not buckets:
-            return 0
-        pipe = self.client.pipeline(transaction=False)
-        for bucket in buckets:
-            pipe.zcard(bucket_keys(bucket)[1])
-        return sum(int(count) for count in pipe.execute())

@@ -63,6 +63,7 @@ from services.api.store.redis_commit import COMMIT_LUA, CommitTtls, commit_comma
 from services.api.store.redis_fair_share import RedisFairShare
 from services.api.store.redis_keys import events_key, game_key
 from services.api.store.redis_lobby_tables import RedisTables
+from services.api.store.redis_match_due import RedisMatchDue
 from services.api.store.redis_matches import RedisMatches
 from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_record_outbox import RedisRecordOutbox
@@ -70,7 +71,9 @@ from services.api.store.redis_send import AtMostOnce
 from services.api.store.redis_waiting_slots import RedisWaitingSlots
 
 
-class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingSlots, RedisTables, RedisMatches):
+class RedisStore(
+    RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingSlots, RedisTables, RedisMatches, RedisMatchDue
+):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(
