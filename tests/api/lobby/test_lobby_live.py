@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import requests
 
+from spades_client import SpadesClient
 from testkit.processes import ROOT
 from tests.conftest import API_TEST_DB, redis_url, run_gunicorn
 
@@ -170,3 +171,20 @@ def _read_changes(stream: requests.Response, frames: list[dict[str, Any]]) -> No
                 frames.append(message.json())
     except (requests.RequestException, AttributeError):
         return  # closed by the test
+
+
+def test_the_bot_client_quick_matches_four_bots_and_lists_public_tables(two_servers):
+    clients = [SpadesClient(two_servers[n % 2]) for n in range(4)]
+    request = {"rules": {"preset": "suicide_partners"}, "clock": "fast", "max_wait_seconds": 60}
+    with ThreadPoolExecutor(4) as pool:
+        matches = list(pool.map(lambda client: client.quick_match(**request), clients))
+    assert {m.status for m in matches} == {"seated"} and len({m.game_id for m in matches}) == 1
+    seat = clients[0].as_seat(matches[0].token)
+    view = seat.get_game(matches[0].game_id)
+    assert view.you == matches[0].seat and view.options.extra["clock"] == "fast" and not view.options.public
+    seats = [{"type": "human"}, {"type": "open"}, {"type": "ai"}, {"type": "ai"}]
+    created = clients[1].create_game(seats=seats, options={"public": True})
+    listed = clients[2].list_tables(free_seats=1, limit=100)
+    assert created.game_id in {t.game_id for t in listed.tables}
+    changes = clients[3].stream_tables(after=listed.last_seq - 1)
+    assert next(iter(changes)).seq == listed.last_seq
