@@ -26,6 +26,7 @@ from services.api.metrics import MATCH_REQUESTS_WAITING
 log = logging.getLogger(__name__)
 TABLES_EVERY_SECONDS = 1.0
 GAUGE_EVERY_SECONDS = 5.0
+MAX_BACKOFF_SECONDS = 5.0  # after failures in a row, sweeps are this far apart at most
 
 
 class LobbySweeper:
@@ -51,13 +52,17 @@ class LobbySweeper:
         self._stop.set()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.interval):
+        pause = self.interval
+        while not self._stop.wait(pause):
             try:
                 self.sweep_once()
-            except redis.RedisError as error:
-                log.warning("lobby sweep failed", extra={"error": error.__class__.__name__})
-            except Exception:
-                log.exception("lobby sweep failed")
+                pause = self.interval
+            except Exception as error:  # the store unreachable (a failover): back off, a line per failure
+                pause = min(MAX_BACKOFF_SECONDS, pause * 2)
+                if isinstance(error, redis.RedisError):
+                    log.warning("lobby sweep failed", extra={"error": error.__class__.__name__, "next_s": pause})
+                else:
+                    log.exception("lobby sweep failed")
 
     def sweep_once(self) -> None:
         self.matchmaker.sweep_once()
