@@ -1,7 +1,7 @@
 """Public tables: what the listing shows of a game, the hooks the seat commands call, and the checks.
 
 A game created with ``options.public`` is *listed* while it has a claimable seat (open, or a computer standing
-in for a player who left) and is not over.  Its listing item is derived from the game alone
+in for a player who left), is not over, and — once under way — someone still sits at it.  Its listing item is derived from the game alone
 (:func:`listing_entry`), so whoever syncs it — the command that changed its seats, or a check — writes the same
 thing for the same version, and the store keeps the newest version (:mod:`services.api.store.lobby_tables`).
 
@@ -34,8 +34,11 @@ CHECK_BATCH = 100
 
 
 def is_listed(record: GameRecord) -> bool:
-    """Public, not over, and with a seat someone may claim."""
+    """Public, not over, with a seat someone may claim, and not abandoned: once under way, a person (or a bot)
+    still sits at it — a table every person left plays on among computers, with nobody to play with."""
     if not record.options.get("public") or record.state.phase == "game_over":
+        return False
+    if record.started and not any(seat.type == "human" for seat in record.seats):
         return False
     return any(seat.claimable for seat in record.seats)
 

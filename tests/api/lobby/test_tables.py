@@ -204,3 +204,21 @@ def test_the_page_tells_where_the_lobby_stream_resumes(world):
     created = create(ctx, OPEN3, **PUBLIC)
     commands.claim_seat(ctx, created["game_id"], 1)
     assert tables_page(ctx.store, TableFilters(), None, 10)["last_seq"] == 2
+
+
+def test_a_table_every_person_left_drops_out_and_comes_back_with_a_claim(world):
+    ctx, _ = world
+    created = create(ctx, [{"type": "human"}, {"type": "human"}, {"type": "ai"}, {"type": "ai"}], **PUBLIC)
+    game_id, tokens = created["game_id"], [s.get("token") for s in created["seats"]]
+    commands.leave_seat(ctx, game_id, 0, tokens[0])
+    assert [t["people"] for t in listed(ctx)] == [1]
+    commands.leave_seat(ctx, game_id, 1, tokens[1])
+    assert listed(ctx) == [], "under way with nobody left: abandoned"
+    commands.claim_seat(ctx, game_id, 1)
+    assert [t["free_seats"] for t in listed(ctx)] == [[0]]
+
+
+def test_a_table_nobody_sat_at_yet_is_listed(world):
+    ctx, _ = world
+    create(ctx, [{"type": "open"}] * 2 + [{"type": "ai"}] * 2, **PUBLIC)
+    assert [t["people"] for t in listed(ctx)] == [0]
