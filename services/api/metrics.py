@@ -109,3 +109,22 @@ PRESENCE_HOLDS = Counter(
     "spades_presence_holds_total",
     "Presence leases taken or renewed by streams and long polls holding a seat's token (each one store call).",
 )
+MATCH_REQUESTS = Counter(
+    "spades_match_requests_total",
+    "Quick-match requests, by event: submitted, seated, cancelled (by their client).",
+    ["outcome"],
+)
+MATCH_REQUESTS_WAITING = Gauge(
+    "spades_match_requests_waiting",
+    "Quick-match requests waiting for a seat now (read from the store by each process's sweeper; every live "
+    "process reports the same figure, so the largest is the current one).",
+    multiprocess_mode="livemax",
+)
+MATCH_SEAT_SECONDS = Histogram(
+    "spades_match_seat_seconds",
+    "From a quick-match request to its seat (the game created with it in it).",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120),
+)
+MATCHES_FORMED = Counter(
+    "spades_matches_formed_total", "Games created by quick match, by how many people sit in them.", ["people"]
+)

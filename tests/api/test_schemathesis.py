@@ -39,7 +39,7 @@ include-operation-id = ["placeBid", "playCard", "decideBlind", "passCards"]
 checks.positive_data_acceptance.expected-statuses = [200, 401, 404, 409, 412, 422]
 
 [[operations]]
-include-operation-id = ["listRecords"]
+include-operation-id = ["listRecords", "listTables"]
 # a schema-valid cursor may be none the listing issued (400)
 checks.positive_data_acceptance.expected-statuses = [200, 400]
 

@@ -23,6 +23,7 @@ import requests.utils
 
 from spades_client import moves
 from spades_client.errors import ProblemError, Retryable, problem_error
+from spades_client.lobby import LOBBY_OPERATIONS, LobbyMethods
 from spades_client.models import (
     ClaimedSeat,
     CreatedGame,
@@ -70,6 +71,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getHealth": ("GET", "/healthz"),
     "getReadiness": ("GET", "/readyz"),
     "getMetrics": ("GET", "/metrics"),
+    **LOBBY_OPERATIONS,  # spades_client.lobby
 }
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
@@ -108,7 +110,7 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient:
+class SpadesClient(LobbyMethods):
     """The API at ``base_url``, as one seat (``token``) or a spectator (no token)."""
 
     def __init__(

@@ -105,6 +105,8 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "too_many_games": Retryable,
     "too_many_computer_games": Retryable,
     "too_many_waiting": Retryable,
+    "too_many_matches": Retryable,
+    "already_seated": Conflict,  # cancelling a quick-match request that has its seat
     "round_not_finished": Conflict,
     "review_unavailable": Retryable,
     "game_in_play": GameInPlay,

@@ -179,6 +179,7 @@ class GameOptionsView(Body):
     SCHEMA: ClassVar[str] = "GameOptionsView"
     ai_takeover: str | None
     hints: bool
+    public: bool = False  # listed among the public tables (absent from older games: false)
 
 
 @dataclass

@@ -27,6 +27,7 @@ from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
+from services.api.games.table_hooks import NO_TABLES, TableHooks
 from services.api.games.table_state import check_claim
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import GAMES_FINISHED, MOVES
@@ -74,6 +75,16 @@ class Collaborators:
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
     records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
+    tables: TableHooks = NO_TABLES  # public tables listed (services.api.games.table_hooks)
+
+
+@dataclass(frozen=True, slots=True)
+class FixedIds:
+    """A game whose id and whose people's seat-token hashes were chosen before it was created (a quick
+    match's group, services.api.lobby): creating it again finds it made, and no token is handed out."""
+
+    game_id: str
+    token_hashes: tuple[str | None, ...]
 
 
 def load(store: GameStore, game_id: str) -> GameRecord:
@@ -85,8 +96,11 @@ def load(store: GameStore, game_id: str) -> GameRecord:
     return record
 
 
-def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play."""
+def create_game(
+    ctx: Collaborators, body: dict[str, Any], creators: tuple[str, ...] = (), fixed: FixedIds | None = None
+) -> dict[str, Any] | None:
+    """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play.
+    With ``fixed``, the game of those ids, or None when it exists already."""
     seed = body.get("seed")
     if seed is not None and not ctx.allow_seeded:
         raise ApiError(
@@ -105,23 +119,34 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     state = new_game(rules, seed)
     seats: list[Seat] = []
     tokens: list[str | None] = []
-    for spec in body["seats"]:
-        token = new_token() if spec["type"] == "human" else None
+    for i, spec in enumerate(body["seats"]):
+        token = new_token() if spec["type"] == "human" and fixed is None else None
         level = spec.get("level", DEFAULT_LEVEL) if spec["type"] == "ai" else None
-        seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
+        token_hash = hash_token(token) if token else fixed.token_hashes[i] if fixed else None
+        seats.append(Seat(spec["type"], level, token_hash))
         tokens.append(token)
     options = dict(body["options"])
     now = now_ms()
     record = GameRecord(
-        new_game_id(), 1, seats, "", options, seeded=seed is not None, creators=creators, created_ms=now, changed_ms=now
+        fixed.game_id if fixed else new_game_id(),
+        1,
+        seats,
+        "",
+        options,
+        seeded=seed is not None,
+        creators=creators,
+        created_ms=now,
+        changed_ms=now,
     )
     record = record.with_state(state)
     events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
     if not record.waiting:
         record.started = True
         events += log_entries(record, [round_started(state)])
-    if not commit_created(ctx, record, events):  # a 128-bit id collision: practically never
-        raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
+    if not commit_created(ctx, record, events, repeated=fixed is not None):
+        if fixed is not None:
+            return None  # made already (its creation repeated): its holds are its own
+        raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")  # a 128-bit id collision
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
         item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
@@ -159,8 +184,10 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
             nxt.started = True
             events += log_entries(nxt, [round_started(nxt.state)])
         ctx.ai.before_commit(nxt)
+        ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt)
+            ctx.tables.after_seats(nxt)
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
@@ -180,8 +207,10 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             nxt.seats[seat] = Seat("open")
         events = [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
         ctx.ai.before_commit(nxt)
+        ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
+            ctx.tables.after_seats(nxt)
             return game_view(nxt, None, ctx.cache)
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
@@ -258,6 +287,7 @@ def _ended(ctx: Collaborators, record: GameRecord) -> None:
     quotas.release(ctx.store, record)
     if ctx.records:
         ctx.records.finished(ctx.store, record)
+    ctx.tables.after_seats(record)  # a public table is listed no more
 
 
 def make_move(ctx: Collaborators, game_id: str, request: MoveRequest) -> dict[str, Any]:

@@ -14,12 +14,17 @@ if TYPE_CHECKING:
     from services.api.games.commands import Collaborators
 
 
-def commit_created(ctx: Collaborators, record: GameRecord, events: list[dict[str, Any]]) -> bool:
+def commit_created(
+    ctx: Collaborators, record: GameRecord, events: list[dict[str, Any]], repeated: bool = False
+) -> bool:
     """Create ``record`` with its first ``events``: True once written, False when its id exists already (nothing
-    written, nothing held).  A ``429`` when a creator holds too many games; a store error fails it whole."""
+    written; nothing held, unless ``repeated``: a creation made again with fixed ids, whose first making holds the
+    same places).  A ``429`` when a creator holds too many games; a store error fails it whole.  A public game is
+    listed (the lobby's hooks) around the commit."""
     quotas.hold(ctx.store, ctx.quotas, record)
     try:  # each step before the commit may be refused by the store (its ledger or outbox shard failing over)
         ctx.ai.before_commit(record)
+        ctx.tables.before_seats(record)
         if ctx.records:
             ctx.records.created(ctx.store, record)
         committed = ctx.store.commit(record, None, events)
@@ -29,8 +34,10 @@ def commit_created(ctx: Collaborators, record: GameRecord, events: list[dict[str
         quotas.release(ctx.store, record)
         raise
     if not committed:
-        quotas.release(ctx.store, record)
+        if not repeated:
+            quotas.release(ctx.store, record)
         return False
     GAMES_CREATED.inc()
     ctx.ai.after_commit(record, read=True)
+    ctx.tables.after_seats(record)
     return True

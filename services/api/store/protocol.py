@@ -22,6 +22,8 @@ from typing import Any, Protocol
 import orjson
 
 from services.api.store.fair_share import FairShareStore
+from services.api.store.lobby_tables import TableListing
+from services.api.store.matches import MatchQueue
 from services.api.store.record_outbox import RecordOutbox
 from services.api.store.table_life import TableLifeStore
 from services.api.store.waiting_slots import WaitingSlots
@@ -261,12 +263,13 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-class GameStore(FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, Protocol):
+class GameStore(FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, TableListing, MatchQueue, Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`.
     (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
     outbox: :class:`services.api.store.record_outbox.RecordOutbox`; waiting requests' slots:
     :class:`services.api.store.waiting_slots.WaitingSlots`; presence, quick messages and rejoin codes:
-    :class:`services.api.store.table_life.TableLifeStore`.)"""
+    :class:`services.api.store.table_life.TableLifeStore`; public tables:
+    :class:`services.api.store.lobby_tables.TableListing`; quick match: :class:`services.api.store.matches.MatchQueue`.)"""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored record, or None for an unknown (or expired) game."""
