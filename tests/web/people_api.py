@@ -1,8 +1,8 @@
-"""The people API as the browser tests see it until the clocks and lobby parts of the API are merged
-(table life is: presence, quick messages, rematch and rejoin codes are the real server's): every
-stand-in route in ONE place (Playwright's ``page.route``), each marked with the part it stands in for.
-Everything else is the real server: games are created, viewed, claimed and played for real; only the
-answers that do not exist yet are made up here, to the contract's names.
+"""The people API as the browser tests see it until the clocks part of the API is merged (table life
+and the lobby are: presence, quick messages, rematch, rejoin codes, quick match and public tables are
+the real server's): every stand-in route in ONE place (Playwright's ``page.route``). Everything else
+is the real server: games are created, viewed, claimed and played for real; only the answers that do
+not exist yet are made up here, to the contract's names.
 
 At integration a test points at the real server by dropping its ``PeopleApi`` (or the routes of the
 parts merged): the pages send the same requests either way, which ``sent`` records.
@@ -46,24 +46,16 @@ class PeopleApi:
     left_ms: int = 18_000
     # clocks: log events (seat_away, turn_timed_out, seat_back, …) served as the game's stream (None: the real one)
     stream_frames: list[tuple[str, dict]] | None = None
-    # lobby: open tables (PublicTable items) and their changes (type, game id, the table or None), the quick match
-    tables: list[dict] = field(default_factory=list)
-    table_changes: list[tuple[str, str, dict | None]] = field(default_factory=list)
-    match_seat: dict | None = None  # GET /v1/matches/{id} answers "seated" with this once set
-    match_wait_s: int = 20
-    # lobby + clocks: POST /v1/games reaches the real server without `options.public` / `options.clock`
-    strip_new_options: bool = False
+    # clocks: POST /v1/games reaches the real server without `options.clock`
+    strip_clock_option: bool = False
 
     def install(self) -> PeopleApi:
         page = self.page
         page.route(VIEW, self._view)  # clocks: `clock`, `server_time_ms`
         page.route(STREAM, self._stream)  # clocks: its log events
         page.route(re.compile(r"/v1/games/[^/]+/seats/\d/back$"), self._ok)  # clocks: "I'm back"
-        page.route(re.compile(r"/v1/tables(\?.*)?$"), self._tables)  # lobby
-        page.route(re.compile(r"/v1/tables/stream"), self._table_stream)  # lobby
-        page.route(re.compile(r"/v1/matches(/[^/?]+)?(\?.*)?$"), self._matches)  # lobby
-        if self.strip_new_options:
-            page.route(re.compile(r"/v1/games$"), self._create)  # lobby + clocks
+        if self.strip_clock_option:
+            page.route(re.compile(r"/v1/games$"), self._create)  # clocks: `options.clock`
         return self
 
     def requests(self, method: str, pattern: str) -> list[object]:
@@ -81,7 +73,7 @@ class PeopleApi:
 
     def _create(self, route: Route) -> None:
         body = self._record(route)
-        options = {k: v for k, v in (body.get("options") or {}).items() if k not in ("public", "clock")}
+        options = {k: v for k, v in (body.get("options") or {}).items() if k != "clock"}
         route.continue_(post_data=json.dumps({**body, "options": options}))
 
     def _view(self, route: Route) -> None:
@@ -112,29 +104,3 @@ class PeopleApi:
     def _ok(self, route: Route) -> None:
         self._record(route)
         route.fulfill(status=204)
-
-    def _tables(self, route: Route) -> None:
-        self._record(route)
-        route.fulfill(status=200, json={"tables": self.tables, "next_cursor": None, "last_seq": 40})
-
-    def _table_stream(self, route: Route) -> None:
-        self._record(route)
-        changes = [
-            (kind, {"seq": 41 + i, "type": kind, "game_id": game_id, "at_ms": now_ms(), "table": table})
-            for i, (kind, game_id, table) in enumerate(self.table_changes)
-        ]
-        route.fulfill(status=200, headers=SSE_HEADERS, body=sse(changes))
-
-    def _matches(self, route: Route) -> None:
-        request = route.request
-        body = self._record(route)
-        if request.method == "POST":
-            now = now_ms()
-            wait = (body or {}).get("max_wait_seconds", self.match_wait_s)
-            answer = {"match_id": "m1", "secret": "s3cret", "status": "waiting", "expires_ms": now + wait * 1000}
-            return route.fulfill(status=202, json={**answer, "server_time_ms": now})
-        if request.method == "DELETE":
-            return route.fulfill(status=200, json={"match_id": "m1", "status": "cancelled"})
-        if self.match_seat:
-            return route.fulfill(status=200, json={"status": "seated", **self.match_seat})
-        route.fulfill(status=200, json={"status": "waiting", "server_time_ms": now_ms()})

@@ -4,11 +4,10 @@ clock on the seat to move, away and "I'm back", connection dots, quick messages,
 a rejoin link for another device; your turn announced while the tab is hidden. Laid out at 1280×720
 and 375×667 without scrolling (screenshots in var/screenshots), and checked with axe-core.
 
-Games are real (the `web` server and AI worker), and so is table life (presence, quick messages,
-rematch, rejoin codes). The parts of the API still built beside this client are stood in for by
-``people_api.PeopleApi`` (one fixture file); each test names the parts it waits for in its docstring
-— [clocks], [lobby] — and drops its stand-ins at integration. The rematch, rejoin and hidden-tab
-tests need nothing more than the real server.
+Games are real (the `web` server and AI worker), and so are table life (presence, quick messages,
+rematch, rejoin codes) and the lobby (quick match, public tables and their stream). The clocks, still
+built beside this client, are stood in for by ``people_api.PeopleApi`` (one fixture file); the tests
+that use it say [clocks] in their docstring and drop it at integration.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from .axe import assert_no_violations
 from .driver import LONG, assert_fits, outside, seat_token
-from .people_api import PeopleApi, now_ms
+from .people_api import PeopleApi
 
 pytestmark = pytest.mark.integration
 
@@ -68,14 +67,27 @@ def finished_game(web: str) -> tuple[str, list[str | None]]:
     raise AssertionError("the game did not end")
 
 
+def created_match(page: Page) -> dict:
+    """The page's quick match request as the server answered it (its id and secret)."""
+    with page.expect_response(lambda r: r.url.endswith("/v1/matches") and r.request.method == "POST") as answer:
+        page.click("[data-testid=find-players]")
+    assert answer.value.status == 202
+    return answer.value.json()
+
+
+def match_state(web: str, match: dict) -> dict:
+    return requests.get(f"{web}/v1/matches/{match['match_id']}", headers=auth(match["secret"]), timeout=30).json()
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
-def test_quick_match_counts_down_in_server_time_and_cancels(new_page, screenshots, width, height):
-    """[lobby] POST, GET (long poll) and DELETE /v1/matches."""
+def test_quick_match_counts_down_in_server_time_and_cancels(new_page, web, screenshots, width, height):
+    """The real server: POST /v1/matches, its long poll, DELETE."""
     page = new_page(width, height, bypass_csp=True)
     page.add_init_script(
         "{ const real = Date.now; Date.now = () => real() + 3_600_000; }"
     )  # the local clock an hour fast
-    people = PeopleApi(page).install()
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/v1/matches") else None)
     page.goto("/play?pace=0")
     page.click("[data-testid=tab-people]")
     page.check("[data-testid=qm-clock-fast]")
@@ -83,13 +95,11 @@ def test_quick_match_counts_down_in_server_time_and_cancels(new_page, screenshot
     level = page.locator("#qm-level").input_value()
     assert outside(page, "[data-testid=find-players]") == [], "quick match needs no scrolling"
     assert_no_violations(page, "people tab")
-    page.click("[data-testid=find-players]")
+    match = created_match(page)
 
     countdown = page.locator("[data-testid=match-countdown]")
     expect(countdown).to_have_text(re.compile(r"^0:(2\d|30)$"))  # from expires_ms - server_time_ms, not Date.now()
-    assert people.requests("POST", r"^/v1/matches$") == [
-        {"rules": {"preset": "partnership"}, "clock": "fast", "max_wait_seconds": 30, "fill_level": level}
-    ]
+    assert sent == [{"rules": {"preset": "partnership"}, "clock": "fast", "max_wait_seconds": 30, "fill_level": level}]
     expect(page.locator("[data-testid=match-wait]")).to_contain_text("Partnership · fast clock")
     for shown in ("[data-testid=match-countdown]", "[data-testid=match-cancel]"):  # on the first screen
         assert outside(page, shown) == [], shown
@@ -98,72 +108,65 @@ def test_quick_match_counts_down_in_server_time_and_cancels(new_page, screenshot
 
     page.click("[data-testid=match-cancel]")
     expect(page.locator("[data-testid=message]")).to_contain_text("Quick match cancelled.")
-    assert people.requests("DELETE", r"^/v1/matches/m1$") == [None]
+    assert match_state(web, match)["status"] == "cancelled"
     assert page.evaluate("sessionStorage.getItem('spades.match')") is None
     assert not page.js_errors
 
 
-def test_quick_match_seats_the_person_and_opens_the_game(new_page, web):
-    """[lobby] GET /v1/matches/{id} answers "seated" with a real game's seat."""
-    game_id, tokens = new_game(web, [HUMAN, EASY, EASY, EASY])
-    page = new_page()
-    people = PeopleApi(page).install()
-    page.goto("/play?pace=0")
-    page.click("[data-testid=tab-people]")
-    page.click("[data-testid=find-players]")
-    expect(page.locator("[data-testid=match-countdown]")).to_have_text(re.compile(r"^0:\d\d$"))
-    page.reload()  # the request waits on in this tab after a reload
-    expect(page.locator("[data-testid=match-wait]")).to_be_visible()
-    people.match_seat = {"game_id": game_id, "seat": 0, "token": tokens[0]}
-    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
-    assert seat_token(page, game_id)["token"] == tokens[0] and tokens[0] not in page.url
-    assert not page.js_errors
+def test_two_people_quick_match_into_one_game(new_page, web):
+    """The real server: two requests for the same game sit together when the wait ends (computers fill
+    the rest); one page is reloaded while it waits and waits on."""
+    pages = [new_page(), new_page(375, 667)]
+    matches = []
+    for page in pages:
+        page.goto("/play?pace=0")
+        page.click("[data-testid=tab-people]")
+        page.check("[data-testid=qm-clock-relaxed]")
+        page.select_option("#qm-wait", "10")
+        matches.append(created_match(page))
+    pages[1].reload()  # the request waits on in this tab after a reload
+    expect(pages[1].locator("[data-testid=match-wait]")).to_be_visible()
+    for page in pages:
+        expect(page.locator("[data-testid=table]")).to_be_visible(timeout=LONG)
+    states = [match_state(web, match) for match in matches]
+    assert [s["status"] for s in states] == ["seated", "seated"] and states[0]["game_id"] == states[1]["game_id"]
+    game_id = states[0]["game_id"]
+    for page, state in zip(pages, states, strict=True):
+        expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", str(state["seat"]))
+        assert seat_token(page, game_id)["token"] == state["token"] and state["token"] not in page.url
+        assert not page.js_errors
+
+
+def public_table(web: str, seats: list[dict]) -> tuple[str, list[str | None]]:
+    created = requests.post(f"{web}/v1/games", json={"seats": seats, "options": {"public": True}}, timeout=30).json()
+    return created["game_id"], [s.get("token") for s in created["seats"]]
 
 
 def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, screenshots):
-    """[lobby] GET /v1/tables and its stream; the claim is the real POST …/claim."""
-    listed, _ = new_game(web, [HUMAN, OPEN, OPEN, EASY])
-    opened, _ = new_game(web, [HUMAN, HUMAN, OPEN, EASY])
-    item = {
-        "rules": {"preset": "partnership", "house_rules": []},
-        "clock": "normal",
-        "levels": [None, None, None, "easy"],
-    }
+    """The real server: GET /v1/tables, the lobby stream from its `last_seq`, a claim."""
+    listed, _ = public_table(web, [HUMAN, OPEN, OPEN, EASY])
+    closing, _ = public_table(web, [HUMAN, HUMAN, OPEN, EASY])
     page = new_page(375, 667)
-    people = PeopleApi(
-        page,
-        tables=[
-            {**item, "game_id": listed, "free_seats": [1, 2], "people": 1, "created_ms": now_ms()},
-            {**item, "game_id": "gone", "free_seats": [3], "people": 3, "created_ms": now_ms()},
-        ],
-        table_changes=[
-            (
-                "table_opened",
-                opened,
-                {**item, "game_id": opened, "free_seats": [2], "people": 2, "created_ms": now_ms() + 1},
-            ),
-            (
-                "table_changed",
-                listed,
-                {**item, "game_id": listed, "free_seats": [1], "people": 2, "created_ms": now_ms()},
-            ),
-            ("table_closed", "gone", None),
-        ],
-    ).install()
+    pages: list[dict] = []
+    page.on("response", lambda r: pages.append(r.json()) if "/v1/tables?" in r.url else None)
+    streams: list[str] = []
+    page.on("request", lambda r: streams.append(r.url) if "/v1/tables/stream" in r.url else None)
     page.goto("/play?pace=0")
     page.click("[data-testid=tab-people]")
-    rows = page.locator("[data-testid=open-tables] .open-table")
-    expect(rows).to_have_count(2)
-    expect(rows.first).to_have_attribute("data-game", opened)  # newest first
     expect(page.locator(f"[data-testid=table-{listed}]")).to_contain_text(
-        "Partnership · normal clock · 2 people, computers: easy"
+        "Partnership · no clock · 1 person, computers: easy"
     )
-    expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(1)  # North was taken meanwhile
+    expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(2)
+    expect(page.locator("[data-testid=tables-state]")).to_have_text("Live")
+    assert streams == [f"{web}/v1/tables/stream?after={pages[0]['last_seq']}"], "no change missed between the two"
+
+    opened, _ = public_table(web, [HUMAN, OPEN, EASY, EASY])  # the stream's changes, as they happen
+    expect(page.locator("[data-testid=open-tables] .open-table").first).to_have_attribute("data-game", opened)
+    requests.post(f"{web}/v1/games/{listed}/seats/2/claim", json={}, timeout=30)
+    expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(1)  # North taken meanwhile
+    requests.post(f"{web}/v1/games/{closing}/seats/2/claim", json={}, timeout=30)
+    expect(page.locator(f"[data-testid=table-{closing}]")).to_have_count(0)  # full: no longer listed
     page.screenshot(path=str(screenshots / "people-lobby-tables-375x667.png"))
-    assert [path for _, path, _ in people.sent if path.startswith("/v1/tables")] == [
-        "/v1/tables?limit=30",
-        "/v1/tables/stream?after=40",  # from the page's last_seq: no change missed between the two
-    ]
 
     page.click(f"[data-testid=sit-{listed}-1]")
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "1", timeout=LONG)
@@ -171,10 +174,10 @@ def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, s
     assert not page.js_errors
 
 
-def test_a_table_set_up_with_friends_can_be_public_with_a_clock(new_page):
-    """[lobby] options.public, [clocks] options.clock in POST /v1/games (stripped before the real server)."""
+def test_a_table_set_up_with_friends_can_be_public_with_a_clock(new_page, web):
+    """[clocks] options.clock in POST /v1/games (taken out before the real server); `public` is real."""
     page = new_page()
-    people = PeopleApi(page, strip_new_options=True).install()
+    people = PeopleApi(page, strip_clock_option=True).install()
     page.goto("/play?pace=0")
     expect(page.locator("#win_score")).to_have_value("500")
     page.select_option("#seat-1", "open")
@@ -184,6 +187,9 @@ def test_a_table_set_up_with_friends_can_be_public_with_a_clock(new_page):
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
     (body,) = people.requests("POST", r"^/v1/games$")
     assert body["options"] == {"hints": True, "public": True, "clock": "fast"}
+    game_id = page.evaluate("new URLSearchParams(location.search).get('game')")
+    listing = requests.get(f"{web}/v1/tables", params={"limit": 100}, timeout=30).json()["tables"]
+    assert game_id in [t["game_id"] for t in listing], "listed among the open tables"
 
 
 def auth(token: str) -> dict:

@@ -49,7 +49,7 @@ export function quickMatchForm(levels, catalogue, onSubmit) {
       ),
     ),
     select("qm-wait", "Wait for people", WAITS.map((s) => [String(s), s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`]), "20"),
-    select("qm-level", "Then free seats go to", ordered.map((l) => [l.name, `Computer — ${l.name}`]), levels.default_level || (ordered[0] || {}).name),
+    select("qm-level", "Then computers", ordered.map((l) => [l.name, `${l.name[0].toUpperCase()}${l.name.slice(1)}`]), levels.default_level || (ordered[0] || {}).name),
     h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "find-players" } }, "Find players"), h("small.field-error", { id: "qm-error", role: "alert", dataset: { testid: "qm-error" } })),
   );
   form.addEventListener("submit", (event) => {
