@@ -10,7 +10,21 @@ const RETRY_MS = 2000; // between a stream's end and the next connection, until 
 const SILENCE_MS = 65_000; // heartbeats come at least every 30 s: this long without a byte is a dead connection
 const FATAL = new Set([400, 401, 403, 404]); // a retry of the same request cannot succeed
 const LAST_TYPE = "game_over"; // nothing follows it: the stream ends and so does following
-const TABLE_FRAMES = new Set(["presence", "message"]); // the table's frames: no id, not log events
+
+/**
+ * A stream's messages parted: the log's events (their data has a `seq`: in order, resumable) and the
+ * frames outside the log (`presence`, `message`: no id, nothing to resume) as {name, data}.
+ */
+export function sortMessages(messages) {
+  const events = [];
+  const frames = [];
+  for (const message of messages) {
+    const data = JSON.parse(message.data);
+    if (Number.isInteger(data.seq)) events.push(data);
+    else frames.push({ name: message.event, data });
+  }
+  return { events, frames };
+}
 
 /**
  * Follow a game's events after seq `after`. Calls onEvents(events) with the events each read of the
@@ -19,10 +33,10 @@ const TABLE_FRAMES = new Set(["presence", "message"]); // the table's frames: no
  * onFatal(problem) ends following for answers a retry cannot fix (401: the token died; 403; 404; 400).
  * A 410 too_far_behind (the log no longer holds the events after the resume point) calls
  * onTooFarBehind(problem), which reloads the view and resolves to the seq to follow after; without
- * that handler a 410 is fatal. The table's frames (no id: `presence` {seats}, `message` {seat, code,
- * at_ms}) go to onTable(kind, data) if given, never to onEvents. Returns {stop()}.
+ * that handler a 410 is fatal. Frames that are not log events (no `seq`: `presence`, `message`)
+ * go to onFrame(name, data) as they arrive, outside the event order. Returns {stop()}.
  */
-export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind, onTable }) {
+export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind, onFrame }) {
   let stopped = false;
   let connection = null; // the AbortController of the open request
   let cursor = after;
@@ -49,11 +63,8 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
         clearTimeout(silence);
         silence = setTimeout(() => control.abort(), SILENCE_MS);
         const messages = parser.push(value);
-        const logged = messages.filter((message) => !TABLE_FRAMES.has(message.event));
-        for (const message of messages) {
-          if (onTable && TABLE_FRAMES.has(message.event)) onTable(message.event, JSON.parse(message.data));
-        }
-        const events = logged.map((message) => JSON.parse(message.data));
+        const { events, frames } = sortMessages(messages);
+        if (onFrame) for (const frame of frames) onFrame(frame.name, frame.data);
         if (parser.retry !== null) retryMs = parser.retry;
         const last = messages[messages.length - 1]; // an id whose message is complete, never one half-read
         if (last && /^[0-9]+$/.test(last.id)) {
