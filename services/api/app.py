@@ -106,6 +106,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         note_seat=note_seat,
         quotas=quotas_of(settings),
         records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
+        clock_scale=float(settings["CLOCK_SCALE"]),
     )
     app.extensions["spades.commands"] = ctx
     init_records(app, ctx)
@@ -126,7 +127,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             redis.Redis.from_url(node.backend, socket_timeout=None, socket_connect_timeout=2)
             for node in broker_nodes(settings)
         ]
-        max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
+        max_attempts = int(settings["AI_MAX_ATTEMPTS"])
+        # one sweep finds overdue AI turns and run-out clocks: it runs at the shorter interval (timeouts' lateness)
+        interval = min(float(settings["AI_SWEEP_INTERVAL_SECONDS"]), float(settings["CLOCK_SWEEP_INTERVAL_SECONDS"]))
         driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
         app.extensions["spades.ai_driver"] = driver
         driver.start()

@@ -49,6 +49,7 @@ from services.api.ai_seats.dispatch import AiDispatcher, Sent
 from services.api.ai_seats.hooks import ai_seat_to_move
 from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
+from services.api.games.clocks import deadline_seconds, stand_in_level
 from services.api.games.commands import Collaborators, apply_ai_move
 from services.api.metrics import (
     AI_DECISION_SECONDS,
@@ -61,7 +62,7 @@ from services.api.metrics import (
 from services.api.store.protocol import GameRecord
 from services.api.store.redis_pubsub import RedisSubscription
 from services.engine import view
-from services.players import DEFAULT_LEVEL, basic_move
+from services.players import basic_move
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
@@ -200,8 +201,11 @@ class AiDriver:
     def recover(self, game_id: str) -> None:
         """An AI turn is overdue: apply its result if it exists, else send it (again)."""
         record = self.store.load(game_id)
-        seat = ai_seat_to_move(record) if record is not None else None
+        seat = ai_seat_to_move(record, int(self.clock() * 1000)) if record is not None else None
         if record is None or seat is None:
+            due = deadline_seconds(record) if record is not None else None
+            if due is not None:  # a person's clock not run out yet (found sooner): back at its deadline
+                self.store.expect_turn(game_id, due)
             return  # applied meanwhile, a registration whose write lost its race, or the game is gone
         pending = self.dispatcher.pending(game_id)
         attempts = 0  # never sent: the process that committed died before sending
@@ -221,7 +225,7 @@ class AiDriver:
             log.error("no AI worker answered; playing basic's move", extra={"game_id": game_id, "seat": seat})
             self.play_fallback(record, seat)
             return
-        level = record.seats[seat].level or DEFAULT_LEVEL
+        level = stand_in_level(record, seat)
         if attempts:
             AI_REISSUED.labels(level).inc()
         log.warning("ai turn overdue; sending it", extra={"game_id": game_id, "attempts": attempts})

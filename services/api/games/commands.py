@@ -16,9 +16,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
-from services.api.games import idempotency, quotas
+from services.api.games import clock_events, clocks, idempotency, quotas
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, log_entries
@@ -46,6 +47,7 @@ from services.engine import (
     Pass,
     Play,
     RuleError,
+    Rules,
     apply_with_events,
     make_rules,
     new_game,
@@ -72,6 +74,7 @@ class Collaborators:
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
     records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
+    clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
 
 
 def load(store: GameStore, game_id: str) -> GameRecord:
@@ -109,15 +112,14 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
         tokens.append(token)
     options = dict(body["options"])
+    options["clock"] = options.get("clock") or clocks.default_control(s.type for s in seats)
     now = now_ms()
     record = GameRecord(
         new_game_id(), 1, seats, "", options, seeded=seed is not None, creators=creators, created_ms=now, changed_ms=now
     )
     record = record.with_state(state)
-    events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
-    if not record.waiting:
-        record.started = True
-        events += log_entries(record, [round_started(state)])
+    record.clock = clocks.new_clock(options["clock"], ctx.clock_scale)
+    events = clock_events.around(record, None, "create", lambda: _opening(record, rules))
     quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
     try:  # each step before the commit may be refused by the store (its ledger or outbox shard failing over)
         ctx.ai.before_commit(record)
@@ -143,6 +145,15 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     return {"game_id": record.game_id, "seats": created, "state": game_view(record, None, ctx.cache)}
 
 
+def _opening(record: GameRecord, rules: Rules) -> list[dict[str, Any]]:
+    """A new game's first entries: its creation, and its first round's start when no seat is open."""
+    events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
+    if not record.waiting:
+        record.started = True
+        events += log_entries(record, [round_started(record.state)])
+    return events
+
+
 def _rules_refused(error: RuleError) -> ApiError:
     """A bad option is a 400 naming it; a combination of options that makes no sense a 422 naming both."""
     errors = [{"field": f"rules.{name}", "message": error.message} for name in error.options]
@@ -164,15 +175,24 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))
-        events = [event(nxt, "seat_claimed", {"seat": seat})]
-        if not nxt.waiting and not nxt.started:
-            nxt.started = True
-            events += log_entries(nxt, [round_started(nxt.state)])
+        events = clock_events.around(nxt, record, "seat", partial(_claimed, nxt, seat))
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt)
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def _entries(record: GameRecord, kind: str, data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [event(record, kind, data)]
+
+
+def _claimed(nxt: GameRecord, seat: int) -> list[dict[str, Any]]:
+    events = [event(nxt, "seat_claimed", {"seat": seat})]
+    if not nxt.waiting and not nxt.started:
+        nxt.started = True
+        events += log_entries(nxt, [round_started(nxt.state)])
+    return events
 
 
 def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:
@@ -188,7 +208,8 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             nxt.seats[seat] = Seat("ai", takeover, None, stand_in=True)
         else:
             nxt.seats[seat] = Seat("open")
-        events = [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
+        left = {"seat": seat, "ai_takeover": nxt.seats[seat].level}
+        events = clock_events.around(nxt, record, "seat", partial(_entries, nxt, "seat_left", left))
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
@@ -222,10 +243,12 @@ def _commit_move(
     cache: ViewCache | None,
     idem: KeyedMove | None = None,
     count: bool = True,
+    by: str = "move",
 ) -> dict[str, Any] | None:
     """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
     view, or None when another writer changed the game first; with ``idem``, its response is
-    stored as the seat's idempotency entry in the same commit."""
+    stored as the seat's idempotency entry in the same commit.  ``by``: who moved, for the clock
+    (:data:`services.api.games.clocks.MOVES`)."""
     kind = move_kind(move)
     try:
         after, happened = apply_with_events(record.state, seat, move)
@@ -236,7 +259,7 @@ def _commit_move(
             raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
         raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
     nxt = record.successor().with_state(after)
-    events = log_entries(nxt, happened)
+    events = clock_events.around(nxt, record, by, lambda: log_entries(nxt, happened))
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
     idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None
@@ -253,6 +276,7 @@ def _commit_move(
     if not committed:
         return None
     MOVES.labels(kind, "accepted").inc()
+    clock_events.counted(nxt, record, by)
     if after.phase == "game_over":
         GAMES_FINISHED.inc()
         _ended(ctx, nxt)
@@ -337,7 +361,7 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, dec
     record = store.recent(game_id)  # usually the version this process just committed and sent
     if record is None or record.version != version:
         record = store.load(game_id)
-    if record is None or record.version != version or record.seats[seat].type != "ai" or record.waiting:
+    if record is None or record.version != version or clocks.computer_seat(record, now_ms()) != seat:
         return False  # (a stale recent copy only costs the commit below its compare-and-set)
     try:
         move = computer_move(decision, record.state.rules.deck)
@@ -345,7 +369,7 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, dec
         log.warning("AI move unreadable", extra={"game_id": game_id, "seat": seat})
         return False
     try:
-        return _commit_move(ctx, record, seat, move, None) is not None
+        return _commit_move(ctx, record, seat, move, None, by=clocks.reason(record, seat)) is not None
     except ApiError as error:
         log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": error.extra.get("reason")})
         return False

@@ -79,6 +79,8 @@ class GameView(Schema):
     options = Codes()  # the game's stored options (openapi: GameOptionsView)
     seeded = fields.Boolean()  # created with a client-chosen seed: its creator can compute the deals
     last_seq = fields.Integer()  # the seq of the last event at this version: resume events after it
+    clock = Codes(allow_none=True)  # rendered by clocks.clock_view (openapi: TurnClock), null without a clock
+    server_time_ms = fields.Integer()  # the server's time as the response left: added at dump, never cached
 
 
 class CreatedSeat(Schema):
@@ -112,6 +114,7 @@ class EventPage(Schema):
     game_id = fields.String()
     events = fields.List(fields.Nested(Event))
     last_seq = fields.Integer()
+    server_time_ms = fields.Integer()
 
 
 class RuleOption(Schema):
@@ -124,11 +127,20 @@ class RuleOption(Schema):
     description = fields.String()
 
 
+class TimeControl(Schema):
+    name = fields.String()
+    move_seconds = fields.Integer()
+    reserve_seconds = fields.Integer()
+    description = fields.String()
+
+
 class RulesCatalogue(Schema):
     default_preset = fields.String()
     presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesView))
     preset_descriptions = fields.Dict(keys=fields.String(), values=fields.String())
     options = fields.List(fields.Nested(RuleOption))
+    time_controls = fields.List(fields.Nested(TimeControl))
+    default_time_control = fields.String()
 
 
 class Level(Schema):

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
 from services.api.ai_seats import hints, review
-from services.api.games import commands
+from services.api.games import commands, seat_back
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
@@ -24,7 +24,7 @@ from services.api.http.observability import note_seat, request_id
 from services.api.http.rate_limits import client_address
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
-from services.api.store.protocol import GameRecord
+from services.api.store.protocol import GameRecord, now_ms
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -66,9 +66,21 @@ def _view_response(data: dict[str, Any], status: int = 200) -> Response:
     return _view_body_response(view_body(data), data["version"], status)
 
 
+def with_server_time(body: bytes) -> bytes:
+    """A view's body (cached per version) with this response's ``server_time_ms`` added: the time a client
+    counts a clock's deadline down from (:mod:`services.api.games.clocks`), never its own."""
+    return b'%s,"server_time_ms":%d}' % (body[:-1], now_ms())
+
+
+def with_server_time_state(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer holding a view under ``state`` (created, claimed), its view with ``server_time_ms``."""
+    return {**answer, "state": {**answer["state"], "server_time_ms": now_ms()}}
+
+
 def _view_body_response(body: bytes, version: int, status: int = 200) -> Response:
-    """A game view's response.  (Its ``Cache-Control: no-store`` comes from
+    """A game view's response, with ``server_time_ms``.  (Its ``Cache-Control: no-store`` comes from
     :class:`services.api.http.wsgi_edge.Edge`, like every ``/v1/games`` response's.)"""
+    body = with_server_time(body)
     headers = [("Content-Type", "application/json"), ("ETag", f'"{version}"'), ("Vary", "Authorization")]
     return Response(body, status, headers)
 
@@ -121,7 +133,7 @@ def create_game() -> Response:
     creators: tuple[str, ...] = ()
     if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
         creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
-    created = commands.create_game(ctx, body, creators)
+    created = with_server_time_state(commands.create_game(ctx, body, creators))
     location = url_for("v1.get_game", game_id=created["game_id"])
     return json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
@@ -149,7 +161,7 @@ def get_game(game_id: str) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = commands.claim_seat(collaborators(), game_id, seat)
+    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat))
     return json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
 
@@ -161,6 +173,17 @@ def leave_seat(game_id: str, seat: int) -> Response:
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
     return _view_response(commands.leave_seat(collaborators(), game_id, seat, token))
+
+
+@v1.post("/games/<game_id>/seats/<int(signed=True):seat>/back")
+def come_back(game_id: str, seat: int) -> Response:
+    """An away seat's person is back (:mod:`services.api.games.seat_back`): the computer stops playing it."""
+    token = bearer_token(request.headers.get("Authorization"), required=True)
+    _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
+    assert token is not None
+    if not 0 <= seat < 4:
+        raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
+    return _view_response(seat_back.come_back(collaborators(), game_id, seat, token))
 
 
 def _move(game_id: str, kind: str, schema: Schema) -> Response:

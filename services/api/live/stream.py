@@ -20,10 +20,12 @@ from typing import Any
 
 import orjson
 
+from services.api.games.clock_events import delivered
 from services.api.games.events import visible_event
 from services.api.games.log_retention import skipped_past
 from services.api.live.fanout import FanoutHub
 from services.api.problems import int_param
+from services.api.store.protocol import now_ms
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 MAX_EVENT_ID = 10**16 - 1  # the contract's Last-Event-ID: 1 to 16 digits
@@ -115,12 +117,12 @@ def sse_frames(
                 continue
             if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
                 return
-            frames, ended = [], False
+            frames, ended, sent_ms = [], False, now_ms()
             for entry in found:
                 visible = visible_event(entry, seat)
                 cursor = visible["seq"]
                 touching = touching or visible["type"] == LEFT_TYPE
-                frames.append(frame(visible))
+                frames.append(frame(delivered(visible, sent_ms)))  # a turn_clock frame: with the server's time
                 if visible["type"] == END_TYPE:
                     ended = True
                     break

@@ -111,6 +111,7 @@ class GameRecord:
     creators: tuple[str, ...] = ()  # who created it, hashed (services.api.games.quotas): released at game over
     created_ms: int = 0  # when it was created (Unix ms): its record's timestamps (services.api.records)
     changed_ms: int = 0  # when this version was made (Unix ms): a finished game's end, an abandoned one's last change
+    clock: dict[str, Any] | None = None  # the turn clock (services.api.games.clocks), None without one
 
     @cached_property
     def state(self) -> GameState:
@@ -149,6 +150,7 @@ class GameRecord:
             self.creators,
             self.created_ms,
             self.changed_ms,
+            self.clock,
         )
 
     @property
@@ -174,6 +176,8 @@ class GameRecord:
             meta["by"] = self.creators
         if self.created_ms:  # created and last changed, Unix ms: the game's record's timestamps
             meta["t"] = [self.created_ms, self.changed_ms]
+        if self.clock is not None:  # only in games with a clock
+            meta["clock"] = self.clock
         return orjson.dumps(meta).decode()
 
     @classmethod
@@ -196,6 +200,7 @@ class GameRecord:
             tuple(meta.get("by", ())),
             created,
             changed,
+            meta.get("clock"),
         )
 
 
@@ -302,8 +307,9 @@ class GameStore(FairShareStore, RecordOutbox, WaitingSlots, Protocol):
 
     # ---- the ledger of AI turns in flight (services.api.ai_seats.dispatch, services.api.ai_seats.driver)
 
-    def expect_turn(self, game_id: str, due: float) -> None:
-        """Register that the game will need an AI turn, overdue at ``due``."""
+    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
+        """Register that the game will need an AI turn (or a person's clock runs out), overdue at ``due``;
+        ``earlier``: only if that is sooner than what is registered (a change that may lose its race)."""
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
         """The turn sent (``pending``: task_id, version, seat, level, sent_at, attempts), overdue at ``due``."""
