@@ -282,7 +282,7 @@ def _commit_move(
         _ended(ctx, nxt)
     if cache is not None:
         cache.put((record.game_id, nxt.version, seat), response)
-    ctx.ai.after_commit(nxt)
+    ctx.ai.after_commit(nxt, read=nxt.computer_only and not record.computer_only)  # its last person went away
     return response
 
 

@@ -32,7 +32,7 @@ MAX_EVENT_ID = 10**16 - 1  # the contract's Last-Event-ID: 1 to 16 digits
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
-LEFT_TYPE = "seat_left"  # after it the game may be left to computers alone: the stream starts touching it
+LEFT_TYPES = ("seat_left", "seat_away")  # after one the game may be left to computers alone: the stream touches it
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def sse_frames(
     cursor (the reconnect is then answered ``410 too_far_behind``).  With ``touch`` and
     ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
     read (so at least every heartbeat), while ``touching`` (from the start, or from the first
-    ``seat_left`` event on): an open stream watches a computer-only game
+    ``seat_left`` or ``seat_away`` event on): an open stream watches a computer-only game
     (:mod:`services.api.ai_seats.pauses`), and one its players left to computers.  With ``renew`` and
     ``renew_seconds``, ``renew()`` every ``renew_seconds``, checked before each read, and no read waits
     longer: the lease of the stream's slot among its client's waiting requests
@@ -121,7 +121,7 @@ def sse_frames(
             for entry in found:
                 visible = visible_event(entry, seat)
                 cursor = visible["seq"]
-                touching = touching or visible["type"] == LEFT_TYPE
+                touching = touching or visible["type"] in LEFT_TYPES
                 frames.append(frame(delivered(visible, sent_ms)))  # a turn_clock frame: with the server's time
                 if visible["type"] == END_TYPE:
                     ended = True

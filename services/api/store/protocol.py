@@ -159,8 +159,10 @@ class GameRecord:
 
     @property
     def computer_only(self) -> bool:
-        """No seat is a person's or a bot's (nor open): nobody waits on its computers' turns (bulk work)."""
-        return all(s.type == "ai" for s in self.seats)
+        """No seat is a person's or a bot's (nor open), or every person's is away (its clock's mark): nobody
+        waits on its computers' turns (bulk work; paused while nobody reads it)."""
+        away = self.clock["away"] if self.clock is not None else (False,) * 4
+        return all(s.type == "ai" or gone for s, gone in zip(self.seats, away, strict=True))
 
     def meta_json(self) -> str:
         meta: dict[str, Any] = {

@@ -13,6 +13,7 @@ import pytest
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks, ai_seat_to_move
+from services.api.ai_seats.pauses import PauseGate
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.http import request_schemas
@@ -22,16 +23,18 @@ from services.engine import turn
 from tests.api.ai_seats.test_driver import DEADLINE, Clock, RecordingCelery, published
 
 SCALE = 0.1  # fast: 1 s a move, 3 s of reserve
+WATCH = 60.0  # PAUSE_UNWATCHED_SECONDS
 
 
 class Process:
     """One API process over the shared backend, its clock the test's."""
 
     def __init__(self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock) -> None:
-        self.store = MemoryStore(backend)
+        self.store = MemoryStore(backend, clock=clock)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
-        self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher), clock_scale=SCALE)
-        self.driver = AiDriver(self.ctx, self.dispatcher, None, 3, sweep_interval=0.25, clock=clock)
+        self.gate = PauseGate(self.store, WATCH, self.dispatcher)
+        self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher, self.gate), clock_scale=SCALE)
+        self.driver = AiDriver(self.ctx, self.dispatcher, None, 3, sweep_interval=0.25, clock=clock, gate=self.gate)
 
 
 @pytest.fixture
@@ -113,3 +116,18 @@ def test_an_away_seats_turn_goes_to_the_computer_at_once(world):
     assert record.clock["deadline_ms"] is None and ai_seat_to_move(record, 0) == gone
     sent = celery.sent[-1]
     assert (sent["version"], sent["seat"], sent["level"]) == (record.version, gone, "standard"), "sent with the commit"
+
+
+def test_a_game_whose_people_are_all_away_is_left_to_bulk_and_paused_while_nobody_reads_it(world):
+    a, _, celery, clock = world
+    game_id = people_game(a, [{"type": "human"}, {"type": "ai", "level": "basic"}] * 2)
+    while not a.store.load(game_id).computer_only:  # both people time out twice in a row: nobody is at the table
+        play_on(a, celery, clock, game_id)
+    assert a.store.load(game_id).clock["away"] == [True, False, True, False]
+    assert celery.sent[-1]["queue"].startswith("ai.bulk."), "nobody waits on its turns"
+    clock.now += WATCH + 1  # nobody read it meanwhile
+    a.driver._on_message(published(celery.sent[-1]))
+    record = a.store.load(game_id)
+    assert celery.sent[-1]["version"] == record.version - 1 and game_id in a.store.backend.paused
+    a.gate.seen(record)  # a person looks at the table again: it goes on
+    assert celery.sent[-1]["version"] == record.version
