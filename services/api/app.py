@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.ai_seats.brokers import broker_nodes
 from services.api.ai_seats.dispatch import AiDispatcher
-from services.api.ai_seats.driver import AiDriver
+from services.api.ai_seats.driver import SWEEP_PARALLEL, AiDriver
 from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.ai_seats.pacing import Pacer
@@ -98,10 +98,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.ai"] = dispatcher
     gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
     app.extensions["spades.pauses"] = gate
+    hooks = DispatchHooks(dispatcher, gate, Pacer(float(settings["COMPUTER_GAME_PACE_SECONDS"])))
     ctx = Collaborators(
         store=store,
         cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
-        ai=DispatchHooks(dispatcher, gate, Pacer(float(settings["COMPUTER_GAME_PACE_SECONDS"]))),
+        ai=hooks,
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),
@@ -130,7 +131,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         max_attempts = int(settings["AI_MAX_ATTEMPTS"])
         # one sweep finds overdue AI turns and run-out clocks: it runs at the shorter interval (timeouts' lateness)
         interval = min(float(settings["AI_SWEEP_INTERVAL_SECONDS"]), float(settings["CLOCK_SWEEP_INTERVAL_SECONDS"]))
-        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
+        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate, parallel=SWEEP_PARALLEL)
+        hooks.on_deadline = driver.wake_at  # the clocks this process starts: swept as they run out
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app

@@ -26,6 +26,7 @@ fail because the broker hiccuped; the deadline sweep retries.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from services.api.ai_seats.pacing import Pacer
@@ -62,6 +63,7 @@ class DispatchHooks:
     ) -> None:
         self.dispatcher = dispatcher
         self.store: GameStore = store if store is not None else dispatcher.store  # the ledger: clocks' deadlines
+        self.on_deadline: Callable[[float], None] | None = None  # the driver's wake_at: it sweeps at each deadline
         self.gate = gate
         self.pacer = pacer  # None: computer-only games' turns are sent at once too
 
@@ -83,6 +85,8 @@ class DispatchHooks:
                     self.store.expect_turn(record.game_id, due)
                 except Exception:  # registered sooner before the commit: the sweep finds it
                     log.exception("could not register a clock", extra={"game_id": record.game_id})
+                if self.on_deadline is not None:
+                    self.on_deadline(due)
             return
         try:
             if not self.gate.may_send(record, read):

@@ -21,6 +21,7 @@ from services.api.store import protocol
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from services.engine import turn
 from tests.api.ai_seats.test_driver import DEADLINE, Clock, RecordingCelery, published
+from tests.api.helpers import wait_until
 
 SCALE = 0.1  # fast: 1 s a move, 3 s of reserve
 WATCH = 60.0  # PAUSE_UNWATCHED_SECONDS
@@ -131,3 +132,32 @@ def test_a_game_whose_people_are_all_away_is_left_to_bulk_and_paused_while_nobod
     assert celery.sent[-1]["version"] == record.version - 1 and game_id in a.store.backend.paused
     a.gate.seen(record)  # a person looks at the table again: it goes on
     assert celery.sent[-1]["version"] == record.version
+
+
+def test_a_burst_of_run_out_clocks_is_sent_in_one_parallel_sweep_each_once(world):
+    a, b, celery, clock = world
+    parallel = AiDriver(a.ctx, a.dispatcher, None, 3, sweep_interval=0.25, clock=clock, parallel=4)
+    games = [people_game(a) for _ in range(5)]
+    clock.now = max(a.store.load(g).clock["deadline_ms"] for g in games) / 1000
+    parallel.sweep_once()
+    b.driver.sweep_once()  # the other process finds nothing left
+    assert sorted(t["game_id"] for t in celery.sent) == sorted(games)
+
+
+def test_the_sweeper_wakes_at_a_deadline_its_process_registered_not_at_its_interval():
+    backend, celery = MemoryBackend(), RecordingCelery()
+    store = MemoryStore(backend)
+    dispatcher = AiDispatcher(celery, store, DEADLINE)  # type: ignore[arg-type]
+    hooks = DispatchHooks(dispatcher)
+    ctx = Collaborators(store, ai=hooks, clock_scale=0.001)  # fast: a 40 ms first deadline
+    driver = AiDriver(ctx, dispatcher, None, 3, sweep_interval=3600.0)  # never by the interval in this test
+    hooks.on_deadline = driver.wake_at
+    driver.start()
+    try:
+        body = {"seats": [{"type": "human"}] * 4, "options": {"clock": "fast"}}
+        game_id = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load(body))["game_id"]
+        wait_until(lambda: celery.sent, "the timeout move is sent as the clock runs out", bound=10)
+    finally:
+        driver.stop()
+    (task,) = celery.sent
+    assert task["game_id"] == game_id and task["version"] == 1
