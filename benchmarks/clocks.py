@@ -14,14 +14,17 @@ fall at the creation rate).  Each game's first turn times out; the timeout move 
 worker, result, commit) says when it was made (``turn_timed_out``'s ``at_ms``) and what the deadline was
 (``deadline_ms``): the **lateness** is the difference.  JSON: the settings, ``concurrent_clocks`` (games whose
 clock ran when the first deadline passed), the timeouts found, lateness p50/p90/p99/max in ms, how many were
-over 1 s, games with no timeout (``missed``) or two for one turn (``duplicates``), the CPU each part used while
-the clocks fired, and ``goal_met`` (p99 at most 1 s, nothing missed or doubled).
+over 1 s, its two parts (``sweep``: deadline to ``ai.decide`` sent, from the AI ledger's pending turn;
+``decision``: sent to committed), the p99 and max of each 20 s of deadlines (``windows``: a stall shows where it
+was), games with no timeout (``missed``) or two for one turn (``duplicates``), the CPU each part used while the
+clocks fired and the machine's load average then, and ``goal_met`` (p99 at most 1 s, nothing missed or doubled).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import tempfile
 import threading
@@ -126,6 +129,21 @@ def lateness(found: dict[str, tuple[list[dict[str, Any]], float | None]]) -> dic
     }
 
 
+def by_window(found: dict[str, tuple[list[dict[str, Any]], float | None]], seconds: float) -> list[dict[str, Any]]:
+    """The lateness p99 and max of the deadlines of each ``seconds`` of the firing (a stall shows where it was)."""
+    deadlines = [(e[0]["data"]["deadline_ms"], e[0]["data"]["at_ms"]) for e, _ in found.values() if e]
+    if not deadlines:
+        return []
+    start = min(d for d, _ in deadlines)
+    windows: dict[int, list[float]] = {}
+    for deadline, at in deadlines:
+        windows.setdefault(int((deadline - start) / 1000 // seconds), []).append(at - deadline)
+    return [
+        {"from_s": i * seconds, "timeouts": len(w), "p99_ms": round(percentile(w, 0.99)), "max_ms": round(max(w))}
+        for i, w in sorted(windows.items())
+    ]
+
+
 def timeouts_counted(base: str) -> float:
     """``spades_turn_timeouts_total`` of the API (summed over its workers)."""
     for line in requests.get(f"{base}/metrics", timeout=10).text.splitlines():
@@ -169,11 +187,11 @@ def run(
             first = min(at for _, at in created) + first_deadline - 1.0  # the CPU from just before the first
             time.sleep(max(0.0, first - time.time()))
             cpu_before = {name: cpu_seconds(p) for name, p in parts.items()}
-            firing = time.time()
+            firing, load_before = time.time(), os.getloadavg()[0]
             bound = max(at for _, at in created) + first_deadline + 120
             while timeouts_counted(base) < games and time.time() < bound:
                 time.sleep(1.0)
-            fired_seconds = time.time() - firing
+            fired_seconds, load_after = time.time() - firing, os.getloadavg()[0]
             cpu = {name: round((cpu_seconds(p) - cpu_before[name]) / fired_seconds, 2) for name, p in parts.items()}
             found = timeouts_of(store, [game_id for game_id, _ in created])
     finally:
@@ -204,6 +222,8 @@ def run(
         "duplicates": sum(len(e) > 1 for e, _ in found.values()),
         "lateness_ms": lateness(found),
         "cores_used": cpu,
+        "load_average_1m": [round(load_before, 2), round(load_after, 2)],  # the whole machine's, as the clocks fired
+        "windows": by_window(found, 20.0),
         "goal_p99_ms_max": GOAL_P99_MS,
         "goal_met": bool(late) and percentile(late, 0.99) <= GOAL_P99_MS and len(late) == games,
     }

@@ -1,7 +1,7 @@
 """A commit's part in the turn clock: the record's new clock and the log entries that tell the table.
 
-Every command that commits a change calls :func:`around` with what it appends to the log; the entries are, in
-order (all in the change's own commit, versioned like any event):
+Every command that commits a change calls :func:`opening` before it makes its own log entries and
+:func:`closing` after; the entries are, in order (all in the change's own commit, versioned like any event):
 
 * ``turn_timed_out {seat, level, deadline_ms, at_ms}`` when the computer makes a move because the seat's deadline
   passed, then ``seat_away {seat}`` when that was the seat's :data:`~services.api.games.clocks.AWAY_AFTER`-th in a
@@ -16,7 +16,6 @@ order (all in the change's own commit, versioned like any event):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from services.api.games import clocks
@@ -28,18 +27,12 @@ from services.engine import turn
 TURN_CLOCK = "turn_clock"
 
 
-def around(
-    nxt: GameRecord,
-    before: GameRecord | None,
-    by: str,
-    own: Callable[[], list[dict[str, Any]]],
-    seat: int | None = None,
-) -> list[dict[str, Any]]:
-    """Sets ``nxt.clock`` (:func:`services.api.games.clocks.after_change` at ``nxt.changed_ms``) and returns the
-    change's log entries: the clock's before ``own()``'s, then its ``turn_clock`` (see the module doc)."""
+def opening(nxt: GameRecord, before: GameRecord | None, by: str, seat: int | None = None) -> list[dict[str, Any]]:
+    """Sets ``nxt.clock`` (:func:`services.api.games.clocks.after_change` at ``nxt.changed_ms``; ``before`` None: the
+    game's creation) and returns the clock's entries that go before the change's own (see the module doc)."""
     old = before.clock if before is not None else nxt.clock
     if old is None:
-        return own()
+        return []
     new = nxt.clock = clocks.after_change(old, before, nxt, nxt.changed_ms, by, seat)
     assert new is not None
     entries: list[dict[str, Any]] = []
@@ -50,10 +43,19 @@ def around(
     for i, (was, now) in enumerate(zip(old["away"], new["away"], strict=True)):
         if was != now:
             entries.append(event(nxt, "seat_away" if now else "seat_back", {"seat": i}))
-    entries += own()
-    if (new["seat"], new["deadline_ms"]) != (old["seat"], old["deadline_ms"]) and nxt.state.phase != "game_over":
-        entries.append(event(nxt, TURN_CLOCK, turn_clock(new)))
     return entries
+
+
+def closing(nxt: GameRecord, before: GameRecord | None) -> list[dict[str, Any]]:
+    """The entry that goes after the change's own: ``turn_clock`` when whose clock runs, or until when, changed."""
+    new, old = nxt.clock, before.clock if before is not None else None
+    if new is None or nxt.state.phase == "game_over":
+        return []
+    if old is not None and (new["seat"], new["deadline_ms"]) == (old["seat"], old["deadline_ms"]):
+        return []
+    if old is None and new["seat"] is None:
+        return []  # a new game whose first turn is no person's
+    return [event(nxt, TURN_CLOCK, turn_clock(new))]
 
 
 def turn_clock(clock: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, NamedTuple
 
 from services.api.games import clock_events, clocks, idempotency, quotas
@@ -47,7 +46,6 @@ from services.engine import (
     Pass,
     Play,
     RuleError,
-    Rules,
     apply_with_events,
     make_rules,
     new_game,
@@ -119,7 +117,12 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     )
     record = record.with_state(state)
     record.clock = clocks.new_clock(options["clock"], ctx.clock_scale)
-    events = clock_events.around(record, None, "create", lambda: _opening(record, rules))
+    events = clock_events.opening(record, None, "create")
+    events += [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
+    if not record.waiting:
+        record.started = True
+        events += log_entries(record, [round_started(state)])
+    events += clock_events.closing(record, None)
     quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
     try:  # each step before the commit may be refused by the store (its ledger or outbox shard failing over)
         ctx.ai.before_commit(record)
@@ -145,15 +148,6 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     return {"game_id": record.game_id, "seats": created, "state": game_view(record, None, ctx.cache)}
 
 
-def _opening(record: GameRecord, rules: Rules) -> list[dict[str, Any]]:
-    """A new game's first entries: its creation, and its first round's start when no seat is open."""
-    events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
-    if not record.waiting:
-        record.started = True
-        events += log_entries(record, [round_started(record.state)])
-    return events
-
-
 def _rules_refused(error: RuleError) -> ApiError:
     """A bad option is a 400 naming it; a combination of options that makes no sense a 422 naming both."""
     errors = [{"field": f"rules.{name}", "message": error.message} for name in error.options]
@@ -175,24 +169,16 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))
-        events = clock_events.around(nxt, record, "seat", partial(_claimed, nxt, seat))
+        events = clock_events.opening(nxt, record, "seat") + [event(nxt, "seat_claimed", {"seat": seat})]
+        if not nxt.waiting and not nxt.started:
+            nxt.started = True
+            events += log_entries(nxt, [round_started(nxt.state)])
+        events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt)
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
-
-
-def _entries(record: GameRecord, kind: str, data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [event(record, kind, data)]
-
-
-def _claimed(nxt: GameRecord, seat: int) -> list[dict[str, Any]]:
-    events = [event(nxt, "seat_claimed", {"seat": seat})]
-    if not nxt.waiting and not nxt.started:
-        nxt.started = True
-        events += log_entries(nxt, [round_started(nxt.state)])
-    return events
 
 
 def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:
@@ -208,8 +194,9 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             nxt.seats[seat] = Seat("ai", takeover, None, stand_in=True)
         else:
             nxt.seats[seat] = Seat("open")
-        left = {"seat": seat, "ai_takeover": nxt.seats[seat].level}
-        events = clock_events.around(nxt, record, "seat", partial(_entries, nxt, "seat_left", left))
+        events = clock_events.opening(nxt, record, "seat")
+        events += [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
+        events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
@@ -259,7 +246,7 @@ def _commit_move(
             raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
         raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
     nxt = record.successor().with_state(after)
-    events = clock_events.around(nxt, record, by, lambda: log_entries(nxt, happened))
+    events = clock_events.opening(nxt, record, by) + log_entries(nxt, happened) + clock_events.closing(nxt, record)
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
     idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None

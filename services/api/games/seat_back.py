@@ -29,7 +29,7 @@ def come_back(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[s
         if record.clock is None or not record.clock["away"][seat]:
             return game_view(record, seat, ctx.cache)
         nxt = record.successor()
-        events = clock_events.around(nxt, record, "back", list, seat)
+        events = clock_events.opening(nxt, record, "back", seat) + clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             clock_events.counted(nxt, record, "back")
