@@ -72,7 +72,7 @@ SWEEP_BATCH = 100
 MAX_DUES = 100_000  # clock deadlines a process wakes for at most
 DUE_SLACK = 0.002  # s: a wake-up a moment after a deadline finds it due in the ledger
 MIN_GAP = 0.05  # s between sweeps a deadline wakes: the ledger is read at most 20 times a second
-SWEEP_PARALLEL = 8  # the API's: overdue turns one sweep recovers at once
+SWEEP_PARALLEL = 8  # the API's: overdue turns one sweep recovers, and results its listeners apply, at once
 #: What a broker node that is down raises to a send or a result read.
 BROKER_DOWN = (OperationalError, redis.RedisError, OSError)
 
@@ -107,7 +107,7 @@ class AiDriver:
         parallel: int = 1,
     ) -> None:
         self.ctx = ctx
-        self.parallel = parallel  # overdue turns one sweep recovers at once (threads; greenlets under gevent)
+        self.parallel = parallel  # overdue turns one sweep recovers, and results applied, at once (threads)
         self._pool: ThreadPoolExecutor | None = None
         self.gate = gate
         self.store = ctx.store
@@ -132,6 +132,7 @@ class AiDriver:
             lambda: RedisSubscription(client, sharded=False),
             lambda data: self._on_message(data, node),
             AI_RESULT_SUBSCRIPTIONS,
+            appliers=self.parallel,
         )
         self.dispatcher.listen_with(channels, node)
         return channels
