@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 import redis
+import requests
 
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 
 from .contract import ContractSession
 from .helpers import auth, wait_until
+from .sse import messages
 
 pytestmark = pytest.mark.integration
 
@@ -66,12 +68,27 @@ def test_a_deadline_passing_while_every_api_process_is_down_is_kept_once_they_ar
         session = ContractSession(base)
         wait_until(lambda: session.get(f"/v1/games/{game_id}").json()["version"] >= 2, "the timeout move is made")
         events = log_of(session, game_id)
+        streamed = turn_clocks_streamed(base, game_id, 2)
+    assert [c["seat"] for c in streamed] == [seat, (seat + 1) % 4], "the next seat's clock starts with the timeout"
+    assert all(c["server_time_ms"] >= deadline for c in streamed), "stamped as delivered, after the restart"
     timed_out = [e for e in events if e["type"] == "turn_timed_out"]
     assert timed_out[0]["data"]["seat"] == seat and timed_out[0]["version"] == 2
     assert timed_out[0]["data"]["deadline_ms"] == deadline and timed_out[0]["data"]["level"] == "basic"
     moves = [(e["version"], e["data"]["seat"]) for e in events if e["type"] in MOVES]
     assert moves[0] == (2, seat) and len(moves) == len({v for v, _ in moves}), "one move per version"
     assert [e["data"]["seat"] for e in timed_out].count(seat) == 1, "the turn timed out once"
+
+
+def turn_clocks_streamed(base: str, game_id: str, count: int) -> list[dict[str, Any]]:
+    """The data of the first ``count`` ``turn_clock`` messages of the game's stream (from its first event)."""
+    found: list[dict[str, Any]] = []
+    with requests.get(f"{base}/v1/games/{game_id}/stream", params={"after": 0}, stream=True, timeout=30) as response:
+        for message in messages(response):
+            if message.event == "turn_clock":
+                found.append(message.json()["data"])
+                if len(found) == count:
+                    break
+    return found
 
 
 def race(session: ContractSession, game_id: str, tokens: list[str], offset_ms: int) -> tuple[int, int, int]:
