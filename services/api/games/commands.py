@@ -249,7 +249,8 @@ def _commit_move(
     events = clock_events.opening(nxt, record, by) + log_entries(nxt, happened) + clock_events.closing(nxt, record)
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
-    idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None
+    answer = {**response, "server_time_ms": nxt.changed_ms}  # stored with it: a keyed retry gets the same bytes
+    idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, answer)) if idem else None
     if after.phase == "game_over" and ctx.records:
         ctx.records.ending(ctx.store, nxt)  # its record is due even if nothing runs after the commit
     ctx.ai.before_commit(nxt)
@@ -270,7 +271,7 @@ def _commit_move(
     if cache is not None:
         cache.put((record.game_id, nxt.version, seat), response)
     ctx.ai.after_commit(nxt, read=nxt.computer_only and not record.computer_only)  # its last person went away
-    return response
+    return answer
 
 
 def _ended(ctx: Collaborators, record: GameRecord) -> None:

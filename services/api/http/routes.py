@@ -63,7 +63,10 @@ def view_body(data: dict[str, Any]) -> bytes:
 
 
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:
-    return _view_body_response(view_body(data), data["version"], status)
+    """A view's response, with ``server_time_ms`` (a move's view has its own already: the time of its commit,
+    stored with it, so that an ``Idempotency-Key`` replay answers the same bytes)."""
+    body = view_body(data)
+    return _view_body_response(body if "server_time_ms" in data else with_server_time(body), data["version"], status)
 
 
 def with_server_time(body: bytes) -> bytes:
@@ -78,9 +81,8 @@ def with_server_time_state(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def _view_body_response(body: bytes, version: int, status: int = 200) -> Response:
-    """A game view's response, with ``server_time_ms``.  (Its ``Cache-Control: no-store`` comes from
+    """A game view's response.  (Its ``Cache-Control: no-store`` comes from
     :class:`services.api.http.wsgi_edge.Edge`, like every ``/v1/games`` response's.)"""
-    body = with_server_time(body)
     headers = [("Content-Type", "application/json"), ("ETag", f'"{version}"'), ("Vary", "Authorization")]
     return Response(body, status, headers)
 
@@ -155,7 +157,7 @@ def get_game(game_id: str) -> Response:
         body = view_body(game_view(record, seat, cache))
         if cache is not None:
             cache.put(key, body)
-    return _view_body_response(body, record.version)
+    return _view_body_response(with_server_time(body), record.version)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
