@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.ai_seats.brokers import broker_nodes
 from services.api.ai_seats.dispatch import AiDispatcher
-from services.api.ai_seats.driver import AiDriver
+from services.api.ai_seats.driver import SWEEP_PARALLEL, AiDriver
 from services.api.ai_seats.hints import HintClient
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.ai_seats.pacing import Pacer
@@ -111,15 +111,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.ai"] = dispatcher
     gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
     app.extensions["spades.pauses"] = gate
+    hooks = DispatchHooks(dispatcher, gate, Pacer(float(settings["COMPUTER_GAME_PACE_SECONDS"])))
     ctx = Collaborators(
         store=store,
         cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
-        ai=DispatchHooks(dispatcher, gate, Pacer(float(settings["COMPUTER_GAME_PACE_SECONDS"]))),
+        ai=hooks,
         allow_seeded=bool(settings["ALLOW_SEEDED_GAMES"]),
         note_seat=note_seat,
         quotas=quotas_of(settings),
         records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
         tables=ListingHooks(store, float(settings["LOBBY_CHECK_SECONDS"])),
+        clock_scale=float(settings["CLOCK_SCALE"]),
     )
     app.extensions["spades.commands"] = ctx
     app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups)
@@ -145,8 +147,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             redis.Redis.from_url(node.backend, socket_timeout=None, socket_connect_timeout=2)
             for node in broker_nodes(settings)
         ]
-        max_attempts, interval = int(settings["AI_MAX_ATTEMPTS"]), float(settings["AI_SWEEP_INTERVAL_SECONDS"])
-        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate)
+        max_attempts = int(settings["AI_MAX_ATTEMPTS"])
+        # one sweep finds overdue AI turns and run-out clocks: it runs at the shorter interval (timeouts' lateness)
+        interval = min(float(settings["AI_SWEEP_INTERVAL_SECONDS"]), float(settings["CLOCK_SWEEP_INTERVAL_SECONDS"]))
+        driver = AiDriver(ctx, dispatcher, results, max_attempts, interval, gate=gate, parallel=SWEEP_PARALLEL)
+        hooks.on_deadline = driver.wake_at  # the clocks this process starts: swept as they run out
         app.extensions["spades.ai_driver"] = driver
         driver.start()
     return app

@@ -48,6 +48,8 @@ DEFAULTS: dict[str, Any] = {
     "AI_DECISION_DEADLINE_SECONDS": 10.0,  # an AI turn not applied by then is sent again
     "AI_MAX_ATTEMPTS": 5,  # after this many sends the API plays basic's move for the seat itself
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
+    "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for run-out turn clocks (the same sweep)
+    "CLOCK_SCALE": 1.0,  # tests and drills only: the time controls' times multiplied (1 = the catalogue's)
     "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (services.players)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
@@ -119,6 +121,8 @@ _CASTS = {
     "AI_DECISION_DEADLINE_SECONDS": float,
     "AI_MAX_ATTEMPTS": int,
     "AI_SWEEP_INTERVAL_SECONDS": float,
+    "CLOCK_SWEEP_INTERVAL_SECONDS": float,
+    "CLOCK_SCALE": float,
     "HINT_TIMEOUT_SECONDS": float,
     "REVIEW_TIMEOUT_SECONDS": float,
     "READY_CACHE_SECONDS": float,
@@ -206,6 +210,8 @@ def check_config(config: dict[str, Any]) -> None:
                 f"REDIS_CLUSTER_NODES is set, so {' and '.join(missing)} must name a plain (non-cluster) Redis: "
                 "Celery's Redis transport cannot use a Redis Cluster (or set AI_BROKER_URLS)."
             )
+    if not float(config["CLOCK_SCALE"]) > 0:
+        raise ConfigError("CLOCK_SCALE must be a positive number (1: the time controls as the catalogue gives them)")
     waits = int(config["REDIS_WAIT_REPLICAS"]) > 0
     if waits and int(config["REDIS_WAIT_TIMEOUT_MS"]) >= float(config["REDIS_SOCKET_TIMEOUT"]) * 1000:
         raise ConfigError(

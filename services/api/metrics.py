@@ -128,3 +128,16 @@ MATCH_SEAT_SECONDS = Histogram(
 MATCHES_FORMED = Counter(
     "spades_matches_formed_total", "Games created by quick match, by how many people sit in them.", ["people"]
 )
+TURN_TIMEOUTS = Counter(
+    "spades_turn_timeouts_total", "Person's turns whose clock ran out: the computer made the move (the takeover level)."
+)
+TIMEOUT_LATENESS = Histogram(
+    "spades_timeout_lateness_seconds",
+    "From a person's deadline to the commit of the computer's move for them (the sweep, the decision, the commit).",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 5, 10, 30),
+)
+SEATS_AWAY = Counter(
+    "spades_seats_away_total",
+    "People's seats that went away (timed out twice in a row: the computer plays them) and came back, by event.",
+    ["event"],
+)

@@ -15,7 +15,19 @@ from services.engine import GameState, make_rules, new_game, view
 from testkit.http_clients import auth, planned_moves  # noqa: F401 - auth re-exported for the API tests
 from testkit.stored import stored_state  # noqa: F401 - re-exported for the API tests
 
-API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded", "last_seq", "rematch", "reserved", "messages")
+API_ONLY_FIELDS = (
+    "game_id",
+    "version",
+    "seats",
+    "options",
+    "seeded",
+    "last_seq",
+    "rematch",
+    "reserved",
+    "messages",
+    "clock",
+    "server_time_ms",
+)
 
 
 def holds_within(condition: Callable[[], object], bound: float) -> bool:
@@ -65,8 +77,16 @@ def ai_results(base: str) -> dict[str, float]:
     return found
 
 
-def create_game(session, rules: dict[str, Any] | None = None, seats: list[dict] | None = None, seed: int | None = None):
-    body: dict[str, Any] = {"rules": rules or {"preset": "partnership"}}
+def create_game(
+    session,
+    rules: dict[str, Any] | None = None,
+    seats: list[dict] | None = None,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+):
+    """A game the test drives at its own pace: without a turn clock unless ``options`` gives one (the clocks'
+    own tests: tests/api/test_turn_clocks.py), so no timeout moves for it, and no ``turn_clock`` entries."""
+    body: dict[str, Any] = {"rules": rules or {"preset": "partnership"}, "options": options or {"clock": "none"}}
     if seats is not None:
         body["seats"] = seats
     if seed is not None:

@@ -54,6 +54,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "redeemRejoinCode": ("POST", "/v1/games/{game_id}/rejoin"),
     "joinRematch": ("POST", "/v1/games/{game_id}/rematch"),
     "postMessage": ("POST", "/v1/games/{game_id}/messages"),
+    "comeBack": ("POST", "/v1/games/{game_id}/seats/{seat}/back"),
     "placeBid": ("POST", "/v1/games/{game_id}/bids"),
     "playCard": ("POST", "/v1/games/{game_id}/plays"),
     "decideBlind": ("POST", "/v1/games/{game_id}/blind"),
@@ -194,6 +195,10 @@ class SpadesClient(LobbyMethods):
         return TableMessage.from_dict(
             self._call("postMessage", game_id=game_id, json={"code": code}, resend_after_fault=False).json()
         )
+
+    def come_back(self, game_id: str, seat: int) -> GameView:
+        """The seat gone away (two turns timed out) is the person's again; resending it is harmless."""
+        return GameView.from_dict(self._call("comeBack", game_id=game_id, seat=seat, json={}).json())
 
     def place_bid(self, game_id: str, bid: int, version: int | None = None, key: str | None = None) -> GameView:
         return self.move(game_id, Move(MOVE_PATHS["bid"], {"bid": bid}), version, key)

@@ -180,6 +180,22 @@ class GameOptionsView(Body):
     ai_takeover: str | None
     hints: bool
     public: bool = False  # listed among the public tables (absent from older games: false)
+    clock: str | None = None  # the time control's name
+
+
+@dataclass
+class TurnClock(Body):
+    """The game's turn clock: whose runs (``seat``) until when (``deadline_ms``), by the server's time: time left is
+    ``deadline_ms - GameView.server_time_ms``."""
+
+    SCHEMA: ClassVar[str] = "TurnClock"
+    control: str
+    move_ms: int
+    seat: int | None
+    turn_started_ms: int | None
+    deadline_ms: int | None
+    reserve_ms: list[int]
+    away: list[bool]
 
 
 @dataclass
@@ -222,6 +238,9 @@ class GameView(Body):
     options: GameOptionsView
     seeded: bool
     last_seq: int
+    # The turn clock (null without one) and the server's time as the response left: count down from it.
+    clock: TurnClock | None = None
+    server_time_ms: int | None = None
     # House rules: present only when the game's rules have them.
     hand_hidden: bool | None = None
     legal_blind: list[int] | None = None
@@ -303,6 +322,7 @@ class EventPage(Body):
     game_id: str
     events: list[Event]
     last_seq: int
+    server_time_ms: int | None = None
 
 
 @dataclass
@@ -363,6 +383,17 @@ class RulesCatalogue(Body):
     presets: dict[str, Any]
     options: list[RuleOption]
     preset_descriptions: dict[str, str] | None = None
+    time_controls: list[TimeControl] | None = None
+    default_time_control: str | None = None
+
+
+@dataclass
+class TimeControl(Body):
+    SCHEMA: ClassVar[str] = "TimeControl"
+    name: str
+    move_seconds: int
+    reserve_seconds: int
+    description: str
 
 
 @dataclass
@@ -489,8 +520,9 @@ class Problem(Body):
 
 
 MODELS: tuple[type[Body], ...] = (
-    PlayedCard, Trick, Rules, Round, SeatInfo, GameOptionsView, PassExchange, GameView, CreatedSeat, CreatedGame,
-    ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue, Level,
+    PlayedCard, Trick, Rules, Round, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
+    CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue,
+    TimeControl, Level,
     LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, GameRecordDocument, RecordSummarySeat,
     RecordSummary, RecordPage, FieldError, Problem, TableMessage, RematchLink, SeatReservation, RejoinCode,
 )  # fmt: skip

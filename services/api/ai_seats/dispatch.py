@@ -34,10 +34,11 @@ from celery import Celery
 
 from services.api.ai_seats.brokers import connect_once, node_of
 from services.api.ai_seats.results import ResultWaiter
+from services.api.games.clocks import stand_in_level
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
 from services.engine import Seed, view
-from services.players import DEFAULT_LEVEL, WORKER_QUEUES, queue_of
+from services.players import WORKER_QUEUES, queue_of
 
 log = logging.getLogger(__name__)
 TASK_NAME = "ai.decide"
@@ -186,15 +187,15 @@ class AiDispatcher:
         with self._sent_lock:
             return set(self._sent) | set(self._abandoned)
 
-    def expect(self, game_id: str) -> None:
-        """Register that ``game_id`` will need an AI turn, due by the deadline."""
-        self.store.expect_turn(game_id, self.clock() + self.deadline)
+    def expect(self, game_id: str, earlier: bool = False) -> None:
+        """Register that ``game_id`` will need an AI turn, due by the deadline (``earlier``: unless sooner)."""
+        self.store.expect_turn(game_id, self.clock() + self.deadline, earlier)
 
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> str:
         """Send the turn of ``seat`` at ``record.version`` to its game's node (recorded first, so a
         failed send is retried by the deadline sweep, and after ``AI_MAX_ATTEMPTS`` played by the fallback:
         a broker node that is down raises here, and the caller's move stays committed); its task id."""
-        level = record.seats[seat].level or DEFAULT_LEVEL
+        level = stand_in_level(record, seat)  # an ai seat's level; a person's turn: the game's takeover level
         bulk = record.computer_only  # nobody waits on it: after every waiting person's turn
         request_id = self.request_id()
         task_id = str(uuid.uuid4())

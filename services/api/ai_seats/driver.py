@@ -35,11 +35,14 @@ the node is back, the next turn sent there is a worker's again.
 
 from __future__ import annotations
 
+import heapq
 import json
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import redis
@@ -49,6 +52,7 @@ from services.api.ai_seats.dispatch import AiDispatcher, Sent
 from services.api.ai_seats.hooks import ai_seat_to_move
 from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
+from services.api.games.clocks import deadline_seconds, stand_in_level
 from services.api.games.commands import Collaborators, apply_ai_move
 from services.api.games.rematch import release_due
 from services.api.metrics import (
@@ -62,10 +66,14 @@ from services.api.metrics import (
 from services.api.store.protocol import GameRecord
 from services.api.store.redis_pubsub import RedisSubscription
 from services.engine import view
-from services.players import DEFAULT_LEVEL, basic_move
+from services.players import basic_move
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
+MAX_DUES = 100_000  # clock deadlines a process wakes for at most
+DUE_SLACK = 0.002  # s: a wake-up a moment after a deadline finds it due in the ledger
+MIN_GAP = 0.05  # s between sweeps a deadline wakes: the ledger is read at most 20 times a second
+SWEEP_PARALLEL = 8  # the API's: overdue turns one sweep recovers, and results its listeners apply, at once
 #: What a broker node that is down raises to a send or a result read.
 BROKER_DOWN = (OperationalError, redis.RedisError, OSError)
 
@@ -97,8 +105,11 @@ class AiDriver:
         sweep_interval: float,
         clock: Callable[[], float] = time.time,
         gate: PauseGate = OFF,
+        parallel: int = 1,
     ) -> None:
         self.ctx = ctx
+        self.parallel = parallel  # overdue turns one sweep recovers, and results applied, at once (threads)
+        self._pool: ThreadPoolExecutor | None = None
         self.gate = gate
         self.store = ctx.store
         self.dispatcher = dispatcher
@@ -110,6 +121,9 @@ class AiDriver:
         self.sweep_interval = sweep_interval
         self.clock = clock
         self._stop = threading.Event()
+        self._woken = threading.Event()  # set by stop() and by a deadline sooner than the sweeper's next wake
+        self._dues: list[float] = []  # a heap: the clock deadlines this process registered, still to come
+        self._dues_lock = threading.Lock()
         self.node_channels = [self._listen(node, client) for node, client in enumerate(self.node_results)]
         self.channels: ResultChannels | None = self.node_channels[0] if self.node_channels else None
 
@@ -119,6 +133,7 @@ class AiDriver:
             lambda: RedisSubscription(client, sharded=False),
             lambda data: self._on_message(data, node),
             AI_RESULT_SUBSCRIPTIONS,
+            appliers=self.parallel,
         )
         self.dispatcher.listen_with(channels, node)
         return channels
@@ -130,6 +145,7 @@ class AiDriver:
 
     def stop(self) -> None:
         self._stop.set()
+        self._woken.set()
         for channels in self.node_channels:
             channels.stop()
 
@@ -177,26 +193,66 @@ class AiDriver:
 
     # ---- deadlines --------------------------------------------------------------
 
+    def wake_at(self, due: float) -> None:
+        """A person's deadline this process registered (Unix s): the sweeper looks then, not only at its
+        interval, so the timeout move goes out as the clock runs out.  (Another process's, or one registered
+        before a restart, waits for an interval at most.)"""
+        with self._dues_lock:
+            heapq.heappush(self._dues, due)
+            if len(self._dues) > MAX_DUES:  # the soonest are kept: the rest wait for an interval at most
+                self._dues = heapq.nsmallest(MAX_DUES // 2, self._dues)
+            sooner = self._dues[0] == due
+        if sooner:
+            self._woken.set()
+
+    def _passed(self, now: float) -> bool:
+        """Whether a registered deadline has passed (those that have are dropped)."""
+        passed = False
+        with self._dues_lock:
+            while self._dues and self._dues[0] <= now:
+                heapq.heappop(self._dues)
+                passed = True
+        return passed
+
     def _sweep(self) -> None:
-        while not self._stop.wait(self.sweep_interval):
-            try:
-                self.sweep_once()
-            except redis.RedisError as error:
-                log.warning("ai sweep failed", extra={"error": error.__class__.__name__})
-            except Exception:
-                log.exception("ai sweep failed")
+        """Every ``sweep_interval``, and at each registered deadline (at most every ``MIN_GAP`` s: deadlines that
+        close together are swept together)."""
+        next_sweep, last = self.clock() + self.sweep_interval, float("-inf")
+        while not self._stop.is_set():
+            now = self.clock()
+            if now >= next_sweep or (now >= last + MIN_GAP and self._passed(now)):
+                next_sweep, last = now + self.sweep_interval, now
+                try:
+                    self.sweep_once()
+                except redis.RedisError as error:
+                    log.warning("ai sweep failed", extra={"error": error.__class__.__name__})
+                except Exception:
+                    log.exception("ai sweep failed")
+            with self._dues_lock:
+                due = self._dues[0] + DUE_SLACK if self._dues else next_sweep
+            self._woken.wait(max(0.0, min(next_sweep, max(due, last + MIN_GAP)) - self.clock()))
+            self._woken.clear()
 
     def sweep_once(self) -> None:
         now = self.clock()
         self.dispatcher.forget_before(now - self.max_attempts * self.dispatcher.deadline)
-        for game_id in self.store.due_turns(now, SWEEP_BATCH):
-            if self.store.claim_turn(game_id):  # else another API process claimed it
-                try:
-                    self.recover(game_id)
-                except BROKER_DOWN as error:  # one game's failure (a store error) must not stop the batch
-                    log.warning("ai turn not recovered", extra={"game_id": game_id, "error": type(error).__name__})
-                    # the claim took its deadline off the ledger: without it back, nothing would send the turn
-                    self.store.expect_turn(game_id, now + self.dispatcher.deadline)
+        due = self.store.due_turns(now, SWEEP_BATCH)
+        if self.parallel > 1 and len(due) > 1:  # a burst of run-out clocks: their round trips overlap
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.parallel, thread_name_prefix="ai-sweep")
+            list(self._pool.map(partial(self._claim, now=now), due))
+        else:
+            for game_id in due:
+                self._claim(game_id, now)
+
+    def _claim(self, game_id: str, now: float) -> None:
+        if self.store.claim_turn(game_id):  # else another API process claimed it
+            try:
+                self.recover(game_id)
+            except BROKER_DOWN as error:  # one game's failure (a store error) must not stop the batch
+                log.warning("ai turn not recovered", extra={"game_id": game_id, "error": type(error).__name__})
+                # the claim took its deadline off the ledger: without it back, nothing would send the turn
+                self.store.expect_turn(game_id, now + self.dispatcher.deadline)
 
     def recover(self, game_id: str) -> None:
         """An AI turn is overdue: apply its result if it exists, else send it (again).  (Or the wait for a
@@ -205,8 +261,11 @@ class AiDriver:
         if record is not None and record.table.get("reserved"):  # a rematch's seats kept for their people
             release_due(self.ctx, game_id, int(self.clock() * 1000))
             return
-        seat = ai_seat_to_move(record) if record is not None else None
+        seat = ai_seat_to_move(record, round(self.clock() * 1000)) if record is not None else None
         if record is None or seat is None:
+            due = deadline_seconds(record) if record is not None else None
+            if due is not None:  # a person's clock not run out yet (found sooner): back at its deadline
+                self.store.expect_turn(game_id, due)
             return  # applied meanwhile, a registration whose write lost its race, or the game is gone
         pending = self.dispatcher.pending(game_id)
         attempts = 0  # never sent: the process that committed died before sending
@@ -226,10 +285,13 @@ class AiDriver:
             log.error("no AI worker answered; playing basic's move", extra={"game_id": game_id, "seat": seat})
             self.play_fallback(record, seat)
             return
-        level = record.seats[seat].level or DEFAULT_LEVEL
+        level = stand_in_level(record, seat)
         if attempts:
             AI_REISSUED.labels(level).inc()
-        log.warning("ai turn overdue; sending it", extra={"game_id": game_id, "attempts": attempts})
+        if attempts or record.seats[seat].type == "ai":
+            log.warning("ai turn overdue; sending it", extra={"game_id": game_id, "attempts": attempts})
+        else:  # a person's clock ran out: the timeout move, as it should be
+            log.info("turn clock ran out; the computer moves", extra={"game_id": game_id, "seat": seat})
         try:
             self.dispatcher.dispatch(record, seat, attempts=attempts + 1)
         except BROKER_DOWN as error:  # its broker node is down: no worker can answer, so don't wait for one

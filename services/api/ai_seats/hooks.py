@@ -26,50 +26,67 @@ fail because the broker hiccuped; the deadline sweep retries.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import OFF, PauseGate
-from services.api.store.protocol import GameRecord
-from services.engine import turn
+from services.api.games.clocks import computer_seat, deadline_seconds
+from services.api.store.protocol import GameRecord, GameStore, now_ms
 
 log = logging.getLogger(__name__)
 
 
-def ai_seat_to_move(record: GameRecord) -> int | None:
-    """The AI seat whose turn it is, or None (human turn, waiting, game over)."""
-    types = [s.type for s in record.seats]
-    if "ai" not in types or "open" in types:
-        return None  # (most games: no computer seat, no need to work out the turn; or waiting)
-    seat = turn(record.state)
-    if seat is None or record.seats[seat].type != "ai":
-        return None
-    return seat
+def ai_seat_to_move(record: GameRecord, now: int | None = None) -> int | None:
+    """The seat whose turn the computer plays at ``now`` (Unix ms; default: the time now): an ai seat's, an
+    away person's or a person's past the deadline (:func:`services.api.games.clocks.computer_seat`, the one
+    rule); None for a person's turn in time, while waiting, at game over."""
+    return computer_seat(record, now_ms() if now is None else now)
 
 
 class Dispatcher(Protocol):
     """What the hooks need of :class:`services.api.ai_seats.dispatch.AiDispatcher`."""
 
-    def expect(self, game_id: str) -> None: ...
+    def expect(self, game_id: str, earlier: bool = False) -> None: ...
 
     def dispatch(self, record: GameRecord, seat: int, attempts: int = 1) -> Any: ...
+
+    @property
+    def store(self) -> GameStore: ...
 
 
 class DispatchHooks:
     """Registers and sends the AI turn a committed version needs (see module doc)."""
 
-    def __init__(self, dispatcher: Dispatcher, gate: PauseGate = OFF, pacer: Pacer | None = None) -> None:
+    def __init__(
+        self, dispatcher: Dispatcher, gate: PauseGate = OFF, pacer: Pacer | None = None, store: GameStore | None = None
+    ) -> None:
         self.dispatcher = dispatcher
+        self.store: GameStore = store if store is not None else dispatcher.store  # the ledger: clocks' deadlines
+        self.on_deadline: Callable[[float], None] | None = None  # the driver's wake_at: it sweeps at each deadline
         self.gate = gate
         self.pacer = pacer  # None: computer-only games' turns are sent at once too
 
     def before_commit(self, record: GameRecord) -> None:
-        if ai_seat_to_move(record) is not None:
-            self.dispatcher.expect(record.game_id)  # a store error fails the change: see the module docstring
+        # a store error fails the change: see the module docstring.  In a game with a clock, a registration
+        # only ever brings the deadline sooner: this change may lose its race, and the winner's must not be
+        # pushed later (one found too early is put back at its deadline by the sweep)
+        clocked = record.clock is not None
+        if ai_seat_to_move(record, record.changed_ms or None) is not None:
+            self.dispatcher.expect(record.game_id, clocked)
+        elif clocked and (due := deadline_seconds(record)) is not None:
+            self.store.expect_turn(record.game_id, due, earlier=True)
 
     def after_commit(self, record: GameRecord, read: bool = False) -> None:
-        seat = ai_seat_to_move(record)
+        seat = ai_seat_to_move(record, record.changed_ms or None)
         if seat is None:
+            if record.clock is not None and (due := deadline_seconds(record)) is not None:
+                try:  # the committed turn's own deadline, exactly (a racing change may have registered another)
+                    self.store.expect_turn(record.game_id, due)
+                except Exception:  # registered sooner before the commit: the sweep finds it
+                    log.exception("could not register a clock", extra={"game_id": record.game_id})
+                if self.on_deadline is not None:
+                    self.on_deadline(due)
             return
         try:
             if not self.gate.may_send(record, read):

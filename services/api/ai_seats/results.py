@@ -8,9 +8,9 @@ is delivered once, to its sender, however many API processes there are.
 The machinery is the fan-out hub's (:class:`services.api.live.channel_reader.ChannelReader`): ONE
 subscription per process (plain ``SUBSCRIBE``: the result backend publishes with ``PUBLISH``) and ONE
 reader thread (a greenlet under gevent); request threads or greenlets subscribe and unsubscribe under
-the lock while the reader waits without it.  The reader hands each result to an *applier* thread:
-applying a decision sends the seat's next turn, whose subscription waits for a confirmation that only
-the reader can read.
+the lock while the reader waits without it.  The reader hands each result to an *applier* thread (a few, so
+that one result's round trips do not hold up the others'): applying a decision sends the seat's next turn,
+whose subscription waits for a confirmation that only the reader can read.
 
 - :meth:`ResultChannels.subscribe` waits (at most ``confirm_seconds``) for Redis to confirm the
   subscription, so the task is sent only once its result can't be published unheard.  If the reader
@@ -63,7 +63,8 @@ class ResultWaiter:
 class ResultChannels(ChannelReader):
     """The process's result subscriptions, their reader and applier (see the module docstring).
 
-    ``on_message`` gets each result's payload, in the applier thread, in the order they arrived;
+    ``on_message`` gets each result's payload in an applier thread (``appliers`` of them, taking the results in
+    the order they arrived: a game has one decision awaited at a time, and its compare-and-set drops the rest);
     ``subscriptions_gauge`` follows how many channels are awaited."""
 
     name = "ai-results"
@@ -76,6 +77,7 @@ class ResultChannels(ChannelReader):
         subscriptions_gauge: Gauge | None = None,
         poll_seconds: float = 1.0,
         confirm_seconds: float = 0.5,
+        appliers: int = 1,
     ) -> None:
         super().__init__(connect, poll_seconds)
         self._on_message = on_message
@@ -84,14 +86,16 @@ class ResultChannels(ChannelReader):
         self._awaited: dict[str, threading.Event] = {}  # channel -> its subscription is confirmed
         self._waiters: dict[str, ResultWaiter] = {}  # channel -> the request waiting for it itself
         self._results: queue.Queue[bytes] = queue.Queue()  # from the reader to the applier
-        self._applier: threading.Thread | None = None
+        self._appliers: list[threading.Thread] = []
+        self._applier_count = appliers  # results applied at once (threads; greenlets under gevent)
 
     def start(self) -> None:
         with self.lock:
             self._start_reader()
-            if self._applier is None:
-                self._applier = threading.Thread(target=self._apply, name="ai-results-applier", daemon=True)
-                self._applier.start()
+            while len(self._appliers) < self._applier_count:
+                applier = threading.Thread(target=self._apply, name="ai-results-applier", daemon=True)
+                self._appliers.append(applier)
+                applier.start()
 
     def awaited(self) -> set[str]:
         """The channels subscribed (or to be, once connected) right now (tests)."""

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from services.api.games import idempotency, quotas
+from services.api.games import clock_events, clocks, idempotency, quotas
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.creation import commit_created
@@ -76,6 +76,7 @@ class Collaborators:
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
     records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
     tables: TableHooks = NO_TABLES  # public tables listed (services.api.games.table_hooks)
+    clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +127,7 @@ def create_game(
         seats.append(Seat(spec["type"], level, token_hash))
         tokens.append(token)
     options = dict(body["options"])
+    options["clock"] = options.get("clock") or clocks.default_control(s.type for s in seats)
     now = now_ms()
     record = GameRecord(
         fixed.game_id if fixed else new_game_id(),
@@ -139,10 +141,13 @@ def create_game(
         changed_ms=now,
     )
     record = record.with_state(state)
-    events = [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
+    record.clock = clocks.new_clock(options["clock"], ctx.clock_scale)
+    events = clock_events.opening(record, None, "create")
+    events += [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
     if not record.waiting:
         record.started = True
         events += log_entries(record, [round_started(state)])
+    events += clock_events.closing(record, None)
     if not commit_created(ctx, record, events, repeated=fixed is not None):
         if fixed is not None:
             return None  # made already (its creation repeated): its holds are its own
@@ -179,10 +184,11 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))
-        events = [event(nxt, "seat_claimed", {"seat": seat})]
+        events = clock_events.opening(nxt, record, "seat") + [event(nxt, "seat_claimed", {"seat": seat})]
         if not nxt.waiting and not nxt.started:
             nxt.started = True
             events += log_entries(nxt, [round_started(nxt.state)])
+        events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
         ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
@@ -205,7 +211,9 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             nxt.seats[seat] = Seat("ai", takeover, None, stand_in=True)
         else:
             nxt.seats[seat] = Seat("open")
-        events = [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
+        events = clock_events.opening(nxt, record, "seat")
+        events += [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
+        events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
         ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
@@ -241,10 +249,12 @@ def _commit_move(
     cache: ViewCache | None,
     idem: KeyedMove | None = None,
     count: bool = True,
+    by: str = "move",
 ) -> dict[str, Any] | None:
     """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
     view, or None when another writer changed the game first; with ``idem``, its response is
-    stored as the seat's idempotency entry in the same commit."""
+    stored as the seat's idempotency entry in the same commit.  ``by``: who moved, for the clock
+    (:data:`services.api.games.clocks.MOVES`)."""
     kind = move_kind(move)
     try:
         after, happened = apply_with_events(record.state, seat, move)
@@ -255,10 +265,11 @@ def _commit_move(
             raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
         raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
     nxt = record.successor().with_state(after)
-    events = log_entries(nxt, happened)
+    events = clock_events.opening(nxt, record, by) + log_entries(nxt, happened) + clock_events.closing(nxt, record)
     # not stored in the cache until committed: a lost race leaves no trace
     response = game_view(nxt, seat, cache, remember=False)
-    idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, response)) if idem else None
+    answer = {**response, "server_time_ms": nxt.changed_ms}  # stored with it: a keyed retry gets the same bytes
+    idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, answer)) if idem else None
     if after.phase == "game_over" and ctx.records:
         ctx.records.ending(ctx.store, nxt)  # its record is due even if nothing runs after the commit
     ctx.ai.before_commit(nxt)
@@ -272,13 +283,14 @@ def _commit_move(
     if not committed:
         return None
     MOVES.labels(kind, "accepted").inc()
+    clock_events.counted(nxt, record, by)
     if after.phase == "game_over":
         GAMES_FINISHED.inc()
         _ended(ctx, nxt)
     if cache is not None:
         cache.put((record.game_id, nxt.version, seat), response)
-    ctx.ai.after_commit(nxt)
-    return response
+    ctx.ai.after_commit(nxt, read=nxt.computer_only and not record.computer_only)  # its last person went away
+    return answer
 
 
 def _ended(ctx: Collaborators, record: GameRecord) -> None:
@@ -357,7 +369,7 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, dec
     record = store.recent(game_id)  # usually the version this process just committed and sent
     if record is None or record.version != version:
         record = store.load(game_id)
-    if record is None or record.version != version or record.seats[seat].type != "ai" or record.waiting:
+    if record is None or record.version != version or clocks.computer_seat(record, now_ms()) != seat:
         return False  # (a stale recent copy only costs the commit below its compare-and-set)
     try:
         move = computer_move(decision, record.state.rules.deck)
@@ -365,7 +377,7 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, dec
         log.warning("AI move unreadable", extra={"game_id": game_id, "seat": seat})
         return False
     try:
-        return _commit_move(ctx, record, seat, move, None) is not None
+        return _commit_move(ctx, record, seat, move, None, by=clocks.reason(record, seat)) is not None
     except ApiError as error:
         log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": error.extra.get("reason")})
         return False

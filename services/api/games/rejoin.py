@@ -20,6 +20,7 @@ import hashlib
 import secrets
 from typing import Any
 
+from services.api.games import clock_events
 from services.api.games.auth import seat_for
 from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, load
 from services.api.games.events import event
@@ -113,7 +114,9 @@ def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str) -> dict[
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))
-        events = [event(nxt, "seat_rejoined", {"seat": seat})]
+        # the same person with a new token: back at the table (no longer away), the turn's clock runs on
+        events = clock_events.opening(nxt, record, "seat") + [event(nxt, "seat_rejoined", {"seat": seat})]
+        events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.api.games import clock_events, clocks
 from services.api.games.auth import seat_for
 from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, load
 from services.api.games.creation import commit_created
@@ -108,11 +109,13 @@ def _create_next(
     record = GameRecord(
         next_id, 1, seats, "", dict(old.options), creators=creators, created_ms=now, changed_ms=now, table=table
     ).with_state(new_game(old.state.rules, None))
+    record.clock = clocks.new_clock(record.options.get("clock") or clocks.NO_CLOCK, ctx.clock_scale)
     data = {"seats": seats_view(record), "rules": old.state.rules.to_dict(), "rematch_of": old.game_id}
-    events = [event(record, "game_created", data)]
+    events = clock_events.opening(record, None, "create") + [event(record, "game_created", data)]
     if not record.waiting:
         record.started = True
         events += log_entries(record, [round_started(record.state)])
+    events += clock_events.closing(record, None)
     if reserved:  # the wait's end, kept in the store: any process's AI sweeper ends it (release_due)
         ctx.store.expect_turn(next_id, table["until"] / 1000)
     if not commit_created(ctx, record, events):
@@ -137,14 +140,18 @@ def _join(ctx: Collaborators, record: GameRecord, seat: int) -> dict[str, Any] |
     nxt.table = {**table, "joined": sorted({*joined, seat})}
     if "reserved" in table:
         nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]
-    events = [event(nxt, "seat_rejoined" if again else "seat_claimed", {"seat": seat})]
+    events = clock_events.opening(nxt, record, "seat")
+    events += [event(nxt, "seat_rejoined" if again else "seat_claimed", {"seat": seat})]
     if not nxt.waiting and not nxt.started:
         nxt.started = True
         events += log_entries(nxt, [round_started(nxt.state)])
+    events += clock_events.closing(nxt, record)
     ctx.ai.before_commit(nxt)
+    ctx.tables.before_seats(nxt)
     if not ctx.store.commit(nxt, record, events):
         return None
     ctx.ai.after_commit(nxt)
+    ctx.tables.after_seats(nxt)
     if not again:
         REMATCH_SEATS.labels("joined").inc()
     return {"game_id": record.game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
@@ -167,13 +174,17 @@ def release_due(ctx: Collaborators, game_id: str, at_ms: int) -> None:
         for s in released:
             nxt.seats[s] = Seat("ai", takeover, None, stand_in=True) if takeover else Seat("open")
         nxt.table = {key: value for key, value in record.table.items() if key not in ("reserved", "until")}
-        events = [event(nxt, "reservation_ended", {"seats": released, "ai_takeover": takeover})]
+        events = clock_events.opening(nxt, record, "seat")
+        events += [event(nxt, "reservation_ended", {"seats": released, "ai_takeover": takeover})]
         if not nxt.waiting and not nxt.started:
             nxt.started = True
             events += log_entries(nxt, [round_started(nxt.state)])
+        events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
+        ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt, read=True)
+            ctx.tables.after_seats(nxt)
             REMATCH_SEATS.labels("released").inc(len(released))
             return
     ctx.store.expect_turn(game_id, at_ms / 1000 + 1)  # contended: the next sweep tries again

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from services.api.games.clocks import clock_view
 from services.api.games.table_state import reserved_seats, table_view
 from services.api.store.protocol import GameRecord
 from services.engine import GameState, completed_tricks, last_trick, view
@@ -147,7 +148,7 @@ def game_view(
     record: GameRecord, seat: int | None, cache: ViewCache | None = None, remember: bool = True
 ) -> dict[str, Any]:
     """The engine's view for ``seat`` plus game_id, version, seats, options,
-    seeded and last_seq, with phase ``waiting`` (no turn, nothing legal) while a seat is open.
+    seeded, last_seq and clock, with phase ``waiting`` (no turn, nothing legal) while a seat is open.
 
     ``remember`` only for committed records: a view is cached by version."""
     key = (record.game_id, record.version, seat)
@@ -164,6 +165,7 @@ def game_view(
     data["last_seq"] = record.seq  # where a client resumes the events (/events?after=, /stream) from this view
     if record.table:  # a rematch offered, or seats reserved (services.api.games.table_state)
         data.update(table_view(record))
+    data["clock"] = clock_view(record.clock)  # a version's clock never changes: cached with the view
     if record.waiting:
         data["phase"] = "waiting"
         data["turn"] = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.api.games import clocks
 from services.engine import (
     DEFAULT_PRESET,
     OPTION_CHOICES,
@@ -37,6 +38,8 @@ def rules_catalogue() -> dict[str, Any]:
         "presets": presets,
         "preset_descriptions": dict(PRESET_DOCS),
         "options": options,
+        "time_controls": clocks.catalogue(),
+        "default_time_control": clocks.DEFAULT_RULE,
     }
 
 

@@ -12,6 +12,7 @@ from flask import Response, current_app, request
 
 from services.api.games import commands
 from services.api.games.auth import bearer_token, seat_for
+from services.api.games.clock_events import delivered
 from services.api.games.events import visible_event
 from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
 from services.api.http import request_schemas, response_schemas
@@ -20,6 +21,7 @@ from services.api.http.routes import collaborators, json_response, query_args, s
 from services.api.live.presence import Renewals, SeatPresence
 from services.api.live.stream import StreamSettings, TableFeed, resume_point, sse_frames
 from services.api.problems import invalid_request
+from services.api.store.protocol import now_ms
 
 
 def seat_presence(game_id: str, seat: int | None) -> SeatPresence:
@@ -49,9 +51,10 @@ def events(game_id: str) -> Response:
         found = hub.wait_events(game_id, query["after"], page, wait, renew, renew.seconds)
     if skipped_past(query["after"], found):  # trimmed since the record was read
         raise too_far_behind(found[0]["seq"])
-    visible = [visible_event(e, seat) for e in found]
+    now = now_ms()  # a turn_clock entry carries the time it left at (the client's countdown starts from it)
+    visible = [delivered(visible_event(e, seat), now) for e in found]
     last_seq = visible[-1]["seq"] if visible else query["after"]
-    body = {"game_id": game_id, "events": visible, "last_seq": last_seq}
+    body = {"game_id": game_id, "events": visible, "last_seq": last_seq, "server_time_ms": now}
     return json_response(response_schemas.EVENT_PAGE, body)
 
 

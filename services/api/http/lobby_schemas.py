@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from services.api.games.clock_names import MATCH_DEFAULT_CLOCK, TIME_CONTROLS
+from services.api.games.clocks import CONTROLS, PEOPLE_DEFAULT
 from services.api.http.request_schemas import (
     AI_LEVELS,
     JsonInteger,
@@ -26,7 +26,9 @@ MAX_WAIT_RANGE = (5, 120)
 
 class MatchRequestBody(StrictSchema):
     rules = fields.Nested(RulesRequest, load_default=lambda: {"preset": DEFAULT_PRESET})
-    clock = StrictString(load_default=MATCH_DEFAULT_CLOCK, validate=validate.OneOf(TIME_CONTROLS))
+    clock = StrictString(
+        load_default=PEOPLE_DEFAULT, validate=validate.OneOf(list(CONTROLS))
+    )  # people together: a clock
     max_wait_seconds = JsonInteger(load_default=20, validate=validate.Range(*MAX_WAIT_RANGE))
     fill_level = StrictString(load_default=DEFAULT_LEVEL, validate=validate.OneOf(AI_LEVELS))
 
@@ -37,7 +39,7 @@ class MatchQuery(StrictSchema):
 
 class TablesQuery(StrictSchema):
     preset = StrictString(validate=validate.OneOf(sorted(PRESETS)))
-    clock = StrictString(validate=validate.OneOf(TIME_CONTROLS))
+    clock = StrictString(validate=validate.OneOf(list(CONTROLS)))
     free_seats = QueryInteger(load_default=1, validate=validate.Range(1, 4))
     level = StrictString(validate=validate.OneOf(AI_LEVELS))
     cursor = StrictString(validate=validate.Length(1, 100))

@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from services.api.games.clocks import CONTROLS
 from services.api.problems import MAX_INT64, ascii_int
 from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, PRESETS, is_card_code
 from services.players import DEFAULT_LEVEL, LEVEL_NAMES
@@ -131,6 +132,7 @@ class GameOptionsRequest(StrictSchema):
     )
     hints = StrictBoolean(load_default=DEFAULT_OPTIONS["hints"])
     public = StrictBoolean(load_default=DEFAULT_OPTIONS["public"])  # listed in the lobby (GET /v1/tables)
+    clock = StrictString(validate=validate.OneOf(list(CONTROLS)))  # absent: clocks.default_control at create
 
 
 DEFAULT_SEATS = [{"type": "human"}] * 4

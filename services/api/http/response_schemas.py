@@ -82,6 +82,8 @@ class GameView(Schema):
     rematch = Codes()  # table life: {game_id} of the rematch offered once the game is over
     reserved = Codes()  # table life: {seats, until_ms, previous_game_id} while a rematch keeps seats for people
     messages = Codes()  # table life: the last quick messages ([TableMessage]), added at each GET (view_bodies)
+    clock = Codes(allow_none=True)  # rendered by clocks.clock_view (openapi: TurnClock), null without a clock
+    server_time_ms = fields.Integer()  # the server's time as the response left: added at dump, never cached
 
 
 class CreatedSeat(Schema):
@@ -115,6 +117,7 @@ class EventPage(Schema):
     game_id = fields.String()
     events = fields.List(fields.Nested(Event))
     last_seq = fields.Integer()
+    server_time_ms = fields.Integer()
 
 
 class RuleOption(Schema):
@@ -127,11 +130,20 @@ class RuleOption(Schema):
     description = fields.String()
 
 
+class TimeControl(Schema):
+    name = fields.String()
+    move_seconds = fields.Integer()
+    reserve_seconds = fields.Integer()
+    description = fields.String()
+
+
 class RulesCatalogue(Schema):
     default_preset = fields.String()
     presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesView))
     preset_descriptions = fields.Dict(keys=fields.String(), values=fields.String())
     options = fields.List(fields.Nested(RuleOption))
+    time_controls = fields.List(fields.Nested(TimeControl))
+    default_time_control = fields.String()
 
 
 class Level(Schema):

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
 from services.api.ai_seats import hints, review
-from services.api.games import commands
+from services.api.games import commands, seat_back
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
@@ -53,7 +53,21 @@ def json_response(schema: Schema, data: Any, status: int = 200, headers: dict[st
 
 
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:
-    return _view_body_response(view_body(data), data["version"], status)
+    """A view's response, with ``server_time_ms`` (a move's view has its own already: the time of its commit,
+    stored with it, so that an ``Idempotency-Key`` replay answers the same bytes)."""
+    body = view_body(data)
+    return _view_body_response(body if "server_time_ms" in data else with_server_time(body), data["version"], status)
+
+
+def with_server_time(body: bytes) -> bytes:
+    """A view's body (cached per version) with this response's ``server_time_ms`` added: the time a client
+    counts a clock's deadline down from (:mod:`services.api.games.clocks`), never its own."""
+    return b'%s,"server_time_ms":%d}' % (body[:-1], now_ms())
+
+
+def with_server_time_state(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer holding a view under ``state`` (created, claimed), its view with ``server_time_ms``."""
+    return {**answer, "state": {**answer["state"], "server_time_ms": now_ms()}}
 
 
 def _view_body_response(body: bytes, version: int, status: int = 200) -> Response:
@@ -114,7 +128,7 @@ def create_game() -> Response:
     creators: tuple[str, ...] = ()
     if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
         creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
-    created = commands.create_game(ctx, body, creators)
+    created = with_server_time_state(commands.create_game(ctx, body, creators))
     location = url_for("v1.get_game", game_id=created["game_id"])
     return json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
@@ -137,13 +151,13 @@ def get_game(game_id: str) -> Response:
         if cache is not None:
             cache.put(key, parts)
     connected, messages = ctx.store.table_extras(game_id, now_ms())  # read now: never in the cache
-    return _view_body_response(live_view_body(parts, record, connected, messages), record.version)
+    return _view_body_response(with_server_time(live_view_body(parts, record, connected, messages)), record.version)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = commands.claim_seat(collaborators(), game_id, seat)
+    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat))
     return json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
 
@@ -155,6 +169,17 @@ def leave_seat(game_id: str, seat: int) -> Response:
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
     return _view_response(commands.leave_seat(collaborators(), game_id, seat, token))
+
+
+@v1.post("/games/<game_id>/seats/<int(signed=True):seat>/back")
+def come_back(game_id: str, seat: int) -> Response:
+    """An away seat's person is back (:mod:`services.api.games.seat_back`): the computer stops playing it."""
+    token = bearer_token(request.headers.get("Authorization"), required=True)
+    _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
+    assert token is not None
+    if not 0 <= seat < 4:
+        raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
+    return _view_response(seat_back.come_back(collaborators(), game_id, seat, token))
 
 
 def _move(game_id: str, kind: str, schema: Schema) -> Response:

@@ -20,10 +20,12 @@ from typing import Any
 
 import orjson
 
+from services.api.games.clock_events import delivered
 from services.api.games.events import visible_event
 from services.api.games.log_retention import skipped_past
 from services.api.live.fanout import FanoutHub
 from services.api.problems import int_param
+from services.api.store.protocol import now_ms
 from services.api.store.table_life import MESSAGE_NOTICE, PRESENCE_NOTICE
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
@@ -31,7 +33,7 @@ MAX_EVENT_ID = 10**16 - 1  # the contract's Last-Event-ID: 1 to 16 digits
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
-LEFT_TYPE = "seat_left"  # after it the game may be left to computers alone: the stream starts touching it
+LEFT_TYPES = ("seat_left", "seat_away")  # after one the game may be left to computers alone: the stream touches it
 REJOINED_TYPE = "seat_rejoined"  # the seat's token was replaced: a stream holding the old one ends
 
 
@@ -114,7 +116,7 @@ def sse_frames(
     cursor (the reconnect is then answered ``410 too_far_behind``).  With ``touch`` and
     ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
     read (so at least every heartbeat), while ``touching`` (from the start, or from the first
-    ``seat_left`` event on): an open stream watches a computer-only game
+    ``seat_left`` or ``seat_away`` event on): an open stream watches a computer-only game
     (:mod:`services.api.ai_seats.pauses`), and one its players left to computers.  With ``renew`` and
     ``renew_seconds``, ``renew()`` every ``renew_seconds``, checked before each read, and no read waits
     longer: the lease of the stream's slot among its client's waiting requests
@@ -158,12 +160,12 @@ def sse_frames(
                 continue
             if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
                 return
-            ended = False
+            ended, sent_ms = False, now_ms()
             for entry in found:
                 visible = visible_event(entry, seat)
                 cursor = visible["seq"]
-                touching = touching or visible["type"] == LEFT_TYPE
-                frames.append(frame(visible))
+                touching = touching or visible["type"] in LEFT_TYPES
+                frames.append(frame(delivered(visible, sent_ms)))  # a turn_clock frame: with the server's time
                 if visible["type"] == END_TYPE or (table is not None and _revoked(visible, seat, table.version)):
                     ended = True
                     break

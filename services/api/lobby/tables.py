@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from services.api.games.clock_names import NO_CLOCK
+from services.api.games.clocks import NO_CLOCK
 from services.api.games.table_state import reserved_seats
 from services.api.lobby.rules_summary import rules_summary
 from services.api.store.lobby_tables import GONE_VERSION, TableEntry

@@ -170,9 +170,10 @@ class MemoryStore(MemoryTableLife, MemoryTables, MemoryMatches):
 
     # ---- AI turns in flight ----------------------------------------------------
 
-    def expect_turn(self, game_id: str, due: float) -> None:
+    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
         with self.backend.changed:
-            self.backend.deadlines[game_id] = due
+            known = self.backend.deadlines.get(game_id)
+            self.backend.deadlines[game_id] = min(due, known) if earlier and known is not None else due
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
         with self.backend.changed:

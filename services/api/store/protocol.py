@@ -115,6 +115,7 @@ class GameRecord:
     created_ms: int = 0  # when it was created (Unix ms): its record's timestamps (services.api.records)
     changed_ms: int = 0  # when this version was made (Unix ms): a finished game's end, an abandoned one's last change
     table: dict[str, Any] = field(default_factory=dict)  # rematch links and reserved seats (games.rematch); replaced
+    clock: dict[str, Any] | None = None  # the turn clock (services.api.games.clocks), None without one
 
     @cached_property
     def state(self) -> GameState:
@@ -154,6 +155,7 @@ class GameRecord:
             self.created_ms,
             self.changed_ms,
             self.table,
+            self.clock,
         )
 
     @property
@@ -162,8 +164,10 @@ class GameRecord:
 
     @property
     def computer_only(self) -> bool:
-        """No seat is a person's or a bot's (nor open): nobody waits on its computers' turns (bulk work)."""
-        return all(s.type == "ai" for s in self.seats)
+        """No seat is a person's or a bot's (nor open), or every person's is away (its clock's mark): nobody
+        waits on its computers' turns (bulk work; paused while nobody reads it)."""
+        away = self.clock["away"] if self.clock is not None else (False,) * 4
+        return all(s.type == "ai" or gone for s, gone in zip(self.seats, away, strict=True))
 
     def meta_json(self) -> str:
         meta: dict[str, Any] = {
@@ -181,6 +185,8 @@ class GameRecord:
             meta["t"] = [self.created_ms, self.changed_ms]
         if self.table:  # a rematch offered from it, or seats reserved in it (services.api.games.rematch)
             meta["table"] = self.table
+        if self.clock is not None:  # only in games with a clock
+            meta["clock"] = self.clock
         return orjson.dumps(meta).decode()
 
     @classmethod
@@ -204,6 +210,7 @@ class GameRecord:
             created,
             changed,
             meta.get("table", {}),
+            meta.get("clock"),
         )
 
 
@@ -312,8 +319,9 @@ class GameStore(FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, Tabl
 
     # ---- the ledger of AI turns in flight (services.api.ai_seats.dispatch, services.api.ai_seats.driver)
 
-    def expect_turn(self, game_id: str, due: float) -> None:
-        """Register that the game will need an AI turn, overdue at ``due``."""
+    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
+        """Register that the game will need an AI turn (or a person's clock runs out), overdue at ``due``;
+        ``earlier``: only if that is sooner than what is registered (a change that may lose its race)."""
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
         """The turn sent (``pending``: task_id, version, seat, level, sent_at, attempts), overdue at ``due``."""

@@ -23,8 +23,8 @@ class RedisAiLedger:
     client: redis.Redis | RedisCluster
     ttl_seconds: int
 
-    def expect_turn(self, game_id: str, due: float) -> None:
-        self.client.zadd(pending_set(game_id), {game_id: due})
+    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
+        self.client.zadd(pending_set(game_id), {game_id: due}, lt=earlier)  # ZADD LT: only a sooner score
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
         pipe = self.client.pipeline(transaction=False)  # one round trip (one per master on a cluster)

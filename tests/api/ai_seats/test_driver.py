@@ -367,10 +367,10 @@ class FailingOver(MemoryStore):
     def _refused(self) -> None:
         raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7101. Connection refused.")
 
-    def expect_turn(self, game_id: str, due: float) -> None:
+    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
         if self.ledger_down:
             self._refused()
-        super().expect_turn(game_id, due)
+        super().expect_turn(game_id, due, earlier)
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
         if self.ledger_down:

@@ -58,7 +58,13 @@ def test_a_commit_over_a_version_that_moved_on_writes_nothing():
     assert store.commit(first.successor(), first, [{"seq": first.seq + 1, "type": "x", "version": 2, "data": {}}])
     assert not store.commit(first.successor(), first, [{"seq": 99, "type": "lost", "version": 2, "data": {}}])
     assert not store.commit(first, None, []), "a game id that exists is never created again"
-    assert [e["type"] for e in store.events_after(game_id, 0, 10)] == ["game_created", "round_started", "x"]
+    # four people: a clock by default, whose first turn_clock the creation appends
+    assert [e["type"] for e in store.events_after(game_id, 0, 10)] == [
+        "game_created",
+        "round_started",
+        "turn_clock",
+        "x",
+    ]
 
 
 def test_a_stale_copys_refusal_is_checked_again_on_a_fresh_read(two_processes):
@@ -174,7 +180,7 @@ def test_claiming_the_last_open_seat_starts_round_one():
     claimed = commands.claim_seat(ctx, game_id, 3)
     assert claimed["state"]["phase"] == "bidding" and claimed["state"]["you"] == 3
     kinds = [e["type"] for e in ctx.store.events_after(game_id, 0, 10)]
-    assert kinds == ["game_created", "seat_claimed", "round_started"]
+    assert kinds == ["game_created", "seat_claimed", "round_started", "turn_clock"]  # people: a clock by default
     assert code_of(lambda: commands.claim_seat(ctx, game_id, 3)) == "seat_taken"
     assert code_of(lambda: commands.claim_seat(ctx, game_id, 4)) == "not_found"
 

@@ -1,0 +1,238 @@
+"""Turn clocks: the time-control catalogue and the rules of a person's turn time (pure: no I/O).
+
+A game's time control is one of its settings (``options.clock``, a name from :data:`CONTROLS`); its running
+clock is kept with the game (``GameRecord.clock``, a JSON object in ``meta``) and changed only by the commits
+that change the game, through :func:`after_change`.  The rules:
+
+* a person's turn (a ``human`` seat, not away, in a game with a clock that is not waiting for players) has a
+  deadline: the turn's start + the move time + the seat's reserve left;
+* a person's move spends ``max(0, elapsed - move time)`` of the seat's reserve (a timeout spends all of it);
+* when the deadline passes, the computer makes that one move (the game's takeover level, :func:`stand_in_level`);
+  after :data:`AWAY_AFTER` timeouts in a row the seat is **away**, and the computer plays it at once, with no
+  clock, until the person is back (their own move, or ``POST .../back``); their own move resets the count;
+* :func:`computer_seat` is the one rule of whose turn the computer plays: an ``ai`` seat's, an away person's,
+  or a person's past the deadline.  The AI hooks register and send by it, and ``apply_ai_move`` accepts a
+  decision only under it, so a racing person's move and the timeout move are kept to exactly one by the
+  commit's compare-and-set.
+
+Times are the server's, in Unix milliseconds: a client shows ``deadline_ms - server_time_ms``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from services.api.store.protocol import GameRecord
+from services.engine import turn
+from services.players import DEFAULT_LEVEL
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A named time control: seconds a move, and a reserve (time bank) each seat spends past them."""
+
+    name: str
+    move_seconds: int
+    reserve_seconds: int
+    description: str
+
+
+CONTROLS: dict[str, TimeControl] = {
+    c.name: c
+    for c in (
+        TimeControl("none", 0, 0, "No clock: a turn waits for its player (the game expires when nobody moves)."),
+        TimeControl("fast", 10, 30, "10 s a move plus a 30 s reserve: quick play."),
+        TimeControl("normal", 25, 60, "25 s a move plus a 60 s reserve."),
+        TimeControl("relaxed", 60, 120, "A minute a move plus a 2 min reserve."),
+        TimeControl("correspondence", 24 * 3600, 0, "A day a move, no reserve: play at your own pace."),
+    )
+}
+NO_CLOCK = "none"
+PEOPLE_DEFAULT = "normal"  # a game created with two or more people (or open seats for them)
+DEFAULT_RULE = "normal when two or more seats are human or open at creation, else none"
+AWAY_AFTER = 2  # timeouts in a row that make a seat away
+STAND_IN_LEVEL = "basic"  # the timeout move's level in a game whose ai_takeover is null
+#: What made a change, for :func:`after_change`: a seat's own move, its timeout, an away seat's computer move,
+#: an ai seat's move, a person coming back, or a change of seats (create, claim, leave).
+MOVES = frozenset({"move", "timeout", "stand_in", "ai"})
+
+
+def default_control(seat_types: Iterable[str]) -> str:
+    """The control of a game created without ``options.clock``: a clock once people play people."""
+    people = sum(t in ("human", "open") for t in seat_types)
+    return PEOPLE_DEFAULT if people >= 2 else NO_CLOCK
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """The controls as ``GET /v1/rules`` lists them (``time_controls``)."""
+    return [
+        {
+            "name": c.name,
+            "move_seconds": c.move_seconds,
+            "reserve_seconds": c.reserve_seconds,
+            "description": c.description,
+        }
+        for c in CONTROLS.values()
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A game's clock as stored (``GameRecord.clock`` holds :meth:`to_json`): the control, its times (scaled at
+    creation), the seat whose clock runs (None: nobody's) with its start and deadline, and per seat the
+    reserve left, the timeouts in a row and whether it is away."""
+
+    control: str
+    move_ms: int
+    full_reserve_ms: int
+    seat: int | None
+    turn_started_ms: int | None
+    deadline_ms: int | None
+    reserve_ms: tuple[int, ...]
+    timeouts: tuple[int, ...]
+    away: tuple[bool, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "control": self.control,
+            "move_ms": self.move_ms,
+            "full_reserve_ms": self.full_reserve_ms,
+            "seat": self.seat,
+            "turn_started_ms": self.turn_started_ms,
+            "deadline_ms": self.deadline_ms,
+            "reserve_ms": list(self.reserve_ms),
+            "timeouts": list(self.timeouts),
+            "away": list(self.away),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Clock:
+        return cls(
+            data["control"],
+            data["move_ms"],
+            data["full_reserve_ms"],
+            data["seat"],
+            data["turn_started_ms"],
+            data["deadline_ms"],
+            tuple(data["reserve_ms"]),
+            tuple(data["timeouts"]),
+            tuple(data["away"]),
+        )
+
+
+def new_clock(control: str, scale: float = 1.0) -> dict[str, Any] | None:
+    """A new game's clock (no turn running yet), or None for ``none``.  ``scale`` multiplies the control's
+    times (``CLOCK_SCALE``: a test and operations setting, 1 in production)."""
+    spec = CONTROLS[control]
+    if spec.name == NO_CLOCK:
+        return None
+    move, reserve = round(spec.move_seconds * 1000 * scale), round(spec.reserve_seconds * 1000 * scale)
+    return Clock(control, move, reserve, None, None, None, (reserve,) * 4, (0,) * 4, (False,) * 4).to_json()
+
+
+def after_change(
+    clock: dict[str, Any] | None,
+    before: GameRecord | None,
+    after: GameRecord,
+    now_ms: int,
+    by: str,
+    seat: int | None = None,
+) -> dict[str, Any] | None:
+    """The clock of ``after``, the change of ``before`` (None: the game's creation) made at ``now_ms`` ``by``
+    (:data:`MOVES`, ``"back"`` with the ``seat`` coming back, or a change of seats).  A new object: stored
+    clocks are shared between versions and never changed in place."""
+    if clock is None:
+        return None
+    c = Clock.from_json(clock)
+    reserve, timeouts, away = list(c.reserve_ms), list(c.timeouts), list(c.away)
+    if before is not None:
+        for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+            if old.type != new.type:  # another occupant (claimed, left): a fresh seat
+                reserve[i], timeouts[i], away[i] = c.full_reserve_ms, 0, False
+            elif old.token_hash != new.token_hash:  # the same person with a new token: back at the table
+                timeouts[i], away[i] = 0, False
+    mover = turn(before.state) if before is not None and by in MOVES else None
+    if mover is not None:
+        if c.seat == mover and c.turn_started_ms is not None:
+            reserve[mover] = max(0, reserve[mover] - max(0, now_ms - c.turn_started_ms - c.move_ms))
+        if by == "move":
+            timeouts[mover], away[mover] = 0, False
+        elif by == "timeout":
+            timeouts[mover] += 1
+            away[mover] = away[mover] or timeouts[mover] >= AWAY_AFTER
+    if by == "back" and seat is not None:
+        timeouts[seat], away[seat] = 0, False
+    to_move = None if after.waiting else turn(after.state)
+    running = to_move if to_move is not None and after.seats[to_move].type == "human" and not away[to_move] else None
+    if running is None:
+        started = deadline = None
+    elif by in MOVES or c.seat != running or c.deadline_ms is None:  # a new turn: its clock starts now
+        started, deadline = now_ms, now_ms + c.move_ms + reserve[running]
+    else:  # a change of seats elsewhere at the table: the running turn goes on
+        started, deadline = c.turn_started_ms, c.deadline_ms
+    new = Clock(
+        c.control,
+        c.move_ms,
+        c.full_reserve_ms,
+        running,
+        started,
+        deadline,
+        tuple(reserve),
+        tuple(timeouts),
+        tuple(away),
+    )
+    return new.to_json()
+
+
+def computer_seat(record: GameRecord, now_ms: int) -> int | None:
+    """The seat whose turn the computer plays now: an ``ai`` seat's, an away person's, or a person's past the
+    deadline; None otherwise (a person's turn in time, waiting for players, game over)."""
+    types = [s.type for s in record.seats]
+    if "open" in types or ("ai" not in types and record.clock is None):
+        return None  # (most games: no computer seat and no clock, no need to work out the turn; or waiting)
+    seat = turn(record.state)
+    if seat is None:
+        return None
+    if types[seat] == "ai":
+        return seat
+    clock = record.clock
+    if clock is None or types[seat] != "human":
+        return None
+    if clock["away"][seat]:
+        return seat
+    deadline = clock["deadline_ms"]
+    return seat if clock["seat"] == seat and deadline is not None and now_ms >= deadline else None
+
+
+def reason(record: GameRecord, seat: int) -> str:
+    """Why the computer plays ``seat`` (:func:`computer_seat` chose it): ``ai``, ``stand_in`` (away) or ``timeout``."""
+    if record.seats[seat].type == "ai":
+        return "ai"
+    return "stand_in" if record.clock is not None and record.clock["away"][seat] else "timeout"
+
+
+def stand_in_level(record: GameRecord, seat: int) -> str:
+    """The level that plays ``seat``'s turn: an ai seat's own; for a person, the game's takeover level
+    (``options.ai_takeover``), basic when that is null."""
+    own = record.seats[seat]
+    if own.type == "ai":
+        return own.level or DEFAULT_LEVEL
+    return record.options.get("ai_takeover") or STAND_IN_LEVEL
+
+
+def deadline_seconds(record: GameRecord) -> float | None:
+    """The running person's deadline (Unix seconds, as the AI ledger scores), or None when no clock runs."""
+    clock = record.clock
+    if clock is None or clock["deadline_ms"] is None:
+        return None
+    return clock["deadline_ms"] / 1000
+
+
+def clock_view(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The clock as views show it (None without one): whose clock runs and until when, reserves, away seats."""
+    if clock is None:
+        return None
+    keys = ("control", "move_ms", "seat", "turn_started_ms", "deadline_ms", "reserve_ms", "away")
+    return {key: clock[key] for key in keys}
