@@ -89,19 +89,21 @@ def drain_on_term(worker) -> None:
     (with ``Last-Event-ID``) to another process instead of being held until ``graceful_timeout`` and cut.
     The drain runs outside the signal handler (a greenlet callback under gevent, a thread otherwise): the
     interrupted code may hold the hub's lock."""
-    hub = getattr(worker.wsgi, "extensions", {}).get("spades.fanout")
-    if hub is None:
+    extensions = getattr(worker.wsgi, "extensions", {})
+    hubs = [extensions[name] for name in ("spades.fanout", "spades.wakeups") if name in extensions]  # + the lobby's
+    if not hubs:
         return
     stop = worker.handle_exit
 
     def on_term(signum, frame):
         stop(signum, frame)
-        if worker_class == "gevent":
-            import gevent
+        for hub in hubs:
+            if worker_class == "gevent":
+                import gevent
 
-            gevent.get_hub().loop.run_callback(hub.drain)
-        else:
-            threading.Thread(target=hub.drain, name="fanout-drain", daemon=True).start()
+                gevent.get_hub().loop.run_callback(hub.drain)
+            else:
+                threading.Thread(target=hub.drain, name="fanout-drain", daemon=True).start()
 
     signal.signal(signal.SIGTERM, on_term)
 

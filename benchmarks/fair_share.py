@@ -129,6 +129,8 @@ class Person:
                             continue
                         arrived = time.monotonic()
                         entry = json.loads(line[6:])
+                        if "seq" not in entry:  # a table frame (presence, a quick message): not a log event
+                            continue
                         last_id = str(entry["seq"])
                         if entry["type"] in ("bid", "card_played"):
                             if entry["data"]["seat"] != 0:

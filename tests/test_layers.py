@@ -29,7 +29,8 @@ API_MAY_IMPORT = {
     "live": API_SHARED | {"store", "games"},
     "ai_seats": API_SHARED | {"store", "games", "live"},
     "records": API_SHARED | {"store", "games"},
-    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records"},
+    "lobby": API_SHARED | {"store", "games", "live"},
+    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby"},
 }
 API_ROOT = SERVICES / "api"
 

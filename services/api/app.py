@@ -28,18 +28,29 @@ from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
-from services.api.http import live_routes, record_routes  # noqa: F401  (add the live and records routes to v1)
+from services.api.http import live_routes, lobby_routes, record_routes, table_routes  # noqa: F401  (their routes join v1)
 from services.api.http.health import health, healthz
 from services.api.http.inbound import init_inbound
 from services.api.http.json_codec import OrjsonProvider
 from services.api.http.listeners import init_listeners
 from services.api.http.observability import configure_logging, init_observability, note_seat, request_id
-from services.api.http.rate_limits import SlowRefusals, init_protection, limit_creates, limit_exports, limit_hints
+from services.api.http.rate_limits import (
+    SlowRefusals,
+    init_protection,
+    limit_creates,
+    limit_exports,
+    limit_hints,
+    limit_rejoins,
+)
 from services.api.http.request_body import body_guard
 from services.api.http.routes import v1
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
+from services.api.live.presence import PresenceSettings
 from services.api.live.waiting_caps import NO_CAPS, WaitingCaps
+from services.api.live.wakeups import Wakeups
+from services.api.lobby.service import lobby_service
+from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.records.service import records_service
@@ -91,6 +102,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.store"] = store
     app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
     app.extensions["spades.waiting_caps"] = waiting_caps_of(settings)
+    app.extensions["spades.presence"] = PresenceSettings(float(settings["PRESENCE_LEASE_SECONDS"]))
+    app.extensions["spades.wakeups"] = wakeups = Wakeups(store.subscription)
     celery_init_app(app)  # one Celery app per broker node, in app.extensions
     dispatcher = AiDispatcher(
         app.extensions["spades.celery_nodes"], store, float(settings["AI_DECISION_DEADLINE_SECONDS"]), _ai_request_id
@@ -107,9 +120,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         note_seat=note_seat,
         quotas=quotas_of(settings),
         records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
+        tables=ListingHooks(store, float(settings["LOBBY_CHECK_SECONDS"])),
         clock_scale=float(settings["CLOCK_SCALE"]),
     )
     app.extensions["spades.commands"] = ctx
+    app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups)
+    if sweeper is not None:
+        app.extensions["spades.lobby_sweeper"] = sweeper
+        sweeper.start()
     init_records(app, ctx)
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, dispatcher)
     init_observability(app, dispatcher.queue_depth)
@@ -120,6 +138,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limit_hints(app, limiter)
     limit_creates(app, limiter)
     limit_exports(app, limiter, record_routes.wants_export)
+    limit_rejoins(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)

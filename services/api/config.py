@@ -67,6 +67,18 @@ DEFAULTS: dict[str, Any] = {
     "MAX_WAITING_PER_ADDRESS": 100,  # streams, long polls, hints, reviews one client address has waiting (0 = no cap)
     "MAX_WAITING_PER_TOKEN": 10,  # the same per seat token, from any address (0 = no cap)
     "WAITING_LEASE_SECONDS": 90.0,  # a waiting request's slot lapses this long after its process stops renewing it
+    "PRESENCE_LEASE_SECONDS": 20.0,  # a seat counts as connected this long after its last stream or long poll (0 = off)
+    "REMATCH_WAIT_SECONDS": 30.0,  # a rematch keeps the last game's people's seats this long, then computers take them
+    "REJOIN_RATE_LIMIT": "10/minute",  # refused rejoin codes per client address ("" = none)
+    "MAX_MATCHES_PER_ADDRESS": 20,  # quick-match requests one client address has waiting at once (0 = no cap)
+    "MAX_MATCHES_PER_TOKEN": 1,  # the same per seat token sent with the request (0 = no cap)
+    "MATCH_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for quick-match buckets due
+    "MATCH_FORM_LEASE_SECONDS": 5.0,  # a group whose game is not created by then is created by another process
+    "MATCH_IDLE_SECONDS": 30.0,  # a waiting match request its client stopped asking about for this long expires
+    "MATCH_KEEP_SECONDS": 600.0,  # an ended match request (seated, cancelled, expired) stays readable this long
+    "LOBBY_CHECK_SECONDS": 60.0,  # a listed public table is checked against its game this often (expiry, a lost sync)
+    "LOBBY_LOG_SIZE": 1000,  # the lobby's changes kept for GET /v1/tables/stream to resume from
+    "LOBBY_SWEEPER_ENABLED": True,  # run this process's lobby sweeper (quick-match deadlines, table checks)
     "PAUSE_UNWATCHED_SECONDS": 60.0,  # a computer-only game nobody read for this long waits for a read (0 = never)
     "COMPUTER_GAME_PACE_SECONDS": 0.25,  # a computer-only game's computer moves no sooner than this after the last (0 = at once)
     "REFUSAL_DELAY_SECONDS": 1.0,  # under gevent, a 429 is answered this late: a refused flood takes no CPU (0 = at once)
@@ -122,6 +134,17 @@ _CASTS = {
     "MAX_WAITING_PER_ADDRESS": int,
     "MAX_WAITING_PER_TOKEN": int,
     "WAITING_LEASE_SECONDS": float,
+    "PRESENCE_LEASE_SECONDS": float,
+    "REMATCH_WAIT_SECONDS": float,
+    "MAX_MATCHES_PER_ADDRESS": int,
+    "MAX_MATCHES_PER_TOKEN": int,
+    "MATCH_SWEEP_INTERVAL_SECONDS": float,
+    "MATCH_FORM_LEASE_SECONDS": float,
+    "MATCH_IDLE_SECONDS": float,
+    "MATCH_KEEP_SECONDS": float,
+    "LOBBY_CHECK_SECONDS": float,
+    "LOBBY_LOG_SIZE": int,
+    "LOBBY_SWEEPER_ENABLED": flag,
     "PAUSE_UNWATCHED_SECONDS": float,
     "COMPUTER_GAME_PACE_SECONDS": float,
     "REFUSAL_DELAY_SECONDS": float,

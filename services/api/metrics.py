@@ -89,6 +89,45 @@ RECORDS_WRITTEN = Counter(
 RECORD_WRITE_FAILURES = Counter(
     "spades_record_write_failures_total", "Record writes the database refused or missed (retried later)."
 )
+TABLE_MESSAGES = Counter(
+    "spades_table_messages_total",
+    "Quick messages posted to game tables, by outcome (sent, or too_many_messages: refused by the seat's rate limit).",
+    ["outcome"],
+)
+REJOINS = Counter(
+    "spades_rejoins_total",
+    "Rejoin codes redeemed for a new seat token (redeemed), and redeems refused (refused: no live code matched).",
+    ["outcome"],
+)
+REMATCH_SEATS = Counter(
+    "spades_rematch_seats_total",
+    "Rematch seats: games offered (offered), people who took their reserved seat (joined), and reserved seats "
+    "handed to computer stand-ins when the wait ended (released).",
+    ["event"],
+)
+PRESENCE_HOLDS = Counter(
+    "spades_presence_holds_total",
+    "Presence leases taken or renewed by streams and long polls holding a seat's token (each one store call).",
+)
+MATCH_REQUESTS = Counter(
+    "spades_match_requests_total",
+    "Quick-match requests, by event: submitted, seated, cancelled (by their client).",
+    ["outcome"],
+)
+MATCH_REQUESTS_WAITING = Gauge(
+    "spades_match_requests_waiting",
+    "Quick-match requests waiting for a seat now (read from the store by each process's sweeper; every live "
+    "process reports the same figure, so the largest is the current one).",
+    multiprocess_mode="livemax",
+)
+MATCH_SEAT_SECONDS = Histogram(
+    "spades_match_seat_seconds",
+    "From a quick-match request to its seat (the game created with it in it).",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120),
+)
+MATCHES_FORMED = Counter(
+    "spades_matches_formed_total", "Games created by quick match, by how many people sit in them.", ["people"]
+)
 TURN_TIMEOUTS = Counter(
     "spades_turn_timeouts_total", "Person's turns whose clock ran out: the computer made the move (the takeover level)."
 )

@@ -45,8 +45,14 @@ TITLES: dict[str, str] = {
     "too_many_games": "Too many games in play",
     "too_many_computer_games": "Too many computer-only games in play",
     "too_many_waiting": "Too many requests waiting at once",
+    "too_many_matches": "Too many quick-match requests waiting at once",
+    "already_seated": "The match request has its seat already",
     "game_in_play": "The game is still being played",
     "records_unavailable": "The records database is unavailable; retry shortly",
+    "seat_reserved": "The seat is kept for its player from the last game",
+    "invalid_rejoin_code": "No seat has that rejoin code",
+    "rejoin_rate_limited": "Too many refused rejoin codes from this address",
+    "too_many_messages": "Too many quick messages from this seat",
     "internal_error": "Internal server error",
 }
 

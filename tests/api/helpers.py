@@ -15,7 +15,19 @@ from services.engine import GameState, make_rules, new_game, view
 from testkit.http_clients import auth, planned_moves  # noqa: F401 - auth re-exported for the API tests
 from testkit.stored import stored_state  # noqa: F401 - re-exported for the API tests
 
-API_ONLY_FIELDS = ("game_id", "version", "seats", "options", "seeded", "last_seq", "clock", "server_time_ms")
+API_ONLY_FIELDS = (
+    "game_id",
+    "version",
+    "seats",
+    "options",
+    "seeded",
+    "last_seq",
+    "rematch",
+    "reserved",
+    "messages",
+    "clock",
+    "server_time_ms",
+)
 
 
 def holds_within(condition: Callable[[], object], bound: float) -> bool:

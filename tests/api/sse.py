@@ -9,6 +9,8 @@ from typing import Any
 
 import requests
 
+TABLE_FRAMES = frozenset({"presence", "message"})  # the stream's frames that are not log events (no id)
+
 
 @dataclass
 class Message:
@@ -22,6 +24,11 @@ class Message:
 
     def json(self) -> Any:
         return json.loads("\n".join(self.data))
+
+    @property
+    def logged(self) -> bool:
+        """An event of the game's log (not a comment, a ``retry:``, or a table frame: presence, a quick message)."""
+        return self.event is not None and self.event not in TABLE_FRAMES
 
 
 def messages(response: requests.Response) -> Iterator[Message]:
@@ -83,7 +90,7 @@ def events_until(response: requests.Response, last_seq: int) -> list[dict[str, A
     """The events of the stream up to and including ``last_seq`` (checking the framing of each)."""
     found: list[dict[str, Any]] = []
     for message in messages(response):
-        if message.event is None:
+        if not message.logged:
             continue
         event = message.json()
         assert message.id == str(event["seq"]) and message.event == event["type"]

@@ -35,7 +35,7 @@ def _follow(base: str, game_id: str, seen: list[dict[str, Any]], stop: threading
                     stop.wait(0.05)
                     continue
                 for message in messages(response):
-                    if message.event is not None:
+                    if message.logged:
                         seen.append(message.json())
                         if message.event == "game_over":
                             return

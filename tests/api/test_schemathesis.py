@@ -39,13 +39,33 @@ include-operation-id = ["placeBid", "playCard", "decideBlind", "passCards"]
 checks.positive_data_acceptance.expected-statuses = [200, 401, 404, 409, 412, 422]
 
 [[operations]]
-include-operation-id = ["listRecords"]
+include-operation-id = ["listRecords", "listTables"]
 # a schema-valid cursor may be none the listing issued (400)
 checks.positive_data_acceptance.expected-statuses = [200, 400]
 
 [[operations]]
 include-operation-id = ["getGameRecord"]
 checks.positive_data_acceptance.expected-statuses = [200, 404, 409]
+
+[[operations]]
+include-operation-id = ["createRejoinCode", "revokeRejoinCode"]
+# the token holds one seat: another seat's code is refused (403)
+checks.positive_data_acceptance.expected-statuses = [200, 204, 401, 403, 404]
+
+[[operations]]
+include-operation-id = ["redeemRejoinCode"]
+# a schema-valid code is (all but never) no seat's code
+checks.positive_data_acceptance.expected-statuses = [200, 403]
+
+[[operations]]
+include-operation-id = ["joinRematch"]
+# the game is in play: a rematch is for a finished one
+checks.positive_data_acceptance.expected-statuses = [200, 401, 409]
+
+[[operations]]
+include-operation-id = ["postMessage"]
+# a seat posts one message every 2 s
+checks.positive_data_acceptance.expected-statuses = [200, 401, 429]
 """
 
 

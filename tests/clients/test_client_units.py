@@ -204,6 +204,13 @@ def test_the_stream_resumes_after_a_cut_from_the_last_event_it_yielded():
     assert opened == [0, 1] and stream.reconnects == 1
 
 
+def test_the_stream_skips_the_tables_presence_and_message_frames():
+    presence = b'event: presence\ndata: {"seats":[true,false,false,false]}\n\n'
+    message = b'event: message\ndata: {"seat":1,"code":"wow","at_ms":5}\n\n'
+    body = [b"retry: 10\n\n" + presence, frame(1), message, frame(2, "game_over")]
+    assert [e.seq for e in EventStream(lambda last_seq: FakeStream(body), after=0)] == [1, 2]
+
+
 @pytest.mark.parametrize(
     "cut",
     [  # what urllib3's read1 raises when the server's process dies mid-body (reset, or closed) or goes quiet

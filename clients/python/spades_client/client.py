@@ -23,6 +23,7 @@ import requests.utils
 
 from spades_client import moves
 from spades_client.errors import ProblemError, Retryable, problem_error
+from spades_client.lobby import LOBBY_OPERATIONS, LobbyMethods
 from spades_client.models import (
     ClaimedSeat,
     CreatedGame,
@@ -33,8 +34,10 @@ from spades_client.models import (
     LevelsCatalogue,
     RecordPage,
     RecordSummary,
+    RejoinCode,
     RoundReview,
     RulesCatalogue,
+    TableMessage,
 )  # fmt: skip
 from spades_client.moves import MOVE_PATHS, Move, as_move
 from spades_client.sse import EventStream
@@ -46,6 +49,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getGame": ("GET", "/v1/games/{game_id}"),
     "claimSeat": ("POST", "/v1/games/{game_id}/seats/{seat}/claim"),
     "leaveSeat": ("POST", "/v1/games/{game_id}/seats/{seat}/leave"),
+    "createRejoinCode": ("POST", "/v1/games/{game_id}/seats/{seat}/rejoin-code"),
+    "revokeRejoinCode": ("DELETE", "/v1/games/{game_id}/seats/{seat}/rejoin-code"),
+    "redeemRejoinCode": ("POST", "/v1/games/{game_id}/rejoin"),
+    "joinRematch": ("POST", "/v1/games/{game_id}/rematch"),
+    "postMessage": ("POST", "/v1/games/{game_id}/messages"),
     "comeBack": ("POST", "/v1/games/{game_id}/seats/{seat}/back"),
     "placeBid": ("POST", "/v1/games/{game_id}/bids"),
     "playCard": ("POST", "/v1/games/{game_id}/plays"),
@@ -64,6 +72,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getHealth": ("GET", "/healthz"),
     "getReadiness": ("GET", "/readyz"),
     "getMetrics": ("GET", "/metrics"),
+    **LOBBY_OPERATIONS,  # spades_client.lobby
 }
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
@@ -102,7 +111,7 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient:
+class SpadesClient(LobbyMethods):
     """The API at ``base_url``, as one seat (``token``) or a spectator (no token)."""
 
     def __init__(
@@ -158,6 +167,33 @@ class SpadesClient:
     def leave_seat(self, game_id: str, seat: int) -> GameView:
         return GameView.from_dict(
             self._call("leaveSeat", game_id=game_id, seat=seat, json={}, resend_after_fault=False).json()
+        )
+
+    def create_rejoin_code(self, game_id: str, seat: int) -> RejoinCode:
+        """A new code for this seat (the previous one stops working): redeemed on another device, it gives that
+        device a new token for the seat and revokes this client's."""
+        return RejoinCode.from_dict(self._call("createRejoinCode", game_id=game_id, seat=seat, json={}).json())
+
+    def revoke_rejoin_code(self, game_id: str, seat: int) -> None:
+        self._call("revokeRejoinCode", game_id=game_id, seat=seat)
+
+    def redeem_rejoin_code(self, game_id: str, code: str) -> ClaimedSeat:
+        """The code's seat with a new token (this client acts for it from now on); the seat's old token is revoked."""
+        claimed = ClaimedSeat.from_dict(
+            self._call("redeemRejoinCode", game_id=game_id, json={"code": code}, resend_after_fault=False).json()
+        )
+        self.token = claimed.token
+        return claimed
+
+    def join_rematch(self, game_id: str) -> ClaimedSeat:
+        """This seat's place in the rematch of the finished game ``game_id`` (asking first starts it); the answer's
+        ``game_id`` is the next game and ``token`` this person's token in it."""
+        return ClaimedSeat.from_dict(self._call("joinRematch", game_id=game_id, json={}).json())
+
+    def post_message(self, game_id: str, code: str) -> TableMessage:
+        """A quick message (``hello``, ``good_game``, ...: the contract's ``MessageCode``) to the table."""
+        return TableMessage.from_dict(
+            self._call("postMessage", game_id=game_id, json={"code": code}, resend_after_fault=False).json()
         )
 
     def come_back(self, game_id: str, seat: int) -> GameView:

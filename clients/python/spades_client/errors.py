@@ -105,11 +105,17 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "too_many_games": Retryable,
     "too_many_computer_games": Retryable,
     "too_many_waiting": Retryable,
+    "too_many_matches": Retryable,
+    "already_seated": Conflict,  # cancelling a quick-match request that has its seat
     "round_not_finished": Conflict,
     "review_unavailable": Retryable,
     "game_in_play": GameInPlay,
     "records_unavailable": Retryable,
     "invalid_rules": InvalidRules,
+    "seat_reserved": Conflict,
+    "invalid_rejoin_code": Unauthorized,
+    "rejoin_rate_limited": Retryable,
+    "too_many_messages": Retryable,
 }
 
 

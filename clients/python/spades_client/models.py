@@ -137,6 +137,41 @@ class SeatInfo(Body):
     type: str
     level: str | None
     claimable: bool
+    connected: bool | None = None  # only in a view read with get_game
+
+
+@dataclass
+class TableMessage(Body):
+    """A quick message: ``code`` is one of the contract's ``MessageCode``."""
+
+    SCHEMA: ClassVar[str] = "TableMessage"
+    seat: int
+    code: str
+    at_ms: int
+
+
+@dataclass
+class RematchLink(Body):
+    SCHEMA: ClassVar[str] = "RematchLink"
+    game_id: str
+
+
+@dataclass
+class SeatReservation(Body):
+    """A rematch's seats kept for the last game's people until ``until_ms`` (server time)."""
+
+    SCHEMA: ClassVar[str] = "SeatReservation"
+    seats: list[int]
+    until_ms: int
+    previous_game_id: str
+
+
+@dataclass
+class RejoinCode(Body):
+    SCHEMA: ClassVar[str] = "RejoinCode"
+    game_id: str
+    seat: int
+    code: str
 
 
 @dataclass
@@ -144,6 +179,7 @@ class GameOptionsView(Body):
     SCHEMA: ClassVar[str] = "GameOptionsView"
     ai_takeover: str | None
     hints: bool
+    public: bool = False  # listed among the public tables (absent from older games: false)
     clock: str | None = None  # the time control's name
 
 
@@ -212,6 +248,10 @@ class GameView(Body):
     pass_count: int | None = None
     passing_seats: list[int] | None = None
     passes: PassExchange | None = None
+    # Table life: a rematch offered, a rematch's kept seats, and (only in get_game) the last quick messages.
+    rematch: RematchLink | None = None
+    reserved: SeatReservation | None = None
+    messages: list[TableMessage] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -484,5 +524,5 @@ MODELS: tuple[type[Body], ...] = (
     CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue,
     TimeControl, Level,
     LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, GameRecordDocument, RecordSummarySeat,
-    RecordSummary, RecordPage, FieldError, Problem,
+    RecordSummary, RecordPage, FieldError, Problem, TableMessage, RematchLink, SeatReservation, RejoinCode,
 )  # fmt: skip

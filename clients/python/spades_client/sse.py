@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import requests
 from urllib3.exceptions import ProtocolError, ReadTimeoutError
@@ -28,6 +29,7 @@ from spades_client.models import Event
 log = logging.getLogger(__name__)
 
 END_TYPE = "game_over"  # the server closes the stream right after it
+TABLE_FRAMES = frozenset({"presence", "message"})  # the stream's table frames (no id): skipped, a bot needs none
 DEFAULT_RETRY_MS = 2000  # until the stream's first ``retry:`` says otherwise
 LINE_END = re.compile(r"\r\n|\r|\n")  # the server ends lines with LF; a CR and LF split by a read read as two ends
 
@@ -100,8 +102,10 @@ class EventStream:
         after: int = 0,
         max_failures: int = 10,
         sleep: Callable[[float], None] = time.sleep,
+        model: Any = Event,
     ) -> None:
         self._open = open_connection
+        self._model = model  # what each message's data is: a game's Event, or the lobby's TableChange
         self.last_seq = after
         self.max_failures = max_failures
         self.reconnects = 0
@@ -141,9 +145,9 @@ class EventStream:
                 for line in lines_of(response):
                     message = parser.line(line)
                     retry_ms = parser.retry_ms or retry_ms
-                    if message is None:
+                    if message is None or message.event in TABLE_FRAMES:  # presence, quick messages: not log events
                         continue
-                    event = Event.from_dict(json.loads(message.data))
+                    event = self._model.from_dict(json.loads(message.data))
                     self.last_seq = event.seq
                     failures = 0
                     yield event

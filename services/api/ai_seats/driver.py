@@ -54,6 +54,7 @@ from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.clocks import deadline_seconds, stand_in_level
 from services.api.games.commands import Collaborators, apply_ai_move
+from services.api.games.rematch import release_due
 from services.api.metrics import (
     AI_DECISION_SECONDS,
     AI_FALLBACK_MOVES,
@@ -254,8 +255,12 @@ class AiDriver:
                 self.store.expect_turn(game_id, now + self.dispatcher.deadline)
 
     def recover(self, game_id: str) -> None:
-        """An AI turn is overdue: apply its result if it exists, else send it (again)."""
+        """An AI turn is overdue: apply its result if it exists, else send it (again).  (Or the wait for a
+        rematch's reserved seats ended: :func:`services.api.games.rematch.release_due`.)"""
         record = self.store.load(game_id)
+        if record is not None and record.table.get("reserved"):  # a rematch's seats kept for their people
+            release_due(self.ctx, game_id, int(self.clock() * 1000))
+            return
         seat = ai_seat_to_move(record, round(self.clock() * 1000)) if record is not None else None
         if record is None or seat is None:
             due = deadline_seconds(record) if record is not None else None

@@ -21,13 +21,16 @@ from typing import Any, NamedTuple
 from services.api.games import clock_events, clocks, idempotency, quotas
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
+from services.api.games.creation import commit_created
 from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
+from services.api.games.table_hooks import NO_TABLES, TableHooks
+from services.api.games.table_state import check_claim
 from services.api.games.tokens import hash_token, new_game_id, new_token
-from services.api.metrics import GAMES_CREATED, GAMES_FINISHED, MOVES
+from services.api.metrics import GAMES_FINISHED, MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import (
     GameRecord,
@@ -72,7 +75,17 @@ class Collaborators:
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
     records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
+    tables: TableHooks = NO_TABLES  # public tables listed (services.api.games.table_hooks)
     clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
+
+
+@dataclass(frozen=True, slots=True)
+class FixedIds:
+    """A game whose id and whose people's seat-token hashes were chosen before it was created (a quick
+    match's group, services.api.lobby): creating it again finds it made, and no token is handed out."""
+
+    game_id: str
+    token_hashes: tuple[str | None, ...]
 
 
 def load(store: GameStore, game_id: str) -> GameRecord:
@@ -84,8 +97,11 @@ def load(store: GameStore, game_id: str) -> GameRecord:
     return record
 
 
-def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play."""
+def create_game(
+    ctx: Collaborators, body: dict[str, Any], creators: tuple[str, ...] = (), fixed: FixedIds | None = None
+) -> dict[str, Any] | None:
+    """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play.
+    With ``fixed``, the game of those ids, or None when it exists already."""
     seed = body.get("seed")
     if seed is not None and not ctx.allow_seeded:
         raise ApiError(
@@ -104,16 +120,25 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
     state = new_game(rules, seed)
     seats: list[Seat] = []
     tokens: list[str | None] = []
-    for spec in body["seats"]:
-        token = new_token() if spec["type"] == "human" else None
+    for i, spec in enumerate(body["seats"]):
+        token = new_token() if spec["type"] == "human" and fixed is None else None
         level = spec.get("level", DEFAULT_LEVEL) if spec["type"] == "ai" else None
-        seats.append(Seat(spec["type"], level, hash_token(token) if token else None))
+        token_hash = hash_token(token) if token else fixed.token_hashes[i] if fixed else None
+        seats.append(Seat(spec["type"], level, token_hash))
         tokens.append(token)
     options = dict(body["options"])
     options["clock"] = options.get("clock") or clocks.default_control(s.type for s in seats)
     now = now_ms()
     record = GameRecord(
-        new_game_id(), 1, seats, "", options, seeded=seed is not None, creators=creators, created_ms=now, changed_ms=now
+        fixed.game_id if fixed else new_game_id(),
+        1,
+        seats,
+        "",
+        options,
+        seeded=seed is not None,
+        creators=creators,
+        created_ms=now,
+        changed_ms=now,
     )
     record = record.with_state(state)
     record.clock = clocks.new_clock(options["clock"], ctx.clock_scale)
@@ -123,22 +148,10 @@ def create_game(ctx: Collaborators, body: dict[str, Any], creators: tuple[str, .
         record.started = True
         events += log_entries(record, [round_started(state)])
     events += clock_events.closing(record, None)
-    quotas.hold(ctx.store, ctx.quotas, record)  # a 429 when a creator holds too many games already
-    try:  # each step before the commit may be refused by the store (its ledger or outbox shard failing over)
-        ctx.ai.before_commit(record)
-        if ctx.records:
-            ctx.records.created(ctx.store, record)
-        committed = ctx.store.commit(record, None, events)
-    except NotReplicated:
-        raise  # written: it stays held
-    except Exception:
-        quotas.release(ctx.store, record)
-        raise
-    if not committed:  # a 128-bit id collision: practically never
-        quotas.release(ctx.store, record)
-        raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")
-    GAMES_CREATED.inc()
-    ctx.ai.after_commit(record, read=True)
+    if not commit_created(ctx, record, events, repeated=fixed is not None):
+        if fixed is not None:
+            return None  # made already (its creation repeated): its holds are its own
+        raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")  # a 128-bit id collision
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
         item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
@@ -166,6 +179,8 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
             raise ApiError(409, "seat_taken", f"Seat {seat} is not open.")
         if record.state.phase == "game_over":
             raise ApiError(409, "game_over", "The game is over.")
+        if record.table:
+            check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))
@@ -175,8 +190,10 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
             events += log_entries(nxt, [round_started(nxt.state)])
         events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
+        ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt)
+            ctx.tables.after_seats(nxt)
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
@@ -198,8 +215,10 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
         events += [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
         events += clock_events.closing(nxt, record)
         ctx.ai.before_commit(nxt)
+        ctx.tables.before_seats(nxt)
         if ctx.store.commit(nxt, record, events):
             ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
+            ctx.tables.after_seats(nxt)
             return game_view(nxt, None, ctx.cache)
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
@@ -280,6 +299,7 @@ def _ended(ctx: Collaborators, record: GameRecord) -> None:
     quotas.release(ctx.store, record)
     if ctx.records:
         ctx.records.finished(ctx.store, record)
+    ctx.tables.after_seats(record)  # a public table is listed no more
 
 
 def make_move(ctx: Collaborators, game_id: str, request: MoveRequest) -> dict[str, Any]:

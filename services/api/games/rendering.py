@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from services.api.games.clocks import clock_view
+from services.api.games.table_state import reserved_seats, table_view
 from services.api.store.protocol import GameRecord
 from services.engine import GameState, completed_tricks, last_trick, view
 from services.engine import round_view as round_json
@@ -135,7 +136,12 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
 
 
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
-    return [{"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable} for i, s in enumerate(record.seats)]
+    """Each seat: its type, level and whether a claim may take it (not a seat reserved for a rematch's person)."""
+    reserved = reserved_seats(record) if record.table else ()
+    return [
+        {"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable and i not in reserved}
+        for i, s in enumerate(record.seats)
+    ]
 
 
 def game_view(
@@ -157,6 +163,8 @@ def game_view(
     data["options"] = record.options
     data["seeded"] = record.seeded
     data["last_seq"] = record.seq  # where a client resumes the events (/events?after=, /stream) from this view
+    if record.table:  # a rematch offered, or seats reserved (services.api.games.table_state)
+        data.update(table_view(record))
     data["clock"] = clock_view(record.clock)  # a version's clock never changes: cached with the view
     if record.waiting:
         data["phase"] = "waiting"

@@ -18,9 +18,16 @@ from services.api.games.log_retention import check_resumable, skipped_past, too_
 from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat
 from services.api.http.routes import collaborators, json_response, query_args, seen, v1, waiting_slot
-from services.api.live.stream import StreamSettings, resume_point, sse_frames
+from services.api.live.presence import Renewals, SeatPresence
+from services.api.live.stream import StreamSettings, TableFeed, resume_point, sse_frames
 from services.api.problems import invalid_request
 from services.api.store.protocol import now_ms
+
+
+def seat_presence(game_id: str, seat: int | None) -> SeatPresence:
+    """This request's part in the game's presence (:mod:`services.api.live.presence`)."""
+    settings = current_app.extensions["spades.presence"]
+    return SeatPresence(collaborators().store, settings, game_id, seat)
 
 
 @v1.get("/games/<game_id>/events")
@@ -36,7 +43,12 @@ def events(game_id: str) -> Response:
     page = int(current_app.config["EVENTS_PAGE_SIZE"])
     with waiting_slot(token, wait > 0) as slot:
         hub = current_app.extensions["spades.fanout"]
-        found = hub.wait_events(game_id, query["after"], page, wait, slot.renew, slot.renew_seconds)
+        renew = Renewals((slot.renew, slot.renew_seconds))
+        if wait > 0 and seat is not None:  # a seat's long poll: its person is at the table (live/presence.py)
+            presence = seat_presence(game_id, seat)
+            presence.hold()
+            renew = Renewals((slot.renew, slot.renew_seconds), (presence.renew, presence.renew_seconds))
+        found = hub.wait_events(game_id, query["after"], page, wait, renew, renew.seconds)
     if skipped_past(query["after"], found):  # trimmed since the record was read
         raise too_far_behind(found[0]["seq"])
     now = now_ms()  # a turn_clock entry carries the time it left at (the client's countdown starts from it)
@@ -69,17 +81,20 @@ def stream(game_id: str) -> Response:
     config = current_app.config
     gate = current_app.extensions["spades.pauses"]
     slot = waiting_slot(token)  # released when the server closes the response, whatever ended it
+    presence = seat_presence(game_id, seat)  # a seat's: held; a spectator's: lapsed leases dropped
+    renew = Renewals((slot.renew, slot.renew_seconds), (presence.renew, presence.renew_seconds))
     settings = StreamSettings(
         heartbeat_seconds=float(config["STREAM_HEARTBEAT_SECONDS"]),
         max_seconds=float(config["STREAM_MAX_SECONDS"]),
         page_size=int(config["EVENTS_PAGE_SIZE"]),
         touch_seconds=gate.seconds / 2,  # an open stream keeps watching a computer-only game
-        renew_seconds=slot.renew_seconds,
+        renew_seconds=renew.seconds,
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
+    table = TableFeed(presence.hold(), record.version)
     frames = sse_frames(
-        hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only, renew=slot.renew
+        hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only, renew=renew, table=table
     )
     response = Response(frames, 200, headers, mimetype="text/event-stream")
     response.call_on_close(slot.release)

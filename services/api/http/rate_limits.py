@@ -34,8 +34,16 @@ from services.api.http.listeners import Listeners
 from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import MAX_INT64, ApiError, ascii_int, problem_response
 
-SCOPE_CODES = {"create": "create_rate_limited", "export": "export_rate_limited"}  # a scope's refusal code
-REFUSED_WHAT = {"create_rate_limited": "games created from this address", "export_rate_limited": "record exports"}
+SCOPE_CODES = {  # a scope's refusal code
+    "create": "create_rate_limited",
+    "export": "export_rate_limited",
+    "rejoin": "rejoin_rate_limited",
+}
+REFUSED_WHAT = {
+    "create_rate_limited": "games created from this address",
+    "export_rate_limited": "record exports",
+    "rejoin_rate_limited": "refused rejoin codes from this address",
+}
 EXPOSED_HEADERS = [
     "ETag",
     "Link",
@@ -186,15 +194,40 @@ def limit_exports(app: Flask, limiter: Limiter, is_export: Callable[[], bool]) -
     )
 
 
+def limit_rejoins(app: Flask, limiter: Limiter) -> None:
+    """``REJOIN_RATE_LIMIT`` per client address on redeeming a rejoin code (``POST /v1/games/{id}/rejoin``),
+    counting only the redeems refused: guessing codes (:mod:`services.api.games.rejoin`) is bounded by it, a
+    person who types theirs right is never held back."""
+    _limit_per_address(
+        app,
+        limiter,
+        "v1.redeem_rejoin_code",
+        app.config["REJOIN_RATE_LIMIT"],
+        "rejoin",
+        deduct_when=lambda response: response.status_code != 200,
+    )
+
+
 def _limit_per_address(
-    app: Flask, limiter: Limiter, endpoint: str, limit: str, scope: str, exempt_when: Callable[[], bool] | None = None
+    app: Flask,
+    limiter: Limiter,
+    endpoint: str,
+    limit: str,
+    scope: str,
+    exempt_when: Callable[[], bool] | None = None,
+    deduct_when: Callable[[Response], bool] | None = None,
 ) -> None:
     """``limit`` per client address on one route (none when empty), its refusals coded by ``scope``
     (:data:`SCOPE_CODES`); wrapped around the registered view, as :func:`limit_hints` does."""
     if not limit:
         return
     app.view_functions[endpoint] = limiter.limit(
-        limit, key_func=client_address, override_defaults=False, scope=scope, exempt_when=exempt_when
+        limit,
+        key_func=client_address,
+        override_defaults=False,
+        scope=scope,
+        exempt_when=exempt_when,
+        deduct_when=deduct_when,
     )(app.view_functions[endpoint])
 
 

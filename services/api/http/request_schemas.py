@@ -123,7 +123,7 @@ class SeatRequest(StrictSchema):
 
 
 # A game's options when the request leaves them out (every game stores every option).
-DEFAULT_OPTIONS: dict[str, Any] = {"ai_takeover": DEFAULT_LEVEL, "hints": True}
+DEFAULT_OPTIONS: dict[str, Any] = {"ai_takeover": DEFAULT_LEVEL, "hints": True, "public": False}
 
 
 class GameOptionsRequest(StrictSchema):
@@ -131,6 +131,7 @@ class GameOptionsRequest(StrictSchema):
         allow_none=True, load_default=DEFAULT_OPTIONS["ai_takeover"], validate=validate.OneOf(AI_LEVELS)
     )
     hints = StrictBoolean(load_default=DEFAULT_OPTIONS["hints"])
+    public = StrictBoolean(load_default=DEFAULT_OPTIONS["public"])  # listed in the lobby (GET /v1/tables)
     clock = StrictString(validate=validate.OneOf(list(CONTROLS)))  # absent: clocks.default_control at create
 
 

@@ -79,6 +79,9 @@ class GameView(Schema):
     options = Codes()  # the game's stored options (openapi: GameOptionsView)
     seeded = fields.Boolean()  # created with a client-chosen seed: its creator can compute the deals
     last_seq = fields.Integer()  # the seq of the last event at this version: resume events after it
+    rematch = Codes()  # table life: {game_id} of the rematch offered once the game is over
+    reserved = Codes()  # table life: {seats, until_ms, previous_game_id} while a rematch keeps seats for people
+    messages = Codes()  # table life: the last quick messages ([TableMessage]), added at each GET (view_bodies)
     clock = Codes(allow_none=True)  # rendered by clocks.clock_view (openapi: TurnClock), null without a clock
     server_time_ms = fields.Integer()  # the server's time as the response left: added at dump, never cached
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
@@ -16,12 +15,13 @@ from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
 from services.api.games.quotas import creator_ids
-from services.api.games.rendering import RenderedRounds, game_view
+from services.api.games.rendering import game_view
 from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
 from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
 from services.api.http.rate_limits import client_address
+from services.api.http.view_bodies import live_view_body, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.api.store.protocol import GameRecord, now_ms
@@ -50,16 +50,6 @@ def json_response(schema: Schema, data: Any, status: int = 200, headers: dict[st
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
-
-
-def view_body(data: dict[str, Any]) -> bytes:
-    """A game view's JSON body, through the GameView schema: the finished
-    rounds are spliced in as the bytes :func:`services.api.games.rendering.rendered_rounds` keeps,
-    in one copy (a late view is tens of KB)."""
-    dumped = response_schemas.dump_game_view(data)
-    history = dumped.pop("history")
-    rounds = history.text if isinstance(history, RenderedRounds) else orjson.dumps(history)
-    return b"".join((orjson.dumps(dumped)[:-1], b',"history":', rounds, b"}"))
 
 
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:
@@ -121,6 +111,9 @@ def _load_body(schema: Schema, allow_empty: bool = False) -> dict[str, Any]:
         raise invalid_request([{"field": "body", "message": "nested too deeply"}]) from None
 
 
+load_body = _load_body  # for the other route modules of the blueprint
+
+
 def query_args(schema: Schema) -> dict[str, Any]:
     try:
         return schema.load(request.args.to_dict())
@@ -151,13 +144,14 @@ def get_game(game_id: str) -> Response:
     note_seat(seat)
     seen(record)
     cache = ctx.cache
-    key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body
-    body = cache.get(key) if cache is not None else None
-    if body is None:
-        body = view_body(game_view(record, seat, cache))
+    key = ("json", game_id, record.version, seat)  # a version never changes: cache the rendered body's parts
+    parts = cache.get(key) if cache is not None else None
+    if parts is None:
+        parts = view_parts(game_view(record, seat, cache))
         if cache is not None:
-            cache.put(key, body)
-    return _view_body_response(with_server_time(body), record.version)
+            cache.put(key, parts)
+    connected, messages = ctx.store.table_extras(game_id, now_ms())  # read now: never in the cache
+    return _view_body_response(with_server_time(live_view_body(parts, record, connected, messages)), record.version)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")

@@ -34,6 +34,7 @@ _JSON_HEADERS = [*_COMMON, ("Content-Security-Policy", _JSON_CSP)]
 _DOCS_HEADERS = [*_COMMON, ("Content-Security-Policy", _DOCS_CSP)]
 _PLAY_HEADERS = [*_COMMON, ("Content-Security-Policy", _PLAY_CSP)]
 _NO_STORE = ("Cache-Control", "no-store")  # game views hold a private hand: never cached
+_NO_STORE_PATHS = ("/v1/games", "/v1/matches", "/v1/tables")  # and a match its seat's token; tables change
 
 StartResponse = Callable[..., Any]
 
@@ -57,7 +58,7 @@ class Edge:
     """Gives each request an id (a well-formed ``X-Request-ID`` is kept, else a
     new random one) and its start time in the WSGI environ, and adds to the
     response ``X-Request-ID`` and the security headers the app did not set;
-    ``/v1/games`` responses are always ``Cache-Control: no-store``; every
+    ``/v1/games``, ``/v1/matches`` and ``/v1/tables`` responses are always ``Cache-Control: no-store``; every
     ``Location`` is a path (:func:`as_path`)."""
 
     def __init__(self, app: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
@@ -75,7 +76,7 @@ class Edge:
             extra = _PLAY_HEADERS
         else:
             extra = _JSON_HEADERS
-        no_store = path.startswith("/v1/games")
+        no_store = path.startswith(_NO_STORE_PATHS)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             present = {name.lower() for name, _ in headers}

@@ -12,6 +12,10 @@ A listener reads the store on its first wait (after its game's subscription is c
 published events do not follow its cursor (a gap), after the subscription was re-established (a
 reconnect may have dropped messages) and whenever a wait times out.  Nothing here filters by seat:
 callers pass every event through :func:`services.api.games.events.visible_event`.
+
+The channel also carries *notices* (:mod:`services.api.store.table_life`: presence changes, quick messages),
+JSON objects where a commit publishes an array: never log events, they go only to the listeners that asked for
+them (a stream's), and a lost one is not recovered (the view reads presence and messages at each ``GET``).
 """
 
 from __future__ import annotations
@@ -34,12 +38,14 @@ log = logging.getLogger(__name__)
 class Listener:
     """One waiting client's place in the hub: the events published for its game since its last wait."""
 
-    def __init__(self, hub: FanoutHub, game_id: str) -> None:
+    def __init__(self, hub: FanoutHub, game_id: str, notices: bool = False) -> None:
         self._hub = hub
         self.game_id = game_id
         self._inbox: list[dict[str, Any]] = []
         self._resync = True  # the first wait reads the store
         self._wake = threading.Event()
+        self.wants_notices = notices  # a stream: presence and quick messages end its wait too
+        self._notices: list[dict[str, Any]] = []
 
     def deliver(self, events: list[dict[str, Any]] | None) -> None:
         """Called by the reader (under the hub's lock): new events, or None for "re-read the store"."""
@@ -49,15 +55,31 @@ class Listener:
             self._inbox.extend(events)
         self._wake.set()
 
+    def notify(self, notice: dict[str, Any]) -> None:
+        """Called by the reader (under the hub's lock): a table notice (presence, a quick message), kept only by a
+        listener that wants them."""
+        if self.wants_notices:
+            self._notices.append(notice)
+            self._wake.set()
+
+    def take_notices(self) -> list[dict[str, Any]]:
+        """The notices delivered since the last call (:mod:`services.api.store.table_life`)."""
+        with self._hub.lock:
+            notices, self._notices = self._notices, []
+        return notices
+
     def wake(self) -> None:
         """End the current wait early (the hub is draining)."""
         self._wake.set()
 
     def wait(self, after: int, limit: int, seconds: float) -> list[dict[str, Any]]:
-        """Up to ``limit`` events after ``after``, waiting up to ``seconds`` for the first one."""
+        """Up to ``limit`` events after ``after``, waiting up to ``seconds`` for the first one (or for a notice, for
+        a listener that wants them: then possibly none)."""
         deadline = self._hub.clock() + seconds
         while True:
             found = self._take(after, limit)
+            if not found and self._notices:
+                return found
             remaining = deadline - self._hub.clock()
             if found or remaining <= 0 or self._hub.draining:
                 return found if found or seconds <= 0 else self._read(after, limit)  # a timeout re-checks
@@ -157,16 +179,17 @@ class FanoutHub(ChannelReader):
                 renew()
 
     @contextmanager
-    def listen(self, game_id: str) -> Iterator[Listener]:
-        """A listener on the game for the block's duration; leaving it drops the subscription with the last one."""
-        listener = self._join(game_id)
+    def listen(self, game_id: str, notices: bool = False) -> Iterator[Listener]:
+        """A listener on the game for the block's duration; leaving it drops the subscription with the last one.
+        With ``notices``, it also takes the game's table notices (:meth:`Listener.take_notices`)."""
+        listener = self._join(game_id, notices)
         try:
             yield listener
         finally:
             self._leave(listener)
 
-    def _join(self, game_id: str) -> Listener:
-        listener = Listener(self, game_id)
+    def _join(self, game_id: str, notices: bool = False) -> Listener:
+        listener = Listener(self, game_id, notices)
         channel = notify_channel(game_id)
         with self.lock:
             self._start_reader()
@@ -209,6 +232,10 @@ class FanoutHub(ChannelReader):
                 return  # a message or confirmation for a game nobody waits on any more
             if kind == "subscribed" and not game.confirmed.is_set():
                 game.confirmed.set()
+                return
+            if isinstance(events, dict):  # a table notice (an object; a commit's events are an array): no log event
+                for listener in game.listeners:
+                    listener.notify(events)
                 return
             # a message's events, or None: re-subscribed after a reconnect (messages may have been lost)
             # or an unreadable message

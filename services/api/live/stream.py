@@ -26,6 +26,7 @@ from services.api.games.log_retention import skipped_past
 from services.api.live.fanout import FanoutHub
 from services.api.problems import int_param
 from services.api.store.protocol import now_ms
+from services.api.store.table_life import MESSAGE_NOTICE, PRESENCE_NOTICE
 
 MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 MAX_EVENT_ID = 10**16 - 1  # the contract's Last-Event-ID: 1 to 16 digits
@@ -33,6 +34,7 @@ RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clien
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
 LEFT_TYPES = ("seat_left", "seat_away")  # after one the game may be left to computers alone: the stream touches it
+REJOINED_TYPE = "seat_rejoined"  # the seat's token was replaced: a stream holding the old one ends
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,36 @@ def frame(entry: dict[str, Any]) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (entry["seq"], entry["type"].encode(), orjson.dumps(entry))
 
 
+def notice_frame(kind: str, data: dict[str, Any]) -> bytes:
+    """A table notice as an SSE message: no ``id`` (not a log event: a reconnect neither resumes from nor replays
+    it), ``event: presence`` or ``event: message``."""
+    return b"event: %s\ndata: %s\n\n" % (kind.encode(), orjson.dumps(data))
+
+
+@dataclass(frozen=True)
+class TableFeed:
+    """What a stream adds to the log's events (:mod:`services.api.store.table_life`): presence, starting with
+    ``presence`` (each seat's connected flag when it opened; None: not known), and quick messages; ``version``
+    is the game's when it opened: a ``seat_rejoined`` of the stream's own seat after it means the stream's token
+    was replaced, and the stream ends after sending it (its reconnect is a ``401``)."""
+
+    presence: list[bool] | None
+    version: int
+
+
+def _notice_frames(notices: list[dict[str, Any]], told: list[list[bool] | None]) -> list[bytes]:
+    """The frames of a read's notices: every message, a presence only when it differs from the last one told."""
+    frames = []
+    for notice in notices:
+        kind = notice.get("notice")
+        if kind == PRESENCE_NOTICE and notice.get("seats") != told[0]:
+            told[0] = notice["seats"]
+            frames.append(notice_frame(kind, {"seats": notice["seats"]}))
+        elif kind == MESSAGE_NOTICE:
+            frames.append(notice_frame(kind, {k: v for k, v in notice.items() if k != "notice"}))
+    return frames
+
+
 def sse_frames(
     hub: FanoutHub,
     game_id: str,
@@ -74,6 +106,7 @@ def sse_frames(
     touch: Callable[[], None] | None = None,
     touching: bool = True,
     renew: Callable[[], None] | None = None,
+    table: TableFeed | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
@@ -87,7 +120,9 @@ def sse_frames(
     (:mod:`services.api.ai_seats.pauses`), and one its players left to computers.  With ``renew`` and
     ``renew_seconds``, ``renew()`` every ``renew_seconds``, checked before each read, and no read waits
     longer: the lease of the stream's slot among its client's waiting requests
-    (:mod:`services.api.live.waiting_caps`) never lapses while it is open, whatever the heartbeat."""
+    (:mod:`services.api.live.waiting_caps`) never lapses while it is open, whatever the heartbeat.  With
+    ``table`` (:class:`TableFeed`), the stream also carries presence and quick messages as they are published,
+    and ends after a ``seat_rejoined`` that revoked its own token."""
     started = clock()
     deadline = started + settings.max_seconds
     every = settings.touch_seconds
@@ -95,8 +130,12 @@ def sse_frames(
     renew_every = settings.renew_seconds if renew is not None else 0.0
     next_renew = started + renew_every
     cursor = after
-    yield b"retry: %d\n\n" % RETRY_MS
-    with hub.listen(game_id) as listener:  # left when the server closes the generator (a dropped client)
+    told = [table.presence if table else None]  # the presence last sent
+    first = notice_frame(PRESENCE_NOTICE, {"seats": told[0]}) if told[0] is not None else b""
+    yield b"retry: %d\n\n%s" % (RETRY_MS, first)
+    sent = started  # when the last bytes went out: a keep-alive only after a heartbeat without any
+    listening = hub.listen(game_id, notices=True) if table is not None else hub.listen(game_id)
+    with listening as listener:  # left when the server closes the generator (a dropped client)
         while True:
             now = clock()
             remaining = deadline - now
@@ -112,20 +151,35 @@ def sse_frames(
                     next_renew = now + renew_every
                 wait = min(wait, renew_every)
             found = listener.wait(cursor, settings.page_size, wait)
+            frames = _notice_frames(listener.take_notices(), told) if table is not None else []
             if not found:
-                yield KEEP_ALIVE
+                waited = now + wait  # (as the clock is read once a loop) when this wait ran out
+                if frames or waited - sent >= settings.heartbeat_seconds:  # a wait cut short to renew: quiet
+                    yield b"".join(frames) or KEEP_ALIVE
+                    sent = waited
                 continue
             if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
                 return
-            frames, ended, sent_ms = [], False, now_ms()
+            ended, sent_ms = False, now_ms()
             for entry in found:
                 visible = visible_event(entry, seat)
                 cursor = visible["seq"]
                 touching = touching or visible["type"] in LEFT_TYPES
                 frames.append(frame(delivered(visible, sent_ms)))  # a turn_clock frame: with the server's time
-                if visible["type"] == END_TYPE:
+                if visible["type"] == END_TYPE or (table is not None and _revoked(visible, seat, table.version)):
                     ended = True
                     break
             yield b"".join(frames)  # one write per page read, not one per event
+            sent = now
             if ended:
                 return
+
+
+def _revoked(entry: dict[str, Any], seat: int | None, since: int) -> bool:
+    """Whether ``entry`` replaced the token of the stream's seat after the stream opened (at version ``since``)."""
+    return (
+        entry["type"] == REJOINED_TYPE
+        and seat is not None
+        and entry["data"].get("seat") == seat
+        and (entry["version"] > since)
+    )

@@ -24,6 +24,9 @@ from typing import Any
 import orjson
 
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
+from services.api.store.memory_matches import MatchesMemory, MemoryMatches
+from services.api.store.memory_table_life import MemoryTableLife, TableBackend
+from services.api.store.memory_tables import MemoryTables, TablesMemory
 from services.api.store.protocol import (
     GameRecord,
     Notice,
@@ -56,6 +59,9 @@ class MemoryBackend:
     written: dict[str, int] = field(default_factory=dict)  # game id -> the version record_written was told
     kept: dict[str, float] = field(default_factory=dict)  # game id -> the last keep_game's seconds
     waiting: dict[str, dict[str, float]] = field(default_factory=dict)  # holder -> slot -> its lease's end
+    table: TableBackend = field(default_factory=TableBackend)  # presence, messages, rejoin codes
+    tables: TablesMemory = field(default_factory=TablesMemory)  # the public tables' listing (memory_tables)
+    matches: MatchesMemory = field(default_factory=MatchesMemory)  # quick match's buckets (memory_matches)
 
     def publish(self, channel: str, payload: bytes) -> None:
         """SPUBLISH's part (call with ``changed`` held)."""
@@ -93,7 +99,7 @@ class MemorySubscription:
                 subscribers.discard(self)
 
 
-class MemoryStore:
+class MemoryStore(MemoryTableLife, MemoryTables, MemoryMatches):
     """One API process's view of a :class:`MemoryBackend` (a fresh backend by default)."""
 
     def __init__(

@@ -22,7 +22,10 @@ from typing import Any, Protocol
 import orjson
 
 from services.api.store.fair_share import FairShareStore
+from services.api.store.lobby_tables import TableListing
+from services.api.store.matches import MatchQueue
 from services.api.store.record_outbox import RecordOutbox
+from services.api.store.table_life import TableLifeStore
 from services.api.store.waiting_slots import WaitingSlots
 from services.engine import GameState, from_json, to_json_parts
 
@@ -111,6 +114,7 @@ class GameRecord:
     creators: tuple[str, ...] = ()  # who created it, hashed (services.api.games.quotas): released at game over
     created_ms: int = 0  # when it was created (Unix ms): its record's timestamps (services.api.records)
     changed_ms: int = 0  # when this version was made (Unix ms): a finished game's end, an abandoned one's last change
+    table: dict[str, Any] = field(default_factory=dict)  # rematch links and reserved seats (games.rematch); replaced
     clock: dict[str, Any] | None = None  # the turn clock (services.api.games.clocks), None without one
 
     @cached_property
@@ -150,6 +154,7 @@ class GameRecord:
             self.creators,
             self.created_ms,
             self.changed_ms,
+            self.table,
             self.clock,
         )
 
@@ -178,6 +183,8 @@ class GameRecord:
             meta["by"] = self.creators
         if self.created_ms:  # created and last changed, Unix ms: the game's record's timestamps
             meta["t"] = [self.created_ms, self.changed_ms]
+        if self.table:  # a rematch offered from it, or seats reserved in it (services.api.games.rematch)
+            meta["table"] = self.table
         if self.clock is not None:  # only in games with a clock
             meta["clock"] = self.clock
         return orjson.dumps(meta).decode()
@@ -202,6 +209,7 @@ class GameRecord:
             tuple(meta.get("by", ())),
             created,
             changed,
+            meta.get("table", {}),
             meta.get("clock"),
         )
 
@@ -262,11 +270,13 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-class GameStore(FairShareStore, RecordOutbox, WaitingSlots, Protocol):
+class GameStore(FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, TableListing, MatchQueue, Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`.
     (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
     outbox: :class:`services.api.store.record_outbox.RecordOutbox`; waiting requests' slots:
-    :class:`services.api.store.waiting_slots.WaitingSlots`.)"""
+    :class:`services.api.store.waiting_slots.WaitingSlots`; presence, quick messages and rejoin codes:
+    :class:`services.api.store.table_life.TableLifeStore`; public tables:
+    :class:`services.api.store.lobby_tables.TableListing`; quick match: :class:`services.api.store.matches.MatchQueue`.)"""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored record, or None for an unknown (or expired) game."""

@@ -28,6 +28,11 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
   (:mod:`services.api.store.redis_record_outbox`).
 * ``waiting:{holder}`` — a client's waiting long polls and streams, scored by their leases' ends
   (:mod:`services.api.store.redis_waiting_slots`).
+* ``game:{id}:presence``, ``game:{id}:messages``, ``game:{id}:said:<seat>``, ``game:{id}:rejoin`` — who is at the
+  table, the quick messages and their rate, the seats' rejoin codes (:mod:`services.api.store.redis_table_life`).
+* ``lobby:{tables}:…`` — the public tables' listing and its log of changes
+  (:mod:`services.api.store.redis_lobby_tables`); ``mm:{m:<bucket>}:…`` and ``mm:{due}`` — quick match's
+  buckets and the buckets due (:mod:`services.api.store.redis_matches`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` (:mod:`services.api.store.redis_commit`) that writes the record, its events and the idempotency entry at once
@@ -59,13 +64,26 @@ from services.api.store.redis_client import make_client
 from services.api.store.redis_commit import COMMIT_LUA, CommitTtls, commit_command
 from services.api.store.redis_fair_share import RedisFairShare
 from services.api.store.redis_keys import events_key, game_key
+from services.api.store.redis_lobby_tables import RedisTables
+from services.api.store.redis_match_due import RedisMatchDue
+from services.api.store.redis_matches import RedisMatches
 from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_record_outbox import RedisRecordOutbox
 from services.api.store.redis_send import AtMostOnce
+from services.api.store.redis_table_life import RedisTableLife
 from services.api.store.redis_waiting_slots import RedisWaitingSlots
 
 
-class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingSlots):
+class RedisStore(
+    RedisAiLedger,
+    RedisFairShare,
+    RedisRecordOutbox,
+    RedisWaitingSlots,
+    RedisTableLife,
+    RedisTables,
+    RedisMatches,
+    RedisMatchDue,
+):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
 
     def __init__(
@@ -167,7 +185,7 @@ class RedisStore(RedisAiLedger, RedisFairShare, RedisRecordOutbox, RedisWaitingS
 
 def make_store(config: dict[str, Any]) -> RedisStore:
     """The store for these settings (:func:`services.api.store.redis_client.make_client`)."""
-    return RedisStore(
+    store = RedisStore(
         make_client(config),
         int(config["GAME_TTL_SECONDS"]),
         int(config["IDEMPOTENCY_TTL_SECONDS"]),
@@ -176,3 +194,5 @@ def make_store(config: dict[str, Any]) -> RedisStore:
         finished_ttl=int(config["FINISHED_GAME_TTL_SECONDS"]),
         keep_finished=bool(config["RECORDS_ENABLED"]),
     )
+    store.tables_log_size = int(config["LOBBY_LOG_SIZE"])
+    return store

@@ -40,7 +40,12 @@ def test_every_level_is_accepted_for_seats_and_takeover(api_server, preset, leve
     assert response.status_code == 201, response.text
     state = response.json()["state"]
     assert [seat["level"] for seat in state["seats"]] == [level, DEFAULT_LEVEL, None, None]
-    assert state["options"] == {"ai_takeover": level, "hints": True, "clock": "normal"}  # two seats for people
+    assert state["options"] == {
+        "ai_takeover": level,
+        "hints": True,
+        "public": False,
+        "clock": "normal",
+    }  # two seats for people
     assert state["phase"] == "waiting"
 
 

@@ -107,7 +107,7 @@ def test_heartbeats_arrive_while_nothing_happens(gunicorn_factory):
         stream = messages(response)
         beats = 0
         for message in stream:  # bounded by the read timeout: a silent stream fails the test
-            assert message.event is None, "nothing happened, so nothing but heartbeats"
+            assert not message.logged, "nothing happened, so nothing but heartbeats (and who is at the table)"
             beats += "keep-alive" in message.comments
             if beats == 3:
                 break
@@ -119,7 +119,7 @@ def test_the_stream_ends_after_game_over(api_server, ai_worker):
     created = create_game(session, rules=SHORT, seats=[{"type": "ai", "level": "easy"}] * 4, seed=45)
     game_id = created["game_id"]
     with open_stream(api_server, game_id, timeout=120) as response:
-        seen = [m.json() for m in messages(response) if m.event is not None]  # ends when the server closes
+        seen = [m.json() for m in messages(response) if m.logged]  # ends when the server closes
     assert seen[-1]["type"] == "game_over"
     assert [e["type"] for e in seen].count("game_over") == 1
     assert seen == _all_events(session, game_id, None)
@@ -137,7 +137,7 @@ def test_the_stream_closes_at_its_maximum_lifetime(gunicorn_factory):
     game_id = create_game(session, seats=[{"type": "human"}] * 4, seed=46)["game_id"]
     expected = _all_events(session, game_id, None)
     with open_stream(base, game_id, timeout=30) as response:
-        seen = [m.json() for m in messages(response) if m.event is not None]  # ends when the server closes
+        seen = [m.json() for m in messages(response) if m.logged]  # ends when the server closes
     assert seen == expected
 
 
@@ -250,6 +250,6 @@ def test_a_stopping_worker_ends_its_streams_and_answers_its_long_polls_at_once(g
         worker.send_signal(signal.SIGTERM)
         rest = list(stream)  # a cut stream raises here (an unfinished chunked body)
     poll.join(timeout=60)
-    assert [m for m in rest if m.event is not None] == []
+    assert [m for m in rest if m.logged] == []
     assert polled["response"].status_code == 200
     assert polled["response"].json()["events"] == []

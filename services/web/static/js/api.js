@@ -64,7 +64,8 @@ async function openStream(path, { token, after, resumed, signal }) {
   const headers = { Accept: "text/event-stream, application/problem+json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (resumed) headers["Last-Event-ID"] = String(after);
-  const response = await send(resumed ? path : `${path}?after=${after}`, { method: "GET", headers, signal });
+  const url = resumed || after === undefined ? path : `${path}?after=${after}`;
+  const response = await send(url, { method: "GET", headers, signal });
   if (!response.ok) throw await problemOf(response);
   return response;
 }
@@ -101,4 +102,31 @@ export const api = {
   },
   /** The event stream; see `openStream`. */
   stream: (id, token, after, resumed, signal) => openStream(`${game(id)}/stream`, { token, after, resumed, signal }),
+
+  // ---- tables with people: away and back, quick messages, rematch, rejoining from another device
+  backToSeat: (id, seat, token) => request("POST", `${game(id)}/seats/${seat}/back`, { token, body: {} }).then((r) => r.body),
+  sendMessage: (id, token, code) => request("POST", `${game(id)}/messages`, { token, body: { code } }).then((r) => r.body),
+  /** At game over: {game_id, seat, token, state} of the next game (the first opt-in creates it). */
+  rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token, body: {} }).then((r) => r.body),
+  rejoinCode: (id, seat, token) => request("POST", `${game(id)}/seats/${seat}/rejoin-code`, { token, body: {} }).then((r) => r.body),
+  revokeRejoinCode: (id, seat, token) => request("DELETE", `${game(id)}/seats/${seat}/rejoin-code`, { token }).then((r) => r.body),
+  /** A rejoin code redeemed: a new token for its seat ({seat, token, …}); the old token stops working. */
+  rejoin: (id, code) => request("POST", `${game(id)}/rejoin`, { body: { code } }).then((r) => r.body),
+
+  // ---- the lobby: public tables and quick match
+  /** A page of public tables ({tables, next_cursor, last_seq}); `query`: {preset, clock, free_seats, level, cursor, limit}. */
+  tables: (query = {}, signal) => request("GET", `/v1/tables${queryString(query)}`, { signal }).then((r) => r.body),
+  /** The lobby stream (SSE) of table changes after `after` (see `openStream`): the Response, to read. */
+  tablesStream: (after, resumed, signal) => openStream("/v1/tables/stream", { after, resumed, signal }),
+  /** {rules, clock, max_wait_seconds, fill_level} -> 202 {match_id, secret, status, expires_ms, server_time_ms}. */
+  startMatch: (body) => request("POST", "/v1/matches", { body }).then((r) => r.body),
+  /** A match request's state, waiting up to `wait` s for a change (bearer: its secret). */
+  match: (id, secret, wait, signal) =>
+    request("GET", `/v1/matches/${encodeURIComponent(id)}${wait ? `?wait=${wait}` : ""}`, { token: secret, signal }).then((r) => r.body),
+  cancelMatch: (id, secret) => request("DELETE", `/v1/matches/${encodeURIComponent(id)}`, { token: secret }).then((r) => r.body),
 };
+
+function queryString(query) {
+  const pairs = Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== "");
+  return pairs.length ? `?${new URLSearchParams(pairs).toString()}` : "";
+}

@@ -1,5 +1,6 @@
-// Drawing a game (game.js's state) onto the page: the table, the top bar's buttons, the focus kept
-// where it was (or put on a move on your turn), and "your turn" said once.
+// Drawing a game (game.js's state) onto the page: the table (with its people: tablelife.js), the top
+// bar's buttons, the focus kept where it was (or put on a move on your turn), and "your turn" said
+// once (and announced while the tab is hidden).
 
 import { fill } from "./dom.js";
 import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
@@ -9,6 +10,8 @@ import { lobbyUrl, navigate } from "./router.js";
 import { sayTurn } from "./status.js";
 import { renderGameOver } from "./summary.js";
 import { renderTable, turnText } from "./table.js";
+import { afterDraw, peopleUi, rematchBox, statusExtras } from "./tablelife.js";
+import { showRejoin } from "./rejoin.js";
 
 /** Draw `game` (a Game) now. */
 export function drawGame(game) {
@@ -38,7 +41,9 @@ export function drawGame(game) {
     lastTrickOpen: game.lastTrickOpen,
     focusKey,
     onCopy: copy,
-    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview }) : null,
+    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview, extra: rematchBox(game) }) : null,
+    people: peopleUi(game),
+    statusExtras: statusExtras(game),
   });
   fill(game.root, table);
   drawGameBar({
@@ -52,11 +57,13 @@ export function drawGame(game) {
     onRules: () => showRules(game.view),
     onInvite: () => showInvites(game.view, game.gameId, copy),
     onLeave: () => game.leave(),
+    onRejoin: game.token && view.you !== null && view.phase !== "game_over" ? () => showRejoin(game.gameId, view.you, game.token, copy) : null,
   });
   const myTurn = canMove && view.turn === view.you && view.you !== null;
   restoreFocus(game.root, focusKey, myTurn);
   const playing = myTurn && ["bidding", "passing", "playing"].includes(view.phase);
   sayTurn(view.phase === "game_over" ? turnText(view, null) : playing ? turnText(view, view.turn) : "");
+  afterDraw(game, { myTurn: playing, text: playing ? turnText(view, view.turn) : "" });
 }
 
 /** Keep keyboard focus across a redraw; on your turn, put it on a move if it was nowhere. */

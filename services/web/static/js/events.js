@@ -7,6 +7,7 @@
 // spectator's copy without a hand).
 
 import { cardName, suitOf } from "./cards.js";
+import { mergeClock } from "./clock.js";
 import { seatName } from "./seating.js";
 
 function bidWords(data) {
@@ -19,6 +20,7 @@ export function step(before, event) {
   const view = structuredClone(before);
   view.legal = [];
   view.version = event.version;
+  if (event.clock !== undefined) view.clock = event.clock && mergeClock(view.clock, event.clock);
   switch (event.type) {
     case "bid":
       view.bids[data.seat] = data.bid;
@@ -76,7 +78,23 @@ export function step(before, event) {
       view.winner = data.winner;
       view.scores = data.scores;
       return { view, say: "The game is over.", needsView: true };
-    default: // game_created, seat_claimed, seat_left: the seats changed
+    case "turn_timed_out": // the move the computer made for the seat follows in the same commit
+      return { view, say: `${seatName(data.seat)} ran out of time: the computer moves for them.` };
+    case "seat_away":
+    case "seat_back": {
+      const away = event.type === "seat_away";
+      if (view.clock && view.clock.away) view.clock.away[data.seat] = away;
+      return { view, say: `${seatName(data.seat)} is ${away ? "away: the computer plays for them" : "back"}.` };
+    }
+    case "turn_clock": {
+      const { server_time_ms: _time, ...update } = data;
+      view.clock = mergeClock(view.clock, update);
+      return { view, say: "" };
+    }
+    case "rematch_offered":
+      view.rematch = { game_id: data.game_id };
+      return { view, say: Number.isInteger(data.seat) ? `${seatName(data.seat)} offered a rematch.` : "A rematch is on offer." };
+    default: // game_created, seat_claimed, seat_left, seat_rejoined, reservation_ended: the seats changed
       return { view: before, say: "", needsView: true };
   }
 }

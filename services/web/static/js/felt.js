@@ -3,7 +3,8 @@
 
 import { cardName, isJoker, rankLabel, SUITS, suitOf } from "./cards.js";
 import { h } from "./dom.js";
-import { positionOf, seatKind, seatName } from "./seating.js";
+import { bubble, connectionDot, seatLine } from "./seatextras.js";
+import { positionOf, seatName } from "./seating.js";
 
 /** A face-up card; a button when `onPlay` is given (see hand.js). */
 export function cardFace(code, { extraClass = "", label = null, attrs = null, highDeuce = false } = {}) {
@@ -69,13 +70,15 @@ function dealerChip() {
   return h("span.dealer-chip", { title: "Dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span.visually-hidden", {}, "dealer"));
 }
 
-export function seatPanel(view, seat, turn) {
+/** A seat; `people` (seatextras.js) adds its person's dot, clock, away badge and quick message. */
+export function seatPanel(view, seat, turn, people = null) {
   const isTurn = turn === seat;
   const mine = seat === view.you;
+  const away = people ? people.away(seat) : false;
   return h(
     "div",
     {
-      class: `seat seat-${positionOf(view, seat)}${isTurn ? " is-turn" : ""}${mine ? " is-you" : ""}`,
+      class: `seat seat-${positionOf(view, seat)}${isTurn ? " is-turn" : ""}${mine ? " is-you" : ""}${away ? " is-away" : ""}`,
       role: "group",
       "aria-label": seatName(seat),
       dataset: { seat: String(seat), testid: `seat-${seat}` },
@@ -83,11 +86,11 @@ export function seatPanel(view, seat, turn) {
     h(
       "div.seat-head",
       {},
-      h("span.seat-name", {}, seatName(seat), mine ? h("span.seat-you", {}, " (you)") : null),
+      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine ? h("span.seat-you", {}, " (you)") : null),
       view.dealer === seat ? dealerChip() : null,
       isTurn ? h("span.turn-chip", {}, { bidding: "bidding", passing: "passing" }[view.phase] || "to play") : null,
     ),
-    h("div.seat-kind", {}, seatKind(view, seat)),
+    seatLine(view, seat, people),
     h(
       "div.seat-stats",
       {},
@@ -97,6 +100,7 @@ export function seatPanel(view, seat, turn) {
     ),
     exchangeChip(view, seat),
     mine ? null : cardBacks(view.hand_sizes[seat]),
+    bubble(people, seat),
   );
 }
 

@@ -5,24 +5,23 @@
 // in order, each animation awaited: moves that land faster than they can be shown wait their turn.
 
 import { api } from "./api.js";
-import { openDialog } from "./dialog.js";
+import { forgetTurn } from "./attention.js";
 import { fill, h, pause } from "./dom.js";
 import { step } from "./events.js";
-import { confirmLeave, drawGameBar } from "./gamebar.js";
-import { describeHint, fetchHint } from "./hint.js";
-import { clearMessage, describeProblem, showMessage, showProblem } from "./messages.js";
+import { actions } from "./gameactions.js";
+import { drawGameBar } from "./gamebar.js";
+import { describeProblem, showMessage, showProblem, showToast } from "./messages.js";
+import { messageText, seatNews } from "./news.js";
+import { People } from "./people.js";
 import { fetchRecord, renderRecord } from "./record.js";
-import { openReview } from "./review.js";
-import { navigate } from "./router.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
+import { seatName } from "./seating.js";
 import { loadSettings, paceMs } from "./settings.js";
-import { renderRoundSummary } from "./summary.js";
 import { Stage } from "./stage.js";
 import { announce, sayTurn, showConnection } from "./status.js";
 import { drawGame } from "./board.js";
+import { stopLife } from "./tablelife.js";
 import { follow } from "./transport.js";
-
-const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
 
 export class Game {
   constructor(root, gameId) {
@@ -50,17 +49,21 @@ export class Game {
     sayTurn(""); // a new page says its first turn again
     this.feed = null;
     this.stopped = false;
+    this.people = new People(); // clocks, presence, quick messages, a rematch offered (people.js)
   }
 
   /** Leave this page's game (the address changed): no more events, no more drawing. */
   stop() {
     this.stopped = true;
     if (this.feed) this.feed.stop();
+    stopLife(this);
+    forgetTurn();
     drawGameBar(null);
   }
 
+  /** The pause between computer moves; none while the tab is hidden (nobody watches: your turn comes at once). */
   get pace() {
-    return paceMs(loadSettings());
+    return document.hidden ? 0 : paceMs(loadSettings());
   }
 
   async start() {
@@ -88,13 +91,28 @@ export class Game {
   follow(seq, onFatal) {
     this.feed = follow(this.gameId, this.token, seq, {
       onEvents: (events) => {
+        this.people.fromEvents(events, performance.now());
         this.queue.push(...events);
         this.run(() => this.replay());
       },
       onStatus: (status) => this.connection(status),
       onFatal,
       onTooFarBehind: (problem) => this.catchUp(problem),
+      onFrame: (name, data) => this.frame(name, data),
     });
+  }
+
+  /** A stream frame outside the log (presence, a quick message): shown at once, out of the queue. */
+  frame(name, data) {
+    if (!this.people.fromFrame(name, data, performance.now()) || this.stopped) return;
+    if (name === "message") announce(`${seatName(data.seat)}: ${messageText(data.code)}`);
+    this.render();
+  }
+
+  /** A view as it arrives from the server: its server time, clock, presence and messages noted. */
+  received(view) {
+    this.people.fromView(view, performance.now());
+    return view;
   }
 
   /** 410 too_far_behind: read the view now and queue it behind the events already queued. */
@@ -108,11 +126,11 @@ export class Game {
   /** GET the view; a dead token (the seat was left elsewhere) falls back to watching. */
   async read() {
     try {
-      return await api.getGame(this.gameId, this.token);
+      return this.received(await api.getGame(this.gameId, this.token));
     } catch (problem) {
       if (problem.status !== 401 || !this.token) throw problem;
       this.dropToken();
-      return api.getGame(this.gameId, null);
+      return this.received(await api.getGame(this.gameId, null));
     }
   }
 
@@ -184,6 +202,8 @@ export class Game {
   }
 
   async apply(event) {
+    const news = seatNews(this.view, event);
+    if (news) showToast(news, "top");
     const { view, say, needsView } = step(this.view, event);
     announce(say);
     if (needsView) {
@@ -249,88 +269,6 @@ export class Game {
     return this.stage.dealHand(this.view.dealer);
   }
 
-  // ---- rounds, moves, hints -------------------------------------------------------
-
-  async summarise(view, round) {
-    this.summarised.add(round.round);
-    const last = view.phase === "game_over" || (view.winner && view.winner.length);
-    const buttons = [{ label: last ? "See the result" : "Next round", value: "next", primary: true }];
-    if (this.token) buttons.unshift({ label: "Review this round", value: "review" });
-    const choice = await openDialog(renderRoundSummary(view, round), { testid: "summary", label: `Round ${round.round} summary`, buttons });
-    if (choice === "review") await this.review(round.round);
-  }
-
-  async review(round) {
-    await openReview(this.gameId, round, this.token);
-  }
-
-  /** A bid or a card from this seat: sent against the version shown; a lost race just refreshes. */
-  async move(move, el = null) {
-    if (this.pending || this.derived || !this.token) return;
-    this.pending = true;
-    this.hint = null;
-    if (move.card && el) this.origin = { card: move.card, rect: el.getBoundingClientRect() };
-    clearMessage();
-    this.draw(); // at once, even over an animation: the move is on its way, nothing else can be chosen
-    try {
-      const view = await api.move(this.gameId, this.token, this.baseVersion, move);
-      await this.run(() => this.arrive(this.view, view));
-    } catch (problem) {
-      if (RACE_CODES.has(problem.code)) showMessage(describeProblem(problem), "info");
-      else if (problem.status === 401) this.dropToken();
-      else showProblem(problem);
-      await this.run(() => this.sync());
-    } finally {
-      this.pending = false;
-      this.render();
-    }
-  }
-
-  /** Choose or put back a card for the nil exchange. */
-  togglePass(card) {
-    if (this.passPick.has(card)) this.passPick.delete(card);
-    else if (this.passPick.size < (this.view.pass_count || 0)) this.passPick.add(card);
-    this.focusNext = `card-${card}`;
-    this.render();
-  }
-
-  async askHint() {
-    this.hintPending = true;
-    this.render();
-    try {
-      this.hint = describeHint(await fetchHint(this.gameId, this.token));
-      this.focusNext = this.hint.focus;
-    } catch (problem) {
-      showProblem(problem);
-    } finally {
-      this.hintPending = false;
-      this.render();
-    }
-  }
-
-  async leave() {
-    if (!(await confirmLeave())) return;
-    const seat = this.view.you;
-    this.stop(); // no request with this token after it dies
-    try {
-      await api.leaveSeat(this.gameId, seat, this.token);
-    } catch (problem) {
-      if (problem.status !== 401) showProblem(problem);
-    }
-    forgetSeat(this.gameId);
-    navigate(location.pathname + location.search); // the same game, now watched
-  }
-
-  lostSeat(problem) {
-    if (problem.status === 401) {
-      this.dropToken();
-      this.follow(this.appliedSeq, (p) => showProblem(p));
-      this.run(() => this.sync());
-    } else {
-      showProblem(problem);
-    }
-  }
-
   connection(status) {
     if (showConnection(status) && this.view) this.run(() => this.sync());
   }
@@ -347,3 +285,5 @@ export class Game {
     drawGame(this);
   }
 }
+
+Object.assign(Game.prototype, actions); // moves, leaving, back, quick messages, rematch (gameactions.js)

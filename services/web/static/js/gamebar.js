@@ -1,4 +1,5 @@
-// The game's buttons in the top bar (last trick, scores, invite, leave) and the dialogs they open.
+// The game's buttons in the top bar (last trick, scores, rules, invite, another device, leave) and the
+// dialogs they open.
 // They are drawn again only when the set of buttons changes, so a focused button keeps the focus
 // while the table moves under it.
 
@@ -10,7 +11,7 @@ import { variantWords } from "./variants.js";
 
 let drawn = "";
 
-/** ui: {view, lastTrickOpen, onToggleLastTrick, onScores, onInvite, onLeave}; null clears the bar. */
+/** ui: {view, lastTrickOpen, onToggleLastTrick, onScores, onInvite, onLeave, onRejoin}; null clears the bar. */
 export function drawGameBar(ui) {
   const slot = document.getElementById("game-controls");
   const meta = document.getElementById("game-meta");
@@ -24,7 +25,8 @@ export function drawGameBar(ui) {
   fill(meta, `Round ${view.round} · to ${view.rules.win_score}`);
   const canInvite = view.phase !== "waiting" && view.phase !== "game_over" && view.seats.some((s) => s.claimable);
   const canLeave = view.you !== null && view.phase !== "game_over";
-  const signature = [canInvite, canLeave].join();
+  const canRejoin = Boolean(ui.onRejoin);
+  const signature = [canInvite, canLeave, canRejoin].join();
   if (signature === drawn && slot.childElementCount) {
     const toggle = slot.querySelector("[data-testid=last-trick-button]");
     toggle.setAttribute("aria-expanded", ui.lastTrickOpen ? "true" : "false");
@@ -47,6 +49,7 @@ export function drawGameBar(ui) {
     h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, "Scores"),
     h("button", { type: "button", onclick: ui.onRules, dataset: { testid: "rules-button" } }, "Rules"),
     canInvite ? h("button", { type: "button", onclick: ui.onInvite, dataset: { testid: "invite-button" } }, "Invite") : null,
+    canRejoin ? h("button", { type: "button", onclick: ui.onRejoin, dataset: { testid: "rejoin-button" }, title: "Play on another device" }, h("span.device-long", {}, "Other device"), h("span.device-short", { "aria-hidden": "true" }, "⇄")) : null,
     canLeave ? h("button.leave", { type: "button", onclick: ui.onLeave, dataset: { testid: "leave-button" } }, "Leave") : null,
   );
 }

@@ -1,6 +1,7 @@
-// The lobby: "Play now" (one click to a partnership game against three computers of a level chosen
-// from a list ordered by strength), "Set up a table" (seats, friends, house rules: newgame.js),
-// your games (live and finished), a link or game id to open; and the invite page that claims a seat.
+// The lobby: "Play computers" — Play now, one click to a partnership game against three computers of a
+// level chosen from a list ordered by strength — and "Play people" (quick match and open tables:
+// playpeople.js), "Set up a table" (seats, friends, house rules: newgame.js; public or not, its
+// clock: tableopts.js), your games (live and finished), a link, rejoin code or game id to open.
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -10,7 +11,10 @@ import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, pla
 import { fetchRecord, recordView } from "./record.js";
 import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
-import { seatKind, seatName, sideOf } from "./seating.js";
+import { seatName, sideOf } from "./seating.js";
+import { playPeople, playTabs } from "./playpeople.js";
+import { parseRejoin } from "./rejoin.js";
+import { applyTableOptions, readTableOptions, tableOptionsFields } from "./tableopts.js";
 
 const LEVEL_KEY = "spades.level";
 
@@ -77,7 +81,7 @@ async function createGame(form) {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    const created = await api.createGame({ ...spec, options: { hints } });
+    const created = await api.createGame({ ...spec, options: { hints, ...readTableOptions(form) } });
     clearErrors(form);
     if (you >= 0) keepSeat(created.game_id, you, created.seats[you].token);
     navigate(gameUrl(created.game_id));
@@ -180,14 +184,32 @@ function follow(event, url) {
   navigate(url);
 }
 
-export async function renderLobby(root) {
+/** The lobby; {stop()} ends what it keeps running (the open tables' stream, a quick match's wait). */
+export function renderLobby(root) {
+  const lobby = {
+    left: false,
+    people: null,
+    stop() {
+      lobby.left = true;
+      if (lobby.people) lobby.people.stop();
+    },
+  };
+  buildLobby(root, lobby);
+  return lobby;
+}
+
+async function buildLobby(root, lobby) {
   let levels = { levels: [], default_level: null };
   try {
     levels = await loadLevels();
   } catch (problem) {
     showProblem(problem);
   }
+  if (lobby.left) return; // another page was opened meanwhile
   const form = newGameForm(levels, { onSubmit: createGame });
+  form.querySelector("[data-testid=house-rules]").before(tableOptionsFields());
+  const people = playPeople(levels);
+  lobby.people = people;
   let catalogue = null;
   form.querySelector("#preset").addEventListener("change", () => applyPreset(form, catalogue));
   fill(
@@ -195,7 +217,7 @@ export async function renderLobby(root) {
     h(
       "div.lobby",
       {},
-      h("div.lobby-main", {}, playNow(levels), h("section.panel", {}, form)),
+      h("div.lobby-main", {}, playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
       h(
         "aside.panel.lobby-side",
         { "aria-label": "Your games and invites" },
@@ -204,7 +226,7 @@ export async function renderLobby(root) {
           "form.join",
           { onsubmit: (e) => openLink(e), novalidate: true },
           h("h2", {}, "Join or watch"),
-          field("join", "Invite link or game id", h("input", { id: "join", type: "text", autocomplete: "off" })),
+          field("join", "Invite link, rejoin code or game id", h("input", { id: "join", type: "text", autocomplete: "off" })),
           h("button", { type: "submit" }, "Open"),
         ),
       ),
@@ -213,6 +235,8 @@ export async function renderLobby(root) {
   try {
     catalogue = await api.rules();
     applyPreset(form, catalogue);
+    people.catalogue(catalogue);
+    applyTableOptions(form, catalogue);
   } catch (problem) {
     showProblem(problem);
   }
@@ -222,6 +246,8 @@ function openLink(event) {
   event.preventDefault();
   const form = event.currentTarget;
   const text = form.querySelector("#join").value.trim();
+  const rejoin = parseRejoin(text);
+  if (rejoin) return navigate(`${lobbyUrl()}#rejoin=${rejoin.gameId}.${rejoin.code}`);
   let gameId = text;
   let seat = null;
   try {
@@ -239,48 +265,4 @@ function openLink(event) {
     return;
   }
   navigate(gameUrl(gameId, seat !== null && /^[0-3]$/.test(seat) ? `&seat=${seat}` : ""));
-}
-
-/** The page an invite link opens: take the seat, or watch. */
-export async function renderInvite(root, gameId, seat) {
-  let view;
-  try {
-    view = await api.getGame(gameId, null);
-  } catch (problem) {
-    fill(root, h("section.panel", {}, h("h1", {}, "Can't open this invite"), h("p", {}, describeProblem(problem)), h("a.button", { href: lobbyUrl() }, "Back to the lobby")));
-    return;
-  }
-  const info = view.seats[seat];
-  const claimable = info && info.claimable && view.phase !== "game_over";
-  const kind = view.rules.scoring === "partnership" ? "Partnership" : "Individual";
-  fill(
-    root,
-    h(
-      "section.panel.invite-page",
-      { "data-testid": "invite-page" },
-      h("h1", {}, claimable ? `You're invited to sit ${seatName(seat)}` : `${seatName(seat)} is taken`),
-      h("p", {}, `${kind} Spades, playing to ${view.rules.win_score}.`),
-      h("ul.invite-seats", {}, [0, 1, 2, 3].map((s) => h("li", {}, `${seatName(s)}: ${seatKind({ ...view, you: null }, s)}`))),
-      h(
-        "div.form-actions",
-        {},
-        claimable
-          ? h("button.primary", { type: "button", dataset: { testid: "claim" }, onclick: (e) => claim(e.currentTarget, gameId, seat) }, `Take the ${seatName(seat)} seat`)
-          : h("p", {}, "Someone has already taken that seat."),
-        h("a.button", { href: gameUrl(gameId), dataset: { testid: "watch" } }, "Watch instead"),
-      ),
-    ),
-  );
-}
-
-async function claim(button, gameId, seat) {
-  button.disabled = true;
-  try {
-    const claimed = await api.claimSeat(gameId, seat);
-    keepSeat(gameId, claimed.seat, claimed.token);
-    navigate(gameUrl(gameId));
-  } catch (problem) {
-    showProblem(problem);
-    button.disabled = false;
-  }
 }

@@ -1,13 +1,17 @@
 // /play: the lobby, an invite, or a game, by the page's address
-// (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite; never a token).
+// (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite, #rejoin=<game>.<code> to take
+// your seat from another device; never a token).
 
-import { h } from "./dom.js";
+import { attentionChanged, attentionFields } from "./attention.js";
+import { fill, h } from "./dom.js";
 import { Game } from "./game.js";
-import { renderInvite, renderLobby } from "./lobby.js";
+import { renderInvite } from "./invite.js";
+import { renderLobby } from "./lobby.js";
 import { lobbyUrl, navigate, onRoute } from "./router.js";
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
-import { clearMessage } from "./messages.js";
+import { clearMessage, describeProblem, showMessage } from "./messages.js";
+import { parseRejoin, redeemRejoin } from "./rejoin.js";
 import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACES, saveSettings } from "./settings.js";
 
 function settingsForm(settings) {
@@ -25,14 +29,17 @@ function settingsForm(settings) {
     select("background", "Table background", BACKGROUNDS, settings.background),
     select("cardBack", "Card back colour", CARD_BACKS, settings.cardBack),
     select("pace", "Computer speed", PACES, settings.pace),
+    attentionFields(settings),
     h("p.help", {}, "Kept in this browser."),
   );
 }
 
 async function openSettings() {
   const form = settingsForm(loadSettings());
-  form.addEventListener("change", () => {
+  form.addEventListener("change", (event) => {
+    if (["sound", "notify"].includes(event.target.id)) return attentionChanged(form, event);
     saveSettings({
+      ...loadSettings(),
       background: form.querySelector("#background").value,
       cardBack: form.querySelector("#cardBack").value,
       pace: form.querySelector("#pace").value,
@@ -41,7 +48,7 @@ async function openSettings() {
   await openDialog(form, { testid: "settings", label: "Settings" });
 }
 
-let current = null; // the Game on the page, if any
+let current = null; // the Game or the lobby on the page, if any: {stop()}
 
 function route() {
   if (current) current.stop();
@@ -52,10 +59,27 @@ function route() {
   const seat = params.get("seat");
   document.getElementById("connection").replaceChildren();
   clearMessage(); // a message belongs to the page it was shown on
-  if (!gameId) return renderLobby(root);
+  const rejoin = parseRejoin(location.hash);
+  if (rejoin) return rejoinSeat(root, rejoin);
+  if (!gameId) {
+    current = renderLobby(root); // {stop()}: the open tables' stream and a quick match's wait
+    return current;
+  }
   if (seat !== null && /^[0-3]$/.test(seat) && !heldSeat(gameId)) return renderInvite(root, gameId, Number(seat));
   current = new Game(root, gameId);
   return current.start();
+}
+
+/** A rejoin link (/play#rejoin=<game>.<code>): the seat's new token, then its game; the fragment goes. */
+async function rejoinSeat(root, rejoin) {
+  history.replaceState(null, "", lobbyUrl());
+  fill(root, h("p.loading", {}, "Taking your seat…"));
+  try {
+    navigate(await redeemRejoin(rejoin));
+  } catch (problem) {
+    current = renderLobby(root);
+    showMessage(`That rejoin link didn't work: ${describeProblem(problem)}`);
+  }
 }
 
 function main() {

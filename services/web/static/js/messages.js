@@ -36,6 +36,13 @@ const CODES = {
   review_unavailable: "The review isn't ready: the computer players are busy. Try again in a moment.",
   round_not_finished: "That round is still being played; it can be reviewed once it is over.",
   internal_error: "The server had a problem. Please try again.",
+  too_many_messages: "One quick message at a time: wait a moment before the next.",
+  too_many_matches: "You already have quick match requests waiting: cancel one first.",
+  already_seated: "The quick match has already found your seat.",
+  seat_reserved: "That seat is kept for a player of the last game for a few more seconds.",
+  invalid_rejoin_code: "That rejoin code doesn't work: it may be mistyped, used, or replaced by a newer one.",
+  rejoin_rate_limited: "Too many wrong rejoin codes from here: wait a minute and try again.",
+  game_in_play: "The game isn't over yet.",
 };
 
 /** A readable sentence for an ApiProblem (or any error). */
@@ -51,10 +58,14 @@ let region = null;
 let timer = null;
 let toastTimer = null;
 
-/** A short note over the hand (why a card can't be played, a link copied), read out politely. */
-export function showToast(text) {
+/**
+ * A short note, read out politely: over the hand (why a card can't be played, a link copied), or at
+ * the top (`place` "top": what happened at the table), clear of the seats and their clocks.
+ */
+export function showToast(text, place = "hand") {
   const toast = document.getElementById("toast");
   clearTimeout(toastTimer);
+  toast.dataset.place = place;
   fill(toast, text);
   toast.hidden = false;
   toastTimer = setTimeout(() => {

@@ -8,7 +8,7 @@ import { SEAT_NAMES } from "./seating.js";
 import { applyVariants, isVariant, readVariants, VARIANT_NUMBERS, VARIANT_OPTIONS, VARIANTS, variantsFieldset } from "./variants.js";
 
 // The presets' names in the form (GET /v1/rules gives each a description too); an unknown one shows its id.
-const PRESET_NAMES = {
+export const PRESET_NAMES = {
   partnership: "Partnership (South & North against West & East)",
   individual: "Individual (everyone for themselves)",
   jokers_deuces_high: "Jokers and deuces high",
@@ -33,6 +33,11 @@ const CHECKS = {
   nil_tricks_count_for_team: "A nil bidder's tricks count for its side",
   spades_must_be_broken: "Spades can't be led until broken",
 };
+
+/** A preset's name in the form's words (an unknown one: its id in words). */
+export function presetName(name) {
+  return PRESET_NAMES[name] || name.replaceAll("_", " ");
+}
 
 export function field(id, label, input, help = "") {
   input.setAttribute("aria-describedby", [help ? `${id}-help` : "", `${id}-error`].filter(Boolean).join(" "));

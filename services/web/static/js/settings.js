@@ -20,7 +20,8 @@ export const CARD_BACKS = {
 /** Milliseconds between computer moves; a trick stays on the table 1.5× as long. */
 export const PACES = { slow: 1600, normal: 900, fast: 400 };
 
-const DEFAULTS = { background: "felt", cardBack: "navy", pace: "normal" };
+// sound and notify: your turn announced while the tab is hidden (attention.js), off unless turned on
+const DEFAULTS = { background: "felt", cardBack: "navy", pace: "normal", sound: false, notify: false };
 
 export function loadSettings() {
   let stored = {};
@@ -33,6 +34,8 @@ export function loadSettings() {
   if (!(settings.background in BACKGROUNDS)) settings.background = DEFAULTS.background;
   if (!(settings.cardBack in CARD_BACKS)) settings.cardBack = DEFAULTS.cardBack;
   if (!(settings.pace in PACES)) settings.pace = DEFAULTS.pace;
+  settings.sound = settings.sound === true;
+  settings.notify = settings.notify === true;
   return settings;
 }
 

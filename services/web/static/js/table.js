@@ -16,6 +16,7 @@ import { winnerText } from "./summary.js";
 
 /** The one line that says whose turn it is (shown; game.js announces "your turn" separately). */
 export function turnText(view, turn) {
+  if (view.phase === "waiting" && view.reserved) return "Waiting for the last game's players to join the rematch";
   if (view.phase === "waiting") return "Waiting for players: share the invite links below";
   if (view.phase === "game_over") return `Game over — ${winnerText(view)}`;
   if (view.phase === "passing") {
@@ -75,7 +76,8 @@ export function invitePanel(view, gameId, onCopy) {
 
 /**
  * ui: {gameId, turn (displayed), shownTrick, canMove, onPlay, onBid, onRefused, hint, hintsAllowed,
- * onHint, hintPending, lastTrickOpen, focusKey, onCopy, gameOver (an element or null)}.
+ * onHint, hintPending, lastTrickOpen, focusKey, onCopy, gameOver (an element or null), people (the
+ * seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js)}.
  */
 export function renderTable(view, ui) {
   const turn = ui.turn;
@@ -118,12 +120,13 @@ export function renderTable(view, ui) {
       {},
       h("div", { class: `turn-banner${myTurn && view.phase !== "game_over" ? " mine" : ""}`, dataset: { testid: "turn" } }, turnText(view, turn)),
       hintButton,
+      ui.statusExtras,
     ),
     ui.hint ? h("p.hint-text", { "data-testid": "hint-text" }, ui.hint.text) : view.you !== null ? exchangeNote(view) : null,
     h(
       "div.felt",
       { dataset: { testid: "felt" } },
-      [0, 1, 2, 3].map((seat) => seatPanel(view, seat, turn)),
+      [0, 1, 2, 3].map((seat) => seatPanel(view, seat, turn, ui.people)),
       trickArea(view, ui.shownTrick),
       overlay,
     ),

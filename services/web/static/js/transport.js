@@ -12,15 +12,31 @@ const FATAL = new Set([400, 401, 403, 404]); // a retry of the same request cann
 const LAST_TYPE = "game_over"; // nothing follows it: the stream ends and so does following
 
 /**
+ * A stream's messages parted: the log's events (their data has a `seq`: in order, resumable) and the
+ * frames outside the log (`presence`, `message`: no id, nothing to resume) as {name, data}.
+ */
+export function sortMessages(messages) {
+  const events = [];
+  const frames = [];
+  for (const message of messages) {
+    const data = JSON.parse(message.data);
+    if (Number.isInteger(data.seq)) events.push(data);
+    else frames.push({ name: message.event, data });
+  }
+  return { events, frames };
+}
+
+/**
  * Follow a game's events after seq `after`. Calls onEvents(events) with the events each read of the
  * stream brought (in order, never empty) and onStatus({state: "live" | "reconnecting" | "stopped",
  * attempt, retryInMs, problem}); "stopped" once the game is over or stop() was called.
  * onFatal(problem) ends following for answers a retry cannot fix (401: the token died; 403; 404; 400).
  * A 410 too_far_behind (the log no longer holds the events after the resume point) calls
  * onTooFarBehind(problem), which reloads the view and resolves to the seq to follow after; without
- * that handler a 410 is fatal. Returns {stop()}.
+ * that handler a 410 is fatal. Frames that are not log events (no `seq`: `presence`, `message`)
+ * go to onFrame(name, data) as they arrive, outside the event order. Returns {stop()}.
  */
-export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind }) {
+export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTooFarBehind, onFrame }) {
   let stopped = false;
   let connection = null; // the AbortController of the open request
   let cursor = after;
@@ -47,7 +63,8 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
         clearTimeout(silence);
         silence = setTimeout(() => control.abort(), SILENCE_MS);
         const messages = parser.push(value);
-        const events = messages.map((message) => JSON.parse(message.data));
+        const { events, frames } = sortMessages(messages);
+        if (onFrame) for (const frame of frames) onFrame(frame.name, frame.data);
         if (parser.retry !== null) retryMs = parser.retry;
         const last = messages[messages.length - 1]; // an id whose message is complete, never one half-read
         if (last && /^[0-9]+$/.test(last.id)) {

@@ -1,0 +1,190 @@
+"""Rematch: at game over the same table starts the next game, with the same rules, options and seat layout.
+
+``POST /v1/games/{id}/rematch`` with a seat token of the finished game (:func:`opt_in`):
+
+- the first opt-in offers it: one commit on the finished game picks the next game's id (``table.rematch``, the
+  view's ``rematch``) with the event ``rematch_offered {game_id, seat}``, so the others see it; then the next game
+  is created (a new secret deal).  Its seats: the opting person's a human seat with a new token; each other
+  person's ``open`` and *reserved* for them until ``REMATCH_WAIT_SECONDS`` from now (the view's ``reserved``; a
+  claim by anyone else is ``409 seat_reserved``); computers stay computers; a stand-in or open seat of the old
+  game is a stand-in of the takeover level (claimable), or open without one;
+- each later opt-in takes its person's reserved seat with a new token (``seat_claimed``); after the wait, the
+  seat if it is still claimable; a repeated opt-in (a lost answer) gives a new token for the seat it holds and
+  revokes the one before (``seat_rejoined``).  The answer is always ``{game_id, seat, token, state}``;
+- when the wait ends, every reserved seat still open goes to a stand-in of the takeover level (claimable), with
+  the event ``reservation_ended {seats, ai_takeover}`` (:func:`release_due`).  That deadline is kept in the
+  store's AI ledger (registered before the game is created), so the AI sweeper of any API process ends the wait,
+  whatever restarted meanwhile; a claim after the deadline never waits for the sweep.
+
+Every step is a compare-and-set, and the next game's id is fixed by the one commit on the finished game, so
+racing opt-ins create one game: a create that finds the game made already joins it instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.api.games import clock_events, clocks
+from services.api.games.auth import seat_for
+from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, load
+from services.api.games.creation import commit_created
+from services.api.games.events import event, log_entries
+from services.api.games.rendering import game_view, seats_view
+from services.api.games.tokens import hash_token, new_game_id, new_token
+from services.api.metrics import REMATCH_SEATS
+from services.api.problems import ApiError
+from services.api.store.protocol import GameRecord, Seat, now_ms
+from services.engine import new_game, round_started
+
+WAIT_SECONDS = 30.0  # REMATCH_WAIT_SECONDS's default
+
+
+def opt_in(
+    ctx: Collaborators, game_id: str, token: str, wait_seconds: float = WAIT_SECONDS, creators: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The token's person joins the rematch of the finished game ``game_id`` (see the module docstring)."""
+    old = load(ctx.store, game_id)
+    seat = seat_for(old, token)
+    assert seat is not None
+    ctx.note_seat(seat)
+    if old.state.phase != "game_over":
+        raise ApiError(409, "game_in_play", "A rematch can be asked for once the game is over.")
+    next_id = old.table.get("rematch") or _offer(ctx, game_id, seat)
+    for _ in range(MAX_CAS_ATTEMPTS):
+        current = ctx.store.load(next_id)
+        if current is None:
+            created = _create_next(ctx, old, next_id, seat, wait_seconds, creators)
+            if created is not None:
+                return created
+            continue  # another opt-in created it first: join it
+        joined = _join(ctx, current, seat)
+        if joined is not None:
+            return joined
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def _offer(ctx: Collaborators, game_id: str, seat: int) -> str:
+    """The next game's id, fixed by one commit on the finished game (or the id another opt-in fixed first)."""
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = load(ctx.store, game_id)
+        if "rematch" in record.table:
+            return str(record.table["rematch"])
+        next_id = new_game_id()
+        nxt = record.successor()
+        nxt.table = {**record.table, "rematch": next_id}
+        events = [event(nxt, "rematch_offered", {"game_id": next_id, "seat": seat})]
+        if ctx.store.commit(nxt, record, events):
+            REMATCH_SEATS.labels("offered").inc()
+            return next_id
+    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def next_seats(old: GameRecord, seat: int, token_hash: str) -> tuple[list[Seat], list[int]]:
+    """The next game's seats and the seats reserved in it, from the finished game's layout."""
+    takeover = old.options.get("ai_takeover")
+    seats, reserved = [], []
+    for i, was in enumerate(old.seats):
+        if i == seat:
+            seats.append(Seat("human", None, token_hash))
+        elif was.type == "human":
+            seats.append(Seat("open"))
+            reserved.append(i)
+        elif was.type == "ai" and not was.stand_in:
+            seats.append(Seat("ai", was.level))
+        else:  # nobody's seat any more: a stand-in until someone claims it
+            seats.append(Seat("ai", takeover, None, stand_in=True) if takeover else Seat("open"))
+    return seats, reserved
+
+
+def _create_next(
+    ctx: Collaborators, old: GameRecord, next_id: str, seat: int, wait: float, creators: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """Create the next game with ``seat`` taken; None when it exists already (nothing written)."""
+    token = new_token()
+    seats, reserved = next_seats(old, seat, hash_token(token))
+    now = now_ms()
+    table: dict[str, Any] = {"rematch_of": old.game_id, "joined": [seat]}
+    if reserved:
+        table.update(people=reserved, reserved=reserved, until=now + int(wait * 1000))
+    record = GameRecord(
+        next_id, 1, seats, "", dict(old.options), creators=creators, created_ms=now, changed_ms=now, table=table
+    ).with_state(new_game(old.state.rules, None))
+    record.clock = clocks.new_clock(record.options.get("clock") or clocks.NO_CLOCK, ctx.clock_scale)
+    data = {"seats": seats_view(record), "rules": old.state.rules.to_dict(), "rematch_of": old.game_id}
+    events = clock_events.opening(record, None, "create") + [event(record, "game_created", data)]
+    if not record.waiting:
+        record.started = True
+        events += log_entries(record, [round_started(record.state)])
+    events += clock_events.closing(record, None)
+    if reserved:  # the wait's end, kept in the store: any process's AI sweeper ends it (release_due)
+        ctx.store.expect_turn(next_id, table["until"] / 1000)
+    if not commit_created(ctx, record, events):
+        return None
+    REMATCH_SEATS.labels("joined").inc()
+    return {"game_id": next_id, "seat": seat, "token": token, "state": game_view(record, seat, ctx.cache)}
+
+
+def _join(ctx: Collaborators, record: GameRecord, seat: int) -> dict[str, Any] | None:
+    """The person of ``seat`` takes it in the next game; None when another writer got in first."""
+    table, target = record.table, record.seats[seat]
+    joined = table.get("joined", [])
+    again = seat in joined and target.type == "human"
+    waiting_for_them = seat in table.get("people", ()) and seat not in joined and target.claimable
+    if not again and not waiting_for_them:
+        raise ApiError(409, "seat_taken", f"Seat {seat} of the rematch was taken by someone else after the wait.")
+    if record.state.phase == "game_over":
+        raise ApiError(409, "game_over", "The rematch is over too.")
+    token = new_token()
+    nxt = record.successor()
+    nxt.seats[seat] = Seat("human", None, hash_token(token))
+    nxt.table = {**table, "joined": sorted({*joined, seat})}
+    if "reserved" in table:
+        nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]
+    events = clock_events.opening(nxt, record, "seat")
+    events += [event(nxt, "seat_rejoined" if again else "seat_claimed", {"seat": seat})]
+    if not nxt.waiting and not nxt.started:
+        nxt.started = True
+        events += log_entries(nxt, [round_started(nxt.state)])
+    events += clock_events.closing(nxt, record)
+    ctx.ai.before_commit(nxt)
+    ctx.tables.before_seats(nxt)
+    if not ctx.store.commit(nxt, record, events):
+        return None
+    ctx.ai.after_commit(nxt)
+    ctx.tables.after_seats(nxt)
+    if not again:
+        REMATCH_SEATS.labels("joined").inc()
+    return {"game_id": record.game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
+
+
+def release_due(ctx: Collaborators, game_id: str, at_ms: int) -> None:
+    """The AI sweeper found the game's ledger entry due: if its wait has ended, each reserved seat still open goes
+    to a stand-in of the takeover level (or stays open, claimable, without one); else the entry goes back."""
+    for _ in range(MAX_CAS_ATTEMPTS):
+        record = ctx.store.load(game_id)
+        if record is None or not record.table.get("reserved"):
+            return  # gone, or every reserved seat was taken
+        until = int(record.table["until"])
+        if until > at_ms:
+            ctx.store.expect_turn(game_id, until / 1000)
+            return
+        takeover = record.options.get("ai_takeover")
+        nxt = record.successor()
+        released = [s for s in record.table["reserved"] if record.seats[s].type == "open"]
+        for s in released:
+            nxt.seats[s] = Seat("ai", takeover, None, stand_in=True) if takeover else Seat("open")
+        nxt.table = {key: value for key, value in record.table.items() if key not in ("reserved", "until")}
+        events = clock_events.opening(nxt, record, "seat")
+        events += [event(nxt, "reservation_ended", {"seats": released, "ai_takeover": takeover})]
+        if not nxt.waiting and not nxt.started:
+            nxt.started = True
+            events += log_entries(nxt, [round_started(nxt.state)])
+        events += clock_events.closing(nxt, record)
+        ctx.ai.before_commit(nxt)
+        ctx.tables.before_seats(nxt)
+        if ctx.store.commit(nxt, record, events):
+            ctx.ai.after_commit(nxt, read=True)
+            ctx.tables.after_seats(nxt)
+            REMATCH_SEATS.labels("released").inc(len(released))
+            return
+    ctx.store.expect_turn(game_id, at_ms / 1000 + 1)  # contended: the next sweep tries again

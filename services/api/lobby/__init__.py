@@ -1,0 +1,1 @@
+"""The lobby: public tables listed, the lobby stream, quick match with strangers."""

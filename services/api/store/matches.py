@@ -1,0 +1,153 @@
+"""The store's part in quick match: each compatibility bucket's requests and groups, and the buckets due.
+
+:class:`MatchQueue` is the part of :class:`services.api.store.protocol.GameStore` that
+:mod:`services.api.lobby.matchmaker` uses; Redis implements it in :mod:`services.api.store.redis_matches`
+(Lua scripts), the memory store in :mod:`services.api.store.memory_matches`, with the same rules:
+
+- **A bucket** holds the requests of one compatibility key (the same rules and clock), all on one Redis Cluster
+  slot (its hash tag), so every step below is one atomic script.  A request is *waiting* (``w``), *forming*
+  (``f``: in a group whose game is being created), *seated* (``S``), *cancelled* (``c``) or *expired* (``x``:
+  its client stopped asking about it for ``idle`` ms, so nobody would sit down).  A request's state changes
+  only inside its bucket's scripts, and a waiting request joins one group at most: no person is seated twice.
+- **Forming**: :meth:`MatchQueue.enqueue_match` forms a group of the first four waiting requests (arrival
+  order) as soon as there are four; :meth:`MatchQueue.form_matches` also forms one of every waiting request
+  once the soonest deadline among them passes (their free seats go to computers), and hands back groups
+  whose creation was not finished within their lease (its process died).  Each group gets a game id the
+  caller chose beforehand, its members their seats, and a lease: whoever holds the group creates its game
+  with that id and the members' pre-made seat-token hashes (a repeated creation finds the game made), then
+  :meth:`MatchQueue.match_seated` marks the members seated.  No request is lost: a group is completed by
+  whoever holds it next.
+- **The due buckets** are one sorted set (its own slot) scored by when each bucket next needs a look (the
+  soonest deadline, or a lease's end): :meth:`MatchQueue.lower_match_due` before an enqueue (so a process that
+  dies right after it leaves the bucket due), :meth:`MatchQueue.raise_match_due` after a look, applied only
+  if no enqueue touched the bucket meanwhile (its touch count is unchanged): a later enqueue is never hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import orjson
+
+WAITING, FORMING, SEATED, CANCELLED, EXPIRED = "w", "f", "S", "c", "x"
+DUE_KEY = "mm:{due}"  # the due buckets: one slot, read by every process's sweep (docs/architecture.md)
+TOUCH_KEY = "mm:{due}:touch"  # per bucket: how many enqueues touched it (the raise's compare-and-set)
+
+
+def bucket_tag(bucket: str) -> str:
+    """The hash tag of a bucket's keys: a bucket is one slot."""
+    return f"{{m:{bucket}}}"
+
+
+def match_channel(bucket: str) -> str:
+    """The shard channel a bucket's scripts publish the ids of the requests they changed on (a JSON list)."""
+    return f"mm:{bucket_tag(bucket)}:n"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRequest:
+    """One request as stored.  ``holders``: its client's hashed creator ids (quotas); ``seen_ms``: when its
+    client last asked about it; ``game_id`` and ``seat`` once it is in a group."""
+
+    match_id: str
+    status: str
+    secret_hash: str
+    token_hash: str
+    level: str
+    created_ms: int
+    deadline_ms: int
+    seen_ms: int
+    holders: tuple[str, ...] = ()
+    game_id: str | None = None
+    seat: int | None = None
+    ended_ms: int | None = None
+
+    def stored(self) -> str:
+        """The JSON the bucket keeps (the scripts read and write the same fields)."""
+        data: dict[str, Any] = {"s": self.status, "sec": self.secret_hash, "tok": self.token_hash, "lvl": self.level}
+        data |= {"c": self.created_ms, "d": self.deadline_ms, "seen": self.seen_ms, "q": " ".join(self.holders)}
+        return orjson.dumps(data).decode()
+
+    @classmethod
+    def from_stored(cls, match_id: str, raw: str | bytes) -> MatchRequest:
+        data = orjson.loads(raw)
+        ended = data.get("e")
+        return cls(
+            match_id,
+            data["s"],
+            data["sec"],
+            data["tok"],
+            data["lvl"],
+            int(data["c"]),
+            int(data["d"]),
+            int(data["seen"]),
+            tuple(data["q"].split()) if data.get("q") else (),
+            data.get("g"),
+            None if data.get("seat") is None else int(data["seat"]),
+            None if ended is None else int(ended),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group to create a game for: its game id, the bucket's spec (its rules and clock, as JSON) and its
+    members in seat order."""
+
+    game_id: str
+    spec: str
+    members: tuple[MatchRequest, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Formed:
+    """What a look at a bucket found: groups the caller now holds, and when the bucket next needs a look
+    (Unix ms; None: nothing left to wait for)."""
+
+    groups: tuple[Group, ...] = ()
+    next_due_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTimes:
+    """A bucket script's times (Unix ms): now, a group's lease, how long an unasked-about request waits, how
+    long an ended one is kept for its client to read; and the bucket's keys' expiry (seconds)."""
+
+    now_ms: int
+    lease_ms: int
+    idle_ms: int
+    keep_ms: int
+    ttl_seconds: int = 24 * 3600
+
+
+class MatchQueue(Protocol):
+    def enqueue_match(
+        self, bucket: str, request: MatchRequest, spec: str, times: MatchTimes, game_ids: list[str]
+    ) -> Formed:
+        """Add a waiting request (its bucket's spec is ``spec``); a group of four if it completes one."""
+
+    def form_matches(self, bucket: str, times: MatchTimes, game_ids: list[str]) -> Formed:
+        """Expire idle requests, form what is due (four waiting; or all waiting once the soonest deadline
+        passed) with ``game_ids``, and hand back groups whose lease ended (leased again to the caller)."""
+
+    def match_seated(self, bucket: str, game_id: str, times: MatchTimes) -> list[MatchRequest]:
+        """The group's game exists: its members are seated (and returned); none if another caller did it."""
+
+    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
+        """The request (None if unknown or no longer kept); a waiting one counts as asked about now."""
+
+    def cancel_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
+        """Cancel the request if it is waiting; the request as it is afterwards."""
+
+    def lower_match_due(self, bucket: str, due_ms: int) -> None:
+        """The bucket needs a look no later than ``due_ms`` (and counts as touched)."""
+
+    def due_match_buckets(self, now_ms: int, limit: int) -> list[tuple[str, str]]:
+        """Buckets due at ``now_ms``, each with its touch count as read (for :meth:`raise_match_due`)."""
+
+    def raise_match_due(self, bucket: str, next_ms: int | None, touched: str) -> bool:
+        """After a look: the bucket next needs one at ``next_ms`` (None: no more), if no enqueue touched it
+        since ``touched`` was read; False (nothing changed) otherwise."""
+
+    def waiting_matches(self) -> int:
+        """Requests waiting now, over every due bucket (the metrics' gauge)."""

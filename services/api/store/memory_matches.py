@@ -1,0 +1,212 @@
+"""Quick match in process memory (:class:`services.api.store.matches.MatchQueue`), step for step the Redis
+scripts of :mod:`services.api.store.redis_matches` (each step under the backend's one lock), for unit tests."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from threading import Condition
+from typing import Protocol
+
+import orjson
+
+from services.api.store.matches import (
+    CANCELLED,
+    EXPIRED,
+    FORMING,
+    SEATED,
+    WAITING,
+    Formed,
+    Group,
+    MatchRequest,
+    MatchTimes,
+    match_channel,
+)
+
+
+@dataclass
+class Bucket:
+    """What Redis holds of one bucket."""
+
+    requests: dict[str, MatchRequest] = field(default_factory=dict)
+    queue: dict[str, int] = field(default_factory=dict)  # waiting request id -> arrival ms
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # game id -> member ids in seat order
+    forming: dict[str, int] = field(default_factory=dict)  # game id -> its lease's end (ms)
+    ended: dict[str, int] = field(default_factory=dict)  # request id -> when it goes (ms)
+    spec: str = ""
+
+
+@dataclass
+class MatchesMemory:
+    buckets: dict[str, Bucket] = field(default_factory=dict)
+    due: dict[str, int] = field(default_factory=dict)  # bucket -> when it next needs a look (ms)
+    touches: dict[str, int] = field(default_factory=dict)  # bucket -> enqueues that touched it
+
+
+class _Backend(Protocol):
+    changed: Condition
+    matches: MatchesMemory
+
+    def publish(self, channel: str, payload: bytes) -> None: ...
+
+
+class _Step:
+    """One script run on a bucket: what it changes, then the publication of the requests it touched."""
+
+    def __init__(self, bucket: Bucket, times: MatchTimes, game_ids: list[str]) -> None:
+        self.bucket, self.times, self.game_ids, self.touched = bucket, times, list(game_ids), []
+
+    def finish(self, request: MatchRequest, status: str) -> None:
+        now = self.times.now_ms
+        self.bucket.requests[request.match_id] = dataclasses.replace(request, status=status, ended_ms=now)
+        self.bucket.queue.pop(request.match_id, None)
+        self.bucket.ended[request.match_id] = now + self.times.keep_ms
+        self.touched.append(request.match_id)
+
+    def prune(self) -> None:
+        for match_id, until in list(self.bucket.ended.items()):
+            if until <= self.times.now_ms:
+                del self.bucket.ended[match_id]
+                self.bucket.requests.pop(match_id, None)
+
+    def waiting(self) -> list[MatchRequest]:
+        live = []
+        for match_id, _ in sorted(self.bucket.queue.items(), key=lambda item: (item[1], item[0])):
+            request = self.bucket.requests.get(match_id)
+            if request is None or request.status != WAITING:
+                self.bucket.queue.pop(match_id, None)
+            elif request.seen_ms < self.times.now_ms - self.times.idle_ms:
+                self.finish(request, EXPIRED)
+            else:
+                live.append(request)
+        return live
+
+    def form(self, members: list[MatchRequest]) -> str:
+        game_id = self.game_ids.pop(0)
+        for seat, request in enumerate(members):
+            placed = dataclasses.replace(request, status=FORMING, game_id=game_id, seat=seat)
+            self.bucket.requests[request.match_id] = placed
+            self.bucket.queue.pop(request.match_id, None)
+        self.bucket.groups[game_id] = tuple(request.match_id for request in members)
+        self.bucket.forming[game_id] = self.times.now_ms + self.times.lease_ms
+        return game_id
+
+    def group(self, game_id: str) -> Group:
+        members = self.bucket.groups[game_id]
+        return Group(game_id, self.bucket.spec, tuple(self.bucket.requests[m] for m in members))
+
+
+class MemoryMatches:
+    """The quick-match operations of :class:`services.api.store.memory_store.MemoryStore`."""
+
+    backend: _Backend
+
+    def _published(self, bucket: str, step: _Step) -> None:
+        if step.touched:
+            self.backend.publish(match_channel(bucket), orjson.dumps(step.touched))
+
+    def enqueue_match(
+        self, bucket: str, request: MatchRequest, spec: str, times: MatchTimes, game_ids: list[str]
+    ) -> Formed:
+        with self.backend.changed:
+            state = self.backend.matches.buckets.setdefault(bucket, Bucket())
+            step = _Step(state, times, game_ids[:2])
+            step.prune()
+            state.requests[request.match_id] = request
+            state.queue[request.match_id] = request.created_ms
+            state.spec = spec
+            live = step.waiting()
+            groups = (step.group(step.form(live[:4])),) if len(live) >= 4 else ()
+            self._published(bucket, step)
+            return Formed(groups, None)
+
+    def form_matches(self, bucket: str, times: MatchTimes, game_ids: list[str]) -> Formed:
+        with self.backend.changed:
+            state = self.backend.matches.buckets.setdefault(bucket, Bucket())
+            step = _Step(state, times, game_ids[:2])
+            step.prune()
+            formed, live = [], step.waiting()
+            while len(live) >= 4 and step.game_ids:
+                formed.append(step.form(live[:4]))
+                live = live[4:]
+            soonest = min((request.deadline_ms for request in live), default=None)
+            if soonest is not None and soonest <= times.now_ms and step.game_ids:
+                formed.append(step.form(live))
+                live, soonest = [], None
+            lapsed = sorted((until, game_id) for game_id, until in state.forming.items() if until <= times.now_ms)
+            for _, game_id in lapsed[:10]:
+                state.forming[game_id] = times.now_ms + times.lease_ms
+                formed.append(game_id)
+            due = [when for when in (soonest, min(state.forming.values(), default=None)) if when is not None]
+            next_due = min(due, default=None)
+            if len(live) >= 4 or (soonest is not None and soonest <= times.now_ms):
+                next_due = times.now_ms
+            self._published(bucket, step)
+            return Formed(tuple(step.group(game_id) for game_id in formed), next_due)
+
+    def match_seated(self, bucket: str, game_id: str, times: MatchTimes) -> list[MatchRequest]:
+        with self.backend.changed:
+            state = self.backend.matches.buckets.setdefault(bucket, Bucket())
+            step = _Step(state, times, [])
+            members = state.groups.pop(game_id, None)
+            state.forming.pop(game_id, None)
+            seated = []
+            for match_id in members or ():
+                request = state.requests.get(match_id)
+                if request is not None and request.status == FORMING and request.game_id == game_id:
+                    done = dataclasses.replace(request, status=SEATED, ended_ms=times.now_ms)
+                    state.requests[match_id] = done
+                    state.ended[match_id] = times.now_ms + times.keep_ms
+                    step.touched.append(match_id)
+                    seated.append(done)
+            self._published(bucket, step)
+            return seated
+
+    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
+        with self.backend.changed:
+            state = self.backend.matches.buckets.get(bucket)
+            request = state.requests.get(match_id) if state else None
+            if request is not None and request.status == WAITING:
+                request = state.requests[match_id] = dataclasses.replace(request, seen_ms=times.now_ms)
+            return request
+
+    def cancel_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
+        with self.backend.changed:
+            state = self.backend.matches.buckets.get(bucket)
+            request = state.requests.get(match_id) if state else None
+            if state is None or request is None:
+                return None
+            step = _Step(state, times, [])
+            if request.status == WAITING:
+                step.finish(request, CANCELLED)
+            self._published(bucket, step)
+            return state.requests[match_id]
+
+    def lower_match_due(self, bucket: str, due_ms: int) -> None:
+        with self.backend.changed:
+            matches = self.backend.matches
+            matches.touches[bucket] = matches.touches.get(bucket, 0) + 1
+            matches.due[bucket] = min(due_ms, matches.due.get(bucket, due_ms))
+
+    def due_match_buckets(self, now_ms: int, limit: int) -> list[tuple[str, str]]:
+        with self.backend.changed:
+            matches = self.backend.matches
+            due = sorted((when, bucket) for bucket, when in matches.due.items() if when <= now_ms)[:limit]
+            return [(bucket, str(matches.touches[bucket]) if bucket in matches.touches else "") for _, bucket in due]
+
+    def raise_match_due(self, bucket: str, next_ms: int | None, touched: str) -> bool:
+        with self.backend.changed:
+            matches = self.backend.matches
+            if (str(matches.touches[bucket]) if bucket in matches.touches else "") != touched:
+                return False
+            if next_ms is None:
+                matches.due.pop(bucket, None)
+                matches.touches.pop(bucket, None)
+            else:
+                matches.due[bucket] = next_ms
+            return True
+
+    def waiting_matches(self) -> int:
+        with self.backend.changed:
+            buckets = self.backend.matches.buckets
+            return sum(len(buckets[b].queue) for b in self.backend.matches.due if b in buckets)

@@ -1,0 +1,155 @@
+// What a person at the table does besides watching (methods of game.js's Game, mixed in): a round's
+// summary and review, a move, the nil exchange's choice, a hint, leaving (back to the lobby), coming
+// back from away, a quick message, a rematch at the end. Each request goes with the seat's token; a
+// dead token (401) drops it.
+
+import { api } from "./api.js";
+import { openDialog } from "./dialog.js";
+import { confirmLeave } from "./gamebar.js";
+import { describeHint, fetchHint } from "./hint.js";
+import { clearMessage, describeProblem, showMessage, showProblem, showToast } from "./messages.js";
+import { messageCodes } from "./news.js";
+import { pickMessage } from "./quickmsg.js";
+import { openReview } from "./review.js";
+import { gameUrl, lobbyUrl, navigate } from "./router.js";
+import { forgetSeat, keepSeat } from "./seats.js";
+import { renderRoundSummary } from "./summary.js";
+
+const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
+
+export const actions = {
+  /**
+   * A round's summary (and its review from there). The table waits for it to be closed, unless the
+   * tab is hidden: then the next round goes on under it, so a turn there is still announced.
+   */
+  async summarise(view, round) {
+    this.summarised.add(round.round);
+    const last = view.phase === "game_over" || (view.winner && view.winner.length);
+    const buttons = [{ label: last ? "See the result" : "Next round", value: "next", primary: true }];
+    if (this.token) buttons.unshift({ label: "Review this round", value: "review" });
+    const closed = openDialog(renderRoundSummary(view, round), { testid: "summary", label: `Round ${round.round} summary`, buttons })
+      .then((choice) => (choice === "review" ? this.review(round.round) : undefined));
+    if (!document.hidden) await closed;
+  },
+
+  async review(round) {
+    await openReview(this.gameId, round, this.token);
+  },
+
+  /** A bid or a card from this seat: sent against the version shown; a lost race just refreshes. */
+  async move(move, el = null) {
+    if (this.pending || this.derived || !this.token) return;
+    this.pending = true;
+    this.hint = null;
+    if (move.card && el) this.origin = { card: move.card, rect: el.getBoundingClientRect() };
+    clearMessage();
+    this.draw(); // at once, even over an animation: the move is on its way, nothing else can be chosen
+    try {
+      const view = this.received(await api.move(this.gameId, this.token, this.baseVersion, move));
+      await this.run(() => this.arrive(this.view, view));
+    } catch (problem) {
+      if (RACE_CODES.has(problem.code)) showMessage(describeProblem(problem), "info");
+      else if (problem.status === 401) this.dropToken();
+      else showProblem(problem);
+      await this.run(() => this.sync());
+    } finally {
+      this.pending = false;
+      this.render();
+    }
+  },
+
+  /** Choose or put back a card for the nil exchange. */
+  togglePass(card) {
+    if (this.passPick.has(card)) this.passPick.delete(card);
+    else if (this.passPick.size < (this.view.pass_count || 0)) this.passPick.add(card);
+    this.focusNext = `card-${card}`;
+    this.render();
+  },
+
+  async askHint() {
+    this.hintPending = true;
+    this.render();
+    try {
+      this.hint = describeHint(await fetchHint(this.gameId, this.token));
+      this.focusNext = this.hint.focus;
+    } catch (problem) {
+      showProblem(problem);
+    } finally {
+      this.hintPending = false;
+      this.render();
+    }
+  },
+
+  /** Leave the seat (a computer takes it over) and go back to the lobby. */
+  async leave() {
+    if (!(await confirmLeave())) return;
+    const seat = this.view.you;
+    this.stop(); // no request with this token after it dies
+    try {
+      await api.leaveSeat(this.gameId, seat, this.token);
+    } catch (problem) {
+      if (problem.status !== 401) showProblem(problem);
+    }
+    forgetSeat(this.gameId);
+    navigate(lobbyUrl());
+  },
+
+  lostSeat(problem) {
+    if (problem.status === 401) {
+      this.dropToken();
+      this.follow(this.appliedSeq, (p) => showProblem(p));
+      this.run(() => this.sync());
+    } else {
+      showProblem(problem);
+    }
+  },
+
+  /** "I'm back": the seat is played by its person again. */
+  async back() {
+    if (!this.token || this.view.you === null) return;
+    this.backPending = true;
+    this.render();
+    try {
+      await api.backToSeat(this.gameId, this.view.you, this.token);
+      showToast("Welcome back: it's your seat again.", "top");
+    } catch (problem) {
+      if (problem.status === 401) this.dropToken();
+      else showProblem(problem);
+    } finally {
+      this.backPending = false;
+      await this.run(() => this.sync());
+    }
+  },
+
+  /** A quick message, chosen from the picker, shown by your seat and to the table. */
+  async say() {
+    const code = await pickMessage(messageCodes());
+    if (!code || !this.token || this.stopped) return;
+    try {
+      const sent = await api.sendMessage(this.gameId, this.token, code);
+      const at = sent && Number.isFinite(sent.at_ms) ? sent.at_ms : `sent-${code}`;
+      if (this.people.bubbles.add({ seat: this.view.you, code, at_ms: at }, performance.now())) this.render();
+    } catch (problem) {
+      if (problem.code === "too_many_messages" || problem.status === 429) showToast(describeProblem(problem), "top");
+      else if (problem.status === 401) this.dropToken();
+      else showProblem(problem);
+    }
+  },
+
+  /** At the end: opt in to the next game with the same table, and go there. */
+  async rematch() {
+    if (!this.token || this.rematchPending) return;
+    this.rematchPending = true;
+    this.render();
+    try {
+      const next = await api.rematch(this.gameId, this.token);
+      keepSeat(next.game_id, next.seat, next.token);
+      navigate(gameUrl(next.game_id));
+    } catch (problem) {
+      if (problem.status === 401) this.dropToken();
+      else showProblem(problem);
+      this.rematchPending = false;
+      this.render();
+    }
+  },
+};

@@ -1,0 +1,186 @@
+// Quick match: a request with the person's preferences (rules preset, clock, how long to wait, the
+// computers' level that fills free seats) sent as POST /v1/matches; then a waiting dialog with a
+// countdown in the server's time (expires_ms against server_time_ms, never the local clock alone)
+// and Cancel, following GET /v1/matches/{id} (a long poll, the request's secret as bearer) until
+// the person is seated: the seat's token is kept like any other and the game opens.
+
+import { api } from "./api.js";
+import { msLeft, serverNow, timeBase, timeControls, controlWords } from "./clock.js";
+import { tickCountdown } from "./clockface.js";
+import { openDialog } from "./dialog.js";
+import { fill, h, pause } from "./dom.js";
+import { describeProblem, showMessage } from "./messages.js";
+import { presetName } from "./newgame.js";
+import { gameUrl, navigate } from "./router.js";
+import { keepSeat } from "./seats.js";
+
+const KEY = "spades.match"; // sessionStorage: the request waiting in this tab, resumed after a reload
+const WAITS = [10, 20, 30, 60, 120]; // seconds (the server takes 5 to 120)
+const POLL_WAIT = 25; // seconds a long poll may wait for a change
+const BACKOFF_MS = [1000, 2000, 4000, 8000];
+const MIN_POLL_MS = 1000;
+
+const shortName = (preset) => presetName(preset).split(" (")[0];
+
+/** The quick match form: {rules: {preset}, clock, max_wait_seconds, fill_level} read from it. */
+export function quickMatchForm(levels, catalogue, onSubmit) {
+  const ordered = [...levels.levels].sort((a, b) => (a.strength ?? 0) - (b.strength ?? 0));
+  const presets = catalogue ? Object.keys(catalogue.presets) : ["partnership", "individual"];
+  const controls = timeControls(catalogue).filter((c) => ["fast", "normal", "relaxed"].includes(c.name));
+  const select = (id, label, options, chosen) =>
+    h("div.field", {}, h("label", { for: id }, label), h("select", { id, dataset: { testid: id } }, options.map(([value, text]) => h("option", { value, selected: value === chosen }, text))));
+  const form = h(
+    "form.quick-match",
+    { novalidate: true, dataset: { testid: "quick-match" }, "aria-labelledby": "quick-match-title" },
+    h("h2", { id: "quick-match-title" }, "Quick match"),
+    select("qm-preset", "Rules", presets.map((p) => [p, shortName(p)]), presets.includes("partnership") ? "partnership" : presets[0]),
+    h(
+      "fieldset.clock-choice",
+      {},
+      h("legend", {}, "Clock"),
+      controls.map((c) =>
+        h(
+          "label.clock-option",
+          {},
+          h("input", { type: "radio", name: "qm-clock", value: c.name, checked: c.name === "normal", dataset: { testid: `qm-clock-${c.name}` } }),
+          h("span.clock-name", {}, c.name[0].toUpperCase() + c.name.slice(1)),
+          h("span.clock-words", {}, controlWords(c)),
+        ),
+      ),
+    ),
+    select("qm-wait", "Wait for people", WAITS.map((s) => [String(s), s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`]), "20"),
+    select("qm-level", "Then computers", ordered.map((l) => [l.name, `${l.name[0].toUpperCase()}${l.name.slice(1)}`]), levels.default_level || (ordered[0] || {}).name),
+    h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "find-players" } }, "Find players"), h("small.field-error", { id: "qm-error", role: "alert", dataset: { testid: "qm-error" } })),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    onSubmit(form, {
+      rules: { preset: form.querySelector("#qm-preset").value },
+      clock: form.querySelector("input[name=qm-clock]:checked").value,
+      max_wait_seconds: Number(form.querySelector("#qm-wait").value),
+      fill_level: form.querySelector("#qm-level").value,
+    });
+  });
+  return form;
+}
+
+/** Send the request and wait for a seat; returns {stop()} (the lobby left: stop waiting, keep the request). */
+export function startMatch(form, wanted) {
+  const button = form.querySelector("[data-testid=find-players]");
+  const error = form.querySelector("#qm-error");
+  error.textContent = "";
+  button.disabled = true;
+  let left = false; // the lobby was left before the server answered: the request waits for its return
+  const handle = { stop: () => (left = true) };
+  api.startMatch(wanted).then(
+    (match) => {
+      button.disabled = false;
+      sessionStorage.setItem(KEY, JSON.stringify({ match_id: match.match_id, secret: match.secret, expires_ms: match.expires_ms, wanted }));
+      if (!left) Object.assign(handle, waitForSeat({ ...match, wanted, local: performance.now() }));
+    },
+    (problem) => {
+      button.disabled = false;
+      error.textContent = describeProblem(problem);
+    },
+  );
+  return handle;
+}
+
+/** A request this tab was waiting on before a reload: wait on (the server says how long is left). */
+export function resumeMatch() {
+  let saved = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(KEY));
+  } catch {
+    saved = null;
+  }
+  return saved && saved.match_id ? waitForSeat({ ...saved, status: "waiting" }) : null;
+}
+
+/** The waiting dialog and its long poll; {stop()}. */
+function waitForSeat(match) {
+  let base = timeBase(match.server_time_ms, match.local ?? performance.now());
+  let expires = match.expires_ms ?? null;
+  let finished = false;
+  const control = new AbortController();
+  const count = h("span.match-count", { dataset: { testid: "match-countdown" } }, "…");
+  const wanted = match.wanted || {};
+  const fillers = wanted.fill_level ? `computers (${wanted.fill_level})` : "computers";
+  const note = h("p.match-note", { dataset: { testid: "match-note" } }, `Looking for people who want the same game; when the time is up, ${fillers} take the free seats.`);
+  const left = () => (base && expires !== null ? msLeft(expires, serverNow(base, performance.now())) : null);
+  let ticker = null;
+  const startTicking = () => {
+    if (ticker || left() === null) return;
+    ticker = tickCountdown(count, left, () => fill(note, `Time is up: ${fillers} take the free seats…`));
+  };
+  startTicking();
+  const dialog = openDialog(
+    h(
+      "div.match-wait",
+      { dataset: { testid: "match-wait" } },
+      h("h2.panel-title", {}, "Finding players"),
+      h("p.match-what", {}, [shortName((wanted.rules || {}).preset || "partnership"), wanted.clock ? `${wanted.clock} clock` : null].filter(Boolean).join(" · ")),
+      h("p.match-clock", { role: "timer", "aria-label": "Time left to wait" }, count),
+      note,
+    ),
+    { testid: "match", label: "Finding players", buttons: [{ label: "Cancel", value: "cancel" }] },
+  );
+  const close = (value) => {
+    finished = true;
+    control.abort();
+    if (ticker) ticker.stop();
+    const open = document.querySelector("dialog[data-testid=match]");
+    if (open) open.close(value);
+  };
+  const seated = (state) => {
+    sessionStorage.removeItem(KEY);
+    keepSeat(state.game_id, state.seat, state.token);
+    close("seated");
+    navigate(gameUrl(state.game_id));
+  };
+  const over = (text) => {
+    sessionStorage.removeItem(KEY);
+    close("over");
+    showMessage(text, "info");
+  };
+  const follow = async () => {
+    for (let failures = 0; !finished; ) {
+      try {
+        const asked = performance.now();
+        const state = await api.match(match.match_id, match.secret, POLL_WAIT, control.signal);
+        failures = 0;
+        if (Number.isFinite(state.server_time_ms)) base = timeBase(state.server_time_ms, performance.now());
+        if (Number.isFinite(state.expires_ms)) expires = state.expires_ms;
+        startTicking();
+        if (state.status === "seated") return seated(state);
+        if (state.status === "cancelled") return over("The quick match was cancelled.");
+        if (state.status === "expired") return over("The quick match ended without a table: try again.");
+        await pause(MIN_POLL_MS - (performance.now() - asked)); // a server that answers at once is not asked in a loop
+      } catch (problem) {
+        if (finished || problem.name === "AbortError") return;
+        if (problem.status === 404 || problem.status === 401 || problem.status === 403) return over(`The quick match is gone: ${describeProblem(problem)}`);
+        await pause(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]);
+      }
+    }
+  };
+  follow();
+  dialog.then((value) => {
+    if (value === "seated" || value === "over" || value === "left") return;
+    close("cancel"); // Cancel, or Escape
+    cancel(match);
+  });
+  return { stop: () => close("left") };
+}
+
+/** Cancel the request; if a seat was given meanwhile, the person still gets it. */
+async function cancel(match) {
+  sessionStorage.removeItem(KEY);
+  await api.cancelMatch(match.match_id, match.secret).catch(() => null);
+  const state = await api.match(match.match_id, match.secret, 0).catch(() => null);
+  if (state && state.status === "seated") {
+    keepSeat(state.game_id, state.seat, state.token);
+    navigate(gameUrl(state.game_id));
+    return;
+  }
+  showMessage("Quick match cancelled.", "info");
+}

@@ -1,0 +1,69 @@
+// Taking your seat to another device: a private rejoin link (and code) made with the seat's token and
+// shown only here, in this seat's dialog; never stored, never in the table's view. The link is
+// /play#rejoin=<game>.<code> (a fragment: it never reaches a server log); opening it, or typing the
+// code in the lobby, redeems it for a new token for the seat, and the old device's token stops working.
+
+import { api } from "./api.js";
+import { openDialog } from "./dialog.js";
+import { fill, h } from "./dom.js";
+import { describeProblem } from "./messages.js";
+import { gameUrl } from "./router.js";
+import { keepSeat } from "./seats.js";
+import { seatName } from "./seating.js";
+
+const FRAGMENT = /^#rejoin=([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,40})$/;
+const TYPED = /^([A-Za-z0-9_-]{1,64})\s*\.\s*([A-Za-z0-9_ -]{1,40})$/;
+
+/** {gameId, code} from a rejoin link, its fragment, or a typed "<game>.<code>" (the code's spaces dropped); null otherwise. */
+export function parseRejoin(text) {
+  const trimmed = String(text || "").trim();
+  const hash = trimmed.includes("#") ? trimmed.slice(trimmed.indexOf("#")) : null;
+  const match = (hash && FRAGMENT.exec(hash)) || TYPED.exec(trimmed);
+  const code = match ? match[2].replaceAll(" ", "") : "";
+  return code ? { gameId: match[1], code } : null;
+}
+
+export function rejoinLink(gameId, code) {
+  return `${location.origin}/play#rejoin=${gameId}.${code}`;
+}
+
+/** Redeem a rejoin code: the seat's new token kept in this browser; the game's address to go to. */
+export async function redeemRejoin({ gameId, code }) {
+  const seat = await api.rejoin(gameId, code);
+  keepSeat(gameId, seat.seat, seat.token);
+  return gameUrl(gameId);
+}
+
+/** The seat's dialog: make a rejoin link, copy it, make a new one or stop it. */
+export async function showRejoin(gameId, seat, token, onCopy) {
+  const body = h("div.rejoin-body", { "aria-live": "polite" });
+  const lead = h(
+    "p",
+    {},
+    `Continue as ${seatName(seat)} on another device: open this link there, or type the code in its lobby. `,
+    "Only you see it; once it is used, this browser's seat stops working.",
+  );
+  const show = (result) => {
+    const code = result.code;
+    const link = rejoinLink(gameId, code);
+    fill(
+      body,
+      h("label", { for: "rejoin-link" }, "Link"),
+      h("div.rejoin-row", {}, h("input", { id: "rejoin-link", type: "text", readonly: true, value: link, dataset: { testid: "rejoin-link" } }), h("button", { type: "button", onclick: () => onCopy(link) }, "Copy")),
+      h("p.rejoin-code", {}, "Code: ", h("strong", { dataset: { testid: "rejoin-code" } }, `${gameId}.${code}`)),
+      h(
+        "div.form-actions",
+        {},
+        h("button", { type: "button", onclick: () => make(), dataset: { testid: "rejoin-new" } }, "New link"),
+        h("button", { type: "button", onclick: () => revoke(), dataset: { testid: "rejoin-revoke" } }, "Stop this link"),
+      ),
+    );
+  };
+  const failed = (problem) => fill(body, h("p.error-note", {}, describeProblem(problem)), offer());
+  const offer = () => h("button.primary", { type: "button", onclick: () => make(), dataset: { testid: "rejoin-make" } }, "Make a rejoin link");
+  const make = () => api.rejoinCode(gameId, seat, token).then(show, failed);
+  const revoke = () =>
+    api.revokeRejoinCode(gameId, seat, token).then(() => fill(body, h("p", { dataset: { testid: "rejoin-stopped" } }, "That link no longer works."), offer()), failed);
+  fill(body, offer());
+  await openDialog(h("div", {}, h("h2.panel-title", {}, "Play on another device"), lead, body), { testid: "rejoin", label: "Play on another device" });
+}

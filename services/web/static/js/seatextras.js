@@ -1,0 +1,73 @@
+// What a seat shows of its person (drawn into felt.js's seat panel): a connection dot, the running
+// clock on the seat whose turn it is (time to move and the reserve), "Away" while the computer plays
+// for them, and a quick message as a bubble by the seat. Pure renders; clockface.js keeps the clock
+// ticking between draws.
+
+import { clockWords, formatClock } from "./clock.js";
+import { h } from "./dom.js";
+import { messageText } from "./news.js";
+import { seatKind } from "./seating.js";
+
+/**
+ * `people` (what board.js gathers for a draw): {clock: parts of the running clock or null,
+ * connected(seat) -> true | false | null, away(seat), reserve(seat) -> ms | null, timed (the game
+ * has a clock), bubbles: Map seat -> code}.
+ */
+
+/** A small dot before a person's name: green while their page is connected. */
+export function connectionDot(people, seat) {
+  const connected = people ? people.connected(seat) : null;
+  if (connected === null) return null;
+  return h(
+    "span.conn-dot",
+    { dataset: { testid: `conn-${seat}`, state: connected ? "on" : "off" }, title: connected ? "Connected" : "Not connected" },
+    h("span.visually-hidden", {}, connected ? "connected, " : "not connected, "),
+  );
+}
+
+/** The running clock: "0:08 +0:30" (move time, then the reserve), or the reserve alone once it runs. */
+export function clockChip(parts, seat) {
+  const state = parts.expired ? "expired" : parts.inReserve ? "reserve" : parts.urgent ? "urgent" : "move";
+  const main = parts.inReserve || parts.expired ? parts.reserveMs : parts.moveMs;
+  return h(
+    "span.seat-clock",
+    { role: "timer", "aria-label": clockWords(parts), dataset: { testid: `clock-${seat}`, state } },
+    h("span.clock-icon", { "aria-hidden": "true" }),
+    h("span.clock-main", { "aria-hidden": "true" }, formatClock(main)),
+    parts.inReserve
+      ? h("span.clock-reserve", { "aria-hidden": "true" }, "reserve")
+      : parts.reserveMs > 0
+      ? h("span.clock-reserve", { "aria-hidden": "true" }, `+${formatClock(parts.reserveMs)}`)
+      : null,
+  );
+}
+
+/** The line under a seat's name: its clock on its turn, "Away", who plays it (and your reserve), or a
+ * rematch's seat kept for the last game's player. */
+export function seatLine(view, seat, people) {
+  const mine = seat === view.you;
+  const kept = view.phase === "waiting" && view.reserved && (view.reserved.seats || []).includes(seat);
+  const kind = kept ? "Kept for its player" : seatKind(view, seat);
+  if (!people) return h("div.seat-kind", {}, kind);
+  if (people.away(seat)) {
+    return h(
+      "div.seat-kind.timed",
+      { dataset: { testid: `away-${seat}` } },
+      h("span.away-badge", {}, "Away"),
+      h("span.away-note", {}, mine ? " the computer plays for you" : " computer plays"),
+    );
+  }
+  if (people.clock && people.clock.seat === seat) return h("div.seat-kind.timed", {}, clockChip(people.clock, seat));
+  if (mine && people.timed) {
+    const reserve = people.reserve(seat);
+    return h("div.seat-kind.timed.idle", { dataset: { testid: `reserve-${seat}` } }, reserve ? `Reserve ${formatClock(reserve)}` : "Clock on");
+  }
+  return h("div.seat-kind", {}, kind);
+}
+
+/** A quick message by its seat, for a few seconds. */
+export function bubble(people, seat) {
+  const code = people && people.bubbles.get(seat);
+  if (!code) return null;
+  return h("div.bubble", { dataset: { testid: `bubble-${seat}`, code } }, messageText(code));
+}

@@ -1,0 +1,67 @@
+// The open public tables as the lobby keeps them (pure): the tables of GET /v1/tables read into one shape,
+// the lobby stream's changes applied (`table_opened`, `table_changed`, `table_closed`), the lobby's
+// filter, and each table in words.
+
+import { seatName } from "./seating.js";
+
+/** One table of GET /v1/tables (or of a stream change) in the shape the lobby draws. */
+export function tableItem(raw) {
+  const rules = raw.rules || {};
+  return {
+    gameId: raw.game_id,
+    preset: rules.preset || "partnership",
+    houseRules: rules.house_rules || [],
+    clock: raw.clock || "none",
+    freeSeats: (raw.free_seats || []).filter((s) => Number.isInteger(s)),
+    levels: (raw.levels || []).filter(Boolean), // per seat, null where no computer sits
+    people: Number(raw.people) || 0,
+    created: raw.created_ms || 0,
+  };
+}
+
+/** A page of GET /v1/tables ({tables, next_cursor, last_seq}): {items, cursor} (the next page's, or null). */
+export function tablePage(body) {
+  return { items: (body.tables || []).map(tableItem), cursor: body.next_cursor ?? null };
+}
+
+/** Whether a table passes the lobby's filter {preset, clock} (empty: any). */
+export function passes(item, filter = {}) {
+  if (filter.preset && item.preset !== filter.preset) return false;
+  if (filter.clock && item.clock !== filter.clock) return false;
+  return item.freeSeats.length > 0;
+}
+
+/**
+ * A change of the lobby stream applied to the list (a Map game id -> item, changed in place): `name`
+ * is the SSE event (`table_opened`, `table_changed`, `table_closed`), `data` the change {seq, type,
+ * game_id, at_ms, table} (`table` null once closed). Returns true when the list changed.
+ */
+export function applyTableChange(tables, name, data, filter = {}) {
+  const type = name && name !== "message" ? name : data.type;
+  if (!data || !data.game_id) return false;
+  if (type === "table_closed" || !data.table) return tables.delete(data.game_id);
+  if (type !== "table_opened" && type !== "table_changed") return false;
+  const item = tableItem(data.table);
+  if (!passes(item, filter)) return tables.delete(item.gameId);
+  tables.set(item.gameId, item);
+  return true;
+}
+
+/** Newest first, at most `limit`. */
+export function listed(tables, limit = 30) {
+  return [...tables.values()].sort((a, b) => b.created - a.created).slice(0, limit);
+}
+
+/** "Partnership · normal clock · 1 person, 2 computers (easy)". */
+export function tableWords(item, presetName = (p) => p) {
+  const clock = item.clock === "none" ? "no clock" : `${item.clock} clock`;
+  const people = item.people === 1 ? "1 person" : `${item.people} people`;
+  const computers = item.levels.length ? `, computers: ${[...new Set(item.levels)].join(", ")}` : "";
+  const house = item.houseRules.length ? ` · ${item.houseRules.length} house rule${item.houseRules.length > 1 ? "s" : ""}` : "";
+  return `${presetName(item.preset)} · ${clock} · ${people}${computers}${house}`;
+}
+
+/** "Free: West, North". */
+export function freeWords(item) {
+  return `Free: ${item.freeSeats.map(seatName).join(", ")}`;
+}

@@ -1,0 +1,59 @@
+"""What the lobby's unit tests share: a world of API processes over one in-memory backend, and its clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.api.games import commands
+from services.api.games.commands import Collaborators
+from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.http import request_schemas
+from services.api.lobby.matchmaker import Matchmaker, MatchSettings
+from services.api.lobby.tables import ListingHooks
+from services.api.store.memory_store import MemoryBackend, MemoryStore
+from services.engine import turn, view
+
+ONE_ROUND = {"preset": "partnership", "win_score": 1, "lose_score": -1}
+
+
+class Clock:
+    """A clock a test moves (Unix seconds)."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def process(backend: MemoryBackend, clock: Clock, quotas: Quotas = NO_QUOTAS) -> Collaborators:
+    """One API process's collaborators over ``backend`` (its own store, hence its own recent copies)."""
+    store = MemoryStore(backend, clock=clock)
+    return Collaborators(store, quotas=quotas, tables=ListingHooks(store, 60.0, clock))
+
+
+def matchmaker(ctx: Collaborators, clock: Clock, **settings: Any) -> Matchmaker:
+    return Matchmaker(ctx, MatchSettings(**settings), None, clock)
+
+
+def create(ctx: Collaborators, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
+    created = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load({"seats": seats, **body}))
+    assert created is not None
+    return created
+
+
+def play_to_the_end(ctx: Collaborators, game_id: str, tokens: list[str | None]) -> None:
+    """Each seat's highest bid and first legal card until game over (every seat a person's)."""
+    for _ in range(2000):
+        state = ctx.store.load(game_id).state
+        if state.phase == "game_over":
+            return
+        seat = turn(state)
+        legal = view(state, seat)["legal"]
+        kind = "bid" if state.phase == "bidding" else "play"
+        move = parse_move(kind, {"bid": legal[-1]} if kind == "bid" else {"card": legal[0]})
+        token = tokens[seat]
+        assert token is not None
+        commands.make_move(ctx, game_id, MoveRequest(token=token, move=move))
+    raise AssertionError("the game did not end")

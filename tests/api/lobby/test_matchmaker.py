@@ -1,0 +1,264 @@
+"""Quick match on the in-memory store: two API processes over one backend, a clock the tests move.  Groups
+of four and groups topped up with computers, nobody seated twice, a forming process that dies, cancel,
+idle requests, quotas.  The same scripts on Redis: tests/api/store/test_lobby_store.py; over HTTP across
+two servers: tests/api/lobby/test_lobby_live.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from services.api.games.auth import seat_for
+from services.api.games.quotas import Quotas, creator_ids
+from services.api.lobby.match_games import seat_group
+from services.api.lobby.match_requests import bucket_spec, resolved_rules
+from services.api.lobby.matchmaker import Matchmaker
+from services.api.problems import ApiError
+from services.api.store.matches import FORMING, MatchRequest, MatchTimes
+from services.api.store.memory_store import MemoryBackend
+
+from .helpers import ONE_ROUND, Clock, matchmaker, play_to_the_end, process
+
+DEFAULT = {"rules": {"preset": "partnership"}, "clock": "normal", "max_wait_seconds": 20, "fill_level": "standard"}
+
+
+def ask(mm: Matchmaker, address: str = "192.0.2.1", token: str | None = None, **body: Any) -> dict[str, Any]:
+    return mm.submit({**DEFAULT, **body}, address, token)
+
+
+def look(mm: Matchmaker, asked: dict[str, Any]) -> dict[str, Any]:
+    return mm.look(asked["match_id"], asked["secret"])
+
+
+def code_of(call) -> str:
+    with pytest.raises(ApiError) as error:
+        call()
+    return error.value.code
+
+
+@pytest.fixture
+def two():
+    """Two processes' matchmakers over one backend, and the clock."""
+    backend, clock = MemoryBackend(), Clock()
+    return matchmaker(process(backend, clock), clock), matchmaker(process(backend, clock), clock), clock
+
+
+def test_four_compatible_requests_are_seated_together_at_once(two):
+    a, b, _ = two
+    asked = [ask(a if i % 2 else b) for i in range(4)]
+    views = [look(a, m) for m in asked]
+    assert {v["status"] for v in views} == {"seated"}
+    assert len({v["game_id"] for v in views}) == 1 and sorted(v["seat"] for v in views) == [0, 1, 2, 3]
+    record = a.store.load(views[0]["game_id"])
+    assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
+    assert [s.type for s in record.seats] == ["human"] * 4
+    assert record.options == {"ai_takeover": "standard", "hints": True, "public": False, "clock": "normal"}
+    assert record.state.phase == "bidding"
+
+
+def test_requests_of_other_rules_or_clocks_never_share_a_table(two):
+    a, _, _ = two
+    asked = [ask(a), ask(a, clock="fast"), ask(a, rules={"preset": "individual"}), ask(a)]
+    assert {look(a, m)["status"] for m in asked} == {"waiting"}
+    same = {"preset": "partnership", "win_score": 500}  # the same rules spelled otherwise: the same bucket
+    asked.append(ask(a, rules=same))
+    buckets = [m["match_id"].split(".")[0] for m in asked]
+    assert buckets[4] == buckets[3] == buckets[0] and len(set(buckets)) == 3
+    assert {look(a, m)["status"] for m in asked} == {"waiting"}
+    assert look(a, ask(a))["status"] == "seated"
+
+
+def test_when_the_wait_runs_out_every_waiting_request_sits_down_with_computers(two):
+    a, b, clock = two
+    first = ask(a, max_wait_seconds=5, fill_level="hard")
+    clock.now += 2
+    second = ask(b, max_wait_seconds=60)
+    clock.now += 3
+    assert b.sweep_once() == 1
+    one, two_ = look(a, first), look(b, second)
+    assert one["status"] == two_["status"] == "seated" and one["game_id"] == two_["game_id"]
+    assert (one["seat"], two_["seat"]) == (0, 1)
+    record = a.store.load(one["game_id"])
+    assert [(s.type, s.level) for s in record.seats] == [("human", None)] * 2 + [("ai", "hard")] * 2
+    assert record.options["ai_takeover"] == "hard"
+
+
+def test_a_sweep_before_the_deadline_seats_nobody(two):
+    a, b, clock = two
+    asked = ask(a, max_wait_seconds=10)
+    clock.now += 6  # past the lease's look (5 s), before the deadline
+    b.sweep_once()
+    assert look(a, asked)["status"] == "waiting"
+    clock.now += 4
+    b.sweep_once()
+    assert look(a, asked)["status"] == "seated"
+
+
+def test_a_group_whose_forming_process_died_is_created_by_another_with_the_same_ids(two, monkeypatch):
+    a, b, clock = two
+    asked = [ask(a) for _ in range(3)]
+    monkeypatch.setattr("services.api.lobby.matchmaker.seat_group", lambda *args, **kwargs: [])
+    asked.append(ask(a))  # a forms the group, then "dies" before creating its game
+    monkeypatch.undo()
+    assert {look(b, m)["status"] for m in asked} == {"waiting"}
+    (group_id,) = a.store.backend.matches.buckets[asked[0]["match_id"].split(".")[0]].groups
+    b.sweep_once()  # within the lease: the group is still a's
+    assert b.store.load(group_id) is None
+    clock.now += 5
+    b.sweep_once()
+    views = [look(b, m) for m in asked]
+    assert {v["game_id"] for v in views} == {group_id} and sorted(v["seat"] for v in views) == [0, 1, 2, 3]
+    record = b.store.load(group_id)
+    assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
+
+
+def test_a_slow_creator_and_the_one_that_took_over_create_one_game(two):
+    a, b, clock = two
+    asked = [ask(a) for _ in range(3)]
+    bucket = asked[0]["match_id"].split(".")[0]
+    times = a.times()
+    spec = bucket_spec(resolved_rules(DEFAULT["rules"]), "normal")
+    request = MatchRequest(
+        f"{bucket}.{'x' * 22}", "w", "s", "t", "basic", times.now_ms, times.now_ms + 9000, times.now_ms
+    )
+    formed = a.store.enqueue_match(bucket, request, spec, times, ["gid-of-the-group"])
+    (group,) = formed.groups
+    clock.now += 6
+    taken = b.store.form_matches(bucket, b.times(), ["unused-1", "unused-2"])
+    assert [g.game_id for g in taken.groups] == ["gid-of-the-group"]
+    seated = seat_group(b.ctx, bucket, taken.groups[0], b.times(), 0)
+    assert len(seated) == 4
+    assert seat_group(a.ctx, bucket, group, a.times(), 0) == [], "the slow one finds the game made and seats nobody"
+    assert len(a.store.backend.games) == 1
+
+
+def test_nobody_is_seated_twice_and_no_seat_is_given_twice(two):
+    a, b, clock = two
+    asked = []
+    for i in range(41):
+        asked.append(ask((a, b)[i % 2], max_wait_seconds=5 + i % 3, clock=("normal", "fast")[i % 4 == 0]))
+        clock.now += 0.3
+        (b, a)[i % 2].sweep_once()
+    clock.now += 10
+    a.sweep_once()
+    b.sweep_once()
+    views = [look((a, b)[i % 2], m) for i, m in enumerate(asked)]
+    assert {v["status"] for v in views} == {"seated"}
+    places = [(v["game_id"], v["seat"]) for v in views]
+    assert len(set(places)) == len(places) == 41
+    for view in views:
+        assert seat_for(a.store.load(view["game_id"]), view["token"]) == view["seat"]
+
+
+def test_a_cancelled_request_is_never_seated(two):
+    a, b, clock = two
+    asked = ask(a, max_wait_seconds=5)
+    assert b.cancel(asked["match_id"], asked["secret"])["status"] == "cancelled"
+    assert b.cancel(asked["match_id"], asked["secret"])["status"] == "cancelled"  # again: as it is
+    others = [ask(a) for _ in range(4)]
+    clock.now += 5
+    a.sweep_once()
+    assert look(a, asked)["status"] == "cancelled"
+    assert {look(a, m)["status"] for m in others} == {"seated"}
+
+
+def test_a_seated_request_cannot_be_cancelled(two):
+    a, _, _ = two
+    asked = [ask(a) for _ in range(4)]
+    assert code_of(lambda: a.cancel(asked[0]["match_id"], asked[0]["secret"])) == "already_seated"
+
+
+def test_the_secret_guards_the_request(two):
+    a, _, _ = two
+    asked = ask(a)
+    assert code_of(lambda: a.look(asked["match_id"], "not-the-secret")) == "unauthorized"
+    assert code_of(lambda: a.cancel(asked["match_id"], None)) == "unauthorized"
+    assert code_of(lambda: a.look("0123456789abcdef." + "A" * 22, asked["secret"])) == "not_found"
+    assert code_of(lambda: a.look("not an id", asked["secret"])) == "not_found"
+
+
+def test_a_request_nobody_asks_about_expires_instead_of_taking_a_seat(two):
+    a, b, clock = two
+    gone = ask(a, max_wait_seconds=60)
+    clock.now += 20
+    kept = ask(a, max_wait_seconds=60)
+    clock.now += 11  # gone: 31 s without a look; kept: looked at now
+    look(a, kept)
+    for _ in range(2):
+        ask(b, max_wait_seconds=60)
+    look(a, gone)  # too late: it expired with the last enqueue (and its look does not bring it back)
+    assert look(a, gone)["status"] == "expired"
+    assert look(a, kept)["status"] == "waiting"
+    ask(b, max_wait_seconds=60)
+    assert look(a, kept)["status"] == "seated"
+
+
+def test_an_ended_request_is_kept_for_its_client_then_forgotten(two):
+    a, _, clock = two
+    asked = [ask(a) for _ in range(4)]
+    clock.now += 599
+    ask(a)  # a script on the bucket prunes what is due
+    assert look(a, asked[0])["status"] == "seated"
+    clock.now += 2
+    ask(a)
+    assert code_of(lambda: look(a, asked[0])) == "not_found"
+
+
+def test_a_client_holds_few_requests_at_once():
+    backend, clock = MemoryBackend(), Clock()
+    mm = matchmaker(process(backend, clock), clock, per_address=2, per_token=1)
+    first = ask(mm, max_wait_seconds=60)
+    ask(mm, max_wait_seconds=60, clock="fast")
+    assert code_of(lambda: ask(mm)) == "too_many_matches"
+    mm.cancel(first["match_id"], first["secret"])
+    ask(mm, max_wait_seconds=60)  # the cancelled request gave its place back
+    ask(mm, address="192.0.2.7", token="seat-token", max_wait_seconds=60)
+    assert code_of(lambda: ask(mm, address="192.0.2.8", token="seat-token")) == "too_many_matches"
+
+
+def test_a_request_holds_a_place_among_its_clients_games_in_play_until_its_game_takes_it():
+    backend, clock = MemoryBackend(), Clock()
+    quotas = Quotas(games_in_play=1, hold_seconds=3600, clock=clock)
+    ctx = process(backend, clock, quotas)
+    mm = matchmaker(ctx, clock)
+    alice = ask(mm, address="192.0.2.1", rules=ONE_ROUND)
+    assert code_of(lambda: ask(mm, address="192.0.2.1", clock="fast")) == "too_many_games"
+    others = [ask(mm, address=f"192.0.2.{i}", rules=ONE_ROUND) for i in (2, 3, 4)]
+    views = [look(mm, m) for m in (alice, *others)]
+    assert {v["status"] for v in views} == {"seated"}
+    game_id = views[0]["game_id"]
+    (alice_id,) = creator_ids("192.0.2.1", None)
+    assert set(backend.holds[alice_id]) == {game_id}, "the request's place went to its game"
+    assert code_of(lambda: ask(mm, address="192.0.2.1")) == "too_many_games"
+    tokens: list[str | None] = [None] * 4
+    for view in views:
+        tokens[view["seat"]] = view["token"]
+    play_to_the_end(ctx, game_id, tokens)
+    assert backend.holds[alice_id] == {}
+    ask(mm, address="192.0.2.1")
+
+
+def test_a_due_bucket_touched_meanwhile_is_not_raised_past_the_new_request():
+    backend, clock = MemoryBackend(), Clock()
+    store = process(backend, clock).store
+    store.lower_match_due("b", 1000)
+    ((_, touched),) = store.due_match_buckets(1000, 10)
+    store.lower_match_due("b", 5000)  # an enqueue between the look and the raise
+    assert not store.raise_match_due("b", None, touched)
+    assert store.due_match_buckets(1000, 10) == [("b", "2")], "still due: the next look sees the new request"
+    assert store.raise_match_due("b", 5000, "2")
+    assert store.due_match_buckets(4999, 10) == [] and store.due_match_buckets(5000, 10) == [("b", "2")]
+
+
+def test_a_group_is_leased_to_one_process_at_a_time():
+    backend, clock = MemoryBackend(), Clock()
+    store = process(backend, clock).store
+    times = MatchTimes(1000, 5000, 30000, 600000)
+    for i in range(4):
+        store.enqueue_match("b", MatchRequest(f"b.{i}", "w", "s", "t", "basic", 1000, 9000, 1000), "{}", times, ["g"])
+    assert store.backend.matches.buckets["b"].requests["b.0"].status == FORMING
+    assert store.form_matches("b", MatchTimes(5999, 5000, 30000, 600000), ["x", "y"]).groups == ()
+    again = store.form_matches("b", MatchTimes(6000, 5000, 30000, 600000), ["x", "y"])
+    assert [g.game_id for g in again.groups] == ["g"] and again.next_due_ms == 11000
+    assert store.form_matches("b", MatchTimes(6001, 5000, 30000, 600000), ["x", "y"]).groups == ()
