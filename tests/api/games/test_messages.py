@@ -45,7 +45,11 @@ def test_a_post_is_kept_with_the_last_few_and_published_as_a_notice_not_an_event
     assert message["seat"] == 2 and message["code"] == "good_game"
     *_, payload = subscription.receive(1)
     assert orjson.loads(payload) == {"notice": "message", **message}
-    assert [e["type"] for e in ctx.store.events_after(game_id, 0, 10)] == ["game_created", "round_started"]
+    assert [e["type"] for e in ctx.store.events_after(game_id, 0, 10)] == [
+        "game_created",
+        "round_started",
+        "turn_clock",
+    ]
     for seat in range(4):  # more than are kept, one each (the limits are per seat)
         for at in range(3):
             ctx.store.post_message(game_id, seat, b'{"n":%d}' % (seat * 10 + at), at * 3000, LIMITS)

@@ -93,7 +93,7 @@ def test_each_later_opt_in_takes_its_seat_and_a_repeated_one_replaces_its_token(
     next_id = first["game_id"]
     assert code_of(lambda: commands.leave_seat(ctx, next_id, 0, first["token"])) == "unauthorized"
     types = [e["type"] for e in ctx.store.events_after(next_id, 0, 10)]
-    assert types == ["game_created", "seat_claimed", "round_started", "seat_rejoined"]
+    assert types == ["game_created", "seat_claimed", "round_started", "turn_clock", "seat_rejoined"]
     commands.leave_seat(ctx, next_id, 0, again["token"])
 
 

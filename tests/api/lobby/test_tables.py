@@ -42,7 +42,7 @@ def test_a_public_game_is_listed_while_it_has_a_claimable_seat(world):
     assert table == {
         "game_id": game_id,
         "rules": {"preset": "partnership", "house_rules": []},
-        "clock": "none",
+        "clock": "normal",  # seats for people: a clock by default
         "free_seats": [1, 2],
         "levels": [None, None, None, "hard"],
         "people": 1,
@@ -162,7 +162,8 @@ def test_pages_follow_the_cursor_newest_first_without_repeats(world):
 def test_filters_select_by_preset_clock_free_seats_and_level(world):
     ctx, _ = world
     plain = create(ctx, OPEN3, **PUBLIC)["game_id"]
-    solo = create(ctx, OPEN3, rules={"preset": "individual"}, **PUBLIC)["game_id"]
+    fast = {"public": True, "clock": "fast"}
+    solo = create(ctx, OPEN3, rules={"preset": "individual"}, options=fast)["game_id"]
     two_free = create(ctx, [{"type": "human"}, {"type": "open"}, {"type": "ai"}, {"type": "ai"}], **PUBLIC)["game_id"]
 
     def ids(**filters) -> set[str]:
@@ -171,7 +172,7 @@ def test_filters_select_by_preset_clock_free_seats_and_level(world):
     assert ids(preset="individual") == {solo}
     assert ids(free_seats=2) == {plain, solo}
     assert ids(level="standard") == {two_free}
-    assert ids(clock="none") == {plain, solo, two_free} and ids(clock="fast") == set()
+    assert ids(clock="normal") == {plain, two_free} and ids(clock="fast") == {solo} and ids(clock="none") == set()
 
 
 def test_a_selective_filter_gives_short_pages_and_a_cursor_to_go_on(world, monkeypatch):
