@@ -181,7 +181,7 @@ def test_the_bot_client_quick_matches_four_bots_and_lists_public_tables(two_serv
     assert {m.status for m in matches} == {"seated"} and len({m.game_id for m in matches}) == 1
     seat = clients[0].as_seat(matches[0].token)
     view = seat.get_game(matches[0].game_id)
-    assert view.you == matches[0].seat and view.options.extra["clock"] == "fast" and not view.options.public
+    assert view.you == matches[0].seat and view.options.clock == "fast" and not view.options.public
     seats = [{"type": "human"}, {"type": "open"}, {"type": "ai"}, {"type": "ai"}]
     created = clients[1].create_game(seats=seats, options={"public": True})
     listed = clients[2].list_tables(free_seats=1, limit=100)
