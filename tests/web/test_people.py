@@ -154,7 +154,7 @@ def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, s
     page.goto("/play?pace=0")
     page.click("[data-testid=tab-people]")
     expect(page.locator(f"[data-testid=table-{listed}]")).to_contain_text(
-        "Partnership · no clock · 1 person, computers: easy"
+        "Partnership · normal clock · 1 person, computers: easy"  # seats for three people: a clock
     )
     expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(2)
     expect(page.locator("[data-testid=tables-state]")).to_have_text("Live")

@@ -113,7 +113,13 @@ def test_a_computer_takes_over_a_left_seat_and_hands_it_back(session):
     claimed = session.post(f"/v1/games/{game_id}/seats/1/claim")
     assert claimed.status_code == 200
     view = session.get(f"/v1/games/{game_id}", headers=auth(claimed.json()["token"])).json()
-    assert view["you"] == 1 and view["seats"][1] == {"seat": 1, "type": "human", "level": None, "claimable": False}
+    assert view["you"] == 1 and view["seats"][1] == {
+        "seat": 1,
+        "type": "human",
+        "level": None,
+        "claimable": False,
+        "connected": False,
+    }
 
 
 @pytest.mark.parametrize("level", LEVEL_NAMES)

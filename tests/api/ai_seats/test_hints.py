@@ -118,7 +118,7 @@ def test_a_hint_needs_a_token_of_a_seat_in_this_game(session):
 def test_a_game_created_without_hints_refuses_them_with_403(session):
     game_id, tokens = human_game(session, seed=46, hints=False)
     view = session.get(f"/v1/games/{game_id}").json()
-    assert view["options"] == {"ai_takeover": "standard", "hints": False, "clock": "normal"}
+    assert view["options"] == {"ai_takeover": "standard", "hints": False, "clock": "normal", "public": False}
     response = session.get(f"/v1/games/{game_id}/hint", headers=auth(tokens[view["turn"]]))
     assert_problem(response, 403, "hints_disabled")
     with_hints, _ = human_game(session, seed=47)
