@@ -18,6 +18,7 @@ from services.api.games.log_retention import check_resumable, skipped_past, too_
 from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat
 from services.api.http.routes import collaborators, json_response, query_args, seen, v1, waiting_slot
+from services.api.live.peer import peer_connected
 from services.api.live.presence import Renewals, SeatPresence
 from services.api.live.stream import StreamSettings, TableFeed, resume_point, sse_frames
 from services.api.problems import invalid_request
@@ -93,8 +94,18 @@ def stream(game_id: str) -> Response:
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
     table = TableFeed(presence.hold(), record.version)
+    connected = partial(peer_connected, request.environ.get("gunicorn.socket"))  # checked before each renewal
     frames = sse_frames(
-        hub, game_id, seat, after, settings, touch=touch, touching=record.computer_only, renew=renew, table=table
+        hub,
+        game_id,
+        seat,
+        after,
+        settings,
+        touch=touch,
+        touching=record.computer_only,
+        renew=renew,
+        table=table,
+        connected=connected,
     )
     response = Response(frames, 200, headers, mimetype="text/event-stream")
     response.call_on_close(slot.release)

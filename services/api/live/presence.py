@@ -4,7 +4,8 @@ Each ``GET /v1/games/{id}/stream`` and each ``GET /v1/games/{id}/events`` with `
 token holds the seat's *lease* in the store (:mod:`services.api.store.table_life`) when it starts and renews it
 every third of ``PRESENCE_LEASE_SECONDS`` (20 s) while it waits; nothing releases it: a seat is connected until
 its last lease ends, so a person between two long polls, or an ``EventSource`` reconnecting, never flickers away,
-and a closed page or a killed process counts as gone about 20 s after its last renewal.  Views read the leases at
+and a closed page or a killed process counts as gone about 20 s after its last renewal (a stream asks its
+connection before each renewal and ends once its client closed it: :mod:`services.api.live.peer`).  Views read the leases at
 each ``GET`` (``seats[i].connected``, never cached); streams hear a change as ``event: presence``: the store call
 that changes who is connected publishes it on the game's channel.  A lease that lapses is noticed by the next
 holder's renewal (a seat's stream renews every third of a lease; a spectator's stream, holding no lease, drops

@@ -107,6 +107,7 @@ def sse_frames(
     touching: bool = True,
     renew: Callable[[], None] | None = None,
     table: TableFeed | None = None,
+    connected: Callable[[], bool] | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
     ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
@@ -122,7 +123,9 @@ def sse_frames(
     longer: the lease of the stream's slot among its client's waiting requests
     (:mod:`services.api.live.waiting_caps`) never lapses while it is open, whatever the heartbeat.  With
     ``table`` (:class:`TableFeed`), the stream also carries presence and quick messages as they are published,
-    and ends after a ``seat_rejoined`` that revoked its own token."""
+    and ends after a ``seat_rejoined`` that revoked its own token.  With ``connected``, asked before each
+    renewal, the stream ends instead once its client has gone (:mod:`services.api.live.peer`): a closed page
+    renews no lease after it closed, though the stream has written nothing since."""
     started = clock()
     deadline = started + settings.max_seconds
     every = settings.touch_seconds
@@ -147,6 +150,8 @@ def sse_frames(
             wait = min(settings.heartbeat_seconds, remaining)
             if renew is not None and renew_every > 0:
                 if now >= next_renew:
+                    if connected is not None and not connected():  # the page closed: hold nothing for it
+                        return
                     renew()
                     next_renew = now + renew_every
                 wait = min(wait, renew_every)
