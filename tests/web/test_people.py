@@ -5,9 +5,10 @@ a rejoin link for another device; your turn announced while the tab is hidden. L
 and 375×667 without scrolling (screenshots in var/screenshots), and checked with axe-core.
 
 Games are real (the `web` server and AI worker), and so are table life (presence, quick messages,
-rematch, rejoin codes) and the lobby (quick match, public tables and their stream). The clocks, still
-built beside this client, are stood in for by ``people_api.PeopleApi`` (one fixture file); the tests
-that use it say [clocks] in their docstring and drop it at integration.
+rematch, rejoin codes) and the lobby (quick match, public tables and their stream). The tests that say
+[clocks] in their docstring set the clock's state at will (a seat away, so many seconds left) through
+``people_api.PeopleApi`` (one fixture file), to check the layout at a chosen instant; the real clocks
+run out, go away and come back in test_people_table.py.
 """
 
 from __future__ import annotations
