@@ -184,18 +184,29 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat("human", None, hash_token(token))
-        events = clock_events.opening(nxt, record, "seat") + [event(nxt, "seat_claimed", {"seat": seat})]
-        if not nxt.waiting and not nxt.started:
-            nxt.started = True
-            events += log_entries(nxt, [round_started(nxt.state)])
-        events += clock_events.closing(nxt, record)
-        ctx.ai.before_commit(nxt)
-        ctx.tables.before_seats(nxt)
-        if ctx.store.commit(nxt, record, events):
-            ctx.ai.after_commit(nxt)
-            ctx.tables.after_seats(nxt)
+        if commit_seats(ctx, record, nxt, "seat_claimed", {"seat": seat}):
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def commit_seats(
+    ctx: Collaborators, record: GameRecord, nxt: GameRecord, kind: str, data: dict[str, Any], read: bool = False
+) -> bool:
+    """Commit ``nxt``, a change of ``record``'s seats told by the event ``kind``: the clock's entries around it,
+    round 1 started once no seat is open, the AI turn and the lobby's listing around the commit.  False when
+    another writer got in first."""
+    events = clock_events.opening(nxt, record, "seat") + [event(nxt, kind, data)]
+    if not nxt.waiting and not nxt.started:
+        nxt.started = True
+        events += log_entries(nxt, [round_started(nxt.state)])
+    events += clock_events.closing(nxt, record)
+    ctx.ai.before_commit(nxt)
+    ctx.tables.before_seats(nxt)
+    if not ctx.store.commit(nxt, record, events):
+        return False
+    ctx.ai.after_commit(nxt, read=read)
+    ctx.tables.after_seats(nxt)
+    return True
 
 
 def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:

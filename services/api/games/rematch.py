@@ -26,7 +26,7 @@ from typing import Any
 
 from services.api.games import clock_events, clocks
 from services.api.games.auth import seat_for
-from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, load
+from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, commit_seats, load
 from services.api.games.creation import commit_created
 from services.api.games.events import event, log_entries
 from services.api.games.rendering import game_view, seats_view
@@ -140,18 +140,8 @@ def _join(ctx: Collaborators, record: GameRecord, seat: int) -> dict[str, Any] |
     nxt.table = {**table, "joined": sorted({*joined, seat})}
     if "reserved" in table:
         nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]
-    events = clock_events.opening(nxt, record, "seat")
-    events += [event(nxt, "seat_rejoined" if again else "seat_claimed", {"seat": seat})]
-    if not nxt.waiting and not nxt.started:
-        nxt.started = True
-        events += log_entries(nxt, [round_started(nxt.state)])
-    events += clock_events.closing(nxt, record)
-    ctx.ai.before_commit(nxt)
-    ctx.tables.before_seats(nxt)
-    if not ctx.store.commit(nxt, record, events):
+    if not commit_seats(ctx, record, nxt, "seat_rejoined" if again else "seat_claimed", {"seat": seat}):
         return None
-    ctx.ai.after_commit(nxt)
-    ctx.tables.after_seats(nxt)
     if not again:
         REMATCH_SEATS.labels("joined").inc()
     return {"game_id": record.game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
@@ -174,17 +164,8 @@ def release_due(ctx: Collaborators, game_id: str, at_ms: int) -> None:
         for s in released:
             nxt.seats[s] = Seat("ai", takeover, None, stand_in=True) if takeover else Seat("open")
         nxt.table = {key: value for key, value in record.table.items() if key not in ("reserved", "until")}
-        events = clock_events.opening(nxt, record, "seat")
-        events += [event(nxt, "reservation_ended", {"seats": released, "ai_takeover": takeover})]
-        if not nxt.waiting and not nxt.started:
-            nxt.started = True
-            events += log_entries(nxt, [round_started(nxt.state)])
-        events += clock_events.closing(nxt, record)
-        ctx.ai.before_commit(nxt)
-        ctx.tables.before_seats(nxt)
-        if ctx.store.commit(nxt, record, events):
-            ctx.ai.after_commit(nxt, read=True)
-            ctx.tables.after_seats(nxt)
+        data = {"seats": released, "ai_takeover": takeover}
+        if commit_seats(ctx, record, nxt, "reservation_ended", data, read=True):
             REMATCH_SEATS.labels("released").inc(len(released))
             return
     ctx.store.expect_turn(game_id, at_ms / 1000 + 1)  # contended: the next sweep tries again
