@@ -5,12 +5,27 @@ listing filters and orders on; ``record_seats`` one row per seat, so "games a le
 level won" are indexed lookups.  Times are Unix milliseconds (the same on every database).  ``hidden`` marks a
 record no read may return yet (:mod:`services.api.records.repository`: an abandoned game's, until its game is
 gone); the few hidden rows have an index of their own.
+
+The players' tables live here too (one database, one migration history):
+
+- ``players``: a person, a bot or a computer level (kind), its display name (``name_key`` is the name
+  casefolded and normalised, unique) and the hash of its bearer token; a deleted player keeps its row with
+  no name and no token, so its games stay, anonymised.
+- ``player_ratings``: one rating per player and board (:mod:`services.ratings.model`), ``score`` being the
+  ordinal the leaderboards rank on; ``rating_buckets`` counts the players of each board and kind per whole
+  score, so a player's rank is a sum over a few hundred buckets plus a count inside one bucket.
+- ``player_stats``: what a player's finished games add up to.
+- ``player_games``: a player's games, newest first (their page and the rating chart), with the rating before
+  and after when the game was rated.
+- ``game_ratings``: one row per finished game whose players' ratings and stats were applied: the guard that
+  applies each game exactly once.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Float,
     Boolean,
     Column,
     ForeignKey,
@@ -49,4 +64,82 @@ record_seats = Table(
     Column("player", String(16), nullable=False),  # human, or the computer level
     Column("won", Boolean, nullable=False),
     Index("record_seats_player", "player", "won", "game_id"),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("kind", String(8), nullable=False),  # person | bot | computer
+    Column("name", String(64)),  # None once deleted
+    Column("name_key", String(64)),  # the name casefolded and NFKC-normalised: unique
+    Column("token_hash", String(64)),  # sha256 of the bearer token; None once revoked or deleted
+    Column("created_ms", BigInteger, nullable=False),
+    Column("deleted_ms", BigInteger),
+    Index("players_name_key", "name_key", unique=True),
+    Index("players_token_hash", "token_hash", unique=True),
+)
+
+player_ratings = Table(
+    "player_ratings",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("board", String(16), primary_key=True),  # partnership | individual
+    Column("kind", String(8), nullable=False),  # the player's kind: a leaderboard is per board and kind
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("score", Float, nullable=False),  # ordinal: mu - 3 sigma, what the leaderboards rank on
+    Column("games", Integer, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    Index("player_ratings_rank", "board", "kind", "score", "player_id"),
+)
+
+rating_buckets = Table(
+    "rating_buckets",
+    metadata,
+    Column("board", String(16), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("bucket", Integer, primary_key=True),  # floor(score)
+    Column("players", Integer, nullable=False),
+)
+
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("contracts_bid", Integer, nullable=False),  # rounds its side bid tricks (not nil)
+    Column("contracts_made", Integer, nullable=False),
+    Column("sets", Integer, nullable=False),  # contracts its side failed
+    Column("nils_bid", Integer, nullable=False),  # nil and blind nil, by the player
+    Column("nils_made", Integer, nullable=False),
+    Column("bags", Integer, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+)
+
+player_games = Table(
+    "player_games",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("ended_ms", BigInteger, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("board", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("mu_before", Float),  # rated games only
+    Column("sigma_before", Float),
+    Column("mu_after", Float),
+    Column("sigma_after", Float),
+    Index("player_games_newest", "player_id", "ended_ms", "game_id"),
+)
+
+game_ratings = Table(
+    "game_ratings",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("applied_ms", BigInteger, nullable=False),
 )
