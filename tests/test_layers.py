@@ -16,9 +16,10 @@ SERVICES = Path(__file__).resolve().parents[1] / "services"
 MAY_IMPORT = {
     "engine": set(),
     "players": {"engine"},
+    "ratings": set(),
     "ai_worker": {"engine", "players"},
     "web": set(),
-    "api": {"engine", "players", "web"},
+    "api": {"engine", "players", "ratings", "web"},
 }
 # services/api's rooms: the modules on its top floor (app.py, wsgi.py, __init__.py: the composition root)
 # may import every room; the shared modules config, problems and metrics import none.
@@ -30,7 +31,8 @@ API_MAY_IMPORT = {
     "ai_seats": API_SHARED | {"store", "games", "live"},
     "records": API_SHARED | {"store", "games"},
     "lobby": API_SHARED | {"store", "games", "live"},
-    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby"},
+    "ratings": API_SHARED | {"store", "records"},
+    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby", "ratings"},
 }
 API_ROOT = SERVICES / "api"
 

@@ -53,6 +53,7 @@ from services.api.lobby.service import lobby_service
 from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.problems import ApiError, invalid_request, problem_response
+from services.api.ratings.apply import applier
 from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
@@ -161,7 +162,7 @@ def init_records(app: Flask, ctx: Collaborators) -> None:
     """The records database and this process's records writer (:mod:`services.api.records.service`)."""
     if ctx.records is None:
         return
-    writer = records_service(app.config, ctx.store, ctx.records)
+    writer = records_service(app.config, ctx.store, ctx.records, applier)
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
     if app.config["RECORDS_WRITER_ENABLED"]:
         writer.start()
