@@ -28,7 +28,14 @@ from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
-from services.api.http import live_routes, lobby_routes, record_routes, table_routes  # noqa: F401  (their routes join v1)
+from services.api.http import (  # noqa: F401  (their routes join v1)
+    leaderboard_routes,
+    live_routes,
+    lobby_routes,
+    player_games_routes,
+    record_routes,
+    table_routes,
+)
 from services.api.http.health import health, healthz
 from services.api.http.inbound import init_inbound
 from services.api.http.json_codec import OrjsonProvider

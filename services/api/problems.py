@@ -53,6 +53,8 @@ TITLES: dict[str, str] = {
     "invalid_rejoin_code": "No seat has that rejoin code",
     "rejoin_rate_limited": "Too many refused rejoin codes from this address",
     "too_many_messages": "Too many quick messages from this seat",
+    "player_token_invalid": "The Player-Token names no player",
+    "player_not_found": "No such player",
     "internal_error": "Internal server error",
 }
 
