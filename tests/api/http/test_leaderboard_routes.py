@@ -31,10 +31,12 @@ def test_the_top_and_the_callers_own_place(tmp_path):
     mine = client.get("/v1/leaderboards/partnership?limit=1", headers={"Player-Token": TOKEN}).get_json()
     validator("Leaderboard").validate(mine)
     assert len(mine["top"]) == 1
-    place = [entry for entry in body["top"] if entry["player"]["id"] == "p_b"][0]
+    place = next(entry for entry in body["top"] if entry["player"]["id"] == "p_b")
     assert mine["me"] == {"rank": place["rank"], "rating": place["rating"]}
     computers = client.get("/v1/leaderboards/partnership?kind=computer").get_json()
-    assert [entry["player"] for entry in computers["top"]] == [{"id": "computer-hard", "name": "hard", "kind": "computer"}]
+    assert [entry["player"] for entry in computers["top"]] == [
+        {"id": "computer-hard", "name": "hard", "kind": "computer"}
+    ]
 
 
 def test_bad_boards_kinds_limits_and_tokens_are_refused(tmp_path):
