@@ -19,8 +19,9 @@ What a game writes:
 - **unrated**: stats and a player game (``rated`` false) for each person or bot bound to a seat;
 - no bound person and not rated: only the guard row.
 
-Concurrent games lock what they share in one order — the rating rows sorted by player (``SELECT … FOR
-UPDATE`` on PostgreSQL; SQLite has one writer at a time anyway), then buckets, then stats, sorted — so two
+Concurrent games lock what they share in one order — the people's ``players`` rows (shared: a deletion waits
+for this game, or went first and its player is skipped), the guard, the rating rows sorted by player (``SELECT …
+FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time anyway), then buckets, then stats, sorted — so two
 games of the same players wait for each other and never deadlock.
 """
 
@@ -130,11 +131,18 @@ def _insert_of(connection: Connection) -> Any:
 
 
 def _live_kinds(connection: Connection, ids: Sequence[str]) -> dict[str, str]:
-    """The kind of each of these players that exists and is not deleted."""
+    """The kind of each of these players that exists and is not deleted, their rows share-locked (sorted) until
+    the commit: a player's deletion waits for this game's rows and then removes them, or went first and is seen
+    here."""
     if not ids:
         return {}
-    query = select(players.c.id, players.c.kind).where(players.c.id.in_(ids), players.c.deleted_ms.is_(None))
-    return {row.id: row.kind for row in connection.execute(query)}
+    query = (
+        select(players.c.id, players.c.kind, players.c.deleted_ms)
+        .where(players.c.id.in_(sorted(ids)))
+        .order_by(players.c.id)
+        .with_for_update(read=True)
+    )
+    return {row.id: row.kind for row in connection.execute(query) if row.deleted_ms is None}
 
 
 def _ensure_computers(connection: Connection, insert: Any, ids: Sequence[str], now_ms: int) -> None:
