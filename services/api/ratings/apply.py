@@ -12,7 +12,7 @@ What a game writes:
 
 - **rated** (:func:`services.ratings.policy.is_rated`): each player's rating on the game's board from the
   model (:func:`services.ratings.model.rate`), its ``score`` (the ordinal the leaderboards rank on) and the
-  move of one player between ``rating_buckets`` (a bucket is ``floor(score)``); stats and a player game with
+  move of one player between ``rating_buckets`` (:mod:`services.ratings.buckets`); stats and a player game with
   the rating before and after, for every player including the computer levels (their rows are made on first
   use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
   seats cancel out) and counts the game once, as its first seat;
@@ -27,7 +27,6 @@ games of the same players wait for each other and never deadlock.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -46,6 +45,7 @@ from services.api.records.schema import (
 )
 from services.api.store.protocol import now_ms as clock_ms
 from services.ratings import policy
+from services.ratings.buckets import bucket_of
 from services.ratings.model import INITIAL, Rating, ordinal, rate
 from services.ratings.stats import FIELDS, seat_stats
 
@@ -119,11 +119,6 @@ def combined(before: Rating, after_by_seat: Sequence[Rating]) -> Rating:
     smallest ``sigma`` (one game's worth of certainty, however many seats it filled)."""
     shift = sum(each.mu - before.mu for each in after_by_seat) / len(after_by_seat)
     return Rating(before.mu + shift, min(each.sigma for each in after_by_seat))
-
-
-def bucket_of(score: float) -> int:
-    """The rating bucket of a score (its whole part, rounded down)."""
-    return math.floor(score)
 
 
 def _insert_of(connection: Connection) -> Any:

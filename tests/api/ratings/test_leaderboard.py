@@ -3,7 +3,6 @@ PostgreSQL; the top is in rank order; a player's standing shows its ratings, ran
 
 from __future__ import annotations
 
-import math
 import random
 
 from sqlalchemy import select
@@ -12,6 +11,7 @@ from services.api.ratings.apply import apply_record
 from services.api.ratings.leaderboard import leaderboard, player_of_token, rank, top
 from services.api.ratings.standing import standing
 from services.api.records.schema import player_ratings, players, rating_buckets
+from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, display, ordinal
 
 from .conftest import NOW, add_players, finished
@@ -28,7 +28,7 @@ def fill(engine, count: int, seed: int = 1) -> list[tuple[str, str, float]]:
         people.append({"id": player, "kind": kind, "name": player, "name_key": player, "created_ms": NOW})
         rows.append({"player_id": player, "board": "partnership", "kind": kind, "mu": mu, "sigma": sigma,
                      "score": score, "games": 1 + n % 30, "updated_ms": NOW})  # fmt: skip
-        key = ("partnership", kind, math.floor(score))
+        key = ("partnership", kind, bucket_of(score))
         buckets[key] = buckets.get(key, 0) + 1
     with engine.begin() as connection:
         connection.execute(players.insert(), people)
