@@ -33,6 +33,7 @@ from services.api.http import (  # noqa: F401  (their routes join v1)
     live_routes,
     lobby_routes,
     player_games_routes,
+    player_routes,
     record_routes,
     table_routes,
 )
@@ -47,6 +48,7 @@ from services.api.http.rate_limits import (
     limit_creates,
     limit_exports,
     limit_hints,
+    limit_player_creates,
     limit_rejoins,
 )
 from services.api.http.request_body import body_guard
@@ -59,6 +61,7 @@ from services.api.live.wakeups import Wakeups
 from services.api.lobby.service import lobby_service
 from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
+from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.ratings.apply import applier
 from services.api.records.service import records_service
@@ -148,6 +151,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limit_creates(app, limiter)
     limit_exports(app, limiter, record_routes.wants_export)
     limit_rejoins(app, limiter)
+    limit_player_creates(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)
@@ -167,11 +171,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def init_records(app: Flask, ctx: Collaborators) -> None:
-    """The records database and this process's records writer (:mod:`services.api.records.service`)."""
+    """The records database and this process's records writer (:mod:`services.api.records.service`); the
+    players, on the same database."""
     if ctx.records is None:
         return
     writer = records_service(app.config, ctx.store, ctx.records, applier)
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
+    app.extensions["spades.players"] = PlayerRepository(writer.repository.engine)  # the same database and pool
     if app.config["RECORDS_WRITER_ENABLED"]:
         writer.start()
 
