@@ -4,7 +4,7 @@ checked against openapi.yaml.
 A player made, a game created with its seat (``player: true``), a seat claimed by another player's token: the
 table shows both names and the record both ids.  A rename, a new token (the old one refused), a token that names
 nobody refused wherever it is sent; then a deletion: the player is gone, its name free, its games' record no
-longer names it."""
+longer names it.  A rematch and a quick match bind their seats to their players too."""
 
 from __future__ import annotations
 
