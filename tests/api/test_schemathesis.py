@@ -45,8 +45,10 @@ checks.positive_data_acceptance.expected-statuses = [200, 400]
 
 [[operations]]
 include-operation-id = ["listPlayerGames"]
-# a schema-valid cursor may be none the listing issued (400), a schema-valid id no player's (404)
+# a schema-valid cursor may be none the listing issued (400), a schema-valid id no player's (404); an over-long
+# generated cursor makes a request line gunicorn refuses before the app (414, documented)
 checks.positive_data_acceptance.expected-statuses = [200, 400, 404]
+checks.negative_data_rejection.expected-statuses = [400, 404, 414, 429]
 
 [[operations]]
 include-operation-id = ["getGameRecord"]
