@@ -51,7 +51,8 @@ function sidesOf(record) {
 
 /**
  * The table after step `index`: {step, round (the record's round), roundNo, dealer, phase ("dealt",
- * "bidding", "passing", "playing", "scored"), bids, blind, hands (each seat's cards now), handSizes,
+ * "bidding", "passing", "playing", "scored"), bids, blind, hands (each seat's cards now: the nil
+ * exchange's cards arrive once every passing seat has chosen), handSizes,
  * trick ([{seat, card}] of the trick on the table), trickWinner (once it is complete), trickNo,
  * tricksWon, scores and bags (before the round; after it once scored), turn (who moves next, or
  * null), gave (the cards each seat has passed so far)}.
@@ -78,10 +79,14 @@ export function tableAt(record, steps, index) {
       if (s.at === 3) tricksWon[round.tricks[s.trick].winner] += 1;
     }
   }
+  // a seat's chosen cards leave its hand at once; its partner gets them only once every passing seat has
+  // chosen (as at the table: nobody sees what comes in before choosing what goes out)
+  const passers = round.passes ? SEATS.filter((s) => round.passes[s] && round.passes[s].length).length : 0;
+  const exchanged = passers > 0 && mine.filter((s) => s.kind === "pass").length === passers;
   const hands = SEATS.map((seat) => {
     const partner = (seat + 2) % 4;
     const given = new Set(gave[seat]);
-    return [...round.hands[seat].filter((c) => !given.has(c)), ...gave[partner]].filter((c) => !played.has(c));
+    return [...round.hands[seat].filter((c) => !given.has(c)), ...(exchanged ? gave[partner] : [])].filter((c) => !played.has(c));
   });
   const last = step.kind === "card" ? step : null;
   const trickNo = last ? last.trick : step.kind === "scored" ? 12 : -1;
