@@ -86,7 +86,7 @@ export function seatPanel(view, seat, turn, people = null) {
     h(
       "div.seat-head",
       {},
-      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine ? h("span.seat-you", {}, " (you)") : null),
+      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine && !view.notYou ? h("span.seat-you", {}, " (you)") : null),
       view.dealer === seat ? dealerChip() : null,
       isTurn ? h("span.turn-chip", {}, { bidding: "bidding", passing: "passing" }[view.phase] || "to play") : null,
     ),

@@ -225,7 +225,7 @@ async function load(root, playerId, page) {
         "p.profile-meta",
         {},
         h("span.kind-badge", { dataset: { kind: player.kind } }, KINDS[player.kind] || player.kind),
-        player.created_at ? ` · playing since ${new Date(player.created_at).toLocaleDateString(undefined, { day: "numeric", month: "long", year: "numeric" })}` : null,
+        player.created_at ? ` · since ${new Date(player.created_at).toLocaleDateString(undefined, { month: "short", year: "numeric" })}` : null,
         mine ? h("span.profile-you", {}, " · this is you") : null,
       ),
     ),

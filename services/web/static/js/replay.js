@@ -10,6 +10,7 @@ import { cardName, sortHand } from "./cards.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { cardFace, seatPanel, trickArea } from "./felt.js";
+import { currentPlayer } from "./identity.js";
 import { describeProblem } from "./messages.js";
 import { recordView } from "./record.js";
 import { replaySteps, roundStarts, stepWords, tableAt, trickBounds } from "./replaysteps.js";
@@ -24,12 +25,19 @@ function recordSeats(record) {
   return record.seats.map((s) => ({ seat: s.seat, type: s.type, level: s.level, player: (record.players || [])[s.seat] || null }));
 }
 
-/** "Ada", "hard" (a computer's level), or the compass name when nobody is named. */
+/** Who sat there: "Ada" (a named person or bot), "Computer · hard", "Player" (a person without a name). */
 function playerName(record, seat) {
   const player = (record.players || [])[seat];
-  if (player && player.name) return player.name;
+  if (player && player.name && player.kind !== "computer") return player.name;
   const info = record.seats[seat];
-  return info.type === "ai" && info.level ? `Computer (${info.level})` : seatName(seat);
+  if (info.type === "ai") return `Computer · ${info.level || (player && player.name) || ""}`;
+  return info.type === "human" ? "Player" : "Open seat";
+}
+
+/** A seat in the moves' words: a named person or bot by name, anyone else by the compass. */
+function moverName(record, seat) {
+  const player = (record.players || [])[seat];
+  return player && player.name && player.kind !== "computer" ? player.name : seatName(seat);
 }
 
 /** The view scoreboard.js and felt.js draw, for the table after a step. */
@@ -49,6 +57,8 @@ export function replayView(record, table, viewer) {
     scores: table.scores,
     bags: table.bags,
     turn: table.turn,
+    // the seat shown at the bottom is "you" only when it is this browser's player
+    notYou: viewer !== null && !(currentPlayer() && ((record.players || [])[viewer] || {}).id === currentPlayer().id),
   };
   if (table.phase === "scored") {
     // the scoreboard adds this round's overtricks to `bags`: give it the bags before them, so it shows the round's
@@ -58,8 +68,7 @@ export function replayView(record, table, viewer) {
 }
 
 function seatLabel(record, seat) {
-  const player = (record.players || [])[seat];
-  return player && player.name ? `${seatName(seat)} · ${player.name}` : `${seatName(seat)} · ${playerName(record, seat)}`;
+  return `${seatName(seat)} · ${playerName(record, seat)}`;
 }
 
 /** Every hand (the viewer null), in rows of small cards; the card played next ringed. */
@@ -72,7 +81,7 @@ function allHands(record, table, next) {
       h(
         "div",
         { class: `replay-hand${table.turn === seat ? " is-turn" : ""}`, role: "group", "aria-label": `${seatLabel(record, seat)}: ${table.hands[seat].length} cards`, dataset: { testid: `replay-hand-${seat}`, count: String(table.hands[seat].length) } },
-        h("div.replay-hand-name", {}, h("strong", {}, seatName(seat)), ` ${playerName(record, seat)}`),
+        h("div.replay-hand-name", {}, h("strong", {}, seatName(seat)), ` · ${playerName(record, seat)}`),
         h(
           "div.replay-hand-cards",
           {},
@@ -115,7 +124,7 @@ function drawTable(host, record, steps, index, viewer) {
   const table = tableAt(record, steps, index);
   const view = replayView(record, table, viewer);
   const shown = { cards: table.trick, winner: table.trickWinner };
-  const words = stepWords(table.step, { name: (s) => playerName(record, s), cardName, viewer });
+  const words = stepWords(table.step, { name: (s) => moverName(record, s), cardName, viewer });
   fill(
     host,
     h(
@@ -156,11 +165,18 @@ function playersList(record) {
       const won = record.seats[seat].won;
       return h(
         "li",
-        { class: won ? "won" : null },
+        { class: won ? "won" : null, dataset: { testid: `replay-player-${seat}` } },
         h("span.rp-seat", {}, seatName(seat)),
-        player && player.id ? h("a", { href: profileUrl(player.id), onclick: followLink }, playerName(record, seat)) : h("span", {}, playerName(record, seat)),
-        rating ? h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, ` ${rating.after} (${signed(rating.change)})`) : null,
-        won ? h("span.rp-won", {}, " · won") : null,
+        player && player.id ? h("a.rp-name", { href: profileUrl(player.id), onclick: followLink }, playerName(record, seat)) : h("span.rp-name", {}, playerName(record, seat)),
+        rating || won
+          ? h(
+              "span.rp-detail",
+              {},
+              rating ? ["Rating ", h("strong", {}, String(rating.after)), " ", h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, signed(rating.change))] : null,
+              rating && won ? " · " : null,
+              won ? h("span.rp-won", {}, "won") : null,
+            )
+          : null,
       );
     }),
   );
@@ -214,10 +230,10 @@ function build(root, record, seat) {
   const prev = button("replay-prev", "Back", null, () => go(index - 1));
   const next = button("replay-next", "Next", null, () => go(index + 1), ".primary");
   const nextTrick = button("replay-next-trick", "Trick", "Next ", () => go(trickBounds(steps, index)[1]));
-  prevTrick.prepend(h("span.step-icon", { "aria-hidden": "true" }, "⏮ "));
+  prevTrick.prepend(h("span.step-icon", { "aria-hidden": "true" }, "« "));
   prev.prepend(h("span.step-icon", { "aria-hidden": "true" }, "◀ "));
   next.append(h("span.step-icon", { "aria-hidden": "true" }, " ▶"));
-  nextTrick.append(h("span.step-icon", { "aria-hidden": "true" }, " ⏭"));
+  nextTrick.append(h("span.step-icon", { "aria-hidden": "true" }, " »"));
   const roundPick = choice("replay-round", "Round", record.rounds.map((r, i) => [starts[i], `Round ${r.round}`]), 0, (v) => go(Number(v)));
   const seatPick = choice(
     "replay-seat",
@@ -237,13 +253,13 @@ function build(root, record, seat) {
     { "aria-label": "The game" },
     h("h1", {}, "Replay"),
     h("p.replay-result", { dataset: { testid: "replay-result" } }, result.replace(/^./, (c) => c.toUpperCase())),
-    h("p.note", {}, `${record.rules.scoring === "partnership" ? "Partnership" : "Individual"} to ${record.rules.win_score} · ${new Date(record.ended_at).toLocaleString()}${record.rated ? " · rated" : ""}`),
+    h("p.note", {}, `${record.rules.scoring === "partnership" ? "Partnership" : "Individual"} to ${record.rules.win_score} · ${new Date(record.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}${record.rated ? " · rated" : ""}`),
     playersList(record),
   );
+  const picks = h("section.panel.replay-picks", { "aria-label": "What to show" }, seatPick, roundPick);
   const controls = h(
     "section.panel.replay-controls",
     { "aria-label": "Step through the game", dataset: { testid: "replay-controls" } },
-    h("div.replay-picks", {}, seatPick, roundPick),
     h("div.replay-slide", {}, h("label.visually-hidden", { for: "replay-slider" }, "Move"), slider, position),
     h("div.replay-buttons", {}, prevTrick, prev, next, nextTrick),
     h("p.replay-keys", {}, "Keys: ← → a move, Page Up / Page Down a trick, Home / End."),
@@ -273,6 +289,7 @@ function build(root, record, seat) {
         go(keys[event.key]);
       },
     },
+    picks,
     host,
     controls,
     side,

@@ -28,7 +28,7 @@ export function sideOf(view, seat) {
 export function sideName(view, side) {
   if (!isPartnership(view)) return seatName(side);
   const names = `${seatName(side)} & ${seatName(side + 2)}`;
-  if (view.you === null) return names;
+  if (view.you === null || view.notYou) return names;
   return side === view.you % 2 ? `Your team (${names})` : `Opponents (${names})`;
 }
 
