@@ -75,7 +75,7 @@ export async function refreshPlayer() {
 /** The server's words for a name it refused, for the box. */
 function nameError(problem) {
   if (problem.code === "name_taken") return "Someone already plays under that name: try another.";
-  if (problem.errors && problem.errors.length) return `That name can't be used: ${problem.errors[0].message.replace(/^./, (c) => c.toLowerCase())}`;
+  if (problem.errors && problem.errors.length) return `That name can't be used: it ${problem.errors[0].message.replace(/^./, (c) => c.toLowerCase())}`;
   if (problem.status === 429) return "Too many new names from here just now: try again in a minute.";
   return describeProblem(problem);
 }
