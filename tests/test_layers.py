@@ -18,7 +18,8 @@ MAY_IMPORT = {
     "players": {"engine"},
     "ai_worker": {"engine", "players"},
     "web": set(),
-    "api": {"engine", "players", "web"},
+    "ratings": set(),
+    "api": {"engine", "players", "ratings", "web"},
 }
 # services/api's rooms: the modules on its top floor (app.py, wsgi.py, __init__.py: the composition root)
 # may import every room; the shared modules config, problems and metrics import none.
@@ -30,7 +31,9 @@ API_MAY_IMPORT = {
     "ai_seats": API_SHARED | {"store", "games", "live"},
     "records": API_SHARED | {"store", "games"},
     "lobby": API_SHARED | {"store", "games", "live"},
-    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby"},
+    "ratings": API_SHARED | {"store", "games", "records"},
+    "players": API_SHARED | {"store", "games", "records", "ratings"},
+    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby", "ratings", "players"},
 }
 API_ROOT = SERVICES / "api"
 

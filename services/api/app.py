@@ -28,7 +28,13 @@ from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
-from services.api.http import live_routes, lobby_routes, record_routes, table_routes  # noqa: F401  (their routes join v1)
+from services.api.http import (  # noqa: F401  (their routes join v1)
+    live_routes,
+    lobby_routes,
+    player_routes,
+    record_routes,
+    table_routes,
+)
 from services.api.http.health import health, healthz
 from services.api.http.inbound import init_inbound
 from services.api.http.json_codec import OrjsonProvider
@@ -40,6 +46,7 @@ from services.api.http.rate_limits import (
     limit_creates,
     limit_exports,
     limit_hints,
+    limit_player_creates,
     limit_rejoins,
 )
 from services.api.http.request_body import body_guard
@@ -52,6 +59,7 @@ from services.api.live.wakeups import Wakeups
 from services.api.lobby.service import lobby_service
 from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
+from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
@@ -139,6 +147,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limit_creates(app, limiter)
     limit_exports(app, limiter, record_routes.wants_export)
     limit_rejoins(app, limiter)
+    limit_player_creates(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)
@@ -158,11 +167,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def init_records(app: Flask, ctx: Collaborators) -> None:
-    """The records database and this process's records writer (:mod:`services.api.records.service`)."""
+    """The records database and this process's records writer (:mod:`services.api.records.service`); the
+    players, on the same database."""
     if ctx.records is None:
         return
     writer = records_service(app.config, ctx.store, ctx.records)
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
+    app.extensions["spades.players"] = PlayerRepository(writer.repository.engine)  # the same database and pool
     if app.config["RECORDS_WRITER_ENABLED"]:
         writer.start()
 

@@ -70,6 +70,7 @@ DEFAULTS: dict[str, Any] = {
     "PRESENCE_LEASE_SECONDS": 20.0,  # a seat counts as connected this long after its last stream or long poll (0 = off)
     "REMATCH_WAIT_SECONDS": 30.0,  # a rematch keeps the last game's people's seats this long, then computers take them
     "REJOIN_RATE_LIMIT": "10/minute",  # refused rejoin codes per client address ("" = none)
+    "PLAYER_CREATE_RATE_LIMIT": "10/hour",  # players made per client address (POST /v1/players) ("" = none)
     "MAX_MATCHES_PER_ADDRESS": 20,  # quick-match requests one client address has waiting at once (0 = no cap)
     "MAX_MATCHES_PER_TOKEN": 1,  # the same per seat token sent with the request (0 = no cap)
     "MATCH_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for quick-match buckets due

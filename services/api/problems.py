@@ -53,6 +53,11 @@ TITLES: dict[str, str] = {
     "invalid_rejoin_code": "No seat has that rejoin code",
     "rejoin_rate_limited": "Too many refused rejoin codes from this address",
     "too_many_messages": "Too many quick messages from this seat",
+    "player_token_invalid": "A valid player token is required",
+    "player_not_found": "No such player",
+    "name_taken": "Another player has that name",
+    "player_seated": "This player holds a seat of this game already",
+    "player_create_rate_limited": "Too many players created from this address",
     "internal_error": "Internal server error",
 }
 

@@ -36,6 +36,7 @@ from services.api.store.protocol import (
     GameRecord,
     GameStore,
     NotReplicated,
+    PlayerRef,
     Seat,
     idempotency_key,
     key_digest,
@@ -86,6 +87,7 @@ class FixedIds:
 
     game_id: str
     token_hashes: tuple[str | None, ...]
+    players: tuple[PlayerRef | None, ...] = ()  # the people's players, where their requests carried one
 
 
 def load(store: GameStore, game_id: str) -> GameRecord:
@@ -98,10 +100,15 @@ def load(store: GameStore, game_id: str) -> GameRecord:
 
 
 def create_game(
-    ctx: Collaborators, body: dict[str, Any], creators: tuple[str, ...] = (), fixed: FixedIds | None = None
+    ctx: Collaborators,
+    body: dict[str, Any],
+    creators: tuple[str, ...] = (),
+    fixed: FixedIds | None = None,
+    player: PlayerRef | None = None,
 ) -> dict[str, Any] | None:
     """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play.
-    With ``fixed``, the game of those ids, or None when it exists already."""
+    With ``fixed``, the game of those ids, or None when it exists already.  The seat whose spec says
+    ``player: true`` is bound to ``player`` (the request's player token; the route checks there is one)."""
     seed = body.get("seed")
     if seed is not None and not ctx.allow_seeded:
         raise ApiError(
@@ -124,7 +131,8 @@ def create_game(
         token = new_token() if spec["type"] == "human" and fixed is None else None
         level = spec.get("level", DEFAULT_LEVEL) if spec["type"] == "ai" else None
         token_hash = hash_token(token) if token else fixed.token_hashes[i] if fixed else None
-        seats.append(Seat(spec["type"], level, token_hash))
+        bound = (spec.get("player") and player) or (fixed.players[i] if fixed and i < len(fixed.players) else None)
+        seats.append(Seat.taken(token_hash, bound) if spec["type"] == "human" else Seat(spec["type"], level))
         tokens.append(token)
     options = dict(body["options"])
     options["clock"] = options.get("clock") or clocks.default_control(s.type for s in seats)
@@ -170,7 +178,8 @@ def _rules_refused(error: RuleError) -> ApiError:
     return ApiError(422, "invalid_rules", detail, errors=errors)
 
 
-def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
+def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None = None) -> dict[str, Any]:
+    """Take an open seat (or a stand-in's) with a new token; bound to ``player`` when the request carried one."""
     for _ in range(MAX_CAS_ATTEMPTS):
         record = load(ctx.store, game_id)
         if not 0 <= seat < 4:
@@ -181,12 +190,21 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int) -> dict[str, Any]:
             raise ApiError(409, "game_over", "The game is over.")
         if record.table:
             check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
+        if player is not None:
+            check_not_seated(record, player)
         token = new_token()
         nxt = record.successor()
-        nxt.seats[seat] = Seat("human", None, hash_token(token))
+        nxt.seats[seat] = Seat.taken(hash_token(token), player)
         if commit_seats(ctx, record, nxt, "seat_claimed", {"seat": seat}):
             return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
+
+
+def check_not_seated(record: GameRecord, player: PlayerRef) -> None:
+    """409 ``player_seated`` when ``player`` holds a seat of the game already: one player, one seat (a player
+    on both sides of a table would be rated against themselves)."""
+    if any(s.player_id == player.id for s in record.seats):
+        raise ApiError(409, "player_seated", "This player holds a seat of this game already.")
 
 
 def commit_seats(

@@ -113,7 +113,7 @@ def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str) -> dict[
             raise _refused()
         token = new_token()
         nxt = record.successor()
-        nxt.seats[seat] = Seat("human", None, hash_token(token))
+        nxt.seats[seat] = Seat.taken(hash_token(token), record.seats[seat].player)  # the same player
         # the same person with a new token: back at the table (no longer away), the turn's clock runs on
         events = clock_events.opening(nxt, record, "seat") + [event(nxt, "seat_rejoined", {"seat": seat})]
         events += clock_events.closing(nxt, record)

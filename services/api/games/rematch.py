@@ -26,26 +26,34 @@ from typing import Any
 
 from services.api.games import clock_events, clocks
 from services.api.games.auth import seat_for
-from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, commit_seats, load
+from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, check_not_seated, commit_seats, load
 from services.api.games.creation import commit_created
 from services.api.games.events import event, log_entries
 from services.api.games.rendering import game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import REMATCH_SEATS
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord, Seat, now_ms
+from services.api.store.protocol import GameRecord, PlayerRef, Seat, now_ms
 from services.engine import new_game, round_started
 
 WAIT_SECONDS = 30.0  # REMATCH_WAIT_SECONDS's default
 
 
 def opt_in(
-    ctx: Collaborators, game_id: str, token: str, wait_seconds: float = WAIT_SECONDS, creators: tuple[str, ...] = ()
+    ctx: Collaborators,
+    game_id: str,
+    token: str,
+    wait_seconds: float = WAIT_SECONDS,
+    creators: tuple[str, ...] = (),
+    player: PlayerRef | None = None,
 ) -> dict[str, Any]:
-    """The token's person joins the rematch of the finished game ``game_id`` (see the module docstring)."""
+    """The token's person joins the rematch of the finished game ``game_id`` (see the module docstring); their
+    seat in it is bound to ``player`` (the request's player token), else to the player of their seat in
+    ``game_id``, if any."""
     old = load(ctx.store, game_id)
     seat = seat_for(old, token)
     assert seat is not None
+    player = player or old.seats[seat].player
     ctx.note_seat(seat)
     if old.state.phase != "game_over":
         raise ApiError(409, "game_in_play", "A rematch can be asked for once the game is over.")
@@ -53,11 +61,11 @@ def opt_in(
     for _ in range(MAX_CAS_ATTEMPTS):
         current = ctx.store.load(next_id)
         if current is None:
-            created = _create_next(ctx, old, next_id, seat, wait_seconds, creators)
+            created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player)
             if created is not None:
                 return created
             continue  # another opt-in created it first: join it
-        joined = _join(ctx, current, seat)
+        joined = _join(ctx, current, seat, player)
         if joined is not None:
             return joined
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
@@ -79,13 +87,15 @@ def _offer(ctx: Collaborators, game_id: str, seat: int) -> str:
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
 
-def next_seats(old: GameRecord, seat: int, token_hash: str) -> tuple[list[Seat], list[int]]:
+def next_seats(
+    old: GameRecord, seat: int, token_hash: str, player: PlayerRef | None = None
+) -> tuple[list[Seat], list[int]]:
     """The next game's seats and the seats reserved in it, from the finished game's layout."""
     takeover = old.options.get("ai_takeover")
     seats, reserved = [], []
     for i, was in enumerate(old.seats):
         if i == seat:
-            seats.append(Seat("human", None, token_hash))
+            seats.append(Seat.taken(token_hash, player))
         elif was.type == "human":
             seats.append(Seat("open"))
             reserved.append(i)
@@ -97,11 +107,17 @@ def next_seats(old: GameRecord, seat: int, token_hash: str) -> tuple[list[Seat],
 
 
 def _create_next(
-    ctx: Collaborators, old: GameRecord, next_id: str, seat: int, wait: float, creators: tuple[str, ...]
+    ctx: Collaborators,
+    old: GameRecord,
+    next_id: str,
+    seat: int,
+    wait: float,
+    creators: tuple[str, ...],
+    player: PlayerRef | None,
 ) -> dict[str, Any] | None:
     """Create the next game with ``seat`` taken; None when it exists already (nothing written)."""
     token = new_token()
-    seats, reserved = next_seats(old, seat, hash_token(token))
+    seats, reserved = next_seats(old, seat, hash_token(token), player)
     now = now_ms()
     table: dict[str, Any] = {"rematch_of": old.game_id, "joined": [seat]}
     if reserved:
@@ -124,7 +140,7 @@ def _create_next(
     return {"game_id": next_id, "seat": seat, "token": token, "state": game_view(record, seat, ctx.cache)}
 
 
-def _join(ctx: Collaborators, record: GameRecord, seat: int) -> dict[str, Any] | None:
+def _join(ctx: Collaborators, record: GameRecord, seat: int, player: PlayerRef | None) -> dict[str, Any] | None:
     """The person of ``seat`` takes it in the next game; None when another writer got in first."""
     table, target = record.table, record.seats[seat]
     joined = table.get("joined", [])
@@ -134,9 +150,11 @@ def _join(ctx: Collaborators, record: GameRecord, seat: int) -> dict[str, Any] |
         raise ApiError(409, "seat_taken", f"Seat {seat} of the rematch was taken by someone else after the wait.")
     if record.state.phase == "game_over":
         raise ApiError(409, "game_over", "The rematch is over too.")
+    if player is not None and not again:
+        check_not_seated(record, player)
     token = new_token()
     nxt = record.successor()
-    nxt.seats[seat] = Seat("human", None, hash_token(token))
+    nxt.seats[seat] = Seat.taken(hash_token(token), player)
     nxt.table = {**table, "joined": sorted({*joined, seat})}
     if "reserved" in table:
         nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]

@@ -16,7 +16,7 @@ import orjson
 
 from services.api.games.clocks import clock_view
 from services.api.games.table_state import reserved_seats, table_view
-from services.api.store.protocol import GameRecord
+from services.api.store.protocol import GameRecord, Seat
 from services.engine import GameState, completed_tricks, last_trick, view
 from services.engine import round_view as round_json
 
@@ -136,12 +136,35 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
 
 
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
-    """Each seat: its type, level and whether a claim may take it (not a seat reserved for a rematch's person)."""
+    """Each seat: its type, level, whether a claim may take it (not a seat reserved for a rematch's person) and
+    who plays it (:func:`seat_player`)."""
     reserved = reserved_seats(record) if record.table else ()
     return [
-        {"seat": i, "type": s.type, "level": s.level, "claimable": s.claimable and i not in reserved}
+        {
+            "seat": i,
+            "type": s.type,
+            "level": s.level,
+            "claimable": s.claimable and i not in reserved,
+            "player": seat_player(s),
+        }
         for i, s in enumerate(record.seats)
     ]
+
+
+def computer_player_id(level: str) -> str:
+    """A computer level's player id: each level is one rated player (``computer-hard``)."""
+    return f"computer-{level}"
+
+
+def seat_player(seat: Seat) -> dict[str, str] | None:
+    """Who plays a seat, as views show it: the player a person's seat is bound to, the computer level of a
+    computer's seat (a stand-in's too: the computer plays it now), or None (an open seat, a person without
+    a player)."""
+    if seat.type == "ai" and seat.level:
+        return {"id": computer_player_id(seat.level), "name": seat.level, "kind": "computer"}
+    if seat.player_id is None:
+        return None
+    return {"id": seat.player_id, "name": seat.name or "", "kind": seat.player_kind or "person"}
 
 
 def game_view(

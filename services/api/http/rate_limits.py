@@ -7,8 +7,9 @@ and one per seat token, shared by every v1 route, for requests that carry one.
 The two add up: a token's requests also spend its address's budget; hints
 and round reviews have a third, their own per-token budget (``HINT_RATE_LIMIT``), game
 creation a fourth, per address (``CREATE_RATE_LIMIT``, refused with its own
-code, ``create_rate_limited``), and the records' NDJSON export a fifth, per address
-(``EXPORT_RATE_LIMIT``, ``export_rate_limited``).  A refused request gets a 429 problem+json
+code, ``create_rate_limited``), the records' NDJSON export a fifth, per address
+(``EXPORT_RATE_LIMIT``, ``export_rate_limited``), and making players a sixth, per address
+(``PLAYER_CREATE_RATE_LIMIT``, ``player_create_rate_limited``).  A refused request gets a 429 problem+json
 with ``Retry-After`` (at least 1 s; a quota's own 429 keeps the app's value).
 ``/healthz`` and the contract/docs pages are not limited; ``/readyz`` and
 ``/metrics`` are limited only where :mod:`services.api.http.listeners` says (on
@@ -38,11 +39,13 @@ SCOPE_CODES = {  # a scope's refusal code
     "create": "create_rate_limited",
     "export": "export_rate_limited",
     "rejoin": "rejoin_rate_limited",
+    "players": "player_create_rate_limited",
 }
 REFUSED_WHAT = {
     "create_rate_limited": "games created from this address",
     "export_rate_limited": "record exports",
     "rejoin_rate_limited": "refused rejoin codes from this address",
+    "player_create_rate_limited": "players created from this address",
 }
 EXPOSED_HEADERS = [
     "ETag",
@@ -53,7 +56,15 @@ EXPOSED_HEADERS = [
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
 ]
-ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "X-Request-ID"]
+ALLOWED_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "If-None-Match",
+    "Idempotency-Key",
+    "Player-Token",
+    "X-Request-ID",
+]
 
 
 def client_address() -> str:
@@ -206,6 +217,13 @@ def limit_rejoins(app: Flask, limiter: Limiter) -> None:
         "rejoin",
         deduct_when=lambda response: response.status_code != 200,
     )
+
+
+def limit_player_creates(app: Flask, limiter: Limiter) -> None:
+    """``PLAYER_CREATE_RATE_LIMIT`` per client address on ``POST /v1/players``, on top of the shared budgets:
+    a player is a row kept for good and a name taken from everyone else, so one address cannot mint them in
+    bulk (or squat on names)."""
+    _limit_per_address(app, limiter, "v1.create_player", app.config["PLAYER_CREATE_RATE_LIMIT"], "players")
 
 
 def _limit_per_address(

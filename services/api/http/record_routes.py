@@ -35,6 +35,7 @@ class RecordsQuery(Schema):
     until = fields.AwareDateTime(load_default=None)
     level = fields.String(load_default=None, validate=validate.OneOf(["human", *LEVEL_NAMES]))
     result = fields.String(load_default=None, validate=validate.OneOf(RESULTS))
+    player_id = fields.String(load_default=None, validate=validate.Length(1, 40))
     cursor = fields.String(load_default=None, validate=validate.Length(max=200))
     limit = QueryInteger(load_default=50, validate=validate.Range(1, MAX_PAGE))
     format = fields.String(load_default=None, validate=validate.OneOf(["json", "ndjson"]))
@@ -62,7 +63,7 @@ def records() -> Response:
     """Records newest first: a page of summaries, or with ``format=ndjson`` (or ``Accept: application/x-ndjson``)
     every matching record, one JSON document a line, streamed."""
     query = _records_query()
-    where = RecordFilter(_ms(query["since"]), _ms(query["until"]), query["level"], query["result"])
+    where = RecordFilter(_ms(query["since"]), _ms(query["until"]), query["level"], query["result"], query["player_id"])
     after = _cursor(query["cursor"])
     repository = _repository()
     if wants_export():

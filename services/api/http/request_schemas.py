@@ -115,11 +115,14 @@ class RulesRequest(StrictSchema):
 class SeatRequest(StrictSchema):
     type = StrictString(required=True, validate=validate.OneOf(SEAT_TYPES))
     level = StrictString(validate=validate.OneOf(AI_LEVELS))
+    player = StrictBoolean()  # true: the seat of the request's Player-Token (one human seat at most)
 
     @validates_schema
     def _level_only_for_ai(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "level" in data and data.get("type") != "ai":
             raise ValidationError("only ai seats have a level", "level")
+        if data.get("player") and data.get("type") != "human":
+            raise ValidationError("only a human seat is a player's", "player")
 
 
 # A game's options when the request leaves them out (every game stores every option).

@@ -20,11 +20,12 @@ from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
 from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
+from services.api.http.player_auth import seat_player
 from services.api.http.rate_limits import client_address
 from services.api.http.view_bodies import live_view_body, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
-from services.api.store.protocol import GameRecord, now_ms
+from services.api.store.protocol import GameRecord, PlayerRef, now_ms
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -124,15 +125,28 @@ def query_args(schema: Schema) -> dict[str, Any]:
 @v1.post("/games")
 def create_game() -> Response:
     body = _load_body(request_schemas.CREATE_GAME_REQUEST)
+    player = _players_seat(body["seats"])
     ctx = collaborators()
     creators: tuple[str, ...] = ()
     if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
         creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
-    created = with_server_time_state(commands.create_game(ctx, body, creators))
+    created = with_server_time_state(commands.create_game(ctx, body, creators, player=player))
     location = url_for("v1.get_game", game_id=created["game_id"])
     return json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
     )
+
+
+def _players_seat(seats: list[dict[str, Any]]) -> PlayerRef | None:
+    """The player of the request's ``Player-Token`` (checked whenever it is sent), for the seat that says
+    ``player: true``: 401 when such a seat comes without a token, 400 for two of them."""
+    player = seat_player()
+    marked = [i for i, seat in enumerate(seats) if seat.get("player")]
+    if marked and player is None:
+        raise ApiError(401, "player_token_invalid", "A seat with 'player: true' needs a 'Player-Token' header.")
+    if len(marked) > 1:
+        raise invalid_request([{"field": f"seats.{marked[1]}.player", "message": "only one seat is the player's"}])
+    return player
 
 
 @v1.get("/games/<game_id>")
@@ -157,7 +171,7 @@ def get_game(game_id: str) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat))
+    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player()))
     return json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
 
 

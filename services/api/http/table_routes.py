@@ -13,6 +13,7 @@ from services.api.games import messages, rejoin, rematch
 from services.api.games.auth import bearer_token
 from services.api.games.quotas import creator_ids
 from services.api.http import request_schemas, response_schemas, table_schemas
+from services.api.http.player_auth import seat_player
 from services.api.http.rate_limits import client_address
 from services.api.http.routes import collaborators, json_response, load_body, v1
 from services.api.problems import ApiError
@@ -65,7 +66,7 @@ def offer_rematch(game_id: str) -> Response:
     ctx = collaborators()
     creators = creator_ids(client_address(), token) if ctx.quotas.active else ()  # the next game counts for them
     wait = float(current_app.config["REMATCH_WAIT_SECONDS"])
-    return _seated(rematch.opt_in(ctx, game_id, token, wait, creators))
+    return _seated(rematch.opt_in(ctx, game_id, token, wait, creators, seat_player()))
 
 
 @v1.post("/games/<game_id>/messages")

@@ -25,6 +25,7 @@ from services.api.games.quotas import NO_QUOTAS
 from services.api.lobby.rules_summary import rules_request
 from services.api.metrics import MATCH_REQUESTS, MATCH_SEAT_SECONDS, MATCHES_FORMED
 from services.api.store.matches import Group, MatchRequest, MatchTimes
+from services.api.store.protocol import PlayerRef
 
 log = logging.getLogger(__name__)
 SEATS = 4
@@ -50,6 +51,20 @@ def creation_body(group: Group) -> dict[str, object]:
     return {"rules": rules_request(spec["rules"]), "seats": seats, "options": options}
 
 
+def group_players(group: Group) -> tuple[PlayerRef | None, ...]:
+    """Each member's player (from the player token its request carried), in seat order; a player who sent two
+    requests that landed in one group is bound to the first of its seats only (one player, one seat)."""
+    seen: set[str] = set()
+    players: list[PlayerRef | None] = []
+    for member in group.members:
+        if member.player is None or member.player[0] in seen:
+            players.append(None)
+            continue
+        seen.add(member.player[0])
+        players.append(PlayerRef(*member.player))
+    return tuple(players)
+
+
 def seat_group(
     ctx: Collaborators, bucket: str, group: Group, times: MatchTimes, hold_seconds: int
 ) -> list[MatchRequest]:
@@ -63,7 +78,7 @@ def seat_group(
         for creator in creators:  # idempotent: a repeated creation holds nothing twice
             store.hold_game(creator, group.game_id, False, (0, 0), now, now + hold_seconds)
     token_hashes = tuple(m.token_hash for m in group.members) + (None,) * (SEATS - len(group.members))
-    fixed = FixedIds(group.game_id, token_hashes)
+    fixed = FixedIds(group.game_id, token_hashes, group_players(group))
     commands.create_game(dataclasses.replace(ctx, quotas=NO_QUOTAS), creation_body(group), creators, fixed)
     seated = store.match_seated(bucket, group.game_id, times)
     if seated:

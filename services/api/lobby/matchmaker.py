@@ -38,6 +38,7 @@ from services.api.store.matches import (
     MatchTimes,
     match_channel,
 )
+from services.api.store.protocol import PlayerRef
 
 log = logging.getLogger(__name__)
 LOOK_EVERY_SECONDS = 10.0  # a long poll reads its request at least this often (it counts as asked about)
@@ -76,8 +77,11 @@ class Matchmaker:
 
     # ---- a request ------------------------------------------------------------------
 
-    def submit(self, body: dict[str, Any], address: str | None, token: str | None) -> dict[str, Any]:
-        """A new request (``body``: the ``MatchRequest`` schema, loaded); the ``202`` body."""
+    def submit(
+        self, body: dict[str, Any], address: str | None, token: str | None, player: PlayerRef | None = None
+    ) -> dict[str, Any]:
+        """A new request (``body``: the ``MatchRequest`` schema, loaded); the ``202`` body.  The seat it gets is
+        bound to ``player`` (the request's player token), if any."""
         spec = requests.bucket_spec(requests.resolved_rules(body["rules"]), body["clock"])
         bucket = requests.bucket_of(spec)
         match_id, secret = requests.new_match_id(bucket), new_token()
@@ -94,6 +98,7 @@ class Matchmaker:
             deadline,
             times.now_ms,
             holders,
+            player=None if player is None else (player.id, player.name, player.kind),
         )
         try:
             self.store.lower_match_due(bucket, min(deadline, times.now_ms + times.lease_ms))  # before: never lost

@@ -13,7 +13,8 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
-from services.api.store.protocol import GameRecord
+from services.api.games.rendering import computer_player_id
+from services.api.store.protocol import GameRecord, Seat
 from services.engine import GameState, completed_tricks, round_view, view
 
 FORMAT = 1  # the record document's format: a change that breaks a reader gets a new number
@@ -28,6 +29,16 @@ def iso(ms: int) -> str:
 def player(seat_type: str, level: str | None) -> str:
     """Who sat there, as the listing filters on it: ``human`` or the computer's level."""
     return level if seat_type == "ai" and level else "human"
+
+
+def seat_player_id(seat: Seat) -> str | None:
+    """The player who sat there, by id (names are looked up when a record is read, so a rename or a deletion
+    shows): the player a person's seat was bound to, the computer level of a computer's seat
+    (``computer-<level>``), or None (a person without a player, an open seat, a stand-in: a computer that
+    took over a seat someone left plays it for nobody)."""
+    if seat.type == "ai" and seat.level and not seat.stand_in:
+        return computer_player_id(seat.level)
+    return seat.player_id if seat.type == "human" else None
 
 
 def _tricks(state: GameState, round_no: int, plays: tuple[int, ...]) -> list[dict[str, Any]]:
@@ -67,7 +78,13 @@ def build(record: GameRecord) -> dict[str, Any]:
         "options": dict(record.options),
         "seeded": record.seeded,
         "seats": [
-            {"seat": i, "type": s.type, "level": s.level if s.type == "ai" else None, "won": i in winners}
+            {
+                "seat": i,
+                "type": s.type,
+                "level": s.level if s.type == "ai" else None,
+                "won": i in winners,
+                "player_id": seat_player_id(s),
+            }
             for i, s in enumerate(record.seats)
         ],
         "rounds": [_round(state, n) for n in range(1, len(state.history) + 1)],

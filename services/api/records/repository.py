@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, and_, delete, exists, false, select, true, tuple_, update
+from sqlalchemy import Connection, Engine, and_, delete, exists, false, select, true, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from services.api.problems import MAX_INT64, ascii_int
 from services.api.records.content import FINISHED, player
-from services.api.records.schema import game_records, record_seats
+from services.api.records.schema import game_records, players, record_seats
 from services.api.store.protocol import now_ms
 
 STREAM_BATCH = 100  # records read per query while streaming an export: bounds its memory
@@ -44,6 +44,7 @@ class RecordFilter:
     until: int | None = None
     player: str | None = None
     result: str | None = None
+    player_id: str | None = None  # a seat of this player (services.api.players)
 
 
 Cursor = tuple[int, str]  # (ended_ms, game_id) of the last record a page returned
@@ -73,7 +74,12 @@ class RecordRepository:
     def save(self, document: dict[str, Any], created_ms: int, ended_ms: int) -> bool:
         """Store ``document`` (:func:`services.api.records.content.build`) unless a record of a later (or the
         same) version of its game is stored; True when it was stored.  A record of a game that did not finish
-        is stored hidden (see the module doc)."""
+        is stored hidden (see the module doc).  A seat's player who has deleted themselves is left out of it
+        (:meth:`_without_deleted`)."""
+        with self.engine.begin() as connection:
+            return self._save(connection, self._without_deleted(connection, document), created_ms, ended_ms)
+
+    def _save(self, connection: Connection, document: dict[str, Any], created_ms: int, ended_ms: int) -> bool:
         row = {
             "game_id": document["game_id"],
             "version": document["version"],
@@ -96,16 +102,32 @@ class RecordRepository:
                 "seat": seat["seat"],
                 "player": player(seat["type"], seat["level"]),
                 "won": seat["won"],
+                "player_id": seat.get("player_id"),
             }
             for seat in document["seats"]
         ]
-        with self.engine.begin() as connection:
-            if connection.execute(upsert).first() is None:
-                return False
-            connection.execute(delete(record_seats).where(record_seats.c.game_id == document["game_id"]))
-            if seats:
-                connection.execute(record_seats.insert(), seats)
+        if connection.execute(upsert).first() is None:
+            return False
+        connection.execute(delete(record_seats).where(record_seats.c.game_id == document["game_id"]))
+        if seats:
+            connection.execute(record_seats.insert(), seats)
         return True
+
+    @staticmethod
+    def _without_deleted(connection: Connection, document: dict[str, Any]) -> dict[str, Any]:
+        """``document`` without the ids of seats' players who deleted themselves.  Their rows are read with a
+        share lock (PostgreSQL), in the transaction that stores the record: a deletion
+        (:mod:`services.api.players.repository`) either committed before (its player is left out here) or waits
+        for this record and then finds it among the player's games (and anonymises it)."""
+        ids = {seat["player_id"] for seat in document["seats"] if seat.get("player_id")}
+        if not ids:
+            return document
+        query = select(players.c.id).where(players.c.id.in_(sorted(ids)), players.c.deleted_ms.is_not(None))
+        gone = set(connection.execute(query.with_for_update(read=True)).scalars())
+        if not gone:
+            return document
+        seats = [{**seat, "player_id": None} if seat.get("player_id") in gone else seat for seat in document["seats"]]
+        return {**document, "seats": seats}
 
     def get(self, game_id: str) -> tuple[str, bytes] | None:
         """The shown record's outcome and document (JSON), or None (none stored, or hidden)."""
@@ -213,14 +235,21 @@ class RecordRepository:
         if not game_ids:
             return {}
         query = (
-            select(record_seats.c.game_id, record_seats.c.seat, record_seats.c.player, record_seats.c.won)
+            select(
+                record_seats.c.game_id,
+                record_seats.c.seat,
+                record_seats.c.player,
+                record_seats.c.won,
+                record_seats.c.player_id,
+            )
             .where(record_seats.c.game_id.in_(game_ids))
             .order_by(record_seats.c.game_id, record_seats.c.seat)
         )
         found: dict[str, list[dict[str, Any]]] = {}
         with self.engine.connect() as connection:
             for row in connection.execute(query):
-                found.setdefault(row.game_id, []).append({"seat": row.seat, "player": row.player, "won": row.won})
+                seat = {"seat": row.seat, "player": row.player, "won": row.won, "player_id": row.player_id}
+                found.setdefault(row.game_id, []).append(seat)
         return found
 
 
@@ -232,6 +261,9 @@ def _conditions(where: RecordFilter) -> list[Any]:
         found.append(game_records.c.ended_ms < where.until)
     if where.result in ("finished", "abandoned"):
         found.append(game_records.c.outcome == where.result)
+    if where.player_id is not None:  # its own seat condition: a level's filter names another seat
+        mine = and_(record_seats.c.game_id == game_records.c.game_id, record_seats.c.player_id == where.player_id)
+        found.append(exists().where(mine))
     if where.player is not None or where.result in ("won", "lost"):
         seat = [record_seats.c.game_id == game_records.c.game_id]
         if where.player is not None:

@@ -1,8 +1,8 @@
 """The records' tables, as SQLAlchemy Core metadata (the Alembic migrations in ``migrations/`` create them).
 
 ``game_records`` holds one row per game: the record document as JSON text (``body``) and the columns the
-listing filters and orders on; ``record_seats`` one row per seat, so "games a level played" and "games a
-level won" are indexed lookups.  Times are Unix milliseconds (the same on every database).  ``hidden`` marks a
+listing filters and orders on; ``record_seats`` one row per seat, so "games a level played", "games a
+level won" and "games a player played" (``player_id``) are indexed lookups.  Times are Unix milliseconds (the same on every database).  ``hidden`` marks a
 record no read may return yet (:mod:`services.api.records.repository`: an abandoned game's, until its game is
 gone); the few hidden rows have an index of their own.
 
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
-    Float,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -63,7 +63,9 @@ record_seats = Table(
     Column("seat", Integer, primary_key=True),
     Column("player", String(16), nullable=False),  # human, or the computer level
     Column("won", Boolean, nullable=False),
+    Column("player_id", String(40)),  # the seat's player (services.api.players), None for a person without one
     Index("record_seats_player", "player", "won", "game_id"),
+    Index("record_seats_player_id", "player_id", "game_id"),
 )
 
 players = Table(

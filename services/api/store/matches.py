@@ -62,11 +62,15 @@ class MatchRequest:
     game_id: str | None = None
     seat: int | None = None
     ended_ms: int | None = None
+    player: tuple[str, str, str] | None = None  # the player the request's seat is bound to: (id, name, kind)
 
     def stored(self) -> str:
-        """The JSON the bucket keeps (the scripts read and write the same fields)."""
+        """The JSON the bucket keeps (the scripts read and write the same fields, and keep the player's, ``p``,
+        as they found it)."""
         data: dict[str, Any] = {"s": self.status, "sec": self.secret_hash, "tok": self.token_hash, "lvl": self.level}
         data |= {"c": self.created_ms, "d": self.deadline_ms, "seen": self.seen_ms, "q": " ".join(self.holders)}
+        if self.player is not None:
+            data["p"] = list(self.player)
         return orjson.dumps(data).decode()
 
     @classmethod
@@ -86,6 +90,7 @@ class MatchRequest:
             data.get("g"),
             None if data.get("seat") is None else int(data["seat"]),
             None if ended is None else int(ended),
+            tuple(data["p"]) if data.get("p") else None,  # type: ignore[arg-type]
         )
 
 

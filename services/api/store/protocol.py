@@ -78,20 +78,52 @@ def notify_channel(game_id: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """The player a person's seat is bound to (``services.api.players``): id, display name and kind as they
+    were when the seat was taken (a later rename shows in the next game)."""
+
+    id: str
+    name: str
+    kind: str  # person | bot
+
+
+@dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat as stored; immutable, so versions of a record can share them."""
+    """One seat as stored; immutable, so versions of a record can share them.
+
+    Stored as a JSON list, ``[type, level, token_hash]``, then ``stand_in`` when it is true or a player
+    follows, then the player's ``id``, ``name`` and ``kind`` when the seat is bound to one: a seat stored
+    before players existed reads back as it was, and an unbound seat costs nothing more."""
 
     type: str  # human | open | ai
     level: str | None = None  # ai level
     token_hash: str | None = None
     stand_in: bool = False  # an AI playing a left seat until someone claims it
+    player_id: str | None = None  # the player the seat is bound to (a human seat taken with a player token)
+    name: str | None = None  # that player's display name when the seat was taken
+    player_kind: str | None = None  # that player's kind: person | bot
 
     @property
     def claimable(self) -> bool:
         return self.type == "open" or self.stand_in
 
+    @property
+    def player(self) -> PlayerRef | None:
+        if self.player_id is None:
+            return None
+        return PlayerRef(self.player_id, self.name or "", self.player_kind or "person")
+
+    @classmethod
+    def taken(cls, token_hash: str | None, player: PlayerRef | None = None) -> Seat:
+        """A person's seat, bound to ``player`` when one took it."""
+        if player is None:
+            return cls("human", None, token_hash)
+        return cls("human", None, token_hash, False, player.id, player.name, player.kind)
+
     def to_json(self) -> list[Any]:
         base = [self.type, self.level, self.token_hash]
+        if self.player_id is not None:
+            return [*base, self.stand_in, self.player_id, self.name, self.player_kind]
         return [*base, True] if self.stand_in else base
 
 

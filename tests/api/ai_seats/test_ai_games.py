@@ -107,7 +107,13 @@ def test_a_computer_takes_over_a_left_seat_and_hands_it_back(session):
     left = session.post(f"/v1/games/{game_id}/seats/1/leave", headers=auth(tokens[1]))  # seat 1 bids first
     assert left.status_code == 200
     seat = left.json()["seats"][1]
-    assert seat == {"seat": 1, "type": "ai", "level": "easy", "claimable": True}
+    assert seat == {
+        "seat": 1,
+        "type": "ai",
+        "level": "easy",
+        "claimable": True,
+        "player": {"id": "computer-easy", "name": "easy", "kind": "computer"},
+    }
     events = follow_events(session, game_id, until="bid")
     assert events[-1]["data"]["seat"] == 1  # the stand-in bid for the seat without being asked
     claimed = session.post(f"/v1/games/{game_id}/seats/1/claim")

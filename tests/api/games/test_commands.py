@@ -190,7 +190,13 @@ def test_a_left_seat_is_taken_over_by_the_games_level_and_can_be_claimed_back():
     game_id, tokens = create(ctx, options={"ai_takeover": "basic"})
     assert code_of(lambda: commands.leave_seat(ctx, game_id, 2, tokens[1])) == "forbidden"
     left = commands.leave_seat(ctx, game_id, 1, tokens[1])
-    assert left["seats"][1] == {"seat": 1, "type": "ai", "level": "basic", "claimable": True}
+    assert left["seats"][1] == {
+        "seat": 1,
+        "type": "ai",
+        "level": "basic",
+        "claimable": True,
+        "player": {"id": "computer-basic", "name": "basic", "kind": "computer"},
+    }
     assert left["phase"] == "bidding", "a stand-in keeps the game going"
     back = commands.claim_seat(ctx, game_id, 1)
     assert back["state"]["seats"][1]["type"] == "human" and back["state"]["you"] == 1

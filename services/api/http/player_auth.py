@@ -1,0 +1,58 @@
+"""The ``Player-Token`` header: the one parser of a request's player, for the players' routes and for the
+routes that bind a seat to a player (create, claim, quick match, rematch).
+
+A header that is there is checked, never ignored: a token that names no live player (malformed, rotated,
+revoked, its player deleted) is a ``401 player_token_invalid``, so a client that meant to play as someone
+learns at once that it would not.  Player tokens are never seat tokens: they go in their own header, and
+``Authorization`` keeps carrying the seat's.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, request
+
+from services.api.players.repository import Player, PlayerRepository, player_token_invalid
+from services.api.problems import ApiError
+from services.api.store.protocol import PlayerRef
+
+HEADER = "Player-Token"
+MAX_TOKEN_LENGTH = 256
+
+
+def player_repository() -> PlayerRepository:
+    """The players (on the records database); 404 on a server that keeps no records."""
+    found = current_app.extensions.get("spades.players")
+    if found is None:
+        raise ApiError(404, "not_found", "This server keeps no players (RECORDS_ENABLED is off).")
+    return found
+
+
+def player_token() -> str | None:
+    """The request's ``Player-Token`` as sent (None without the header)."""
+    token = request.headers.get(HEADER)
+    return None if token is None else token.strip()
+
+
+def request_player(required: bool) -> Player | None:
+    """The player of the request's ``Player-Token``: None without the header (a 401 if ``required``), a 401
+    ``player_token_invalid`` for a token of no live player."""
+    token = player_token()
+    if token is None:
+        if required:
+            raise ApiError(401, "player_token_invalid", f"This request needs '{HEADER}: <player token>'.")
+        return None
+    player = player_repository().by_token(token) if 0 < len(token) <= MAX_TOKEN_LENGTH else None
+    if player is None:
+        raise player_token_invalid()
+    return player
+
+
+def seat_player() -> PlayerRef | None:
+    """The player a seat taken by this request is bound to: its ``Player-Token``'s, or None without one (a
+    token sent to a server that keeps no players binds nobody: a 401 too, never ignored)."""
+    if player_token() is None:
+        return None
+    if current_app.extensions.get("spades.players") is None:
+        raise ApiError(401, "player_token_invalid", "This server keeps no players (RECORDS_ENABLED is off).")
+    player = request_player(required=False)
+    return None if player is None else player.ref

@@ -1,0 +1,85 @@
+"""The players' routes on the v1 blueprint: make a player, read one, and the token holder's own player
+(``/v1/players/me``: read, rename, a new token, delete).
+
+Handlers only parse, check and call :class:`services.api.players.repository.PlayerRepository` (on the records
+database: a database that is down is a ``503 records_unavailable``, as for records).  ``POST /v1/players`` has
+its own limit per client address (``PLAYER_CREATE_RATE_LIMIT``,
+:func:`services.api.http.rate_limits.limit_player_creates`).
+"""
+
+from __future__ import annotations
+
+from flask import Response, url_for
+
+from services.api.http import player_schemas, request_schemas
+from services.api.http.player_auth import player_repository, player_token, request_player
+from services.api.http.routes import json_response, load_body, v1
+from services.api.players.names import DisplayName, NameRefused, display_name
+from services.api.players.repository import Player, name_taken, player_not_found
+from services.api.players.tokens import well_formed_id
+from services.api.problems import invalid_request
+
+
+@v1.post("/players")
+def create_player() -> Response:
+    body = load_body(player_schemas.CREATE_PLAYER_REQUEST)
+    repository = player_repository()
+    player, token = repository.create(_name(body["name"]), body["kind"])
+    location = url_for("v1.get_player", player_id=player.id)
+    answer = player_schemas.created(repository.profile(player), token)
+    return json_response(player_schemas.CREATED_PLAYER, answer, 201, {"Location": location})
+
+
+@v1.get("/players/<player_id>")
+def get_player(player_id: str) -> Response:
+    repository = player_repository()
+    player = repository.get(player_id) if well_formed_id(player_id) else None
+    if player is None:
+        raise player_not_found()
+    return json_response(player_schemas.PLAYER, repository.profile(player))
+
+
+@v1.get("/players/me")
+def get_me() -> Response:
+    return json_response(player_schemas.PLAYER, player_repository().profile(_me()))
+
+
+@v1.patch("/players/me")
+def rename_me() -> Response:
+    player = _me()
+    body = load_body(player_schemas.RENAME_PLAYER_REQUEST)
+    repository = player_repository()
+    return json_response(player_schemas.PLAYER, repository.profile(repository.rename(player, _name(body["name"]))))
+
+
+@v1.post("/players/me/token")
+def rotate_my_token() -> Response:
+    player = _me()
+    load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
+    repository = player_repository()
+    token = player_token()
+    assert token is not None
+    fresh = repository.rotate(player, token)
+    return json_response(player_schemas.CREATED_PLAYER, player_schemas.created(repository.profile(player), fresh))
+
+
+@v1.delete("/players/me")
+def delete_me() -> Response:
+    player_repository().delete(_me())
+    return Response(status=204)
+
+
+def _me() -> Player:
+    player = request_player(required=True)
+    assert player is not None
+    return player
+
+
+def _name(raw: str) -> DisplayName:
+    """The name as stored; a 400 naming what is wrong with it, or a 409 for a computer level's name."""
+    try:
+        return display_name(raw)
+    except NameRefused as refused:
+        if refused.taken:
+            raise name_taken() from None
+        raise invalid_request([{"field": "name", "message": str(refused)}]) from None

@@ -1,0 +1,176 @@
+"""Players in the records database: made, found by id or by token, renamed, given a new token, deleted.
+
+SQLAlchemy Core on the records' engine (one database, one migration history: ``records/schema.py`` has the
+``players`` table).  A name is unique by its key (:mod:`services.api.players.names`), held by the unique index
+``players_name_key``: two requests racing for one name both pass the look-up, and the index refuses the
+second (``409 name_taken`` either way).  A token is found by its hash (:mod:`services.api.players.tokens`),
+also under a unique index.
+
+Computer levels are players too (``computer-<level>``, kind ``computer``, the level's name): their rows are
+made on demand (an insert that does nothing when the row is there), by whoever needs one first.
+
+A deletion (:mod:`services.api.players.anonymise`) keeps the row — the player's games still name a seat — but
+clears the name, its key (free for anyone) and the token.  A deleted player is not found by any read here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from services.api.players import anonymise
+from services.api.players.names import DisplayName
+from services.api.players.tokens import hash_player_token, new_player_id, new_player_token, well_formed_token
+from services.api.problems import ApiError
+from services.api.ratings.standing import standing
+from services.api.records.schema import players
+from services.api.store.protocol import PlayerRef, now_ms
+from services.players import LEVEL_NAMES
+
+KINDS = ("person", "bot")  # what POST /v1/players makes; computer levels are made here on demand
+COMPUTER_PREFIX = "computer-"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player as stored (never its token)."""
+
+    id: str
+    kind: str
+    name: str
+    created_ms: int
+
+    @property
+    def ref(self) -> PlayerRef:
+        """The player as a seat binds it."""
+        return PlayerRef(self.id, self.name, self.kind)
+
+
+def name_taken() -> ApiError:
+    return ApiError(409, "name_taken", "Another player has that name (names are compared ignoring case).")
+
+
+class PlayerRepository:
+    """The players on one SQLAlchemy engine (the records database's)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+
+    def create(self, name: DisplayName, kind: str) -> tuple[Player, str]:
+        """A new player named ``name`` and its token (shown once: only its hash is kept); ``409 name_taken``."""
+        if kind not in KINDS:
+            raise ValueError(kind)
+        token = new_player_token()
+        player = Player(new_player_id(), kind, name.text, now_ms())
+        row = {"id": player.id, "kind": kind, "name": name.text, "name_key": name.key, "created_ms": player.created_ms}
+        row["token_hash"] = hash_player_token(token)
+        try:
+            with self.engine.begin() as connection:
+                self._check_free(connection, name.key, None)
+                connection.execute(players.insert().values(row))
+        except IntegrityError:
+            raise name_taken() from None  # the unique name key: a race for the name, lost
+        return player, token
+
+    def get(self, player_id: str) -> Player | None:
+        """The player of that id, None when unknown or deleted; a computer level's is made on first read."""
+        with self.engine.begin() as connection:
+            level = player_id.removeprefix(COMPUTER_PREFIX)
+            if player_id.startswith(COMPUTER_PREFIX) and level in LEVEL_NAMES:
+                self.ensure_computer(connection, level)
+            row = connection.execute(_live().where(players.c.id == player_id)).first()
+        return None if row is None else _player(row)
+
+    def by_token(self, token: str) -> Player | None:
+        """The player ``token`` belongs to; None for any other string (a revoked token, a deleted player's)."""
+        if not well_formed_token(token):
+            return None
+        query = _live().where(players.c.token_hash == hash_player_token(token))
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else _player(row)
+
+    def rename(self, player: Player, name: DisplayName) -> Player:
+        """``player`` called ``name`` from now on (its old name free at once); ``409 name_taken``."""
+        try:
+            with self.engine.begin() as connection:
+                self._check_free(connection, name.key, player.id)
+                changed = connection.execute(
+                    update(players)
+                    .where(players.c.id == player.id, players.c.deleted_ms.is_(None))
+                    .values(name=name.text, name_key=name.key)
+                ).rowcount
+        except IntegrityError:
+            raise name_taken() from None
+        if not changed:
+            raise player_not_found()
+        return Player(player.id, player.kind, name.text, player.created_ms)
+
+    def rotate(self, player: Player, token: str) -> str:
+        """A new token for ``player`` in place of ``token`` (which stops working now); 401 if ``token`` was
+        rotated or revoked meanwhile (two rotations with one token: one wins)."""
+        fresh = new_player_token()
+        with self.engine.begin() as connection:
+            changed = connection.execute(
+                update(players)
+                .where(players.c.id == player.id, players.c.token_hash == hash_player_token(token))
+                .values(token_hash=hash_player_token(fresh))
+            ).rowcount
+        if not changed:
+            raise player_token_invalid()
+        return fresh
+
+    def delete(self, player: Player) -> bool:
+        """Delete ``player``: anonymised everywhere, in one transaction (:mod:`services.api.players.anonymise`).
+        False when it was deleted already."""
+        with self.engine.begin() as connection:
+            return anonymise.delete_player(connection, player.id, now_ms())
+
+    def profile(self, player: Player) -> dict[str, Any]:
+        """``GET /v1/players/{id}``'s body: the player, its ratings and its stats."""
+        with self.engine.connect() as connection:
+            found = standing(connection, player.id)
+        return {
+            "id": player.id,
+            "kind": player.kind,
+            "name": player.name,
+            "created_ms": player.created_ms,
+            "ratings": found["ratings"],
+            "stats": found["stats"],
+        }
+
+    def ensure_computer(self, connection: Connection, level: str) -> None:
+        """The computer level's player row, made if missing (its name is the level's, reserved by
+        :mod:`services.api.players.names`; no name key, no token)."""
+        row = {"id": COMPUTER_PREFIX + level, "kind": "computer", "name": level, "created_ms": now_ms()}
+        connection.execute(self._insert(players).values(row).on_conflict_do_nothing(index_elements=[players.c.id]))
+
+    @staticmethod
+    def _check_free(connection: Connection, key: str, mine: str | None) -> None:
+        holder = connection.execute(select(players.c.id).where(players.c.name_key == key)).scalar()
+        if holder is not None and holder != mine:
+            raise name_taken()
+
+
+def player_not_found() -> ApiError:
+    return ApiError(404, "player_not_found", "No such player (or the player deleted themselves).")
+
+
+def player_token_invalid() -> ApiError:
+    return ApiError(
+        401, "player_token_invalid", "The Player-Token is not a live player's token (revoked, rotated or deleted)."
+    )
+
+
+def _live() -> Any:
+    columns = (players.c.id, players.c.kind, players.c.name, players.c.created_ms)
+    return select(*columns).where(players.c.deleted_ms.is_(None))
+
+
+def _player(row: Any) -> Player:
+    return Player(row.id, row.kind, row.name, row.created_ms)
