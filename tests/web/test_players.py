@@ -128,7 +128,9 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     expect(page.locator("[data-testid=trick] .trick-slot.won")).to_have_count(1)
     page.select_option("[data-testid=replay-seat]", "all")
     expect(page.locator("[data-testid=replay-hands] .replay-hand")).to_have_count(4)
-    counts = page.locator("[data-testid=replay-hands] .replay-hand").evaluate_all("els => els.map(e => +e.dataset.count)")
+    counts = page.locator("[data-testid=replay-hands] .replay-hand").evaluate_all(
+        "els => els.map(e => +e.dataset.count)"
+    )
     assert counts == [12, 12, 12, 12], "after the first trick every hand holds 12 cards"
     assert page.evaluate("location.hash") == f"#/replay/{game_id}"
     page.locator("[data-testid=replay-slider]").fill("57")  # the slider: the deal, 4 bids, 52 cards, the score
@@ -152,7 +154,9 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
 
     at_each_size(page, "the replay (every hand)", "[data-testid=replay-table]", "replay", screenshots, mid_trick)
     page.select_option("[data-testid=replay-seat]", "0")
-    at_each_size(page, "the replay (as South saw it)", "[data-testid=replay-own-hand]", "replay-seat", screenshots, mid_trick)
+    at_each_size(
+        page, "the replay (as South saw it)", "[data-testid=replay-own-hand]", "replay-seat", screenshots, mid_trick
+    )
 
     # the leaderboards, from the profile: the player's own rank, and the computer levels
     page.goto(f"/play?pace=0#/players/{me['id']}")
