@@ -16,9 +16,9 @@ SERVICES = Path(__file__).resolve().parents[1] / "services"
 MAY_IMPORT = {
     "engine": set(),
     "players": {"engine"},
+    "ratings": set(),
     "ai_worker": {"engine", "players"},
     "web": set(),
-    "ratings": set(),
     "api": {"engine", "players", "ratings", "web"},
 }
 # services/api's rooms: the modules on its top floor (app.py, wsgi.py, __init__.py: the composition root)

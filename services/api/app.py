@@ -29,8 +29,10 @@ from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.http import (  # noqa: F401  (their routes join v1)
+    leaderboard_routes,
     live_routes,
     lobby_routes,
+    player_games_routes,
     player_routes,
     record_routes,
     table_routes,
@@ -61,6 +63,7 @@ from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError, invalid_request, problem_response
+from services.api.ratings.apply import applier
 from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
@@ -171,7 +174,7 @@ def init_records(app: Flask, ctx: Collaborators) -> None:
     players, on the same database."""
     if ctx.records is None:
         return
-    writer = records_service(app.config, ctx.store, ctx.records)
+    writer = records_service(app.config, ctx.store, ctx.records, applier)
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
     app.extensions["spades.players"] = PlayerRepository(writer.repository.engine)  # the same database and pool
     if app.config["RECORDS_WRITER_ENABLED"]:

@@ -30,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "RECORDS_DRAIN_INTERVAL_SECONDS": 1.0,  # how often the writer looks for due records
     "RECORDS_RETRY_SECONDS": 10.0,  # a record the database did not take is tried again this much later
     "RECORDS_RETENTION_DAYS": 0,  # records that ended longer ago are deleted (0 = kept forever)
+    "RATE_COMPUTER_ONLY_GAMES": False,  # rate games of computers alone too (a rating run placing the levels)
     "EXPORT_RATE_LIMIT": "10/hour",  # NDJSON exports of the records per client address, on top of its budget ("" = none)
     "EXPORT_MAX_RECORDS": 10_000,  # records one export sends at most; a Link header says where the next starts (0 = all)
     "MAX_CONTENT_LENGTH": 16 * 1024,  # bytes; bigger bodies get 413
@@ -104,6 +105,7 @@ _CASTS = {
     "FINISHED_GAME_TTL_SECONDS": int,
     "IDEMPOTENCY_TTL_SECONDS": int,
     "RECORDS_ENABLED": flag,
+    "RATE_COMPUTER_ONLY_GAMES": flag,
     "RECORDS_POOL_SIZE": int,
     "RECORDS_WRITER_ENABLED": flag,
     "RECORDS_DRAIN_INTERVAL_SECONDS": float,

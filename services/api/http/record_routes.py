@@ -16,10 +16,13 @@ from urllib.parse import urlencode
 import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError, fields, validate
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from services.api.http.request_schemas import QueryInteger
 from services.api.http.routes import v1
 from services.api.problems import ApiError, flatten_messages, invalid_request
+from services.api.ratings.record_view import annotate
 from services.api.records.content import iso
 from services.api.records.reading import game_record
 from services.api.records.repository import RecordFilter, RecordRepository, decode_cursor, encode_cursor
@@ -51,10 +54,23 @@ def _repository() -> RecordRepository:
     return repository
 
 
+def records_engine() -> Engine:
+    """The records database's engine (players, ratings and games live there too); 404 when records are off."""
+    return _repository().engine
+
+
 @v1.get("/games/<game_id>/record")
 def record_of_game(game_id: str) -> Response:
-    """The game's record: from the records database, or built from the finished game Redis holds."""
-    body = game_record(current_app.extensions["spades.commands"].store, _repository(), game_id)
+    """The game's record: from the records database, or built from the finished game Redis holds; with its
+    players' names and rating changes as they are now (:func:`services.api.ratings.record_view.annotate`)."""
+    repository = _repository()
+    body = game_record(current_app.extensions["spades.commands"].store, repository, game_id)
+    document = orjson.loads(body)
+    try:
+        with repository.engine.connect() as connection:
+            body = orjson.dumps(annotate(connection, document))
+    except SQLAlchemyError:  # the database is down: the record Redis still holds, without names and ratings
+        pass
     return Response(body, 200, [("Content-Type", "application/json")])
 
 

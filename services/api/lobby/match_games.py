@@ -47,7 +47,8 @@ def creation_body(group: Group) -> dict[str, object]:
     level = group.members[0].level
     people = len(group.members)
     seats = [{"type": "human"}] * people + [{"type": "ai", "level": level}] * (SEATS - people)
-    options = {"ai_takeover": level, "hints": True, "public": False, "clock": spec["clock"]}
+    # matched: strangers met here (a rated game when it has a clock: services.ratings.policy)
+    options = {"ai_takeover": level, "hints": True, "public": False, "matched": True, "clock": spec["clock"]}
     return {"rules": rules_request(spec["rules"]), "seats": seats, "options": options}
 
 

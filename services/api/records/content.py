@@ -16,6 +16,7 @@ from typing import Any
 from services.api.games.rendering import computer_player_id
 from services.api.store.protocol import GameRecord, Seat
 from services.engine import GameState, completed_tricks, round_view, view
+from services.ratings.policy import is_rated
 
 FORMAT = 1  # the record document's format: a change that breaks a reader gets a new number
 FINISHED, ABANDONED = "finished", "abandoned"
@@ -62,12 +63,14 @@ def _round_in_play(state: GameState) -> dict[str, Any] | None:
     return {key: shown[key] for key in ("round", "dealer", "bids", "tricks", "trick")}
 
 
-def build(record: GameRecord) -> dict[str, Any]:
-    """The record document of ``record``'s game (see the module doc; ``GameRecordDocument`` in openapi.yaml)."""
+def build(record: GameRecord, rate_computer_only: bool = False) -> dict[str, Any]:
+    """The record document of ``record``'s game (see the module doc; ``GameRecordDocument`` in openapi.yaml);
+    ``rated`` says whether the game counts for its players' ratings (:mod:`services.ratings.policy`: with
+    ``rate_computer_only``, games of computers alone do too)."""
     state = record.state
     over = state.phase == "game_over"
     winners = set(state.winner or ())
-    return {
+    document = {
         "format": FORMAT,
         "game_id": record.game_id,
         "version": record.version,
@@ -95,3 +98,5 @@ def build(record: GameRecord) -> dict[str, Any]:
             "bags": list(state.bags),
         },
     }
+    document["rated"] = is_rated(document, rate_computer_only)
+    return document

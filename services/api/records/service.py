@@ -4,22 +4,31 @@ if it answers, else by the writer once it does) and the process's writer."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from services.api.games.record_outbox import RecordSchedule
 from services.api.records.database import database_url, make_engine, migrate
 from services.api.records.repository import RecordRepository
-from services.api.records.writer import RecordWriter
+from services.api.records.writer import Ratings, RecordWriter
 from services.api.store.protocol import GameStore
 
 log = logging.getLogger(__name__)
 
 
-def records_service(settings: dict[str, Any], store: GameStore, schedule: RecordSchedule) -> RecordWriter:
-    """The writer (not started), its repository at ``writer.repository``."""
+def records_service(
+    settings: dict[str, Any],
+    store: GameStore,
+    schedule: RecordSchedule,
+    ratings: Callable[[Engine, bool], Ratings] | None = None,
+) -> RecordWriter:
+    """The writer (not started), its repository at ``writer.repository``; ``ratings`` makes the hook that applies
+    each finished game to its players on this engine (:func:`services.api.ratings.apply.applier`)."""
     engine = make_engine(database_url(settings), int(settings["RECORDS_POOL_SIZE"]))
+    computer_only = bool(settings["RATE_COMPUTER_ONLY_GAMES"])
     writer = RecordWriter(
         store,
         RecordRepository(engine),
@@ -27,6 +36,8 @@ def records_service(settings: dict[str, Any], store: GameStore, schedule: Record
         interval=float(settings["RECORDS_DRAIN_INTERVAL_SECONDS"]),
         retry=float(settings["RECORDS_RETRY_SECONDS"]),
         retention_days=float(settings["RECORDS_RETENTION_DAYS"]),
+        ratings=ratings(engine, computer_only) if ratings is not None else None,
+        rate_computer_only=computer_only,
     )
     try:
         migrate(engine)

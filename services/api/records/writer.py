@@ -5,9 +5,11 @@ One :class:`RecordWriter` per API process (a daemon thread, like the AI sweeper)
 ``RECORDS_RETRY_SECONDS`` ahead, so one process works on it and a failed step is retried then) and for
 each game:
 
-- **finished**: its record is written (shown at once), then the game gets its expiry back
-  (``FINISHED_GAME_TTL_SECONDS``) and the entry goes — the game had none since its last move, so it can't
-  expire unrecorded;
+- **finished**: its record is written (shown at once), its players' ratings, stats and games applied (the
+  ``ratings`` hook, :mod:`services.api.ratings.apply`: exactly once, however often this step is retried), then
+  the game gets its expiry back (``FINISHED_GAME_TTL_SECONDS``) and the entry goes — the game had none since
+  its last move, so it can't expire unrecorded, and a crash before the entry goes means it is claimed and
+  applied again, which finds it applied;
 - **in play**, more than the margin from its expiry: due again a margin before it;
 - **in play within the margin** (abandoned): its record is written *hidden*
   (:meth:`~services.api.records.repository.RecordRepository.save`) and the entry is due again at the game's
@@ -33,6 +35,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from sqlalchemy.exc import SQLAlchemyError
@@ -40,6 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from services.api.games.record_outbox import RecordSchedule
 from services.api.metrics import RECORD_WRITE_FAILURES, RECORDS_WRITTEN
 from services.api.records.content import build
+from services.api.records.crash_points import crash_point
 from services.api.records.database import migrate
 from services.api.records.repository import RecordRepository
 from services.api.store.protocol import GameStore, NotReplicated
@@ -51,10 +55,13 @@ SWEEP_EVERY_SECONDS = 3600.0  # hidden records whose game is gone are looked for
 SWEEP_BATCH = 500  # hidden records looked at per drain while a sweep is under way
 END_EARLY_SECONDS = 1.0  # an abandoned game this close to its expiry is ended now
 DAY_MS = 86_400_000
+#: Applies a finished game's record to its players (document, ended Unix ms); idempotent (a game applied once).
+Ratings = Callable[[dict[str, Any], int], Any]
 
 
 class RecordWriter:
-    """Writes due records (see module doc); ``retention_days`` 0 keeps them forever."""
+    """Writes due records (see module doc); ``retention_days`` 0 keeps them forever; ``ratings`` applies each
+    finished game to its players (None: nobody's); ``rate_computer_only`` marks games of computers alone rated."""
 
     def __init__(
         self,
@@ -65,8 +72,12 @@ class RecordWriter:
         retry: float = 10.0,
         retention_days: float = 0,
         clock: Callable[[], float] = time.time,
+        ratings: Ratings | None = None,
+        rate_computer_only: bool = False,
     ) -> None:
         self.store = store
+        self.ratings = ratings
+        self.rate_computer_only = rate_computer_only
         self.repository = repository
         self.schedule = schedule
         self.interval = interval
@@ -133,9 +144,10 @@ class RecordWriter:
         if not over and not record.started:  # never played (a seat stayed open): nothing to record
             self.store.schedule_record(game_id, now + (left or margin) + 1)
             return
-        document = build(record)
+        document = build(record, self.rate_computer_only)
+        ended_ms = record.changed_ms or record.created_ms
         try:
-            stored = self.repository.save(document, record.created_ms, record.changed_ms or record.created_ms)
+            stored = self.repository.save(document, record.created_ms, ended_ms)
         except SQLAlchemyError as error:
             self._failed("record not written", error)
             if not over:
@@ -143,6 +155,8 @@ class RecordWriter:
             return
         if stored:
             RECORDS_WRITTEN.labels(document["outcome"]).inc()
+        if over and not self._rated(document, ended_ms):
+            return  # the entry stays claimed: the game is applied at the retry
         if over:
             if not self.store.record_written(game_id, record.version):
                 self.store.schedule_record(game_id, now)  # changed since it was read: record its newer version
@@ -150,6 +164,20 @@ class RecordWriter:
             self.store.schedule_record(game_id, now + left)  # abandoned, recorded hidden: ended at its expiry
         else:
             self._end(game_id, record.version)
+
+    def _rated(self, document: dict[str, Any], ended_ms: int) -> bool:
+        """Apply a finished game to its players (applied before: nothing happens); False when the database
+        refused (the entry is claimed again at the retry)."""
+        if self.ratings is None:
+            return True
+        crash_point("record_saved")
+        try:
+            self.ratings(document, ended_ms)
+        except SQLAlchemyError as error:
+            self._failed("ratings not applied", error)
+            return False
+        crash_point("ratings_applied")
+        return True
 
     def _end(self, game_id: str, version: int | None) -> None:
         """End the abandoned game at ``version`` (None: what is left of a game that is gone), then show its record

@@ -227,3 +227,41 @@ def test_retention_deletes_old_records_once_an_hour(sqlite_engine, clock):
     clock.now += 60
     keeping._purge()  # within the hour: not yet
     assert repository.get("old") is not None
+
+
+def test_a_finished_game_is_applied_to_its_players_after_its_record_and_before_its_entry_goes(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("g1"))
+    store.schedule_record("g1", clock.now)
+    applied: list[tuple[str, int, bool]] = []
+
+    def ratings(document, ended_ms) -> None:
+        assert (
+            RecordRepository(sqlite_engine).get("g1") is not None and store.backend.outbox
+        )  # record in, entry not out
+        applied.append((document["game_id"], ended_ms, document["rated"]))
+
+    found = writer(store, sqlite_engine, clock)
+    found.ratings = ratings
+    found.drain()
+    assert applied == [("g1", 1_796_000_600_000, False)] and store.backend.outbox == {}
+
+
+def test_ratings_the_database_refused_keep_the_entry_until_they_are_applied(sqlite_engine, clock):
+    store = MemoryStore()
+    put(store, stored_game("g1"))
+    store.schedule_record("g1", clock.now)
+    calls: list[str] = []
+
+    def ratings(document, ended_ms) -> None:
+        calls.append(document["game_id"])
+        if len(calls) == 1:
+            raise OperationalError("INSERT", {}, Exception("connection refused"))
+
+    found = writer(store, sqlite_engine, clock)
+    found.ratings = ratings
+    found.drain()
+    assert store.backend.outbox == {"g1": clock.now + 10} and store.backend.written == {}
+    clock.now += 11
+    found.drain()
+    assert calls == ["g1", "g1"] and store.backend.outbox == {}

@@ -1,0 +1,226 @@
+"""A finished game's ratings, stats and player games, applied exactly once, in one transaction.
+
+The records writer calls :func:`apply_record` after it has saved a finished game's record and before the
+game's outbox entry goes (:mod:`services.api.records.writer`), so a crash anywhere in between means the
+entry is claimed again and the game applied again — which must then do nothing.  The guard is
+``game_ratings``: the transaction's first write is that game's row (``INSERT … ON CONFLICT DO NOTHING``),
+and a game already there is left alone.  Everything else the game changes is written in the same
+transaction, so it is there completely or not at all, and a second writer on the same game waits on the
+guard row and then finds it.
+
+What a game writes:
+
+- **rated** (:func:`services.ratings.policy.is_rated`): each player's rating on the game's board from the
+  model (:func:`services.ratings.model.rate`), its ``score`` (the ordinal the leaderboards rank on) and the
+  move of one player between ``rating_buckets`` (a bucket is ``floor(score)``); stats and a player game with
+  the rating before and after, for every player including the computer levels (their rows are made on first
+  use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
+  seats cancel out) and counts the game once, as its first seat;
+- **unrated**: stats and a player game (``rated`` false) for each person or bot bound to a seat;
+- no bound person and not rated: only the guard row.
+
+Concurrent games lock what they share in one order — the rating rows sorted by player (``SELECT … FOR
+UPDATE`` on PostgreSQL; SQLite has one writer at a time anyway), then buckets, then stats, sorted — so two
+games of the same players wait for each other and never deadlock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Engine, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from services.api.records.crash_points import crash_point
+from services.api.records.schema import (
+    game_ratings,
+    player_games,
+    player_ratings,
+    player_stats,
+    players,
+    rating_buckets,
+)
+from services.api.store.protocol import now_ms as clock_ms
+from services.ratings import policy
+from services.ratings.model import INITIAL, Rating, ordinal, rate
+from services.ratings.stats import FIELDS, seat_stats
+
+
+def applier(engine: Engine, computer_only: bool) -> Callable[[dict[str, Any], int], bool]:
+    """The records writer's hook: :func:`apply_record` on ``engine``, stamped with the time it runs."""
+    return lambda document, ended_ms: apply_record(engine, document, ended_ms, clock_ms(), computer_only)
+
+
+def apply_record(engine: Engine, document: Mapping[str, Any], ended_ms: int, now_ms: int, computer_only: bool) -> bool:
+    """Apply a finished game's record (see the module doc) in one transaction; False when it was applied before.
+
+    ``computer_only``: games of computers alone are rated too (``RATE_COMPUTER_ONLY_GAMES``)."""
+    with engine.begin() as connection:
+        applied = apply_in(connection, document, ended_ms, now_ms, computer_only)
+        if applied:
+            crash_point("ratings_written")
+        return applied
+
+
+def apply_in(
+    connection: Connection, document: Mapping[str, Any], ended_ms: int, now_ms: int, computer_only: bool
+) -> bool:
+    """:func:`apply_record` inside the caller's transaction."""
+    insert = _insert_of(connection)
+    seats = policy.seat_players(document)
+    people = sorted({p for p in seats if p is not None and not policy.is_computer(p)})
+    kinds = _live_kinds(connection, people)
+    rated = policy.is_rated(document, computer_only) and len(kinds) == len(people)
+    if rated:
+        _ensure_computers(connection, insert, sorted({p for p in seats if p and policy.is_computer(p)}), now_ms)
+        kinds.update({p: "computer" for p in seats if p and policy.is_computer(p)})
+    guard = insert(game_ratings).values(game_id=document["game_id"], rated=rated, applied_ms=now_ms)
+    if connection.execute(guard.on_conflict_do_nothing().returning(game_ratings.c.game_id)).first() is None:
+        return False  # applied before
+    first_seat: dict[str, int] = {}
+    for seat, player in enumerate(seats):
+        if player is not None and player in kinds and (rated or not policy.is_computer(player)):
+            first_seat.setdefault(player, seat)
+    if not first_seat:
+        return True
+    board = policy.board(document)
+    changes: dict[str, tuple[Rating, Rating]] = {}
+    if rated:
+        changes = _rate(connection, insert, document, board, seats, kinds, now_ms)
+    _add_stats(connection, insert, document, first_seat, now_ms)
+    rows = []
+    for player, seat in sorted(first_seat.items()):
+        before, after = changes.get(player, (None, None))
+        rows.append(
+            {
+                "player_id": player,
+                "game_id": document["game_id"],
+                "seat": seat,
+                "ended_ms": ended_ms,
+                "won": bool(document["seats"][seat].get("won")),
+                "board": board,
+                "rated": rated,
+                "mu_before": before.mu if before else None,
+                "sigma_before": before.sigma if before else None,
+                "mu_after": after.mu if after else None,
+                "sigma_after": after.sigma if after else None,
+            }
+        )
+    connection.execute(insert(player_games).on_conflict_do_nothing(), rows)
+    return True
+
+
+def combined(before: Rating, after_by_seat: Sequence[Rating]) -> Rating:
+    """One player's new rating from the model's answers for each of its seats: the mean move of ``mu`` and the
+    smallest ``sigma`` (one game's worth of certainty, however many seats it filled)."""
+    shift = sum(each.mu - before.mu for each in after_by_seat) / len(after_by_seat)
+    return Rating(before.mu + shift, min(each.sigma for each in after_by_seat))
+
+
+def bucket_of(score: float) -> int:
+    """The rating bucket of a score (its whole part, rounded down)."""
+    return math.floor(score)
+
+
+def _insert_of(connection: Connection) -> Any:
+    return postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+
+
+def _live_kinds(connection: Connection, ids: Sequence[str]) -> dict[str, str]:
+    """The kind of each of these players that exists and is not deleted."""
+    if not ids:
+        return {}
+    query = select(players.c.id, players.c.kind).where(players.c.id.in_(ids), players.c.deleted_ms.is_(None))
+    return {row.id: row.kind for row in connection.execute(query)}
+
+
+def _ensure_computers(connection: Connection, insert: Any, ids: Sequence[str], now_ms: int) -> None:
+    """The computer levels' player rows, made on first use (``computer-<level>``, named by the level)."""
+    for player in ids:
+        row = {
+            "id": player,
+            "kind": "computer",
+            "name": player.removeprefix(policy.COMPUTER_PREFIX),
+            "name_key": None,
+            "created_ms": now_ms,
+        }
+        connection.execute(insert(players).values(row).on_conflict_do_nothing())
+
+
+def _rate(
+    connection: Connection,
+    insert: Any,
+    document: Mapping[str, Any],
+    board: str,
+    seats: Sequence[str | None],
+    kinds: Mapping[str, str],
+    now_ms: int,
+) -> dict[str, tuple[Rating, Rating]]:
+    """Lock, rate and write the players' ratings and buckets; each player's rating before and after."""
+    ids = sorted(kinds)
+    created = set()
+    for player in ids:  # a first game: its row made now (sorted, as the locks below are taken)
+        row = {
+            "player_id": player,
+            "board": board,
+            "kind": kinds[player],
+            "mu": INITIAL.mu,
+            "sigma": INITIAL.sigma,
+            "score": ordinal(INITIAL),
+            "games": 0,
+            "updated_ms": now_ms,
+        }
+        made = insert(player_ratings).values(row).on_conflict_do_nothing().returning(player_ratings.c.player_id)
+        if connection.execute(made).first() is not None:
+            created.add(player)
+    locked = (
+        select(player_ratings)
+        .where(player_ratings.c.board == board, player_ratings.c.player_id.in_(ids))
+        .order_by(player_ratings.c.player_id)
+        .with_for_update()
+    )
+    stored = {row.player_id: row for row in connection.execute(locked)}
+    before = {player: Rating(stored[player].mu, stored[player].sigma) for player in ids}
+    by_seat = rate(board, [before[p] for p in seats if p is not None], policy.side_places(document))
+    changes: dict[str, tuple[Rating, Rating]] = {}
+    moves: Counter[tuple[str, int]] = Counter()
+    for player in ids:
+        after = combined(before[player], [by_seat[s] for s, p in enumerate(seats) if p == player])
+        changes[player] = (before[player], after)
+        kind, score = stored[player].kind, ordinal(after)
+        if player not in created:
+            moves[(kind, bucket_of(stored[player].score))] -= 1
+        moves[(kind, bucket_of(score))] += 1
+        connection.execute(
+            player_ratings.update()
+            .where(player_ratings.c.player_id == player, player_ratings.c.board == board)
+            .values(mu=after.mu, sigma=after.sigma, score=score, games=player_ratings.c.games + 1, updated_ms=now_ms)
+        )
+    for (kind, bucket), delta in sorted(moves.items()):
+        if delta:
+            add = insert(rating_buckets).values(board=board, kind=kind, bucket=bucket, players=delta)
+            connection.execute(
+                add.on_conflict_do_update(
+                    index_elements=[rating_buckets.c.board, rating_buckets.c.kind, rating_buckets.c.bucket],
+                    set_={"players": rating_buckets.c.players + add.excluded.players},
+                )
+            )
+    return changes
+
+
+def _add_stats(
+    connection: Connection, insert: Any, document: Mapping[str, Any], first_seat: Mapping[str, int], now_ms: int
+) -> None:
+    """Each player's stats plus what its (first) seat did this game."""
+    by_seat = seat_stats(document)
+    for player, seat in sorted(first_seat.items()):
+        add = insert(player_stats).values(player_id=player, updated_ms=now_ms, **by_seat[seat])
+        update = {name: player_stats.c[name] + add.excluded[name] for name in FIELDS}
+        connection.execute(
+            add.on_conflict_do_update(
+                index_elements=[player_stats.c.player_id], set_={**update, "updated_ms": add.excluded.updated_ms}
+            )
+        )

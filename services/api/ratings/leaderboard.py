@@ -1,0 +1,100 @@
+"""The leaderboards: per board and kind of player, ranked by ``score`` (the ordinal), higher first and, at an
+equal score, the lower player id first.
+
+The top of a board is one index walk (``player_ratings_rank``: board, kind, score, player id).  A player's own
+rank must not count a million rows, so ``rating_buckets`` keeps how many players of each board and kind have
+a score in each whole number: the rank is one more than the players in the buckets above the player's own (a
+sum over a few dozen rows) plus those in its own bucket ahead of it (an index range inside one bucket).
+The buckets move in the transaction that moves a rating (:mod:`services.api.ratings.apply`), so the two never
+disagree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+from sqlalchemy import Connection, and_, func, or_, select
+
+from services.api.records.schema import player_ratings, players, rating_buckets
+from services.ratings.model import Rating, display
+
+KINDS = ("person", "bot", "computer")
+MAX_LIMIT = 100
+
+
+def top(connection: Connection, board: str, kind: str, limit: int) -> list[dict[str, Any]]:
+    """The board's first ``limit`` players of ``kind``: rank, player, display rating and games."""
+    query = (
+        select(
+            player_ratings.c.player_id,
+            player_ratings.c.mu,
+            player_ratings.c.sigma,
+            player_ratings.c.games,
+            players.c.name,
+        )
+        .join(players, players.c.id == player_ratings.c.player_id)
+        .where(player_ratings.c.board == board, player_ratings.c.kind == kind)
+        .order_by(player_ratings.c.score.desc(), player_ratings.c.player_id)
+        .limit(limit)
+    )
+    return [
+        {
+            "rank": rank,
+            "player": {"id": row.player_id, "name": row.name, "kind": kind},
+            "rating": display(Rating(row.mu, row.sigma)),
+            "games": row.games,
+        }
+        for rank, row in enumerate(connection.execute(query), start=1)
+    ]
+
+
+def rank(connection: Connection, board: str, kind: str, player_id: str, score: float) -> int:
+    """The rank of ``player_id`` (with ``score``) on its board among players of ``kind`` (see the module doc)."""
+    bucket = math.floor(score)
+    above = select(func.coalesce(func.sum(rating_buckets.c.players), 0)).where(
+        rating_buckets.c.board == board, rating_buckets.c.kind == kind, rating_buckets.c.bucket > bucket
+    )
+    ahead = (
+        select(func.count())
+        .select_from(player_ratings)
+        .where(
+            player_ratings.c.board == board,
+            player_ratings.c.kind == kind,
+            player_ratings.c.score >= score,
+            player_ratings.c.score < bucket + 1,
+            or_(
+                player_ratings.c.score > score,
+                and_(player_ratings.c.score == score, player_ratings.c.player_id < player_id),
+            ),
+        )
+    )
+    return 1 + int(connection.execute(above).scalar_one()) + int(connection.execute(ahead).scalar_one())
+
+
+def own_place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, int] | None:
+    """The player's rank and display rating on this board and kind; None when it has no rating there."""
+    query = select(player_ratings).where(
+        player_ratings.c.player_id == player_id, player_ratings.c.board == board, player_ratings.c.kind == kind
+    )
+    row = connection.execute(query).first()
+    if row is None:
+        return None
+    place = rank(connection, board, kind, player_id, row.score)
+    return {"rank": place, "rating": display(Rating(row.mu, row.sigma))}
+
+
+def player_of_token(connection: Connection, token: str) -> str | None:
+    """The id of the live player whose token this is (its SHA-256 hex is stored), or None."""
+    digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    query = select(players.c.id).where(players.c.token_hash == digest, players.c.deleted_ms.is_(None))
+    return connection.execute(query).scalar_one_or_none()
+
+
+def leaderboard(connection: Connection, board: str, kind: str, limit: int, me: str | None = None) -> dict[str, Any]:
+    """The ``GET /v1/leaderboards/{board}`` body: the top ``limit`` and, for a player, its own place."""
+    body: dict[str, Any] = {"board": board, "kind": kind, "top": top(connection, board, kind, limit)}
+    if me is not None:
+        body["me"] = own_place(connection, board, kind, me)
+    return body

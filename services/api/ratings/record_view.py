@@ -1,0 +1,56 @@
+"""What a record read adds to the stored record document, at the time of the read: who sat where (names as they
+are now: a renamed player shows its new name, a deleted one nobody), whether the game was rated (as applied,
+once it is) and each rated seat's rating before and after the game and the change (display ratings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from services.api.records.schema import game_ratings, player_games, players
+from services.ratings import policy
+from services.ratings.model import Rating, display
+
+
+def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with ``players``, ``rated`` and, once applied, ``ratings`` (``GameRecordDocument``)."""
+    seats = policy.seat_players(document)
+    ids = sorted({p for p in seats if p is not None})
+    found = {}
+    if ids:
+        query = select(players.c.id, players.c.name, players.c.kind).where(
+            players.c.id.in_(ids), players.c.deleted_ms.is_(None)
+        )
+        found = {row.id: {"id": row.id, "name": row.name, "kind": row.kind} for row in connection.execute(query)}
+    document["players"] = [_player(seat, player, found) for seat, player in enumerate(seats)]
+    document.setdefault("rated", policy.is_rated(document))
+    game_id = document["game_id"]
+    applied = connection.execute(select(game_ratings.c.rated).where(game_ratings.c.game_id == game_id)).first()
+    if applied is None:
+        return document
+    document["rated"] = bool(applied.rated)
+    if not applied.rated:
+        return document
+    query = select(player_games).where(player_games.c.game_id == game_id, player_games.c.rated)
+    moved = {row.player_id: row for row in connection.execute(query)}
+    ratings = []
+    for seat, player in enumerate(seats):
+        row = moved.get(player) if player is not None else None
+        if row is None or row.mu_before is None:
+            continue
+        before = display(Rating(row.mu_before, row.sigma_before))
+        after = display(Rating(row.mu_after, row.sigma_after))
+        ratings.append({"seat": seat, "player_id": player, "before": before, "after": after, "change": after - before})
+    document["ratings"] = ratings
+    return document
+
+
+def _player(seat: int, player: str | None, found: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    if player in found:
+        return {"seat": seat, **found[player]}
+    if policy.is_computer(player):  # a level that has played no rated game yet has no row
+        return {"seat": seat, "id": player, "name": player.removeprefix(policy.COMPUTER_PREFIX), "kind": "computer"}
+    return None

@@ -1,0 +1,40 @@
+"""``GET /v1/players/{id}/games``: a player's games newest first, pages that never skip or repeat, rated games
+with their display ratings before and after; an unknown player is a 404."""
+
+from __future__ import annotations
+
+from services.api.ratings.apply import apply_record
+
+from ..ratings.conftest import NOW, add_players, finished
+from ..records.spec import validator
+from .ratings_app import ratings_client
+
+
+def test_a_players_games_newest_first_in_pages(tmp_path):
+    client, engine = ratings_client(tmp_path)
+    add_players(engine, "p_a", "p_b")
+    for n in range(5):
+        apply_record(engine, finished(f"g{n}", ["p_a", "ai:hard", "ai:easy", "ai:hard"], seed=n), NOW + n, NOW, False)
+    apply_record(engine, finished("g9", ["p_a", "ai:hard", "p_b", "ai:hard"]), NOW + 9, NOW, False)  # unrated
+    seen, cursor = [], None
+    while True:
+        page = client.get("/v1/players/p_a/games", query_string={"limit": 2, **({"cursor": cursor} if cursor else {})})
+        body = page.get_json()
+        validator("PlayerGamesPage").validate(body)
+        seen += body["games"]
+        cursor = body["next"]
+        if cursor is None:
+            break
+    assert [game["game_id"] for game in seen] == ["g9", "g4", "g3", "g2", "g1", "g0"]
+    assert not seen[0]["rated"] and "change" not in seen[0]
+    for older, newer in zip(seen[2:], seen[1:-1], strict=True):
+        assert older["rating_after"] == newer["rating_before"]  # each rated game starts where the last one ended
+    assert all(game["change"] == game["rating_after"] - game["rating_before"] for game in seen[1:])
+    assert seen[-1]["rating_before"] == 1500 and seen[-1]["board"] == "partnership" and seen[-1]["seat"] == 0
+
+
+def test_an_unknown_player_and_a_bad_cursor_are_refused(tmp_path):
+    client, _ = ratings_client(tmp_path)
+    missing = client.get("/v1/players/p_nobody/games")
+    assert missing.status_code == 404 and missing.get_json()["code"] == "player_not_found"
+    assert client.get("/v1/players/p_nobody/games?cursor=%%%").status_code == 400

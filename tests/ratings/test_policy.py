@@ -1,0 +1,85 @@
+"""Which games are rated: finished, unseeded, every person bound to a player, and strangers under a clock or
+one player against the computers; computers alone only when asked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from services.ratings.policy import board, computer_id, is_rated, seat_player, seat_players, side_places
+
+
+def document(
+    seats: list[tuple[str, str | None]],
+    options: dict[str, Any] | None = None,
+    seeded: bool = False,
+    outcome: str = "finished",
+    scoring: str = "partnership",
+) -> dict[str, Any]:
+    """A record document's parts the policy reads; ``seats`` as (type, level or player id)."""
+    return {
+        "game_id": "g",
+        "outcome": outcome,
+        "seeded": seeded,
+        "options": {"hints": True, "ai_takeover": "standard", **(options or {})},
+        "rules": {"scoring": scoring},
+        "seats": [
+            {"seat": i, "type": kind, "level": who if kind == "ai" else None, "won": i in (0, 2)}
+            | ({"player_id": who} if kind == "human" and who else {})
+            for i, (kind, who) in enumerate(seats)
+        ],
+        "result": {"winner": [0, 2] if outcome == "finished" else None, "scores": [510, 300], "bags": [3, 4]},
+    }
+
+
+PEOPLE = [("human", "p_a"), ("human", "p_b"), ("human", "p_c"), ("human", "p_d")]
+ONE_VS_COMPUTERS = [("human", "p_a"), ("ai", "hard"), ("ai", "hard"), ("ai", "hard")]
+COMPUTERS = [("ai", "hard"), ("ai", "easy"), ("ai", "hard"), ("ai", "easy")]
+
+
+def test_each_seats_player_is_its_bound_player_or_its_computer_level():
+    doc = document([("human", "p_a"), ("ai", "hard"), ("human", None), ("ai", "easy")])
+    assert seat_players(doc) == ["p_a", "computer-hard", None, "computer-easy"]
+    assert computer_id("pro") == "computer-pro"
+    assert seat_player({"type": "ai", "level": "hard", "player_id": "p_left"}) == "p_left"  # a leaver's stand-in
+
+
+def test_one_player_against_the_computers_is_rated_whatever_the_table():
+    assert is_rated(document(ONE_VS_COMPUTERS))
+    assert is_rated(document(ONE_VS_COMPUTERS, {"clock": "none"}))
+
+
+@pytest.mark.parametrize(
+    ("options", "rated"),
+    [
+        ({"public": True, "clock": "normal"}, True),
+        ({"matched": True, "clock": "fast"}, True),
+        ({"public": True, "clock": "none"}, False),  # a lost game could be stalled away
+        ({"public": True}, False),
+        ({"clock": "normal"}, False),  # a private table: friends can arrange anything
+    ],
+)
+def test_people_together_are_rated_when_strangers_met_under_a_clock(options, rated):
+    assert is_rated(document(PEOPLE, options)) is rated
+
+
+def test_a_seeded_unfinished_or_partly_unbound_game_is_not_rated():
+    strangers = {"public": True, "clock": "normal"}
+    assert not is_rated(document(PEOPLE, strangers, seeded=True))
+    assert not is_rated(document(PEOPLE, strangers, outcome="abandoned"))
+    assert not is_rated(document([("human", "p_a"), ("human", None), ("ai", "hard"), ("ai", "hard")], strangers))
+    assert not is_rated(document([("human", "p_a"), ("human", "p_a"), ("ai", "hard"), ("ai", "hard")], strangers))
+
+
+def test_computers_alone_are_rated_only_when_asked():
+    assert not is_rated(document(COMPUTERS))
+    assert is_rated(document(COMPUTERS), computer_only=True)
+
+
+def test_the_board_and_places_come_from_the_rules_and_the_result():
+    doc = document(PEOPLE)
+    assert board(doc) == "partnership" and side_places(doc) == [1, 2]
+    cutthroat = document(PEOPLE, scoring="individual")
+    cutthroat["result"] = {"winner": [2], "scores": [100, 250, 260, 100], "bags": [0, 0, 0, 0]}
+    assert board(cutthroat) == "individual" and side_places(cutthroat) == [3, 2, 1, 3]
