@@ -11,7 +11,9 @@ var/screenshots/ (players-*)."""
 
 from __future__ import annotations
 
+import random
 import secrets
+import threading
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,11 +22,30 @@ from playwright.sync_api import Page, expect
 
 from .axe import assert_no_violations
 from .driver import LONG, Player, create_game
+from .players_api import make_player, play_rated_game, rated_once
 from .recorder import Recorder, check_exchange
 
 pytestmark = pytest.mark.integration
 
 SIZES = [(1280, 720), (375, 667)]
+# others on the leaderboard: each plays one rated game through the API while the page plays its own
+RIVALS = ["Queen of Spades", "Nil Ninja", "Bag Boss", "Big Joker", "Trump Card", "Set Breaker", "Blind Bidder"]
+MORE_GAMES = 3  # the page's player plays these through the API too, so the chart has a line to draw
+
+
+def others_play(base: str, token: str, done: list[str], failed: list[BaseException]) -> None:
+    """The rivals' games, then the page's player's further games (its ids in `done`)."""
+    rng = random.Random(30)
+    try:
+        suffix = secrets.token_hex(2)
+        for name in RIVALS:
+            rival = make_player(base, f"{name} {suffix}")
+            rated_once(base, play_rated_game(base, rival["token"], rng))
+        for _ in range(MORE_GAMES):
+            done.append(play_rated_game(base, token, rng, partner="hard"))
+            rated_once(base, done[-1])
+    except BaseException as error:  # re-raised in the test
+        failed.append(error)
 
 
 def choose_name(page: Page, name: str) -> dict:
@@ -71,9 +92,13 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     name = f"Ada {secrets.token_hex(3)}"
     me = choose_name(page, name)
     assert me["name"] == name and me["id"].startswith("p_") and me["token"].startswith("spt_")
+    more: list[str] = []
+    failed: list[BaseException] = []
+    others = threading.Thread(target=others_play, args=(web, me["token"], more, failed), daemon=True)
+    others.start()
 
     # a short game against three computers: the seat is the player's, the game rated
-    game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], win_score=50, lose_score=-50)
+    game_id = create_game(page, ["you", "ai:easy", "ai:hard", "ai:easy"], win_score=50, lose_score=-50)
     view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
     assert view["seats"][0]["player"] == {"id": me["id"], "name": name, "kind": "person"}
     assert view["seats"][1]["player"]["kind"] == "computer"
@@ -83,25 +108,32 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     expect(changes).to_be_visible(timeout=LONG)
     mine = page.locator("[data-testid=rating-change-0]")
     expect(mine).to_contain_text(name)
-    expect(mine).to_contain_text("1500")  # a new player's first rating
     expect(page.locator("[data-testid=rating-changes] tbody tr")).to_have_count(4)
     record = requests.get(f"{web}/v1/games/{game_id}/record", timeout=30).json()
     change = next(r for r in record["ratings"] if r["seat"] == 0)
     assert mine.get_attribute("data-change") == str(change["change"])
+    expect(mine.locator(".rc-before")).to_have_text(str(change["before"]))
+    expect(mine.locator("td strong")).to_have_text(str(change["after"]))
     assert_no_violations(page, "game over with rating changes")
+    others.join(timeout=900)
+    assert not others.is_alive() and not failed, failed
+    games = 1 + MORE_GAMES
+    now = requests.get(f"{web}/v1/players/{me['id']}", timeout=30).json()["ratings"]["partnership"]
 
     # the profile, from the lobby
     page.goto("/play?pace=0")
     page.click("[data-testid=profile-link]")
     expect(page.locator("[data-testid=profile-name]")).to_have_text(name)
-    expect(page.locator("[data-testid=rating-partnership]")).to_contain_text(str(change["after"]))
-    expect(page.locator("[data-testid=stat-games]")).to_contain_text("1")
+    expect(page.locator("[data-testid=rating-partnership]")).to_contain_text(str(now["rating"]))
+    expect(page.locator("[data-testid=stat-games] .stat-value")).to_have_text(str(games))
     chart = page.locator("[data-testid=rating-chart]")
-    expect(chart).to_have_attribute("data-points", "2")  # the start and the game
+    expect(chart).to_have_attribute("data-points", str(games + 1))  # the start and each game
     assert page.locator("[data-testid=rating-chart] title").text_content().endswith("rating over time")
-    assert f"to {change['after']} over 1 rated game" in page.locator("[data-testid=rating-chart] desc").text_content()
+    described = page.locator("[data-testid=rating-chart] desc").text_content()
+    assert f"to {now['rating']} over {games} rated games" in described, described
     page.click(".chart-figures summary")
-    expect(page.locator("[data-testid=chart-table] tbody tr")).to_have_count(2)
+    expect(page.locator("[data-testid=chart-table] tbody tr")).to_have_count(games + 1)
+    expect(page.locator("[data-testid=games] .game-item")).to_have_count(games)
     expect(page.locator(f"[data-testid=game-{game_id}]")).to_contain_text("Partnership")
     at_each_size(page, "the profile", "[data-testid=rating-chart]", "profile", screenshots)
 
@@ -166,6 +198,8 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     at_each_size(page, "the leaderboard", "[data-testid=leaderboard]", "leaderboard", screenshots)
     page.click("[data-testid=lb-kind-computer]")
     expect(page.locator("[data-testid=leaderboard] tr[data-player='computer-easy']")).to_be_visible()
+    page.click("[data-testid=lb-kind-person]")
+    expect(page.locator("[data-testid=leaderboard] tbody tr")).to_have_count(1 + len(RIVALS))
     assert not page.js_errors
 
     token = me["token"]

@@ -47,7 +47,13 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-const shortDate = (iso) => new Date(iso).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+/** The x axis's labels: dates, or times of day when every game was on one day. */
+function dateLabel(points) {
+  const days = new Set(points.filter((p) => p.at).map((p) => new Date(p.at).toDateString()));
+  return days.size > 1
+    ? (iso) => new Date(iso).toLocaleDateString(undefined, { day: "numeric", month: "short" })
+    : (iso) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
 
 /**
  * The chart: `points` [{rating, at (ISO time; null for the start)}] oldest first; `id` makes its
@@ -66,7 +72,8 @@ export function ratingChart(points, { id, title, narrow = false }) {
   const last = values.length - 1;
   const up = values[last] >= values[0];
   const dated = points.map((p, i) => [p, i]).filter(([p]) => p.at);
-  const labelAt = dated.length ? [dated[0], dated[dated.length - 1]] : [];
+  const shortDate = dateLabel(points);
+  const labelAt = dated.length > 1 ? [dated[0], dated[dated.length - 1]] : dated;
   if (!narrow && dated.length > 4) labelAt.splice(1, 0, dated[Math.floor(dated.length / 2)]);
   return svg(
     "svg",
@@ -88,7 +95,7 @@ export function ratingChart(points, { id, title, narrow = false }) {
     svg(
       "g",
       { class: "chart-dates" },
-      labelAt.map(([p, i], n) => svg("text", { x: xs[i], y: height - 8, "text-anchor": labelAt.length > 1 && n === 0 ? "start" : n === labelAt.length - 1 && labelAt.length > 1 ? "end" : "middle" }, shortDate(p.at))),
+      labelAt.map(([p, i], n) => svg("text", { x: xs[i], y: height - 8, "text-anchor": n === labelAt.length - 1 && i === xs.length - 1 ? "end" : n === 0 && labelAt.length > 1 ? "start" : "middle" }, shortDate(p.at))),
     ),
     svg("path", { class: "chart-area", d: area, fill: `url(#${gradient})` }),
     svg("path", { class: `chart-line ${up ? "up" : "down"}`, d: line }),

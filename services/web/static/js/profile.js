@@ -33,7 +33,7 @@ export function ratingSeries(games, board) {
 export function statTiles(stats) {
   const s = { games: 0, wins: 0, contracts_bid: 0, contracts_made: 0, sets: 0, nils_bid: 0, nils_made: 0, bags_per_round: 0, rounds: 0, ...stats };
   return [
-    { label: "Games", value: String(s.games), detail: `${s.rounds} rounds`, testid: "stat-games" },
+    { label: "Games", value: String(s.games), detail: `${s.rounds} round${s.rounds === 1 ? "" : "s"}`, testid: "stat-games" },
     { label: "Wins", value: String(s.wins), detail: pct(s.wins, s.games), testid: "stat-wins" },
     { label: "Contracts made", value: String(s.contracts_made), detail: `of ${s.contracts_bid} · ${pct(s.contracts_made, s.contracts_bid)}`, testid: "stat-contracts" },
     { label: "Sets", value: String(s.sets), detail: "contracts missed", testid: "stat-sets" },

@@ -184,10 +184,17 @@ function playersList(record) {
 
 /** The replay page; {stop()}. */
 export function renderReplay(root, gameId, seat = null) {
-  const page = { stopped: false, stop: () => (page.stopped = true) };
+  const page = {
+    stopped: false,
+    keys: null, // the keys' listener on the document while the page is shown
+    stop() {
+      page.stopped = true;
+      if (page.keys) document.removeEventListener("keydown", page.keys);
+    },
+  };
   fill(root, h("p.loading", {}, "Loading the game…"));
   api.getRecord(gameId).then(
-    (record) => page.stopped || build(root, record, seat),
+    (record) => page.stopped || build(root, record, seat, page),
     (problem) => {
       if (page.stopped) return;
       const live = problem.status === 409;
@@ -208,7 +215,7 @@ export function renderReplay(root, gameId, seat = null) {
   return page;
 }
 
-function build(root, record, seat) {
+function build(root, record, seat, page) {
   if (!record.rounds.length) {
     fill(root, h("section.panel.replay-missing", { dataset: { testid: "replay-missing" } }, h("h1", {}, "Nothing to replay"), h("p", {}, "No round of this game was finished."), h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby")));
     return;
@@ -277,18 +284,21 @@ function build(root, record, seat) {
     next.disabled = nextTrick.disabled = index === steps.length - 1;
     if (focusSlider) slider.focus();
   };
+  // the keys anywhere on the page (a redraw may have taken the focused button away), except in the
+  // controls with keys of their own and in a dialog over the page
+  page.keys = (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target instanceof Element && event.target.closest("select, input, textarea, dialog")) return;
+    if (document.querySelector("dialog[open]")) return;
+    const keys = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1, PageUp: trickBounds(steps, index)[0], PageDown: trickBounds(steps, index)[1] };
+    if (!(event.key in keys)) return;
+    event.preventDefault();
+    go(keys[event.key]);
+  };
+  document.addEventListener("keydown", page.keys);
   const pageEl = h(
     "div.replay-page",
-    {
-      dataset: { testid: "replay" },
-      onkeydown: (event) => {
-        if (event.target.closest("select, input, a, dialog")) return; // their own keys
-        const keys = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1, PageUp: trickBounds(steps, index)[0], PageDown: trickBounds(steps, index)[1] };
-        if (!(event.key in keys)) return;
-        event.preventDefault();
-        go(keys[event.key]);
-      },
-    },
+    { dataset: { testid: "replay" } },
     picks,
     host,
     controls,
