@@ -115,6 +115,13 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     expect(mine.locator(".rc-before")).to_have_text(str(change["before"]))
     expect(mine.locator("td strong")).to_have_text(str(change["after"]))
     assert_no_violations(page, "game over with rating changes")
+    page.screenshot(path=str(screenshots / "players-game-over-1280x720.png"))
+    page.set_viewport_size({"width": 375, "height": 667})
+    expect(changes).to_be_visible()
+    no_sideways_scroll(page, "the final scores on a phone")
+    assert_no_violations(page, "game over with rating changes on a phone")
+    page.screenshot(path=str(screenshots / "players-game-over-375x667.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
     others.join(timeout=900)
     assert not others.is_alive() and not failed, failed
     games = 1 + MORE_GAMES
