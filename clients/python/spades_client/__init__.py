@@ -20,6 +20,7 @@ from spades_client.errors import (
 from spades_client.lobby import Match, MatchCreated, PublicTable, TableChange, TablesPage
 from spades_client.models import CreatedGame, Event, GameRecordDocument, GameView, Problem, RecordPage, Round, Rules
 from spades_client.moves import Move, as_move, bid, blind_bid, card, look, pass_cards
+from spades_client.players import CreatedPlayer, Player, PlayerRating, PlayerStats
 from spades_client.runner import Bot, GamePlayer, Runner
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Bot",
     "Conflict",
     "CreatedGame",
+    "CreatedPlayer",
     "Event",
     "GameInPlay",
     "GamePlayer",
@@ -40,6 +42,9 @@ __all__ = [
     "Move",
     "NotFound",
     "NotYourTurn",
+    "Player",
+    "PlayerRating",
+    "PlayerStats",
     "Problem",
     "ProblemError",
     "PublicTable",

@@ -40,6 +40,7 @@ from spades_client.models import (
     TableMessage,
 )  # fmt: skip
 from spades_client.moves import MOVE_PATHS, Move, as_move
+from spades_client.players import PLAYER_OPERATIONS, PlayerMethods
 from spades_client.sse import EventStream
 
 # operationId → (method, path) of every operation this client calls; held equal to openapi.yaml's by
@@ -73,6 +74,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getReadiness": ("GET", "/readyz"),
     "getMetrics": ("GET", "/metrics"),
     **LOBBY_OPERATIONS,  # spades_client.lobby
+    **PLAYER_OPERATIONS,  # spades_client.players
 }
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
@@ -111,8 +113,9 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient(LobbyMethods):
-    """The API at ``base_url``, as one seat (``token``) or a spectator (no token)."""
+class SpadesClient(LobbyMethods, PlayerMethods):
+    """The API at ``base_url``, as one seat (``token``) or a spectator (no token); with ``player_token``, as that
+    player too (sent as ``Player-Token``: the seats it takes are the player's)."""
 
     def __init__(
         self,
@@ -123,9 +126,11 @@ class SpadesClient(LobbyMethods):
         timeout: float = 10.0,
         max_retries: int = 8,
         sleep: Callable[[float], None] = time.sleep,
+        player_token: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        self.player_token = player_token
         self.session = session or pooled_session()
         self.timeout = timeout
         self.max_retries = max_retries
@@ -134,7 +139,8 @@ class SpadesClient(LobbyMethods):
     def as_seat(self, token: str) -> SpadesClient:
         """The same server and connection pool, acting for the seat of ``token``."""
         return SpadesClient(self.base_url, token, session=self.session, timeout=self.timeout,
-                            max_retries=self.max_retries, sleep=self._sleep)  # fmt: skip
+                            max_retries=self.max_retries, sleep=self._sleep,
+                            player_token=self.player_token)  # fmt: skip
 
     # -- the operations ---------------------------------------------------------------------------------
 
@@ -344,7 +350,10 @@ class SpadesClient(LobbyMethods):
     # -- plumbing ---------------------------------------------------------------------------------------
 
     def _auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        if self.player_token:
+            headers["Player-Token"] = self.player_token
+        return headers
 
     def _call(self, operation_id: str, *, resend_after_fault: bool = True, **kwargs: Any) -> requests.Response:
         method, path = OPERATIONS[operation_id]

@@ -30,7 +30,7 @@ class InvalidRequest(ProblemError):
 
 
 class Unauthorized(ProblemError):
-    """401/403: a missing or wrong seat token, or another seat's."""
+    """401/403: a missing or wrong seat token, or another seat's; a player token of no live player."""
 
 
 class NotFound(ProblemError):
@@ -116,6 +116,11 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "invalid_rejoin_code": Unauthorized,
     "rejoin_rate_limited": Retryable,
     "too_many_messages": Retryable,
+    "player_token_invalid": Unauthorized,  # 401: the Player-Token names no live player
+    "player_not_found": NotFound,
+    "name_taken": Conflict,
+    "player_seated": Conflict,  # the player holds another seat of that game
+    "player_create_rate_limited": Retryable,
 }
 
 

@@ -131,12 +131,23 @@ class Round(Body):
 
 
 @dataclass
+class SeatPlayer(Body):
+    """Who plays a seat: a player (``kind`` person or bot) or a computer level (``computer-<level>``)."""
+
+    SCHEMA: ClassVar[str] = "SeatPlayer"
+    id: str
+    name: str
+    kind: str
+
+
+@dataclass
 class SeatInfo(Body):
     SCHEMA: ClassVar[str] = "SeatInfo"
     seat: int
     type: str
     level: str | None
     claimable: bool
+    player: SeatPlayer | None  # None: an open seat, or a person who sat down without a player
     connected: bool | None = None  # only in a view read with get_game
 
 
@@ -421,6 +432,7 @@ class RecordSeat(Body):
     type: str
     level: str | None
     won: bool
+    player_id: str | None = None  # the seat's player (computer-<level> for a computer); absent in older records
 
 
 @dataclass
@@ -477,6 +489,7 @@ class RecordSummarySeat(Body):
     seat: int
     player: str
     won: bool
+    player_id: str | None = None
 
 
 @dataclass
@@ -520,7 +533,7 @@ class Problem(Body):
 
 
 MODELS: tuple[type[Body], ...] = (
-    PlayedCard, Trick, Rules, Round, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
+    PlayedCard, Trick, Rules, Round, SeatPlayer, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
     CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue,
     TimeControl, Level,
     LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, GameRecordDocument, RecordSummarySeat,

@@ -17,8 +17,8 @@ import secrets
 TOKEN_PREFIX = "spt_"
 TOKEN_BYTES = 32
 ID_PREFIX = "p_"
-_TOKEN = re.compile(r"^spt_[A-Za-z0-9_-]{43}$")
-_ID = re.compile(r"^(p_[A-Za-z0-9_-]{22}|computer-[a-z]{1,16})$")
+_TOKEN = re.compile(r"spt_[A-Za-z0-9_-]{43}")
+_ID = re.compile(r"p_[A-Za-z0-9_-]{22}|computer-[a-z]{1,16}")
 
 
 def new_player_id() -> str:
@@ -36,9 +36,9 @@ def hash_player_token(token: str) -> str:
 def well_formed_token(token: str) -> bool:
     """Whether ``token`` could be a player token (checked before any lookup: a header of any other shape is
     refused without touching the database)."""
-    return _TOKEN.match(token) is not None
+    return _TOKEN.fullmatch(token) is not None
 
 
 def well_formed_id(player_id: str) -> bool:
     """Whether ``player_id`` could name a player (a person's or a bot's, or a computer level's)."""
-    return _ID.match(player_id) is not None
+    return _ID.fullmatch(player_id) is not None

@@ -7,6 +7,8 @@ same Redis.  Every response is checked against openapi.yaml.
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 import requests
 
@@ -113,7 +115,7 @@ def preflight(base: str, origin: str) -> requests.Response:
     headers = {
         "Origin": origin,
         "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, idempotency-key, if-match, content-type",
+        "Access-Control-Request-Headers": "authorization, idempotency-key, if-match, content-type, player-token",
     }
     return requests.options(f"{base}/v1/games/some-game/bids", headers=headers, timeout=10)
 
@@ -124,7 +126,7 @@ def test_cors_allows_only_the_configured_origin(gunicorn_factory):
     assert allowed.status_code == 200
     assert allowed.headers["Access-Control-Allow-Origin"] == ORIGIN
     granted = {h.strip().lower() for h in allowed.headers["Access-Control-Allow-Headers"].split(",")}
-    assert {"authorization", "idempotency-key", "if-match", "content-type"} <= granted
+    assert {"authorization", "idempotency-key", "if-match", "content-type", "player-token"} <= granted
     assert "POST" in allowed.headers["Access-Control-Allow-Methods"]
 
     session = ContractSession(base)
@@ -199,3 +201,17 @@ def test_record_exports_have_a_limit_of_their_own_per_address(gunicorn_factory):
     assert first.get("/v1/records", params={"limit": 5}).status_code == 200, "pages are not exports"
     other = from_address(requests.Session(), "127.0.0.3")
     assert other.get(f"{base}/v1/records", params=export, timeout=10).status_code == 200, "each address its own"
+
+
+def test_players_made_have_a_limit_of_their_own_per_address(gunicorn_factory):
+    env = {**LIMITED, "RATE_LIMIT_PER_ADDRESS": "1000/minute", "PLAYER_CREATE_RATE_LIMIT": "2/minute"}
+    base = gunicorn_factory(env)
+    first = from_address(ContractSession(base), "127.0.0.4")
+    names = [f"Limited {secrets.token_hex(4)}" for _ in range(4)]
+    assert [first.post("/v1/players", json={"name": name}).status_code for name in names[:2]] == [201, 201]
+    refused = first.post("/v1/players", json={"name": names[2]})
+    assert refused.status_code == 429 and refused.json()["code"] == "player_create_rate_limited", refused.text
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert first.get("/v1/rules").status_code == 200, "only making players is held back"
+    other = from_address(ContractSession(base), "127.0.0.5")
+    assert other.post("/v1/players", json={"name": names[3]}).status_code == 201, "each address its own"

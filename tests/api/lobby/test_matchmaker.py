@@ -17,6 +17,7 @@ from services.api.lobby.matchmaker import Matchmaker
 from services.api.problems import ApiError
 from services.api.store.matches import FORMING, MatchRequest, MatchTimes
 from services.api.store.memory_store import MemoryBackend
+from services.api.store.protocol import PlayerRef
 
 from .helpers import ONE_ROUND, Clock, matchmaker, play_to_the_end, process
 
@@ -262,3 +263,17 @@ def test_a_group_is_leased_to_one_process_at_a_time():
     again = store.form_matches("b", MatchTimes(6000, 5000, 30000, 600000), ["x", "y"])
     assert [g.game_id for g in again.groups] == ["g"] and again.next_due_ms == 11000
     assert store.form_matches("b", MatchTimes(6001, 5000, 30000, 600000), ["x", "y"]).groups == ()
+
+
+def test_a_request_with_a_player_is_seated_as_that_player_and_a_player_sits_once_at_a_table(two):
+    a, b, _ = two
+    ada = PlayerRef("p_" + "a" * 22, "Ada", "person")
+    bot = PlayerRef("p_" + "b" * 22, "Deep Spade", "bot")
+    players = (ada, None, bot, ada)
+    asked = [a.submit(DEFAULT, "192.0.2.1", None, player) for player in players]
+    views = [look(b, m) for m in asked]
+    record = a.store.load(views[0]["game_id"])
+    asked_by_seat = {view["seat"]: player for view, player in zip(views, players, strict=True)}
+    ada_seats = sorted(seat for seat, player in asked_by_seat.items() if player == ada)
+    expected = [None if seat == ada_seats[1] else asked_by_seat[seat] for seat in range(4)]  # her second: unbound
+    assert [seat.player for seat in record.seats] == expected and expected.count(ada) == 1

@@ -147,6 +147,18 @@ def test_the_fourth_request_forms_a_group_in_arrival_order(store):
     assert store.look_match("b", "b.2", times(NOW + 12)).game_id == "g1"
 
 
+def test_a_requests_player_goes_through_every_script_as_it_came(store):
+    player = ("p_" + "z" * 22, 'Zoë 李 / "quoted"', "bot")
+    for n in range(4):
+        made = request("b", n, NOW + n)
+        bound = MatchRequest(*[getattr(made, f) for f in made.__slots__][:-1], player if n % 2 else None)
+        formed = store.enqueue_match("b", bound, "{spec}", times(NOW + n), ["g1"])
+    (group,) = formed.groups
+    assert [m.player for m in group.members] == [None, player, None, player]
+    store.match_seated("b", "g1", times(NOW + 10))
+    assert store.look_match("b", "b.1", times(NOW + 11)).player == player
+
+
 def test_at_the_soonest_deadline_every_waiting_request_forms_one_group(store):
     store.enqueue_match("b", request("b", 0, wait=60_000), "{}", times(), ["x"])
     store.enqueue_match("b", request("b", 1, NOW + 1, wait=9_000), "{}", times(NOW + 1), ["x"])

@@ -1,0 +1,116 @@
+"""The players' operations: make a player, read one, and your own (``/v1/players/me``: read, rename, a new
+token, delete).
+
+:class:`PlayerMethods` is part of :class:`spades_client.client.SpadesClient` (its methods use the client's
+plumbing).  A client made with ``player_token`` sends it as the ``Player-Token`` header on every request, so
+the seats it creates (with ``player: True``), claims, matches or rematches are its player's; the models are the
+contract's ``Player``, ``PlayerRating``, ``PlayerStats`` and ``CreatedPlayer``, held to it by
+``tests/clients/test_models_match_spec.py`` like every other model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from spades_client.models import Body
+
+if TYPE_CHECKING:
+    from spades_client.client import SpadesClient
+
+PLAYER_OPERATIONS: dict[str, tuple[str, str]] = {
+    "createPlayer": ("POST", "/v1/players"),
+    "getPlayer": ("GET", "/v1/players/{player_id}"),
+    "getMyPlayer": ("GET", "/v1/players/me"),
+    "renameMyPlayer": ("PATCH", "/v1/players/me"),
+    "deleteMyPlayer": ("DELETE", "/v1/players/me"),
+    "rotatePlayerToken": ("POST", "/v1/players/me/token"),
+}
+
+
+@dataclass
+class PlayerRating(Body):
+    """A rating on one board: ``rating`` is what is shown (1500 + 40 × (mu − 3 sigma))."""
+
+    SCHEMA: ClassVar[str] = "PlayerRating"
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    rank: int | None = None
+
+
+@dataclass
+class PlayerStats(Body):
+    SCHEMA: ClassVar[str] = "PlayerStats"
+    games: int
+    wins: int
+    rounds: int
+    contracts_bid: int
+    contracts_made: int
+    sets: int
+    nils_bid: int
+    nils_made: int
+    bags: int
+    bags_per_round: float
+
+
+@dataclass
+class Player(Body):
+    """A player: ``ratings`` maps a board (``partnership``, ``individual``) to its :class:`PlayerRating`."""
+
+    SCHEMA: ClassVar[str] = "Player"
+    id: str
+    kind: str
+    name: str
+    created_at: str
+    ratings: dict[str, Any]
+    stats: PlayerStats
+
+    def rating(self, board: str) -> PlayerRating | None:
+        found = self.ratings.get(board)
+        return None if found is None else PlayerRating.from_dict(found)
+
+
+@dataclass
+class CreatedPlayer(Body):
+    """A player and its token (shown only in this answer)."""
+
+    SCHEMA: ClassVar[str] = "CreatedPlayer"
+    player: Player
+    token: str
+
+
+PLAYER_MODELS: tuple[type[Body], ...] = (PlayerRating, PlayerStats, Player, CreatedPlayer)
+
+
+class PlayerMethods:
+    """The players' operations (mixed into :class:`spades_client.client.SpadesClient`)."""
+
+    def create_player(self: SpadesClient, name: str, kind: str = "person") -> CreatedPlayer:
+        """A new player (``kind`` ``person`` or ``bot``); this client sends its token from now on."""
+        created = CreatedPlayer.from_dict(
+            self._call("createPlayer", json={"name": name, "kind": kind}, resend_after_fault=False).json()
+        )
+        self.player_token = created.token
+        return created
+
+    def get_player(self: SpadesClient, player_id: str) -> Player:
+        return Player.from_dict(self._call("getPlayer", player_id=player_id).json())
+
+    def get_my_player(self: SpadesClient) -> Player:
+        return Player.from_dict(self._call("getMyPlayer").json())
+
+    def rename_my_player(self: SpadesClient, name: str) -> Player:
+        return Player.from_dict(self._call("renameMyPlayer", json={"name": name}).json())
+
+    def rotate_player_token(self: SpadesClient) -> CreatedPlayer:
+        """A new token in place of this client's (which stops working); this client sends the new one."""
+        rotated = CreatedPlayer.from_dict(self._call("rotatePlayerToken", json={}, resend_after_fault=False).json())
+        self.player_token = rotated.token
+        return rotated
+
+    def delete_my_player(self: SpadesClient) -> None:
+        """Delete this client's player (its games stay, anonymised); the client sends no player token after."""
+        self._call("deleteMyPlayer", resend_after_fault=False)
+        self.player_token = None

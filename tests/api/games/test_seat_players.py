@@ -1,0 +1,124 @@
+"""Seats bound to players (on the memory store): a seat taken with a player keeps the player's id, name and
+kind through every change that keeps its person (a rejoin, a rematch), loses it with a leave, shows it in views
+and events, and is stored so that seats stored before players existed read back unchanged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from services.api.games import commands, rejoin, rematch
+from services.api.games.commands import Collaborators
+from services.api.games.rendering import ViewCache
+from services.api.http import request_schemas
+from services.api.problems import ApiError
+from services.api.records.content import build
+from services.api.store.memory_store import MemoryStore
+from services.api.store.protocol import GameRecord, PlayerRef, Seat
+
+from .test_rematch import finished_game
+
+ADA = PlayerRef("p_" + "a" * 22, "Ada", "person")
+BOT = PlayerRef("p_" + "b" * 22, "Deep Spade", "bot")
+ADA_SEEN = {"id": ADA.id, "name": "Ada", "kind": "person"}
+
+
+def code_of(call: Any) -> str:
+    with pytest.raises(ApiError) as error:
+        call()
+    return error.value.code
+
+
+def create(ctx: Collaborators, seats: list[dict], player: PlayerRef | None) -> tuple[str, list[str | None]]:
+    body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats})
+    created = commands.create_game(ctx, body, player=player)
+    return created["game_id"], [seat.get("token") for seat in created["seats"]]
+
+
+def test_the_seat_marked_player_is_the_players_and_views_and_events_show_it():
+    ctx = Collaborators(MemoryStore(), ViewCache(64))
+    seats = [{"type": "human", "player": True}, {"type": "open"}, {"type": "ai", "level": "hard"}, {"type": "human"}]
+    game_id, _ = create(ctx, seats, ADA)
+    record = ctx.store.load(game_id)
+    assert record.seats[0].player == ADA and record.seats[3].player is None
+    shown = commands.game_view(record, None)["seats"]
+    assert [seat["player"] for seat in shown] == [
+        ADA_SEEN,
+        None,
+        {"id": "computer-hard", "name": "hard", "kind": "computer"},
+        None,
+    ]
+    created = ctx.store.events_after(game_id, 0, 10)[0]
+    assert created["type"] == "game_created" and created["data"]["seats"][0]["player"] == ADA_SEEN
+
+
+def test_a_claim_with_a_player_binds_the_seat_and_one_player_holds_one_seat_of_a_game():
+    ctx = Collaborators(MemoryStore())
+    game_id, _ = create(ctx, [{"type": "human", "player": True}] + [{"type": "open"}] * 3, ADA)
+    assert code_of(lambda: commands.claim_seat(ctx, game_id, 1, ADA)) == "player_seated"
+    claimed = commands.claim_seat(ctx, game_id, 1, BOT)
+    assert claimed["state"]["seats"][1]["player"] == {"id": BOT.id, "name": "Deep Spade", "kind": "bot"}
+    commands.claim_seat(ctx, game_id, 2)  # without a player: a person all the same
+    assert ctx.store.load(game_id).seats[2].player is None
+
+
+def test_a_leave_unbinds_the_seat_and_the_stand_in_shows_as_its_computer_level():
+    ctx = Collaborators(MemoryStore())
+    game_id, tokens = create(ctx, [{"type": "human", "player": True}] + [{"type": "human"}] * 3, ADA)
+    left = commands.leave_seat(ctx, game_id, 0, tokens[0])
+    assert left["seats"][0]["player"] == {"id": "computer-standard", "name": "standard", "kind": "computer"}
+    assert ctx.store.load(game_id).seats[0].player_id is None
+    record = ctx.store.load(game_id)
+    assert build(record)["seats"][0]["player_id"] is None  # a stand-in plays for nobody
+
+
+def test_a_rejoin_keeps_the_seats_player():
+    ctx = Collaborators(MemoryStore())
+    game_id, tokens = create(ctx, [{"type": "human", "player": True}] + [{"type": "human"}] * 3, ADA)
+    code = rejoin.create_code(ctx, game_id, 0, tokens[0])["code"]
+    rejoin.redeem(ctx, game_id, code)
+    assert ctx.store.load(game_id).seats[0].player == ADA
+
+
+def test_a_rematch_seat_is_the_player_of_the_seat_it_comes_from_or_of_the_token_sent():
+    ctx = Collaborators(MemoryStore())
+    game_id, tokens = finished_game(ctx)
+    old = ctx.store.load(game_id)
+    nxt = old.successor()
+    nxt.seats[0] = Seat.taken(old.seats[0].token_hash, ADA)  # as if seat 0 had been taken with Ada's token
+    assert ctx.store.commit(nxt, old, [])
+    joined = rematch.opt_in(ctx, game_id, tokens[0])
+    assert joined["state"]["seats"][0]["player"] == ADA_SEEN
+    again = rematch.opt_in(ctx, game_id, tokens[1], player=BOT)
+    assert ctx.store.load(again["game_id"]).seats[1].player == BOT
+
+
+def test_seats_stored_before_players_read_back_unchanged_and_a_bound_seat_round_trips():
+    old = GameRecord.from_stored("g", 3, orjson.dumps(_meta([["human", None, "h0"], ["ai", "easy", None, True],
+                                                              ["open", None, None], ["ai", "hard", None]])), "", "[]")  # fmt: skip
+    assert old.seats == [Seat("human", None, "h0"), Seat("ai", "easy", None, True), Seat("open"), Seat("ai", "hard")]
+    assert [seat.to_json() for seat in old.seats] == [
+        ["human", None, "h0"],
+        ["ai", "easy", None, True],
+        ["open", None, None],
+        ["ai", "hard", None],
+    ]
+    bound = Seat.taken("h1", BOT)
+    assert bound.to_json() == ["human", None, "h1", False, BOT.id, "Deep Spade", "bot"]
+    again = GameRecord.from_stored("g", 3, orjson.dumps(_meta([bound.to_json()] * 4)), "", "[]")
+    assert again.seats == [bound] * 4 and again.seats[0].player == BOT
+
+
+def test_a_record_names_each_seats_player_by_id_and_each_computer_by_its_level():
+    ctx = Collaborators(MemoryStore())
+    seats = [{"type": "human", "player": True}, {"type": "human"}, {"type": "ai", "level": "pro"}, {"type": "open"}]
+    game_id, _ = create(ctx, seats, ADA)
+    document = build(ctx.store.load(game_id))
+    assert [seat["player_id"] for seat in document["seats"]] == [ADA.id, None, "computer-pro", None]
+    assert "Ada" not in orjson.dumps(document).decode()  # names are looked up when read, never recorded
+
+
+def _meta(seats: list) -> dict:
+    return {"seats": seats, "options": {}, "started": True, "seq": 0, "log": [1]}
