@@ -7,8 +7,9 @@ computers (the levels are rated players, so such a game measures its one player 
 Games of computers alone are rated only when the server is told to (``RATE_COMPUTER_ONLY_GAMES``: a rating
 run that places the levels on the scale).
 
-A seat's player is the record seat's ``player_id``; a computer seat's is its level's fixed id,
-``computer-<level>`` (:func:`computer_id`), whether or not the record names it.
+A seat's player is the record seat's ``player_id``: a bound person's or bot's id, a computer seat's level's fixed
+id ``computer-<level>`` (:func:`computer_id`), or null — a person without a player, or a computer standing in
+for a person who left (whose seat is then nobody's, and the game unrated).
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ def is_computer(player_id: str) -> bool:
 
 
 def seat_player(seat: Mapping[str, Any]) -> str | None:
-    """The player id of a record seat: its bound player, or a computer seat's level; None for an unbound person."""
-    bound = seat.get("player_id")
-    if bound:
-        return str(bound)
+    """The player id of a record seat: its ``player_id`` (a bound person or bot, ``computer-<level>``, or null: a
+    person without a player, or a computer standing in for one who left); a record without the field names a
+    computer seat by its level."""
+    if "player_id" in seat:
+        return str(seat["player_id"]) if seat["player_id"] else None
     if seat.get("type") == "ai" and seat.get("level"):
         return computer_id(str(seat["level"]))
     return None

@@ -42,7 +42,8 @@ def test_each_seats_player_is_its_bound_player_or_its_computer_level():
     doc = document([("human", "p_a"), ("ai", "hard"), ("human", None), ("ai", "easy")])
     assert seat_players(doc) == ["p_a", "computer-hard", None, "computer-easy"]
     assert computer_id("pro") == "computer-pro"
-    assert seat_player({"type": "ai", "level": "hard", "player_id": "p_left"}) == "p_left"  # a leaver's stand-in
+    assert seat_player({"type": "ai", "level": "hard", "player_id": "computer-hard"}) == "computer-hard"
+    assert seat_player({"type": "ai", "level": "hard", "player_id": None}) is None  # a stand-in for a leaver
 
 
 def test_one_player_against_the_computers_is_rated_whatever_the_table():
@@ -66,6 +67,9 @@ def test_people_together_are_rated_when_strangers_met_under_a_clock(options, rat
 
 def test_a_seeded_unfinished_or_partly_unbound_game_is_not_rated():
     strangers = {"public": True, "clock": "normal"}
+    left = document(ONE_VS_COMPUTERS)
+    left["seats"][2]["player_id"] = None  # a computer standing in for someone who left
+    assert not is_rated(left)
     assert not is_rated(document(PEOPLE, strangers, seeded=True))
     assert not is_rated(document(PEOPLE, strangers, outcome="abandoned"))
     assert not is_rated(document([("human", "p_a"), ("human", None), ("ai", "hard"), ("ai", "hard")], strangers))

@@ -12,21 +12,21 @@ What a game writes:
 
 - **rated** (:func:`services.ratings.policy.is_rated`): each player's rating on the game's board from the
   model (:func:`services.ratings.model.rate`), its ``score`` (the ordinal the leaderboards rank on) and the
-  move of one player between ``rating_buckets`` (a bucket is ``floor(score)``); stats and a player game with
+  move of one player between ``rating_buckets`` (:mod:`services.ratings.buckets`); stats and a player game with
   the rating before and after, for every player including the computer levels (their rows are made on first
   use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
   seats cancel out) and counts the game once, as its first seat;
 - **unrated**: stats and a player game (``rated`` false) for each person or bot bound to a seat;
 - no bound person and not rated: only the guard row.
 
-Concurrent games lock what they share in one order — the rating rows sorted by player (``SELECT … FOR
-UPDATE`` on PostgreSQL; SQLite has one writer at a time anyway), then buckets, then stats, sorted — so two
+Concurrent games lock what they share in one order — the people's ``players`` rows (shared: a deletion waits
+for this game, or went first and its player is skipped), the guard, the rating rows sorted by player (``SELECT …
+FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time anyway), then buckets, then stats, sorted — so two
 games of the same players wait for each other and never deadlock.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -45,6 +45,7 @@ from services.api.records.schema import (
 )
 from services.api.store.protocol import now_ms as clock_ms
 from services.ratings import policy
+from services.ratings.buckets import bucket_of
 from services.ratings.model import INITIAL, Rating, ordinal, rate
 from services.ratings.stats import FIELDS, seat_stats
 
@@ -120,21 +121,23 @@ def combined(before: Rating, after_by_seat: Sequence[Rating]) -> Rating:
     return Rating(before.mu + shift, min(each.sigma for each in after_by_seat))
 
 
-def bucket_of(score: float) -> int:
-    """The rating bucket of a score (its whole part, rounded down)."""
-    return math.floor(score)
-
-
 def _insert_of(connection: Connection) -> Any:
     return postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
 
 
 def _live_kinds(connection: Connection, ids: Sequence[str]) -> dict[str, str]:
-    """The kind of each of these players that exists and is not deleted."""
+    """The kind of each of these players that exists and is not deleted, their rows share-locked (sorted) until
+    the commit: a player's deletion waits for this game's rows and then removes them, or went first and is seen
+    here."""
     if not ids:
         return {}
-    query = select(players.c.id, players.c.kind).where(players.c.id.in_(ids), players.c.deleted_ms.is_(None))
-    return {row.id: row.kind for row in connection.execute(query)}
+    query = (
+        select(players.c.id, players.c.kind, players.c.deleted_ms)
+        .where(players.c.id.in_(sorted(ids)))
+        .order_by(players.c.id)
+        .with_for_update(read=True)
+    )
+    return {row.id: row.kind for row in connection.execute(query) if row.deleted_ms is None}
 
 
 def _ensure_computers(connection: Connection, insert: Any, ids: Sequence[str], now_ms: int) -> None:

@@ -3,8 +3,9 @@ equal score, the lower player id first.
 
 The top of a board is one index walk (``player_ratings_rank``: board, kind, score, player id).  A player's own
 rank must not count a million rows, so ``rating_buckets`` keeps how many players of each board and kind have
-a score in each whole number: the rank is one more than the players in the buckets above the player's own (a
-sum over a few dozen rows) plus those in its own bucket ahead of it (an index range inside one bucket).
+a score in each sixteenth of a point (:mod:`services.ratings.buckets`): the rank is one more than the players in
+the buckets above the player's own (a sum over at most a few thousand small rows) plus those ahead of it in its
+own bucket (an index range inside one bucket, counted from its nearer end).
 The buckets move in the transaction that moves a rating (:mod:`services.api.ratings.apply`), so the two never
 disagree.
 """
@@ -12,12 +13,12 @@ disagree.
 from __future__ import annotations
 
 import hashlib
-import math
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, or_, select
 
 from services.api.records.schema import player_ratings, players, rating_buckets
+from services.ratings.buckets import bounds, bucket_of
 from services.ratings.model import Rating, display
 
 KINDS = ("person", "bot", "computer")
@@ -51,26 +52,38 @@ def top(connection: Connection, board: str, kind: str, limit: int) -> list[dict[
 
 
 def rank(connection: Connection, board: str, kind: str, player_id: str, score: float) -> int:
-    """The rank of ``player_id`` (with ``score``) on its board among players of ``kind`` (see the module doc)."""
-    bucket = math.floor(score)
+    """The rank of ``player_id`` (with ``score``) on its board among players of ``kind`` (see the module doc).
+
+    One statement (one snapshot): the players in the buckets above, the own bucket's count, and a count inside the
+    own bucket from whichever end the score is nearer — the players ahead, or those behind taken from the
+    bucket's count — so at most about half a bucket is read."""
+    bucket = bucket_of(score)
+    low, high = bounds(bucket)
+    here = and_(player_ratings.c.board == board, player_ratings.c.kind == kind)
+    buckets = and_(rating_buckets.c.board == board, rating_buckets.c.kind == kind)
     above = select(func.coalesce(func.sum(rating_buckets.c.players), 0)).where(
-        rating_buckets.c.board == board, rating_buckets.c.kind == kind, rating_buckets.c.bucket > bucket
+        buckets, rating_buckets.c.bucket > bucket
     )
-    ahead = (
-        select(func.count())
-        .select_from(player_ratings)
-        .where(
-            player_ratings.c.board == board,
-            player_ratings.c.kind == kind,
-            player_ratings.c.score >= score,
-            player_ratings.c.score < bucket + 1,
-            or_(
-                player_ratings.c.score > score,
-                and_(player_ratings.c.score == score, player_ratings.c.player_id < player_id),
-            ),
+    count = select(func.coalesce(func.max(rating_buckets.c.players), 0)).where(
+        buckets, rating_buckets.c.bucket == bucket
+    )
+    nearer_top = score - low >= (high - low) / 2
+    if nearer_top:  # count those ahead: higher, or as high with a lower id
+        inside = or_(
+            player_ratings.c.score > score,
+            and_(player_ratings.c.score == score, player_ratings.c.player_id < player_id),
         )
-    )
-    return 1 + int(connection.execute(above).scalar_one()) + int(connection.execute(ahead).scalar_one())
+        counted = and_(here, player_ratings.c.score >= score, player_ratings.c.score < high, inside)
+    else:  # count those behind: lower, or as high with a higher id
+        inside = or_(
+            player_ratings.c.score < score,
+            and_(player_ratings.c.score == score, player_ratings.c.player_id > player_id),
+        )
+        counted = and_(here, player_ratings.c.score >= low, player_ratings.c.score <= score, inside)
+    found = select(func.count()).select_from(player_ratings).where(counted)
+    row = connection.execute(select(above.scalar_subquery(), count.scalar_subquery(), found.scalar_subquery())).one()
+    in_bucket_ahead = int(row[2]) if nearer_top else int(row[1]) - 1 - int(row[2])
+    return 1 + int(row[0]) + in_bucket_ahead
 
 
 def own_place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, int] | None:

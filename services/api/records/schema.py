@@ -12,8 +12,9 @@ The players' tables live here too (one database, one migration history):
   casefolded and normalised, unique) and the hash of its bearer token; a deleted player keeps its row with
   no name and no token, so its games stay, anonymised.
 - ``player_ratings``: one rating per player and board (:mod:`services.ratings.model`), ``score`` being the
-  ordinal the leaderboards rank on; ``rating_buckets`` counts the players of each board and kind per whole
-  score, so a player's rank is a sum over a few hundred buckets plus a count inside one bucket.
+  ordinal the leaderboards rank on; ``rating_buckets`` counts the players of each board and kind per sixteenth
+  of a point of score (:mod:`services.ratings.buckets`), so a player's rank is a sum over buckets plus a count
+  inside one bucket.
 - ``player_stats``: what a player's finished games add up to.
 - ``player_games``: a player's games, newest first (their page and the rating chart), with the rating before
   and after when the game was rated.
@@ -101,7 +102,7 @@ rating_buckets = Table(
     metadata,
     Column("board", String(16), primary_key=True),
     Column("kind", String(8), primary_key=True),
-    Column("bucket", Integer, primary_key=True),  # floor(score)
+    Column("bucket", Integer, primary_key=True),  # floor(score × 16): services.ratings.buckets
     Column("players", Integer, nullable=False),
 )
 

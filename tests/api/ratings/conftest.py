@@ -22,6 +22,7 @@ from services.api.records.schema import (
 )
 from services.api.store.protocol import GameRecord, Seat
 from services.engine import make_rules, new_game
+from services.ratings.buckets import bucket_of
 from testkit.postgres import throwaway_database
 
 from ..records.conftest import played
@@ -100,12 +101,10 @@ def snapshot(engine: Engine) -> dict[str, list[tuple]]:
 
 def buckets_agree(engine: Engine) -> bool:
     """Each bucket counts exactly the rating rows whose score falls in it (and no other bucket counts any)."""
-    import math
-
     with engine.connect() as connection:
         expected: dict[tuple, int] = {}
         for row in connection.execute(select(player_ratings)):
-            key = (row.board, row.kind, math.floor(row.score))
+            key = (row.board, row.kind, bucket_of(row.score))
             expected[key] = expected.get(key, 0) + 1
         stored = {(r.board, r.kind, r.bucket): r.players for r in connection.execute(select(rating_buckets))}
     return {k: v for k, v in stored.items() if v} == expected

@@ -1,22 +1,20 @@
 """Ranks from the buckets agree with a plain count over every rating (ties to the lower id), on SQLite and
-PostgreSQL; the top is in rank order; a player's standing shows its ratings, rank and stats; a deleted player's
-ratings leave their buckets."""
+PostgreSQL; the top is in rank order; a player's standing shows its ratings, rank and stats."""
 
 from __future__ import annotations
 
-import math
 import random
 
 from sqlalchemy import select
 
 from services.api.ratings.apply import apply_record
 from services.api.ratings.leaderboard import leaderboard, player_of_token, rank, top
-from services.api.ratings.removal import remove_ratings
 from services.api.ratings.standing import standing
 from services.api.records.schema import player_ratings, players, rating_buckets
+from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, display, ordinal
 
-from .conftest import NOW, add_players, buckets_agree, finished
+from .conftest import NOW, add_players, finished
 
 
 def fill(engine, count: int, seed: int = 1) -> list[tuple[str, str, float]]:
@@ -30,7 +28,7 @@ def fill(engine, count: int, seed: int = 1) -> list[tuple[str, str, float]]:
         people.append({"id": player, "kind": kind, "name": player, "name_key": player, "created_ms": NOW})
         rows.append({"player_id": player, "board": "partnership", "kind": kind, "mu": mu, "sigma": sigma,
                      "score": score, "games": 1 + n % 30, "updated_ms": NOW})  # fmt: skip
-        key = ("partnership", kind, math.floor(score))
+        key = ("partnership", kind, bucket_of(score))
         buckets[key] = buckets.get(key, 0) + 1
     with engine.begin() as connection:
         connection.execute(players.insert(), people)
@@ -93,11 +91,3 @@ def test_a_players_standing_shows_its_rating_rank_and_stats(engine):
     assert stats["games"] == 1 and stats["rounds"] == len(document["rounds"])
     assert stats["bags_per_round"] == round(stats["bags"] / stats["rounds"], 3)
     assert ordinal(Rating(row.mu, row.sigma)) == row.score
-
-
-def test_a_deleted_players_ratings_leave_their_buckets(engine):
-    fill(engine, 30)
-    with engine.begin() as connection:
-        assert remove_ratings(connection, "p_00003") == 1
-        assert remove_ratings(connection, "p_00003") == 0
-    assert buckets_agree(engine)
