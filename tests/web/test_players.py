@@ -220,7 +220,7 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     assert ("POST", "/v1/games") in sent, "the new game's seat is bound with the player token"
 
 
-def test_people_at_a_table_see_each_others_names_and_a_rename(new_page, web):
+def test_people_at_a_table_see_each_others_names_and_a_rename(new_page, web, screenshots):
     """A person with a name sets up a table with an open seat; another person with a name takes it from
     the invite link: each page shows the other's name at their seat. A rename in Settings is kept."""
     south = new_page()
@@ -234,7 +234,13 @@ def test_people_at_a_table_see_each_others_names_and_a_rename(new_page, web):
     north.click("[data-testid=claim]")
     expect(north.locator("[data-testid=table]")).to_be_visible()
     expect(north.locator("[data-testid=seat-0] .seat-kind")).to_have_text(ada["name"])
-    expect(south.locator("[data-testid=seat-2] .seat-kind")).to_have_text(bob["name"], timeout=LONG)
+    # North's turn comes soon, its clock running: the name stays beside it
+    expect(south.locator("[data-testid=seat-2] .seat-kind")).to_contain_text(bob["name"], timeout=LONG)
+    expect(south.locator("[data-testid=seat-2]")).to_have_attribute("aria-label", f"North, {bob['name']}")
+    for width, height in SIZES:
+        south.set_viewport_size({"width": width, "height": height})
+        expect(south.locator("[data-testid=seat-2] .seat-player")).to_have_text(bob["name"])
+        south.screenshot(path=str(screenshots / f"players-table-names-{width}x{height}.png"))
     seats = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()["seats"]
     assert [s["player"]["id"] if s["player"] else None for s in seats][0::2] == [ada["id"], bob["id"]]
 
