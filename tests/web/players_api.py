@@ -15,8 +15,10 @@ DEADLINE = 300.0  # seconds a whole game may take on a busy machine
 
 
 def make_player(base: str, name: str) -> dict:
-    """A new person: {player, token}."""
+    """A new person called ``name`` (with a few letters more if a test before took it): {player, token}."""
     answer = requests.post(f"{base}/v1/players", json={"name": name, "kind": "person"}, timeout=30)
+    if answer.status_code == 409:
+        answer = requests.post(f"{base}/v1/players", json={"name": f"{name} {secrets.token_hex(2)}"}, timeout=30)
     assert answer.status_code == 201, answer.text
     return answer.json()
 

@@ -37,9 +37,8 @@ def others_play(base: str, token: str, done: list[str], failed: list[BaseExcepti
     """The rivals' games, then the page's player's further games (its ids in `done`)."""
     rng = random.Random(30)
     try:
-        suffix = secrets.token_hex(2)
         for name in RIVALS:
-            rival = make_player(base, f"{name} {suffix}")
+            rival = make_player(base, name)
             rated_once(base, play_rated_game(base, rival["token"], rng))
         for _ in range(MORE_GAMES):
             done.append(play_rated_game(base, token, rng, partner="hard"))
@@ -49,10 +48,17 @@ def others_play(base: str, token: str, done: list[str], failed: list[BaseExcepti
 
 
 def choose_name(page: Page, name: str) -> dict:
-    """The lobby's "Choose a name": the player this browser keeps ({id, name, kind, token})."""
+    """The lobby's "Choose a name" (with a few letters more when a test before took the name): the player
+    this browser keeps ({id, name, kind, token})."""
     page.click("[data-testid=choose-name]")
     page.fill("[data-testid=player-name]", name)
     page.click("[data-testid=player-name-save]")
+    page.locator("[data-testid=identity-name], [data-testid=player-name-error]:not(:empty)").first.wait_for()
+    if page.locator("[data-testid=player-name-error]:not(:empty)").count():
+        expect(page.locator("[data-testid=player-name-error]")).to_contain_text("Someone already plays under that name")
+        name = f"{name[:18]} {secrets.token_hex(2)}"
+        page.fill("[data-testid=player-name]", name)
+        page.click("[data-testid=player-name-save]")
     expect(page.locator("[data-testid=identity-name]")).to_have_text(name)
     return page.evaluate("JSON.parse(localStorage.getItem('spades.player'))")
 
@@ -89,8 +95,8 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     expect(page.locator("[data-testid=player-name-error]")).to_contain_text("2 to 24 characters")
     assert_no_violations(page, "the name dialog with a refused name")
     page.click("[data-testid=player-name-cancel]")
-    name = f"Ada {secrets.token_hex(3)}"
-    me = choose_name(page, name)
+    me = choose_name(page, "Ada Lovelace")
+    name = me["name"]
     assert me["name"] == name and me["id"].startswith("p_") and me["token"].startswith("spt_")
     more: list[str] = []
     failed: list[BaseException] = []
@@ -143,6 +149,11 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     expect(page.locator("[data-testid=games] .game-item")).to_have_count(games)
     expect(page.locator(f"[data-testid=game-{game_id}]")).to_contain_text("Partnership")
     at_each_size(page, "the profile", "[data-testid=rating-chart]", "profile", screenshots)
+    page.set_viewport_size({"width": 375, "height": 667})  # a phone scrolled down to the chart
+    page.reload()
+    page.locator(".profile-chart").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(screenshots / "players-profile-chart-375x667.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
 
     # the replay, from the profile's game: as the player's seat saw it, then every hand
     page.click(f"[data-testid=replay-{game_id}]")

@@ -193,7 +193,7 @@ def test_the_chart_scale_description_and_the_profile_figures(tmp_path):
     assert {t["label"]: t["detail"] for t in got["zero"]}["Wins"] == "—", "no games: no percentage"
     assert [(r["seat"], r["name"], r["change"], r["mine"]) for r in got["rows"]] == [
         (0, "Ada", 6, True),
-        (2, "hard", -6, False),
+        (2, "Computer · hard", -6, False),
     ]
     assert got["pages"] == [
         {"page": "player", "id": "p_abc-_1"},

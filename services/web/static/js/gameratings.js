@@ -27,7 +27,7 @@ export function ratingRows(ratings, { players = [], view = null, you = null } = 
       return {
         seat: r.seat,
         id: r.player_id,
-        name: player ? player.name : seatName(r.seat),
+        name: player ? (player.kind === "computer" ? `Computer · ${player.name}` : player.name) : seatName(r.seat),
         kind: player ? player.kind : null,
         before: r.before,
         after: r.after,
@@ -100,7 +100,7 @@ export function ratingsBox(game) {
             row.id ? h("a", { href: profileUrl(row.id), onclick: followLink }, row.name) : row.name,
             row.mine ? h("span.rc-you", {}, " (you)") : null,
           ),
-          h("td", {}, h("span.rc-before", {}, String(row.before)), h("span", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, " to "), h("strong", {}, String(row.after))),
+          h("td", {}, h("span.rc-before", {}, String(row.before)), h("span.rc-arrow", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, " to "), h("strong", {}, String(row.after))),
           h("td", { class: `rc-change ${row.change > 0 ? "up" : row.change < 0 ? "down" : "same"}` }, signed(row.change)),
         ),
       ),
