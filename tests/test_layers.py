@@ -31,8 +31,8 @@ API_MAY_IMPORT = {
     "ai_seats": API_SHARED | {"store", "games", "live"},
     "records": API_SHARED | {"store", "games"},
     "lobby": API_SHARED | {"store", "games", "live"},
-    "ratings": API_SHARED | {"store", "games", "records", "players"},
-    "players": API_SHARED | {"store", "games", "records", "ratings"},
+    "players": API_SHARED | {"store", "records"},
+    "ratings": API_SHARED | {"store", "records", "players"},
     "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby", "ratings", "players"},
 }
 API_ROOT = SERVICES / "api"

@@ -20,6 +20,7 @@ from openapi_spec_validator import validate as validate_spec
 
 from services.api.http.request_schemas import CREATE_GAME_REQUEST
 from services.engine import PRESETS, RuleError, Rules, make_rules
+from services.engine.errors import CODES as ENGINE_CODES
 from services.engine.rules import OPTION_CHOICES, OPTION_RANGES
 from tests.engine.strategies_util import rules_overrides, rules_requests
 
@@ -205,3 +206,8 @@ def _api_accepts(request: dict[str, Any]) -> bool:
 def test_a_rules_request_is_schema_valid_exactly_when_the_api_accepts_it(request):
     schema_valid = Draft202012Validator(rules_request_schema()).is_valid(request)
     assert schema_valid == _api_accepts(request), request
+
+
+def test_a_problems_reason_is_any_of_the_engines_codes():
+    reasons = spec()["components"]["schemas"]["Problem"]["properties"]["reason"]["enum"]
+    assert sorted(reasons) == sorted(ENGINE_CODES)

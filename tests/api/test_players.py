@@ -4,7 +4,7 @@ checked against openapi.yaml.
 A player made, a game created with its seat (``player: true``), a seat claimed by another player's token: the
 table shows both names and the record both ids.  A rename, a new token (the old one refused), a token that names
 nobody refused wherever it is sent; then a deletion: the player is gone, its name free, its games' record no
-longer names it."""
+longer names it.  A rematch and a quick match bind their seats to their players too."""
 
 from __future__ import annotations
 
@@ -89,6 +89,9 @@ def test_a_player_lasts_from_seat_to_record_and_a_deletion_anonymises_it(session
     assert [seat["player_id"] for seat in record["seats"]] == [ada, bot, None, None]
     listed = session.get("/v1/records", params={"player_id": ada}).json()["records"]
     assert [summary["game_id"] for summary in listed] == [game_id]
+    rematch = session.post(f"/v1/games/{game_id}/rematch", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert rematch.status_code == 200, rematch.text  # Ada's seat token: her seat in the next game is hers again
+    assert rematch.json()["state"]["seats"][0]["player"]["id"] == ada
 
     renamed = session.patch("/v1/players/me", json={"name": "Countess"}, headers=as_player(ada_token))
     assert renamed.status_code == 200 and renamed.json()["name"] == "Countess"
@@ -110,3 +113,21 @@ def test_a_player_lasts_from_seat_to_record_and_a_deletion_anonymises_it(session
     assert session.get("/v1/records", params={"player_id": ada}).json()["records"] == []
     assert make_player(session, "Countess")[0] != ada  # the name is free
     assert session.checked > 20
+
+
+def test_quick_match_seats_each_request_as_the_player_it_was_sent_with(session: ContractSession):
+    players = [make_player(session, name) for name in ("Quick One", "Quick Two")]
+    asks = [as_player(token) for _, token in players] + [{}, {}]
+    body = {"rules": RULES, "clock": "none", "max_wait_seconds": 60, "fill_level": "easy"}
+    assert code(session.post("/v1/matches", json=body, headers=as_player("spt_nobody"))) == "player_token_invalid"
+    created = [session.post("/v1/matches", json=body, headers=headers).json() for headers in asks]
+    seated = [
+        session.get(
+            f"/v1/matches/{m['match_id']}", params={"wait": 10}, headers={"Authorization": f"Bearer {m['secret']}"}
+        ).json()
+        for m in created
+    ]
+    assert {m["status"] for m in seated} == {"seated"} and len({m["game_id"] for m in seated}) == 1
+    view = session.get(f"/v1/games/{seated[0]['game_id']}").json()
+    by_request = [view["seats"][m["seat"]]["player"] for m in seated]
+    assert [p and p["id"] for p in by_request] == [players[0][0], players[1][0], None, None]

@@ -131,10 +131,11 @@ class Round(Body):
 
 
 @dataclass
-class SeatPlayer(Body):
-    """Who plays a seat: a player (``kind`` person or bot) or a computer level (``computer-<level>``)."""
+class PlayerRef(Body):
+    """A player as tables and leaderboards show it: a person or a bot (``kind``), or a computer level
+    (``computer-<level>``)."""
 
-    SCHEMA: ClassVar[str] = "SeatPlayer"
+    SCHEMA: ClassVar[str] = "PlayerRef"
     id: str
     name: str
     kind: str
@@ -147,7 +148,7 @@ class SeatInfo(Body):
     type: str
     level: str | None
     claimable: bool
-    player: SeatPlayer | None  # None: an open seat, or a person who sat down without a player
+    player: PlayerRef | None  # None: an open seat, or a person who sat down without a player
     connected: bool | None = None  # only in a view read with get_game
 
 
@@ -533,7 +534,7 @@ class Problem(Body):
 
 
 MODELS: tuple[type[Body], ...] = (
-    PlayedCard, Trick, Rules, Round, SeatPlayer, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
+    PlayedCard, Trick, Rules, Round, PlayerRef, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
     CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue,
     TimeControl, Level,
     LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, GameRecordDocument, RecordSummarySeat,

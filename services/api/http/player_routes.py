@@ -9,15 +9,18 @@ its own limit per client address (``PLAYER_CREATE_RATE_LIMIT``,
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, url_for
 
 from services.api.http import player_schemas, request_schemas
 from services.api.http.player_auth import player_repository, player_token, request_player
 from services.api.http.routes import json_response, load_body, v1
 from services.api.players.names import DisplayName, NameRefused, display_name
-from services.api.players.repository import Player, name_taken, player_not_found
+from services.api.players.repository import Player, PlayerRepository, name_taken, player_not_found
 from services.api.players.tokens import well_formed_id
 from services.api.problems import invalid_request
+from services.api.ratings.standing import standing
 
 
 @v1.post("/players")
@@ -26,7 +29,7 @@ def create_player() -> Response:
     repository = player_repository()
     player, token = repository.create(_name(body["name"]), body["kind"])
     location = url_for("v1.get_player", player_id=player.id)
-    answer = player_schemas.created(repository.profile(player), token)
+    answer = player_schemas.created(profile(repository, player), token)
     return json_response(player_schemas.CREATED_PLAYER, answer, 201, {"Location": location})
 
 
@@ -36,12 +39,12 @@ def get_player(player_id: str) -> Response:
     player = repository.get(player_id) if well_formed_id(player_id) else None
     if player is None:
         raise player_not_found()
-    return json_response(player_schemas.PLAYER, repository.profile(player))
+    return json_response(player_schemas.PLAYER, profile(repository, player))
 
 
 @v1.get("/players/me")
 def get_me() -> Response:
-    return json_response(player_schemas.PLAYER, player_repository().profile(_me()))
+    return json_response(player_schemas.PLAYER, profile(player_repository(), _me()))
 
 
 @v1.patch("/players/me")
@@ -49,7 +52,7 @@ def rename_me() -> Response:
     player = _me()
     body = load_body(player_schemas.RENAME_PLAYER_REQUEST)
     repository = player_repository()
-    return json_response(player_schemas.PLAYER, repository.profile(repository.rename(player, _name(body["name"]))))
+    return json_response(player_schemas.PLAYER, profile(repository, repository.rename(player, _name(body["name"]))))
 
 
 @v1.post("/players/me/token")
@@ -60,13 +63,28 @@ def rotate_my_token() -> Response:
     token = player_token()
     assert token is not None
     fresh = repository.rotate(player, token)
-    return json_response(player_schemas.CREATED_PLAYER, player_schemas.created(repository.profile(player), fresh))
+    return json_response(player_schemas.CREATED_PLAYER, player_schemas.created(profile(repository, player), fresh))
 
 
 @v1.delete("/players/me")
 def delete_me() -> Response:
     player_repository().delete(_me())
     return Response(status=204)
+
+
+def profile(repository: PlayerRepository, player: Player) -> dict[str, Any]:
+    """A player as ``GET /v1/players/{id}`` shows it: the player, and its standing (ratings per board, stats:
+    :func:`services.api.ratings.standing.standing`), read on the players' database."""
+    with repository.engine.connect() as connection:
+        found = standing(connection, player.id)
+    return {
+        "id": player.id,
+        "kind": player.kind,
+        "name": player.name,
+        "created_ms": player.created_ms,
+        "ratings": found["ratings"],
+        "stats": found["stats"],
+    }
 
 
 def _me() -> Player:

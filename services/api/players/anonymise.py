@@ -29,6 +29,7 @@ from services.api.records.schema import (
     rating_buckets,
     record_seats,
 )
+from services.ratings.buckets import bucket_of
 
 BATCH = 200  # records rewritten per query: bounds the memory a player with many games takes
 
@@ -56,8 +57,8 @@ def delete_player(connection: Connection, player_id: str, now_ms: int) -> bool:
 
 
 def drop_ratings(connection: Connection, player_id: str) -> None:
-    """The player's ratings removed, each from its rating bucket's count too (``bucket`` = the whole part of
-    the score, as ``records/schema.py`` says): the leaderboards and every rank no longer count them."""
+    """The player's ratings removed, each from its rating bucket's count too (:func:`services.ratings.buckets.
+    bucket_of`, the leaderboards' one rule): the leaderboards and every rank no longer count them."""
     query = select(player_ratings.c.board, player_ratings.c.kind, player_ratings.c.score)
     for row in list(connection.execute(query.where(player_ratings.c.player_id == player_id).with_for_update())):
         connection.execute(
@@ -70,12 +71,6 @@ def drop_ratings(connection: Connection, player_id: str) -> None:
             .values(players=rating_buckets.c.players - 1)
         )
     connection.execute(delete(player_ratings).where(player_ratings.c.player_id == player_id))
-
-
-def bucket_of(score: float) -> int:
-    """The rating bucket of a score: its floor."""
-    whole = int(score)
-    return whole - 1 if score < whole else whole
 
 
 def anonymise_records(connection: Connection, player_id: str, game_ids: list[str]) -> None:

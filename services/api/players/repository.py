@@ -26,7 +26,6 @@ from services.api.players import anonymise
 from services.api.players.names import DisplayName
 from services.api.players.tokens import hash_player_token, new_player_id, new_player_token, well_formed_token
 from services.api.problems import ApiError
-from services.api.ratings.standing import standing
 from services.api.records.schema import players
 from services.api.store.protocol import PlayerRef, now_ms
 from services.players import LEVEL_NAMES
@@ -130,19 +129,6 @@ class PlayerRepository:
         False when it was deleted already."""
         with self.engine.begin() as connection:
             return anonymise.delete_player(connection, player.id, now_ms())
-
-    def profile(self, player: Player) -> dict[str, Any]:
-        """``GET /v1/players/{id}``'s body: the player, its ratings and its stats."""
-        with self.engine.connect() as connection:
-            found = standing(connection, player.id)
-        return {
-            "id": player.id,
-            "kind": player.kind,
-            "name": player.name,
-            "created_ms": player.created_ms,
-            "ratings": found["ratings"],
-            "stats": found["stats"],
-        }
 
     def ensure_computer(self, connection: Connection, level: str) -> None:
         """The computer level's player row, made if missing (its name is the level's, reserved by

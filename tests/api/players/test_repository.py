@@ -13,6 +13,7 @@ from sqlalchemy import Engine, insert, select
 from services.api.players.names import display_name
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError
+from services.api.ratings.standing import standing
 from services.api.records.content import build
 from services.api.records.repository import RecordFilter, RecordRepository
 from services.api.records.schema import (
@@ -25,6 +26,7 @@ from services.api.records.schema import (
     record_seats,
 )
 from services.api.store.protocol import PlayerRef, Seat
+from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, display
 
 from ..records.conftest import stored_game
@@ -47,7 +49,8 @@ def test_a_player_is_found_by_id_and_by_token_and_shows_no_rating_yet(engine: En
     assert repository.get(player.id) == player == repository.by_token(token)
     assert repository.by_token(token[:-1] + ("A" if token[-1] != "A" else "B")) is None
     assert repository.get("p_" + "x" * 22) is None
-    profile = repository.profile(player)
+    with engine.connect() as connection:
+        profile = standing(connection, player.id)
     assert profile["ratings"] == {} and profile["stats"]["games"] == 0 and profile["stats"]["bags_per_round"] == 0.0
     with engine.connect() as connection:  # the token is kept only as its hash
         stored = connection.execute(select(players.c.token_hash, players.c.name_key)).one()
@@ -111,9 +114,11 @@ def test_the_standing_shows_each_boards_rating_and_the_stats(engine: Engine):
     with engine.begin() as connection:
         connection.execute(insert(player_ratings).values(_rating(player.id, "partnership", 30.0, 2.0)))
         connection.execute(insert(player_stats).values(_stats(player.id, rounds=8, bags=6)))
-    profile = repository.profile(player)
+    with engine.connect() as connection:
+        profile = standing(connection, player.id)
     expected = {"rating": display(Rating(30.0, 2.0)), "mu": 30.0, "sigma": 2.0, "games": 3}
-    assert profile["ratings"] == {"partnership": expected}
+    assert list(profile["ratings"]) == ["partnership"]
+    assert {key: profile["ratings"]["partnership"][key] for key in expected} == expected
     assert profile["stats"]["rounds"] == 8 and profile["stats"]["bags_per_round"] == 0.75
 
 
@@ -140,7 +145,7 @@ def test_a_deletion_anonymises_the_players_records_and_drops_its_standing(engine
             connection.execute(insert(player_stats).values(_stats(player.id)))
             for game_id in ("g-gone", "g-old"):
                 connection.execute(insert(player_games).values(_game(player.id, game_id)))
-        bucket = {"board": "partnership", "kind": "person", "bucket": 3, "players": 2}  # both: score 3.5
+        bucket = {"board": "partnership", "kind": "person", "bucket": bucket_of(3.5), "players": 2}  # both: 3.5
         connection.execute(insert(rating_buckets).values(bucket))
     assert [row["game_id"] for row in records.page(RecordFilter(player_id=gone.id), None, 10)[0]] == [
         "g-gone",
