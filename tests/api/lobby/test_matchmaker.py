@@ -54,7 +54,13 @@ def test_four_compatible_requests_are_seated_together_at_once(two):
     record = a.store.load(views[0]["game_id"])
     assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
     assert [s.type for s in record.seats] == ["human"] * 4
-    assert record.options == {"ai_takeover": "standard", "hints": True, "public": False, "clock": "normal"}
+    assert record.options == {
+        "ai_takeover": "standard",
+        "hints": True,
+        "public": False,
+        "matched": True,
+        "clock": "normal",
+    }
     assert record.state.phase == "bidding"
 
 

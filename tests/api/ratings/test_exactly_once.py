@@ -5,8 +5,9 @@ starts a new worker in its place.  Every game still ends up counted once: one gu
 player, each level's games in its stats and its rating equal to the games it played.
 
 The crashes are the test setting ``TEST_CRASH_AT`` (:mod:`services.api.records.crash_points`): the first worker
-to reach each named point kills itself there.  The games are computer-only, finished, put into the test's own
-Redis as the API stores them, with ``RATE_COMPUTER_ONLY_GAMES`` on so that every one is rated."""
+to reach each named point kills itself there.  The games are finished and put into the test's own Redis as the
+API stores them: half of one person (made with ``POST /v1/players``) against three computers, half of computers
+alone (``RATE_COMPUTER_ONLY_GAMES`` on), so every one is rated."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from collections.abc import Iterator
 
 import pytest
 import redis
+import requests
 from sqlalchemy import func, select
 
 from services.api.records.database import make_engine
 from services.api.records.schema import game_ratings, game_records, player_games, player_ratings, player_stats
-from services.api.store.protocol import GameRecord, Seat
+from services.api.store.protocol import GameRecord, PlayerRef, Seat
 from services.api.store.redis_record_outbox import OUTBOX_SETS
 from services.api.store.redis_store import RedisStore
 from services.engine import make_rules, new_game
@@ -47,20 +49,23 @@ def records_db(request, tmp_path) -> Iterator[tuple[dict[str, str], str]]:
             yield {"RECORDS_DATABASE_URL": url}, url.replace("postgresql://", "postgresql+psycopg://")
 
 
-def finished_games(url: str) -> dict[str, list[str]]:
-    """``GAMES`` finished computer-only games put into Redis with their outbox entries due; each game's levels."""
+def finished_games(url: str, people: list[PlayerRef]) -> dict[str, list[str]]:
+    """``GAMES`` finished games put into Redis with their outbox entries due: the even ones of a person (in turn)
+    against three computers, the odd ones of computers alone; each game's players."""
     store = RedisStore(redis.Redis.from_url(url), ttl_seconds=3600, idem_ttl=60)
     rng = random.Random(5)
-    levels: dict[str, list[str]] = {}
+    players: dict[str, list[str]] = {}
     for n in range(GAMES):
-        seats = [rng.choice(LEVEL_NAMES) for _ in range(4)]
+        seats = [Seat("ai", rng.choice(LEVEL_NAMES)) for _ in range(4)]
+        if n % 2 == 0:
+            seats[n % 4] = Seat.taken(f"hash-{n}", people[n // 2 % len(people)])
         state = played(new_game(make_rules("partnership", win_score=100), n), random.Random(n))
-        record = GameRecord(f"g{n}", 9, [Seat("ai", level) for level in seats], "", {"hints": True}, started=True)
+        record = GameRecord(f"g{n}", 9, seats, "", {"hints": True}, started=True)
         record.created_ms, record.changed_ms = 1_796_000_000_000 + n, 1_796_000_600_000 + n
         assert store.commit(record.with_state(state), None, [])
         store.schedule_record(record.game_id, 0)
-        levels[record.game_id] = seats
-    return levels
+        players[record.game_id] = [seat.player_id or f"computer-{seat.level}" for seat in seats]
+    return players
 
 
 def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_its_writes(
@@ -69,7 +74,6 @@ def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_
     env, url = records_db
     marks = tmp_path / "crashes"
     marks.mkdir()
-    levels = finished_games(private_redis_url)
     settings = {
         "AI_ENABLED": "0",
         "RATE_COMPUTER_ONLY_GAMES": "1",
@@ -79,8 +83,17 @@ def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_
         "TEST_CRASH_MARKS": str(marks),
         **env,
     }
-    gunicorn_factory(settings, redis=private_redis_url)
     client = redis.Redis.from_url(private_redis_url)
+    people = []
+    maker = {**settings, "TEST_CRASH_AT": "", "RECORDS_WRITER_ENABLED": "0"}  # a server that only makes the players
+    base = gunicorn_factory(maker, redis=private_redis_url, workers=1)
+    for name in ("Ada", "Grace", "Linus"):
+        made = requests.post(f"{base}/v1/players", json={"name": name}, timeout=10)
+        assert made.status_code == 201, made.text
+        player = made.json()["player"]
+        people.append(PlayerRef(player["id"], player["name"], player["kind"]))
+    players = finished_games(private_redis_url, people)
+    base = gunicorn_factory(settings, redis=private_redis_url)
     wait_until(lambda: sum(client.zcard(key) for key in OUTBOX_SETS) == 0, "the outbox did not drain", bound=120)
     assert sorted(path.name for path in marks.iterdir()) == sorted(POINTS)  # a worker died at each point
     engine = make_engine(url)
@@ -92,7 +105,7 @@ def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_
 
             assert count(game_records) == count(game_ratings) == GAMES
             assert connection.execute(select(func.count()).where(game_ratings.c.rated)).scalar_one() == GAMES
-            played_in = Counter(f"computer-{level}" for seats in levels.values() for level in set(seats))
+            played_in = Counter(player for seats in players.values() for player in set(seats))
             assert count(player_games) == sum(played_in.values())
             stats = {row.player_id: row.games for row in connection.execute(select(player_stats))}
             ratings = {row.player_id: row.games for row in connection.execute(select(player_ratings))}
@@ -100,3 +113,6 @@ def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_
         assert buckets_agree(engine)
     finally:
         engine.dispose()
+    for person in people:
+        shown = requests.get(f"{base}/v1/players/{person.id}", timeout=10).json()
+        assert shown["stats"]["games"] == shown["ratings"]["partnership"]["games"] == played_in[person.id] > 0

@@ -8,7 +8,7 @@ import random
 from sqlalchemy import select
 
 from services.api.ratings.apply import apply_record
-from services.api.ratings.leaderboard import leaderboard, player_of_token, rank, top
+from services.api.ratings.leaderboard import leaderboard, rank, top
 from services.api.ratings.standing import standing
 from services.api.records.schema import player_ratings, players, rating_buckets
 from services.ratings.buckets import bucket_of
@@ -55,14 +55,10 @@ def test_ranks_from_buckets_agree_with_a_plain_count_and_the_top_is_in_rank_orde
     assert [entry["rank"] for entry in best] == list(range(1, 41))
 
 
-def test_the_leaderboard_shows_a_players_own_place_and_their_token_finds_them(engine):
+def test_the_leaderboard_shows_a_players_own_place(engine):
     everyone = fill(engine, 50)
     player, kind, score = everyone[10]
-    with engine.begin() as connection:
-        digest = "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c"  # sha256 of "foo\n"
-        connection.execute(players.update().where(players.c.id == player).values(token_hash=digest))
     with engine.connect() as connection:
-        assert player_of_token(connection, "foo\n") == player and player_of_token(connection, "bar") is None
         body = leaderboard(connection, "partnership", kind, 5, player)
         assert body["me"]["rank"] == counted_rank(everyone, player, kind, score) and len(body["top"]) == 5
         assert leaderboard(connection, "individual", kind, 5, player) == {
