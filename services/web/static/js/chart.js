@@ -72,7 +72,9 @@ export function ratingChart(points, { id, title, narrow = false }) {
   const last = values.length - 1;
   const up = values[last] >= values[0];
   const dated = points.map((p, i) => [p, i]).filter(([p]) => p.at);
-  const shortDate = dateLabel(points);
+  const byTime = dateLabel(points);
+  const sameLabels = dated.length > 1 && byTime(dated[0][0].at) === byTime(dated[dated.length - 1][0].at);
+  const shortDate = (at, i) => (sameLabels ? `game ${i}` : byTime(at)); // all in one minute: count the games
   const labelAt = dated.length > 1 ? [dated[0], dated[dated.length - 1]] : dated;
   if (!narrow && dated.length > 4) labelAt.splice(1, 0, dated[Math.floor(dated.length / 2)]);
   return svg(
@@ -95,7 +97,7 @@ export function ratingChart(points, { id, title, narrow = false }) {
     svg(
       "g",
       { class: "chart-dates" },
-      labelAt.map(([p, i], n) => svg("text", { x: xs[i], y: height - 8, "text-anchor": n === labelAt.length - 1 && i === xs.length - 1 ? "end" : n === 0 && labelAt.length > 1 ? "start" : "middle" }, shortDate(p.at))),
+      labelAt.map(([p, i], n) => svg("text", { x: xs[i], y: height - 8, "text-anchor": n === labelAt.length - 1 && i === xs.length - 1 ? "end" : n === 0 && labelAt.length > 1 ? "start" : "middle" }, shortDate(p.at, i))),
     ),
     svg("path", { class: "chart-area", d: area, fill: `url(#${gradient})` }),
     svg("path", { class: `chart-line ${up ? "up" : "down"}`, d: line }),
