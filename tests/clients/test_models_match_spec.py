@@ -19,12 +19,13 @@ from spades_client.models import MODELS as CORE_MODELS
 from spades_client.models import Body
 from spades_client.moves import MOVE_PATHS
 from spades_client.players import PLAYER_MODELS
+from spades_client.ratings import RATING_MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
 METHODS = ("get", "post", "put", "patch", "delete")
-MODELS = CORE_MODELS + LOBBY_MODELS + PLAYER_MODELS
+MODELS = CORE_MODELS + LOBBY_MODELS + PLAYER_MODELS + RATING_MODELS
 # Problem subtypes whose own properties the one Problem model carries as optional fields.
 PROBLEM_SUBTYPES = ("QuotaProblem", "TooFarBehindProblem")
 

@@ -21,6 +21,7 @@ from spades_client.lobby import Match, MatchCreated, PublicTable, TableChange, T
 from spades_client.models import CreatedGame, Event, GameRecordDocument, GameView, Problem, RecordPage, Round, Rules
 from spades_client.moves import Move, as_move, bid, blind_bid, card, look, pass_cards
 from spades_client.players import CreatedPlayer, Player, PlayerRating, PlayerStats
+from spades_client.ratings import Leaderboard, PlayerGame, PlayerGamesPage
 from spades_client.runner import Bot, GamePlayer, Runner
 
 __all__ = [
@@ -37,12 +38,15 @@ __all__ = [
     "IllegalMove",
     "InvalidRequest",
     "InvalidRules",
+    "Leaderboard",
     "Match",
     "MatchCreated",
     "Move",
     "NotFound",
     "NotYourTurn",
     "Player",
+    "PlayerGame",
+    "PlayerGamesPage",
     "PlayerRating",
     "PlayerStats",
     "Problem",

@@ -41,6 +41,7 @@ from spades_client.models import (
 )  # fmt: skip
 from spades_client.moves import MOVE_PATHS, Move, as_move
 from spades_client.players import PLAYER_OPERATIONS, PlayerMethods
+from spades_client.ratings import RATING_OPERATIONS, RatingMethods
 from spades_client.sse import EventStream
 
 # operationId → (method, path) of every operation this client calls; held equal to openapi.yaml's by
@@ -75,6 +76,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getMetrics": ("GET", "/metrics"),
     **LOBBY_OPERATIONS,  # spades_client.lobby
     **PLAYER_OPERATIONS,  # spades_client.players
+    **RATING_OPERATIONS,  # spades_client.ratings
 }
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
@@ -113,7 +115,7 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient(LobbyMethods, PlayerMethods):
+class SpadesClient(LobbyMethods, PlayerMethods, RatingMethods):
     """The API at ``base_url``, as one seat (``token``) or a spectator (no token); with ``player_token``, as that
     player too (sent as ``Player-Token``: the seats it takes are the player's)."""
 

@@ -192,6 +192,7 @@ class GameOptionsView(Body):
     ai_takeover: str | None
     hints: bool
     public: bool = False  # listed among the public tables (absent from older games: false)
+    matched: bool = False  # made by quick match (absent: false)
     clock: str | None = None  # the time control's name
 
 
@@ -465,6 +466,29 @@ class RecordResult(Body):
 
 
 @dataclass
+class RecordRating(Body):
+    """A rated seat's rating before and after its game (display ratings), in a record read."""
+
+    SCHEMA: ClassVar[str] = "RecordRating"
+    seat: int
+    player_id: str
+    before: int
+    after: int
+    change: int
+
+
+@dataclass
+class RecordPlayer(Body):
+    """Who sat at a seat, with the name as it is now, in a record read."""
+
+    SCHEMA: ClassVar[str] = "RecordPlayer"
+    seat: int
+    id: str
+    name: str
+    kind: str
+
+
+@dataclass
 class GameRecordDocument(Body):
     """A game's record (format 1); ``rules`` is a plain dict so a record of any rule options reads."""
 
@@ -482,6 +506,9 @@ class GameRecordDocument(Body):
     rounds: list[RecordRound]
     round_in_play: RecordRoundInPlay | None
     result: RecordResult
+    rated: bool | None = None  # whether the game counts for its players' ratings (absent in older records)
+    ratings: list[RecordRating] | None = None  # a record read's, once the game is applied to its players
+    players: list[RecordPlayer | None] | None = None  # a record read's: who sat where, names as they are now
 
 
 @dataclass
@@ -537,6 +564,6 @@ MODELS: tuple[type[Body], ...] = (
     PlayedCard, Trick, Rules, Round, PlayerRef, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
     CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue,
     TimeControl, Level,
-    LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, GameRecordDocument, RecordSummarySeat,
+    LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, RecordRating, RecordPlayer, GameRecordDocument, RecordSummarySeat,
     RecordSummary, RecordPage, FieldError, Problem, TableMessage, RematchLink, SeatReservation, RejoinCode,
 )  # fmt: skip
