@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from spades_client.models import Body, SeatPlayer
+from spades_client.models import Body, PlayerRef
 
 if TYPE_CHECKING:
     from spades_client.client import SpadesClient
@@ -29,7 +29,7 @@ RATING_OPERATIONS: dict[str, tuple[str, str]] = {
 class LeaderboardEntry(Body):
     SCHEMA: ClassVar[str] = "LeaderboardEntry"
     rank: int
-    player: SeatPlayer
+    player: PlayerRef
     rating: int
     games: int
 
