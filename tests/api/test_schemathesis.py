@@ -44,6 +44,11 @@ include-operation-id = ["listRecords", "listTables"]
 checks.positive_data_acceptance.expected-statuses = [200, 400]
 
 [[operations]]
+include-operation-id = ["listPlayerGames"]
+# a schema-valid cursor may be none the listing issued (400), a schema-valid id no player's (404)
+checks.positive_data_acceptance.expected-statuses = [200, 400, 404]
+
+[[operations]]
 include-operation-id = ["getGameRecord"]
 checks.positive_data_acceptance.expected-statuses = [200, 404, 409]
 

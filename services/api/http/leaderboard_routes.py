@@ -1,6 +1,6 @@
 """The leaderboards' route on the v1 blueprint: ``GET /v1/leaderboards/{board}`` — a board's top players of a
-kind and, when the request sends its ``Player-Token``, the player's own rank
-(:mod:`services.api.ratings.leaderboard`)."""
+kind and, when the request sends its ``Player-Token`` (:mod:`services.api.http.player_auth`), the player's own
+rank (:mod:`services.api.ratings.leaderboard`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields, validate
 
+from services.api.http.player_auth import request_player
 from services.api.http.record_routes import records_engine
 from services.api.http.request_schemas import QueryInteger
 from services.api.http.routes import v1
 from services.api.problems import ApiError, flatten_messages, invalid_request
-from services.api.ratings.leaderboard import KINDS, MAX_LIMIT, leaderboard, player_of_token
+from services.api.ratings.leaderboard import KINDS, MAX_LIMIT, leaderboard
 from services.ratings.model import BOARDS
-
-PLAYER_TOKEN = "Player-Token"
 
 
 class LeaderboardQuery(Schema):
@@ -35,12 +34,7 @@ def leaderboard_of_board(board: str) -> Response:
         query = LEADERBOARD_QUERY.load(request.args.to_dict())
     except ValidationError as error:
         raise invalid_request(flatten_messages(error.messages)) from None
-    token = request.headers.get(PLAYER_TOKEN)
+    player = request_player(required=False)
     with records_engine().connect() as connection:
-        me = None
-        if token is not None:
-            me = player_of_token(connection, token)
-            if me is None:
-                raise ApiError(401, "player_token_invalid", "That Player-Token names no player (revoked or deleted).")
-        body = leaderboard(connection, board, query["kind"], query["limit"], me)
+        body = leaderboard(connection, board, query["kind"], query["limit"], player.id if player else None)
     return Response(orjson.dumps(body), 200, [("Content-Type", "application/json"), ("Cache-Control", "no-store")])

@@ -12,7 +12,6 @@ disagree.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, or_, select
@@ -96,13 +95,6 @@ def own_place(connection: Connection, board: str, kind: str, player_id: str) -> 
         return None
     place = rank(connection, board, kind, player_id, row.score)
     return {"rank": place, "rating": display(Rating(row.mu, row.sigma))}
-
-
-def player_of_token(connection: Connection, token: str) -> str | None:
-    """The id of the live player whose token this is (its SHA-256 hex is stored), or None."""
-    digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-    query = select(players.c.id).where(players.c.token_hash == digest, players.c.deleted_ms.is_(None))
-    return connection.execute(query).scalar_one_or_none()
 
 
 def leaderboard(connection: Connection, board: str, kind: str, limit: int, me: str | None = None) -> dict[str, Any]:
