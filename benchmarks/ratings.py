@@ -39,8 +39,9 @@ import json
 import multiprocessing
 import random
 import re
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,13 +192,24 @@ def play_game(job: tuple[str, dict[str, Any], Seating, int, int, int, str]) -> d
     }
 
 
-def play_all(jobs: list[tuple[Any, ...]], workers: int) -> list[dict[str, Any]]:
-    """Every game, in schedule order, over ``workers`` warm processes."""
+def play_all(jobs: list[tuple[Any, ...]], workers: int, progress: int = 0) -> list[dict[str, Any]]:
+    """Every game, in schedule order, over ``workers`` warm processes; every ``progress`` games (0: never)
+    a line on stderr (games done, seconds so far), so a long run can be watched."""
+    started = time.perf_counter()
+    games: list[dict[str, Any]] = []
+
+    def collect(results: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        for game in results:
+            games.append(game)
+            if progress and len(games) % progress == 0:
+                print(f"{len(games)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        return games
+
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers, initializer=warm_up) as pool:
-            return pool.map(play_game, jobs, chunksize=1)
+            return collect(pool.imap(play_game, jobs, chunksize=1))
     warm_up()
-    return [play_game(job) for job in jobs]
+    return collect(play_game(job) for job in jobs)
 
 
 # --- rating ---------------------------------------------------------------------------------------------
@@ -333,6 +345,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--docs", type=Path, default=DOCS_AI, help="the tournaments to check against")
+    parser.add_argument("--progress", type=int, default=100, help="a line on stderr every N games (0: none)")
     parser.add_argument("--games-out", type=Path, help="also write every game's result here (JSON lines)")
     return parser.parse_args(argv)
 
@@ -352,7 +365,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         (args.preset, overrides, seating, game_seed, i, args.round_cap, args.bot)
         for i, (seating, game_seed) in enumerate(planned)
     ]
-    games = play_all(jobs, args.workers)
+    games = play_all(jobs, args.workers, args.progress)
     ratings = rate_games(board, games)
     if args.games_out is not None:
         args.games_out.write_text("".join(json.dumps(game) + "\n" for game in games))
