@@ -28,7 +28,16 @@ as the leaderboards rank), the same at half the games (``order_at_half``), and `
 partnership row of the tournaments table of docs/ai.md (read from the file) against the ratings — whether
 the ratings order each measured pair as the tournament's difference does, and whether their intervals are
 apart wherever the tournament's interval excludes 0; judged against the plain and the bag-adjusted
-differences (whole games carry bags, so the bag-adjusted one is the like-for-like comparison).
+differences (whole games carry bags, so the bag-adjusted one is the like-for-like comparison).  Beside it
+``head_to_head``: for every two players, the games they played on opposite teams, the share the first won
+and its Wilson 95 % interval, and the same check on it (the tournament's winner wins more than half, the
+interval clear of 50 %).  A rating's sigma does not fall much below 1.6 however many games are played: the
+model adds ``tau`` (25/300) to it each game, since a person's skill changes, so the rating intervals stay
+about ±3.1 wide and two players 6 apart in mu are needed for them to be apart; the head-to-head share has
+no such floor.
+
+``--games-out FILE`` writes every game's result (JSON lines); ``--from-games FILE`` rates such a file again
+without playing (the same ``--games``, ``--seed`` and rules), which gives the same figures.
 """
 
 from __future__ import annotations
@@ -51,6 +60,7 @@ from services.engine import PRESETS, make_rules
 from services.players import LEVEL_NAMES
 from services.ratings.model import INITIAL, Rating, board_of, display, interval, ordinal, places, rate
 from spades_client.cli import load_bot
+from spades_client.duplicate import wilson
 from spades_client.models import GameView
 from spades_client.moves import as_move
 
@@ -251,8 +261,9 @@ def player_figures(ratings: dict[str, Rating], games: Sequence[dict[str, Any]]) 
     return figures
 
 
-def head_to_head(games: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
-    """For each player and each other player: the share of their games as opponents that the first won."""
+def head_to_head(games: Sequence[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """For each player and each other player, over the games they played on opposite teams: how many, the
+    share the first one's team won, and its Wilson 95 % interval (the games taken as independent)."""
     met: dict[tuple[str, str], list[int]] = {}
     for game in games:
         seating, winner = game["seating"], set(game["winner"] or ())
@@ -261,10 +272,15 @@ def head_to_head(games: Sequence[dict[str, Any]]) -> dict[str, dict[str, float |
                 tally = met.setdefault((seating[i], seating[j]), [0, 0])
                 tally[0] += 1
                 tally[1] += i in winner
-    return {
-        a: {b: round(met[a, b][1] / met[a, b][0], 3) if (a, b) in met else None for b in PLAYERS if b != a}
-        for a in PLAYERS
-    }
+    table: dict[str, dict[str, dict[str, Any]]] = {}
+    for a in PLAYERS:
+        table[a] = {}
+        for b in PLAYERS:
+            if b != a:
+                played, won = met.get((a, b), (0, 0))
+                share = round(won / played, 4) if played else None
+                table[a][b] = {"games": played, "won": won, "share": share, "wilson95": wilson(won, played)}
+    return table
 
 
 # --- the tournaments of docs/ai.md ----------------------------------------------------------------------
@@ -303,22 +319,31 @@ def rating_verdict(a: Rating, b: Rating) -> str:
     return "a" if a_low > b_high else "b" if b_low > a_high else "overlap"
 
 
-def tournament_check(ratings: dict[str, Rating], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Each tournament pair against the ratings (see the module's docstring); ``agrees`` per basis: every
-    pair the tournament separates is ordered the same way by mu and has apart intervals in the ratings."""
+def tournament_check(
+    ratings: dict[str, Rating], rows: Sequence[dict[str, Any]], meetings: dict[str, dict[str, dict[str, Any]]]
+) -> dict[str, Any]:
+    """Each tournament pair against the run (see the module's docstring).  ``agrees`` per basis: every pair
+    the tournament separates is ordered the same way by mu and has apart rating intervals;
+    ``head_to_head_agrees``: the pair's games on opposite teams (:func:`head_to_head`) were won by the
+    tournament's winner more than half the time, the Wilson interval above 50 %."""
     pairs = []
     agrees = {"plain": True, "bag_adjusted": True}
+    head_agrees = {"plain": True, "bag_adjusted": True}
     for row in rows:
         a, b = ratings[row["a"]], ratings[row["b"]]
         ratings_say = rating_verdict(a, b)
         mu_higher = "a" if a.mu > b.mu else "b"
+        met = meetings[row["a"]][row["b"]]
+        low, high = met["wilson95"]
+        head_says = "a" if low > 0.5 else "b" if high < 0.5 else "even"
         entry = {
             "pair": f"{row['a']} vs {row['b']}",
             "tournament_plain": row["plain"],
             "tournament_bag_adjusted": row["bag_adjusted"],
             "mu_difference": round(a.mu - b.mu, 3),
-            "ratings": ratings_say,
+            "ratings": ratings_say if ratings_say == "overlap" else row[ratings_say],
             "mu_higher": row[mu_higher],
+            "head_to_head": met | {"verdict": head_says if head_says == "even" else row[head_says]},
         }
         for basis in ("plain", "bag_adjusted"):
             says = verdict(*row[basis]["ci95"])
@@ -326,8 +351,11 @@ def tournament_check(ratings: dict[str, Rating], rows: Sequence[dict[str, Any]])
             same = says == "even" or (mu_higher == says and ratings_say == says)
             entry[f"agrees_{basis}"] = same
             agrees[basis] = agrees[basis] and same
+            head_same = says == "even" or head_says == says
+            entry[f"head_to_head_agrees_{basis}"] = head_same
+            head_agrees[basis] = head_agrees[basis] and head_same
         pairs.append(entry)
-    return {"pairs": pairs, "agrees": agrees}
+    return {"pairs": pairs, "agrees": agrees, "head_to_head_agrees": head_agrees}
 
 
 # --- the command ----------------------------------------------------------------------------------------
@@ -346,6 +374,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--docs", type=Path, default=DOCS_AI, help="the tournaments to check against")
     parser.add_argument("--progress", type=int, default=100, help="a line on stderr every N games (0: none)")
+    parser.add_argument("--from-games", type=Path, help="rate the games a --games-out run wrote (no play)")
     parser.add_argument("--games-out", type=Path, help="also write every game's result here (JSON lines)")
     return parser.parse_args(argv)
 
@@ -365,10 +394,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         (args.preset, overrides, seating, game_seed, i, args.round_cap, args.bot)
         for i, (seating, game_seed) in enumerate(planned)
     ]
-    games = play_all(jobs, args.workers, args.progress)
-    ratings = rate_games(board, games)
+    if args.from_games is not None:  # a recorded run, rated again (the same games: the same figures)
+        games = [json.loads(line) for line in args.from_games.read_text().splitlines()]
+        if [(tuple(g["seating"])) for g in games] != [seating for seating, _ in planned]:
+            raise SystemExit(f"{args.from_games} is not the schedule of --games {args.games} --seed {args.seed}")
+    else:
+        games = play_all(jobs, args.workers, args.progress)
     if args.games_out is not None:
         args.games_out.write_text("".join(json.dumps(game) + "\n" for game in games))
+    ratings = rate_games(board, games)
+    meetings = head_to_head(games)
     rounds = [g["rounds"] for g in games]
     report: dict[str, Any] = {
         "games": len(games),
@@ -388,8 +423,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "players": player_figures(ratings, games),
         "order": order_of(ratings),
         "order_at_half": order_of(rate_games(board, games[: len(games) // 2])),
-        "head_to_head_win_share": head_to_head(games),
-        "tournament_check": tournament_check(ratings, tournament_rows(args.docs.read_text())),
+        "head_to_head": meetings,
+        "tournament_check": tournament_check(ratings, tournament_rows(args.docs.read_text()), meetings),
     }  # fmt: skip
     report["elapsed_s"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report))

@@ -36,6 +36,19 @@ def test_a_short_run_rates_every_player_and_counts_every_game(capsys):
     assert report["rounds_per_game"]["min"] >= 1 and report["round_cap_hit"] == 0
     check = report["tournament_check"]
     assert len(check["pairs"]) == 10 and set(check["agrees"]) == {"plain", "bag_adjusted"}
+    opposed = sum(m["games"] for row in report["head_to_head"].values() for m in row.values())
+    assert opposed == 8 * 8  # each game: four ordered pairs of opponents on each side
+
+
+def test_a_recorded_run_rates_the_same(tmp_path, capsys):
+    games = tmp_path / "games.jsonl"
+    common = ["--games", "4", "--win-score", "100", "--seed", "2"]
+    played = r.main([*common, "--workers", "1", "--games-out", str(games)])
+    again = r.main([*common, "--from-games", str(games)])
+    capsys.readouterr()
+    assert again["players"] == played["players"] and again["head_to_head"] == played["head_to_head"]
+    with pytest.raises(SystemExit):
+        r.main(["--games", "4", "--seed", "3", "--from-games", str(games)])
 
 
 def test_every_matchup_once_a_cycle_and_every_pair_meets_equally():
@@ -95,8 +108,11 @@ def test_a_separated_tournament_pair_needs_ordered_and_apart_ratings(a, b, agree
         "bag_adjusted": {"difference": 1.0, "ci95": [-1.0, 3.0]},  # even: anything agrees
     }  # fmt: skip
     ratings = dict.fromkeys(r.PLAYERS, INITIAL) | {"hard": a, "pro": b}
-    check = r.tournament_check(ratings, [row])
+    meetings = r.head_to_head([{"seating": ["hard", "pro", "easy", "basic"], "winner": [0, 2]}] * 30)
+    check = r.tournament_check(ratings, [row], meetings)
     assert check["agrees"] == {"plain": agrees, "bag_adjusted": True}
+    assert check["head_to_head_agrees"] == {"plain": True, "bag_adjusted": True}  # hard won all 30 against pro
+    assert check["pairs"][0]["head_to_head"]["games"] == 30
 
 
 def test_ratings_follow_the_results_in_order():
@@ -108,5 +124,7 @@ def test_ratings_follow_the_results_in_order():
     assert ratings["hard"].mu > INITIAL.mu > ratings["easy"].mu
     assert ratings["pro"] == INITIAL  # never played
     assert r.order_of(ratings)[:2] in (["hard", "normal"], ["normal", "hard"])
-    shares = r.head_to_head([{**g, "winner": [0, 2]} for g in games])
-    assert shares["hard"]["easy"] == 1.0 and shares["easy"]["hard"] == 0.0 and shares["hard"]["normal"] is None
+    met = r.head_to_head(games)
+    assert met["hard"]["easy"]["share"] == 1.0 and met["easy"]["hard"]["share"] == 0.0
+    assert met["hard"]["basic"]["games"] == 20 and met["hard"]["basic"]["wilson95"][0] > 0.5
+    assert met["hard"]["normal"] == {"games": 0, "won": 0, "share": None, "wilson95": [0.0, 1.0]}  # partners
