@@ -1,8 +1,8 @@
 """The package layering of docs/architecture.md, checked on the import statements.
 
 Between packages: the engine imports nothing of ours, players only the engine, ai_worker the engine and
-players, the web client nothing, and the API never the worker (it sends tasks by name).  Inside the API,
-each room imports only the rooms below it.  Outside the engine, the engine is imported through its
+players, the web client and the rating model nothing, and the API never the worker (it sends tasks by name).
+Inside the API, each room imports only the rooms below it.  Outside the engine, the engine is imported through its
 package, ``services/engine/__init__.py`` (CONTRIBUTING: its public surface)."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ MAY_IMPORT = {
     "players": {"engine"},
     "ai_worker": {"engine", "players"},
     "web": set(),
-    "api": {"engine", "players", "web"},
+    "ratings": set(),
+    "api": {"engine", "players", "web", "ratings"},
 }
 # services/api's rooms: the modules on its top floor (app.py, wsgi.py, __init__.py: the composition root)
 # may import every room; the shared modules config, problems and metrics import none.

@@ -9,7 +9,7 @@ from typing import Any
 import redis
 import sqlalchemy.exc
 from celery import Celery
-from flask import Flask, Response, has_request_context, redirect, send_file
+from flask import Flask, Response, has_request_context, redirect, request, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -59,6 +59,7 @@ from services.api.store.redis_store import make_store
 from services.web import web
 
 CONTRACT = "openapi.yaml"
+YAML_TYPES = ["application/yaml", "text/yaml"]  # what GET /openapi.yaml answers in, by Accept
 
 
 def openapi_path() -> Path:
@@ -227,7 +228,12 @@ def make_analysis_clients(app: Flask, dispatcher: AiDispatcher) -> tuple[HintCli
 def _register_docs(app: Flask) -> None:
     @app.get("/openapi.yaml")
     def openapi_yaml() -> Response:
-        return send_file(openapi_path(), mimetype="application/yaml", max_age=300)
+        """The contract as YAML: ``application/yaml`` (RFC 9512), or ``text/yaml`` for a client that asks for
+        text (the generated clients read it as text)."""
+        mimetype = request.accept_mimetypes.best_match(YAML_TYPES, default=YAML_TYPES[0]) or YAML_TYPES[0]
+        response = send_file(openapi_path(), mimetype=mimetype, max_age=300)
+        response.vary.add("Accept")
+        return response
 
     docs = get_swaggerui_blueprint(
         "/docs", "/openapi.yaml", config={"app_name": "Spades API", "deepLinking": True}, blueprint_name="docs"

@@ -21,7 +21,6 @@ from tests.api.helpers import wait_until
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "openapi.yaml"
 SCHEMAS = yaml.safe_load(SPEC.read_text(encoding="utf-8"))["components"]["schemas"]
-PYTHON_CONFIG = ROOT / "clients" / "openapi-python-client.yaml"
 HERE = Path(__file__).resolve().parent
 OPENAPI_TYPESCRIPT = HERE / "node_modules" / ".bin" / "openapi-typescript"
 VENV_BIN = Path(sys.executable).parent
@@ -33,8 +32,7 @@ PACKAGE = "spades_generated"
 
 def generate_python(out: Path) -> subprocess.CompletedProcess[str]:
     generator = VENV_BIN / "openapi-python-client"
-    cmd = [str(generator), "generate", "--path", str(SPEC), "--output-path", str(out), "--meta", "none",
-           "--config", str(PYTHON_CONFIG)]  # fmt: skip
+    cmd = [str(generator), "generate", "--path", str(SPEC), "--output-path", str(out), "--meta", "none"]
     env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # its ruff post-hook
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, check=False)
 

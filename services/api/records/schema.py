@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
-    Float,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,

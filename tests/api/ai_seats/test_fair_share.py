@@ -12,6 +12,7 @@ The logic behind them is unit-tested in tests/api/ai_seats/test_pauses.py and te
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -58,35 +59,57 @@ def paused(store: redis.Redis, game_id: str) -> bool:
     return bool(store.exists(f"game:{{{game_id}}}:paused"))
 
 
-def test_a_game_with_a_person_is_served_before_100_queued_computer_only_turns(private_redis_url, gunicorn_factory):
+def test_a_game_with_a_person_is_served_before_100_queued_computer_only_turns(private_redis_url):
     store = redis.Redis.from_url(private_redis_url)
     # rate limits off: one client creates 100 computer-only games; unread games pause after a second.
     # Basic seats: the order the queues are served in is the level's queue order, whatever each decision costs.
-    base = gunicorn_factory({"PAUSE_UNWATCHED_SECONDS": "1"}, redis=private_redis_url)
-    bulk = [create(base, LONG, [BASIC] * 4)["game_id"] for _ in range(100)]
-    assert store.llen("ai.bulk.basic") == 100, "no worker yet: each game's first turn waits in the bulk queue"
-    # once nobody has read them for a second, each computer-only game pauses after its first move
-    watched = [f"game:{{{game_id}}}:watched" for game_id in bulk]
-    wait_until(lambda: store.exists(*watched) == 0, "the creations' watched marks never lapsed")
-    # five people's games, each waiting for its seat 1 (a computer, first to bid) before the person bids
-    people = [create(base, LONG, [BASIC, BASIC, PERSON, BASIC])["game_id"] for _ in range(5)]
-    assert store.llen("ai.basic") == 5
-
+    env = {
+        "PAUSE_UNWATCHED_SECONDS": "1",
+        "RATE_LIMIT_ENABLED": "0",
+        "COMPUTER_GAME_PACE_SECONDS": "0",
+        "AI_SWEEP_INTERVAL_SECONDS": "0.2",
+    }
+    api, base = start_gunicorn(private_redis_url, env=env)
+    try:
+        bulk = [create(base, LONG, [BASIC] * 4)["game_id"] for _ in range(100)]
+        assert store.llen("ai.bulk.basic") == 100, "no worker yet: each game's first turn waits in the bulk queue"
+        # once nobody has read them for a second, each computer-only game pauses after its first move
+        watched = [f"game:{{{game_id}}}:watched" for game_id in bulk]
+        wait_until(lambda: store.exists(*watched) == 0, "the creations' watched marks never lapsed")
+        # five people's games, each waiting for its seat 1 (a computer, first to bid) before the person bids
+        people = [create(base, LONG, [BASIC, BASIC, PERSON, BASIC])["game_id"] for _ in range(5)]
+        assert store.llen("ai.basic") == 5
+    finally:
+        stop(api)  # nobody hears the results: the worker stores each, stamped with when it was decided
     worker = start_worker(private_redis_url, queues=level_queues("basic"), concurrency=1)
     with running(worker):
-        wait_until(lambda: all(version(store, g) == 2 for g in people), "a person's opponent never bid")
-        wait_until(lambda: all(version(store, g) == 2 for g in bulk), "the queued computer-only turns were not served")
-        assert all(paused(store, g) for g in bulk), "each then paused: nobody reads them"
+        wait_until(lambda: len(decided(store)) == 105, "the worker did not decide every queued turn")
+        order = decided(store)
+        # the API again: its deadline sweep applies the stored decisions
+        api, base = start_gunicorn(private_redis_url, env=env)
+        with running(api):
+            wait_until(lambda: all(version(store, g) == 2 for g in people), "a person's opponent never bid")
+            wait_until(
+                lambda: all(version(store, g) == 2 for g in bulk), "the queued computer-only turns were not applied"
+            )
+            wait_until(lambda: all(paused(store, g) for g in bulk), "each then pauses: nobody reads them")
         assert store.llen("ai.bulk.basic") == 0 and store.llen("ai.basic") == 0
-    # When each game's last commit happened, read at one instant: its key's TTL was refreshed then (a
-    # first-come-first-served queue would serve all 100 first; a rotating order, one between people's turns).
-    pipe = store.pipeline(transaction=False)
-    for game_id in [*people, *bulk]:
-        pipe.pttl(f"game:{{{game_id}}}")
-    ttls = pipe.execute()
-    last_person, first_bulk = max(ttls[: len(people)]), min(ttls[len(people) :])
-    served_before = sum(ttl <= last_person for ttl in ttls[len(people) :])
-    assert last_person < first_bulk, f"{served_before} queued computer-only turns were served before a person's"
+    # The worker's own order (one process, one decision at a time): a first-come-first-served queue would decide
+    # all 100 first; a rotating order, one between people's turns.
+    served = [game_id for _, game_id in sorted(order)]
+    last_person = max(served.index(game_id) for game_id in people)
+    served_before = sum(game_id in bulk for game_id in served[:last_person])
+    assert served_before == 0, f"{served_before} queued computer-only turns were decided before a person's"
+
+
+def decided(store: redis.Redis) -> list[tuple[str, str]]:
+    """(when it was decided, game id) of every decision stored in the result backend."""
+    found = []
+    for key in store.scan_iter("celery-task-meta-*", count=1000):
+        meta = json.loads(store.get(key) or "null")
+        if meta and meta.get("status") == "SUCCESS":
+            found.append((meta["date_done"], meta["result"]["game_id"]))
+    return found
 
 
 def test_a_paused_computer_only_game_resumes_when_read_and_an_open_stream_keeps_one_going(gunicorn_factory, ai_worker):
@@ -165,6 +188,8 @@ def test_nothing_is_lost_across_a_restart_of_the_api_and_of_the_worker(private_r
         rng = random.Random(5)
         play(current["base"], person, token, rng, moves=3)
         wait_until(lambda: paused(store, unread), "the unread game never paused")
+        # at its first move, or before it if its paced first turn went out after its watched mark lapsed
+        paused_at = version(store, unread)
 
         stop(api)  # the API restarts: in-flight results are heard by nobody, the sweep recovers them
         api, current["base"] = start_gunicorn(private_redis_url, env=env)
@@ -174,7 +199,8 @@ def test_nothing_is_lost_across_a_restart_of_the_api_and_of_the_worker(private_r
         os.killpg(worker.pid, signal.SIGKILL)  # the worker dies, holding whatever it had taken
         worker.wait()
         worker = start_worker(private_redis_url, queues=level_queues("basic"))
-        assert version(store, unread) == 2, "paused after its first move, through both restarts"
+        still = version(store, unread)
+        assert still == paused_at, f"paused at version {paused_at}, it moved on to {still} through the restarts"
         followers[unread] = Follower(lambda: current["base"], unread)  # its reads resume it, and keep it going
         followers[unread].start()
         play(current["base"], person, token, rng, moves=None)  # to the end
