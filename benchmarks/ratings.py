@@ -31,10 +31,10 @@ apart wherever the tournament's interval excludes 0; judged against the plain an
 differences (whole games carry bags, so the bag-adjusted one is the like-for-like comparison).  Beside it
 ``head_to_head``: for every two players, the games they played on opposite teams, the share the first won
 and its Wilson 95 % interval, and the same check on it (the tournament's winner wins more than half, the
-interval clear of 50 %).  A rating's sigma does not fall much below 1.6 however many games are played: the
-model adds ``tau`` (25/300) to it each game, since a person's skill changes, so the rating intervals stay
-about ±3.1 wide and two players 6 apart in mu are needed for them to be apart; the head-to-head share has
-no such floor.
+interval clear of 50 %).  A rating's sigma stays at 1.6–1.8 however many games are played (the
+runs of docs/ai.md): the model adds ``tau`` (25/300) to it each game, since a person's skill changes, so two
+players' 95 % intervals are apart only when their mu differ by about 6.5–7; the head-to-head share has no
+such floor.
 
 ``--games-out FILE`` writes every game's result (JSON lines); ``--from-games FILE`` rates such a file again
 without playing (the same ``--games``, ``--seed`` and rules), which gives the same figures.
