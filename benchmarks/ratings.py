@@ -31,10 +31,9 @@ apart wherever the tournament's interval excludes 0; judged against the plain an
 differences (whole games carry bags, so the bag-adjusted one is the like-for-like comparison).  Beside it
 ``head_to_head``: for every two players, the games they played on opposite teams, the share the first won
 and its Wilson 95 % interval, and the same check on it (the tournament's winner wins more than half, the
-interval clear of 50 %).  A rating's sigma stays at 1.6–1.8 however many games are played (the
-runs of docs/ai.md): the model adds ``tau`` (25/300) to it each game, since a person's skill changes, so two
-players' 95 % intervals are apart only when their mu differ by about 6.5–7; the head-to-head share has no
-such floor.
+interval clear of 50 %).  The levels are rated as the service rates them, without drift (their play never
+changes, :mod:`services.ratings.model`), so their sigma keeps falling with games; the example bot, a bot like any
+other, takes the drift, so its sigma stays near 1.7 however many games it plays.
 
 ``--games-out FILE`` writes every game's result (JSON lines); ``--from-games FILE`` rates such a file again
 without playing (the same ``--games``, ``--seed`` and rules), which gives the same figures.
@@ -141,7 +140,15 @@ def api_view(seat_view: dict[str, Any], seating: Seating, move_no: int) -> dict[
     """The engine's seat view with the fields the API adds to it (``services.api.games.rendering.game_view``):
     what a bot on the runner reads, as ``GameView.from_dict`` of the API's body."""
     seats = [
-        {"seat": i, "type": "human" if p == BOT else "ai", "level": None if p == BOT else p, "claimable": False}
+        {
+            "seat": i,
+            "type": "human" if p == BOT else "ai",
+            "level": None if p == BOT else p,
+            "claimable": False,
+            "player": {"id": BOT, "name": BOT, "kind": "bot"}
+            if p == BOT
+            else {"id": f"computer-{p}", "name": p, "kind": "computer"},
+        }
         for i, p in enumerate(seating)
     ]
     return seat_view | {
@@ -231,7 +238,8 @@ def rate_games(board: str, games: Sequence[dict[str, Any]]) -> dict[str, Rating]
     for game in games:
         seating = game["seating"]
         side_places = places(board, game["scores"], game["winner"] or ())
-        new = rate(board, [ratings[p] for p in seating], side_places)
+        steady = [p != BOT for p in seating]  # a computer level takes no drift (services.ratings.model)
+        new = rate(board, [ratings[p] for p in seating], side_places, steady)
         ratings.update(zip(seating, new, strict=True))
     return ratings
 
@@ -419,7 +427,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "bot": args.bot,
         "seed": args.seed,
         "workers": args.workers,
-        "model": "services.ratings.model: openskill BradleyTerryFull, mu 25, sigma 25/3; display 1500 + 40 (mu - 3 sigma)",
+        "model": "services.ratings.model: openskill BradleyTerryFull, mu 25, sigma 25/3, drift 25/300 for the bot and none for the levels; display 1500 + 40 (mu - 3 sigma)",
         "players": player_figures(ratings, games),
         "order": order_of(ratings),
         "order_at_half": order_of(rate_games(board, games[: len(games) // 2])),
