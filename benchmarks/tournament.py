@@ -106,13 +106,18 @@ DEFAULT_ROUND_CAP = 200  # a game to 500 takes ~10–25 rounds; this only stops 
 SEED_STRIDE = 1_000_003  # deal/game seeds: seed * SEED_STRIDE + i
 
 
+Decider = Callable[[dict[str, Any], str, int], dict[str, Any]]  # (seat view, player, seed) -> a level's decision
+
+
 def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Callable[[int], int],
-         max_rounds: int) -> Played:  # fmt: skip
+         max_rounds: int, decider: Decider = decide) -> Played:  # fmt: skip
     """Play ``new_game(rules, game_seed)`` with ``levels`` per seat until the
     game ends or ``max_rounds`` rounds are finished (1: a single round).
 
     Each decision renders the seat's view once, finished rounds left out (the
-    AI never reads them; the API does not send them)."""
+    AI never reads them; the API does not send them).  ``decider`` answers
+    each turn in the levels' decision form (``services.ai_worker.decide`` by
+    default; benchmarks.ratings also seats a bot through it)."""
     state = new_game(rules, seed=game_seed)
     move_no = 0
     offered = [0, 0, 0, 0]
@@ -121,7 +126,7 @@ def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Ca
         seat_view = view(state, seat, history=False)
         if state.phase == "bidding" and seat_view["hand"] is None:
             offered[seat] += 1
-        decision = decide(seat_view, levels[seat], seed_of_move(move_no))
+        decision = decider(seat_view, levels[seat], seed_of_move(move_no))
         state = apply(state, seat, move_of(decision, rules.deck))
         move_no += 1
     rounds = tuple(round_facts(rules, i + 1, record) for i, record in enumerate(state.history))

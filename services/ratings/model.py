@@ -10,12 +10,17 @@ uncertainty ``sigma`` that takes teams and any number of sides, so one model rat
 A game with a winner ranks the winning side first and the others by final score; sides with equal scores
 share a place (a tie).  Players are ranked by :func:`ordinal` (``mu − 3·sigma``, a 99.7 % lower bound of
 their skill): a new player starts at 0 and climbs as the model grows sure of them, so a lucky first game does
-not top a leaderboard.  The shown rating is :func:`display`, the ordinal on a familiar scale (1500 + 40 ×
+not top a leaderboard.
+
+**Drift**: before each game a person's or a bot's uncertainty grows a little (openskill's ``tau``, 25/300), since
+their skill changes and a rating must keep following it; a computer level's does not (``steady``): a level's play
+never changes, so its rating converges on its strength instead of hovering within a drift-sized band.  The shown rating is :func:`display`, the ordinal on a familiar scale (1500 + 40 ×
 ordinal: a new player shows 1500), so what is shown orders players as the leaderboards do.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,9 +31,10 @@ PARTNERSHIP_TEAMS = ((0, 2), (1, 3))
 MU = 25.0
 SIGMA = MU / 3
 Z = 3.0  # the ordinal's width in sigmas: ranked by a 99.7 % lower bound
+TAU = MU / 300  # the drift added to a changing player's sigma before each game (openskill's default)
 DISPLAY_BASE, DISPLAY_SCALE = 1500, 40
 
-_MODEL = BradleyTerryFull(mu=MU, sigma=SIGMA)
+_MODEL = BradleyTerryFull(mu=MU, sigma=SIGMA, tau=0.0)  # the drift is added here, per player (see module doc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +80,16 @@ def places(board: str, scores: Sequence[int], winner: Sequence[int]) -> list[int
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
-def rate(board: str, ratings: Sequence[Rating], side_places: Sequence[int]) -> list[Rating]:
-    """The four seats' new ratings after a game: ``ratings`` by seat, ``side_places`` by side (:func:`places`)."""
+def rate(
+    board: str, ratings: Sequence[Rating], side_places: Sequence[int], steady: Sequence[bool] = (False,) * 4
+) -> list[Rating]:
+    """The four seats' new ratings after a game: ``ratings`` by seat, ``side_places`` by side (:func:`places`);
+    ``steady`` by seat: a computer level, whose rating takes no drift (see the module doc)."""
     sides = _sides(board)
-    if len(ratings) != 4 or len(side_places) != len(sides):
-        raise ValueError("four seats' ratings and a place for each side")
-    teams = [[_MODEL.create_rating([ratings[s].mu, ratings[s].sigma]) for s in side] for side in sides]
+    if len(ratings) != 4 or len(side_places) != len(sides) or len(steady) != 4:
+        raise ValueError("four seats' ratings, a place for each side and whether each seat is steady")
+    sigmas = [r.sigma if steady[s] else math.hypot(r.sigma, TAU) for s, r in enumerate(ratings)]
+    teams = [[_MODEL.create_rating([ratings[s].mu, sigmas[s]]) for s in side] for side in sides]
     rated = _MODEL.rate(teams, ranks=[float(p) for p in side_places])
     new = list(ratings)
     for side, team in zip(sides, rated, strict=True):

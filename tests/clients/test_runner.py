@@ -4,6 +4,8 @@ a match deals each deal twice, sides swapped, without showing the bot any other 
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from spades_client import GameView, Runner, SpadesClient, moves
 from spades_client.match import BOT, run_match
 from testkit import level_bots
+from tests.api.helpers import holds_within
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes
 
@@ -148,3 +151,20 @@ def test_the_runner_plays_a_house_rules_game_with_blind_nil_and_the_nil_exchange
     for record in final.history:  # seat 0 bid blind nil each round, and the partners exchanged two cards
         assert record.blind is not None and record.blind[0] and record.bids[0] == 0
         assert record.passes is not None and [len(record.passes[s]) for s in (0, 2)] == [2, 2]
+
+
+def test_spades_bot_play_with_a_player_token_plays_as_that_bot_player(bots_server, ai_worker):
+    from spades_client.cli import main
+
+    created = SpadesClient(bots_server).create_player(f"Runner {uuid.uuid4().hex[:6]}", kind="bot")
+    argv = ["play", "--api", bots_server, "--bot", "examples/bot.py:choose", "--games", "1", "--against", "easy",
+            "--rules", json.dumps(QUICK_GAME), "--player-token", created.token]  # fmt: skip
+    assert main(argv) == 0
+    me = created.player.id
+    reader = SpadesClient(bots_server)
+    assert holds_within(lambda: reader.list_player_games(me).games, 60), "the game never reached the player's list"
+    games = reader.list_player_games(me).games
+    assert len(games) == 1 and games[0].seat == 0
+    assert games[0].rated and games[0].rating_after is not None  # a bot alone against computers is rated
+    record = reader.get_game_record(games[0].game_id)
+    assert record.seats[0].player_id == me

@@ -169,10 +169,15 @@ def test_a_finished_game_gone_from_the_live_store_is_read_from_the_records(new_p
     )
     page.reload()
     done_list = page.locator("[data-testid=finished-games]")
-    expect(done_list.locator("a")).to_have_text(re.compile(r"^South · (won|lost) -?\d+–-?\d+$"), timeout=LONG)
-    done_list.locator("a").click()
+    game_link = done_list.locator("a:not(.replay-link)")
+    expect(game_link).to_have_text(re.compile(r"^South · (won|lost) -?\d+–-?\d+$"), timeout=LONG)
+    replay = done_list.locator("a.replay-link")  # the records hold it: it can be replayed
+    expect(replay).to_have_attribute("href", f"/play#/replay/{over}?seat=0")
+    game_link.click()
     record = page.locator("[data-testid=record]")
     expect(record).to_be_visible(timeout=LONG)
     expect(record.locator("[data-testid=record-result]")).to_contain_text(re.compile("(Your team wins|Opponents win)"))
     expect(record.locator("[data-testid=score-history] tbody tr").first).to_be_visible()
+    record.locator("[data-testid=record-replay]").click()
+    expect(page.locator("[data-testid=replay-table]")).to_have_attribute("data-step", "0", timeout=LONG)
     assert page.js_errors == []

@@ -2,11 +2,16 @@
 
     spades-bot play  --api URL --bot my_bot:choose --game GAME_ID [--seat N]
     spades-bot play  --api URL --bot my_bot:choose --games 10 --against normal [--parallel 4]
+    spades-bot play  ... --player-token spt_...   (or SPADES_PLAYER_TOKEN: the bot's seat is that player's)
     spades-bot match --api URL --bot my_bot:choose --level normal --deals 200 [--seed 1] [--json]
 
 ``--bot`` names the bot function, ``module:function`` (imported) or ``path/to/file.py:function``: it takes
 a seat's view (:class:`spades_client.models.GameView`) and returns a move.  Ctrl-C once: no new game is
 started and the games in play are finished; twice: stop at once.
+
+With a player token (``POST /v1/players`` with ``kind: bot`` made it), the seat the bot claims or creates is
+its player's, so its games count for that player's stats and, where the server rates them (a bot alone against
+computers, or a public table with a clock), its rating.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import importlib
 import importlib.util
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -64,6 +70,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         sub.add_argument("--parallel", type=int, default=4, help="games played at once")
     play.add_argument("--game", help="claim a seat of this game (the first claimable one, or --seat)")
     play.add_argument("--seat", type=int, help="the seat to claim in --game")
+    play.add_argument(
+        "--player-token",
+        default=os.environ.get("SPADES_PLAYER_TOKEN"),
+        help="play as this player (default: $SPADES_PLAYER_TOKEN); with --seats 2 only seat 0 is the player's",
+    )
     play.add_argument("--games", type=int, default=1, help="without --game: create this many games")
     play.add_argument("--against", default="normal", help="without --game: the level of the other seats")
     play.add_argument("--seats", type=int, choices=(1, 2), default=1, help="bot seats per created game (2: partners)")
@@ -91,6 +102,8 @@ def play(args: argparse.Namespace, runner: Runner) -> int:
         {"type": "human"} if seat in bot_seats(args.seats) else {"type": "ai", "level": args.against}
         for seat in range(4)
     ]
+    if args.player_token:
+        seats[0]["player"] = True  # a player holds one seat of a game
     finals = runner.run_all([lambda: runner.create_and_play(seats, args.rules)] * args.games)
     done = [f for f in finals if f is not None]
     won = sum(1 for f in done if f.winner and f.winner[0] in bot_seats(args.seats))
@@ -102,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
-    client = SpadesClient(args.api)
+    client = SpadesClient(args.api, player_token=getattr(args, "player_token", None))
     runner = Runner(client, load_bot(args.bot), args.parallel)
 
     def stop_gently(signum: int, frame: Any) -> None:

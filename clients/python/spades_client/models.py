@@ -9,6 +9,7 @@ knows it.  ``raw`` keeps the body as received.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -28,8 +29,7 @@ class Body:
 
     @classmethod
     def from_dict(cls: type[Model], data: dict[str, Any]) -> Model:
-        hints = typing.get_type_hints(cls)
-        known = {f.name for f in dataclasses.fields(cls) if f.name not in ("extra", "raw")}
+        hints, known = _fields_of(cls)
         values = {name: _convert(hints[name], data[name]) for name in known if name in data}
         extra = {k: v for k, v in data.items() if k not in known}
         return cls(**values, extra=extra, raw=data)
@@ -37,6 +37,15 @@ class Body:
     def to_dict(self) -> dict[str, Any]:
         """The body as received (with anything this client does not model)."""
         return self.raw
+
+
+@functools.cache
+def _fields_of(cls: type[Body]) -> tuple[dict[str, Any], frozenset[str]]:
+    """A model's resolved type hints and its modelled fields, worked out once per class: resolving the
+    string annotations (``typing.get_type_hints``) costs about a millisecond a class, and one view holds
+    dozens of nested models."""
+    known = frozenset(f.name for f in dataclasses.fields(cls) if f.name not in ("extra", "raw"))
+    return typing.get_type_hints(cls), known
 
 
 def _convert(hint: Any, value: Any) -> Any:

@@ -1,5 +1,6 @@
 // The public /v1 contract (openapi.yaml), and nothing else: every server call the client makes
-// goes through `request` here. A seat's token travels only in the Authorization header.
+// goes through `request` here. A seat's token travels only in the Authorization header, a player's
+// token (identity.js) only in the Player-Token header.
 
 export class ApiProblem extends Error {
   /** An application/problem+json answer (or a network failure: status 0, code "network"). */
@@ -39,9 +40,10 @@ async function problemOf(response) {
 }
 
 /** One call. Resolves to {body, etag, status}; rejects with ApiProblem. */
-export async function request(method, path, { token = null, body, headers = {}, signal } = {}) {
+export async function request(method, path, { token = null, playerToken = null, body, headers = {}, signal } = {}) {
   const sent = { Accept: "application/json, application/problem+json", ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
+  if (playerToken) sent["Player-Token"] = playerToken;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await send(path, {
     method,
@@ -79,15 +81,17 @@ export function moveRoute(move) {
 }
 
 const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
+const player = (id) => `/v1/players/${encodeURIComponent(id)}`;
 
 export const api = {
   rules: () => request("GET", "/v1/rules").then((r) => r.body),
   levels: () => request("GET", "/v1/levels").then((r) => r.body),
-  createGame: (spec) => request("POST", "/v1/games", { body: spec }).then((r) => r.body),
+  /** A new game; with `playerToken` the seat marked `player: true` is that player's. */
+  createGame: (spec, playerToken = null) => request("POST", "/v1/games", { body: spec, playerToken }).then((r) => r.body),
   getGame: (id, token) => request("GET", game(id), { token }).then((r) => r.body),
   /** A finished game's record, kept after the live game is gone (404 for none, 409 while it is played). */
   getRecord: (id) => request("GET", `${game(id)}/record`).then((r) => r.body),
-  claimSeat: (id, seat) => request("POST", `${game(id)}/seats/${seat}/claim`, { body: {} }).then((r) => r.body),
+  claimSeat: (id, seat, playerToken = null) => request("POST", `${game(id)}/seats/${seat}/claim`, { body: {}, playerToken }).then((r) => r.body),
   leaveSeat: (id, seat, token) =>
     request("POST", `${game(id)}/seats/${seat}/leave`, { token, body: {} }).then((r) => r.body),
   /**
@@ -107,7 +111,7 @@ export const api = {
   backToSeat: (id, seat, token) => request("POST", `${game(id)}/seats/${seat}/back`, { token, body: {} }).then((r) => r.body),
   sendMessage: (id, token, code) => request("POST", `${game(id)}/messages`, { token, body: { code } }).then((r) => r.body),
   /** At game over: {game_id, seat, token, state} of the next game (the first opt-in creates it). */
-  rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token, body: {} }).then((r) => r.body),
+  rematch: (id, token, playerToken = null) => request("POST", `${game(id)}/rematch`, { token, playerToken, body: {} }).then((r) => r.body),
   rejoinCode: (id, seat, token) => request("POST", `${game(id)}/seats/${seat}/rejoin-code`, { token, body: {} }).then((r) => r.body),
   revokeRejoinCode: (id, seat, token) => request("DELETE", `${game(id)}/seats/${seat}/rejoin-code`, { token }).then((r) => r.body),
   /** A rejoin code redeemed: a new token for its seat ({seat, token, …}); the old token stops working. */
@@ -119,11 +123,25 @@ export const api = {
   /** The lobby stream (SSE) of table changes after `after` (see `openStream`): the Response, to read. */
   tablesStream: (after, resumed, signal) => openStream("/v1/tables/stream", { after, resumed, signal }),
   /** {rules, clock, max_wait_seconds, fill_level} -> 202 {match_id, secret, status, expires_ms, server_time_ms}. */
-  startMatch: (body) => request("POST", "/v1/matches", { body }).then((r) => r.body),
+  startMatch: (body, playerToken = null) => request("POST", "/v1/matches", { body, playerToken }).then((r) => r.body),
   /** A match request's state, waiting up to `wait` s for a change (bearer: its secret). */
   match: (id, secret, wait, signal) =>
     request("GET", `/v1/matches/${encodeURIComponent(id)}${wait ? `?wait=${wait}` : ""}`, { token: secret, signal }).then((r) => r.body),
   cancelMatch: (id, secret) => request("DELETE", `/v1/matches/${encodeURIComponent(id)}`, { token: secret }).then((r) => r.body),
+
+  // ---- players: a name that lasts, ratings, history, leaderboards
+  /** {name, kind} -> 201 {player, token}: the token is shown once (identity.js keeps it). */
+  createPlayer: (name, kind = "person") => request("POST", "/v1/players", { body: { name, kind } }).then((r) => r.body),
+  /** The player the token belongs to (401 player_token_invalid once it is revoked or deleted). */
+  me: (playerToken) => request("GET", "/v1/players/me", { playerToken }).then((r) => r.body),
+  rename: (playerToken, name) => request("PATCH", "/v1/players/me", { playerToken, body: { name } }).then((r) => r.body),
+  /** Anyone's public player: {id, kind, name, created_at, ratings, stats}. */
+  getPlayer: (id) => request("GET", player(id)).then((r) => r.body),
+  /** A page of a player's games, newest first: {games, next}. */
+  playerGames: (id, query = {}) => request("GET", `${player(id)}/games${queryString(query)}`).then((r) => r.body),
+  /** {board, kind, top, me?}; `me` (the viewer's own rank) when a player token is sent. */
+  leaderboard: (board, query = {}, playerToken = null) =>
+    request("GET", `/v1/leaderboards/${encodeURIComponent(board)}${queryString(query)}`, { playerToken }).then((r) => r.body),
 };
 
 function queryString(query) {

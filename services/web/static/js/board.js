@@ -4,6 +4,7 @@
 
 import { fill } from "./dom.js";
 import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
+import { ratingsBox, watchRatings } from "./gameratings.js";
 import { hintsAllowed } from "./hint.js";
 import { showToast } from "./messages.js";
 import { lobbyUrl, navigate } from "./router.js";
@@ -19,6 +20,7 @@ export function drawGame(game) {
   const active = document.activeElement;
   const focusKey = game.focusNext || (active && game.root.contains(active) && active.dataset ? active.dataset.focusKey : null);
   game.focusNext = null;
+  watchRatings(game); // at the end: each player's rating change, once the server has rated the game
   const canMove = !game.derived && !game.pending && Boolean(game.token);
   const onReview = game.token ? (round) => game.review(round) : null;
   const table = renderTable(view, {
@@ -41,7 +43,7 @@ export function drawGame(game) {
     lastTrickOpen: game.lastTrickOpen,
     focusKey,
     onCopy: copy,
-    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview, extra: rematchBox(game) }) : null,
+    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
     people: peopleUi(game),
     statusExtras: statusExtras(game),
   });

@@ -4,7 +4,7 @@
 import { cardName, isJoker, rankLabel, SUITS, suitOf } from "./cards.js";
 import { h } from "./dom.js";
 import { bubble, connectionDot, seatLine } from "./seatextras.js";
-import { positionOf, seatName } from "./seating.js";
+import { playerOf, positionOf, seatName } from "./seating.js";
 
 /** A face-up card; a button when `onPlay` is given (see hand.js). */
 export function cardFace(code, { extraClass = "", label = null, attrs = null, highDeuce = false } = {}) {
@@ -75,18 +75,19 @@ export function seatPanel(view, seat, turn, people = null) {
   const isTurn = turn === seat;
   const mine = seat === view.you;
   const away = people ? people.away(seat) : false;
+  const player = view.seats[seat].type === "human" ? playerOf(view, seat) : null;
   return h(
     "div",
     {
       class: `seat seat-${positionOf(view, seat)}${isTurn ? " is-turn" : ""}${mine ? " is-you" : ""}${away ? " is-away" : ""}`,
       role: "group",
-      "aria-label": seatName(seat),
+      "aria-label": player ? `${seatName(seat)}, ${player.name}` : seatName(seat),
       dataset: { seat: String(seat), testid: `seat-${seat}` },
     },
     h(
       "div.seat-head",
       {},
-      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine ? h("span.seat-you", {}, " (you)") : null),
+      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine && !view.notYou ? h("span.seat-you", {}, " (you)") : null),
       view.dealer === seat ? dealerChip() : null,
       isTurn ? h("span.turn-chip", {}, { bidding: "bidding", passing: "passing" }[view.phase] || "to play") : null,
     ),

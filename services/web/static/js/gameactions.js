@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { confirmLeave } from "./gamebar.js";
 import { describeHint, fetchHint } from "./hint.js";
+import { withPlayer } from "./identity.js";
 import { clearMessage, describeProblem, showMessage, showProblem, showToast } from "./messages.js";
 import { messageCodes } from "./news.js";
 import { pickMessage } from "./quickmsg.js";
@@ -142,7 +143,7 @@ export const actions = {
     this.rematchPending = true;
     this.render();
     try {
-      const next = await api.rematch(this.gameId, this.token);
+      const next = await withPlayer((playerToken) => api.rematch(this.gameId, this.token, playerToken));
       keepSeat(next.game_id, next.seat, next.token);
       navigate(gameUrl(next.game_id));
     } catch (problem) {

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { gameUrl, lobbyUrl, navigate } from "./router.js";
+import { withPlayer } from "./identity.js";
 import { keepSeat } from "./seats.js";
 import { seatKind, seatName } from "./seating.js";
 
@@ -43,7 +44,7 @@ export async function renderInvite(root, gameId, seat) {
 async function claim(button, gameId, seat) {
   button.disabled = true;
   try {
-    const claimed = await api.claimSeat(gameId, seat);
+    const claimed = await withPlayer((playerToken) => api.claimSeat(gameId, seat, playerToken));
     keepSeat(gameId, claimed.seat, claimed.token);
     navigate(gameUrl(gameId));
   } catch (problem) {

@@ -6,10 +6,11 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { loadLevels } from "./levels.js";
+import { identityStrip, withPlayer } from "./identity.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, plainError, readForm, showError } from "./newgame.js";
 import { fetchRecord, recordView } from "./record.js";
-import { gameUrl, lobbyUrl, navigate } from "./router.js";
+import { followLink, gameUrl, lobbyUrl, navigate, replayUrl } from "./router.js";
 import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
 import { seatName, sideOf } from "./seating.js";
 import { playPeople, playTabs } from "./playpeople.js";
@@ -60,14 +61,21 @@ async function startNow(button, section) {
   localStorage.setItem(LEVEL_KEY, level);
   button.disabled = true;
   try {
-    const seats = [{ type: "human" }, ...[1, 2, 3].map(() => ({ type: "ai", level }))];
-    const created = await api.createGame({ rules: { preset: "partnership" }, seats, options: { hints: true } });
+    const created = await withPlayer((playerToken) => {
+      const seats = [asPlayer({ type: "human" }, playerToken), ...[1, 2, 3].map(() => ({ type: "ai", level }))];
+      return api.createGame({ rules: { preset: "partnership" }, seats, options: { hints: true } }, playerToken);
+    });
     keepSeat(created.game_id, 0, created.seats[0].token);
     navigate(gameUrl(created.game_id));
   } catch (problem) {
     section.querySelector("#play-now-error").textContent = describeProblem(problem);
     button.disabled = false;
   }
+}
+
+/** The person's own seat, bound to their player when they have a name. */
+function asPlayer(seat, playerToken) {
+  return playerToken ? { ...seat, player: true } : seat;
 }
 
 async function createGame(form) {
@@ -81,7 +89,10 @@ async function createGame(form) {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    const created = await api.createGame({ ...spec, options: { hints, ...readTableOptions(form) } });
+    const created = await withPlayer((playerToken) => {
+      const seats = spec.seats.map((s, i) => (i === you ? asPlayer(s, playerToken) : s));
+      return api.createGame({ ...spec, seats, options: { hints, ...readTableOptions(form) } }, you >= 0 ? playerToken : null);
+    });
     clearErrors(form);
     if (you >= 0) keepSeat(created.game_id, you, created.seats[you].token);
     navigate(gameUrl(created.game_id));
@@ -150,6 +161,7 @@ function heldPanel() {
         if (record && record.outcome === "finished") {
           markFinished(g.gameId);
           fill(item.firstChild, outcome(recordView(record, g.seat), g.seat));
+          if (record.rounds.length) item.append(" ", h("a.replay-link", { href: replayUrl(g.gameId, g.seat), onclick: followLink, "aria-label": `Replay, ${seatName(g.seat)} · game ${g.gameId.slice(0, 6)}` }, "Replay"));
           if (item.parentElement !== done) done.append(item);
         } else {
           forgetSeat(g.gameId); // expired, never recorded
@@ -217,7 +229,7 @@ async function buildLobby(root, lobby) {
     h(
       "div.lobby",
       {},
-      h("div.lobby-main", {}, playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
+      h("div.lobby-main", {}, identityStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
       h(
         "aside.panel.lobby-side",
         { "aria-label": "Your games and invites" },

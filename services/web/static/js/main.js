@@ -1,13 +1,18 @@
 // /play: the lobby, an invite, or a game, by the page's address
 // (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite, #rejoin=<game>.<code> to take
-// your seat from another device; never a token).
+// your seat from another device; never a token), or a page of players in the fragment
+// (#/players/<id>, #/replay/<game>, #/leaderboards).
 
 import { attentionChanged, attentionFields } from "./attention.js";
 import { fill, h } from "./dom.js";
 import { Game } from "./game.js";
 import { renderInvite } from "./invite.js";
 import { renderLobby } from "./lobby.js";
-import { lobbyUrl, navigate, onRoute } from "./router.js";
+import { renderLeaderboards } from "./leaderboards.js";
+import { renderProfile } from "./profile.js";
+import { renderReplay } from "./replay.js";
+import { fragmentPage, lobbyUrl, navigate, onRoute } from "./router.js";
+import { identityFields } from "./identity.js";
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
 import { clearMessage, describeProblem, showMessage } from "./messages.js";
@@ -26,6 +31,7 @@ function settingsForm(settings) {
     "form.settings",
     {},
     h("h2.panel-title", {}, "Settings"),
+    identityFields(),
     select("background", "Table background", BACKGROUNDS, settings.background),
     select("cardBack", "Card back colour", CARD_BACKS, settings.cardBack),
     select("pace", "Computer speed", PACES, settings.pace),
@@ -61,6 +67,15 @@ function route() {
   clearMessage(); // a message belongs to the page it was shown on
   const rejoin = parseRejoin(location.hash);
   if (rejoin) return rejoinSeat(root, rejoin);
+  const page = fragmentPage(location.hash);
+  document.body.dataset.page = page ? page.page : gameId ? "game" : "lobby";
+  if (page) {
+    window.scrollTo(0, 0);
+    if (page.page === "player") current = renderProfile(root, page.id);
+    else if (page.page === "replay") current = renderReplay(root, page.gameId, page.seat);
+    else current = renderLeaderboards(root, page.board, page.kind);
+    return current;
+  }
   if (!gameId) {
     current = renderLobby(root); // {stop()}: the open tables' stream and a quick match's wait
     return current;

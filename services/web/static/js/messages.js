@@ -43,6 +43,11 @@ const CODES = {
   invalid_rejoin_code: "That rejoin code doesn't work: it may be mistyped, used, or replaced by a newer one.",
   rejoin_rate_limited: "Too many wrong rejoin codes from here: wait a minute and try again.",
   game_in_play: "The game isn't over yet.",
+  player_seated: "Your name already holds a seat at this table: one seat per player.",
+  player_token_invalid: "This browser's name is no longer known to the server.",
+  player_not_found: "No such player: the name may have been deleted.",
+  name_taken: "Someone already plays under that name: try another.",
+  player_create_rate_limited: "Too many new names from here just now: try again in a minute.",
 };
 
 /** A readable sentence for an ApiProblem (or any error). */

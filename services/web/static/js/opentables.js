@@ -7,6 +7,7 @@ import { fill, h } from "./dom.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { presetName } from "./newgame.js";
 import { gameUrl, navigate } from "./router.js";
+import { withPlayer } from "./identity.js";
 import { keepSeat } from "./seats.js";
 import { seatName } from "./seating.js";
 import { followTables } from "./tablefeed.js";
@@ -80,7 +81,7 @@ async function sit(button, item, seat) {
   const order = [seat, ...item.freeSeats.filter((s) => s !== seat)];
   for (const s of order) {
     try {
-      const claimed = await api.claimSeat(item.gameId, s);
+      const claimed = await withPlayer((playerToken) => api.claimSeat(item.gameId, s, playerToken));
       keepSeat(item.gameId, claimed.seat, claimed.token);
       navigate(gameUrl(item.gameId));
       return;

@@ -9,6 +9,7 @@ import { msLeft, serverNow, timeBase, timeControls, controlWords } from "./clock
 import { tickCountdown } from "./clockface.js";
 import { openDialog } from "./dialog.js";
 import { fill, h, pause } from "./dom.js";
+import { withPlayer } from "./identity.js";
 import { describeProblem, showMessage } from "./messages.js";
 import { presetName } from "./newgame.js";
 import { gameUrl, navigate } from "./router.js";
@@ -72,7 +73,7 @@ export function startMatch(form, wanted) {
   button.disabled = true;
   let left = false; // the lobby was left before the server answered: the request waits for its return
   const handle = { stop: () => (left = true) };
-  api.startMatch(wanted).then(
+  withPlayer((playerToken) => api.startMatch(wanted, playerToken)).then(
     (match) => {
       button.disabled = false;
       sessionStorage.setItem(KEY, JSON.stringify({ match_id: match.match_id, secret: match.secret, expires_ms: match.expires_ms, wanted }));

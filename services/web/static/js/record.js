@@ -1,9 +1,10 @@
 // A finished game read from the records (GET /v1/games/{id}/record), once the live game is gone from the
 // server: who won, and the score after each round. The record keeps every round's deal and tricks too;
-// the round review needs the live game, so it is not offered here.
+// the round review needs the live game, so it is not offered here; the replay (replay.js) steps through it.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { followLink, replayUrl } from "./router.js";
 import { renderScoreHistory, winnerText } from "./summary.js";
 
 /** The parts of a game view the summaries read, from a record (`you`: the seat this browser held, or null). */
@@ -40,6 +41,11 @@ export function renderRecord(record, you = null) {
     h("p", { "data-testid": "record-result" }, result.charAt(0).toUpperCase() + result.slice(1)),
     h("p.note", {}, `Played ${new Date(record.created_at).toLocaleString()}; kept in the records.`),
     renderScoreHistory(view),
-    h("a.button", { href: "/play" }, "Back to the lobby"),
+    h(
+      "div.form-actions",
+      {},
+      record.rounds.length ? h("a.button.primary", { href: replayUrl(record.game_id, you), onclick: followLink, dataset: { testid: "record-replay" } }, "Replay the game") : null,
+      h("a.button", { href: "/play" }, "Back to the lobby"),
+    ),
   );
 }

@@ -24,3 +24,49 @@ export function gameUrl(gameId, extra = "") {
   const pace = new URLSearchParams(location.search).get("pace");
   return `/play?game=${encodeURIComponent(gameId)}${extra}${pace === null ? "" : `&pace=${encodeURIComponent(pace)}`}`;
 }
+
+// ---- the pages of players, in the fragment (`/play#/players/<id>`, `#/replay/<game>`, `#/leaderboards`):
+// a server never sees them, and the lobby's address (its ?pace=) stays as it is.
+
+/** A player's profile. */
+export function profileUrl(playerId) {
+  return `${lobbyUrl()}#/players/${encodeURIComponent(playerId)}`;
+}
+
+/** A game's replay, as `seat` saw it (null: every hand). */
+export function replayUrl(gameId, seat = null) {
+  return `${lobbyUrl()}#/replay/${encodeURIComponent(gameId)}${seat === null || seat === undefined ? "" : `?seat=${seat}`}`;
+}
+
+/** The leaderboards, at a board and a kind of player. */
+export function leaderboardsUrl(board = null, kind = null) {
+  const query = kind ? `?kind=${encodeURIComponent(kind)}` : "";
+  return `${lobbyUrl()}#/leaderboards${board ? `/${encodeURIComponent(board)}` : ""}${query}`;
+}
+
+/** The page a fragment names: {page: "player", id} | {page: "replay", gameId, seat} |
+ * {page: "leaderboards", board, kind} | null (pure). */
+export function fragmentPage(hash) {
+  const match = /^#\/([a-z]+)(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash || "");
+  if (!match) return null;
+  const [, page, rest = "", query = ""] = match;
+  const params = new URLSearchParams(query);
+  const id = rest ? decodeURIComponent(rest) : "";
+  if (page === "players" && /^[A-Za-z0-9_-]{1,64}$/.test(id)) return { page: "player", id };
+  if (page === "replay" && /^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+    const seat = params.get("seat");
+    return { page: "replay", gameId: id, seat: seat !== null && /^[0-3]$/.test(seat) ? Number(seat) : null };
+  }
+  if (page === "leaderboards") {
+    const kind = params.get("kind");
+    return { page: "leaderboards", board: id || null, kind: ["person", "bot", "computer"].includes(kind) ? kind : null };
+  }
+  return null;
+}
+
+/** A click on an in-page link: move without a page load (a modified click still opens a tab). */
+export function followLink(event) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(event.currentTarget.getAttribute("href"));
+}

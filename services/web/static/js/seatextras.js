@@ -6,7 +6,7 @@
 import { clockWords, formatClock } from "./clock.js";
 import { h } from "./dom.js";
 import { messageText } from "./news.js";
-import { seatKind } from "./seating.js";
+import { playerOf, seatKind } from "./seating.js";
 
 /**
  * `people` (what board.js gathers for a draw): {clock: parts of the running clock or null,
@@ -57,7 +57,12 @@ export function seatLine(view, seat, people) {
       h("span.away-note", {}, mine ? " the computer plays for you" : " computer plays"),
     );
   }
-  if (people.clock && people.clock.seat === seat) return h("div.seat-kind.timed", {}, clockChip(people.clock, seat));
+  if (people.clock && people.clock.seat === seat) {
+    const named = mine ? null : playerOf(view, seat); // a person's name stays beside their running clock
+    return named && named.kind !== "computer"
+      ? h("div.seat-kind.timed.named", {}, h("span.seat-player", { title: named.name }, named.name), clockChip(people.clock, seat))
+      : h("div.seat-kind.timed", {}, clockChip(people.clock, seat));
+  }
   if (mine && people.timed) {
     const reserve = people.reserve(seat);
     return h("div.seat-kind.timed.idle", { dataset: { testid: `reserve-${seat}` } }, reserve ? `Reserve ${formatClock(reserve)}` : "Clock on");

@@ -28,16 +28,23 @@ export function sideOf(view, seat) {
 export function sideName(view, side) {
   if (!isPartnership(view)) return seatName(side);
   const names = `${seatName(side)} & ${seatName(side + 2)}`;
-  if (view.you === null) return names;
+  if (view.you === null || view.notYou) return names;
   return side === view.you % 2 ? `Your team (${names})` : `Opponents (${names})`;
 }
 
-/** "You", "Computer · pro", "Player", "Open seat". */
+/** The player bound to a seat ({id, name, kind}; a computer's is its level), or null. */
+export function playerOf(view, seat) {
+  const info = view.seats[seat];
+  return info && info.player && info.player.name ? info.player : null;
+}
+
+/** "You", "Computer · pro", "Ada" (a person with a name), "Ada · bot", "Player" (no name), "Open seat". */
 export function seatKind(view, seat) {
   const info = view.seats[seat];
   if (seat === view.you) return "You";
   if (info.type === "ai") return `Computer · ${info.level}${info.claimable ? " (standing in)" : ""}`;
-  if (info.type === "human") return "Player";
+  const player = playerOf(view, seat);
+  if (info.type === "human") return player ? `${player.name}${player.kind === "bot" ? " · bot" : ""}` : "Player";
   return "Open seat";
 }
 

@@ -173,13 +173,15 @@ export function mercyText(rules, scores) {
 }
 
 /** The end of the game, drawn over the table: the score history (each round reviewable) and a new game. */
-/** The final scores; `extra` (the rematch) goes above the "New game" button. */
-export function renderGameOver(view, { onNewGame, onReview, extra = null }) {
+/** The final scores; `ratings` (each player's change) under the winner, `extra` (the rematch) above
+ * the "New game" button. */
+export function renderGameOver(view, { onNewGame, onReview, extra = null, ratings = null }) {
   return h(
     "section.game-over.overlay-panel",
     { "aria-labelledby": "game-over-title", "data-testid": "game-over" },
     h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view).replace(/^./, (c) => c.toUpperCase())),
     mercyEnded(view.rules, view.scores) ? h("p.mercy-note", { "data-testid": "mercy-note" }, mercyText(view.rules, view.scores)) : null,
+    ratings,
     renderScoreHistory(view, { onReview }),
     h(
       "div.end-actions",

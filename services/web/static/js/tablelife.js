@@ -102,4 +102,5 @@ export function stopLife(game) {
   if (game.keptTicker) game.keptTicker.stop();
   clearTimeout(game.bubbleTimer);
   clearInterval(game.rematchWatch);
+  clearTimeout(game.ratingsTimer);
 }

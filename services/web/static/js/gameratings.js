@@ -1,0 +1,109 @@
+// The rating change of each player at the game's end. The server rates a finished game shortly after
+// it ends (its record is written, then rated, within a second or two), so the final scores read the
+// game's record (GET /v1/games/{id}/record) a few times until its `ratings` are there — or it says
+// the game is not rated — and then show each player's rating before, after and the change.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { currentPlayer } from "./identity.js";
+import { followLink, profileUrl } from "./router.js";
+import { playerOf, seatName } from "./seating.js";
+import { signed } from "./tracking.js";
+
+const POLL_MS = 800; // the record is read this often after the end…
+const WATCH_MS = 20_000; // …for at most this long
+
+/** Whether anyone at the table can be rated: a person or a bot with a name. */
+function namedPeople(view) {
+  return view.seats.some((s) => s.player && s.player.kind !== "computer");
+}
+
+/** The seats' rows (pure): [{seat, name, before, after, change, id, mine}] from the record's `ratings`. */
+export function ratingRows(ratings, { players = [], view = null, you = null } = {}) {
+  return [...ratings]
+    .sort((a, b) => a.seat - b.seat)
+    .map((r) => {
+      const player = (players && players[r.seat]) || (view ? playerOf(view, r.seat) : null);
+      return {
+        seat: r.seat,
+        id: r.player_id,
+        name: player ? (player.kind === "computer" ? `Computer · ${player.name}` : player.name) : seatName(r.seat),
+        kind: player ? player.kind : null,
+        before: r.before,
+        after: r.after,
+        change: r.change ?? r.after - r.before,
+        mine: r.seat === you,
+      };
+    });
+}
+
+/** Start reading the record once the game is over (once per game page); `game.render()` shows what comes. */
+export function watchRatings(game) {
+  const view = game.view;
+  if (game.ratings || view.phase !== "game_over" || game.derived) return;
+  if (!namedPeople(view)) {
+    game.ratings = { state: "unnamed" };
+    return;
+  }
+  game.ratings = { state: "waiting" };
+  const until = performance.now() + WATCH_MS;
+  const look = async () => {
+    if (game.stopped) return;
+    let record = null;
+    try {
+      record = await api.getRecord(game.gameId);
+    } catch {
+      record = null; // not written yet (404) or a passing failure: look again
+    }
+    if (game.stopped) return;
+    if (record && Array.isArray(record.ratings) && record.ratings.length) {
+      game.ratings = { state: "done", rows: ratingRows(record.ratings, { players: record.players, view, you: view.you }) };
+    } else if (record && record.rated === false) {
+      game.ratings = { state: "unrated" };
+    } else if (performance.now() < until) {
+      game.ratingsTimer = setTimeout(look, POLL_MS);
+      return;
+    } else {
+      game.ratings = { state: "none" };
+    }
+    game.render();
+  };
+  look();
+}
+
+/** What the final scores say of ratings: the changes, "Updating ratings…", or nothing. */
+export function ratingsBox(game) {
+  const state = game.ratings ? game.ratings.state : null;
+  if (state === "waiting") return h("p.ratings-wait", { role: "status", dataset: { testid: "ratings-wait" } }, "Updating ratings…");
+  if (state === "unrated") return h("p.ratings-note", { dataset: { testid: "ratings-unrated" } }, "This game was not rated.");
+  if (state === "unnamed" && game.view.you !== null && !currentPlayer()) {
+    return h("p.ratings-note", { dataset: { testid: "ratings-unnamed" } }, "Choose a name in the lobby and your games against computers are rated.");
+  }
+  if (state !== "done") return null;
+  return h(
+    "table.rating-changes",
+    { dataset: { testid: "rating-changes" } },
+    h("caption", {}, "Ratings"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Change"))),
+    h(
+      "tbody",
+      {},
+      game.ratings.rows.map((row) =>
+        h(
+          "tr",
+          { class: row.mine ? "mine" : null, dataset: { testid: `rating-change-${row.seat}`, change: String(row.change) } },
+          h(
+            "th",
+            { scope: "row" },
+            h("span.rc-seat", {}, seatName(row.seat)),
+            " ",
+            row.id ? h("a", { href: profileUrl(row.id), onclick: followLink }, row.name) : row.name,
+            row.mine ? h("span.rc-you", {}, " (you)") : null,
+          ),
+          h("td", {}, h("span.rc-before", {}, String(row.before)), h("span.rc-arrow", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, " to "), h("strong", {}, String(row.after))),
+          h("td", { class: `rc-change ${row.change > 0 ? "up" : row.change < 0 ? "down" : "same"}` }, signed(row.change)),
+        ),
+      ),
+    ),
+  );
+}

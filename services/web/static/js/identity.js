@@ -1,0 +1,219 @@
+// A name that lasts: the player this browser plays as (POST /v1/players once, the first time the
+// person wants a name), kept in localStorage as {id, name, kind, token}. The token is sent only in
+// the Player-Token header — on a new game (its "You" seat marked `player: true`), a claimed seat, a
+// quick match and a rematch — so those seats are this player's in the game and in its record.
+// Playing without a name stays possible: nothing here is ever required.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { describeProblem, showMessage } from "./messages.js";
+import { followLink, leaderboardsUrl, profileUrl } from "./router.js";
+
+const KEY = "spades.player";
+export const NAME_MAX = 24; // a display name's length the page lets one type (the server has the last word)
+
+/** {id, name, kind, token} of this browser's player, or null. */
+export function currentPlayer() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(KEY));
+    return stored && typeof stored.id === "string" && typeof stored.token === "string" ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export function playerToken() {
+  const player = currentPlayer();
+  return player ? player.token : null;
+}
+
+function keepPlayer(player, token) {
+  localStorage.setItem(KEY, JSON.stringify({ id: player.id, name: player.name, kind: player.kind, token }));
+  document.dispatchEvent(new CustomEvent("spades:player", { detail: currentPlayer() }));
+}
+
+export function forgetPlayer() {
+  localStorage.removeItem(KEY);
+  document.dispatchEvent(new CustomEvent("spades:player", { detail: null }));
+}
+
+/** A token the server no longer knows (revoked, rotated elsewhere, the player deleted). */
+export function isDeadToken(problem) {
+  return Boolean(problem) && problem.code === "player_token_invalid";
+}
+
+/**
+ * `call(playerToken)` with this browser's player token; when the server no longer knows it, the
+ * player is forgotten (said once) and the call made again without a name, so a game still starts.
+ */
+export async function withPlayer(call) {
+  const token = playerToken();
+  try {
+    return await call(token);
+  } catch (problem) {
+    if (!token || !isDeadToken(problem)) throw problem;
+    forgetPlayer();
+    showMessage("This browser's name is no longer known to the server: you play without one. Choose a name again in the lobby.", "info");
+    return call(null);
+  }
+}
+
+/** Read our player again (a rename on another device; a deleted player forgotten). */
+export async function refreshPlayer() {
+  const held = currentPlayer();
+  if (!held) return null;
+  try {
+    const me = await api.me(held.token);
+    if (me.name !== held.name) keepPlayer(me, held.token);
+    return currentPlayer();
+  } catch (problem) {
+    if (isDeadToken(problem)) forgetPlayer();
+    return currentPlayer();
+  }
+}
+
+/** The server's words for a name it refused, for the box. */
+function nameError(problem) {
+  if (problem.code === "name_taken") return "Someone already plays under that name: try another.";
+  if (problem.errors && problem.errors.length) return `That name can't be used: it ${problem.errors[0].message.replace(/^./, (c) => c.toLowerCase())}`;
+  if (problem.status === 429) return "Too many new names from here just now: try again in a minute.";
+  return describeProblem(problem);
+}
+
+/**
+ * The "Your name" dialog: choose a name (a new player) or change it (rename). Resolves to the
+ * player, or null when closed without one ("Not now": play on without a name).
+ */
+export function askName({ rename = false } = {}) {
+  const held = currentPlayer();
+  const input = h("input", {
+    id: "player-name", type: "text", autocomplete: "nickname", maxlength: String(NAME_MAX), required: true,
+    value: rename && held ? held.name : "", "aria-describedby": "player-name-help player-name-error", dataset: { testid: "player-name" },
+  });
+  const error = h("small.field-error", { id: "player-name-error", role: "alert", dataset: { testid: "player-name-error" } });
+  const save = h("button.primary", { type: "submit", dataset: { testid: "player-name-save" } }, rename ? "Change name" : "Save name");
+  const cancel = h("button", { type: "button", dataset: { testid: "player-name-cancel" } }, rename ? "Cancel" : "Not now");
+  const form = h(
+    "form.name-form",
+    { novalidate: true },
+    h("h2.panel-title", { id: "player-name-title" }, rename ? "Change your name" : "Your name"),
+    h(
+      "p.help", { id: "player-name-help" },
+      rename
+        ? "Your games, stats and rating keep following you under the new name."
+        : "The table shows it, and your games, stats and rating follow it from game to game. No e-mail, no password: this browser keeps it.",
+    ),
+    h("div.field.name-field", {}, h("label", { for: "player-name" }, "Name"), input, error),
+    h("div.modal-buttons", {}, cancel, save),
+  );
+  const dialog = h("dialog.modal.name-dialog", { "aria-labelledby": "player-name-title", dataset: { testid: "name-dialog" } }, h("div.modal-body", {}, form));
+  document.body.append(dialog);
+  dialog.showModal();
+  input.focus();
+  return new Promise((resolve) => {
+    let result = null;
+    cancel.addEventListener("click", () => dialog.close());
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(result);
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const name = input.value.normalize("NFC").trim();
+      error.textContent = "";
+      input.removeAttribute("aria-invalid");
+      if (!name) {
+        error.textContent = "Type a name first.";
+        input.setAttribute("aria-invalid", "true");
+        return input.focus();
+      }
+      save.disabled = true;
+      try {
+        result = rename && held ? await renamed(held, name) : await created(name);
+        dialog.close();
+      } catch (problem) {
+        error.textContent = nameError(problem);
+        input.setAttribute("aria-invalid", "true");
+        input.focus();
+      } finally {
+        save.disabled = false;
+      }
+    });
+  });
+}
+
+async function created(name) {
+  const made = await api.createPlayer(name, "person");
+  keepPlayer(made.player, made.token);
+  return currentPlayer();
+}
+
+async function renamed(held, name) {
+  try {
+    const player = await api.rename(held.token, name);
+    keepPlayer(player, held.token);
+    return currentPlayer();
+  } catch (problem) {
+    if (isDeadToken(problem)) forgetPlayer();
+    throw problem;
+  }
+}
+
+/**
+ * The lobby's strip: "Playing as Ada · Your profile · Leaderboards", or "Playing without a name"
+ * and a "Choose a name" button. Redrawn when the player changes.
+ */
+export function identityStrip() {
+  const strip = h("section.identity", { "aria-label": "Your name", dataset: { testid: "identity" } });
+  const link = (href, text, testid) => h("a.identity-link", { href, dataset: { testid }, onclick: followLink }, text);
+  const draw = () => {
+    const player = currentPlayer();
+    strip.replaceChildren(
+      h("span.identity-avatar", { "aria-hidden": "true" }, player ? initials(player.name) : "?"),
+      player
+        ? h("span.identity-who", {}, "Playing as ", h("strong", { dataset: { testid: "identity-name" } }, player.name))
+        : h("span.identity-who", {}, "Playing without a name"),
+      h(
+        "span.identity-actions",
+        {},
+        player
+          ? link(profileUrl(player.id), "Your profile", "profile-link")
+          : h("button.small.primary", { type: "button", dataset: { testid: "choose-name" }, onclick: () => askName() }, "Choose a name"),
+        link(leaderboardsUrl(), "Leaderboards", "leaderboards-link"),
+      ),
+    );
+  };
+  draw();
+  const onChange = () => (strip.isConnected ? draw() : document.removeEventListener("spades:player", onChange));
+  document.addEventListener("spades:player", onChange);
+  refreshPlayer(); // a rename elsewhere shows; a dead token is forgotten (both redraw through the event)
+  return strip;
+}
+
+/** "Ada Lovelace" -> "AL", "ada" -> "A": the avatar's letters. */
+export function initials(name) {
+  const words = String(name).trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
+  return letters.map((w) => Array.from(w)[0].toUpperCase()).join("") || "?";
+}
+
+/** Settings' "Your name": the name and "Change name", or "Choose a name"; drawn again after either. */
+export function identityFields() {
+  const section = h("fieldset.identity-fields", { dataset: { testid: "settings-identity" } });
+  const draw = () => {
+    const player = currentPlayer();
+    section.replaceChildren(
+      h("legend", {}, "Your name"),
+      player
+        ? h("p.identity-current", {}, "You play as ", h("strong", { dataset: { testid: "settings-name" } }, player.name), ".")
+        : h("p.identity-current", {}, "You play without a name: games are not rated and no profile keeps them."),
+      h(
+        "button",
+        { type: "button", dataset: { testid: player ? "rename" : "settings-choose-name" }, onclick: async () => (await askName({ rename: Boolean(player) })) && draw() },
+        player ? "Change name" : "Choose a name",
+      ),
+    );
+  };
+  draw();
+  return section;
+}

@@ -1,0 +1,253 @@
+// A player's page (#/players/<id>): the name, a rating per board with its rank, the stats a Spades
+// player keeps (games, wins, contracts made, nils bid and made, bags per round, sets), the rating
+// over time as a chart (chart.js) with its figures in a table, and the recent games, each with a
+// link to its replay. Read from GET /v1/players/{id} and GET /v1/players/{id}/games.
+
+import { api } from "./api.js";
+import { ratingChart } from "./chart.js";
+import { fill, h } from "./dom.js";
+import { askName, currentPlayer, initials } from "./identity.js";
+import { describeProblem } from "./messages.js";
+import { followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
+import { seatName } from "./seating.js";
+import { signed } from "./tracking.js";
+
+export const BOARDS = { partnership: "Partnership", individual: "Individual" };
+const KINDS = { person: "Person", bot: "Bot", computer: "Computer level" };
+const PAGE = 50; // games per request
+const CHART_PAGES = 4; // the chart reads at most this many pages of games
+const LISTED = 15; // recent games listed before "Show more"
+
+const pct = (part, whole) => (whole ? `${Math.round((100 * part) / whole)} %` : "—");
+
+/** The rating after each rated game on `board`, oldest first, from the start (pure). */
+export function ratingSeries(games, board) {
+  const rated = games.filter((g) => g.rated && g.board === board && typeof g.rating_after === "number").reverse();
+  if (!rated.length) return [];
+  const first = rated[0];
+  const start = typeof first.rating_before === "number" ? first.rating_before : first.rating_after - (first.change || 0);
+  return [{ rating: start, at: null, game: null }, ...rated.map((g) => ({ rating: g.rating_after, at: g.ended_at, game: g.game_id }))];
+}
+
+/** The stats as tiles (pure): [{label, value, detail, testid}]. */
+export function statTiles(stats) {
+  const s = { games: 0, wins: 0, contracts_bid: 0, contracts_made: 0, sets: 0, nils_bid: 0, nils_made: 0, bags_per_round: 0, rounds: 0, ...stats };
+  return [
+    { label: "Games", value: String(s.games), detail: `${s.rounds} round${s.rounds === 1 ? "" : "s"}`, testid: "stat-games" },
+    { label: "Wins", value: String(s.wins), detail: pct(s.wins, s.games), testid: "stat-wins" },
+    { label: "Contracts made", value: String(s.contracts_made), detail: `of ${s.contracts_bid} · ${pct(s.contracts_made, s.contracts_bid)}`, testid: "stat-contracts" },
+    { label: "Sets", value: String(s.sets), detail: "contracts missed", testid: "stat-sets" },
+    { label: "Nils made", value: String(s.nils_made), detail: `of ${s.nils_bid} bid`, testid: "stat-nils" },
+    { label: "Bags per round", value: Number(s.bags_per_round || 0).toFixed(2), detail: "overtricks", testid: "stat-bags" },
+  ];
+}
+
+function ratingCards(player) {
+  const boards = Object.keys(BOARDS).filter((b) => player.ratings && player.ratings[b]);
+  if (!boards.length) return h("p.note", { dataset: { testid: "no-rating" } }, "No rated game yet: a game against computers (with a name) or a public game with a clock is rated.");
+  return h(
+    "div.rating-cards",
+    {},
+    boards.map((board) => {
+      const r = player.ratings[board];
+      return h(
+        "div.rating-card",
+        { dataset: { testid: `rating-${board}` } },
+        h("span.rating-board", {}, BOARDS[board]),
+        h("span.rating-value", {}, String(r.rating)),
+        h(
+          "span.rating-detail",
+          {},
+          r.rank ? h("a", { href: leaderboardsUrl(board, player.kind), onclick: followLink }, `#${r.rank}`) : null,
+          r.rank ? " · " : null,
+          `${r.games} game${r.games === 1 ? "" : "s"}`,
+        ),
+      );
+    }),
+  );
+}
+
+function statsGrid(player) {
+  return h(
+    "dl.stat-grid",
+    { dataset: { testid: "stats" } },
+    statTiles(player.stats).map((t) => h("div.stat", { dataset: { testid: t.testid } }, h("dt", {}, t.label), h("dd", {}, h("span.stat-value", {}, t.value), h("span.stat-detail", {}, t.detail)))),
+  );
+}
+
+/** The figures of the chart, for whoever cannot see it (and anyone who wants the numbers). */
+function figuresTable(points, board) {
+  return h(
+    "details.chart-figures",
+    {},
+    h("summary", {}, "The figures"),
+    h(
+      "table",
+      { dataset: { testid: "chart-table" } },
+      h("caption", {}, `${BOARDS[board]} rating after each rated game`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Date"), h("th", { scope: "col" }, "Rating"))),
+      h(
+        "tbody",
+        {},
+        points.map((p, i) => h("tr", {}, h("th", { scope: "row" }, i === 0 ? "Start" : String(i)), h("td", {}, p.at ? new Date(p.at).toLocaleString() : "—"), h("td", {}, String(p.rating)))),
+      ),
+    ),
+  );
+}
+
+/** The chart section: a board switch when there are two, the chart and its figures. */
+function chartSection(games, player) {
+  const boards = Object.keys(BOARDS).filter((b) => ratingSeries(games, b).length);
+  const section = h("section.panel.profile-chart", { "aria-labelledby": "chart-title" }, h("h2", { id: "chart-title" }, "Rating over time"));
+  if (!boards.length) {
+    section.append(h("p.note", { dataset: { testid: "no-chart" } }, "The chart starts with the first rated game."));
+    return section;
+  }
+  const body = h("div.chart-body");
+  const narrow = matchMedia("(max-width: 600px)").matches;
+  const draw = (board) => {
+    const points = ratingSeries(games, board);
+    fill(body, ratingChart(points, { id: `chart-${board}`, title: `${player.name}'s ${BOARDS[board].toLowerCase()} rating over time`, narrow }), figuresTable(points, board));
+    for (const b of switches) b.setAttribute("aria-pressed", b.dataset.board === board ? "true" : "false");
+  };
+  const switches = boards.length > 1 ? boards.map((b) => h("button.small.board-switch", { type: "button", dataset: { board: b, testid: `chart-board-${b}` }, onclick: () => draw(b) }, BOARDS[b])) : [];
+  if (switches.length) section.append(h("div.board-switches", { role: "group", "aria-label": "Board" }, switches));
+  section.append(body);
+  draw(boards[0]);
+  return section;
+}
+
+function gameItem(game) {
+  const when = new Date(game.ended_at);
+  const change = typeof game.change === "number" ? game.change : null;
+  return h(
+    "li.game-item",
+    { dataset: { testid: `game-${game.game_id}` } },
+    h("span", { class: `game-result ${game.won ? "won" : "lost"}` }, game.won ? "Won" : "Lost"),
+    h(
+      "span.game-what",
+      {},
+      h("span.game-board", {}, `${BOARDS[game.board] || game.board} · ${seatName(game.seat)}`),
+      h("time.game-when", { datetime: game.ended_at }, when.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })),
+    ),
+    h(
+      "span.game-rating",
+      {},
+      game.rated && typeof game.rating_after === "number"
+        ? [h("span.game-after", {}, String(game.rating_after)), change !== null ? h("span", { class: `game-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, signed(change)) : null]
+        : h("span.game-unrated", {}, "not rated"),
+    ),
+    h("a.button.small-link", { href: replayUrl(game.game_id, game.seat), onclick: followLink, dataset: { testid: `replay-${game.game_id}` }, "aria-label": `Replay the game of ${when.toLocaleString()}` }, "Replay"),
+  );
+}
+
+function gamesSection(games, more) {
+  const list = h("ul.game-list", { dataset: { testid: "games" } });
+  const section = h("section.panel.profile-games", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, "Recent games"), list);
+  if (!games.length) {
+    list.replaceWith(h("p.note", { dataset: { testid: "no-games" } }, "No finished game yet."));
+    return section;
+  }
+  let shown = 0;
+  const button = h("button.small", { type: "button", dataset: { testid: "more-games" }, onclick: () => showMore() }, "Show more");
+  const showMore = async () => {
+    if (shown >= games.length && more) {
+      button.disabled = true;
+      await more(games);
+      button.disabled = false;
+    }
+    const next = games.slice(shown, shown + LISTED);
+    list.append(...next.map(gameItem));
+    shown += next.length;
+    button.hidden = shown >= games.length && !more.available();
+  };
+  section.append(button);
+  showMore();
+  return section;
+}
+
+/** The profile page; {stop()}. */
+export function renderProfile(root, playerId) {
+  const page = { stopped: false, stop: () => (page.stopped = true) };
+  fill(root, h("p.loading", {}, "Loading the player…"));
+  load(root, playerId, page);
+  return page;
+}
+
+async function load(root, playerId, page) {
+  let player;
+  let games = [];
+  let next = null;
+  try {
+    player = await api.getPlayer(playerId);
+    const first = await api.playerGames(playerId, { limit: PAGE });
+    games = first.games;
+    next = first.next;
+    for (let i = 1; i < CHART_PAGES && next; i += 1) {
+      const more = await api.playerGames(playerId, { limit: PAGE, cursor: next });
+      games.push(...more.games);
+      next = more.next;
+    }
+  } catch (problem) {
+    if (page.stopped) return;
+    const gone = problem.code === "player_not_found" || problem.status === 404;
+    fill(
+      root,
+      h(
+        "section.panel.profile-missing",
+        { dataset: { testid: "profile-missing" } },
+        h("h1", {}, gone ? "No such player" : "Can't show this player"),
+        h("p", {}, gone ? "This player doesn't exist, or deleted their name." : describeProblem(problem)),
+        h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby"),
+      ),
+    );
+    return;
+  }
+  if (page.stopped) return;
+  const more = async (list) => {
+    if (!next) return;
+    const page2 = await api.playerGames(playerId, { limit: PAGE, cursor: next });
+    list.push(...page2.games);
+    next = page2.next;
+  };
+  more.available = () => Boolean(next);
+  const mine = currentPlayer() && currentPlayer().id === player.id;
+  const nameEl = h("h1.profile-name", { dataset: { testid: "profile-name" } }, player.name);
+  const header = h(
+    "section.panel.profile-head",
+    { "aria-labelledby": "profile-name-heading" },
+    h("span.profile-avatar", { "aria-hidden": "true", dataset: { kind: player.kind } }, initials(player.name)),
+    h(
+      "div.profile-who",
+      {},
+      nameEl,
+      h(
+        "p.profile-meta",
+        {},
+        h("span.kind-badge", { dataset: { kind: player.kind } }, KINDS[player.kind] || player.kind),
+        player.created_at ? ` · since ${new Date(player.created_at).toLocaleDateString(undefined, { month: "short", year: "numeric" })}` : null,
+        mine ? h("span.profile-you", {}, " · this is you") : null,
+      ),
+    ),
+    mine
+      ? h("button.small", { type: "button", dataset: { testid: "profile-rename" }, onclick: async () => {
+          const renamed = await askName({ rename: true });
+          if (renamed) nameEl.textContent = renamed.name;
+        } }, "Change name")
+      : null,
+    ratingCards(player),
+  );
+  nameEl.id = "profile-name-heading";
+  fill(
+    root,
+    h(
+      "div.profile-page",
+      { dataset: { testid: "profile" } },
+      h("nav.crumbs", { "aria-label": "Pages" }, h("a", { href: lobbyUrl(), onclick: followLink }, "Lobby"), h("a", { href: leaderboardsUrl(null, player.kind), onclick: followLink }, "Leaderboards")),
+      header,
+      h("section.panel.profile-stats", { "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, "Stats"), statsGrid(player)),
+      chartSection(games, player),
+      gamesSection(games, more),
+    ),
+  );
+}

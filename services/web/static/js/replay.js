@@ -1,0 +1,310 @@
+// A recorded game stepped through move by move (#/replay/<game>[?seat=n]): the deal, every bid, the
+// nil exchange's passes, every card, each round's score. The table is drawn with the game's own
+// modules (scoreboard.js, felt.js) from the state replaysteps.js computes; it shows the game as one
+// seat saw it (its hand, the others face down) or every hand (the game is over, its deals public).
+// Previous and Next (and the arrow keys), a trick at a time (Page Up / Page Down), a slider over
+// the whole game and a round picker move through it.
+
+import { api } from "./api.js";
+import { cardName, sortHand } from "./cards.js";
+import { openDialog } from "./dialog.js";
+import { fill, h } from "./dom.js";
+import { cardFace, seatPanel, trickArea } from "./felt.js";
+import { currentPlayer } from "./identity.js";
+import { describeProblem } from "./messages.js";
+import { recordView } from "./record.js";
+import { replaySteps, roundStarts, stepWords, tableAt, trickBounds } from "./replaysteps.js";
+import { followLink, gameUrl, lobbyUrl, profileUrl } from "./router.js";
+import { scoreboard } from "./scoreboard.js";
+import { seatName } from "./seating.js";
+import { renderRoundSummary, winnerText } from "./summary.js";
+import { contractOf, signed } from "./tracking.js";
+
+/** The seats as the table modules read them, with each one's player (names at read time: `record.players`). */
+function recordSeats(record) {
+  return record.seats.map((s) => ({ seat: s.seat, type: s.type, level: s.level, player: (record.players || [])[s.seat] || null }));
+}
+
+/** Who sat there: "Ada" (a named person or bot), "Computer · hard", "Player" (a person without a name). */
+function playerName(record, seat) {
+  const player = (record.players || [])[seat];
+  if (player && player.name && player.kind !== "computer") return player.name;
+  const info = record.seats[seat];
+  if (info.type === "ai") return `Computer · ${info.level || (player && player.name) || ""}`;
+  return info.type === "human" ? "Player" : "Open seat";
+}
+
+/** A seat in the moves' words: a named person or bot by name, anyone else by the compass. */
+function moverName(record, seat) {
+  const player = (record.players || [])[seat];
+  return player && player.name && player.kind !== "computer" ? player.name : seatName(seat);
+}
+
+/** The view scoreboard.js and felt.js draw, for the table after a step. */
+export function replayView(record, table, viewer) {
+  const view = {
+    phase: { dealt: "bidding", scored: "playing" }[table.phase] || table.phase,
+    you: viewer,
+    rules: record.rules,
+    seats: recordSeats(record),
+    round: table.roundNo,
+    dealer: table.dealer,
+    bids: table.bids,
+    blind: table.blind,
+    tricks_won: table.tricksWon,
+    hand_sizes: viewer === null ? [0, 0, 0, 0] : table.handSizes, // every hand is drawn below the felt instead
+    trick: table.trick,
+    scores: table.scores,
+    bags: table.bags,
+    turn: table.turn,
+    // the seat shown at the bottom is "you" only when it is this browser's player
+    notYou: viewer !== null && !(currentPlayer() && ((record.players || [])[viewer] || {}).id === currentPlayer().id),
+  };
+  if (table.phase === "scored") {
+    // the scoreboard adds this round's overtricks to `bags`: give it the bags before them, so it shows the round's
+    view.bags = table.bags.map((b, side) => b - contractOf(view, side).overtricks);
+  }
+  return view;
+}
+
+function seatLabel(record, seat) {
+  return `${seatName(seat)} · ${playerName(record, seat)}`;
+}
+
+/** Every hand (the viewer null), in rows of small cards; the card played next ringed. */
+function allHands(record, table, next) {
+  const upcoming = next && next.round === table.step.round && next.kind === "card" ? next.card : null;
+  return h(
+    "div.replay-hands",
+    { dataset: { testid: "replay-hands" } },
+    [0, 1, 2, 3].map((seat) =>
+      h(
+        "div",
+        { class: `replay-hand${table.turn === seat ? " is-turn" : ""}`, role: "group", "aria-label": `${seatLabel(record, seat)}: ${table.hands[seat].length} cards`, dataset: { testid: `replay-hand-${seat}`, count: String(table.hands[seat].length) } },
+        h("div.replay-hand-name", {}, h("strong", {}, seatName(seat)), ` · ${playerName(record, seat)}`),
+        h(
+          "div.replay-hand-cards",
+          {},
+          table.hands[seat].length
+            ? sortHand(table.hands[seat], record.rules).map((c) => cardFace(c, { extraClass: `mini${c === upcoming ? " upcoming" : ""}`, highDeuce: record.rules.deuces_high, label: `${cardName(c)}${c === upcoming ? ", played next" : ""}` }))
+            : h("span.replay-empty", {}, "No cards left"),
+        ),
+      ),
+    ),
+  );
+}
+
+/** One seat's hand, face up at the bottom as at the table (not playable). */
+function seatHand(record, table, seat) {
+  const cards = sortHand(table.hands[seat], record.rules);
+  return h(
+    "div.hand.replay-own",
+    { role: "group", "aria-label": `${seatName(seat)}'s hand, ${cards.length} cards`, dataset: { testid: "replay-own-hand", count: String(cards.length) } },
+    cards.map((c) => h("div.slot", {}, cardFace(c, { highDeuce: record.rules.deuces_high }))),
+  );
+}
+
+/** The round's points over the felt at its end, with the whole summary a click away. */
+function scoredPanel(record, table, viewer) {
+  const view = recordView(record, viewer);
+  const sides = table.round.points.map((points, side) => {
+    const names = record.rules.scoring === "partnership" ? `${seatName(side)} & ${seatName(side + 2)}` : seatName(side);
+    return h("li", {}, h("span.rs-side", {}, names), " ", h("strong", {}, signed(points)), h("span.rs-total", {}, ` → ${table.round.scores[side]}`));
+  });
+  return h(
+    "section.overlay-panel.replay-scored",
+    { "aria-labelledby": "replay-scored-title", dataset: { testid: "replay-scored" } },
+    h("h2.panel-title", { id: "replay-scored-title" }, `Round ${table.roundNo} scored`),
+    h("ul.rs-list", {}, sides),
+    h("button.small", { type: "button", dataset: { testid: "replay-summary" }, onclick: () => openDialog(renderRoundSummary(view, table.round), { testid: "summary", label: `Round ${table.roundNo} summary`, wide: true }) }, "Round summary"),
+  );
+}
+
+function drawTable(host, record, steps, index, viewer) {
+  const table = tableAt(record, steps, index);
+  const view = replayView(record, table, viewer);
+  const shown = { cards: table.trick, winner: table.trickWinner };
+  const words = stepWords(table.step, { name: (s) => moverName(record, s), cardName, viewer });
+  fill(
+    host,
+    h(
+      "div",
+      { class: `replay-table${viewer === null ? " all-hands" : ""}`, dataset: { testid: "replay-table", step: String(index), round: String(table.roundNo), phase: table.phase } },
+      scoreboard(view),
+      h("div.status-row", {}, h("div.turn-banner.replay-move", { dataset: { testid: "replay-move" } }, `Round ${table.roundNo} · ${words}`)),
+      h(
+        "div.felt",
+        { dataset: { testid: "felt" } },
+        [0, 1, 2, 3].map((seat) => seatPanel(view, seat, table.turn, null)),
+        trickArea(view, shown),
+        table.phase === "scored" ? scoredPanel(record, table, viewer) : null,
+      ),
+      viewer === null ? allHands(record, table, steps[index + 1]) : seatHand(record, table, viewer),
+    ),
+  );
+  return words;
+}
+
+function choice(id, label, options, value, onchange) {
+  return h(
+    "div.replay-choice",
+    {},
+    h("label", { for: id }, label),
+    h("select", { id, dataset: { testid: id }, onchange: (e) => onchange(e.currentTarget.value) }, options.map(([v, text]) => h("option", { value: String(v), selected: String(v) === String(value) }, text))),
+  );
+}
+
+function playersList(record) {
+  const ratings = new Map((record.ratings || []).map((r) => [r.seat, r]));
+  return h(
+    "ul.replay-players",
+    { dataset: { testid: "replay-players" } },
+    [0, 1, 2, 3].map((seat) => {
+      const player = (record.players || [])[seat];
+      const rating = ratings.get(seat);
+      const won = record.seats[seat].won;
+      return h(
+        "li",
+        { class: won ? "won" : null, dataset: { testid: `replay-player-${seat}` } },
+        h("span.rp-seat", {}, seatName(seat)),
+        player && player.id ? h("a.rp-name", { href: profileUrl(player.id), onclick: followLink }, playerName(record, seat)) : h("span.rp-name", {}, playerName(record, seat)),
+        rating || won
+          ? h(
+              "span.rp-detail",
+              {},
+              rating ? ["Rating ", h("strong", {}, String(rating.after)), " ", h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, signed(rating.change))] : null,
+              rating && won ? " · " : null,
+              won ? h("span.rp-won", {}, "won") : null,
+            )
+          : null,
+      );
+    }),
+  );
+}
+
+/** The replay page; {stop()}. */
+export function renderReplay(root, gameId, seat = null) {
+  const page = {
+    stopped: false,
+    keys: null, // the keys' listener on the document while the page is shown
+    stop() {
+      page.stopped = true;
+      if (page.keys) document.removeEventListener("keydown", page.keys);
+    },
+  };
+  fill(root, h("p.loading", {}, "Loading the game…"));
+  api.getRecord(gameId).then(
+    (record) => page.stopped || build(root, record, seat, page),
+    (problem) => {
+      if (page.stopped) return;
+      const live = problem.status === 409;
+      fill(
+        root,
+        h(
+          "section.panel.replay-missing",
+          { dataset: { testid: "replay-missing" } },
+          h("h1", {}, live ? "This game is still being played" : "Can't replay this game"),
+          h("p", {}, live ? "A game can be replayed once it is over." : describeProblem(problem)),
+          live ? h("a.button.primary", { href: gameUrl(gameId), onclick: followLink }, "Watch it live") : null,
+          " ",
+          h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby"),
+        ),
+      );
+    },
+  );
+  return page;
+}
+
+function build(root, record, seat, page) {
+  if (!record.rounds.length) {
+    fill(root, h("section.panel.replay-missing", { dataset: { testid: "replay-missing" } }, h("h1", {}, "Nothing to replay"), h("p", {}, "No round of this game was finished."), h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby")));
+    return;
+  }
+  const steps = replaySteps(record);
+  const starts = roundStarts(steps);
+  let index = 0;
+  let viewer = seat;
+  const host = h("div.replay-host");
+  const said = h("p.visually-hidden", { "aria-live": "polite", dataset: { testid: "replay-said" } });
+  const slider = h("input.replay-slider", {
+    id: "replay-slider", type: "range", min: "0", max: String(steps.length - 1), value: "0", step: "1", dataset: { testid: "replay-slider" },
+    oninput: (e) => go(Number(e.currentTarget.value), false),
+  });
+  const position = h("span.replay-position", { dataset: { testid: "replay-position" } });
+  const button = (testid, text, hidden, onclick, extra = "") =>
+    h(`button.replay-step${extra}`, { type: "button", dataset: { testid }, onclick }, hidden ? h("span.visually-hidden", {}, hidden) : null, text);
+  const prevTrick = button("replay-prev-trick", "Trick", "Previous ", () => go(trickBounds(steps, index)[0]));
+  const prev = button("replay-prev", "Back", null, () => go(index - 1));
+  const next = button("replay-next", "Next", null, () => go(index + 1), ".primary");
+  const nextTrick = button("replay-next-trick", "Trick", "Next ", () => go(trickBounds(steps, index)[1]));
+  prevTrick.prepend(h("span.step-icon", { "aria-hidden": "true" }, "« "));
+  prev.prepend(h("span.step-icon", { "aria-hidden": "true" }, "◀ "));
+  next.append(h("span.step-icon", { "aria-hidden": "true" }, " ▶"));
+  nextTrick.append(h("span.step-icon", { "aria-hidden": "true" }, " »"));
+  const roundPick = choice("replay-round", "Round", record.rounds.map((r, i) => [starts[i], `Round ${r.round}`]), 0, (v) => go(Number(v)));
+  const seatPick = choice(
+    "replay-seat",
+    "Show",
+    [["all", "Every hand"], ...[0, 1, 2, 3].map((s) => [s, `As ${seatLabel(record, s)} saw it`])],
+    viewer === null ? "all" : viewer,
+    (v) => {
+      viewer = v === "all" ? null : Number(v);
+      history.replaceState(null, "", `${location.pathname}${location.search}#/replay/${encodeURIComponent(record.game_id)}${viewer === null ? "" : `?seat=${viewer}`}`);
+      go(index, false);
+    },
+  );
+  const view = recordView(record, null);
+  const result = record.outcome === "finished" ? winnerText(view) : "the game was abandoned.";
+  const side = h(
+    "aside.panel.replay-side",
+    { "aria-label": "The game" },
+    h("h1", {}, "Replay"),
+    h("p.replay-result", { dataset: { testid: "replay-result" } }, result.replace(/^./, (c) => c.toUpperCase())),
+    h("p.note", {}, `${record.rules.scoring === "partnership" ? "Partnership" : "Individual"} to ${record.rules.win_score} · ${new Date(record.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}${record.rated ? " · rated" : ""}`),
+    playersList(record),
+  );
+  const picks = h("section.panel.replay-picks", { "aria-label": "What to show" }, seatPick, roundPick);
+  const controls = h(
+    "section.panel.replay-controls",
+    { "aria-label": "Step through the game", dataset: { testid: "replay-controls" } },
+    h("div.replay-slide", {}, h("label.visually-hidden", { for: "replay-slider" }, "Move"), slider, position),
+    h("div.replay-buttons", {}, prevTrick, prev, next, nextTrick),
+    h("p.replay-keys", {}, "Keys: ← → a move, Page Up / Page Down a trick, Home / End."),
+    said,
+  );
+  const go = (k, focusSlider = false) => {
+    index = Math.max(0, Math.min(steps.length - 1, k));
+    const words = drawTable(host, record, steps, index, viewer);
+    slider.value = String(index);
+    slider.setAttribute("aria-valuetext", `Move ${index + 1} of ${steps.length}: round ${tableAt(record, steps, index).roundNo}, ${words}`);
+    position.textContent = `${index + 1} / ${steps.length}`;
+    said.textContent = words;
+    roundPick.querySelector("select").value = String(starts[steps[index].round]);
+    prev.disabled = prevTrick.disabled = index === 0;
+    next.disabled = nextTrick.disabled = index === steps.length - 1;
+    if (focusSlider) slider.focus();
+  };
+  // the keys anywhere on the page (a redraw may have taken the focused button away), except in the
+  // controls with keys of their own and in a dialog over the page
+  page.keys = (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target instanceof Element && event.target.closest("select, input, textarea, dialog")) return;
+    if (document.querySelector("dialog[open]")) return;
+    const keys = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1, PageUp: trickBounds(steps, index)[0], PageDown: trickBounds(steps, index)[1] };
+    if (!(event.key in keys)) return;
+    event.preventDefault();
+    go(keys[event.key]);
+  };
+  document.addEventListener("keydown", page.keys);
+  const pageEl = h(
+    "div.replay-page",
+    { dataset: { testid: "replay" } },
+    picks,
+    host,
+    controls,
+    side,
+  );
+  fill(root, pageEl);
+  go(0);
+  next.focus({ preventScroll: true }); // the arrow keys work from the start
+}

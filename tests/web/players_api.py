@@ -1,0 +1,68 @@
+"""Rated games played through the API alone (no page), so that the players' pages have more than one
+game and one player to show: each player made with ``POST /v1/players`` sits South (its seat bound with
+``Player-Token``) against three computers in a short game and makes random legal moves until it ends.
+Every step waits on the game's view (a poll with a deadline), never on a sleep's length."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+
+import requests
+
+DEADLINE = 300.0  # seconds a whole game may take on a busy machine
+
+
+def make_player(base: str, name: str) -> dict:
+    """A new person called ``name`` (with a few letters more if a test before took it): {player, token}."""
+    answer = requests.post(f"{base}/v1/players", json={"name": name, "kind": "person"}, timeout=30)
+    if answer.status_code == 409:
+        answer = requests.post(f"{base}/v1/players", json={"name": f"{name} {secrets.token_hex(2)}"}, timeout=30)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def play_rated_game(base: str, player_token: str, rng: random.Random, partner: str = "easy") -> str:
+    """A game to 50 with a computer partner of level ``partner`` against two easy computers, played to its
+    end (bids near 3, never nil; cards at random); its id."""
+    created = requests.post(
+        f"{base}/v1/games",
+        json={
+            "rules": {"preset": "partnership", "win_score": 50, "lose_score": -50},
+            "seats": [{"type": "human", "player": True}]
+            + [{"type": "ai", "level": level} for level in ("easy", partner, "easy")],
+        },
+        headers={"Player-Token": player_token},
+        timeout=30,
+    )
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["game_id"], created.json()["seats"][0]["token"]
+    seat = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        view = requests.get(f"{base}/v1/games/{game_id}", headers=seat, timeout=30).json()
+        if view["phase"] == "game_over":
+            return game_id
+        if view["turn"] != view["you"] or not view["legal"]:
+            time.sleep(0.05)  # a poll: the computers are moving
+            continue
+        if view["phase"] == "bidding":
+            kind, body = "bids", {"bid": min((b for b in view["legal"] if b), key=lambda b: abs(b - 3))}
+        else:
+            kind, body = "plays", {"card": rng.choice(view["legal"])}
+        headers = {**seat, "If-Match": f'"{view["version"]}"', "Idempotency-Key": secrets.token_hex(16)}
+        answer = requests.post(f"{base}/v1/games/{game_id}/{kind}", json=body, headers=headers, timeout=30)
+        assert answer.status_code in (200, 409, 412), answer.text  # 409/412: the view moved on meanwhile
+    raise AssertionError(f"game {game_id} did not end in {DEADLINE} s")
+
+
+def rated_once(base: str, game_id: str) -> dict:
+    """The game's record once its ratings are applied (the records writer rates it a moment after the end)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        answer = requests.get(f"{base}/v1/games/{game_id}/record", timeout=30)
+        if answer.status_code == 200 and answer.json().get("ratings"):
+            return answer.json()
+        time.sleep(0.1)
+    raise AssertionError(f"game {game_id} was not rated in 60 s")
