@@ -187,7 +187,9 @@ def _rate(
     )
     stored = {row.player_id: row for row in connection.execute(locked)}
     before = {player: Rating(stored[player].mu, stored[player].sigma) for player in ids}
-    by_seat = rate(board, [before[p] for p in seats if p is not None], policy.side_places(document))
+    rated = [p for p in seats if p is not None]
+    steady = [stored[p].kind == "computer" for p in rated]  # a level's play never changes: no drift
+    by_seat = rate(board, [before[p] for p in rated], policy.side_places(document), steady)
     changes: dict[str, tuple[Rating, Rating]] = {}
     moves: Counter[tuple[str, int]] = Counter()
     for player in ids:
