@@ -11,8 +11,8 @@ guard row and then finds it.
 What a game writes:
 
 - **rated** (:func:`services.ratings.policy.is_rated`): each player's rating on the game's board from the
-  model (:func:`services.ratings.model.rate`), its ``score`` (the ordinal the leaderboards rank on) and the
-  move of one player between ``rating_buckets`` (:mod:`services.ratings.buckets`); stats and a player game with
+  model (:func:`services.ratings.model.rate`; the computer levels steady, without drift), its ``score`` (the
+  ordinal the leaderboards rank on) and the move of one player between ``rating_buckets`` (:mod:`services.ratings.buckets`); stats and a player game with
   the rating before and after, for every player including the computer levels (their rows are made on first
   use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
   seats cancel out) and counts the game once, as its first seat;
@@ -187,7 +187,8 @@ def _rate(
     )
     stored = {row.player_id: row for row in connection.execute(locked)}
     before = {player: Rating(stored[player].mu, stored[player].sigma) for player in ids}
-    by_seat = rate(board, [before[p] for p in seats if p is not None], policy.side_places(document))
+    steady = [p is not None and policy.is_computer(p) for p in seats]  # a level's play never changes: no drift
+    by_seat = rate(board, [before[p] for p in seats if p is not None], policy.side_places(document), steady)
     changes: dict[str, tuple[Rating, Rating]] = {}
     moves: Counter[tuple[str, int]] = Counter()
     for player in ids:

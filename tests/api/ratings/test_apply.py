@@ -32,7 +32,7 @@ def test_one_person_against_the_computers_moves_both_ratings_and_counts_the_game
     document = finished("g1", ["p_a", "ai:hard", "ai:hard", "ai:hard"])
     assert apply_record(engine, document, NOW, NOW, computer_only=False)
     places = side_places(document)
-    by_seat = rate("partnership", [INITIAL] * 4, places)
+    by_seat = rate("partnership", [INITIAL] * 4, places, [False, True, True, True])  # the levels: steady
     hard = combined(INITIAL, by_seat[1:])
     [person] = rows(engine, player_ratings, player_id="p_a")
     assert (person["mu"], person["sigma"], person["games"]) == (by_seat[0].mu, by_seat[0].sigma, 1)
@@ -113,7 +113,7 @@ def test_a_game_of_nobody_bound_leaves_only_its_guard_row(engine):
 def test_computers_alone_are_rated_when_asked(engine):
     document = finished("g1", ["ai:hard", "ai:easy", "ai:hard", "ai:easy"])
     assert apply_record(engine, document, NOW, NOW, computer_only=True)
-    new = rate("partnership", [INITIAL] * 4, side_places(document))
+    new = rate("partnership", [INITIAL] * 4, side_places(document), [True] * 4)
     stored = {row["player_id"]: Rating(row["mu"], row["sigma"]) for row in rows(engine, player_ratings)}
     assert stored == {"computer-hard": new[0], "computer-easy": new[1]}
     assert buckets_agree(engine)
