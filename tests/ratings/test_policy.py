@@ -43,7 +43,7 @@ def test_each_seats_player_is_its_bound_player_or_its_computer_level():
     assert seat_players(doc) == ["p_a", "computer-hard", None, "computer-easy"]
     assert computer_id("pro") == "computer-pro"
     assert seat_player({"type": "ai", "level": "hard", "player_id": "computer-hard"}) == "computer-hard"
-    assert seat_player({"type": "ai", "level": "hard", "player_id": None}) is None  # a stand-in for a leaver
+    assert seat_player({"type": "ai", "level": "hard", "player_id": None}) is None  # a stand-in for nobody's seat
 
 
 def test_one_player_against_the_computers_is_rated_whatever_the_table():
@@ -68,7 +68,7 @@ def test_people_together_are_rated_when_strangers_met_under_a_clock(options, rat
 def test_a_seeded_unfinished_or_partly_unbound_game_is_not_rated():
     strangers = {"public": True, "clock": "normal"}
     left = document(ONE_VS_COMPUTERS)
-    left["seats"][2]["player_id"] = None  # a computer standing in for someone who left
+    left["seats"][2]["player_id"] = None  # a computer standing in for a seat of nobody's
     assert not is_rated(left)
     assert not is_rated(document(PEOPLE, strangers, seeded=True))
     assert not is_rated(document(PEOPLE, strangers, outcome="abandoned"))

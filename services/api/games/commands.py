@@ -191,7 +191,7 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | 
         if record.table:
             check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
         if player is not None:
-            check_not_seated(record, player)
+            check_not_seated(record, player, seat)
         token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), player)
@@ -200,10 +200,11 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | 
     raise ApiError(503, "unavailable", "The game is too busy; retry.")
 
 
-def check_not_seated(record: GameRecord, player: PlayerRef) -> None:
+def check_not_seated(record: GameRecord, player: PlayerRef, seat: int) -> None:
     """409 ``player_seated`` when ``player`` holds a seat of the game already: one player, one seat (a player
-    on both sides of a table would be rated against themselves)."""
-    if any(s.player_id == player.id for s in record.seats):
+    on both sides of a table would be rated against themselves).  The seat a stand-in plays for them (they left
+    it) is theirs to claim back."""
+    if any(s.player_id == player.id and not (i == seat and s.stand_in) for i, s in enumerate(record.seats)):
         raise ApiError(409, "player_seated", "This player holds a seat of this game already.")
 
 
@@ -237,7 +238,10 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
         nxt = record.successor()
         takeover = record.options.get("ai_takeover")
         if takeover and record.state.phase != "game_over":
-            nxt.seats[seat] = Seat("ai", takeover, None, stand_in=True)
+            # the computer plays the seat for its player until someone claims it: leaving is no way out of a
+            # rated game's result (services.api.records.content.seat_player_id)
+            left = record.seats[seat]
+            nxt.seats[seat] = Seat("ai", takeover, None, True, left.player_id, left.name, left.player_kind)
         else:
             nxt.seats[seat] = Seat("open")
         events = clock_events.opening(nxt, record, "seat")

@@ -151,7 +151,7 @@ def _join(ctx: Collaborators, record: GameRecord, seat: int, player: PlayerRef |
     if record.state.phase == "game_over":
         raise ApiError(409, "game_over", "The rematch is over too.")
     if player is not None and not again:
-        check_not_seated(record, player)
+        check_not_seated(record, player, seat)
     token = new_token()
     nxt = record.successor()
     nxt.seats[seat] = Seat.taken(hash_token(token), player)

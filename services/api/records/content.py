@@ -35,9 +35,12 @@ def player(seat_type: str, level: str | None) -> str:
 def seat_player_id(seat: Seat) -> str | None:
     """The player who sat there, by id (names are looked up when a record is read, so a rename or a deletion
     shows): the player a person's seat was bound to, the computer level of a computer's seat
-    (``computer-<level>``), or None (a person without a player, an open seat, a stand-in: a computer that
-    took over a seat someone left plays it for nobody)."""
-    if seat.type == "ai" and seat.level and not seat.stand_in:
+    (``computer-<level>``), or None (a person without a player, an open seat).  A stand-in (a computer that
+    took over a seat someone left) plays for the player who left, so the game's result is theirs: leaving a
+    rated game is no way out of its loss; a stand-in for nobody's seat is nobody's."""
+    if seat.stand_in:
+        return seat.player_id
+    if seat.type == "ai" and seat.level:
         return computer_player_id(seat.level)
     return seat.player_id if seat.type == "human" else None
 

@@ -64,14 +64,23 @@ def test_a_claim_with_a_player_binds_the_seat_and_one_player_holds_one_seat_of_a
     assert ctx.store.load(game_id).seats[2].player is None
 
 
-def test_a_leave_unbinds_the_seat_and_the_stand_in_shows_as_its_computer_level():
+def test_a_stand_in_plays_for_the_player_who_left_until_someone_claims_the_seat():
     ctx = Collaborators(MemoryStore())
     game_id, tokens = create(ctx, [{"type": "human", "player": True}] + [{"type": "human"}] * 3, ADA)
     left = commands.leave_seat(ctx, game_id, 0, tokens[0])
     assert left["seats"][0]["player"] == {"id": "computer-standard", "name": "standard", "kind": "computer"}
-    assert ctx.store.load(game_id).seats[0].player_id is None
-    record = ctx.store.load(game_id)
-    assert build(record)["seats"][0]["player_id"] is None  # a stand-in plays for nobody
+    # the record gives the result to the player who left: leaving is no way out of a loss
+    assert build(ctx.store.load(game_id))["seats"][0]["player_id"] == ADA.id
+    assert code_of(lambda: commands.claim_seat(ctx, game_id, 1, ADA)) == "seat_taken"
+    commands.leave_seat(ctx, game_id, 2, tokens[2])
+    assert code_of(lambda: commands.claim_seat(ctx, game_id, 2, ADA)) == "player_seated"  # her stand-in plays on
+    back = commands.claim_seat(ctx, game_id, 0, ADA)  # her own seat back
+    assert ctx.store.load(game_id).seats[0].player == ADA
+    commands.leave_seat(ctx, game_id, 0, back["token"])
+    commands.claim_seat(ctx, game_id, 0, BOT)  # someone else takes it: the seat is theirs from now on
+    assert build(ctx.store.load(game_id))["seats"][0]["player_id"] == BOT.id
+    commands.leave_seat(ctx, game_id, 1, tokens[1])  # a person without a player: the stand-in is nobody's
+    assert build(ctx.store.load(game_id))["seats"][1]["player_id"] is None
 
 
 def test_a_rejoin_keeps_the_seats_player():
