@@ -264,7 +264,11 @@ def test_a_match_on_a_server_without_match_mode_stops_with_the_servers_answer(mo
     refusal = problem("seeded_games_disabled", 403)
     refusal["detail"] = "This server does not create games with a chosen seed (ALLOW_SEEDED_GAMES is off)."
     session = FakeSession([FakeResponse(403, refusal) for _ in range(2)])  # the deal's two games
-    monkeypatch.setattr(cli, "SpadesClient", lambda api: SpadesClient(api, session=session))
+    monkeypatch.setattr(
+        cli,
+        "SpadesClient",
+        lambda api, player_token=None: SpadesClient(api, player_token=player_token, session=session),
+    )
     bot = tmp_path / "bot.py"
     bot.write_text("def choose(view):\n    return None\n")
     code = cli.main(["match", "--api", "http://api", "--bot", f"{bot}:choose", "--deals", "1", "--parallel", "1"])
