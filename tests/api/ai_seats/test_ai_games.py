@@ -124,6 +124,7 @@ def test_a_computer_takes_over_a_left_seat_and_hands_it_back(session):
         "type": "human",
         "level": None,
         "claimable": False,
+        "player": None,  # claimed without a player token
         "connected": False,
     }
 
