@@ -49,9 +49,18 @@ def new_page(browser, web):
     unless given another server's base URL."""
     contexts = []
 
-    def make(width: int = 1100, height: int = 900, base: str = web, bypass_csp: bool = False, reduced_motion=None):
+    def make(
+        width: int = 1100,
+        height: int = 900,
+        base: str = web,
+        bypass_csp: bool = False,
+        reduced_motion=None,
+        locale: str = "en-US",
+    ):
         # bypass_csp: only to inject axe-core (tests/web/axe.py), whose script tag is inline.
+        # locale: the browser's language (navigator.languages and Accept-Language), "id-ID" for Indonesian.
         context = browser.new_context(
+            locale=locale,
             viewport={"width": width, "height": height},
             base_url=base,
             bypass_csp=bypass_csp,

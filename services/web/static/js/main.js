@@ -12,6 +12,7 @@ import { renderLeaderboards } from "./leaderboards.js";
 import { renderProfile } from "./profile.js";
 import { renderReplay } from "./replay.js";
 import { fragmentPage, lobbyUrl, navigate, onRoute } from "./router.js";
+import { LANGUAGES, language, pageLanguage, rememberLanguage, t, translatePage, useLanguage } from "./i18n.js";
 import { identityFields } from "./identity.js";
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
@@ -30,8 +31,15 @@ function settingsForm(settings) {
   return h(
     "form.settings",
     {},
-    h("h2.panel-title", {}, "Settings"),
+    h("h2.panel-title", {}, t("app.settings")),
     identityFields(),
+    h(
+      "div.field",
+      {},
+      h("label", { for: "language" }, t("app.language")),
+      h("select", { id: "language", dataset: { testid: "language" } },
+        Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name))),
+    ),
     select("background", "Table background", BACKGROUNDS, settings.background),
     select("cardBack", "Card back colour", CARD_BACKS, settings.cardBack),
     select("pace", "Computer speed", PACES, settings.pace),
@@ -44,6 +52,13 @@ async function openSettings() {
   const form = settingsForm(loadSettings());
   form.addEventListener("change", (event) => {
     if (["sound", "notify"].includes(event.target.id)) return attentionChanged(form, event);
+    if (event.target.id === "language") {
+      rememberLanguage(event.target.value);
+      const address = new URL(location.href);
+      address.searchParams.delete("lang"); // the choice made here is the one kept
+      location.replace(address); // every text again, in the chosen language
+      return undefined;
+    }
     saveSettings({
       ...loadSettings(),
       background: form.querySelector("#background").value,
@@ -51,7 +66,7 @@ async function openSettings() {
       pace: form.querySelector("#pace").value,
     });
   });
-  await openDialog(form, { testid: "settings", label: "Settings" });
+  await openDialog(form, { testid: "settings", label: t("app.settings") });
 }
 
 let current = null; // the Game or the lobby on the page, if any: {stop()}
@@ -97,7 +112,9 @@ async function rejoinSeat(root, rejoin) {
   }
 }
 
-function main() {
+async function main() {
+  await useLanguage(pageLanguage());
+  translatePage();
   applySettings(loadSettings());
   document.getElementById("settings-button").addEventListener("click", openSettings);
   document.querySelector(".brand").addEventListener("click", (event) => {
