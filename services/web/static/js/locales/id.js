@@ -10,7 +10,9 @@ export default {
 
   // ── lobby: the lobby, new game, rules and house rules, levels, quick match, tables of people ──
 
-  // ── table: the game, bidding, passing, the hand, scores, summary, review, hints, game over ──
+  // ── table: the game, the seats, the hand, bidding, passing, blind bids, clocks, motion ──
+
+  // ── round: scores, the round summary, the review, hints, game over ──
 
   // ── players: names, profiles, leaderboards, replays, ratings ──
 
