@@ -12,7 +12,7 @@
    worker mid-decision, a Redis master, the records database for ``--db-outage`` s, a broker node for
    ``--broker-outage`` s), at random times from ``--warmup`` to 5 s before the load's end.
 4. After the last fault has recovered: ``--settle`` seconds of load with every part up, then the drain: no
-   new games, those in play played on for ``--drain`` seconds; then the players stop, and the run waits until
+   new games, those in play played on until each is over, for at most ``--drain`` seconds; then the players stop, and the run waits until
    no game is at a computer's turn and every finished game's record is written (both bounded).
 5. **The invariants** (:mod:`testkit.chaos_invariants`), read from the Redis Cluster and the records database
    (:mod:`testkit.chaos_stores`): no acknowledged move lost, none applied twice, no game stuck past the AI
@@ -67,7 +67,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--ai-deadline", type=float, default=5.0, help="AI_DECISION_DEADLINE_SECONDS")
     add("--records-retry", type=float, default=10.0, help="RECORDS_RETRY_SECONDS")
     add("--settle", type=float, default=10.0, help="seconds of load after the last recovery")
-    add("--drain", type=float, default=30.0, help="seconds the games in play are played on, with no new ones")
+    add(
+        "--drain",
+        type=float,
+        default=30.0,
+        help="at most this many seconds the games in play are played on, with no new ones, until each is over",
+    )
     add("--api-servers", type=int, default=2, help="gunicorn servers (of two workers each)")
     add("--people", type=int, default=3, help="threads playing people-against-computers games")
     add("--tables", type=int, default=1, help="tables of four people")
@@ -102,6 +107,11 @@ def computers_idle(reader: StoreReader, game_ids: list[str]) -> bool:
             if seat is not None and record.seats[seat].type == "ai":
                 return False
     return True
+
+
+def all_over(reader: StoreReader, game_ids: list[str]) -> bool:
+    """Every game of ``game_ids`` still in the store is over."""
+    return all((record := reader.load(game_id)) is None or record.state.phase == "game_over" for game_id in game_ids)
 
 
 def longest_waits(stalls: list[Stall], windows: list[Window]) -> dict[str, float]:
@@ -150,7 +160,9 @@ def run(args: argparse.Namespace, stack: ChaosStack, started: float) -> dict[str
     time.sleep(args.settle)  # load with every part up
     phase("settled_s", clock())
     load.stop_creating.set()
-    time.sleep(args.drain)  # the games in play played on
+    # the games in play played on, until each is over or the drain's bound: on a busy machine a short run's
+    # games need longer than on a quiet one, and a run whose games never end shows nothing of the records
+    wait_until(lambda: all_over(reader, obs.game_ids()), args.drain)
     phase("drained_s", clock())
     still_running = load.end(bound=30.0)
     cpu = time.process_time() - cpu

@@ -2,9 +2,10 @@
 
 The run is cut to fit the suite (docs/benchmarks.md has the 10-minute one): 20 s of load on one API server of
 two workers, games to 30 (one round, most of the time) so that several finish and are recorded, a 2 s AI
-deadline (a game may wait 12 s past a fault), the records database down 6 s and a broker node 3 s.  Every kind
-of fault is injected once, at a random time, and must recover.  The invariant checker itself is unit-tested
-on made-up breaches in tests/testkit/test_chaos_invariants.py.
+deadline (a game may wait 12 s past a fault), the records database down 6 s and a broker node 3 s; then the
+games in play are played to their end (for at most 60 s: a few seconds on a quiet machine).  Every kind of
+fault is injected once, at a random time, and must recover.  The invariant checker itself is unit-tested on
+made-up breaches in tests/testkit/test_chaos_invariants.py.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from testkit.processes import ROOT
 
 SHORT_RUN = [
     "--seconds", "20", "--faults", "5", "--warmup", "2", "--db-outage", "6", "--broker-outage", "3",
-    "--ai-deadline", "2", "--records-retry", "2", "--settle", "1", "--drain", "3", "--api-servers", "1",
+    "--ai-deadline", "2", "--records-retry", "2", "--settle", "1", "--drain", "60", "--api-servers", "1",
     "--people", "2", "--tables", "1", "--bots", "1", "--think", "0.01", "0.05", "--win-score", "30",
 ]  # fmt: skip
 
