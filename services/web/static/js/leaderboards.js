@@ -47,7 +47,7 @@ function table(answer, kind) {
     "table.leaderboard",
     { dataset: { testid: "leaderboard" } },
     h("caption.visually-hidden", {}, t(`players.lb.caption.${kind}`, { count: answer.top.length, board: boardName(answer.board) })),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("players.lb.rank")), h("th", { scope: "col" }, t("players.player")), h("th", { scope: "col" }, t("players.rating")), h("th", { scope: "col" }, t("players.lb.games")))),
+    h("thead", {}, h("tr", {}, h("th.lb-rank-head", { scope: "col" }, h("span.lb-head-long", {}, t("players.lb.rank")), h("span.lb-head-short", { "aria-hidden": "true" }, "#")), h("th", { scope: "col" }, t("players.player")), h("th", { scope: "col" }, t("players.rating")), h("th", { scope: "col" }, t("players.lb.games")))),
     h(
       "tbody",
       {},

@@ -143,7 +143,7 @@ export default {
   "players.replay.picks": "Yang ditampilkan",
   "players.replay.show": "Tampilkan",
   "players.replay.everyHand": "Semua kartu",
-  "players.replay.asSeat": "Seperti dilihat {seat}",
+  "players.replay.asSeat": "Dilihat {seat}",
   "players.replay.round": "Ronde",
   "players.replay.roundNo": "Ronde {round}",
   "players.replay.controls": "Telusuri permainan",
