@@ -256,6 +256,11 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
     expect(board.locator("tr[data-player='computer-easy'] .lb-name")).to_have_text("mudah")
     expect(board.locator("tr[data-player='computer-hard'] .lb-name")).to_have_text("sulit")
     no_english(page, "[data-testid=leaderboards]", set(), "the computer levels' leaderboard")
+    page.click("[data-testid=leaderboard] tr[data-player='computer-hard'] .lb-name a")  # a level's own page
+    expect(page.locator("[data-testid=profile-name]")).to_have_text("sulit")
+    expect(page.locator(".profile-meta .kind-badge")).to_have_text("Level komputer")
+    expect(chart).to_be_visible(timeout=LONG)
+    no_english(page, "[data-testid=profile]", allowed_names(name), "a computer level's profile")
 
     # Settings' name
     page.click("[data-testid=settings-button]")

@@ -9,7 +9,7 @@ import { fill, h } from "./dom.js";
 import { askName, currentPlayer, initials } from "./identity.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
-import { BOARD_CODES, boardName, formatChange, formatRating, kindName } from "./playertext.js";
+import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName } from "./playertext.js";
 import { followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
 import { seatName } from "./seating.js";
 
@@ -20,6 +20,11 @@ const LISTED = 15; // recent games listed before "Show more"
 
 const pct = (part, whole) => (whole ? formatNumber(part / whole, { style: "percent" }) : "—");
 const WHEN = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }; // a game's end in the list
+
+/** A player's name on its page: a computer level's in the page's language. */
+function shownName(player) {
+  return player.kind === "computer" ? levelName(player.name) : player.name;
+}
 
 /** The rating after each rated game on `board`, oldest first, from the start (pure). */
 export function ratingSeries(games, board) {
@@ -108,7 +113,7 @@ function chartSection(games, player) {
   const narrow = matchMedia("(max-width: 600px)").matches;
   const draw = (board) => {
     const points = ratingSeries(games, board);
-    fill(body, ratingChart(points, { id: `chart-${board}`, title: t(`players.chart.title.${board}`, { name: player.name }), narrow }), figuresTable(points, board));
+    fill(body, ratingChart(points, { id: `chart-${board}`, title: t(`players.chart.title.${board}`, { name: shownName(player) }), narrow }), figuresTable(points, board));
     for (const b of switches) b.setAttribute("aria-pressed", b.dataset.board === board ? "true" : "false");
   };
   const switches = boards.length > 1 ? boards.map((b) => h("button.small.board-switch", { type: "button", dataset: { board: b, testid: `chart-board-${b}` }, onclick: () => draw(b) }, boardName(b))) : [];
@@ -212,11 +217,11 @@ async function load(root, playerId, page) {
   };
   more.available = () => Boolean(next);
   const mine = currentPlayer() && currentPlayer().id === player.id;
-  const nameEl = h("h1.profile-name", { dataset: { testid: "profile-name" } }, player.name);
+  const nameEl = h("h1.profile-name", { dataset: { testid: "profile-name" } }, shownName(player));
   const header = h(
     "section.panel.profile-head",
     { "aria-labelledby": "profile-name-heading" },
-    h("span.profile-avatar", { "aria-hidden": "true", dataset: { kind: player.kind } }, initials(player.name)),
+    h("span.profile-avatar", { "aria-hidden": "true", dataset: { kind: player.kind } }, initials(shownName(player))),
     h(
       "div.profile-who",
       {},
