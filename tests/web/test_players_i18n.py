@@ -4,9 +4,9 @@ changes at its end, then opens its profile (the chart and its figures), steps th
 replay (every hand and as one seat saw it, to the round's score) and the leaderboards (people and
 computer levels). Every text, label, title and chart description of those parts shows no word only
 English has (tests/web/catalogues.py; the players' names aside), the numbers and dates are written the
-Indonesian way, and every page holds at 1280×720 and 375×667: nothing scrolls sideways and no button,
+Indonesian way, and every page holds at 1280×720, 375×667 and 667×375: nothing scrolls sideways and no button,
 tab, heading or cell is too narrow for its words. Screenshots of the profile and the replay at both
-sizes go to var/screenshots/ (players-id-*)."""
+sizes (the replay on a phone on its side too) go to var/screenshots/ (players-id-*)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from .test_players import no_sideways_scroll
 
 pytestmark = pytest.mark.integration
 
-SIZES = [(1280, 720), (375, 667)]
+SIZES = [(1280, 720), (375, 667), (667, 375)]  # screenshots at the first two
 MORE_GAMES = 2  # played through the API meanwhile, so the chart has a line to draw
 
 # Everything a region shows or says: its text, its labels and titles, the values a slider reads out, the
@@ -140,7 +140,8 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
         expect(changes).to_be_visible()
         no_sideways_scroll(page, f"the final scores at {width}×{height}")
         assert page.evaluate(CLIPPED, "[data-testid=rating-changes] th, [data-testid=rating-changes] td") == []
-        page.screenshot(path=str(screenshots / f"players-id-game-over-{width}x{height}.png"))
+        if height > 400:
+            page.screenshot(path=str(screenshots / f"players-id-game-over-{width}x{height}.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
     others.join(timeout=900)
     assert not others.is_alive() and not failed, failed
@@ -173,7 +174,8 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
         page.reload()
         expect(chart).to_be_visible(timeout=LONG)
         holds(page, f"the profile at {width}×{height}")
-        page.screenshot(path=str(screenshots / f"players-id-profile-{width}x{height}.png"))
+        if height > 400:
+            page.screenshot(path=str(screenshots / f"players-id-profile-{width}x{height}.png"))
     page.set_viewport_size({"width": 375, "height": 667})
     page.locator(".profile-chart").evaluate("e => e.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(screenshots / "players-id-profile-chart-375x667.png"))
@@ -207,6 +209,8 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
     no_english(page, regions, allowed, "the replay's first card")
     page.keyboard.press("PageDown")
     expect(table).to_have_attribute("data-step", "9")
+    page.keyboard.press("ArrowLeft")  # the whole first trick: every hand holds 12 cards
+    expect(table).to_have_attribute("data-step", "8")
     page.select_option("[data-testid=replay-seat]", "all")
     expect(page.locator("[data-testid=replay-hands] .replay-hand")).to_have_count(4)
     assert page.locator("[data-testid=replay-hand-0]").get_attribute("aria-label").endswith(": 12 kartu")
@@ -234,7 +238,7 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
                 box = button.bounding_box()
                 assert box and box["y"] + box["height"] <= height + 1, "the stepper stays on the screen"
             shot = "replay" if seat == "all" else "replay-seat"
-            page.screenshot(path=str(screenshots / f"players-id-{shot}-{width}x{height}.png"))
+            page.screenshot(path=str(screenshots / f"players-id-{shot}-{width}x{height}.png"))  # 667×375 too
     page.set_viewport_size({"width": 1280, "height": 720})
 
     # the leaderboards: people (the player's own rank) and the computer levels by their Indonesian names
@@ -250,7 +254,8 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         holds(page, f"the leaderboard at {width}×{height}")
-        page.screenshot(path=str(screenshots / f"players-id-leaderboard-{width}x{height}.png"))
+        if height > 400:
+            page.screenshot(path=str(screenshots / f"players-id-leaderboard-{width}x{height}.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
     page.click("[data-testid=lb-kind-computer]")
     expect(board.locator("tr[data-player='computer-easy'] .lb-name")).to_have_text("mudah")
