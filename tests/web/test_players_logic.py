@@ -187,7 +187,7 @@ def test_the_chart_scale_description_and_the_profile_figures(tmp_path):
     assert got["described"] == "From 1500 to 1522 over 2 rated games; highest 1530, lowest 1500."
     assert got["empty"] == "No rated game yet."
     tiles = {t["label"]: t for t in got["tiles"]}
-    assert tiles["Wins"]["detail"] == "60 %" and tiles["Contracts made"]["detail"] == "of 30 · 80 %"
+    assert tiles["Wins"]["detail"] == "60%" and tiles["Contracts made"]["detail"] == "of 30 · 80%"
     assert tiles["Nils made"]["value"] == "3" and tiles["Nils made"]["detail"] == "of 4 bid"
     assert tiles["Bags per round"]["value"] == "1.25" and tiles["Sets"]["value"] == "6"
     assert {t["label"]: t["detail"] for t in got["zero"]}["Wins"] == "—", "no games: no percentage"

@@ -3,6 +3,9 @@
 // named by its <title> and described by its <desc> (start, now, highest, lowest), and the figures
 // themselves follow in a table (profile.js). The scale's arithmetic is pure and tested in node.
 
+import { formatDate, t } from "./i18n.js";
+import { formatRating } from "./playertext.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** Round tick values covering [low, high]: about `count` of them, at 1, 2, 5 × 10^n steps (pure). */
@@ -34,10 +37,9 @@ export function layout(values, { width, height, left, right, top, bottom }) {
 
 /** A sentence describing the series: "From 1500 to 1562 over 12 games; highest 1580, lowest 1490." (pure) */
 export function describeSeries(points) {
-  if (!points.length) return "No rated game yet.";
+  if (!points.length) return t("players.chart.empty");
   const values = points.map((p) => p.rating);
-  const games = points.length - 1;
-  return `From ${values[0]} to ${values[values.length - 1]} over ${games} rated game${games === 1 ? "" : "s"}; highest ${Math.max(...values)}, lowest ${Math.min(...values)}.`;
+  return t("players.chart.desc", { from: formatRating(values[0]), to: formatRating(values[values.length - 1]), count: points.length - 1, high: formatRating(Math.max(...values)), low: formatRating(Math.min(...values)) });
 }
 
 function svg(tag, attrs = {}, ...children) {
@@ -51,8 +53,8 @@ function svg(tag, attrs = {}, ...children) {
 function dateLabel(points) {
   const days = new Set(points.filter((p) => p.at).map((p) => new Date(p.at).toDateString()));
   return days.size > 1
-    ? (iso) => new Date(iso).toLocaleDateString(undefined, { day: "numeric", month: "short" })
-    : (iso) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+    ? (iso) => formatDate(iso, { day: "numeric", month: "short" })
+    : (iso) => formatDate(iso, { hour: "2-digit", minute: "2-digit" });
 }
 
 /**
@@ -74,7 +76,7 @@ export function ratingChart(points, { id, title, narrow = false }) {
   const dated = points.map((p, i) => [p, i]).filter(([p]) => p.at);
   const byTime = dateLabel(points);
   const sameLabels = dated.length > 1 && byTime(dated[0][0].at) === byTime(dated[dated.length - 1][0].at);
-  const shortDate = (at, i) => (sameLabels ? `game ${i}` : byTime(at)); // all in one minute: count the games
+  const shortDate = (at, i) => (sameLabels ? t("players.chart.gameNo", { number: i }) : byTime(at)); // all in one minute: count the games
   const labelAt = dated.length > 1 ? [dated[0], dated[dated.length - 1]] : dated;
   if (!narrow && dated.length > 4) labelAt.splice(1, 0, dated[Math.floor(dated.length / 2)]);
   return svg(
@@ -91,7 +93,7 @@ export function ratingChart(points, { id, title, narrow = false }) {
       "g",
       { class: "chart-grid" },
       yTicks.map((v) =>
-        svg("g", {}, svg("line", { x1: box.left, x2: width - box.right, y1: scaleY(v), y2: scaleY(v) }), svg("text", { x: box.left - 6, y: scaleY(v) + 4, "text-anchor": "end" }, String(v))),
+        svg("g", {}, svg("line", { x1: box.left, x2: width - box.right, y1: scaleY(v), y2: scaleY(v) }), svg("text", { x: box.left - 6, y: scaleY(v) + 4, "text-anchor": "end" }, formatRating(v))),
       ),
     ),
     svg(
@@ -102,6 +104,6 @@ export function ratingChart(points, { id, title, narrow = false }) {
     svg("path", { class: "chart-area", d: area, fill: `url(#${gradient})` }),
     svg("path", { class: `chart-line ${up ? "up" : "down"}`, d: line }),
     points.length <= 60 ? svg("g", { class: "chart-dots" }, xs.map((x, i) => svg("circle", { cx: x, cy: ys[i], r: i === last ? 5 : 3, class: i === last ? "last" : null }))) : svg("circle", { class: "chart-dots last", cx: xs[last], cy: ys[last], r: 5 }),
-    svg("text", { class: "chart-now", x: Math.min(xs[last], width - box.right), y: Math.max(12, ys[last] - 10), "text-anchor": "end" }, String(values[last])),
+    svg("text", { class: "chart-now", x: Math.min(xs[last], width - box.right), y: Math.max(12, ys[last] - 10), "text-anchor": "end" }, formatRating(values[last])),
   );
 }

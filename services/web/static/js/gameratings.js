@@ -5,10 +5,11 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { currentPlayer } from "./identity.js";
+import { formatChange, formatRating, playerName } from "./playertext.js";
 import { followLink, profileUrl } from "./router.js";
 import { playerOf, seatName } from "./seating.js";
-import { signed } from "./tracking.js";
 
 const POLL_MS = 800; // the record is read this often after the end…
 const WATCH_MS = 20_000; // …for at most this long
@@ -27,7 +28,7 @@ export function ratingRows(ratings, { players = [], view = null, you = null } = 
       return {
         seat: r.seat,
         id: r.player_id,
-        name: player ? (player.kind === "computer" ? `Computer · ${player.name}` : player.name) : seatName(r.seat),
+        name: player ? playerName(player) : seatName(r.seat),
         kind: player ? player.kind : null,
         before: r.before,
         after: r.after,
@@ -74,17 +75,17 @@ export function watchRatings(game) {
 /** What the final scores say of ratings: the changes, "Updating ratings…", or nothing. */
 export function ratingsBox(game) {
   const state = game.ratings ? game.ratings.state : null;
-  if (state === "waiting") return h("p.ratings-wait", { role: "status", dataset: { testid: "ratings-wait" } }, "Updating ratings…");
-  if (state === "unrated") return h("p.ratings-note", { dataset: { testid: "ratings-unrated" } }, "This game was not rated.");
+  if (state === "waiting") return h("p.ratings-wait", { role: "status", dataset: { testid: "ratings-wait" } }, t("players.ratings.waiting"));
+  if (state === "unrated") return h("p.ratings-note", { dataset: { testid: "ratings-unrated" } }, t("players.ratings.unrated"));
   if (state === "unnamed" && game.view.you !== null && !currentPlayer()) {
-    return h("p.ratings-note", { dataset: { testid: "ratings-unnamed" } }, "Choose a name in the lobby and your games against computers are rated.");
+    return h("p.ratings-note", { dataset: { testid: "ratings-unnamed" } }, t("players.ratings.unnamed"));
   }
   if (state !== "done") return null;
   return h(
     "table.rating-changes",
     { dataset: { testid: "rating-changes" } },
-    h("caption", {}, "Ratings"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Change"))),
+    h("caption", {}, t("players.ratings.caption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("players.player")), h("th", { scope: "col" }, t("players.rating")), h("th", { scope: "col" }, t("players.ratings.change")))),
     h(
       "tbody",
       {},
@@ -98,10 +99,10 @@ export function ratingsBox(game) {
             h("span.rc-seat", {}, seatName(row.seat)),
             " ",
             row.id ? h("a", { href: profileUrl(row.id), onclick: followLink }, row.name) : row.name,
-            row.mine ? h("span.rc-you", {}, " (you)") : null,
+            row.mine ? h("span.rc-you", {}, ` ${t("players.you")}`) : null,
           ),
-          h("td", {}, h("span.rc-before", {}, String(row.before)), h("span.rc-arrow", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, " to "), h("strong", {}, String(row.after))),
-          h("td", { class: `rc-change ${row.change > 0 ? "up" : row.change < 0 ? "down" : "same"}` }, signed(row.change)),
+          h("td", {}, h("span.rc-before", {}, formatRating(row.before)), h("span.rc-arrow", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, ` ${t("players.ratings.to")} `), h("strong", {}, formatRating(row.after))),
+          h("td", { class: `rc-change ${row.change > 0 ? "up" : row.change < 0 ? "down" : "same"}` }, formatChange(row.change)),
         ),
       ),
     ),

@@ -6,11 +6,14 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { describeProblem, showMessage } from "./messages.js";
+import { tParts } from "./playertext.js";
 import { followLink, leaderboardsUrl, profileUrl } from "./router.js";
 
 const KEY = "spades.player";
-export const NAME_MAX = 24; // a display name's length the page lets one type (the server has the last word)
+export const NAME_MIN = 2; // a display name's length (the server has the last word)
+export const NAME_MAX = 24;
 
 /** {id, name, kind, token} of this browser's player, or null. */
 export function currentPlayer() {
@@ -53,7 +56,7 @@ export async function withPlayer(call) {
   } catch (problem) {
     if (!token || !isDeadToken(problem)) throw problem;
     forgetPlayer();
-    showMessage("This browser's name is no longer known to the server: you play without one. Choose a name again in the lobby.", "info");
+    showMessage(t("players.forgotten"), "info");
     return call(null);
   }
 }
@@ -72,11 +75,24 @@ export async function refreshPlayer() {
   }
 }
 
-/** The server's words for a name it refused, for the box. */
-function nameError(problem) {
-  if (problem.code === "name_taken") return "Someone already plays under that name: try another.";
-  if (problem.errors && problem.errors.length) return `That name can't be used: it ${problem.errors[0].message.replace(/^./, (c) => c.toLowerCase())}`;
-  if (problem.status === 429) return "Too many new names from here just now: try again in a minute.";
+// Why the server refused a name (its `errors[].message`, in English only) -> the catalogue's words
+const NAME_REASONS = [
+  [/characters long|too long/, "players.name.length"],
+  [/invisible|control/, "players.name.invisible"],
+  [/combining marks/, "players.name.marks"],
+  [/letter or a digit/, "players.name.letter"],
+  [/computer level/, "players.name.level"],
+];
+
+/** A name refused by the server, in the page's language, for the box. */
+export function nameError(problem) {
+  if (problem.code === "name_taken") return t("players.name.taken");
+  if (problem.errors && problem.errors.length) {
+    const said = String(problem.errors[0].message || "");
+    const known = NAME_REASONS.find(([pattern]) => pattern.test(said));
+    return t(known ? known[1] : "players.name.refused", { min: NAME_MIN, max: NAME_MAX });
+  }
+  if (problem.status === 429) return t("players.name.busy");
   return describeProblem(problem);
 }
 
@@ -91,19 +107,17 @@ export function askName({ rename = false } = {}) {
     value: rename && held ? held.name : "", "aria-describedby": "player-name-help player-name-error", dataset: { testid: "player-name" },
   });
   const error = h("small.field-error", { id: "player-name-error", role: "alert", dataset: { testid: "player-name-error" } });
-  const save = h("button.primary", { type: "submit", dataset: { testid: "player-name-save" } }, rename ? "Change name" : "Save name");
-  const cancel = h("button", { type: "button", dataset: { testid: "player-name-cancel" } }, rename ? "Cancel" : "Not now");
+  const save = h("button.primary", { type: "submit", dataset: { testid: "player-name-save" } }, t(rename ? "players.name.change" : "players.name.save"));
+  const cancel = h("button", { type: "button", dataset: { testid: "player-name-cancel" } }, t(rename ? "players.name.cancel" : "players.name.notNow"));
   const form = h(
     "form.name-form",
     { novalidate: true },
-    h("h2.panel-title", { id: "player-name-title" }, rename ? "Change your name" : "Your name"),
+    h("h2.panel-title", { id: "player-name-title" }, t(rename ? "players.name.changeTitle" : "players.name.title")),
     h(
       "p.help", { id: "player-name-help" },
-      rename
-        ? "Your games, stats and rating keep following you under the new name."
-        : "The table shows it, and your games, stats and rating follow it from game to game. No e-mail, no password: this browser keeps it.",
+      t(rename ? "players.name.changeHelp" : "players.name.help"),
     ),
-    h("div.field.name-field", {}, h("label", { for: "player-name" }, "Name"), input, error),
+    h("div.field.name-field", {}, h("label", { for: "player-name" }, t("players.name.label")), input, error),
     h("div.modal-buttons", {}, cancel, save),
   );
   const dialog = h("dialog.modal.name-dialog", { "aria-labelledby": "player-name-title", dataset: { testid: "name-dialog" } }, h("div.modal-body", {}, form));
@@ -123,7 +137,7 @@ export function askName({ rename = false } = {}) {
       error.textContent = "";
       input.removeAttribute("aria-invalid");
       if (!name) {
-        error.textContent = "Type a name first.";
+        error.textContent = t("players.name.empty");
         input.setAttribute("aria-invalid", "true");
         return input.focus();
       }
@@ -164,22 +178,22 @@ async function renamed(held, name) {
  * and a "Choose a name" button. Redrawn when the player changes.
  */
 export function identityStrip() {
-  const strip = h("section.identity", { "aria-label": "Your name", dataset: { testid: "identity" } });
+  const strip = h("section.identity", { "aria-label": t("players.name.title"), dataset: { testid: "identity" } });
   const link = (href, text, testid) => h("a.identity-link", { href, dataset: { testid }, onclick: followLink }, text);
   const draw = () => {
     const player = currentPlayer();
     strip.replaceChildren(
       h("span.identity-avatar", { "aria-hidden": "true" }, player ? initials(player.name) : "?"),
       player
-        ? h("span.identity-who", {}, "Playing as ", h("strong", { dataset: { testid: "identity-name" } }, player.name))
-        : h("span.identity-who", {}, "Playing without a name"),
+        ? h("span.identity-who", {}, tParts("players.identity.playingAs", {}, { name: h("strong", { dataset: { testid: "identity-name" } }, player.name) }))
+        : h("span.identity-who", {}, t("players.identity.noName")),
       h(
         "span.identity-actions",
         {},
         player
-          ? link(profileUrl(player.id), "Your profile", "profile-link")
-          : h("button.small.primary", { type: "button", dataset: { testid: "choose-name" }, onclick: () => askName() }, "Choose a name"),
-        link(leaderboardsUrl(), "Leaderboards", "leaderboards-link"),
+          ? link(profileUrl(player.id), t("players.identity.profile"), "profile-link")
+          : h("button.small.primary", { type: "button", dataset: { testid: "choose-name" }, onclick: () => askName() }, t("players.name.choose")),
+        link(leaderboardsUrl(), t("players.leaderboards"), "leaderboards-link"),
       ),
     );
   };
@@ -203,14 +217,14 @@ export function identityFields() {
   const draw = () => {
     const player = currentPlayer();
     section.replaceChildren(
-      h("legend", {}, "Your name"),
+      h("legend", {}, t("players.name.title")),
       player
-        ? h("p.identity-current", {}, "You play as ", h("strong", { dataset: { testid: "settings-name" } }, player.name), ".")
-        : h("p.identity-current", {}, "You play without a name: games are not rated and no profile keeps them."),
+        ? h("p.identity-current", {}, tParts("players.identity.youPlayAs", {}, { name: h("strong", { dataset: { testid: "settings-name" } }, player.name) }))
+        : h("p.identity-current", {}, t("players.identity.settingsNoName")),
       h(
         "button",
         { type: "button", dataset: { testid: player ? "rename" : "settings-choose-name" }, onclick: async () => (await askName({ rename: Boolean(player) })) && draw() },
-        player ? "Change name" : "Choose a name",
+        t(player ? "players.name.change" : "players.name.choose"),
       ),
     );
   };

@@ -5,11 +5,12 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { askName, currentPlayer, withPlayer } from "./identity.js";
+import { formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
-import { BOARDS } from "./profile.js";
+import { BOARD_CODES, boardName, formatRating, levelName, tParts } from "./playertext.js";
 import { followLink, leaderboardsUrl, lobbyUrl, profileUrl } from "./router.js";
 
-const KINDS = { person: "People", bot: "Bots", computer: "Computer levels" };
+const KINDS = ["person", "bot", "computer"]; // the tabs of who is ranked (players.who.<kind> names them)
 const TOP = 50;
 
 function tabs(label, entries, current, href, testid) {
@@ -26,7 +27,7 @@ function meBox(board, kind, answer) {
   const player = currentPlayer();
   if (kind === "computer") return null;
   if (!player) {
-    return h("p.lb-me.none", { dataset: { testid: "lb-me" } }, "Choose a name and play a rated game to get a rank. ", h("button.small.primary", { type: "button", onclick: () => askName() }, "Choose a name"));
+    return h("p.lb-me.none", { dataset: { testid: "lb-me" } }, `${t("players.lb.noName")} `, h("button.small.primary", { type: "button", onclick: () => askName() }, t("players.name.choose")));
   }
   if (player.kind && player.kind !== kind) return null;
   const me = answer.me;
@@ -34,19 +35,19 @@ function meBox(board, kind, answer) {
     "p.lb-me",
     { dataset: { testid: "lb-me" } },
     me && me.rank
-      ? ["You are ", h("strong", {}, `#${me.rank}`), ` on the ${BOARDS[board].toLowerCase()} board with `, h("strong", {}, String(me.rating)), "."]
-      : `You have no ${BOARDS[board].toLowerCase()} rating yet: play a rated game.`,
+      ? tParts(`players.lb.me.${board}`, {}, { rank: h("strong", {}, t("players.rank", { rank: me.rank })), rating: h("strong", {}, formatRating(me.rating)) })
+      : t(`players.lb.unrated.${board}`),
   );
 }
 
 function table(answer, kind) {
   const mine = currentPlayer() ? currentPlayer().id : null;
-  if (!answer.top.length) return h("p.note", { dataset: { testid: "lb-empty" } }, "Nobody is rated here yet.");
+  if (!answer.top.length) return h("p.note", { dataset: { testid: "lb-empty" } }, t("players.lb.empty"));
   return h(
     "table.leaderboard",
     { dataset: { testid: "leaderboard" } },
-    h("caption.visually-hidden", {}, `Top ${answer.top.length} ${KINDS[kind].toLowerCase()}, ${BOARDS[answer.board].toLowerCase()} board`),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Games"))),
+    h("caption.visually-hidden", {}, t(`players.lb.caption.${kind}`, { count: answer.top.length, board: boardName(answer.board) })),
+    h("thead", {}, h("tr", {}, h("th.lb-rank-head", { scope: "col" }, h("span.lb-head-long", {}, t("players.lb.rank")), h("span.lb-head-short", { "aria-hidden": "true" }, "#")), h("th", { scope: "col" }, t("players.player")), h("th", { scope: "col" }, t("players.rating")), h("th", { scope: "col" }, t("players.lb.games")))),
     h(
       "tbody",
       {},
@@ -54,10 +55,10 @@ function table(answer, kind) {
         h(
           "tr",
           { class: `${row.player.id === mine ? "mine" : ""}${row.rank <= 3 ? ` podium podium-${row.rank}` : ""}`.trim() || null, dataset: { testid: `lb-row-${row.rank}`, player: row.player.id } },
-          h("td.lb-rank", {}, h("span", { class: `rank-badge${row.rank <= 3 ? ` medal-${row.rank}` : ""}` }, String(row.rank))),
-          h("th.lb-name", { scope: "row" }, h("a", { href: profileUrl(row.player.id), onclick: followLink }, row.player.name), row.player.id === mine ? h("span.lb-you", {}, " (you)") : null),
-          h("td.lb-rating", {}, String(row.rating)),
-          h("td.lb-games", {}, String(row.games)),
+          h("td.lb-rank", {}, h("span", { class: `rank-badge${row.rank <= 3 ? ` medal-${row.rank}` : ""}` }, formatNumber(row.rank))),
+          h("th.lb-name", { scope: "row" }, h("a", { href: profileUrl(row.player.id), onclick: followLink }, kind === "computer" ? levelName(row.player.name) : row.player.name), row.player.id === mine ? h("span.lb-you", {}, ` ${t("players.you")}`) : null),
+          h("td.lb-rating", {}, formatRating(row.rating)),
+          h("td.lb-games", {}, formatNumber(row.games)),
         ),
       ),
     ),
@@ -67,21 +68,21 @@ function table(answer, kind) {
 /** The leaderboards page; {stop()}. */
 export function renderLeaderboards(root, board = null, kind = null) {
   const page = { stopped: false, stop: () => (page.stopped = true) };
-  const chosenBoard = board in BOARDS ? board : "partnership";
+  const chosenBoard = BOARD_CODES.includes(board) ? board : "partnership";
   const chosenKind = kind || "person";
-  const body = h("div.lb-body", { "aria-live": "polite", "aria-busy": "true" }, h("p.loading-note", {}, "Loading the leaderboard…"));
+  const body = h("div.lb-body", { "aria-live": "polite", "aria-busy": "true" }, h("p.loading-note", {}, t("players.lb.loading")));
   fill(
     root,
     h(
       "div.lb-page",
       { dataset: { testid: "leaderboards", board: chosenBoard, kind: chosenKind } },
-      h("nav.crumbs", { "aria-label": "Pages" }, h("a", { href: lobbyUrl(), onclick: followLink }, "Lobby"), currentPlayer() ? h("a", { href: profileUrl(currentPlayer().id), onclick: followLink }, "Your profile") : null),
+      h("nav.crumbs", { "aria-label": t("players.pages") }, h("a", { href: lobbyUrl(), onclick: followLink }, t("players.lobby")), currentPlayer() ? h("a", { href: profileUrl(currentPlayer().id), onclick: followLink }, t("players.identity.profile")) : null),
       h(
         "section.panel.lb-panel",
         { "aria-labelledby": "lb-title" },
-        h("h1", { id: "lb-title" }, "Leaderboards"),
-        tabs("Board", Object.entries(BOARDS), chosenBoard, (b) => leaderboardsUrl(b, chosenKind), "lb-board"),
-        tabs("Players", Object.entries(KINDS), chosenKind, (k) => leaderboardsUrl(chosenBoard, k), "lb-kind"),
+        h("h1", { id: "lb-title" }, t("players.leaderboards")),
+        tabs(t("players.board"), BOARD_CODES.map((b) => [b, boardName(b)]), chosenBoard, (b) => leaderboardsUrl(b, chosenKind), "lb-board"),
+        tabs(t("players.lb.who"), KINDS.map((k) => [k, t(`players.who.${k}`)]), chosenKind, (k) => leaderboardsUrl(chosenBoard, k), "lb-kind"),
         body,
       ),
     ),

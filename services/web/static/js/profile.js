@@ -7,18 +7,24 @@ import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { askName, currentPlayer, initials } from "./identity.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
+import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName } from "./playertext.js";
 import { followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
 import { seatName } from "./seating.js";
-import { signed } from "./tracking.js";
 
-export const BOARDS = { partnership: "Partnership", individual: "Individual" };
-const KINDS = { person: "Person", bot: "Bot", computer: "Computer level" };
+export const BOARDS = Object.fromEntries(BOARD_CODES.map((b) => [b, b])); // the boards' codes (boardName() names them)
 const PAGE = 50; // games per request
 const CHART_PAGES = 4; // the chart reads at most this many pages of games
 const LISTED = 15; // recent games listed before "Show more"
 
-const pct = (part, whole) => (whole ? `${Math.round((100 * part) / whole)} %` : "—");
+const pct = (part, whole) => (whole ? formatNumber(part / whole, { style: "percent" }) : "—");
+const WHEN = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }; // a game's end in the list
+
+/** A player's name on its page: a computer level's in the page's language. */
+function shownName(player) {
+  return player.kind === "computer" ? levelName(player.name) : player.name;
+}
 
 /** The rating after each rated game on `board`, oldest first, from the start (pure). */
 export function ratingSeries(games, board) {
@@ -33,18 +39,18 @@ export function ratingSeries(games, board) {
 export function statTiles(stats) {
   const s = { games: 0, wins: 0, contracts_bid: 0, contracts_made: 0, sets: 0, nils_bid: 0, nils_made: 0, bags_per_round: 0, rounds: 0, ...stats };
   return [
-    { label: "Games", value: String(s.games), detail: `${s.rounds} round${s.rounds === 1 ? "" : "s"}`, testid: "stat-games" },
-    { label: "Wins", value: String(s.wins), detail: pct(s.wins, s.games), testid: "stat-wins" },
-    { label: "Contracts made", value: String(s.contracts_made), detail: `of ${s.contracts_bid} · ${pct(s.contracts_made, s.contracts_bid)}`, testid: "stat-contracts" },
-    { label: "Sets", value: String(s.sets), detail: "contracts missed", testid: "stat-sets" },
-    { label: "Nils made", value: String(s.nils_made), detail: `of ${s.nils_bid} bid`, testid: "stat-nils" },
-    { label: "Bags per round", value: Number(s.bags_per_round || 0).toFixed(2), detail: "overtricks", testid: "stat-bags" },
+    { label: t("players.stats.games"), value: formatNumber(s.games), detail: t("players.stats.rounds", { count: s.rounds }), testid: "stat-games" },
+    { label: t("players.stats.wins"), value: formatNumber(s.wins), detail: pct(s.wins, s.games), testid: "stat-wins" },
+    { label: t("players.stats.contracts"), value: formatNumber(s.contracts_made), detail: t("players.stats.contractsOf", { bid: s.contracts_bid, share: pct(s.contracts_made, s.contracts_bid) }), testid: "stat-contracts" },
+    { label: t("players.stats.sets"), value: formatNumber(s.sets), detail: t("players.stats.setsDetail"), testid: "stat-sets" },
+    { label: t("players.stats.nils"), value: formatNumber(s.nils_made), detail: t("players.stats.nilsOf", { bid: s.nils_bid }), testid: "stat-nils" },
+    { label: t("players.stats.bags"), value: formatNumber(Number(s.bags_per_round || 0), { minimumFractionDigits: 2, maximumFractionDigits: 2 }), detail: t("players.stats.bagsDetail"), testid: "stat-bags" },
   ];
 }
 
 function ratingCards(player) {
   const boards = Object.keys(BOARDS).filter((b) => player.ratings && player.ratings[b]);
-  if (!boards.length) return h("p.note", { dataset: { testid: "no-rating" } }, "No rated game yet: a game against computers (with a name) or a public game with a clock is rated.");
+  if (!boards.length) return h("p.note", { dataset: { testid: "no-rating" } }, t("players.profile.noRating"));
   return h(
     "div.rating-cards",
     {},
@@ -53,14 +59,14 @@ function ratingCards(player) {
       return h(
         "div.rating-card",
         { dataset: { testid: `rating-${board}` } },
-        h("span.rating-board", {}, BOARDS[board]),
-        h("span.rating-value", {}, String(r.rating)),
+        h("span.rating-board", {}, boardName(board)),
+        h("span.rating-value", {}, formatRating(r.rating)),
         h(
           "span.rating-detail",
           {},
-          r.rank ? h("a", { href: leaderboardsUrl(board, player.kind), onclick: followLink }, `#${r.rank}`) : null,
+          r.rank ? h("a", { href: leaderboardsUrl(board, player.kind), onclick: followLink }, t("players.rank", { rank: r.rank })) : null,
           r.rank ? " · " : null,
-          `${r.games} game${r.games === 1 ? "" : "s"}`,
+          t("players.games", { count: r.games }),
         ),
       );
     }),
@@ -80,16 +86,16 @@ function figuresTable(points, board) {
   return h(
     "details.chart-figures",
     {},
-    h("summary", {}, "The figures"),
+    h("summary", {}, t("players.chart.figures")),
     h(
       "table",
       { dataset: { testid: "chart-table" } },
-      h("caption", {}, `${BOARDS[board]} rating after each rated game`),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Date"), h("th", { scope: "col" }, "Rating"))),
+      h("caption", {}, t(`players.chart.caption.${board}`)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("players.chart.game")), h("th", { scope: "col" }, t("players.chart.date")), h("th", { scope: "col" }, t("players.rating")))),
       h(
         "tbody",
         {},
-        points.map((p, i) => h("tr", {}, h("th", { scope: "row" }, i === 0 ? "Start" : String(i)), h("td", {}, p.at ? new Date(p.at).toLocaleString() : "—"), h("td", {}, String(p.rating)))),
+        points.map((p, i) => h("tr", {}, h("th", { scope: "row" }, i === 0 ? t("players.chart.start") : formatNumber(i)), h("td", {}, p.at ? formatDate(p.at, { dateStyle: "medium", timeStyle: "short" }) : "—"), h("td", {}, formatRating(p.rating)))),
       ),
     ),
   );
@@ -98,58 +104,57 @@ function figuresTable(points, board) {
 /** The chart section: a board switch when there are two, the chart and its figures. */
 function chartSection(games, player) {
   const boards = Object.keys(BOARDS).filter((b) => ratingSeries(games, b).length);
-  const section = h("section.panel.profile-chart", { "aria-labelledby": "chart-title" }, h("h2", { id: "chart-title" }, "Rating over time"));
+  const section = h("section.panel.profile-chart", { "aria-labelledby": "chart-title" }, h("h2", { id: "chart-title" }, t("players.chart.heading")));
   if (!boards.length) {
-    section.append(h("p.note", { dataset: { testid: "no-chart" } }, "The chart starts with the first rated game."));
+    section.append(h("p.note", { dataset: { testid: "no-chart" } }, t("players.chart.none")));
     return section;
   }
   const body = h("div.chart-body");
   const narrow = matchMedia("(max-width: 600px)").matches;
   const draw = (board) => {
     const points = ratingSeries(games, board);
-    fill(body, ratingChart(points, { id: `chart-${board}`, title: `${player.name}'s ${BOARDS[board].toLowerCase()} rating over time`, narrow }), figuresTable(points, board));
+    fill(body, ratingChart(points, { id: `chart-${board}`, title: t(`players.chart.title.${board}`, { name: shownName(player) }), narrow }), figuresTable(points, board));
     for (const b of switches) b.setAttribute("aria-pressed", b.dataset.board === board ? "true" : "false");
   };
-  const switches = boards.length > 1 ? boards.map((b) => h("button.small.board-switch", { type: "button", dataset: { board: b, testid: `chart-board-${b}` }, onclick: () => draw(b) }, BOARDS[b])) : [];
-  if (switches.length) section.append(h("div.board-switches", { role: "group", "aria-label": "Board" }, switches));
+  const switches = boards.length > 1 ? boards.map((b) => h("button.small.board-switch", { type: "button", dataset: { board: b, testid: `chart-board-${b}` }, onclick: () => draw(b) }, boardName(b))) : [];
+  if (switches.length) section.append(h("div.board-switches", { role: "group", "aria-label": t("players.board") }, switches));
   section.append(body);
   draw(boards[0]);
   return section;
 }
 
 function gameItem(game) {
-  const when = new Date(game.ended_at);
   const change = typeof game.change === "number" ? game.change : null;
   return h(
     "li.game-item",
     { dataset: { testid: `game-${game.game_id}` } },
-    h("span", { class: `game-result ${game.won ? "won" : "lost"}` }, game.won ? "Won" : "Lost"),
+    h("span", { class: `game-result ${game.won ? "won" : "lost"}` }, t(game.won ? "players.game.won" : "players.game.lost")),
     h(
       "span.game-what",
       {},
-      h("span.game-board", {}, `${BOARDS[game.board] || game.board} · ${seatName(game.seat)}`),
-      h("time.game-when", { datetime: game.ended_at }, when.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })),
+      h("span.game-board", {}, `${boardName(game.board)} · ${seatName(game.seat)}`),
+      h("time.game-when", { datetime: game.ended_at }, formatDate(game.ended_at, WHEN)),
     ),
     h(
       "span.game-rating",
       {},
       game.rated && typeof game.rating_after === "number"
-        ? [h("span.game-after", {}, String(game.rating_after)), change !== null ? h("span", { class: `game-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, signed(change)) : null]
-        : h("span.game-unrated", {}, "not rated"),
+        ? [h("span.game-after", {}, formatRating(game.rating_after)), change !== null ? h("span", { class: `game-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, formatChange(change)) : null]
+        : h("span.game-unrated", {}, t("players.game.unrated")),
     ),
-    h("a.button.small-link", { href: replayUrl(game.game_id, game.seat), onclick: followLink, dataset: { testid: `replay-${game.game_id}` }, "aria-label": `Replay the game of ${when.toLocaleString()}` }, "Replay"),
+    h("a.button.small-link", { href: replayUrl(game.game_id, game.seat), onclick: followLink, dataset: { testid: `replay-${game.game_id}` }, "aria-label": t("players.game.replayLabel", { when: formatDate(game.ended_at, { dateStyle: "medium", timeStyle: "short" }) }) }, t("players.replay")),
   );
 }
 
 function gamesSection(games, more) {
   const list = h("ul.game-list", { dataset: { testid: "games" } });
-  const section = h("section.panel.profile-games", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, "Recent games"), list);
+  const section = h("section.panel.profile-games", { "aria-labelledby": "games-title" }, h("h2", { id: "games-title" }, t("players.games.heading")), list);
   if (!games.length) {
-    list.replaceWith(h("p.note", { dataset: { testid: "no-games" } }, "No finished game yet."));
+    list.replaceWith(h("p.note", { dataset: { testid: "no-games" } }, t("players.games.none")));
     return section;
   }
   let shown = 0;
-  const button = h("button.small", { type: "button", dataset: { testid: "more-games" }, onclick: () => showMore() }, "Show more");
+  const button = h("button.small", { type: "button", dataset: { testid: "more-games" }, onclick: () => showMore() }, t("players.games.more"));
   const showMore = async () => {
     if (shown >= games.length && more) {
       button.disabled = true;
@@ -169,7 +174,7 @@ function gamesSection(games, more) {
 /** The profile page; {stop()}. */
 export function renderProfile(root, playerId) {
   const page = { stopped: false, stop: () => (page.stopped = true) };
-  fill(root, h("p.loading", {}, "Loading the player…"));
+  fill(root, h("p.loading", {}, t("players.profile.loading")));
   load(root, playerId, page);
   return page;
 }
@@ -196,9 +201,9 @@ async function load(root, playerId, page) {
       h(
         "section.panel.profile-missing",
         { dataset: { testid: "profile-missing" } },
-        h("h1", {}, gone ? "No such player" : "Can't show this player"),
-        h("p", {}, gone ? "This player doesn't exist, or deleted their name." : describeProblem(problem)),
-        h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby"),
+        h("h1", {}, t(gone ? "players.profile.gone" : "players.profile.failed")),
+        h("p", {}, gone ? t("players.profile.goneHelp") : describeProblem(problem)),
+        h("a.button", { href: lobbyUrl(), onclick: followLink }, t("players.backToLobby")),
       ),
     );
     return;
@@ -212,11 +217,11 @@ async function load(root, playerId, page) {
   };
   more.available = () => Boolean(next);
   const mine = currentPlayer() && currentPlayer().id === player.id;
-  const nameEl = h("h1.profile-name", { dataset: { testid: "profile-name" } }, player.name);
+  const nameEl = h("h1.profile-name", { dataset: { testid: "profile-name" } }, shownName(player));
   const header = h(
     "section.panel.profile-head",
     { "aria-labelledby": "profile-name-heading" },
-    h("span.profile-avatar", { "aria-hidden": "true", dataset: { kind: player.kind } }, initials(player.name)),
+    h("span.profile-avatar", { "aria-hidden": "true", dataset: { kind: player.kind } }, initials(shownName(player))),
     h(
       "div.profile-who",
       {},
@@ -224,16 +229,16 @@ async function load(root, playerId, page) {
       h(
         "p.profile-meta",
         {},
-        h("span.kind-badge", { dataset: { kind: player.kind } }, KINDS[player.kind] || player.kind),
-        player.created_at ? ` · since ${new Date(player.created_at).toLocaleDateString(undefined, { month: "short", year: "numeric" })}` : null,
-        mine ? h("span.profile-you", {}, " · this is you") : null,
+        h("span.kind-badge", { dataset: { kind: player.kind } }, kindName(player.kind)),
+        player.created_at ? ` · ${t("players.profile.since", { date: formatDate(player.created_at, { month: "short", year: "numeric" }) })}` : null,
+        mine ? h("span.profile-you", {}, ` · ${t("players.profile.you")}`) : null,
       ),
     ),
     mine
       ? h("button.small", { type: "button", dataset: { testid: "profile-rename" }, onclick: async () => {
           const renamed = await askName({ rename: true });
           if (renamed) nameEl.textContent = renamed.name;
-        } }, "Change name")
+        } }, t("players.name.change"))
       : null,
     ratingCards(player),
   );
@@ -243,9 +248,9 @@ async function load(root, playerId, page) {
     h(
       "div.profile-page",
       { dataset: { testid: "profile" } },
-      h("nav.crumbs", { "aria-label": "Pages" }, h("a", { href: lobbyUrl(), onclick: followLink }, "Lobby"), h("a", { href: leaderboardsUrl(null, player.kind), onclick: followLink }, "Leaderboards")),
+      h("nav.crumbs", { "aria-label": t("players.pages") }, h("a", { href: lobbyUrl(), onclick: followLink }, t("players.lobby")), h("a", { href: leaderboardsUrl(null, player.kind), onclick: followLink }, t("players.leaderboards"))),
       header,
-      h("section.panel.profile-stats", { "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, "Stats"), statsGrid(player)),
+      h("section.panel.profile-stats", { "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, t("players.stats.heading")), statsGrid(player)),
       chartSection(games, player),
       gamesSection(games, more),
     ),

@@ -10,15 +10,17 @@ import { cardName, sortHand } from "./cards.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { cardFace, seatPanel, trickArea } from "./felt.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
 import { currentPlayer } from "./identity.js";
 import { describeProblem } from "./messages.js";
+import { computerName, formatChange, formatRating, tParts } from "./playertext.js";
 import { recordView } from "./record.js";
 import { replaySteps, roundStarts, stepWords, tableAt, trickBounds } from "./replaysteps.js";
 import { followLink, gameUrl, lobbyUrl, profileUrl } from "./router.js";
 import { scoreboard } from "./scoreboard.js";
 import { seatName } from "./seating.js";
 import { renderRoundSummary, winnerText } from "./summary.js";
-import { contractOf, signed } from "./tracking.js";
+import { contractOf } from "./tracking.js";
 
 /** The seats as the table modules read them, with each one's player (names at read time: `record.players`). */
 function recordSeats(record) {
@@ -30,8 +32,8 @@ function playerName(record, seat) {
   const player = (record.players || [])[seat];
   if (player && player.name && player.kind !== "computer") return player.name;
   const info = record.seats[seat];
-  if (info.type === "ai") return `Computer · ${info.level || (player && player.name) || ""}`;
-  return info.type === "human" ? "Player" : "Open seat";
+  if (info.type === "ai") return computerName(info.level || (player && player.name) || "");
+  return t(info.type === "human" ? "players.seat.player" : "players.seat.open");
 }
 
 /** A seat in the moves' words: a named person or bot by name, anyone else by the compass. */
@@ -80,14 +82,14 @@ function allHands(record, table, next) {
     [0, 1, 2, 3].map((seat) =>
       h(
         "div",
-        { class: `replay-hand${table.turn === seat ? " is-turn" : ""}`, role: "group", "aria-label": `${seatLabel(record, seat)}: ${table.hands[seat].length} cards`, dataset: { testid: `replay-hand-${seat}`, count: String(table.hands[seat].length) } },
+        { class: `replay-hand${table.turn === seat ? " is-turn" : ""}`, role: "group", "aria-label": t("players.replay.handLabel", { seat: seatLabel(record, seat), count: table.hands[seat].length }), dataset: { testid: `replay-hand-${seat}`, count: String(table.hands[seat].length) } },
         h("div.replay-hand-name", {}, h("strong", {}, seatName(seat)), ` · ${playerName(record, seat)}`),
         h(
           "div.replay-hand-cards",
           {},
           table.hands[seat].length
-            ? sortHand(table.hands[seat], record.rules).map((c) => cardFace(c, { extraClass: `mini${c === upcoming ? " upcoming" : ""}`, highDeuce: record.rules.deuces_high, label: `${cardName(c)}${c === upcoming ? ", played next" : ""}` }))
-            : h("span.replay-empty", {}, "No cards left"),
+            ? sortHand(table.hands[seat], record.rules).map((c) => cardFace(c, { extraClass: `mini${c === upcoming ? " upcoming" : ""}`, highDeuce: record.rules.deuces_high, label: c === upcoming ? t("players.replay.playedNext", { card: cardName(c) }) : cardName(c) }))
+            : h("span.replay-empty", {}, t("players.replay.noCards")),
         ),
       ),
     ),
@@ -99,7 +101,7 @@ function seatHand(record, table, seat) {
   const cards = sortHand(table.hands[seat], record.rules);
   return h(
     "div.hand.replay-own",
-    { role: "group", "aria-label": `${seatName(seat)}'s hand, ${cards.length} cards`, dataset: { testid: "replay-own-hand", count: String(cards.length) } },
+    { role: "group", "aria-label": t("players.replay.ownHandLabel", { seat: seatName(seat), count: cards.length }), dataset: { testid: "replay-own-hand", count: String(cards.length) } },
     cards.map((c) => h("div.slot", {}, cardFace(c, { highDeuce: record.rules.deuces_high }))),
   );
 }
@@ -108,15 +110,15 @@ function seatHand(record, table, seat) {
 function scoredPanel(record, table, viewer) {
   const view = recordView(record, viewer);
   const sides = table.round.points.map((points, side) => {
-    const names = record.rules.scoring === "partnership" ? `${seatName(side)} & ${seatName(side + 2)}` : seatName(side);
-    return h("li", {}, h("span.rs-side", {}, names), " ", h("strong", {}, signed(points)), h("span.rs-total", {}, ` → ${table.round.scores[side]}`));
+    const names = record.rules.scoring === "partnership" ? t("players.replay.team", { a: seatName(side), b: seatName(side + 2) }) : seatName(side);
+    return h("li", {}, h("span.rs-side", {}, names), " ", h("strong", {}, formatChange(points)), h("span.rs-total", {}, ` → ${formatNumber(table.round.scores[side])}`));
   });
   return h(
     "section.overlay-panel.replay-scored",
     { "aria-labelledby": "replay-scored-title", dataset: { testid: "replay-scored" } },
-    h("h2.panel-title", { id: "replay-scored-title" }, `Round ${table.roundNo} scored`),
+    h("h2.panel-title", { id: "replay-scored-title" }, t("players.replay.scored", { round: table.roundNo })),
     h("ul.rs-list", {}, sides),
-    h("button.small", { type: "button", dataset: { testid: "replay-summary" }, onclick: () => openDialog(renderRoundSummary(view, table.round), { testid: "summary", label: `Round ${table.roundNo} summary`, wide: true }) }, "Round summary"),
+    h("button.small", { type: "button", dataset: { testid: "replay-summary" }, onclick: () => openDialog(renderRoundSummary(view, table.round), { testid: "summary", label: t("players.replay.summaryOf", { round: table.roundNo }), wide: true }) }, t("players.replay.summary")),
   );
 }
 
@@ -131,7 +133,7 @@ function drawTable(host, record, steps, index, viewer) {
       "div",
       { class: `replay-table${viewer === null ? " all-hands" : ""}`, dataset: { testid: "replay-table", step: String(index), round: String(table.roundNo), phase: table.phase } },
       scoreboard(view),
-      h("div.status-row", {}, h("div.turn-banner.replay-move", { dataset: { testid: "replay-move" } }, `Round ${table.roundNo} · ${words}`)),
+      h("div.status-row", {}, h("div.turn-banner.replay-move", { dataset: { testid: "replay-move" } }, t("players.replay.move", { round: table.roundNo, move: words }))),
       h(
         "div.felt",
         { dataset: { testid: "felt" } },
@@ -172,9 +174,9 @@ function playersList(record) {
           ? h(
               "span.rp-detail",
               {},
-              rating ? ["Rating ", h("strong", {}, String(rating.after)), " ", h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, signed(rating.change))] : null,
+              rating ? [...tParts("players.replay.ratingAfter", {}, { rating: h("strong", {}, formatRating(rating.after)) }), " ", h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, formatChange(rating.change))] : null,
               rating && won ? " · " : null,
-              won ? h("span.rp-won", {}, "won") : null,
+              won ? h("span.rp-won", {}, t("players.replay.won")) : null,
             )
           : null,
       );
@@ -192,7 +194,7 @@ export function renderReplay(root, gameId, seat = null) {
       if (page.keys) document.removeEventListener("keydown", page.keys);
     },
   };
-  fill(root, h("p.loading", {}, "Loading the game…"));
+  fill(root, h("p.loading", {}, t("players.replay.loading")));
   api.getRecord(gameId).then(
     (record) => page.stopped || build(root, record, seat, page),
     (problem) => {
@@ -203,11 +205,11 @@ export function renderReplay(root, gameId, seat = null) {
         h(
           "section.panel.replay-missing",
           { dataset: { testid: "replay-missing" } },
-          h("h1", {}, live ? "This game is still being played" : "Can't replay this game"),
-          h("p", {}, live ? "A game can be replayed once it is over." : describeProblem(problem)),
-          live ? h("a.button.primary", { href: gameUrl(gameId), onclick: followLink }, "Watch it live") : null,
+          h("h1", {}, t(live ? "players.replay.live" : "players.replay.failed")),
+          h("p", {}, live ? t("players.replay.liveHelp") : describeProblem(problem)),
+          live ? h("a.button.primary", { href: gameUrl(gameId), onclick: followLink }, t("players.replay.watch")) : null,
           " ",
-          h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby"),
+          h("a.button", { href: lobbyUrl(), onclick: followLink }, t("players.backToLobby")),
         ),
       );
     },
@@ -217,7 +219,7 @@ export function renderReplay(root, gameId, seat = null) {
 
 function build(root, record, seat, page) {
   if (!record.rounds.length) {
-    fill(root, h("section.panel.replay-missing", { dataset: { testid: "replay-missing" } }, h("h1", {}, "Nothing to replay"), h("p", {}, "No round of this game was finished."), h("a.button", { href: lobbyUrl(), onclick: followLink }, "Back to the lobby")));
+    fill(root, h("section.panel.replay-missing", { dataset: { testid: "replay-missing" } }, h("h1", {}, t("players.replay.nothing")), h("p", {}, t("players.replay.nothingHelp")), h("a.button", { href: lobbyUrl(), onclick: followLink }, t("players.backToLobby"))));
     return;
   }
   const steps = replaySteps(record);
@@ -231,21 +233,21 @@ function build(root, record, seat, page) {
     oninput: (e) => go(Number(e.currentTarget.value), false),
   });
   const position = h("span.replay-position", { dataset: { testid: "replay-position" } });
-  const button = (testid, text, hidden, onclick, extra = "") =>
-    h(`button.replay-step${extra}`, { type: "button", dataset: { testid }, onclick }, hidden ? h("span.visually-hidden", {}, hidden) : null, text);
-  const prevTrick = button("replay-prev-trick", "Trick", "Previous ", () => go(trickBounds(steps, index)[0]));
-  const prev = button("replay-prev", "Back", null, () => go(index - 1));
-  const next = button("replay-next", "Next", null, () => go(index + 1), ".primary");
-  const nextTrick = button("replay-next-trick", "Trick", "Next ", () => go(trickBounds(steps, index)[1]));
+  // a trick's buttons show "Trick" and are named "Previous trick", "Next trick" (the name holds what shows)
+  const button = (testid, text, label, onclick, extra = "") => h(`button.replay-step${extra}`, { type: "button", "aria-label": label, dataset: { testid }, onclick }, text);
+  const prevTrick = button("replay-prev-trick", t("players.replay.trick"), t("players.replay.prevTrick"), () => go(trickBounds(steps, index)[0]));
+  const prev = button("replay-prev", t("players.replay.back"), null, () => go(index - 1));
+  const next = button("replay-next", t("players.replay.next"), null, () => go(index + 1), ".primary");
+  const nextTrick = button("replay-next-trick", t("players.replay.trick"), t("players.replay.nextTrick"), () => go(trickBounds(steps, index)[1]));
   prevTrick.prepend(h("span.step-icon", { "aria-hidden": "true" }, "« "));
   prev.prepend(h("span.step-icon", { "aria-hidden": "true" }, "◀ "));
   next.append(h("span.step-icon", { "aria-hidden": "true" }, " ▶"));
   nextTrick.append(h("span.step-icon", { "aria-hidden": "true" }, " »"));
-  const roundPick = choice("replay-round", "Round", record.rounds.map((r, i) => [starts[i], `Round ${r.round}`]), 0, (v) => go(Number(v)));
+  const roundPick = choice("replay-round", t("players.replay.round"), record.rounds.map((r, i) => [starts[i], t("players.replay.roundNo", { round: r.round })]), 0, (v) => go(Number(v)));
   const seatPick = choice(
     "replay-seat",
-    "Show",
-    [["all", "Every hand"], ...[0, 1, 2, 3].map((s) => [s, `As ${seatLabel(record, s)} saw it`])],
+    t("players.replay.show"),
+    [["all", t("players.replay.everyHand")], ...[0, 1, 2, 3].map((s) => [s, t("players.replay.asSeat", { seat: seatLabel(record, s) })])],
     viewer === null ? "all" : viewer,
     (v) => {
       viewer = v === "all" ? null : Number(v);
@@ -254,30 +256,38 @@ function build(root, record, seat, page) {
     },
   );
   const view = recordView(record, null);
-  const result = record.outcome === "finished" ? winnerText(view) : "the game was abandoned.";
+  const result = record.outcome === "finished" ? winnerText(view) : t("players.replay.abandoned");
   const side = h(
     "aside.panel.replay-side",
-    { "aria-label": "The game" },
-    h("h1", {}, "Replay"),
+    { "aria-label": t("players.replay.theGame") },
+    h("h1", {}, t("players.replay")),
     h("p.replay-result", { dataset: { testid: "replay-result" } }, result.replace(/^./, (c) => c.toUpperCase())),
-    h("p.note", {}, `${record.rules.scoring === "partnership" ? "Partnership" : "Individual"} to ${record.rules.win_score} · ${new Date(record.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}${record.rated ? " · rated" : ""}`),
+    h(
+      "p.note",
+      {},
+      [
+        t(`players.replay.to.${record.rules.scoring === "partnership" ? "partnership" : "individual"}`, { score: record.rules.win_score }),
+        formatDate(record.ended_at, { dateStyle: "medium", timeStyle: "short" }),
+        record.rated ? t("players.replay.rated") : null,
+      ].filter(Boolean).join(" · "),
+    ),
     playersList(record),
   );
-  const picks = h("section.panel.replay-picks", { "aria-label": "What to show" }, seatPick, roundPick);
+  const picks = h("section.panel.replay-picks", { "aria-label": t("players.replay.picks") }, seatPick, roundPick);
   const controls = h(
     "section.panel.replay-controls",
-    { "aria-label": "Step through the game", dataset: { testid: "replay-controls" } },
-    h("div.replay-slide", {}, h("label.visually-hidden", { for: "replay-slider" }, "Move"), slider, position),
+    { "aria-label": t("players.replay.controls"), dataset: { testid: "replay-controls" } },
+    h("div.replay-slide", {}, h("label.visually-hidden", { for: "replay-slider" }, t("players.replay.slider")), slider, position),
     h("div.replay-buttons", {}, prevTrick, prev, next, nextTrick),
-    h("p.replay-keys", {}, "Keys: ← → a move, Page Up / Page Down a trick, Home / End."),
+    h("p.replay-keys", {}, t("players.replay.keys")),
     said,
   );
   const go = (k, focusSlider = false) => {
     index = Math.max(0, Math.min(steps.length - 1, k));
     const words = drawTable(host, record, steps, index, viewer);
     slider.value = String(index);
-    slider.setAttribute("aria-valuetext", `Move ${index + 1} of ${steps.length}: round ${tableAt(record, steps, index).roundNo}, ${words}`);
-    position.textContent = `${index + 1} / ${steps.length}`;
+    slider.setAttribute("aria-valuetext", t("players.replay.position", { n: index + 1, total: steps.length, round: tableAt(record, steps, index).roundNo, move: words }));
+    position.textContent = `${formatNumber(index + 1)} / ${formatNumber(steps.length)}`;
     said.textContent = words;
     roundPick.querySelector("select").value = String(starts[steps[index].round]);
     prev.disabled = prevTrick.disabled = index === 0;

@@ -3,6 +3,8 @@
 // bids from the dealer's left (blind bids marked), with the nil exchange each pass of cards, then
 // the 52 cards trick by trick, and the round's score.
 
+import { formatList, t } from "./i18n.js";
+
 export const SEATS = [0, 1, 2, 3];
 
 /** Every step of the game in order: [{round (index into record.rounds), kind: "deal" | "bid" | "pass" |
@@ -121,20 +123,20 @@ export function tableAt(record, steps, index) {
 export function stepWords(step, { name, cardName, viewer = null }) {
   switch (step.kind) {
     case "deal":
-      return `${name(step.seat)} deals`;
+      return t("players.step.deal", { name: name(step.seat) });
     case "bid": {
-      const what = step.bid === 0 ? "nil" : String(step.bid);
-      return `${name(step.seat)} bids ${step.blind ? `blind ${what}` : what}`;
+      const key = `players.step.${step.blind ? "blind" : "bid"}${step.bid === 0 ? "Nil" : ""}`;
+      return t(key, { name: name(step.seat), bid: step.bid });
     }
     case "pass": {
       const partner = (step.seat + 2) % 4;
       const sees = viewer === null || viewer === step.seat || viewer === partner;
-      const count = `${step.cards.length} card${step.cards.length > 1 ? "s" : ""}`;
-      return sees ? `${name(step.seat)} passes ${step.cards.map(cardName).join(" and ")} to ${name(partner)}` : `${name(step.seat)} passes ${count} to ${name(partner)}`;
+      const who = { name: name(step.seat), partner: name(partner) };
+      return sees ? t("players.step.pass", { ...who, cards: formatList(step.cards.map(cardName)) }) : t("players.step.passHidden", { ...who, count: step.cards.length });
     }
     case "card":
-      return `${name(step.seat)} plays the ${cardName(step.card)}`;
+      return t("players.step.card", { name: name(step.seat), card: cardName(step.card) });
     default:
-      return "The round is scored";
+      return t("players.step.scored");
   }
 }
