@@ -17,4 +17,5 @@ export default {
   // ── players: names, profiles, leaderboards, replays, ratings ──
 
   // ── offline: the installed app, reconnecting ──
+  "offline.reconnecting": "No connection — reconnecting…",
 };
