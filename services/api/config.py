@@ -87,6 +87,7 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT_STORAGE_URL": None,  # defaults to the game store (REDIS_URL, or the cluster), so limits hold everywhere
     "CORS_ORIGINS": "",  # comma-separated origins allowed to call the API from a browser ("" = no CORS)
     "LOG_LEVEL": "INFO",
+    "WEB_ROOT": "",  # the /play client's files ("" = services/web/static; tests serve a copy they change)
     "PROXY_FIX_HOPS": 0,  # trusted reverse proxies in front (X-Forwarded-For/-Proto); 0 = use the peer address
 }
 

@@ -24,10 +24,11 @@ _DOCS_CSP = (
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; frame-ancestors 'none'"
 )
-# The /play page: its own scripts, styles and images only (no inline script or style), API calls to itself.
+# The /play page: its own scripts, styles and images only (no inline script or style), API calls to itself,
+# its own manifest and service worker (/play/manifest.webmanifest, /play/sw.js).
 _PLAY_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 _COMMON = [("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
 _JSON_HEADERS = [*_COMMON, ("Content-Security-Policy", _JSON_CSP)]

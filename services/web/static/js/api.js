@@ -23,14 +23,35 @@ function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+const networkListeners = new Set();
+
+/**
+ * Calls listener({reachable, stream}) after each call: reachable false when the server could not be
+ * reached at all (no network, a refused connection), true when any answer came back (network.js shows
+ * the page's reconnecting state from these); `stream` for an event stream being opened. Returns a
+ * function that stops the calls.
+ */
+export function onNetwork(listener) {
+  networkListeners.add(listener);
+  return () => networkListeners.delete(listener);
+}
+
+function tell(reachable, stream) {
+  for (const listener of networkListeners) listener({ reachable, stream });
+}
+
 /** fetch, with a network failure as an ApiProblem (status 0); an abort stays an AbortError. */
-async function send(path, init) {
+async function send(path, init, stream = false) {
+  let response;
   try {
-    return await fetch(path, { cache: "no-store", credentials: "omit", ...init });
+    response = await fetch(path, { cache: "no-store", credentials: "omit", ...init });
   } catch (error) {
     if (error.name === "AbortError") throw error;
+    tell(false, stream);
     throw new ApiProblem(0, { title: "No connection", detail: "The server could not be reached." });
   }
+  tell(true, stream);
+  return response;
 }
 
 async function problemOf(response) {
@@ -67,7 +88,7 @@ async function openStream(path, { token, after, resumed, signal }) {
   if (token) headers.Authorization = `Bearer ${token}`;
   if (resumed) headers["Last-Event-ID"] = String(after);
   const url = resumed || after === undefined ? path : `${path}?after=${after}`;
-  const response = await send(url, { method: "GET", headers, signal });
+  const response = await send(url, { method: "GET", headers, signal }, true);
   if (!response.ok) throw await problemOf(response);
   return response;
 }

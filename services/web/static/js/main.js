@@ -14,6 +14,7 @@ import { renderReplay } from "./replay.js";
 import { fragmentPage, lobbyUrl, navigate, onRoute } from "./router.js";
 import { LANGUAGES, language, pageLanguage, rememberLanguage, t, translatePage, useLanguage } from "./i18n.js";
 import { identityFields } from "./identity.js";
+import "./install.js"; // the service worker and the reconnecting state (install.js, network.js)
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
 import { clearMessage, describeProblem, showMessage } from "./messages.js";

@@ -13,6 +13,12 @@ export function navigate(url) {
   for (const listener of listeners) listener();
 }
 
+/** Open the current address again, without a page load (network.js: the network is back for a page that
+ * could not load). */
+export function refresh() {
+  for (const listener of listeners) listener();
+}
+
 /** The lobby's address, keeping a ?pace= override. */
 export function lobbyUrl() {
   const pace = new URLSearchParams(location.search).get("pace");

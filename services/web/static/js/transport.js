@@ -43,6 +43,19 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
   let resumed = false; // the cursor is an id the stream sent: resume with Last-Event-ID
   let retryMs = RETRY_MS;
   let failures = 0;
+  let wake = null; // ends the wait before the next connection at once
+  // The browser knows when the network goes and comes back: a stream open then is dead (do not wait for
+  // the silence to tell), and a wait for the next connection is pointless once the network is back.
+  const browser = typeof window === "undefined" ? null : window;
+  const offline = () => connection && connection.abort();
+  const online = () => wake && wake();
+  browser?.addEventListener("offline", offline);
+  browser?.addEventListener("online", online);
+  const unlisten = () => {
+    browser?.removeEventListener("offline", offline);
+    browser?.removeEventListener("online", online);
+    if (wake) wake();
+  };
 
   /** One connection, read to its end: true when the game is over (nothing more will come). */
   async function readStream() {
@@ -102,6 +115,19 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
     return delay;
   }
 
+  /** A pause of `ms`, cut short when the network comes back (or following stops). */
+  function waitFor(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
   async function loop() {
     while (!stopped) {
       let delay = retryMs; // the server closed the stream (its maximum lifetime): come back as it asked
@@ -110,10 +136,11 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
       } catch (problem) {
         if (stopped) return;
         delay = await recover(problem);
-        if (delay === null) return;
+        if (delay === null) return unlisten(); // fatal: following has ended
       }
-      await new Promise((resolve) => setTimeout(resolve, delay * (0.8 + Math.random() * 0.4)));
+      await waitFor(delay * (0.8 + Math.random() * 0.4));
     }
+    unlisten();
     if (!stopped) {
       stopped = true;
       onStatus({ state: "stopped" });
@@ -127,6 +154,7 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
       if (stopped) return;
       stopped = true;
       if (connection) connection.abort();
+      unlisten();
       onStatus({ state: "stopped" });
     },
   };

@@ -175,4 +175,5 @@ export default {
   "players.step.scored": "The round is scored",
 
   // ── offline: the installed app, reconnecting ──
+  "offline.reconnecting": "No connection — reconnecting…",
 };

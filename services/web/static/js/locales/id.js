@@ -175,4 +175,5 @@ export default {
   "players.step.scored": "Ronde dihitung",
 
   // ── offline: the installed app, reconnecting ──
+  "offline.reconnecting": "Koneksi terputus — menyambung ulang…",
 };

@@ -1,0 +1,93 @@
+// The page's own "reconnecting" state while the network is gone, on any page (the lobby, a game, a
+// profile): in the top bar's connection indicator (#connection), in the page's words. It learns of the
+// network from the browser (`offline`, `online`) and from every server call (api.js `onNetwork`); while
+// the server can't be reached it asks again (GET /v1/levels, a small public answer) 1 s, 2 s, … 15 s
+// apart and at once when the browser says the network is back. A game's event feed says the same
+// thing its own way (transport.js, status.js) and takes the indicator over; this leaves it alone then.
+// Once the server answers again the indicator clears; a page whose own requests failed meanwhile
+// (it could not load, or a move did not go) is opened again at the same address (router.js `refresh`),
+// without reloading the page.
+
+import { api, onNetwork } from "./api.js";
+import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { refresh } from "./router.js";
+
+const PROBE_MS = [1000, 2000, 4000, 8000, 15000];
+
+let down = false;
+let broken = false; // a request of the page failed while the network was gone: open the page again after
+let attempt = 0;
+let timer = null;
+
+function indicator() {
+  return document.getElementById("connection");
+}
+
+/** Our text in the indicator, unless the game's feed already shows its own reconnecting state there. */
+function show() {
+  const el = indicator();
+  if (!el) return;
+  el.dataset.network = "down";
+  if (el.dataset.state === "reconnecting") return;
+  el.dataset.state = "reconnecting";
+  fill(el, h("span.connection-text", { dataset: { offline: "", testid: "offline-status" } }, t("offline.reconnecting")));
+}
+
+/** Our text goes (what the game's feed wrote since stays). */
+function clear() {
+  const el = indicator();
+  if (!el) return;
+  delete el.dataset.network;
+  if (el.querySelector("[data-offline]")) {
+    el.replaceChildren();
+    delete el.dataset.state;
+  }
+}
+
+function probeLater() {
+  clearTimeout(timer);
+  timer = setTimeout(probe, PROBE_MS[Math.min(attempt, PROBE_MS.length - 1)] * (0.8 + Math.random() * 0.4));
+  attempt += 1;
+}
+
+function probe() {
+  clearTimeout(timer);
+  timer = null;
+  if (down) api.levels().catch(() => {}); // its outcome comes back through onNetwork
+}
+
+function unreachable(request) {
+  if (request) broken = true;
+  if (!down) {
+    down = true;
+    attempt = 0;
+    show();
+  }
+  if (!timer) probeLater();
+}
+
+function reachable(request) {
+  if (!down) {
+    if (request) broken = false;
+    return;
+  }
+  down = false;
+  clearTimeout(timer);
+  timer = null;
+  clear();
+  if (broken) {
+    broken = false;
+    refresh(); // the page as it would have loaded: the lobby's lists, the game's view and feed
+  }
+}
+
+/** Starts watching (once, from install.js); shows nothing until the network is found gone. */
+export function watchNetwork() {
+  onNetwork(({ reachable: ok, stream }) => (ok ? reachable(!stream) : unreachable(!stream)));
+  window.addEventListener("offline", () => unreachable(false));
+  window.addEventListener("online", () => {
+    attempt = 0;
+    probe();
+  });
+}

@@ -1,0 +1,205 @@
+"""/play installed and offline, in Debian's chromium against a real API serving a copy of the client
+(WEB_ROOT) that a test changes: Chromium finds the page installable; its service worker keeps the
+client's own files and never an API answer; with the network cut the page shows its own reconnecting
+state and recovers when the network returns, without a reload; a reload with no network still opens
+the client; a changed client runs after a reload and replaces the kept one. Waits are on events and
+on what the page shows, never a sleep."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from services.web import WEB_ROOT
+from tests.conftest import run_gunicorn
+
+from .catalogues import english_words_in
+from .conftest import CHROMIUM
+from .driver import LONG, Player, play_now, wait_version_above
+
+pytestmark = pytest.mark.integration
+
+# the page under the service worker's control (a first visit is controlled once the worker activates
+# and claims it: an event, awaited in the page)
+CONTROLLED = """() => navigator.serviceWorker.controller ? navigator.serviceWorker.controller.state
+  : new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange",
+      () => resolve(navigator.serviceWorker.controller.state), { once: true }))"""
+KEPT = """async () => {
+  const kept = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    kept[name] = (await cache.keys()).map((request) => new URL(request.url).pathname + new URL(request.url).search);
+  }
+  return kept;
+}"""
+
+# resolves once `name` is the one cache left: the new worker reached "activated", which it does only after
+# its activate step deleted the old caches (it already controls the page from the start of that step)
+ONLY_CACHE = """(name) => new Promise((resolve) => {
+  const check = async () => {
+    const names = await caches.keys();
+    if (names.length === 1 && names[0] === name) resolve(names);
+  };
+  const watch = (worker) => worker && worker.addEventListener("statechange", check);
+  navigator.serviceWorker.getRegistration().then((registration) => {
+    [registration.installing, registration.waiting, registration.active].forEach(watch);
+    registration.addEventListener("updatefound", () => watch(registration.installing));
+    check();
+  });
+})"""
+
+
+class Client:
+    def __init__(self, base: str, root: Path) -> None:
+        self.base = base
+        self.root = root
+
+
+@pytest.fixture(scope="module")
+def client_copy(tmp_path_factory, redis_db1, ai_worker) -> Iterator[Client]:
+    """A real API serving a copy of the client's files (WEB_ROOT) that a test may change."""
+    root = tmp_path_factory.mktemp("web") / "static"
+    shutil.copytree(WEB_ROOT, root)
+    with run_gunicorn({"WEB_ROOT": str(root)}) as base:
+        yield Client(base, root)
+
+
+def build_of(base: str) -> str:
+    """The client's build id as the server computes it (embedded in the worker it serves)."""
+    source = requests.get(f"{base}/play/sw.js", timeout=30).text
+    return json.loads(re.search(r"const BUILD = (\"[^\"]*\");", source).group(1))
+
+
+def test_chromium_finds_play_installable(browser, client_copy, tmp_path):
+    """Page.getInstallabilityErrors reports none, and the manifest parses without errors. Chromium does not
+    install from an incognito profile (a plain Playwright context is one), so this runs in a profile on disk."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=["--no-sandbox"], base_url=client_copy.base
+    )
+    try:
+        page = context.new_page()
+        page.goto("/play")
+        assert page.evaluate(CONTROLLED) in ("activating", "activated")
+        scope = page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)")
+        assert scope == f"{client_copy.base}/play"
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == f"{client_copy.base}/play/manifest.webmanifest" and manifest["errors"] == []
+        assert manifest["manifest"]["display"] == "kStandalone"
+        assert manifest["manifest"]["startUrl"] == manifest["manifest"]["scope"] == f"{client_copy.base}/play"
+    finally:
+        context.close()
+
+
+def test_a_game_shows_reconnecting_while_the_network_is_gone_and_recovers(new_page, client_copy, screenshots):
+    """The network cut mid-game: the top bar says the page is reconnecting (and the table stays); back, the
+    feed is live again and a move goes through, in the same page. No API answer came from the worker or
+    was kept by it. A reload with no network still opens the client, which loads the game once back."""
+    page = new_page(1280, 720, base=client_copy.base)
+    api_answers = []
+    page.on("response", lambda response: api_answers.append(response) if "/v1/" in response.url else None)
+    play_now(page)
+    assert page.evaluate(CONTROLLED) in ("activating", "activated")
+    connection = page.locator("[data-testid=connection]")
+    expect(connection).to_have_attribute("data-state", "live")
+    page.evaluate("window.spadesSamePage = true")  # gone with a reload
+
+    page.context.set_offline(True)
+    expect(connection).to_have_attribute("data-state", "reconnecting")
+    expect(connection).to_contain_text("reconnecting")
+    expect(page.locator("[data-testid=table]")).to_be_visible()
+    page.screenshot(path=str(screenshots / "offline-reconnecting-1280x720.png"))
+    page.set_viewport_size({"width": 375, "height": 667})
+    expect(connection).to_be_in_viewport()
+    page.screenshot(path=str(screenshots / "offline-reconnecting-375x667.png"))
+
+    page.context.set_offline(False)
+    expect(connection).to_have_attribute("data-state", "live")
+    expect(connection).not_to_contain_text("reconnecting")
+    assert page.evaluate("window.spadesSamePage") is True, "recovered without a reload"
+    player = Player(page)
+    version = int(page.locator("[data-testid=table]").get_attribute("data-version"))
+    assert player.step() in ("bid", "card", "summary", "over")
+    wait_version_above(page, version)  # a move made and shown after the network came back
+
+    assert api_answers and not [r.url for r in api_answers if r.from_service_worker]
+    kept = page.evaluate(KEPT)
+    assert list(kept) == [f"spades-play-{build_of(client_copy.base)}"]
+    paths = next(iter(kept.values()))
+    assert "/play" in paths and "/play/js/transport.js" in paths
+    assert [p for p in paths if not (p == "/play" or p.startswith("/play/"))] == [], "only the client's own files"
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.status == 200 and response.from_service_worker
+    expect(page.locator("[data-testid=offline-status]")).to_have_text("No connection — reconnecting…")
+    page.evaluate("window.spadesSamePage = true")
+    page.context.set_offline(False)
+    expect(page.locator("[data-testid=table]")).to_be_visible(timeout=LONG)
+    expect(connection).to_have_attribute("data-state", "live")
+    assert page.evaluate("window.spadesSamePage") is True, "the game opened once back, without a reload"
+    assert not [r.url for r in api_answers if r.from_service_worker]
+    assert page.js_errors == []
+
+
+def test_a_reload_with_no_network_opens_the_lobby_from_the_worker(new_page, client_copy, screenshots):
+    """In Indonesian: the client from the worker's cache (not a browser error), its reconnecting state in
+    the page's language; the lobby fills in once the network is back, without a reload."""
+    page = new_page(375, 667, base=client_copy.base, locale="id-ID")
+    page.goto("/play")
+    assert page.evaluate(CONTROLLED) in ("activating", "activated")
+    expect(page.locator("[data-testid=level-easy]")).to_be_visible()
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.status == 200 and response.from_service_worker
+    status = page.locator("[data-testid=offline-status]")
+    expect(status).to_have_text("Koneksi terputus — menyambung ulang…")
+    assert english_words_in(page.locator("header").inner_text()) == set()
+    assert page.evaluate("document.documentElement.lang") == "id"
+    page.screenshot(path=str(screenshots / "offline-lobby-id-375x667.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.screenshot(path=str(screenshots / "offline-lobby-id-1280x720.png"))
+    page.evaluate("window.spadesSamePage = true")
+    page.context.set_offline(False)
+    expect(status).to_have_count(0)
+    expect(page.locator("[data-testid=level-easy]")).to_be_visible()
+    assert page.evaluate("window.spadesSamePage") is True
+    assert page.js_errors == []
+
+
+def test_a_new_version_runs_after_a_reload_and_replaces_the_kept_one(new_page, client_copy):
+    """A changed file (here English's word for Settings) in the served copy: the next start runs it, the
+    browser installs the worker of the new build, which keeps the new files in place of the old ones: a
+    start with no network then runs the new version too."""
+    page = new_page(1280, 720, base=client_copy.base)
+    page.goto("/play")
+    assert page.evaluate(CONTROLLED) in ("activating", "activated")
+    settings = page.locator("#settings-button .wide-only")
+    expect(settings).to_have_text("Settings")
+    old_build = build_of(client_copy.base)
+    assert list(page.evaluate(KEPT)) == [f"spades-play-{old_build}"]
+    english = client_copy.root / "js" / "locales" / "en.js"
+    before = english.read_text()
+    english.write_text(before.replace('"app.settings": "Settings"', '"app.settings": "Settings (new)"'))
+    try:
+        new_build = build_of(client_copy.base)
+        assert new_build != old_build
+        page.reload()
+        expect(settings).to_have_text("Settings (new)")
+        assert page.evaluate(ONLY_CACHE, f"spades-play-{new_build}") == [f"spades-play-{new_build}"]
+        page.context.set_offline(True)
+        page.reload()
+        expect(settings).to_have_text("Settings (new)")
+        expect(page.locator("[data-testid=offline-status]")).to_be_visible()
+    finally:
+        english.write_text(before)
+    assert page.js_errors == []
