@@ -46,8 +46,8 @@ export function drawGameBar(ui) {
         onclick: ui.onToggleLastTrick,
         dataset: { testid: "last-trick-button" },
       },
-      h("span.narrow-only", {}, t("lobby.bar.last")),
-      h("span.wide-only", {}, t("lobby.bar.lastTrick")),
+      h("span.bar-short", { "aria-hidden": "true" }, t("lobby.bar.last")), // the name is the whole phrase beside
+      h("span.bar-long", {}, t("lobby.bar.lastTrick")),
     ),
     h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, t("lobby.bar.scores")),
     h("button", { type: "button", onclick: ui.onRules, dataset: { testid: "rules-button" } }, t("lobby.bar.rules")),
