@@ -17,6 +17,7 @@ import { presetShort } from "./rulewords.js";
 import { gameUrl, navigate } from "./router.js";
 import { keepSeat } from "./seats.js";
 import { clockName, clockWords } from "./tableopts.js";
+import { clockPhrase } from "./tablelist.js";
 
 const KEY = "spades.match"; // sessionStorage: the request waiting in this tab, resumed after a reload
 const WAITS = [10, 20, 30, 60, 120]; // seconds (the server takes 5 to 120)
@@ -122,7 +123,7 @@ function waitForSeat(match) {
       "div.match-wait",
       { dataset: { testid: "match-wait" } },
       h("h2.panel-title", {}, t("lobby.match.finding")),
-      h("p.match-what", {}, [presetShort((wanted.rules || {}).preset || "partnership"), wanted.clock ? t("lobby.match.clockNamed", { clock: clockName(wanted.clock) }) : null].filter(Boolean).join(" · ")),
+      h("p.match-what", {}, [presetShort((wanted.rules || {}).preset || "partnership"), wanted.clock ? clockPhrase(wanted.clock) : null].filter(Boolean).join(" · ")),
       h("p.match-clock", { role: "timer", "aria-label": t("lobby.match.timeLeft") }, count),
       note,
     ),

@@ -55,11 +55,16 @@ export function listed(tables, limit = 30) {
 
 /** "Partnership · normal clock · 1 person, computers: easy · 1 house rule". */
 export function tableWords(item, presetName = (p) => p) {
-  const clock = has(`lobby.tables.clock.${item.clock}`) ? t(`lobby.tables.clock.${item.clock}`) : item.clock;
+  const clock = clockPhrase(item.clock);
   const people = t("lobby.tables.people", { count: item.people });
   const parts = [presetName(item.preset), clock, item.levels.length ? t("lobby.tables.computers", { people, levels: [...new Set(item.levels)].map(levelName).join(", ") }) : people];
   if (item.houseRules.length) parts.push(t("lobby.tables.houseRules", { count: item.houseRules.length }));
   return parts.join(" · ");
+}
+
+/** "fast clock", "no clock" (a clock the catalogue lacks: its code). */
+export function clockPhrase(clock) {
+  return has(`lobby.tables.clock.${clock}`) ? t(`lobby.tables.clock.${clock}`) : String(clock);
 }
 
 /** "Free: West, North". */

@@ -322,7 +322,6 @@ export default {
   "lobby.match.looking": "Looking for people who want the same game; when the time is up, {fillers} take the free seats.",
   "lobby.match.timeUp": "Time is up: {fillers} take the free seats…",
   "lobby.match.finding": "Finding players",
-  "lobby.match.clockNamed": "clock: {clock}",
   "lobby.match.timeLeft": "Time left to wait",
   "lobby.match.cancel": "Cancel",
   "lobby.match.wasCancelled": "The quick match was cancelled.",

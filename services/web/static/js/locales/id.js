@@ -322,7 +322,6 @@ export default {
   "lobby.match.looking": "Mencari orang yang ingin permainan yang sama; bila waktu habis, {fillers} mengisi kursi kosong.",
   "lobby.match.timeUp": "Waktu habis: {fillers} mengisi kursi kosong…",
   "lobby.match.finding": "Mencari pemain",
-  "lobby.match.clockNamed": "jam: {clock}",
   "lobby.match.timeLeft": "Sisa waktu menunggu",
   "lobby.match.cancel": "Batal",
   "lobby.match.wasCancelled": "Pertandingan cepat dibatalkan.",
