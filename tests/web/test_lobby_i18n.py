@@ -109,9 +109,17 @@ def indonesian(page: Page, where: str, allowed: frozenset[str] = frozenset()) ->
 
 
 @pytest.mark.integration
-def test_an_indonesian_browser_sees_the_lobby_rules_and_settings_in_indonesian(new_page, screenshots):
+def test_an_indonesian_browser_sees_the_lobby_rules_and_settings_in_indonesian(new_page, web, screenshots):
     page = new_page(1280, 720, locale="id-ID")
+    live = requests.post(f"{web}/v1/games", json={"seats": [{"type": "human"}] + [{"type": "open"}] * 3}, timeout=30)
+    game = live.json()
     page.goto("/play?pace=0")
+    page.evaluate(  # a game this browser holds a seat in: "Your games"
+        "([id, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat: 0, token}))",
+        [game["game_id"], game["seats"][0]["token"]],
+    )
+    page.reload()
+    expect(page.locator("[data-testid=live-games]")).to_contain_text("ronde 1", timeout=LONG)
     expect(page.locator("html")).to_have_attribute("lang", "id")
     expect(page.locator("[data-testid=play-now]")).to_have_text("Main sekarang")
     expect(page.locator(".level").first).to_be_visible()
@@ -123,6 +131,19 @@ def test_an_indonesian_browser_sees_the_lobby_rules_and_settings_in_indonesian(n
             page.screenshot(path=str(screenshots / f"lobby-id-{width}x{height}.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
     indonesian(page, "body")
+
+    # Play people: quick match and the open tables
+    page.click("[data-testid=tab-people]")
+    expect(page.locator("[data-testid=find-players]")).to_have_text("Cari pemain")
+    expect(page.locator("[data-testid=tables-state]")).to_have_text("Langsung")
+    indonesian(page, "#tab-panel-people")
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        no_sideways_scroll(page)
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.screenshot(path=str(screenshots / "lobby-people-id-375x667.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.click("[data-testid=tab-computers]")
 
     # the new game's house rules, with the house preset's variants on
     open_house_rules(page)
