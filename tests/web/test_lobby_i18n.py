@@ -8,7 +8,9 @@ chooses Indonesian."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 
 import pytest
 import requests
@@ -16,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from services.engine.rules import HOUSE_RULES, OPTION_DOCS, PRESETS
 from services.players.levels import LEVEL_NAMES, LEVELS
+from services.web import WEB_ROOT
 
 from .catalogues import catalogue, english_words_in, languages
 from .driver import LONG, open_house_rules, outside, play_now
@@ -43,6 +46,34 @@ def test_level_lines_follow_the_levels_strength():
     for code in languages():
         for text in catalogue(code).values():
             assert not re.search(r"\bseeds? ?0\d\d|\d&\d|\bnull\b|_", str(text), re.I), text
+
+
+def test_the_rules_dialog_says_each_presets_rules_in_each_language():
+    """rulewords.js run in node on every preset's rules: the team minimum the bid panel enforces is
+    said for partnership play, never for individual play; nothing left as a key or a code."""
+    script = (
+        f'const i18n = await import("{(WEB_ROOT / "js" / "i18n.js").as_uri()}");\n'
+        f'const words = await import("{(WEB_ROOT / "js" / "rulewords.js").as_uri()}");\n'
+        f"const presets = {json.dumps({name: rules.to_dict() for name, rules in PRESETS.items()})};\n"
+        "const out = {};\n"
+        "for (const code of ['en', 'id']) {\n"
+        "  await i18n.useLanguage(code);\n"
+        "  for (const [name, rules] of Object.entries(presets))\n"
+        "    out[`${code}:${name}`] = [...words.variantWords(rules), ...words.tableRuleWords(rules)];\n"
+        "}\n"
+        "process.stdout.write(JSON.stringify(out));"
+    )
+    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    said = json.loads(out.stdout)
+    assert "Partners together bid at least 4 tricks, unless one of them bids nil" in said["en:partnership"]
+    assert "Dua rekan bersama menawar sedikitnya 4 trik, kecuali salah satunya menawar nil" in said["id:partnership"]
+    assert not any("Partners" in line for line in said["en:individual"])
+    assert "Blind nil ±200" in said["en:house"] and "Ampun bila tertinggal 500" in said["id:house"]
+    for key, lines in said.items():
+        assert all(not re.search(r"lobby\.|\{|_", line) for line in lines), (key, lines)
+        if key.startswith("id:"):
+            assert english_words_in(" ".join(lines)) == set(), (key, lines)
 
 
 @pytest.mark.integration
