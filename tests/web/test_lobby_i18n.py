@@ -248,7 +248,21 @@ def test_an_indonesian_table_rules_dialog_and_game_bar(new_page, web, screenshot
         assert box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5, box
         if (width, height) != (667, 375):
             page.screenshot(path=str(screenshots / f"rules-id-{width}x{height}.png"))
-    assert not page.js_errors
+    page.keyboard.press("Escape")
+    page.click("[data-testid=leave-button]")
+    leave = page.locator("dialog[data-testid=leave]")
+    expect(leave.locator("[data-testid=leave-stay]")).to_have_text("Tetap")
+    indonesian(page, "dialog[data-testid=leave]")
+    leave.locator("[data-testid=leave-stay]").click()
+
+    # an invite to the same kind of table, opened by an Indonesian browser
+    friend = requests.post(f"{web}/v1/games", json={"seats": [{"type": "human"}, {"type": "open"}] * 2}, timeout=30)
+    invited = new_page(375, 667, locale="id-ID")
+    invited.goto(f"/play?pace=0&game={friend.json()['game_id']}&seat=1")
+    expect(invited.locator("[data-testid=claim]")).to_have_text("Ambil kursi Barat")
+    indonesian(invited, "[data-testid=invite-page]")
+    no_sideways_scroll(invited)
+    assert not page.js_errors and not invited.js_errors
 
 
 @pytest.mark.integration
