@@ -4,7 +4,7 @@
 // the same places), and cleared when the game is created.
 
 import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { byStrength, levelTitle } from "./levels.js";
 import { presetAbout, presetName, presetShort, ruleAbout, ruleName } from "./rulewords.js";
 import { seatName } from "./seating.js";

@@ -5,7 +5,7 @@
 // texts (GET /v1/rules `options[].description`, `preset_descriptions`) are only the fallback for a
 // code the catalogue lacks.
 
-import { formatList, has, t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 const words = (code) => String(code).replaceAll("_", " ");
 
@@ -85,9 +85,4 @@ export function tableRuleWords(rules) {
   }
   said.push(t(rules.spades_must_be_broken ? "lobby.table.spadesBroken" : "lobby.table.spadesAnyTime"));
   return said;
-}
-
-/** "Jokers, blind nil and mercy" (for a table in a list): the house rules' names joined, or "". */
-export function houseRuleNames(options) {
-  return options.length ? formatList(options.map(ruleName)) : "";
 }
