@@ -12,6 +12,7 @@ import requests
 from playwright.sync_api import expect
 
 from ..api.helpers import wait_until
+from .catalogues import catalogue as messages
 from .driver import LONG, open_house_rules
 
 pytestmark = pytest.mark.integration
@@ -27,7 +28,8 @@ def test_play_now_is_one_click_to_a_partnership_game_against_three_computers(new
     shown = page.locator(".level").evaluate_all("els => els.map(e => e.dataset.level)")
     assert shown == [level["name"] for level in by_strength], "weakest first"
     for level in by_strength:
-        expect(page.locator(f".level[data-level={level['name']}] .level-summary")).to_have_text(level["summary"])
+        summary = messages("en")[f"lobby.level.{level['name']}.summary"]  # by the level's code
+        expect(page.locator(f".level[data-level={level['name']}] .level-summary")).to_have_text(summary)
     assert "seed" not in page.locator("main").inner_text().lower(), "no seed numbers"
     expect(page.locator(f"[data-testid=level-{catalogue['default_level']}]")).to_be_checked()
     expect(page.locator("[data-testid=house-rules]")).not_to_have_attribute("open", "")  # the rules are folded
@@ -64,7 +66,7 @@ def test_errors_sit_beside_their_field_in_plain_words_and_go_once_a_game_is_made
     page.fill("#win_score", "")  # an empty box is never sent as 0
     page.click("[data-testid=create]")
     error = page.locator("[data-testid=error-win_score]")
-    expect(error).to_have_text("Enter the winning score: a whole number from 1 to 100000.")
+    expect(error).to_have_text("Enter the winning score: a whole number from 1 to 100,000.")
     expect(page.locator("#win_score")).to_have_attribute("aria-invalid", "true")
     assert "win_score-error" in page.get_attribute("#win_score", "aria-describedby")
     assert page.evaluate("document.activeElement.id") == "win_score"
@@ -90,7 +92,7 @@ def test_errors_sit_beside_their_field_in_plain_words_and_go_once_a_game_is_made
     )
     page.click("[data-testid=create]")
     expect(page.locator("[data-testid=error-bag_penalty]")).to_have_text(
-        "Points lost at that many bags must be a whole number from 0 to 100000."
+        "Points lost at that many bags must be a whole number from 0 to 100,000."
     )
     assert "rules." not in page.locator("main").inner_text(), "no API field names"
     expect(page.locator("[data-testid=message]")).to_be_hidden()  # nothing at the top of the page

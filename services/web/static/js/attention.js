@@ -3,6 +3,7 @@
 // on in Settings (both off by default; notifications are asked for only from that tick box).
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { loadSettings, saveSettings } from "./settings.js";
 
 const TITLE = "Spades";
@@ -50,7 +51,7 @@ if (typeof document !== "undefined") document.addEventListener("visibilitychange
 function mark(on) {
   if (on === marked) return;
   marked = on;
-  document.title = on ? `● Your turn — ${TITLE}` : TITLE;
+  document.title = on ? t("app.turnTitle", { name: TITLE }) : TITLE;
   const icon = document.querySelector("link[rel=icon]");
   if (icon) icon.href = on ? TURN_ICON : ICON;
   document.documentElement.dataset.turnAlert = on ? "yes" : "no";
@@ -60,7 +61,7 @@ function ring(text) {
   const settings = loadSettings();
   if (settings.sound) beep();
   if (settings.notify && "Notification" in window && Notification.permission === "granted") {
-    notice = new Notification("Your turn at Spades", { body: text, tag: "spades-turn", icon: ICON });
+    notice = new Notification(t("app.turnNotice"), { body: text, tag: "spades-turn", icon: ICON });
     notice.onclick = () => window.focus();
   }
   document.dispatchEvent(new CustomEvent("spades:turn-alert", { detail: { text, sound: settings.sound, notify: settings.notify } }));
@@ -105,16 +106,16 @@ export function attentionFields(settings) {
   return h(
     "fieldset.alerts",
     {},
-    h("legend", {}, "Your turn while this tab is in the background"),
-    h("p.help", {}, "The tab's title and icon always change."),
-    h("div.field.check", {}, h("input", { id: "sound", type: "checkbox", checked: settings.sound, dataset: { testid: "sound" } }), h("label", { for: "sound" }, "Play a sound")),
+    h("legend", {}, t("app.attention")),
+    h("p.help", {}, t("app.attention.help")),
+    h("div.field.check", {}, h("input", { id: "sound", type: "checkbox", checked: settings.sound, dataset: { testid: "sound" } }), h("label", { for: "sound" }, t("app.attention.sound"))),
     h(
       "div.field.check",
       {},
       h("input", { id: "notify", type: "checkbox", checked: settings.notify && !blocked, disabled: !supported, dataset: { testid: "notify" }, "aria-describedby": "notify-note" }),
-      h("label", { for: "notify" }, "Show a notification"),
+      h("label", { for: "notify" }, t("app.attention.notify")),
     ),
-    h("small.help", { id: "notify-note", dataset: { testid: "notify-note" } }, !supported ? "This browser has no notifications." : blocked ? "Notifications are blocked for this site in the browser's settings." : ""),
+    h("small.help", { id: "notify-note", dataset: { testid: "notify-note" } }, !supported ? t("app.attention.unsupported") : blocked ? t("app.attention.blocked") : ""),
   );
 }
 
@@ -132,7 +133,7 @@ export async function attentionChanged(form, event) {
     let on = event.target.checked;
     if (on && Notification.permission !== "granted") on = (await Notification.requestPermission()) === "granted";
     event.target.checked = on;
-    form.querySelector("#notify-note").textContent = on || Notification.permission !== "denied" ? "" : "Notifications are blocked for this site in the browser's settings.";
+    form.querySelector("#notify-note").textContent = on || Notification.permission !== "denied" ? "" : t("app.attention.blocked");
     saveSettings({ ...loadSettings(), notify: on });
   }
 }

@@ -7,7 +7,10 @@ import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { renderScoreHistory } from "./summary.js";
 import { invitePanel } from "./table.js";
-import { variantWords } from "./variants.js";
+import { t } from "./i18n.js";
+import { tableRuleWords, variantWords } from "./rulewords.js";
+
+const closeButton = () => [{ label: t("app.close"), value: "close", primary: true }];
 
 let drawn = "";
 
@@ -22,7 +25,7 @@ export function drawGameBar(ui) {
     return;
   }
   const { view } = ui;
-  fill(meta, `Round ${view.round} · to ${view.rules.win_score}`);
+  fill(meta, t("lobby.bar.meta", { round: view.round, score: view.rules.win_score }));
   const canInvite = view.phase !== "waiting" && view.phase !== "game_over" && view.seats.some((s) => s.claimable);
   const canLeave = view.you !== null && view.phase !== "game_over";
   const canRejoin = Boolean(ui.onRejoin);
@@ -43,55 +46,48 @@ export function drawGameBar(ui) {
         onclick: ui.onToggleLastTrick,
         dataset: { testid: "last-trick-button" },
       },
-      "Last",
-      h("span.wide-only", {}, " trick"),
+      h("span.bar-short", { "aria-hidden": "true" }, t("lobby.bar.last")), // the name is the whole phrase beside
+      h("span.bar-long", {}, t("lobby.bar.lastTrick")),
     ),
-    h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, "Scores"),
-    h("button", { type: "button", onclick: ui.onRules, dataset: { testid: "rules-button" } }, "Rules"),
-    canInvite ? h("button", { type: "button", onclick: ui.onInvite, dataset: { testid: "invite-button" } }, "Invite") : null,
-    canRejoin ? h("button", { type: "button", onclick: ui.onRejoin, dataset: { testid: "rejoin-button" }, title: "Play on another device" }, h("span.device-long", {}, "Other device"), h("span.device-short", { "aria-hidden": "true" }, "⇄")) : null,
-    canLeave ? h("button.leave", { type: "button", onclick: ui.onLeave, dataset: { testid: "leave-button" } }, "Leave") : null,
+    h("button", { type: "button", onclick: ui.onScores, dataset: { testid: "scores-button" } }, t("lobby.bar.scores")),
+    h("button", { type: "button", onclick: ui.onRules, dataset: { testid: "rules-button" } }, t("lobby.bar.rules")),
+    canInvite ? h("button", { type: "button", onclick: ui.onInvite, dataset: { testid: "invite-button" } }, t("lobby.bar.invite")) : null,
+    canRejoin ? h("button", { type: "button", onclick: ui.onRejoin, dataset: { testid: "rejoin-button" }, title: t("lobby.rejoin.title") }, h("span.device-long", {}, t("lobby.bar.otherDevice")), h("span.device-short", { "aria-hidden": "true" }, "⇄")) : null,
+    canLeave ? h("button.leave", { type: "button", onclick: ui.onLeave, dataset: { testid: "leave-button" } }, t("lobby.bar.leave")) : null,
   );
 }
 
 export async function showScores(view, onReview) {
-  await openDialog(renderScoreHistory(view, { onReview }), { testid: "scores", label: "Score history" });
+  await openDialog(renderScoreHistory(view, { onReview }), { testid: "scores", label: t("lobby.bar.scoreHistory"), buttons: closeButton() });
 }
 
-/** The game's rules in words: its house rules first, then the scoring every game has. */
+/** The game's rules in words: its house rules first, then every rule the table applies (the team
+ * minimum the bid panel enforces, nil, bags, how the game ends…), all in the player's words. */
 export function rulesList(rules) {
   const variants = variantWords(rules);
-  const base = [
-    rules.scoring === "partnership" ? "Partnership: South & North against West & East" : "Individual: everyone for themselves",
-    `Game to ${rules.win_score}${rules.lose_score === null ? "" : `, or down to ${rules.lose_score}`}`,
-    rules.nil ? `Nil ±${rules.nil_value}` : "No nil bids",
-    rules.bag_penalty ? `${rules.bag_limit} bags cost ${rules.bag_penalty}` : "No bag penalty",
-    rules.set_penalty === "negative" ? "A set contract loses 10 a trick" : "A set contract scores 0",
-    rules.spades_must_be_broken ? "Spades can't be led until broken" : "Spades may be led any time",
-  ];
   return h(
     "div.rules-list",
     { "data-testid": "rules-list" },
-    h("h3.panel-title", {}, "House rules"),
-    variants.length ? h("ul", { "data-testid": "house-rules-list" }, variants.map((w) => h("li", {}, w))) : h("p", {}, "None: the standard game."),
-    h("h3.panel-title", {}, "Scoring"),
-    h("ul", {}, base.map((w) => h("li", {}, w))),
+    h("h3.panel-title", {}, t("lobby.rules.house")),
+    variants.length ? h("ul", { "data-testid": "house-rules-list" }, variants.map((w) => h("li", {}, w))) : h("p", { "data-testid": "no-house-rules" }, t("lobby.rules.noHouse")),
+    h("h3.panel-title", {}, t("lobby.rules.table")),
+    h("ul", { "data-testid": "table-rules-list" }, tableRuleWords(rules).map((w) => h("li", {}, w))),
   );
 }
 
 export async function showRules(view) {
-  await openDialog(rulesList(view.rules), { testid: "rules", label: "This game's rules" });
+  await openDialog(rulesList(view.rules), { testid: "rules", label: t("lobby.rules.title"), buttons: closeButton() });
 }
 
 export async function showInvites(view, gameId, onCopy) {
   const panel = invitePanel(view, gameId, onCopy);
-  await openDialog(panel || h("p", {}, "Every seat is taken."), { testid: "invite", label: "Invite players" });
+  await openDialog(panel || h("p", {}, t("lobby.invite.full")), { testid: "invite", label: t("lobby.invite.title"), buttons: closeButton() });
 }
 
 export async function confirmLeave() {
   const choice = await openDialog(
-    h("p", {}, "Leave this table? A computer player takes over your seat, and your seat's link stops working in this browser."),
-    { testid: "leave", label: "Leave the table", buttons: [{ label: "Stay", value: "stay" }, { label: "Leave", value: "leave", primary: true }] },
+    h("p", {}, t("lobby.leave.question")),
+    { testid: "leave", label: t("lobby.leave.title"), buttons: [{ label: t("lobby.leave.stay"), value: "stay" }, { label: t("lobby.bar.leave"), value: "leave", primary: true }] },
   );
   return choice === "leave";
 }

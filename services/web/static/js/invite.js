@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { withPlayer } from "./identity.js";
@@ -15,27 +16,27 @@ export async function renderInvite(root, gameId, seat) {
   try {
     view = await api.getGame(gameId, null);
   } catch (problem) {
-    fill(root, h("section.panel", {}, h("h1", {}, "Can't open this invite"), h("p", {}, describeProblem(problem)), h("a.button", { href: lobbyUrl() }, "Back to the lobby")));
+    fill(root, h("section.panel", {}, h("h1", {}, t("lobby.invitePage.cant")), h("p", {}, describeProblem(problem)), h("a.button", { href: lobbyUrl() }, t("lobby.back"))));
     return;
   }
   const info = view.seats[seat];
   const claimable = info && info.claimable && view.phase !== "game_over";
-  const kind = view.rules.scoring === "partnership" ? "Partnership" : "Individual";
+  const kind = view.rules.scoring === "partnership" ? "partnership" : "individual";
   fill(
     root,
     h(
       "section.panel.invite-page",
       { "data-testid": "invite-page" },
-      h("h1", {}, claimable ? `You're invited to sit ${seatName(seat)}` : `${seatName(seat)} is taken`),
-      h("p", {}, `${kind} Spades, playing to ${view.rules.win_score}.`),
-      h("ul.invite-seats", {}, [0, 1, 2, 3].map((s) => h("li", {}, `${seatName(s)}: ${seatKind({ ...view, you: null }, s)}`))),
+      h("h1", {}, t(claimable ? "lobby.invitePage.invited" : "lobby.invitePage.taken", { seat: seatName(seat) })),
+      h("p", {}, t(`lobby.invitePage.${kind}`, { score: view.rules.win_score })),
+      h("ul.invite-seats", {}, [0, 1, 2, 3].map((s) => h("li", {}, t("lobby.invitePage.seat", { seat: seatName(s), who: seatKind({ ...view, you: null }, s) })))),
       h(
         "div.form-actions",
         {},
         claimable
-          ? h("button.primary", { type: "button", dataset: { testid: "claim" }, onclick: (e) => claim(e.currentTarget, gameId, seat) }, `Take the ${seatName(seat)} seat`)
-          : h("p", {}, "Someone has already taken that seat."),
-        h("a.button", { href: gameUrl(gameId), dataset: { testid: "watch" } }, "Watch instead"),
+          ? h("button.primary", { type: "button", dataset: { testid: "claim" }, onclick: (e) => claim(e.currentTarget, gameId, seat) }, t("lobby.invitePage.take", { seat: seatName(seat) }))
+          : h("p", {}, t("problem.seat_taken")),
+        h("a.button", { href: gameUrl(gameId), dataset: { testid: "watch" } }, t("lobby.invitePage.watch")),
       ),
     ),
   );

@@ -5,7 +5,8 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { loadLevels } from "./levels.js";
+import { formatNumber, t } from "./i18n.js";
+import { byStrength, levelSummary, levelTitle, loadLevels } from "./levels.js";
 import { identityStrip, withPlayer } from "./identity.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, plainError, readForm, showError } from "./newgame.js";
@@ -19,24 +20,31 @@ import { applyTableOptions, readTableOptions, tableOptionsFields } from "./table
 
 const LEVEL_KEY = "spades.level";
 
-/** The server's levels, weakest first. */
-function byStrength(levels) {
-  return [...levels.levels].sort((a, b) => (a.strength ?? 0) - (b.strength ?? 0));
+/** A level's strength as pips (●●●○○○) with its words for screen readers: "strength 3 of 6". */
+function strengthPips(level, strongest) {
+  const n = level.strength ?? 0;
+  return h(
+    "span.level-strength",
+    { dataset: { strength: String(n) } },
+    h("span.pips", { "aria-hidden": "true" }, "●".repeat(n) + "○".repeat(Math.max(0, strongest - n))),
+    h("span.visually-hidden", {}, t("lobby.strength", { n, of: strongest })),
+  );
 }
 
 function playNow(levels) {
   const ordered = byStrength(levels);
+  const strongest = Math.max(0, ...ordered.map((l) => l.strength ?? 0));
   const stored = localStorage.getItem(LEVEL_KEY);
   const chosen = ordered.some((l) => l.name === stored) ? stored : levels.default_level || (ordered[0] || {}).name;
   const section = h(
     "section.panel.play-now",
     { "aria-labelledby": "play-now-title" },
-    h("h1", { id: "play-now-title" }, "Play Spades"),
-    h("p.lead", {}, "You and a computer partner against two computers: partnership Spades to 500."),
+    h("h1", { id: "play-now-title" }, t("lobby.playNow.title")),
+    h("p.lead", {}, t("lobby.playNow.lead")),
     h(
       "fieldset.levels",
       {},
-      h("legend", {}, "How strong should the computers be?"),
+      h("legend", {}, t("lobby.levels.legend")),
       h(
         "div.level-list",
         {},
@@ -45,13 +53,20 @@ function playNow(levels) {
             "label.level",
             { dataset: { level: level.name } },
             h("input", { type: "radio", name: "level", value: level.name, checked: level.name === chosen, dataset: { testid: `level-${level.name}` } }),
-            h("span.level-name", {}, level.name[0].toUpperCase() + level.name.slice(1), i === ordered.length - 1 ? h("span.level-tag", {}, " strongest") : i === 0 ? h("span.level-tag", {}, " gentlest") : null),
-            h("span.level-summary", {}, level.summary || level.description),
+            h(
+              "span.level-name",
+              {},
+              levelTitle(level.name),
+              " ",
+              strengthPips(level, strongest),
+              i === ordered.length - 1 ? h("span.level-tag", {}, " ", t("lobby.levels.strongest")) : i === 0 ? h("span.level-tag", {}, " ", t("lobby.levels.gentlest")) : null,
+            ),
+            h("span.level-summary", {}, levelSummary(level)),
           ),
         ),
       ),
     ),
-    h("div.form-actions", {}, h("button.primary.big", { type: "button", dataset: { testid: "play-now" }, onclick: (e) => startNow(e.currentTarget, section) }, "Play now"), h("small.field-error", { id: "play-now-error", role: "alert" })),
+    h("div.form-actions", {}, h("button.primary.big", { type: "button", dataset: { testid: "play-now" }, onclick: (e) => startNow(e.currentTarget, section) }, t("lobby.playNow.button")), h("small.field-error", { id: "play-now-error", role: "alert" })),
   );
   return section;
 }
@@ -111,9 +126,8 @@ async function createGame(form) {
  * both controls marked. The server is the one judge of which combinations make sense. */
 function refusedCombination(form, problem) {
   const ids = problem.errors.map((e) => fieldOf(e.field)).filter(Boolean);
-  const message = problem.errors.length ? problem.errors[0].message : problem.detail;
   const slot = form.querySelector("#variants-error");
-  slot.textContent = ids.length ? `${optionLabel(ids[0])} ${message}` : describeProblem(problem);
+  slot.textContent = ids.length ? combinationWords(ids) : describeProblem(problem);
   for (const id of ids) {
     const input = form.querySelector(`#${id}`);
     input.setAttribute("aria-invalid", "true");
@@ -122,6 +136,14 @@ function refusedCombination(form, problem) {
   }
   form.querySelector("[data-testid=house-rules]").open = true;
   if (ids.length) form.querySelector(`#${ids[0]}`).focus();
+}
+
+/** Why two rules can't be played together, in the player's language (the server's words are English):
+ * a partnership rule with individual scoring, or a rule that needs another one on. */
+function combinationWords([rule, other]) {
+  if (!other) return t("lobby.rules.refused", { rule: optionLabel(rule) });
+  if (other === "preset") return t("lobby.rules.partnershipOnly", { rule: optionLabel(rule) });
+  return t("lobby.rules.needs", { rule: optionLabel(rule), other: optionLabel(other) });
 }
 
 /** "Your games": the ones this browser holds a seat in, live first, then finished (from the records once the
@@ -134,15 +156,15 @@ function heldPanel() {
   const section = h(
     "section.your-games",
     { "aria-labelledby": "your-games-title" },
-    h("h2", { id: "your-games-title" }, "Your games"),
-    h("h3", {}, "Live"),
+    h("h2", { id: "your-games-title" }, t("lobby.yourGames")),
+    h("h3", {}, t("lobby.yourGames.live")),
     live,
-    h("h3", {}, "Finished"),
+    h("h3", {}, t("lobby.yourGames.finished")),
     done,
   );
   const entry = (g, text) => h("li", {}, h("a", { href: gameUrl(g.gameId), onclick: (e) => follow(e, gameUrl(g.gameId)) }, text));
   for (const g of held) {
-    const item = entry(g, `${seatName(g.seat)} · game ${g.gameId.slice(0, 6)}…`);
+    const item = entry(g, t("lobby.yourGames.game", { seat: seatName(g.seat), game: g.gameId.slice(0, 6) }));
     (g.finished ? done : live).append(item);
     api.getGame(g.gameId, null).then(
       (view) => {
@@ -151,7 +173,7 @@ function heldPanel() {
           fill(item.firstChild, outcome(view, g.seat));
           if (item.parentElement !== done) done.append(item);
         } else {
-          fill(item.firstChild, `${seatName(g.seat)} · round ${view.round} · ${view.scores.join("–")}`);
+          fill(item.firstChild, t("lobby.yourGames.playing", { seat: seatName(g.seat), round: view.round, scores: view.scores.map((n) => formatNumber(n)).join("–") }));
         }
         emptyNotes(live, done);
       },
@@ -161,7 +183,7 @@ function heldPanel() {
         if (record && record.outcome === "finished") {
           markFinished(g.gameId);
           fill(item.firstChild, outcome(recordView(record, g.seat), g.seat));
-          if (record.rounds.length) item.append(" ", h("a.replay-link", { href: replayUrl(g.gameId, g.seat), onclick: followLink, "aria-label": `Replay, ${seatName(g.seat)} · game ${g.gameId.slice(0, 6)}` }, "Replay"));
+          if (record.rounds.length) item.append(" ", h("a.replay-link", { href: replayUrl(g.gameId, g.seat), onclick: followLink, "aria-label": t("lobby.yourGames.replayLabel", { seat: seatName(g.seat), game: g.gameId.slice(0, 6) }) }, t("lobby.yourGames.replay")));
           if (item.parentElement !== done) done.append(item);
         } else {
           forgetSeat(g.gameId); // expired, never recorded
@@ -179,14 +201,14 @@ function outcome(view, seat) {
   const won = (view.winner || []).includes(seat);
   const mine = view.scores[sideOf({ ...view, you: seat }, seat)];
   const best = Math.max(...view.scores.filter((_, side) => side !== sideOf({ ...view, you: seat }, seat)));
-  return `${seatName(seat)} · ${won ? "won" : "lost"} ${mine}–${best}`;
+  return t(won ? "lobby.yourGames.won" : "lobby.yourGames.lost", { seat: seatName(seat), mine, best });
 }
 
 function emptyNotes(...lists) {
   for (const list of lists) {
     const items = [...list.children].filter((li) => !li.classList.contains("empty"));
     const note = list.querySelector(".empty");
-    if (!items.length && !note) list.append(h("li.empty", {}, "None"));
+    if (!items.length && !note) list.append(h("li.empty", {}, t("lobby.yourGames.none")));
     if (items.length && note) note.remove();
   }
 }
@@ -232,14 +254,14 @@ async function buildLobby(root, lobby) {
       h("div.lobby-main", {}, identityStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
       h(
         "aside.panel.lobby-side",
-        { "aria-label": "Your games and invites" },
+        { "aria-label": t("lobby.side") },
         heldPanel(),
         h(
           "form.join",
           { onsubmit: (e) => openLink(e), novalidate: true },
-          h("h2", {}, "Join or watch"),
-          field("join", "Invite link, rejoin code or game id", h("input", { id: "join", type: "text", autocomplete: "off" })),
-          h("button", { type: "submit" }, "Open"),
+          h("h2", {}, t("lobby.join")),
+          field("join", t("lobby.join.label"), h("input", { id: "join", type: "text", autocomplete: "off" })),
+          h("button", { type: "submit" }, t("lobby.join.open")),
         ),
       ),
     ),
@@ -272,7 +294,7 @@ function openLink(event) {
     /* a bare game id */
   }
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) {
-    form.querySelector("#join-error").textContent = "That isn't a game link or id: paste the whole link.";
+    form.querySelector("#join-error").textContent = t("lobby.join.invalid");
     form.querySelector("#join").setAttribute("aria-invalid", "true");
     return;
   }

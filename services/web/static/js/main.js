@@ -19,7 +19,10 @@ import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
 import { clearMessage, describeProblem, showMessage } from "./messages.js";
 import { parseRejoin, redeemRejoin } from "./rejoin.js";
-import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACES, saveSettings } from "./settings.js";
+import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACE_NAMES, PACES, saveSettings } from "./settings.js";
+
+/** {choice: its name} from {choice: catalogue key}. */
+const named = (keys) => Object.fromEntries(Object.entries(keys).map(([k, key]) => [k, t(key)]));
 
 function settingsForm(settings) {
   const select = (id, label, choices, value) =>
@@ -27,7 +30,7 @@ function settingsForm(settings) {
       "div.field",
       {},
       h("label", { for: id }, label),
-      h("select", { id, dataset: { testid: id } }, Object.entries(choices).map(([k, v]) => h("option", { value: k, selected: k === value }, typeof v === "number" ? `${k[0].toUpperCase()}${k.slice(1)} (${v / 1000} s between moves)` : v))),
+      h("select", { id, dataset: { testid: id } }, Object.entries(choices).map(([k, name]) => h("option", { value: k, selected: k === value }, name))),
     );
   return h(
     "form.settings",
@@ -41,11 +44,11 @@ function settingsForm(settings) {
       h("select", { id: "language", dataset: { testid: "language" } },
         Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name))),
     ),
-    select("background", "Table background", BACKGROUNDS, settings.background),
-    select("cardBack", "Card back colour", CARD_BACKS, settings.cardBack),
-    select("pace", "Computer speed", PACES, settings.pace),
+    select("background", t("app.background"), named(BACKGROUNDS), settings.background),
+    select("cardBack", t("app.cardBack"), named(CARD_BACKS), settings.cardBack),
+    select("pace", t("app.pace"), Object.fromEntries(Object.entries(PACE_NAMES).map(([k, key]) => [k, t(key, { seconds: PACES[k] / 1000 })])), settings.pace),
     attentionFields(settings),
-    h("p.help", {}, "Kept in this browser."),
+    h("p.help", {}, t("app.settingsKept")),
   );
 }
 
@@ -67,7 +70,7 @@ async function openSettings() {
       pace: form.querySelector("#pace").value,
     });
   });
-  await openDialog(form, { testid: "settings", label: t("app.settings") });
+  await openDialog(form, { testid: "settings", label: t("app.settings"), buttons: [{ label: t("app.close"), value: "close", primary: true }] });
 }
 
 let current = null; // the Game or the lobby on the page, if any: {stop()}
@@ -104,12 +107,12 @@ function route() {
 /** A rejoin link (/play#rejoin=<game>.<code>): the seat's new token, then its game; the fragment goes. */
 async function rejoinSeat(root, rejoin) {
   history.replaceState(null, "", lobbyUrl());
-  fill(root, h("p.loading", {}, "Taking your seat…"));
+  fill(root, h("p.loading", {}, t("app.takingSeat")));
   try {
     navigate(await redeemRejoin(rejoin));
   } catch (problem) {
     current = renderLobby(root);
-    showMessage(`That rejoin link didn't work: ${describeProblem(problem)}`);
+    showMessage(t("app.rejoinFailed", { why: describeProblem(problem) }));
   }
 }
 

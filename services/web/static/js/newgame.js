@@ -4,39 +4,31 @@
 // the same places), and cleared when the game is created.
 
 import { h } from "./dom.js";
-import { SEAT_NAMES } from "./seating.js";
+import { t } from "./i18n.js";
+import { byStrength, levelTitle } from "./levels.js";
+import { presetAbout, presetName, presetShort, ruleAbout, ruleName } from "./rulewords.js";
+import { seatName } from "./seating.js";
 import { applyVariants, isVariant, readVariants, VARIANT_NUMBERS, VARIANT_OPTIONS, VARIANTS, variantsFieldset } from "./variants.js";
 
-// The presets' names in the form (GET /v1/rules gives each a description too); an unknown one shows its id.
-export const PRESET_NAMES = {
-  partnership: "Partnership (South & North against West & East)",
-  individual: "Individual (everyone for themselves)",
-  jokers_deuces_high: "Jokers and deuces high",
-  blind_nil_passing: "Blind nil with nil passing",
-  suicide_partners: "Suicide (one partner bids nil)",
-  house: "House: jokers, blind nil, passing, 10 for 200, mercy",
-};
+export { presetName };
 
-// Each number's range: the engine's OPTION_RANGES (tests/web/test_serving.py keeps them equal).
+// Each number's range: the engine's OPTION_RANGES (tests/web/test_serving.py keeps them equal). Every
+// option's name and line are the catalogues' (`lobby.rule.<option>`, `….about`: rulewords.js).
 const NUMBERS = {
-  win_score: { label: "Winning score", min: 1, max: 100000, required: true },
-  lose_score: { label: "Losing score", min: -100000, max: 0, required: false, help: "A side at or below it loses; leave it empty for none." },
-  bag_limit: { label: "Bags before a penalty", min: 1, max: 1000, required: true },
-  bag_penalty: { label: "Points lost at that many bags", min: 0, max: 100000, required: true, help: "0 turns the bag penalty off." },
-  nil_value: { label: "Points for nil", min: 0, max: 100000, required: true, help: "Won if the nil bidder takes no trick, lost otherwise." },
-  min_team_bid: { label: "Minimum team bid", min: 0, max: 13, required: true, help: "Partners together (unless one bids nil)." },
-  max_team_bid: { label: "Maximum team bid", min: 1, max: 26, required: true, help: "Partners together." },
+  win_score: { min: 1, max: 100000, required: true },
+  lose_score: { min: -100000, max: 0, required: false },
+  bag_limit: { min: 1, max: 1000, required: true },
+  bag_penalty: { min: 0, max: 100000, required: true },
+  nil_value: { min: 0, max: 100000, required: true },
+  min_team_bid: { min: 0, max: 13, required: true },
+  max_team_bid: { min: 1, max: 26, required: true },
 };
 const TEAM_ONLY = new Set(["min_team_bid", "max_team_bid"]); // partnership rules
-const CHECKS = {
-  nil: "Nil bids allowed",
-  nil_tricks_count_for_team: "A nil bidder's tricks count for its side",
-  spades_must_be_broken: "Spades can't be led until broken",
-};
+const CHECKS = ["nil", "nil_tricks_count_for_team", "spades_must_be_broken"];
 
-/** A preset's name in the form's words (an unknown one: its id in words). */
-export function presetName(name) {
-  return PRESET_NAMES[name] || name.replaceAll("_", " ");
+/** "Winning score must be a whole number from 1 to 100,000." */
+export function rangeError(label, spec) {
+  return t("lobby.form.range", { label, min: spec.min, max: spec.max });
 }
 
 export function field(id, label, input, help = "") {
@@ -54,7 +46,7 @@ export function field(id, label, input, help = "") {
 /** The rule boxes and tick boxes the form offers (tests compare them with the engine's options). */
 export const RULE_FIELDS = {
   numbers: NUMBERS,
-  checks: CHECKS,
+  checks: Object.fromEntries(CHECKS.map((id) => [id, true])),
   choices: ["preset", "set_penalty"],
   variants: VARIANT_OPTIONS,
   variantNumbers: {
@@ -64,22 +56,23 @@ export const RULE_FIELDS = {
 };
 
 function numberField(id) {
-  const spec = NUMBERS[id];
   const input = h("input", { id, name: id, type: "text", inputmode: "numeric", autocomplete: "off", dataset: { testid: id } });
-  return field(id, spec.label, input, spec.help || "");
+  return field(id, ruleName(id), input, ruleAbout(id) || " ");
 }
 
-function check(id, label, checked) {
-  return h("div.field.check", { dataset: { field: id } }, h("input", { id, type: "checkbox", checked }), h("label", { for: id }, label));
+function check(id, label, checked, help = "") {
+  const box = h("input", { id, type: "checkbox", checked });
+  if (help) box.setAttribute("aria-describedby", `${id}-help`);
+  return h("div.field.check", { dataset: { field: id } }, box, h("label", { for: id }, label), help ? h("small.help", { id: `${id}-help` }, help) : null);
 }
 
 /** A seat's choice: you, an open seat, or a computer of each level, weakest first. */
 function seatSelect(seat, catalogue) {
   const choice = seat === 0 ? "you" : `ai:${catalogue.default_level || (catalogue.levels[0] || {}).name}`;
   const options = [
-    ["you", "You"],
-    ["open", "A friend (invite link)"],
-    ...[...catalogue.levels].sort((a, b) => (a.strength ?? 0) - (b.strength ?? 0)).map((l) => [`ai:${l.name}`, `Computer — ${l.name}`]),
+    ["you", t("lobby.seatChoice.you")],
+    ["open", t("lobby.seatChoice.friend")],
+    ...byStrength(catalogue).map((l) => [`ai:${l.name}`, t("lobby.seatChoice.computer", { level: levelTitle(l.name) })]),
   ];
   return h(
     "select",
@@ -92,32 +85,37 @@ export function newGameForm(levels, { onSubmit }) {
   const form = h(
     "form.lobby-form",
     { "aria-labelledby": "new-game-title", novalidate: true, dataset: { testid: "new-game-form" } },
-    h("h2", { id: "new-game-title" }, "Set up a table"),
-    h("p.help", {}, "Play goes South → West → North → East. Choose “You” for at most one seat; without it you watch."),
-    [0, 1, 2, 3].map((seat) => field(`seat-${seat}`, SEAT_NAMES[seat], seatSelect(seat, levels))),
-    check("hints", "Hints: a button that suggests a move", true),
+    h("h2", { id: "new-game-title" }, t("lobby.setUp.title")),
+    h("p.help", {}, t("lobby.setUp.help")),
+    [0, 1, 2, 3].map((seat) => field(`seat-${seat}`, seatName(seat), seatSelect(seat, levels))),
+    check("hints", t("lobby.setUp.hints"), true),
     h(
       "details.house-rules",
       { dataset: { testid: "house-rules" } },
-      h("summary", {}, "House rules ", h("span.rules-summary", { id: "rules-summary" }, "")),
+      h("summary", {}, t("lobby.setUp.houseRules"), " ", h("span.rules-summary", { id: "rules-summary" }, "")),
       field(
         "preset",
-        "Rules",
-        h("select", { id: "preset", dataset: { testid: "preset" } }, ["partnership", "individual"].map((name) => h("option", { value: name }, PRESET_NAMES[name]))),
+        t("lobby.setUp.preset"),
+        h("select", { id: "preset", dataset: { testid: "preset" } }, ["partnership", "individual"].map((name) => h("option", { value: name }, presetName(name)))),
         " ",
       ),
       numberField("win_score"),
       numberField("lose_score"),
-      field("set_penalty", "A failed bid scores", h("select", { id: "set_penalty" }, h("option", { value: "negative" }, "minus 10 per trick bid"), h("option", { value: "zero" }, "zero"))),
+      field(
+        "set_penalty",
+        ruleName("set_penalty"),
+        h("select", { id: "set_penalty" }, ["negative", "zero"].map((value) => h("option", { value }, t(`lobby.rule.set_penalty.${value}`)))),
+        ruleAbout("set_penalty"),
+      ),
       numberField("bag_limit"),
       numberField("bag_penalty"),
       numberField("nil_value"),
       numberField("min_team_bid"),
       numberField("max_team_bid"),
-      Object.entries(CHECKS).map(([id, label]) => check(id, label, true)),
+      CHECKS.map((id) => check(id, ruleName(id), true, ruleAbout(id))),
       variantsFieldset(),
     ),
-    h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "create" } }, "Create game"), h("small.field-error", { id: "form-error", role: "alert", dataset: { testid: "form-error" } })),
+    h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "create" } }, t("lobby.setUp.create")), h("small.field-error", { id: "form-error", role: "alert", dataset: { testid: "form-error" } })),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -133,24 +131,31 @@ export function applyPreset(form, catalogue) {
   const select = form.querySelector("#preset");
   if (select.options.length !== Object.keys(catalogue.presets).length) {
     const chosen = select.value;
-    select.replaceChildren(...Object.keys(catalogue.presets).map((name) => h("option", { value: name, selected: name === chosen }, PRESET_NAMES[name] || name.replaceAll("_", " "))));
+    select.replaceChildren(...Object.keys(catalogue.presets).map((name) => h("option", { value: name, selected: name === chosen }, presetName(name))));
   }
   const rules = catalogue.presets[select.value];
   form.dataset.scoring = rules.scoring;
-  form.querySelector("#preset-help").textContent = (catalogue.preset_descriptions || {})[select.value] || "";
+  form.querySelector("#preset-help").textContent = presetAbout(select.value, catalogue);
+  for (const slot of form.querySelectorAll("small.help[id$='-help']")) {
+    const option = slot.id.slice(0, -"-help".length); // an option the catalogue lacks: the server's line
+    if (!slot.textContent.trim() && option !== "preset") slot.textContent = ruleAbout(option, catalogue);
+  }
   for (const name of Object.keys(NUMBERS)) {
     const value = rules[name];
     form.querySelector(`#${name}`).value = value === null || value === undefined ? "" : String(value);
     clearError(form, name);
   }
   form.querySelector("#set_penalty").value = rules.set_penalty;
-  for (const name of Object.keys(CHECKS)) form.querySelector(`#${name}`).checked = rules[name];
+  for (const name of CHECKS) form.querySelector(`#${name}`).checked = rules[name];
   for (const name of TEAM_ONLY) form.querySelector(`[data-field=${name}]`).hidden = rules.scoring !== "partnership";
   applyVariants(form, rules);
   clearErrors(form);
   const kind = rules.scoring === "partnership" ? "partnership" : "individual";
-  const named = select.value === kind ? "" : `${select.options[select.selectedIndex].textContent.split(":")[0].toLowerCase()}, `;
-  form.querySelector("#rules-summary").textContent = `(${named}${kind}, to ${rules.win_score})`;
+  const scoring = t(`lobby.scoring.${kind}`);
+  form.querySelector("#rules-summary").textContent =
+    select.value === kind
+      ? t("lobby.setUp.summary", { scoring, score: rules.win_score })
+      : t("lobby.setUp.summaryPreset", { preset: presetShort(select.value), scoring, score: rules.win_score });
 }
 
 export function showError(form, id, text) {
@@ -186,22 +191,22 @@ export function readForm(form) {
     if (TEAM_ONLY.has(id) && !partnership) continue;
     const text = value(id);
     if (text === "") {
-      if (spec.required) errors.push({ id, text: `Enter the ${spec.label.toLowerCase()}: a whole number from ${spec.min} to ${spec.max}.` });
+      if (spec.required) errors.push({ id, text: t("lobby.form.enter", { label: ruleName(id).toLocaleLowerCase(), min: spec.min, max: spec.max }) });
       else rules[id] = null;
       continue;
     }
     const number = Number(text.replace(/[\s,]/g, "").replace("−", "-"));
     if (!Number.isInteger(number) || number < spec.min || number > spec.max) {
-      errors.push({ id, text: `${spec.label} must be a whole number from ${spec.min} to ${spec.max}.` });
+      errors.push({ id, text: rangeError(ruleName(id), spec) });
     } else {
       rules[id] = number;
     }
   }
-  for (const id of Object.keys(CHECKS)) rules[id] = form.querySelector(`#${id}`).checked;
+  for (const id of CHECKS) rules[id] = form.querySelector(`#${id}`).checked;
   readVariants(form, rules, errors);
   const choices = [0, 1, 2, 3].map((s) => value(`seat-${s}`));
   if (choices.filter((c) => c === "you").length > 1) {
-    errors.push({ id: `seat-${choices.lastIndexOf("you")}`, text: "Only one seat can be “You”: friends join with an invite link." });
+    errors.push({ id: `seat-${choices.lastIndexOf("you")}`, text: t("lobby.form.oneYou") });
   }
   const seats = choices.map((c) => (c === "you" ? { type: "human" } : c === "open" ? { type: "open" } : { type: "ai", level: c.slice(3) }));
   return { spec: { rules, seats }, you: choices.indexOf("you"), hints: form.querySelector("#hints").checked, errors };
@@ -219,19 +224,17 @@ export function fieldOf(name) {
   return null;
 }
 
-/** A rule control's name in words ("Suicide", "Rules" for the preset's scoring). */
+/** A rule control's name in words ("Suicide", "Scoring" for the preset). */
 export function optionLabel(id) {
-  if (id === "preset") return "Scoring";
-  if (id === "nil_pass_blind_only") return "Passing only after a blind nil";
-  const variant = VARIANTS[id] || Object.values(VARIANTS).find((v) => v.value && v.value.id === id);
-  if (variant) return variant.value && variant.value.id === id ? variant.value.label : variant.label;
-  return (NUMBERS[id] || VARIANT_NUMBERS[id] || {}).label || CHECKS[id] || id.replaceAll("_", " ");
+  if (id === "preset") return ruleName("scoring");
+  return ruleName(id === "mercy" ? "mercy_margin" : id);
 }
 
-/** A server's error message in plain words for a field the form knows. */
+/** A server's error message in plain words for a field the form knows (the server's own words are English:
+ * a number's range is said from the form's, anything else names the field and that it was refused). */
 export function plainError(id, message) {
   const spec = NUMBERS[id];
-  if (spec && /greater|less|between|integer|number/i.test(message)) return `${spec.label} must be a whole number from ${spec.min} to ${spec.max}.`;
-  const label = spec ? spec.label : id.startsWith("seat-") ? "This seat" : "This rule";
-  return `${label}: ${message.replace(/^./, (c) => c.toLowerCase())}`;
+  if (spec && /greater|less|between|integer|number/i.test(message)) return rangeError(ruleName(id), spec);
+  if (id.startsWith("seat-")) return t("lobby.form.seatRefused");
+  return t("lobby.form.ruleRefused", { rule: optionLabel(id) });
 }

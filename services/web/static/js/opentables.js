@@ -5,12 +5,14 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { describeProblem, showProblem } from "./messages.js";
-import { presetName } from "./newgame.js";
+import { t } from "./i18n.js";
+import { presetShort } from "./rulewords.js";
 import { gameUrl, navigate } from "./router.js";
 import { withPlayer } from "./identity.js";
 import { keepSeat } from "./seats.js";
 import { seatName } from "./seating.js";
 import { followTables } from "./tablefeed.js";
+import { clockName } from "./tableopts.js";
 import { applyTableChange, freeWords, listed, passes, tablePage, tableWords } from "./tablelist.js";
 
 const PAGE = 30;
@@ -23,7 +25,7 @@ export function openTables() {
   const filter = {};
   const draw = () => {
     const shown = listed(tables, PAGE);
-    fill(list, shown.length ? shown.map(row) : h("li.empty", { dataset: { testid: "no-tables" } }, "No open tables right now: quick match finds people for you."));
+    fill(list, shown.length ? shown.map(row) : h("li.empty", { dataset: { testid: "no-tables" } }, t("lobby.tables.none")));
   };
   const onList = (body) => {
     tables.clear();
@@ -36,7 +38,7 @@ export function openTables() {
     feed = followTables({ limit: PAGE, clock: filter.clock || undefined, preset: filter.preset || undefined }, {
       onList,
       onChange: (name, data) => applyTableChange(tables, name, data, filter) && draw(),
-      onState: (s) => fill(state, s === "live" ? "Live" : "Updates paused — retrying"),
+      onState: (s) => fill(state, t(s === "live" ? "lobby.tables.live" : "lobby.tables.paused")),
     });
   };
   const clockFilter = h(
@@ -45,12 +47,12 @@ export function openTables() {
       filter.clock = e.currentTarget.value;
       restart();
     } },
-    [["", "Any clock"], ["fast", "Fast"], ["normal", "Normal"], ["relaxed", "Relaxed"], ["none", "No clock"]].map(([v, t]) => h("option", { value: v }, t)),
+    [["", t("lobby.tables.anyClock")], ...["fast", "normal", "relaxed"].map((c) => [c, clockName(c)]), ["none", t("lobby.clock.none")]].map(([v, text]) => h("option", { value: v }, text)),
   );
   const element = h(
     "section.tables-panel",
     { "aria-labelledby": "open-tables-title" },
-    h("div.tables-head", {}, h("h2", { id: "open-tables-title" }, "Open tables"), h("label.visually-hidden", { for: "tables-clock" }, "Clock"), clockFilter),
+    h("div.tables-head", {}, h("h2", { id: "open-tables-title" }, t("lobby.tables.title")), h("label.visually-hidden", { for: "tables-clock" }, t("lobby.match.clock")), clockFilter),
     list,
     state,
   );
@@ -60,16 +62,15 @@ export function openTables() {
 }
 
 function row(item) {
-  const short = (p) => presetName(p).split(" (")[0];
   return h(
     "li.open-table",
     { dataset: { testid: `table-${item.gameId}`, game: item.gameId } },
-    h("span.table-words", {}, tableWords(item, short)),
+    h("span.table-words", {}, tableWords(item, presetShort)),
     h(
       "span.table-seats",
       { role: "group", "aria-label": freeWords(item) },
       item.freeSeats.map((seat) =>
-        h("button.small", { type: "button", dataset: { testid: `sit-${item.gameId}-${seat}` }, onclick: (e) => sit(e.currentTarget, item, seat) }, `Sit ${seatName(seat)}`),
+        h("button.small", { type: "button", dataset: { testid: `sit-${item.gameId}-${seat}` }, onclick: (e) => sit(e.currentTarget, item, seat) }, t("lobby.tables.sit", { seat: seatName(seat) })),
       ),
     ),
   );

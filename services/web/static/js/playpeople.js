@@ -2,6 +2,7 @@
 // (quickmatch.js) beside the open tables (opentables.js). The tab chosen is kept in this browser.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { openTables } from "./opentables.js";
 import { quickMatchForm, resumeMatch, startMatch } from "./quickmatch.js";
 
@@ -18,9 +19,9 @@ export function playPeople(levels) {
   let form = quickMatchForm(levels, null, submit);
   const element = h(
     "section.play-people",
-    { "aria-label": "Play people" },
-    h("h1.visually-hidden", {}, "Play Spades with people"),
-    h("p.lead", {}, "Play with people: quick match seats you with others who want the same game, or sit at an open table."),
+    { "aria-label": t("lobby.tab.people") },
+    h("h1.visually-hidden", {}, t("lobby.people.title")),
+    h("p.lead", {}, t("lobby.people.lead")),
     h("div.people-grid", {}, form),
   );
   const started = () => {
@@ -65,7 +66,7 @@ export function playTabs(computers, people, onPeople) {
     }
     if (name === "people") onPeople();
   };
-  for (const [name, label] of [["computers", "Play computers"], ["people", "Play people"]]) {
+  for (const [name, label] of [["computers", t("lobby.tab.computers")], ["people", t("lobby.tab.people")]]) {
     panels[name].id = `tab-panel-${name}`;
     panels[name].setAttribute("role", "tabpanel");
     panels[name].setAttribute("aria-labelledby", `tab-${name}`);
@@ -75,7 +76,7 @@ export function playTabs(computers, people, onPeople) {
     }, label);
   }
   const names = Object.keys(tabs);
-  const list = h("div.tabs", { role: "tablist", "aria-label": "How to play", onkeydown: (e) => {
+  const list = h("div.tabs", { role: "tablist", "aria-label": t("lobby.tab.label"), onkeydown: (e) => {
     if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
     e.preventDefault();
     const at = names.findIndex((n) => tabs[n].getAttribute("aria-selected") === "true");

@@ -5,15 +5,19 @@
 // the person is seated: the seat's token is kept like any other and the game opens.
 
 import { api } from "./api.js";
-import { msLeft, serverNow, timeBase, timeControls, controlWords } from "./clock.js";
+import { msLeft, serverNow, timeBase, timeControls } from "./clock.js";
 import { tickCountdown } from "./clockface.js";
 import { openDialog } from "./dialog.js";
 import { fill, h, pause } from "./dom.js";
 import { withPlayer } from "./identity.js";
 import { describeProblem, showMessage } from "./messages.js";
-import { presetName } from "./newgame.js";
+import { t } from "./i18n.js";
+import { byStrength, levelTitle } from "./levels.js";
+import { presetShort } from "./rulewords.js";
 import { gameUrl, navigate } from "./router.js";
 import { keepSeat } from "./seats.js";
+import { clockName, clockWords } from "./tableopts.js";
+import { clockPhrase } from "./tablelist.js";
 
 const KEY = "spades.match"; // sessionStorage: the request waiting in this tab, resumed after a reload
 const WAITS = [10, 20, 30, 60, 120]; // seconds (the server takes 5 to 120)
@@ -21,11 +25,10 @@ const POLL_WAIT = 25; // seconds a long poll may wait for a change
 const BACKOFF_MS = [1000, 2000, 4000, 8000];
 const MIN_POLL_MS = 1000;
 
-const shortName = (preset) => presetName(preset).split(" (")[0];
 
 /** The quick match form: {rules: {preset}, clock, max_wait_seconds, fill_level} read from it. */
 export function quickMatchForm(levels, catalogue, onSubmit) {
-  const ordered = [...levels.levels].sort((a, b) => (a.strength ?? 0) - (b.strength ?? 0));
+  const ordered = byStrength(levels);
   const presets = catalogue ? Object.keys(catalogue.presets) : ["partnership", "individual"];
   const controls = timeControls(catalogue).filter((c) => ["fast", "normal", "relaxed"].includes(c.name));
   const select = (id, label, options, chosen) =>
@@ -33,25 +36,25 @@ export function quickMatchForm(levels, catalogue, onSubmit) {
   const form = h(
     "form.quick-match",
     { novalidate: true, dataset: { testid: "quick-match" }, "aria-labelledby": "quick-match-title" },
-    h("h2", { id: "quick-match-title" }, "Quick match"),
-    select("qm-preset", "Rules", presets.map((p) => [p, shortName(p)]), presets.includes("partnership") ? "partnership" : presets[0]),
+    h("h2", { id: "quick-match-title" }, t("lobby.match.title")),
+    select("qm-preset", t("lobby.match.rules"), presets.map((p) => [p, presetShort(p)]), presets.includes("partnership") ? "partnership" : presets[0]),
     h(
       "fieldset.clock-choice",
       {},
-      h("legend", {}, "Clock"),
+      h("legend", {}, t("lobby.match.clock")),
       controls.map((c) =>
         h(
           "label.clock-option",
           {},
           h("input", { type: "radio", name: "qm-clock", value: c.name, checked: c.name === "normal", dataset: { testid: `qm-clock-${c.name}` } }),
-          h("span.clock-name", {}, c.name[0].toUpperCase() + c.name.slice(1)),
-          h("span.clock-words", {}, controlWords(c)),
+          h("span.clock-name", {}, clockName(c.name)),
+          h("span.clock-words", {}, clockWords(c)),
         ),
       ),
     ),
-    select("qm-wait", "Wait for people", WAITS.map((s) => [String(s), s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`]), "20"),
-    select("qm-level", "Then computers", ordered.map((l) => [l.name, `${l.name[0].toUpperCase()}${l.name.slice(1)}`]), levels.default_level || (ordered[0] || {}).name),
-    h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "find-players" } }, "Find players"), h("small.field-error", { id: "qm-error", role: "alert", dataset: { testid: "qm-error" } })),
+    select("qm-wait", t("lobby.match.wait"), WAITS.map((s) => [String(s), s < 60 ? t("lobby.match.seconds", { count: s }) : t("lobby.match.minutes", { count: s / 60 })]), "20"),
+    select("qm-level", t("lobby.match.level"), ordered.map((l) => [l.name, levelTitle(l.name)]), levels.default_level || (ordered[0] || {}).name),
+    h("div.form-actions", {}, h("button.primary", { type: "submit", dataset: { testid: "find-players" } }, t("lobby.match.find")), h("small.field-error", { id: "qm-error", role: "alert", dataset: { testid: "qm-error" } })),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -106,25 +109,25 @@ function waitForSeat(match) {
   const control = new AbortController();
   const count = h("span.match-count", { dataset: { testid: "match-countdown" } }, "…");
   const wanted = match.wanted || {};
-  const fillers = wanted.fill_level ? `computers (${wanted.fill_level})` : "computers";
-  const note = h("p.match-note", { dataset: { testid: "match-note" } }, `Looking for people who want the same game; when the time is up, ${fillers} take the free seats.`);
+  const fillers = wanted.fill_level ? t("lobby.match.fillers", { level: levelTitle(wanted.fill_level) }) : t("lobby.match.computers");
+  const note = h("p.match-note", { dataset: { testid: "match-note" } }, t("lobby.match.looking", { fillers }));
   const left = () => (base && expires !== null ? msLeft(expires, serverNow(base, performance.now())) : null);
   let ticker = null;
   const startTicking = () => {
     if (ticker || left() === null) return;
-    ticker = tickCountdown(count, left, () => fill(note, `Time is up: ${fillers} take the free seats…`));
+    ticker = tickCountdown(count, left, () => fill(note, t("lobby.match.timeUp", { fillers })));
   };
   startTicking();
   const dialog = openDialog(
     h(
       "div.match-wait",
       { dataset: { testid: "match-wait" } },
-      h("h2.panel-title", {}, "Finding players"),
-      h("p.match-what", {}, [shortName((wanted.rules || {}).preset || "partnership"), wanted.clock ? `${wanted.clock} clock` : null].filter(Boolean).join(" · ")),
-      h("p.match-clock", { role: "timer", "aria-label": "Time left to wait" }, count),
+      h("h2.panel-title", {}, t("lobby.match.finding")),
+      h("p.match-what", {}, [presetShort((wanted.rules || {}).preset || "partnership"), wanted.clock ? clockPhrase(wanted.clock) : null].filter(Boolean).join(" · ")),
+      h("p.match-clock", { role: "timer", "aria-label": t("lobby.match.timeLeft") }, count),
       note,
     ),
-    { testid: "match", label: "Finding players", buttons: [{ label: "Cancel", value: "cancel" }] },
+    { testid: "match", label: t("lobby.match.finding"), buttons: [{ label: t("lobby.match.cancel"), value: "cancel" }] },
   );
   const close = (value) => {
     finished = true;
@@ -154,12 +157,12 @@ function waitForSeat(match) {
         if (Number.isFinite(state.expires_ms)) expires = state.expires_ms;
         startTicking();
         if (state.status === "seated") return seated(state);
-        if (state.status === "cancelled") return over("The quick match was cancelled.");
-        if (state.status === "expired") return over("The quick match ended without a table: try again.");
+        if (state.status === "cancelled") return over(t("lobby.match.wasCancelled"));
+        if (state.status === "expired") return over(t("lobby.match.expired"));
         await pause(MIN_POLL_MS - (performance.now() - asked)); // a server that answers at once is not asked in a loop
       } catch (problem) {
         if (finished || problem.name === "AbortError") return;
-        if (problem.status === 404 || problem.status === 401 || problem.status === 403) return over(`The quick match is gone: ${describeProblem(problem)}`);
+        if (problem.status === 404 || problem.status === 401 || problem.status === 403) return over(t("lobby.match.gone", { why: describeProblem(problem) }));
         await pause(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]);
       }
     }
@@ -183,5 +186,5 @@ async function cancel(match) {
     navigate(gameUrl(state.game_id));
     return;
   }
-  showMessage("Quick match cancelled.", "info");
+  showMessage(t("lobby.match.cancelled"), "info");
 }

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { formatDate, t } from "./i18n.js";
 import { followLink, replayUrl } from "./router.js";
 import { renderScoreHistory, winnerText } from "./summary.js";
 
@@ -33,19 +34,19 @@ export async function fetchRecord(gameId) {
 /** The page of a finished game no longer live: its result and score history. */
 export function renderRecord(record, you = null) {
   const view = recordView(record, you);
-  const result = record.outcome === "finished" ? winnerText(view) : "the game was abandoned.";
+  const result = record.outcome === "finished" ? winnerText(view) : t("lobby.record.abandoned");
   return h(
     "section.panel.record",
     { "data-testid": "record" },
-    h("h1", {}, "Game over"),
+    h("h1", {}, t("lobby.record.title")),
     h("p", { "data-testid": "record-result" }, result.charAt(0).toUpperCase() + result.slice(1)),
-    h("p.note", {}, `Played ${new Date(record.created_at).toLocaleString()}; kept in the records.`),
+    h("p.note", {}, t("lobby.record.played", { when: formatDate(record.created_at, { dateStyle: "medium", timeStyle: "short" }) })),
     renderScoreHistory(view),
     h(
       "div.form-actions",
       {},
-      record.rounds.length ? h("a.button.primary", { href: replayUrl(record.game_id, you), onclick: followLink, dataset: { testid: "record-replay" } }, "Replay the game") : null,
-      h("a.button", { href: "/play" }, "Back to the lobby"),
+      record.rounds.length ? h("a.button.primary", { href: replayUrl(record.game_id, you), onclick: followLink, dataset: { testid: "record-replay" } }, t("lobby.record.replay")) : null,
+      h("a.button", { href: "/play" }, t("lobby.back")),
     ),
   );
 }

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
 import { gameUrl } from "./router.js";
 import { keepSeat } from "./seats.js";
@@ -40,30 +41,33 @@ export async function showRejoin(gameId, seat, token, onCopy) {
   const lead = h(
     "p",
     {},
-    `Continue as ${seatName(seat)} on another device: open this link there, or type the code in its lobby. `,
-    "Only you see it; once it is used, this browser's seat stops working.",
+    t("lobby.rejoin.lead", { seat: seatName(seat) }),
   );
   const show = (result) => {
     const code = result.code;
     const link = rejoinLink(gameId, code);
     fill(
       body,
-      h("label", { for: "rejoin-link" }, "Link"),
-      h("div.rejoin-row", {}, h("input", { id: "rejoin-link", type: "text", readonly: true, value: link, dataset: { testid: "rejoin-link" } }), h("button", { type: "button", onclick: () => onCopy(link) }, "Copy")),
-      h("p.rejoin-code", {}, "Code: ", h("strong", { dataset: { testid: "rejoin-code" } }, `${gameId}.${code}`)),
+      h("label", { for: "rejoin-link" }, t("lobby.rejoin.link")),
+      h("div.rejoin-row", {}, h("input", { id: "rejoin-link", type: "text", readonly: true, value: link, dataset: { testid: "rejoin-link" } }), h("button", { type: "button", onclick: () => onCopy(link) }, t("lobby.rejoin.copy"))),
+      h("p.rejoin-code", {}, t("lobby.rejoin.code"), " ", h("strong", { dataset: { testid: "rejoin-code" } }, `${gameId}.${code}`)),
       h(
         "div.form-actions",
         {},
-        h("button", { type: "button", onclick: () => make(), dataset: { testid: "rejoin-new" } }, "New link"),
-        h("button", { type: "button", onclick: () => revoke(), dataset: { testid: "rejoin-revoke" } }, "Stop this link"),
+        h("button", { type: "button", onclick: () => make(), dataset: { testid: "rejoin-new" } }, t("lobby.rejoin.new")),
+        h("button", { type: "button", onclick: () => revoke(), dataset: { testid: "rejoin-revoke" } }, t("lobby.rejoin.stop")),
       ),
     );
   };
   const failed = (problem) => fill(body, h("p.error-note", {}, describeProblem(problem)), offer());
-  const offer = () => h("button.primary", { type: "button", onclick: () => make(), dataset: { testid: "rejoin-make" } }, "Make a rejoin link");
+  const offer = () => h("button.primary", { type: "button", onclick: () => make(), dataset: { testid: "rejoin-make" } }, t("lobby.rejoin.make"));
   const make = () => api.rejoinCode(gameId, seat, token).then(show, failed);
   const revoke = () =>
-    api.revokeRejoinCode(gameId, seat, token).then(() => fill(body, h("p", { dataset: { testid: "rejoin-stopped" } }, "That link no longer works."), offer()), failed);
+    api.revokeRejoinCode(gameId, seat, token).then(() => fill(body, h("p", { dataset: { testid: "rejoin-stopped" } }, t("lobby.rejoin.stopped")), offer()), failed);
   fill(body, offer());
-  await openDialog(h("div", {}, h("h2.panel-title", {}, "Play on another device"), lead, body), { testid: "rejoin", label: "Play on another device" });
+  await openDialog(h("div", {}, h("h2.panel-title", {}, t("lobby.rejoin.title")), lead, body), {
+    testid: "rejoin",
+    label: t("lobby.rejoin.title"),
+    buttons: [{ label: t("app.close"), value: "close", primary: true }],
+  });
 }

@@ -1,10 +1,18 @@
 // Who sits where: compass names, the side a seat scores for, where it is drawn around the table.
 
-export const SEAT_NAMES = ["South", "West", "North", "East"];
+import { has, t } from "./i18n.js";
+
+const SEAT_KEYS = ["app.seat.south", "app.seat.west", "app.seat.north", "app.seat.east"];
 const POSITIONS = ["bottom", "left", "top", "right"];
 
+/** "South", "West", "North", "East" in the page's language. */
 export function seatName(seat) {
-  return SEAT_NAMES[seat];
+  return t(SEAT_KEYS[seat]);
+}
+
+/** A computer level's name in the page's language ("Hard"); a level the catalogue lacks: its code. */
+export function levelName(level) {
+  return has(`lobby.level.${level}`) ? t(`lobby.level.${level}`) : String(level);
 }
 
 /** The seat drawn at the bottom: yours, or South for a spectator. */
@@ -27,9 +35,9 @@ export function sideOf(view, seat) {
 
 export function sideName(view, side) {
   if (!isPartnership(view)) return seatName(side);
-  const names = `${seatName(side)} & ${seatName(side + 2)}`;
+  const names = t("app.seatPair", { a: seatName(side), b: seatName(side + 2) });
   if (view.you === null || view.notYou) return names;
-  return side === view.you % 2 ? `Your team (${names})` : `Opponents (${names})`;
+  return t(side === view.you % 2 ? "app.yourTeam" : "app.opponents", { names });
 }
 
 /** The player bound to a seat ({id, name, kind}; a computer's is its level), or null. */
@@ -38,14 +46,14 @@ export function playerOf(view, seat) {
   return info && info.player && info.player.name ? info.player : null;
 }
 
-/** "You", "Computer · pro", "Ada" (a person with a name), "Ada · bot", "Player" (no name), "Open seat". */
+/** "You", "Computer · Pro", "Ada" (a person with a name), "Ada · bot", "Player" (no name), "Open seat". */
 export function seatKind(view, seat) {
   const info = view.seats[seat];
-  if (seat === view.you) return "You";
-  if (info.type === "ai") return `Computer · ${info.level}${info.claimable ? " (standing in)" : ""}`;
+  if (seat === view.you) return t("app.seatKind.you");
+  if (info.type === "ai") return t(info.claimable ? "app.seatKind.standingIn" : "app.seatKind.computer", { level: levelName(info.level) });
   const player = playerOf(view, seat);
-  if (info.type === "human") return player ? `${player.name}${player.kind === "bot" ? " · bot" : ""}` : "Player";
-  return "Open seat";
+  if (info.type === "human") return player ? (player.kind === "bot" ? t("app.seatKind.bot", { name: player.name }) : player.name) : t("app.seatKind.player");
+  return t("app.seatKind.open");
 }
 
 export function partnerOf(seat) {

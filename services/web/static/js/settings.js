@@ -3,22 +3,25 @@
 
 const KEY = "spades.settings";
 
+// Each choice and the catalogue key of its name (shown with t(): the language loads after this module).
 export const BACKGROUNDS = {
-  felt: "Green felt",
-  ocean: "Ocean blue",
-  wine: "Wine red",
-  slate: "Slate grey",
-  sand: "Sand",
+  felt: "app.background.felt",
+  ocean: "app.background.ocean",
+  wine: "app.background.wine",
+  slate: "app.background.slate",
+  sand: "app.background.sand",
 };
 export const CARD_BACKS = {
-  navy: "Navy",
-  crimson: "Crimson",
-  forest: "Forest green",
-  violet: "Violet",
-  charcoal: "Charcoal",
+  navy: "app.cardBack.navy",
+  crimson: "app.cardBack.crimson",
+  forest: "app.cardBack.forest",
+  violet: "app.cardBack.violet",
+  charcoal: "app.cardBack.charcoal",
 };
 /** Milliseconds between computer moves; a trick stays on the table 1.5× as long. */
 export const PACES = { slow: 1600, normal: 900, fast: 400 };
+/** The catalogue key of each pace's name ("{seconds}" between moves). */
+export const PACE_NAMES = { slow: "app.pace.slow", normal: "app.pace.normal", fast: "app.pace.fast" };
 
 // sound and notify: your turn announced while the tab is hidden (attention.js), off unless turned on
 const DEFAULTS = { background: "felt", cardBack: "navy", pace: "normal", sound: false, notify: false };

@@ -2,7 +2,8 @@
 // the lobby stream's changes applied (`table_opened`, `table_changed`, `table_closed`), the lobby's
 // filter, and each table in words.
 
-import { seatName } from "./seating.js";
+import { has, t } from "./i18n.js";
+import { levelName, seatName } from "./seating.js";
 
 /** One table of GET /v1/tables (or of a stream change) in the shape the lobby draws. */
 export function tableItem(raw) {
@@ -52,16 +53,21 @@ export function listed(tables, limit = 30) {
   return [...tables.values()].sort((a, b) => b.created - a.created).slice(0, limit);
 }
 
-/** "Partnership · normal clock · 1 person, 2 computers (easy)". */
+/** "Partnership · normal clock · 1 person, computers: easy · 1 house rule". */
 export function tableWords(item, presetName = (p) => p) {
-  const clock = item.clock === "none" ? "no clock" : `${item.clock} clock`;
-  const people = item.people === 1 ? "1 person" : `${item.people} people`;
-  const computers = item.levels.length ? `, computers: ${[...new Set(item.levels)].join(", ")}` : "";
-  const house = item.houseRules.length ? ` · ${item.houseRules.length} house rule${item.houseRules.length > 1 ? "s" : ""}` : "";
-  return `${presetName(item.preset)} · ${clock} · ${people}${computers}${house}`;
+  const clock = clockPhrase(item.clock);
+  const people = t("lobby.tables.people", { count: item.people });
+  const parts = [presetName(item.preset), clock, item.levels.length ? t("lobby.tables.computers", { people, levels: [...new Set(item.levels)].map(levelName).join(", ") }) : people];
+  if (item.houseRules.length) parts.push(t("lobby.tables.houseRules", { count: item.houseRules.length }));
+  return parts.join(" · ");
+}
+
+/** "fast clock", "no clock" (a clock the catalogue lacks: its code). */
+export function clockPhrase(clock) {
+  return has(`lobby.tables.clock.${clock}`) ? t(`lobby.tables.clock.${clock}`) : String(clock);
 }
 
 /** "Free: West, North". */
 export function freeWords(item) {
-  return `Free: ${item.freeSeats.map(seatName).join(", ")}`;
+  return t("lobby.tables.free", { seats: item.freeSeats.map(seatName).join(", ") });
 }

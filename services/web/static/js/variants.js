@@ -4,36 +4,26 @@
 // other refusal (suicide with individual scoring, …) is the server's 422, shown under the variants.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { ruleAbout, ruleName } from "./rulewords.js";
 
-// Each variant: its tick box, its description, and the value it carries (the engine's ranges:
-// tests/web/test_client_logic.py keeps them equal).
+// Each variant: its tick box and the value it carries (the engine's ranges: tests/web/test_client_logic.py
+// keeps them equal). Names and lines are the catalogues' by option code (`lobby.rule.<option>`, `….about`);
+// a value's short label beside its tick box is `lobby.variant.<value>`.
 export const VARIANTS = {
-  jokers: { label: "Jokers", help: "Big and Little Joker are the two highest spades; the 2♣ and 2♦ leave the deck." },
-  deuces_high: { label: "Deuces high", help: "The 2♠ ranks above the A♠ (below the jokers)." },
-  blind_nil: {
-    label: "Blind nil",
-    help: "A side trailing by the margin below may bid nil before looking at its cards.",
-    value: { id: "blind_nil_value", label: "Points", min: 0, max: 100000 },
-  },
-  blind_bids: { label: "Blind bids", help: "A side trailing by the margin may bid tricks before looking; they score double." },
-  suicide: { label: "Suicide", help: "In each team one partner must bid nil, the other at least the minimum." },
-  ten_for_200: {
-    label: "10 for 200",
-    help: "A team contract of 10 or more scores a bonus (lost when set) instead of 10 a trick.",
-    value: { id: "ten_for_200_value", label: "Bonus", min: 0, max: 100000 },
-  },
-  mercy: {
-    label: "Mercy rule",
-    help: "The game ends when a side trails the leader by this many points.",
-    value: { id: "mercy_margin", label: "Margin", min: 1, max: 100000 },
-  },
+  jokers: {},
+  deuces_high: {},
+  blind_nil: { value: { id: "blind_nil_value", min: 0, max: 100000 } },
+  blind_bids: {},
+  suicide: {},
+  ten_for_200: { value: { id: "ten_for_200_value", min: 0, max: 100000 } },
+  mercy: { option: "mercy_margin", value: { id: "mercy_margin", min: 1, max: 100000 } },
 };
 // Numbers that belong to more than one tick box, or to none.
 export const VARIANT_NUMBERS = {
-  blind_margin: { label: "Blind when trailing by", min: 0, max: 100000, help: "0: blind decisions always allowed.", needs: ["blind_nil", "blind_bids"] },
-  nil_pass_cards: { label: "Nil passing: cards", min: 0, max: 3, help: "A nil bidder and partner swap this many cards; 0: no exchange." },
+  blind_margin: { min: 0, max: 100000, needs: ["blind_nil", "blind_bids"] },
+  nil_pass_cards: { min: 0, max: 3 },
 };
-const BLIND_ONLY = { label: "Pass only after a blind nil", help: "Needs blind nil and a number of cards." };
 // The server's names for the variants' controls (mercy is a tick box over `mercy_margin`).
 const NAMES = ["jokers", "deuces_high", "blind_nil", "blind_nil_value", "blind_bids", "blind_margin", "nil_pass_cards", "nil_pass_blind_only", "suicide", "ten_for_200", "ten_for_200_value", "mercy_margin"];
 
@@ -49,15 +39,16 @@ function numberBox(id, spec) {
 
 function variant(id, spec) {
   const value = spec.value;
+  const option = spec.option || id;
   return h(
     "div.variant",
     { dataset: { field: id } },
     h("input", { id, type: "checkbox", dataset: { testid: id }, "aria-describedby": `${id}-help` }),
-    h("label.variant-name", { for: id }, spec.label),
+    h("label.variant-name", { for: id }, ruleName(option)),
     value
-      ? h("span.variant-value", {}, h("label.variant-value-label", { for: value.id }, value.label), numberBox(value.id, value))
+      ? h("span.variant-value", {}, h("label.variant-value-label", { for: value.id }, t(`lobby.variant.${value.id}`)), numberBox(value.id, value))
       : null,
-    h("small.help", { id: `${id}-help` }, spec.help),
+    h("small.help", { id: `${id}-help` }, ruleAbout(option)),
     value ? h("small.field-error", { id: `${value.id}-error` }) : null,
   );
 }
@@ -67,9 +58,9 @@ function numberRow(id) {
   return h(
     "div.variant.variant-plain",
     { dataset: { field: id } },
-    h("label.variant-name", { for: id }, spec.label),
+    h("label.variant-name", { for: id }, ruleName(id)),
     h("span.variant-value", {}, numberBox(id, spec)),
-    h("small.help", { id: `${id}-help` }, spec.help),
+    h("small.help", { id: `${id}-help` }, ruleAbout(id)),
     h("small.field-error", { id: `${id}-error` }),
   );
 }
@@ -79,7 +70,7 @@ export function variantsFieldset() {
   const set = h(
     "fieldset.variants",
     { dataset: { testid: "variants" }, "aria-describedby": "variants-error" },
-    h("legend", {}, "Variants"),
+    h("legend", {}, t("lobby.variants")),
     variant("jokers", VARIANTS.jokers),
     variant("deuces_high", VARIANTS.deuces_high),
     variant("blind_nil", VARIANTS.blind_nil),
@@ -90,8 +81,8 @@ export function variantsFieldset() {
       "div.variant",
       { dataset: { field: "nil_pass_blind_only" } },
       h("input", { id: "nil_pass_blind_only", type: "checkbox", dataset: { testid: "nil_pass_blind_only" }, "aria-describedby": "nil_pass_blind_only-help" }),
-      h("label.variant-name", { for: "nil_pass_blind_only" }, BLIND_ONLY.label),
-      h("small.help", { id: "nil_pass_blind_only-help" }, BLIND_ONLY.help),
+      h("label.variant-name", { for: "nil_pass_blind_only" }, ruleName("nil_pass_blind_only")),
+      h("small.help", { id: "nil_pass_blind_only-help" }, ruleAbout("nil_pass_blind_only")),
     ),
     variant("suicide", VARIANTS.suicide),
     variant("ten_for_200", VARIANTS.ten_for_200),
@@ -134,11 +125,11 @@ export function applyVariants(root, rules) {
 export function readVariants(root, rules, errors) {
   const on = (id) => root.querySelector(`#${id}`).checked;
   for (const id of ["jokers", "deuces_high", "blind_nil", "blind_bids", "suicide", "ten_for_200", "nil_pass_blind_only"]) rules[id] = on(id);
-  const number = (id, spec) => {
+  const number = (id, spec, label = ruleName(id)) => {
     const text = root.querySelector(`#${id}`).value.trim();
     const n = Number(text.replace(/[\s,]/g, ""));
     if (text === "" || !Number.isInteger(n) || n < spec.min || n > spec.max) {
-      errors.push({ id, text: `${spec.label} must be a whole number from ${spec.min} to ${spec.max}.` });
+      errors.push({ id, text: t("lobby.form.range", { label, min: spec.min, max: spec.max }) });
       return undefined;
     }
     return n;
@@ -155,17 +146,5 @@ export function isVariant(option) {
   return NAMES.includes(option);
 }
 
-/** "Jokers, deuces high, blind nil (±200)…": the rules' variants in words, or [] for none. */
-export function variantWords(rules) {
-  const words = [];
-  if (rules.jokers) words.push("Jokers (Big ▸ Little ▸ A♠)");
-  if (rules.deuces_high) words.push("Deuces high (2♠ above A♠)");
-  if (rules.blind_nil) words.push(`Blind nil ±${rules.blind_nil_value}`);
-  if (rules.blind_bids) words.push("Blind bids score double");
-  if (rules.blind_nil || rules.blind_bids) words.push(rules.blind_margin ? `Blind when trailing by ${rules.blind_margin}+` : "Blind any time");
-  if (rules.nil_pass_cards) words.push(`Nil passing: ${rules.nil_pass_cards} card${rules.nil_pass_cards > 1 ? "s" : ""}${rules.nil_pass_blind_only ? " (blind nil only)" : ""}`);
-  if (rules.suicide) words.push("Suicide: one partner bids nil");
-  if (rules.ten_for_200) words.push(`10 for ${rules.ten_for_200_value}`);
-  if (rules.mercy_margin !== null && rules.mercy_margin !== undefined) words.push(`Mercy at ${rules.mercy_margin} behind`);
-  return words;
-}
+/** "Jokers, deuces high, blind nil (±200)…": the rules' variants in words, or [] for none (rulewords.js). */
+export { variantWords } from "./rulewords.js";
