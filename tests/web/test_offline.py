@@ -183,7 +183,7 @@ def test_a_new_version_runs_after_a_reload_and_replaces_the_kept_one(new_page, c
     page = new_page(1280, 720, base=client_copy.base)
     page.goto("/play")
     assert page.evaluate(CONTROLLED) in ("activating", "activated")
-    settings = page.locator("#settings-button .wide-only")
+    settings = page.locator("#settings-button .bar-long")
     expect(settings).to_have_text("Settings")
     old_build = build_of(client_copy.base)
     assert list(page.evaluate(KEPT)) == [f"spades-play-{old_build}"]
