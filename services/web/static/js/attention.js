@@ -3,9 +3,9 @@
 // on in Settings (both off by default; notifications are asked for only from that tick box).
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { loadSettings, saveSettings } from "./settings.js";
 
-const TITLE = "Spades";
 const ICON = "/play/img/icon.svg";
 const TURN_ICON = "/play/img/icon-turn.svg";
 
@@ -50,7 +50,7 @@ if (typeof document !== "undefined") document.addEventListener("visibilitychange
 function mark(on) {
   if (on === marked) return;
   marked = on;
-  document.title = on ? `● Your turn — ${TITLE}` : TITLE;
+  document.title = on ? t("table.alert.title", { app: t("app.name") }) : t("app.name");
   const icon = document.querySelector("link[rel=icon]");
   if (icon) icon.href = on ? TURN_ICON : ICON;
   document.documentElement.dataset.turnAlert = on ? "yes" : "no";
@@ -60,7 +60,7 @@ function ring(text) {
   const settings = loadSettings();
   if (settings.sound) beep();
   if (settings.notify && "Notification" in window && Notification.permission === "granted") {
-    notice = new Notification("Your turn at Spades", { body: text, tag: "spades-turn", icon: ICON });
+    notice = new Notification(t("table.alert.notification", { app: t("app.name") }), { body: text, tag: "spades-turn", icon: ICON });
     notice.onclick = () => window.focus();
   }
   document.dispatchEvent(new CustomEvent("spades:turn-alert", { detail: { text, sound: settings.sound, notify: settings.notify } }));
@@ -105,16 +105,16 @@ export function attentionFields(settings) {
   return h(
     "fieldset.alerts",
     {},
-    h("legend", {}, "Your turn while this tab is in the background"),
-    h("p.help", {}, "The tab's title and icon always change."),
-    h("div.field.check", {}, h("input", { id: "sound", type: "checkbox", checked: settings.sound, dataset: { testid: "sound" } }), h("label", { for: "sound" }, "Play a sound")),
+    h("legend", {}, t("table.alert.legend")),
+    h("p.help", {}, t("table.alert.help")),
+    h("div.field.check", {}, h("input", { id: "sound", type: "checkbox", checked: settings.sound, dataset: { testid: "sound" } }), h("label", { for: "sound" }, t("table.alert.sound"))),
     h(
       "div.field.check",
       {},
       h("input", { id: "notify", type: "checkbox", checked: settings.notify && !blocked, disabled: !supported, dataset: { testid: "notify" }, "aria-describedby": "notify-note" }),
-      h("label", { for: "notify" }, "Show a notification"),
+      h("label", { for: "notify" }, t("table.alert.notify")),
     ),
-    h("small.help", { id: "notify-note", dataset: { testid: "notify-note" } }, !supported ? "This browser has no notifications." : blocked ? "Notifications are blocked for this site in the browser's settings." : ""),
+    h("small.help", { id: "notify-note", dataset: { testid: "notify-note" } }, !supported ? t("table.alert.unsupported") : blocked ? t("table.alert.blocked") : ""),
   );
 }
 
@@ -132,7 +132,7 @@ export async function attentionChanged(form, event) {
     let on = event.target.checked;
     if (on && Notification.permission !== "granted") on = (await Notification.requestPermission()) === "granted";
     event.target.checked = on;
-    form.querySelector("#notify-note").textContent = on || Notification.permission !== "denied" ? "" : "Notifications are blocked for this site in the browser's settings.";
+    form.querySelector("#notify-note").textContent = on || Notification.permission !== "denied" ? "" : t("table.alert.blocked");
     saveSettings({ ...loadSettings(), notify: on });
   }
 }

@@ -1,9 +1,11 @@
 // Modal dialogs (<dialog>: focus is trapped and restored by the browser; Escape closes).
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Show `content` modally; resolves with the value of the button that closed it ("" on Escape). */
-export function openDialog(content, { buttons = [{ label: "Close", value: "close", primary: true }], testid = "dialog", label = "", wide = false } = {}) {
+export function openDialog(content, { buttons = null, testid = "dialog", label = "", wide = false } = {}) {
+  buttons ??= [{ label: t("table.dialog.close"), value: "close", primary: true }];
   const dialog = h(
     "dialog.modal",
     { "aria-label": label || null, class: wide ? "wide" : "", dataset: { testid } },
