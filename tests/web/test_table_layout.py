@@ -173,12 +173,19 @@ def no_english(page: Page, screen: str) -> None:
     assert english_words_in(text, {"easy"}) == set(), f"{screen}: {text}"  # "easy": a level's code
 
 
+# the control under each one's own centre: not hidden under a seat or scrolled out of its panel
+UNCOVERED = "els => els.filter(e => { const r = e.getBoundingClientRect(); return !e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }).map(e => e.outerHTML.slice(0, 80))"
+
+
 def check_sizes(page: Page, screenshots, screen: str, fits: dict[str, int]) -> None:
-    """At each size: no English, everything inside the window, unscrolled; a screenshot."""
+    """At each size: no English, everything inside the window, unscrolled, the controls uncovered; a
+    screenshot."""
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(screenshots / f"id-{screen}-{width}x{height}.png"))
         assert_fits(page, fits)
+        controls = "[data-testid=table] .overlay-panel button"
+        assert page.locator(controls).evaluate_all(UNCOVERED) == [], f"{screen} at {width}x{height}"
         no_english(page, f"{screen} at {width}x{height}")
 
 

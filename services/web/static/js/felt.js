@@ -52,16 +52,17 @@ export function bidText(bid, blind = false) {
   return bid === 0 ? t("table.bid.nil") : t("table.bid.count", { bid });
 }
 
-/** "Exchanging cards" on the seats of the nil exchange while it lasts (never which cards). */
+/** "Exchanging cards" on the seats of the nil exchange while it lasts (never which cards); not on
+ * your own seat, whose exchange the panel over the felt shows. */
 function exchangeChip(view, seat) {
-  if (view.phase !== "passing" || !(view.passing_seats || []).includes(seat)) return null;
+  if (view.phase !== "passing" || !(view.passing_seats || []).includes(seat) || seat === view.you) return null;
   const gave = seat === view.you ? view.passes && view.passes.gave.length > 0 : view.turn !== null && (view.passing_seats || []).indexOf(seat) < (view.passing_seats || []).indexOf(view.turn);
   return h("div.exchange-chip", { dataset: { testid: `exchanging-${seat}` } }, gave ? t("table.seat.cardsChosen") : t("table.seat.exchanging"));
 }
 
 /** "Nil alive" / "Nil set" for a nil bidder once the play has started; null otherwise. */
 function nilStatus(view, seat) {
-  if (view.bids[seat] !== 0 || view.phase === "bidding" || view.phase === "waiting") return null;
+  if (view.bids[seat] !== 0 || ["bidding", "passing", "waiting"].includes(view.phase)) return null;
   const alive = view.tricks_won[seat] === 0;
   return h(`span.nil-chip.${alive ? "alive" : "set"}`, { dataset: { testid: `nil-${seat}` } }, alive ? t("table.seat.nilAlive") : t("table.seat.nilSet"));
 }
