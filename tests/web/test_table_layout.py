@@ -58,7 +58,7 @@ def boxes(page: Page) -> dict:
     [(1280, 720, "en-US"), (375, 667, "en-US"), (375, 667, "id-ID")],
     ids=["laptop", "phone", "phone-indonesian"],
 )
-def test_nothing_moves_through_a_round_and_your_turn_comes_with_its_panel(new_page, width, height, locale):
+def test_nothing_moves_through_a_round_and_your_turn_comes_with_its_panel(new_page, screenshots, width, height, locale):
     page = new_page(width, height, locale=locale)
     page.add_init_script(RECORD)
     play_now(page)
@@ -69,6 +69,7 @@ def test_nothing_moves_through_a_round_and_your_turn_comes_with_its_panel(new_pa
     page.click("[data-testid=hint-button]")
     expect(page.locator("[data-testid=hint-text]")).to_be_visible(timeout=LONG)
     assert boxes(page) == still, "the hint lies over the felt: the table does not move down"
+    page.screenshot(path=str(screenshots / f"hint-{locale}-{width}x{height}.png"))
     player.step()  # the bid
 
     while True:
