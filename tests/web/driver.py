@@ -19,10 +19,16 @@ ANYTHING = f"{BID}, {CARD}, {SUMMARY}, {GAME_OVER}"
 
 SUITS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def card_name(code: str) -> str:
     return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
+
+
+def card_label(code: str) -> str:
+    """A card's accessible name: what its face shows, then its name ("Q♠, queen of spades")."""
+    return f"{'10' if code[0] == 'T' else code[0]}{SYMBOLS[code[1]]}, {card_name(code)}"
 
 
 def open_house_rules(page: Page) -> None:

@@ -17,6 +17,7 @@ from .driver import (
     LONG,
     SUMMARY,
     Player,
+    card_label,
     create_game,
     open_house_rules,
     play_now,
@@ -131,13 +132,8 @@ def test_the_hint_focuses_the_suggested_move_and_says_so(new_page):
     expect(card).to_have_count(1)
     assert page.evaluate("document.activeElement.dataset.card") == card.get_attribute("data-card")
     expect(card).to_have_attribute(
-        "aria-label", f"{card_words(card.get_attribute('data-card'))}, suggested by the hint"
+        "aria-label", f"{card_label(card.get_attribute('data-card'))}, suggested by the hint"
     )
-
-
-def card_words(code: str) -> str:
-    ranks = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-    return f"{ranks.get(code[0], code[0])} of {dict(S='spades', H='hearts', C='clubs', D='diamonds')[code[1]]}"
 
 
 def test_your_turn_is_said_from_one_persistent_region_and_the_dealer_badge_reads_dealer(new_page):

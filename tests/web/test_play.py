@@ -21,6 +21,7 @@ from .driver import (
     CARD,
     LONG,
     Player,
+    card_label,
     card_name,
     click_card,
     create_game,
@@ -186,7 +187,7 @@ def test_an_illegal_card_cannot_be_played_and_a_stale_move_is_explained(new_page
         player.step()
     illegal = page.locator(UNPLAYABLE).first
     code = illegal.get_attribute("data-card")
-    expect(illegal).to_have_attribute("aria-label", f"{card_name(code)} (can't be played now)")
+    expect(illegal).to_have_attribute("aria-label", f"{card_label(code)} (can't be played now)")
     sent = len(plays)
     click_card(illegal, force=True)
     led = page.locator("[data-testid=trick] [data-card]").first.get_attribute("data-card")

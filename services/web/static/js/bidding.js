@@ -2,6 +2,7 @@
 // bids are missing when the team minimum or maximum bites.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { isPartnership, partnerOf, seatName } from "./seating.js";
 
 /** Why the legal bids are fewer than 0–13, or "". */
@@ -14,20 +15,13 @@ export function bidConstraint(view) {
   const lowest = legal.filter((b) => b > 0)[0];
   const parts = [];
   if (partnerBid !== null && partnerBid > 0 && lowest > 1) {
-    parts.push(
-      `Your partner (${seatName(partner)}) bid ${partnerBid} and the team needs at least ${min}: ` +
-        `your lowest bid is ${lowest}${nil && legal.includes(0) ? " (or nil)" : ""}.`,
-    );
+    parts.push(t(nil && legal.includes(0) ? "table.bidding.minimumOrNil" : "table.bidding.minimum", { seat: seatName(partner), bid: partnerBid, min, lowest }));
   }
   const highest = legal[legal.length - 1];
   if (highest < 13) {
-    parts.push(
-      partnerBid === null
-        ? `Your highest bid is ${highest}, leaving your partner room under the team maximum of ${max}.`
-        : `Team maximum ${max}: your highest bid is ${highest}.`,
-    );
+    parts.push(t(partnerBid === null ? "table.bidding.roomForPartner" : "table.bidding.maximum", { max, highest }));
   }
-  if (!nil) parts.push("Nil bids are not allowed at this table.");
+  if (!nil) parts.push(t("table.bidding.noNil"));
   return parts.join(" ");
 }
 
@@ -57,23 +51,29 @@ export function renderBidding(view, { onBid, hintedBid, focusBid }) {
         class: [bid === 0 ? "bid-nil" : "", bid === hintedBid ? "hinted" : ""].filter(Boolean).join(" "),
         tabindex: bid === stop ? "0" : "-1",
         dataset: { bid: String(bid), focusKey: `bid-${bid}` },
-        "aria-label": `${bid === 0 ? "Nil (take no trick)" : `Bid ${bid}`}${bid === hintedBid ? ", suggested by the hint" : ""}`,
+        "aria-label": bidLabel(bid, bid === hintedBid),
         onclick: () => onBid(bid),
       },
-      bid === 0 ? "Nil" : String(bid),
+      bid === 0 ? t("table.bid.nil") : String(bid),
     );
   return h(
     "section.bidding.overlay-panel",
     { "aria-labelledby": "bidding-title", "data-testid": "bidding" },
-    h("h2.panel-title", { id: "bidding-title" }, "Your bid", h("span.title-more", {}, ": how many tricks will you take?")),
+    h("h2.panel-title", { id: "bidding-title" }, t("table.bidding.title"), h("span.title-more", {}, t("table.bidding.question"))),
     h(
       "div.bid-buttons",
-      { role: "group", "aria-label": "Legal bids", onkeydown: arrows },
+      { role: "group", "aria-label": t("table.bidding.legal"), onkeydown: arrows },
       counts.map(button),
       nil ? button(0) : null,
     ),
     note ? h("p.bid-note", { "data-testid": "bid-note" }, note) : null,
   );
+}
+
+/** A bid button's name: what it shows first ("Nil (take no trick)", "Bid 3" for "3"). */
+function bidLabel(bid, hinted) {
+  const name = bid === 0 ? t("table.bidding.nilLabel") : t("table.bid.count", { bid });
+  return hinted ? t("table.hand.hinted", { card: name }) : name;
 }
 
 function arrows(event) {

@@ -4,6 +4,7 @@
 // "Look at my cards", after which the seat bids as usual.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Is this the seat's blind decision (its turn, its hand still face down)? */
 export function isBlindDecision(view) {
@@ -19,13 +20,8 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
   return h(
     "section.blind.overlay-panel",
     { "aria-labelledby": "blind-title", "data-testid": "blind-decision" },
-    h("h2.panel-title", { id: "blind-title" }, "Bid blind?"),
-    h(
-      "p.blind-lead",
-      {},
-      rules.blind_margin ? `Your side trails by ${rules.blind_margin} or more: you` : "You",
-      " may bid before looking at your cards.",
-    ),
+    h("h2.panel-title", { id: "blind-title" }, t("table.blind.title")),
+    h("p.blind-lead", {}, rules.blind_margin ? t("table.blind.leadTrailing", { margin: rules.blind_margin }) : t("table.blind.lead")),
     h(
       "div.blind-choices",
       {},
@@ -33,24 +29,24 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
         ? h(
             "button.blind-nil",
             { type: "button", onclick: () => onBlind(0), dataset: { testid: "blind-nil", focusKey: "blind-nil" } },
-            h("span.blind-main", {}, "Blind nil"),
-            h("span.blind-sub", {}, ` take no trick: ±${rules.blind_nil_value}`),
+            h("span.blind-main", {}, t("table.bid.blindNil")),
+            h("span.blind-sub", {}, ` ${t("table.blind.nilSub", { value: rules.blind_nil_value })}`),
           )
         : null,
-      h("button.primary.look", { type: "button", onclick: onLook, dataset: { testid: "look", focusKey: "look" } }, "Look at my cards"),
+      h("button.primary.look", { type: "button", onclick: onLook, dataset: { testid: "look", focusKey: "look" } }, t("table.blind.look")),
     ),
     counts.length
       ? h(
           "div.blind-bids-block",
           {},
-          h("p.blind-caption", { id: "blind-bids-caption" }, "Or a blind bid — it scores double:"),
+          h("p.blind-caption", { id: "blind-bids-caption" }, t("table.blind.caption")),
           h(
             "div.bid-buttons.blind-bids",
             { role: "group", "aria-labelledby": "blind-bids-caption" },
             counts.map((bid) =>
               h(
                 "button.bid",
-                { type: "button", "aria-label": `Blind bid ${bid}, scores double`, onclick: () => onBlind(bid), dataset: { blindBid: String(bid), focusKey: `blind-${bid}` } },
+                { type: "button", "aria-label": t("table.blind.bidLabel", { bid }), onclick: () => onBlind(bid), dataset: { blindBid: String(bid), focusKey: `blind-${bid}` } },
                 String(bid),
               ),
             ),
@@ -64,7 +60,7 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
 export function faceDownHand(count) {
   return h(
     "div.hand.face-down",
-    { role: "img", "aria-label": `Your hand: ${count} cards, face down until your blind decision`, dataset: { testid: "hand-face-down", count: String(count) } },
+    { role: "img", "aria-label": t("table.blind.faceDown", { count }), dataset: { testid: "hand-face-down", count: String(count) } },
     Array.from({ length: count }, () => h("div.slot", {}, h("span.card.card-back-big"))),
   );
 }

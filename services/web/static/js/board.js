@@ -6,6 +6,7 @@ import { fill } from "./dom.js";
 import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
 import { ratingsBox, watchRatings } from "./gameratings.js";
 import { hintsAllowed } from "./hint.js";
+import { t } from "./i18n.js";
 import { showToast } from "./messages.js";
 import { lobbyUrl, navigate } from "./router.js";
 import { sayTurn } from "./status.js";
@@ -80,5 +81,5 @@ function restoreFocus(root, focusKey, myTurn) {
 }
 
 function copy(text) {
-  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => showToast("Link copied."), () => {});
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => showToast(t("table.invite.copied")), () => {});
 }

@@ -1,6 +1,9 @@
 // Cards as the contract writes them: rank then suit, "QS", "TD"; with the jokers house rule "LJ" and
 // "BJ" (Little and Big Joker), which are spades in every respect: the two highest. Suits are told
-// apart by symbol and name, never by colour alone.
+// apart by symbol and name, never by colour alone. Names come from the catalogue (table.rank.*,
+// table.suit.*); a card's accessible name starts with what it shows ("Q♠, queen of spades").
+
+import { t } from "./i18n.js";
 
 export const SUITS = {
   S: { symbol: "♠", name: "spades", colour: "black" },
@@ -11,11 +14,14 @@ export const SUITS = {
 // Hand order: alternating colours, trumps first.
 export const SUIT_ORDER = ["S", "H", "C", "D"];
 const RANKS = "23456789TJQKA";
-const RANK_NAMES = {
-  T: "10", J: "jack", Q: "queen", K: "king", A: "ace",
-};
+const NAMED_RANKS = "JQKA"; // table.rank.J …: the others are named by their number
 const RANK_SHORT = { T: "10" };
-export const JOKERS = { LJ: "Little Joker", BJ: "Big Joker" };
+export const JOKERS = { LJ: "table.joker.little", BJ: "table.joker.big" }; // catalogue keys
+
+/** "spades", "sekop": a suit's name in the page's language. */
+export function suitName(suit) {
+  return t(`table.suit.${suit}`);
+}
 
 export function isJoker(code) {
   return code in JOKERS;
@@ -30,21 +36,32 @@ export function suitOf(code) {
   return isJoker(code) ? "S" : code[1];
 }
 
-/** The face shown on a card: "10", "Q", … ("★" for a joker). */
+/** The face shown on a card: "10", "Q", … (a star for a joker: the Big one's filled). */
 export function rankLabel(code) {
-  return isJoker(code) ? "★" : RANK_SHORT[code[0]] || code[0];
+  if (isJoker(code)) return code === "BJ" ? "★" : "☆";
+  return RANK_SHORT[code[0]] || code[0];
 }
 
-/** "queen of spades", "Big Joker", for screen readers and messages. */
+/** "queen of spades", "Big Joker", for messages. */
 export function cardName(code) {
-  if (isJoker(code)) return JOKERS[code];
-  const rank = RANK_NAMES[code[0]] || code[0];
-  return `${rank} of ${SUITS[code[1]].name}`;
+  if (isJoker(code)) return t(JOKERS[code]);
+  const rank = NAMED_RANKS.includes(code[0]) ? t(`table.rank.${code[0]}`) : rankLabel(code);
+  return t("table.card.name", { rank, suit: suitName(code[1]) });
 }
 
 /** "Q♠", "Big Joker" */
 export function cardShort(code) {
-  return isJoker(code) ? JOKERS[code] : `${rankLabel(code)}${SUITS[code[1]].symbol}`;
+  return isJoker(code) ? t(JOKERS[code]) : `${rankLabel(code)}${SUITS[code[1]].symbol}`;
+}
+
+/** A card's accessible name: what it shows, then its name ("Q♠, queen of spades"; "★ JOKER, Big
+ * Joker"; a 2♠ above the ace "2♠ HIGH, 2 of spades"), so a name spoken to voice control matches the
+ * face (WCAG 2.5.3, label in name). */
+export function cardLabel(code, { highDeuce = false } = {}) {
+  let short = cardShort(code);
+  if (isJoker(code)) short = `${rankLabel(code)} ${t("table.joker.word")}`;
+  else if (highDeuce && code === "2S") short = `${short} ${t("table.card.high")}`;
+  return t("table.card.label", { short, name: cardName(code) });
 }
 
 /** A card's place within its suit, low to high: with deuces high the 2♠ above the A♠, the jokers above all. */

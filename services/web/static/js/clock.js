@@ -2,6 +2,8 @@
 // trusts its own wall clock: every answer carries `server_time_ms`, and the time since it arrived is
 // measured with the monotonic clock (performance.now()), so a wrong system clock changes nothing.
 
+import { t } from "./i18n.js";
+
 /** The named time controls (GET /v1/rules `time_controls` when the server lists them). */
 export const TIME_CONTROLS = [
   { name: "fast", move_seconds: 10, reserve_seconds: 30 },
@@ -18,9 +20,10 @@ export function timeControls(catalogue) {
 
 /** A time control in words: "fast: 10 s a move + 30 s reserve". */
 export function controlWords(control) {
-  const span = (s) => (s >= 3600 ? `${Math.round(s / 3600)} h` : s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`);
-  const reserve = control.reserve_seconds ? ` + ${span(control.reserve_seconds)} reserve` : "";
-  return `${span(control.move_seconds)} a move${reserve}`;
+  const span = (s) =>
+    s >= 3600 ? t("table.clock.hoursShort", { count: Math.round(s / 3600) }) : s >= 120 ? t("table.clock.minutesShort", { count: Math.round(s / 60) }) : t("table.clock.secondsShort", { count: s });
+  const move = span(control.move_seconds);
+  return control.reserve_seconds ? t("table.clock.controlReserve", { move, reserve: span(control.reserve_seconds) }) : t("table.clock.control", { move });
 }
 
 /**
@@ -75,7 +78,7 @@ export function formatClock(ms) {
   const seconds = Math.ceil(Math.max(0, ms) / 1000);
   if (seconds >= 3600) {
     const hours = Math.floor(seconds / 3600);
-    return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
+    return t("table.clock.long", { hours, minutes: String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") });
   }
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
@@ -84,13 +87,18 @@ export function formatClock(ms) {
 export function clockWords(parts) {
   const words = (ms) => {
     const s = Math.ceil(ms / 1000);
-    if (s >= 3600) return `${Math.floor(s / 3600)} hours ${Math.floor((s % 3600) / 60)} minutes`;
-    if (s >= 120) return `${Math.floor(s / 60)} minutes ${s % 60} seconds`;
-    return `${s} second${s === 1 ? "" : "s"}`;
+    const hours = t("table.clock.hours", { count: Math.floor(s / 3600) });
+    const minutes = (count) => t("table.clock.minutes", { count });
+    const seconds = (count) => t("table.clock.seconds", { count });
+    if (s >= 3600) return `${hours} ${minutes(Math.floor((s % 3600) / 60))}`;
+    if (s >= 120) return `${minutes(Math.floor(s / 60))} ${seconds(s % 60)}`;
+    return seconds(s);
   };
-  if (parts.expired) return "time is up";
-  if (parts.inReserve) return `${words(parts.reserveMs)} of reserve left`;
-  return parts.reserveMs ? `${words(parts.moveMs)} to move, then ${words(parts.reserveMs)} of reserve` : `${words(parts.moveMs)} to move`;
+  if (parts.expired) return t("table.clock.up");
+  if (parts.inReserve) return t("table.clock.reserveLeft", { time: words(parts.reserveMs) });
+  return parts.reserveMs
+    ? t("table.clock.moveThenReserve", { move: words(parts.moveMs), reserve: words(parts.reserveMs) })
+    : t("table.clock.move", { move: words(parts.moveMs) });
 }
 
 /**

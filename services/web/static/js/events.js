@@ -8,11 +8,13 @@
 
 import { cardName, suitOf } from "./cards.js";
 import { mergeClock } from "./clock.js";
+import { t } from "./i18n.js";
 import { seatName } from "./seating.js";
 
-function bidWords(data) {
-  const words = data.bid === 0 ? "nil" : String(data.bid);
-  return data.blind ? `blind ${words}` : words;
+/** "South bid 3.", "South bid blind nil." */
+function bidSaid(data) {
+  const key = data.blind ? (data.bid === 0 ? "table.said.bidBlindNil" : "table.said.bidBlind") : data.bid === 0 ? "table.said.bidNil" : "table.said.bid";
+  return t(key, { seat: seatName(data.seat), bid: data.bid });
 }
 
 export function step(before, event) {
@@ -27,7 +29,7 @@ export function step(before, event) {
       if (data.blind && view.blind) view.blind[data.seat] = true;
       if (view.bids.every((b) => b !== null) && view.pass_count) {
         // a nil exchange may follow (or not): only the server's view knows who passes
-        return { view, say: `${seatName(data.seat)} bid ${bidWords(data)}.`, needsView: true };
+        return { view, say: bidSaid(data), needsView: true };
       }
       if (view.bids.every((b) => b !== null)) {
         view.phase = "playing";
@@ -35,13 +37,13 @@ export function step(before, event) {
       } else {
         view.turn = (data.seat + 1) % 4;
       }
-      return { view, say: `${seatName(data.seat)} bid ${bidWords(data)}.` };
+      return { view, say: bidSaid(data) };
     case "card_played":
       view.trick.push({ seat: data.seat, card: data.card });
       view.hand_sizes[data.seat] -= 1;
       if (view.hand && data.seat === view.you) view.hand = view.hand.filter((c) => c !== data.card);
       view.turn = view.trick.length === 4 ? null : (data.seat + 1) % 4;
-      return { view, say: `${seatName(data.seat)} played the ${cardName(data.card)}.` };
+      return { view, say: t("table.said.played", { seat: seatName(data.seat), card: cardName(data.card) }) };
     case "trick_won":
       view.trick = [];
       view.last_trick = data.trick;
@@ -49,13 +51,13 @@ export function step(before, event) {
       view.tricks_won[data.seat] += 1;
       if (data.trick.cards.some((c) => suitOf(c.card) === "S")) view.spades_broken = true;
       view.turn = view.leader = data.seat;
-      return { view, say: `${seatName(data.seat)} won the trick.` };
+      return { view, say: t("table.said.won", { seat: seatName(data.seat) }) };
     case "round_scored":
       view.history.push(data);
       view.scores = data.scores;
       view.bags = data.bags;
       view.turn = null;
-      return { view, say: `Round ${data.round} is over.` };
+      return { view, say: t("table.said.roundOver", { round: data.round }) };
     case "round_started":
       // a hidden hand (a blind decision to come) or none: only the server's view shows the seat's state
       if (view.you !== null && (!data.hand || (data.hidden || []).length)) return { view: before, say: "", needsView: true };
@@ -65,26 +67,26 @@ export function step(before, event) {
         trick: [], tricks: [], spades_broken: false, // last_trick stays: the previous round's last, until this round has one
         hand: view.you === null ? null : data.hand,
       });
-      return { view, say: `Round ${data.round}: cards dealt. ${seatName(data.turn)} bids first.` };
+      return { view, say: t("table.said.dealt", { round: data.round, seat: seatName(data.turn) }) };
     case "hand_shown":
       return { view: before, say: "", needsView: true };
     case "cards_passed":
-      return { view: before, say: `${seatName(data.seat)} passed ${data.count} card${data.count > 1 ? "s" : ""} to ${seatName(data.to)}.`, needsView: true };
+      return { view: before, say: t("table.said.passed", { seat: seatName(data.seat), count: data.count, to: seatName(data.to) }), needsView: true };
     case "exchange_done":
-      return { view: before, say: "The cards have changed hands.", needsView: true };
+      return { view: before, say: t("table.said.exchanged"), needsView: true };
     case "game_over":
       view.phase = "game_over";
       view.turn = null;
       view.winner = data.winner;
       view.scores = data.scores;
-      return { view, say: "The game is over.", needsView: true };
+      return { view, say: t("table.said.over"), needsView: true };
     case "turn_timed_out": // the move the computer made for the seat follows in the same commit
-      return { view, say: `${seatName(data.seat)} ran out of time: the computer moves for them.` };
+      return { view, say: t("table.said.timedOut", { seat: seatName(data.seat) }) };
     case "seat_away":
     case "seat_back": {
       const away = event.type === "seat_away";
       if (view.clock && view.clock.away) view.clock.away[data.seat] = away;
-      return { view, say: `${seatName(data.seat)} is ${away ? "away: the computer plays for them" : "back"}.` };
+      return { view, say: t(away ? "table.said.away" : "table.said.back", { seat: seatName(data.seat) }) };
     }
     case "turn_clock": {
       const { server_time_ms: _time, ...update } = data;
@@ -93,7 +95,7 @@ export function step(before, event) {
     }
     case "rematch_offered":
       view.rematch = { game_id: data.game_id };
-      return { view, say: Number.isInteger(data.seat) ? `${seatName(data.seat)} offered a rematch.` : "A rematch is on offer." };
+      return { view, say: Number.isInteger(data.seat) ? t("table.said.rematch", { seat: seatName(data.seat) }) : t("table.said.rematchAnyone") };
     default: // game_created, seat_claimed, seat_left, seat_rejoined, reservation_ended: the seats changed
       return { view: before, say: "", needsView: true };
   }

@@ -1,8 +1,9 @@
 // The felt: the four seats around the table (name, who plays it, bid, tricks won, nil alive or
 // set, the dealer, whose turn) and the trick in the middle. Pure renders of the view.
 
-import { cardName, isJoker, rankLabel, SUITS, suitOf } from "./cards.js";
+import { cardLabel, isJoker, rankLabel, SUITS, suitOf } from "./cards.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { bubble, connectionDot, seatLine } from "./seatextras.js";
 import { playerOf, positionOf, seatName } from "./seating.js";
 
@@ -16,21 +17,21 @@ export function cardFace(code, { extraClass = "", label = null, attrs = null, hi
     h("span.card-rank", { "aria-hidden": "true" }, rankLabel(code)),
     h("span.card-suit", { "aria-hidden": "true" }, suit.symbol),
     h("span.card-pip", { "aria-hidden": "true" }, suit.symbol),
-    high ? h("span.card-high", { "aria-hidden": "true", title: "Deuces high: above the ace" }, "HIGH") : null,
+    high ? h("span.card-high", { "aria-hidden": "true", title: t("table.card.highTitle") }, t("table.card.high")) : null,
   ];
-  return faceElement(code, classes, children, label, attrs);
+  return faceElement(code, classes, children, label || cardLabel(code, { highDeuce }), attrs);
 }
 
 /** A joker: a star in the corner and JOKER down the side (what shows of an overlapped card), its
  * size across the top, a big star; the Big Joker's star filled and in colour, the Little's outlined. */
 function jokerFace(code, { extraClass, label, attrs }) {
   const big = code === "BJ";
-  const star = big ? "★" : "☆";
+  const star = rankLabel(code);
   const classes = `card joker ${big ? "joker-big red" : "joker-little"} ${extraClass}`.trim();
   const children = [
     h("span.card-rank", { "aria-hidden": "true" }, star),
-    h("span.joker-word", { "aria-hidden": "true" }, "JOKER"),
-    h("span.joker-size", { "aria-hidden": "true" }, big ? "BIG" : "LITTLE"),
+    h("span.joker-word", { "aria-hidden": "true" }, t("table.joker.word")),
+    h("span.joker-size", { "aria-hidden": "true" }, t(big ? "table.joker.bigWord" : "table.joker.littleWord")),
     h("span.card-pip", { "aria-hidden": "true" }, star),
   ];
   return faceElement(code, classes, children, label, attrs);
@@ -38,7 +39,7 @@ function jokerFace(code, { extraClass, label, attrs }) {
 
 function faceElement(code, classes, children, label, attrs) {
   if (attrs) return h("button", { type: "button", class: classes, ...attrs, dataset: { card: code, ...(attrs.dataset || {}) } }, children);
-  return h("span", { class: classes, role: "img", "aria-label": label || cardName(code), dataset: { card: code } }, children);
+  return h("span", { class: classes, role: "img", "aria-label": label || cardLabel(code), dataset: { card: code } }, children);
 }
 
 function cardBacks(count) {
@@ -47,27 +48,28 @@ function cardBacks(count) {
 
 export function bidText(bid, blind = false) {
   if (bid === null || bid === undefined) return "—";
-  if (blind) return bid === 0 ? "Blind nil" : `Blind ${bid}`;
-  return bid === 0 ? "Nil" : `Bid ${bid}`;
+  if (blind) return bid === 0 ? t("table.bid.blindNil") : t("table.bid.blind", { bid });
+  return bid === 0 ? t("table.bid.nil") : t("table.bid.count", { bid });
 }
 
-/** "Exchanging cards" on the seats of the nil exchange while it lasts (never which cards). */
+/** "Exchanging cards" on the seats of the nil exchange while it lasts (never which cards); not on
+ * your own seat, whose exchange the panel over the felt shows. */
 function exchangeChip(view, seat) {
-  if (view.phase !== "passing" || !(view.passing_seats || []).includes(seat)) return null;
+  if (view.phase !== "passing" || !(view.passing_seats || []).includes(seat) || seat === view.you) return null;
   const gave = seat === view.you ? view.passes && view.passes.gave.length > 0 : view.turn !== null && (view.passing_seats || []).indexOf(seat) < (view.passing_seats || []).indexOf(view.turn);
-  return h("div.exchange-chip", { dataset: { testid: `exchanging-${seat}` } }, gave ? "Cards chosen ✓" : "Exchanging cards");
+  return h("div.exchange-chip", { dataset: { testid: `exchanging-${seat}` } }, gave ? t("table.seat.cardsChosen") : t("table.seat.exchanging"));
 }
 
 /** "Nil alive" / "Nil set" for a nil bidder once the play has started; null otherwise. */
 function nilStatus(view, seat) {
-  if (view.bids[seat] !== 0 || view.phase === "bidding" || view.phase === "waiting") return null;
+  if (view.bids[seat] !== 0 || ["bidding", "passing", "waiting"].includes(view.phase)) return null;
   const alive = view.tricks_won[seat] === 0;
-  return h(`span.nil-chip.${alive ? "alive" : "set"}`, { dataset: { testid: `nil-${seat}` } }, alive ? "Nil alive" : "Nil set");
+  return h(`span.nil-chip.${alive ? "alive" : "set"}`, { dataset: { testid: `nil-${seat}` } }, alive ? t("table.seat.nilAlive") : t("table.seat.nilSet"));
 }
 
 /** The dealer's badge: a "D" on screen, "dealer" to a screen reader. */
 function dealerChip() {
-  return h("span.dealer-chip", { title: "Dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span.visually-hidden", {}, "dealer"));
+  return h("span.dealer-chip", { title: t("table.seat.dealerTitle") }, h("span", { "aria-hidden": "true" }, t("table.seat.dealerBadge")), h("span.visually-hidden", {}, t("table.seat.dealer")));
 }
 
 /** A seat; `people` (seatextras.js) adds its person's dot, clock, away badge and quick message. */
@@ -87,16 +89,16 @@ export function seatPanel(view, seat, turn, people = null) {
     h(
       "div.seat-head",
       {},
-      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine && !view.notYou ? h("span.seat-you", {}, " (you)") : null),
+      h("span.seat-name", {}, connectionDot(people, seat), seatName(seat), mine && !view.notYou ? h("span.seat-you", {}, ` ${t("table.seat.you")}`) : null),
       view.dealer === seat ? dealerChip() : null,
-      isTurn ? h("span.turn-chip", {}, { bidding: "bidding", passing: "passing" }[view.phase] || "to play") : null,
+      isTurn ? h("span.turn-chip", {}, t({ bidding: "table.seat.turnBidding", passing: "table.seat.turnPassing" }[view.phase] || "table.seat.turnPlaying")) : null,
     ),
     seatLine(view, seat, people),
     h(
       "div.seat-stats",
       {},
       h("span.seat-bid", { dataset: { testid: `bid-${seat}` } }, bidText(view.bids[seat], Boolean(view.blind && view.blind[seat]))),
-      h("span.seat-tricks", { dataset: { testid: `tricks-${seat}` } }, `Won ${view.tricks_won[seat]}`),
+      h("span.seat-tricks", { dataset: { testid: `tricks-${seat}` } }, t("table.seat.won", { count: view.tricks_won[seat] })),
       nilStatus(view, seat),
     ),
     exchangeChip(view, seat),
@@ -110,8 +112,8 @@ export function trickArea(view, shownTrick) {
   const trick = shownTrick || { cards: view.trick, winner: null };
   const bySeat = new Map(trick.cards.map((c) => [c.seat, c.card]));
   const label = trick.winner === null || trick.winner === undefined
-    ? `Trick in progress: ${trick.cards.length ? trick.cards.map((c) => `${seatName(c.seat)} ${cardName(c.card)}`).join(", ") : "no card yet"}`
-    : `Trick won by ${seatName(trick.winner)}`;
+    ? t("table.trick.inProgress", { cards: trick.cards.length ? trick.cards.map((c) => `${seatName(c.seat)} ${cardLabel(c.card)}`).join(", ") : t("table.trick.noCard") })
+    : t("table.trick.wonBy", { seat: seatName(trick.winner) });
   return h(
     "div.trick",
     { role: "group", "aria-label": label, dataset: { testid: "trick", count: String(trick.cards.length) } },
@@ -121,9 +123,9 @@ export function trickArea(view, shownTrick) {
       return h(
         "div",
         { class: `trick-slot slot-${positionOf(view, seat)}${won ? " won" : ""}`, dataset: { seat: String(seat) } },
-        card ? cardFace(card, { label: `${seatName(seat)} played the ${cardName(card)}${won ? ", winning" : ""}` }) : null,
+        card ? cardFace(card, { label: t(won ? "table.trick.playedWinning" : "table.trick.played", { seat: seatName(seat), card: cardLabel(card) }) }) : null,
       );
     }),
-    trick.winner !== null && trick.winner !== undefined ? h("div.trick-banner", { "aria-hidden": "true" }, `${seatName(trick.winner)} wins the trick`) : null,
+    trick.winner !== null && trick.winner !== undefined ? h("div.trick-banner", { "aria-hidden": "true" }, t("table.trick.wins", { seat: seatName(trick.winner) })) : null,
   );
 }

@@ -258,8 +258,7 @@ export class Game {
   async holdTrick(trick) {
     this.shownTrick = trick;
     this.draw();
-    await pause(this.pace);
-    await this.stage.sweepTrick(trick);
+    await this.stage.sweepTrick(trick); // held 1.5× the pace, then swept (stage.js)
     this.shownTrick = null;
     this.draw();
   }

@@ -4,9 +4,10 @@
 // tab order at a time; the arrow keys move between the playable ones (all of them off turn),
 // Enter or Space plays. The hinted card carries "suggested" in its name.
 
-import { cardName, sortHand } from "./cards.js";
+import { cardLabel, sortHand } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
+import { t } from "./i18n.js";
 import { whyUnplayable } from "./reasons.js";
 
 /**
@@ -21,7 +22,9 @@ export function handArea(view, ui) {
   const playable = cards.filter((c) => legal.has(c));
   const rotation = playing && playable.length ? playable : cards;
   const stop = rotation.includes(ui.focusCard) ? ui.focusCard : rotation.includes(ui.hintCard) ? ui.hintCard : rotation[0];
-  const label = playing ? `Your hand, ${cards.length} cards; ${playable.length} can be played` : `Your hand, ${cards.length} cards`;
+  const label = playing
+    ? t("table.hand.playable", { count: cards.length, playable: playable.length })
+    : t("table.hand.label", { count: cards.length });
   return h(
     "div",
     {
@@ -31,10 +34,12 @@ export function handArea(view, ui) {
       dataset: { testid: "hand", count: String(cards.length) },
       onkeydown: (event) => arrows(event, playing),
     },
-    cards.map((code) => {
+    inRows(cards.map((code) => {
       const enabled = legal.has(code);
       const hinted = ui.hintCard === code;
-      const name = `${cardName(code)}${hinted ? ", suggested by the hint" : ""}${!playing || enabled ? "" : " (can't be played now)"}`;
+      let name = cardLabel(code, { highDeuce: view.rules.deuces_high });
+      if (hinted) name = t("table.hand.hinted", { card: name });
+      if (playing && !enabled) name = t("table.hand.unplayable", { card: name });
       const received = (ui.received || []).includes(code);
       const button = cardFace(code, {
         highDeuce: view.rules.deuces_high,
@@ -52,7 +57,7 @@ export function handArea(view, ui) {
         },
       });
       return h("div.slot", {}, button);
-    }),
+    })),
   );
 }
 
@@ -65,27 +70,37 @@ function passingHand(view, ui) {
     "div.hand.choosing",
     {
       role: "group",
-      "aria-label": `Your hand, ${cards.length} cards: choose ${count} to pass`,
+      "aria-label": t("table.hand.choose", { count: cards.length, pass: count }),
       dataset: { testid: "hand", count: String(cards.length) },
       onkeydown: (event) => arrows(event, false),
     },
-    cards.map((code) => {
+    inRows(cards.map((code) => {
       const chosen = selected.has(code);
       const full = !chosen && selected.size >= count;
       const button = cardFace(code, {
         highDeuce: view.rules.deuces_high,
         extraClass: chosen ? "chosen" : "",
         attrs: {
-          "aria-label": cardName(code),
+          "aria-label": cardLabel(code, { highDeuce: view.rules.deuces_high }),
           "aria-pressed": chosen ? "true" : "false",
           tabindex: code === stop ? "0" : "-1",
           dataset: { focusKey: `card-${code}`, chosen: chosen ? "yes" : "no" },
-          onclick: () => (full ? ui.onRefused(`You pass ${count}: tap a chosen card to put it back first.`) : onToggle(code)),
+          onclick: () => (full ? ui.onRefused(t("table.hand.passFull", { count })) : onToggle(code)),
         },
       });
       return h("div.slot", {}, button);
-    }),
+    })),
   );
+}
+
+/**
+ * The slots in rows of cards (`.hand-row`): with more than 7, the first ⌈n/2⌉ in a first row. On a
+ * phone upright the rows are stacked, the second overlapping the first below its index corner, so
+ * each card has room to be read and tapped; elsewhere they are one line (`display: contents`).
+ */
+function inRows(slots) {
+  const split = slots.length > 7 ? Math.ceil(slots.length / 2) : slots.length;
+  return [h("div.hand-row", {}, slots.slice(0, split)), split < slots.length ? h("div.hand-row", {}, slots.slice(split)) : null];
 }
 
 /** Arrow keys, Home and End move the focus (and the tab stop) between cards. */

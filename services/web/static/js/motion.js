@@ -3,13 +3,15 @@
 // the page's CSP allows: no inline style), so nothing is left behind when the table is drawn again.
 //
 // Durations follow the computer-pace setting (a slower table moves more slowly; ?pace=0 makes every
-// animation instant) and are zero when the system asks for reduced motion. game.js awaits each
+// animation instant) and are zero when the system asks for reduced motion. A finished trick stays
+// on the table 1.5× the pace before it sweeps (settings.js PACES), with or without motion: that is
+// time to read it, not movement. game.js awaits each
 // animation in its one queue, so moves that arrive faster than they can be shown wait their turn:
 // never dropped, never reordered.
 //
 // Every animation announces itself on `document` as a `spades:motion` CustomEvent
-// ({kind: "deal" | "travel" | "sweep", seat, cards, ms}) before it starts, in order; the browser
-// tests read that sequence.
+// ({kind: "deal" | "travel" | "sweep", seat, cards, ms}; a sweep also `held`, the ms the finished
+// trick stayed before it) before it starts, in order; the browser tests read that sequence.
 
 const MAX = { travel: 420, sweep: 450, deal: 900 };
 
@@ -21,11 +23,11 @@ export function reducedMotion() {
 export function durations(pace) {
   const still = reducedMotion();
   const part = (share, cap) => (still ? 0 : Math.round(Math.min(cap, Math.max(0, pace) * share)));
-  return { travel: part(0.45, MAX.travel), sweep: part(0.5, MAX.sweep), deal: part(1, MAX.deal) };
+  return { travel: part(0.45, MAX.travel), sweep: part(0.5, MAX.sweep), deal: part(1, MAX.deal), hold: Math.round(Math.max(0, pace) * 1.5) };
 }
 
-function announce(kind, seat, cards, ms) {
-  document.dispatchEvent(new CustomEvent("spades:motion", { detail: { kind, seat, cards, ms } }));
+function announce(kind, seat, cards, ms, more = {}) {
+  document.dispatchEvent(new CustomEvent("spades:motion", { detail: { kind, seat, cards, ms, ...more } }));
 }
 
 function centre(rect) {
@@ -55,9 +57,10 @@ export async function travel(el, from, ms, seat, card) {
   await settle([animation]);
 }
 
-/** The trick's cards (`els`) gather and slide to the winner's seat (`to`, a DOMRect), fading out. */
-export async function sweep(els, to, ms, seat, cards) {
-  announce("sweep", seat, cards, ms);
+/** The trick's cards (`els`) gather and slide to the winner's seat (`to`, a DOMRect), fading out
+ * (`held`: how long the trick stayed before, for the announcement). */
+export async function sweep(els, to, ms, seat, cards, held = 0) {
+  announce("sweep", seat, cards, ms, { held });
   if (!to || ms <= 0) return;
   const target = centre(to);
   const animations = els

@@ -3,9 +3,10 @@
 // select); this panel counts them and sends exactly that many. The seat then sees what it gave and,
 // once the cards have changed hands, what it received (hand.js marks them). Nobody else sees them.
 
-import { cardName, sortHand } from "./cards.js";
+import { cardLabel, cardName, sortHand } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
+import { formatList, t } from "./i18n.js";
 import { partnerOf, seatName } from "./seating.js";
 
 /** Is it this seat's turn to choose its cards? */
@@ -15,7 +16,7 @@ export function isPassTurn(view) {
 
 /** "West and East": the seats exchanging this round. */
 export function exchangers(view) {
-  return (view.passing_seats || []).map(seatName).join(" and ");
+  return formatList((view.passing_seats || []).map(seatName));
 }
 
 function cardRow(cards, rules) {
@@ -33,21 +34,21 @@ export function renderPassing(view, { selected, onPass, canMove }) {
     return h(
       "section.passing.overlay-panel",
       { "aria-labelledby": "passing-title", "data-testid": "passing" },
-      h("h2.panel-title", { id: "passing-title" }, `Pass ${count} card${count > 1 ? "s" : ""} to your partner (${partner})`),
-      h("p.pass-lead", {}, "Tap cards in your hand to choose them. The cards change hands once both of you have chosen."),
+      h("h2.panel-title", { id: "passing-title" }, t("table.passing.title", { count, seat: partner })),
+      h("p.pass-lead", {}, t("table.passing.lead")),
       h(
         "div.pass-row",
         {},
         h(
           "span",
           { class: `pass-count${ready ? " ready" : ""}`, role: "status", "data-testid": "pass-count" },
-          `${chosen.length} of ${count} chosen`,
+          t("table.passing.count", { chosen: chosen.length, count }),
         ),
         chosen.length ? cardRow(chosen, view.rules) : null,
         h(
           "button.primary.pass-button",
           { type: "button", disabled: !ready, onclick: () => onPass(chosen), dataset: { testid: "pass-button", focusKey: "pass" } },
-          `Pass ${count === 1 ? "it" : `these ${count}`}`,
+          t("table.passing.button", { count }),
         ),
       ),
     );
@@ -55,9 +56,9 @@ export function renderPassing(view, { selected, onPass, canMove }) {
   if (view.phase === "passing" && passes.gave.length) {
     return h(
       "section.passing.overlay-panel",
-      { "aria-label": "Your exchange", "data-testid": "passing-gave" },
-      h("p.pass-line", {}, `You gave ${partner}: `, cardRow(passes.gave, view.rules), h("span.visually-hidden", {}, passes.gave.map(cardName).join(", "))),
-      h("p.pass-lead", {}, `Waiting for ${partner} to choose…`),
+      { "aria-label": t("table.passing.yours"), "data-testid": "passing-gave" },
+      h("p.pass-line", {}, t("table.passing.gave", { seat: partner }), " ", cardRow(passes.gave, view.rules), h("span.visually-hidden", {}, passes.gave.map(cardLabel).join(", "))),
+      h("p.pass-lead", {}, t("table.passing.waiting", { seat: partner })),
     );
   }
   return null;
@@ -71,8 +72,9 @@ export function exchangeNote(view) {
   return h(
     "p.exchange-note",
     { "data-testid": "exchange-note" },
-    `${partner} passed you `,
+    t("table.passing.received", { seat: partner }),
+    " ",
     h("strong", {}, passes.received.map(cardName).join(", ")),
-    `; you gave ${passes.gave.map(cardName).join(", ")}.`,
+    t("table.passing.youGave", { cards: passes.gave.map(cardName).join(", ") }),
   );
 }

@@ -5,6 +5,7 @@
 
 import { clockWords, formatClock } from "./clock.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { messageText } from "./news.js";
 import { playerOf, seatKind } from "./seating.js";
 
@@ -20,8 +21,8 @@ export function connectionDot(people, seat) {
   if (connected === null) return null;
   return h(
     "span.conn-dot",
-    { dataset: { testid: `conn-${seat}`, state: connected ? "on" : "off" }, title: connected ? "Connected" : "Not connected" },
-    h("span.visually-hidden", {}, connected ? "connected, " : "not connected, "),
+    { dataset: { testid: `conn-${seat}`, state: connected ? "on" : "off" }, title: t(connected ? "table.conn.on" : "table.conn.off") },
+    h("span.visually-hidden", {}, t(connected ? "table.conn.onSaid" : "table.conn.offSaid")),
   );
 }
 
@@ -35,7 +36,7 @@ export function clockChip(parts, seat) {
     h("span.clock-icon", { "aria-hidden": "true" }),
     h("span.clock-main", { "aria-hidden": "true" }, formatClock(main)),
     parts.inReserve
-      ? h("span.clock-reserve", { "aria-hidden": "true" }, "reserve")
+      ? h("span.clock-reserve", { "aria-hidden": "true" }, t("table.clock.reserve"))
       : parts.reserveMs > 0
       ? h("span.clock-reserve", { "aria-hidden": "true" }, `+${formatClock(parts.reserveMs)}`)
       : null,
@@ -47,14 +48,14 @@ export function clockChip(parts, seat) {
 export function seatLine(view, seat, people) {
   const mine = seat === view.you;
   const kept = view.phase === "waiting" && view.reserved && (view.reserved.seats || []).includes(seat);
-  const kind = kept ? "Kept for its player" : seatKind(view, seat);
+  const kind = kept ? t("table.kind.kept") : seatKind(view, seat);
   if (!people) return h("div.seat-kind", {}, kind);
   if (people.away(seat)) {
     return h(
       "div.seat-kind.timed",
       { dataset: { testid: `away-${seat}` } },
-      h("span.away-badge", {}, "Away"),
-      h("span.away-note", {}, mine ? " the computer plays for you" : " computer plays"),
+      h("span.away-badge", {}, t("table.away.badge")),
+      h("span.away-note", {}, ` ${t(mine ? "table.away.yours" : "table.away.theirs")}`),
     );
   }
   if (people.clock && people.clock.seat === seat) {
@@ -65,7 +66,7 @@ export function seatLine(view, seat, people) {
   }
   if (mine && people.timed) {
     const reserve = people.reserve(seat);
-    return h("div.seat-kind.timed.idle", { dataset: { testid: `reserve-${seat}` } }, reserve ? `Reserve ${formatClock(reserve)}` : "Clock on");
+    return h("div.seat-kind.timed.idle", { dataset: { testid: `reserve-${seat}` } }, reserve ? t("table.clock.reserveIdle", { time: formatClock(reserve) }) : t("table.clock.on"));
   }
   return h("div.seat-kind", {}, kind);
 }

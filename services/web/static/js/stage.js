@@ -2,6 +2,7 @@
 // game (motion.js) run against the elements just drawn. While any runs, a redraw from outside the
 // game's queue waits for it (`busy`), so an animation is not cut short by an unrelated redraw.
 
+import { pause } from "./dom.js";
 import { deal, durations, sweep, travel } from "./motion.js";
 
 export class Stage {
@@ -47,11 +48,16 @@ export class Stage {
     return this.animate(travel(el, from || this.seatRect(seat), this.durations.travel, seat, card));
   }
 
-  /** The finished trick drawn in the middle sweeps to its winner's seat. */
-  sweepTrick(trick) {
-    const els = [...this.root.querySelectorAll("[data-testid=trick] .card")];
+  /** The finished trick drawn in the middle stays 1.5× the pace (time to read it), then its banner
+   * goes and its cards sweep to the winner's seat. */
+  async sweepTrick(trick) {
+    const { hold, sweep: ms } = this.durations;
+    await pause(hold);
+    const drawn = this.root.querySelector("[data-testid=trick]");
+    if (drawn) drawn.classList.add("sweeping");
+    const els = drawn ? [...drawn.querySelectorAll(".card")] : [];
     const cards = trick.cards.map((c) => c.card);
-    return this.animate(sweep(els, this.seatRect(trick.winner), this.durations.sweep, trick.winner, cards));
+    return this.animate(sweep(els, this.seatRect(trick.winner), ms, trick.winner, cards, hold));
   }
 
   /** The hand just drawn is dealt from the dealer's seat. */

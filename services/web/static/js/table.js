@@ -5,10 +5,11 @@
 
 import { renderBidding } from "./bidding.js";
 import { faceDownHand, isBlindDecision, renderBlindDecision } from "./blind.js";
-import { cardName } from "./cards.js";
+import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace, seatPanel, trickArea } from "./felt.js";
 import { handArea } from "./hand.js";
+import { t } from "./i18n.js";
 import { exchangeNote, exchangers, isPassTurn, renderPassing } from "./passing.js";
 import { scoreboard } from "./scoreboard.js";
 import { seatName } from "./seating.js";
@@ -16,38 +17,46 @@ import { winnerText } from "./summary.js";
 
 /** The one line that says whose turn it is (shown; game.js announces "your turn" separately). */
 export function turnText(view, turn) {
-  if (view.phase === "waiting" && view.reserved) return "Waiting for the last game's players to join the rematch";
-  if (view.phase === "waiting") return "Waiting for players: share the invite links below";
-  if (view.phase === "game_over") return `Game over — ${winnerText(view)}`;
+  if (view.phase === "waiting" && view.reserved) return t("table.turn.rematchWait");
+  if (view.phase === "waiting") return t("table.turn.waiting");
+  if (view.phase === "game_over") return t("table.turn.over", { winner: winnerText(view) });
   if (view.phase === "passing") {
-    if (turn === view.you) return `Your turn: pass ${view.pass_count} card${view.pass_count > 1 ? "s" : ""} to your partner`;
-    return `${exchangers(view)} are exchanging cards…`;
+    if (turn === view.you) return t("table.turn.pass", { count: view.pass_count });
+    return t("table.turn.exchanging", { seats: exchangers(view) });
   }
   if (turn === null || turn === undefined) return "…";
-  const doing = view.phase === "bidding" ? "bid" : "play a card";
-  if (turn === view.you && isBlindDecision(view)) return "Your turn: bid blind, or look at your cards";
-  if (turn === view.you) return `Your turn: ${doing}`;
-  const who = seatName(turn);
-  return view.seats[turn].type === "ai" ? `${who} is thinking…` : `Waiting for ${who} to ${doing}`;
+  const bidding = view.phase === "bidding";
+  if (turn === view.you && isBlindDecision(view)) return t("table.turn.blind");
+  if (turn === view.you) return t(bidding ? "table.turn.bid" : "table.turn.play");
+  const seat = seatName(turn);
+  if (view.seats[turn].type === "ai") return t("table.turn.thinking", { seat });
+  return t(bidding ? "table.turn.waitBid" : "table.turn.waitPlay", { seat });
+}
+
+/** What the turn line shows: "Your turn…" only once the move can be made (with its panel or raised
+ * cards), never while the table still shows events replayed ahead of the server's view. */
+function shownTurnText(view, turn, canMove) {
+  const yours = turn === view.you && view.you !== null && ["bidding", "passing", "playing"].includes(view.phase);
+  return yours && !canMove ? "…" : turnText(view, turn);
 }
 
 function lastTrickPanel(view) {
   const trick = view.last_trick;
   return h(
     "section.last-trick-panel.overlay-panel",
-    { id: "last-trick-panel", "aria-label": "Last trick", "data-testid": "last-trick" },
+    { id: "last-trick-panel", "aria-label": t("table.last.label"), "data-testid": "last-trick" },
     trick
       ? [
-          h("h2.panel-title", {}, `Last trick — won by ${seatName(trick.winner)}`),
+          h("h2.panel-title", {}, t("table.last.title", { seat: seatName(trick.winner) })),
           h(
             "ol.last-trick-cards",
             {},
             trick.cards.map((c) =>
-              h("li", { class: c.seat === trick.winner ? "won" : "" }, h("span.last-seat", {}, seatName(c.seat)), cardFace(c.card, { label: `${seatName(c.seat)}: ${cardName(c.card)}` })),
+              h("li", { class: c.seat === trick.winner ? "won" : "" }, h("span.last-seat", {}, seatName(c.seat)), cardFace(c.card, { label: t("table.last.card", { seat: seatName(c.seat), card: cardLabel(c.card) }) })),
             ),
           ),
         ]
-      : h("p", {}, "No trick has been played yet this round."),
+      : h("p", {}, t("table.last.none")),
   );
 }
 
@@ -59,16 +68,16 @@ export function invitePanel(view, gameId, onCopy) {
   return h(
     "section.invites.overlay-panel",
     { "aria-labelledby": "invites-title", "data-testid": "invites", class: view.phase === "waiting" ? "" : "compact" },
-    h("h2.panel-title", { id: "invites-title" }, view.phase === "waiting" ? "Invite players to the open seats" : "Seats anyone can claim"),
-    h("p.note", {}, "Send each player their seat's link; whoever opens it first takes the seat."),
+    h("h2.panel-title", { id: "invites-title" }, t(view.phase === "waiting" ? "table.invite.title" : "table.invite.claimable")),
+    h("p.note", {}, t("table.invite.note")),
     open.map((s) => {
       const link = `${base}&seat=${s.seat}`;
       return h(
         "div.invite",
         {},
-        h("label", { for: `invite-${s.seat}` }, `${seatName(s.seat)}${s.type === "ai" ? " (a computer stands in)" : ""}`),
+        h("label", { for: `invite-${s.seat}` }, s.type === "ai" ? t("table.invite.standIn", { seat: seatName(s.seat) }) : seatName(s.seat)),
         h("input", { id: `invite-${s.seat}`, type: "text", readonly: true, value: link, dataset: { testid: `invite-${s.seat}` } }),
-        h("button", { type: "button", onclick: () => onCopy(link), dataset: { focusKey: `copy-${s.seat}` } }, "Copy"),
+        h("button", { type: "button", onclick: () => onCopy(link), dataset: { focusKey: `copy-${s.seat}` } }, t("table.invite.copy")),
       );
     }),
   );
@@ -86,7 +95,7 @@ export function renderTable(view, ui) {
   const hintMove = ui.hint ? ui.hint.move : null;
   const hintButton =
     ui.hintsAllowed && myTurn && ui.canMove && ["bidding", "passing", "playing"].includes(view.phase) // bids, blind decisions, passes, cards
-      ? h("button.hint-button", { type: "button", onclick: ui.onHint, disabled: ui.hintPending, dataset: { testid: "hint-button", focusKey: "hint" } }, ui.hintPending ? "Thinking…" : "Hint")
+      ? h("button.hint-button", { type: "button", onclick: ui.onHint, disabled: ui.hintPending, dataset: { testid: "hint-button", focusKey: "hint" } }, t(ui.hintPending ? "table.hint.thinking" : "table.hint.button"))
       : null;
   const focusKey = ui.focusKey || "";
   let overlay = null;
@@ -113,12 +122,12 @@ export function renderTable(view, ui) {
         you: view.you === null ? "spectator" : String(view.you), synced: ui.canMove ? "yes" : "no",
       },
     },
-    h("h1.visually-hidden", {}, view.you === null ? "Spades: watching a table" : "Spades: your table"),
+    h("h1.visually-hidden", {}, t(view.you === null ? "table.heading.watching" : "table.heading.yours")),
     scoreboard(view),
     h(
       "div.status-row",
       {},
-      h("div", { class: `turn-banner${myTurn && view.phase !== "game_over" ? " mine" : ""}`, dataset: { testid: "turn" } }, turnText(view, turn)),
+      h("div", { class: `turn-banner${myTurn && ui.canMove && view.phase !== "game_over" ? " mine" : ""}`, dataset: { testid: "turn" } }, shownTurnText(view, turn, ui.canMove)),
       hintButton,
       ui.statusExtras,
     ),
@@ -143,6 +152,6 @@ export function renderTable(view, ui) {
           onPlay: ui.onPlay,
           onRefused: ui.onRefused,
         })
-      : h("p.spectating", { "data-testid": "spectating" }, "You are watching: no one's hand is shown."),
+      : h("p.spectating", { "data-testid": "spectating" }, t("table.spectating")),
   );
 }

@@ -6,6 +6,7 @@ import { msLeft, serverNow } from "./clock.js";
 import { tickCountdown, tickSeatClock } from "./clockface.js";
 import { h } from "./dom.js";
 import { noticeTurn } from "./attention.js";
+import { t } from "./i18n.js";
 import { isAway } from "./people.js";
 import { seatName } from "./seating.js";
 
@@ -39,14 +40,14 @@ function othersArePeople(view) {
 export function statusExtras(game) {
   const view = game.view;
   const kept = view.phase === "waiting" && view.reserved && game.people.base
-    ? h("span.reserve-wait", { role: "timer", "aria-label": "Time the seats are kept", dataset: { testid: "reserved-wait", until: String(view.reserved.until_ms) } }, "…")
+    ? h("span.reserve-wait", { role: "timer", "aria-label": t("table.people.keptTime"), dataset: { testid: "reserved-wait", until: String(view.reserved.until_ms) } }, "…")
     : null;
   if (view.you === null || !game.token) return kept;
   const back = isAway(view, view.you)
-    ? h("button.back-button.primary", { type: "button", onclick: () => game.back(), disabled: Boolean(game.backPending), dataset: { testid: "back-button", focusKey: "back" } }, "I'm back")
+    ? h("button.back-button.primary", { type: "button", onclick: () => game.back(), disabled: Boolean(game.backPending), dataset: { testid: "back-button", focusKey: "back" } }, t("table.people.back"))
     : null;
   const say = othersArePeople(view) && view.phase !== "game_over"
-    ? h("button.say-button", { type: "button", onclick: () => game.say(), "aria-label": "Say something to the table", dataset: { testid: "say-button", focusKey: "say" } }, h("span.say-icon", { "aria-hidden": "true" }), h("span.say-text", {}, "Say"))
+    ? h("button.say-button", { type: "button", onclick: () => game.say(), "aria-label": t("table.people.sayLabel"), dataset: { testid: "say-button", focusKey: "say" } }, h("span.say-icon", { "aria-hidden": "true" }), h("span.say-text", {}, t("table.people.say")))
     : null;
   return kept || back || say ? [kept, back, say] : null;
 }
@@ -60,12 +61,12 @@ export function rematchBox(game) {
     "div.rematch",
     { dataset: { testid: "rematch" } },
     offered
-      ? h("p.rematch-offer", { dataset: { testid: "rematch-offered" } }, `${game.people.rematchSeat === null ? "Someone at this table" : seatName(game.people.rematchSeat)} offered a rematch.`)
+      ? h("p.rematch-offer", { dataset: { testid: "rematch-offered" } }, game.people.rematchSeat === null ? t("table.people.rematchAnyone") : t("table.said.rematch", { seat: seatName(game.people.rematchSeat) }))
       : null,
     h(
       "button.primary",
       { type: "button", onclick: () => game.rematch(), disabled: Boolean(game.rematchPending), dataset: { testid: "rematch-button", focusKey: "rematch" } },
-      offered ? "Join the rematch" : "Rematch",
+      t(offered ? "table.people.join" : "table.people.rematch"),
     ),
   );
 }
