@@ -7,7 +7,6 @@ import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
 import { ratingsBox, watchRatings } from "./gameratings.js";
 import { hintsAllowed } from "./hint.js";
 import { showToast } from "./messages.js";
-import { lobbyUrl, navigate } from "./router.js";
 import { sayTurn } from "./status.js";
 import { renderGameOver } from "./summary.js";
 import { renderTable, turnText } from "./table.js";
@@ -43,7 +42,7 @@ export function drawGame(game) {
     lastTrickOpen: game.lastTrickOpen,
     focusKey,
     onCopy: copy,
-    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
+    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => game.newGame(), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
     people: peopleUi(game),
     statusExtras: statusExtras(game),
   });

@@ -72,11 +72,12 @@ function passingHand(view, ui) {
     cards.map((code) => {
       const chosen = selected.has(code);
       const full = !chosen && selected.size >= count;
+      const hinted = (ui.passing.hinted || []).includes(code);
       const button = cardFace(code, {
         highDeuce: view.rules.deuces_high,
-        extraClass: chosen ? "chosen" : "",
+        extraClass: [chosen ? "chosen" : "", hinted ? "hinted" : ""].filter(Boolean).join(" "),
         attrs: {
-          "aria-label": cardName(code),
+          "aria-label": `${cardName(code)}${hinted ? ", suggested by the hint" : ""}`,
           "aria-pressed": chosen ? "true" : "false",
           tabindex: code === stop ? "0" : "-1",
           dataset: { focusKey: `card-${code}`, chosen: chosen ? "yes" : "no" },

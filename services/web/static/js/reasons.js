@@ -3,26 +3,27 @@
 // do (services/engine/play.py): follow the suit led if you can; no spade lead before spades are
 // broken unless you hold nothing else.
 
-import { SUITS, suitOf } from "./cards.js";
+import { suitOf } from "./cards.js";
+import { t } from "./i18n.js";
 import { seatName } from "./seating.js";
 
 /** A sentence for clicking `card` when it is not in the view's `legal` list; "" when it is legal. */
 export function whyUnplayable(view, card, { myTurn }) {
   if (view.legal.includes(card) && myTurn) return "";
-  if (view.phase === "bidding") return "Cards are played once everyone has bid.";
-  if (view.phase !== "playing") return "No card can be played now.";
+  if (view.phase === "bidding") return t("round.reason.bidding");
+  if (view.phase !== "playing") return t("round.reason.notNow");
   if (!myTurn) {
-    if (view.turn === null || view.turn === undefined) return "Wait for the trick to be cleared.";
-    return `It's ${seatName(view.turn)}'s turn to play, not yours yet.`;
+    if (view.turn === null || view.turn === undefined) return t("round.reason.wait");
+    return t("round.reason.otherTurn", { seat: seatName(view.turn) });
   }
   const hand = view.hand || [];
   if (view.trick.length) {
     const led = suitOf(view.trick[0].card);
     if (suitOf(card) !== led && hand.some((c) => suitOf(c) === led)) {
-      return `You must follow ${SUITS[led].name}: you still hold ${hand.filter((c) => suitOf(c) === led).length === 1 ? "one" : "some"}.`;
+      return t(`round.reason.follow${led}`, { count: hand.filter((c) => suitOf(c) === led).length });
     }
   } else if (suitOf(card) === "S" && !view.spades_broken && view.rules.spades_must_be_broken && hand.some((c) => suitOf(c) !== "S")) {
-    return "Spades aren't broken yet: lead another suit.";
+    return t("round.reason.spadesNotBroken");
   }
-  return "That card can't be played now.";
+  return t("round.reason.cannot");
 }
