@@ -51,7 +51,8 @@ export function differs(decision) {
   const made = value(decision.made);
   const best = value(decision.best);
   if (made === null || best === null) return true;
-  return made.toFixed(1) !== best.toFixed(1) && best > made;
+  const shown = (x) => Math.round(x * 10); // in tenths, as the table shows them (−0.0 and 0.0 alike)
+  return shown(best) > shown(made);
 }
 
 /** Each seat's cards before trick `k` (1-based; k = 0 or 1: the whole deal). With a nil exchange

@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
-import { seatName, sideName, sideOf } from "./seating.js";
+import { isPartnership, seatName, sideOf } from "./seating.js";
 import { bagsToward, contractOf, nilsOf, seatsOfSide } from "./tracking.js";
 
 function contractLine(view, side) {
@@ -37,11 +37,22 @@ function nilLine(view, side) {
   );
 }
 
+/**
+ * A side's name in the page's words: {name, members} — "Your team" and "South & North" for your
+ * side, "Opponents" for the other, the members alone for a spectator, a seat alone with individual
+ * scoring (members null).
+ */
+export function sideLabel(view, side) {
+  if (!isPartnership(view)) return { name: seatName(side), members: null };
+  const members = t("round.side.members", { first: seatName(side), second: seatName(side + 2) });
+  if (view.you === null || view.notYou) return { name: members, members: null };
+  return { name: t(side === view.you % 2 ? "round.side.yourTeam" : "round.side.opponents"), members };
+}
+
 /** "Your team (South & North)": the members in their own span, which narrow screens hide. */
-function scoreName(name) {
-  const at = name.indexOf(" (");
-  if (at < 0) return h("span.score-name", {}, name);
-  return h("span.score-name", {}, name.slice(0, at), h("span.score-members", {}, name.slice(at)));
+function scoreName(label) {
+  if (!label.members) return h("span.score-name", {}, label.name);
+  return h("span.score-name", {}, label.name, h("span.score-members", {}, ` ${t("round.side.membersShown", { members: label.members })}`));
 }
 
 export function scoreboard(view) {
@@ -57,7 +68,7 @@ export function scoreboard(view) {
         h(
           "div.score-top",
           {},
-          scoreName(sideName(view, side)),
+          scoreName(sideLabel(view, side)),
           h(
             "span",
             { class: `score-bags${bags.close ? " close" : ""}`, dataset: { testid: `bags-${side}` } },

@@ -6,7 +6,8 @@ import { cardShort, sortHand } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
 import { formatList, formatNumber, t } from "./i18n.js";
-import { isPartnership, seatName, sideName, sideOf } from "./seating.js";
+import { sideLabel } from "./scoreboard.js";
+import { isPartnership, seatName, sideOf } from "./seating.js";
 import { bagsBefore, mercyEnded, roundParts, signed } from "./tracking.js";
 
 function sides(view) {
@@ -15,9 +16,7 @@ function sides(view) {
 
 /** A side's short name for a narrow column: "Your team", "Opponents", "North & South"… */
 function shortSide(view, side) {
-  const name = sideName(view, side);
-  const at = name.indexOf(" (");
-  return at < 0 ? name : name.slice(0, at);
+  return sideLabel(view, side).name;
 }
 
 function cell(main, sub = null) {

@@ -5,6 +5,7 @@
 import { msLeft, serverNow } from "./clock.js";
 import { tickCountdown, tickSeatClock } from "./clockface.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { noticeTurn } from "./attention.js";
 import { isAway } from "./people.js";
 import { seatName } from "./seating.js";
@@ -60,12 +61,12 @@ export function rematchBox(game) {
     "div.rematch",
     { dataset: { testid: "rematch" } },
     offered
-      ? h("p.rematch-offer", { dataset: { testid: "rematch-offered" } }, `${game.people.rematchSeat === null ? "Someone at this table" : seatName(game.people.rematchSeat)} offered a rematch.`)
+      ? h("p.rematch-offer", { dataset: { testid: "rematch-offered" } }, game.people.rematchSeat === null ? t("round.rematch.someone") : t("round.news.rematch", { seat: seatName(game.people.rematchSeat) }))
       : null,
     h(
       "button.primary",
       { type: "button", onclick: () => game.rematch(), disabled: Boolean(game.rematchPending), dataset: { testid: "rematch-button", focusKey: "rematch" } },
-      offered ? "Join the rematch" : "Rematch",
+      offered ? t("round.rematch.join") : t("round.rematch.button"),
     ),
   );
 }

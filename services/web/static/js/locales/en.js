@@ -165,6 +165,13 @@ export default {
   "round.reason.followD": { one: "You must follow diamonds: you still hold one.", other: "You must follow diamonds: you still hold some." },
   "round.reason.spadesNotBroken": "Spades aren't broken yet: lead another suit.",
   "round.reason.cannot": "That card can't be played now.",
+  "round.side.yourTeam": "Your team",
+  "round.side.opponents": "Opponents",
+  "round.side.members": "{first} & {second}",
+  "round.side.membersShown": "({members})",
+  "round.rematch.button": "Rematch",
+  "round.rematch.join": "Join the rematch",
+  "round.rematch.someone": "Someone at this table offered a rematch.",
 
   // ── players: names, profiles, leaderboards, replays, ratings ──
 
