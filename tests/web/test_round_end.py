@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 import requests
@@ -96,10 +97,19 @@ def tied_review(route) -> None:
     tied_review.changed = changed  # type: ignore[attr-defined]
 
 
+def late_answer(route) -> None:
+    """A card's answer held back a second: the round's end reaches the page through the event feed
+    first (as when a computer plays the round's last card), with only the events to say the game is over."""
+    response = route.fetch()
+    time.sleep(1)
+    route.fulfill(response=response)
+
+
 def test_the_rounds_end_counts_bags_once_and_the_last_round_leads_to_the_result(new_page, web, screenshots):
     page = new_page(1280, 720)
     game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], win_score=50, lose_score=-50)
     page.route("**/rounds/1/review", tied_review)
+    page.route("**/plays", late_answer)
     player = Player(page)
     labels: list[str] = []
     last_after: list[str] = []
