@@ -251,6 +251,7 @@ def test_the_rounds_end_in_indonesian(new_page, screenshots):
             expect(dialog.locator("[data-testid=review-decision]")).to_be_visible(timeout=LONG)
             dialog.locator("[data-testid=review-step-1]").click()
             seen["review"] = dialog.inner_text()
+            page.screenshot(path=str(screenshots / "review-id-1280x720.png"))
             page.click("[data-testid=review-dialog-close]")
             expect(page.locator(SUMMARY)).to_be_visible()
         if state == "over":
