@@ -273,10 +273,10 @@ def test_a_hint_names_the_move_and_the_control_that_makes_it_for_every_kind(tmp_
         hints,
     )
     assert described == [
-        ["bid-3", "Suggested: bid 3 (made 72 % of the time)."],
-        ["card-QS", "Suggested: play the queen of spades (wins the trick 50 % of the time)."],
+        ["bid-3", "Suggested: bid 3 (made 72% of the time)."],
+        ["card-QS", "Suggested: play the queen of spades (your side takes this trick 50% of the time)."],
         ["look", "Suggested: look at your cards before you bid."],
-        ["blind-nil", "Suggested: bid blind nil without looking (made 25 % of the time)."],
+        ["blind-nil", "Suggested: bid blind nil without looking (no trick taken 25% of the time)."],
         ["blind-5", "Suggested: bid blind 5 without looking."],
-        ["card-AS", "Suggested: pass the ace of spades and the king of hearts."],
+        ["card-AS", "Suggested: pass the ace of spades and king of hearts (marked in your hand)."],
     ]

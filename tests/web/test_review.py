@@ -8,7 +8,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from .driver import LONG, Player, create_game, seat_token
+from .driver import LONG, SUMMARY, Player, create_game, seat_token
 
 pytestmark = pytest.mark.integration
 
@@ -70,6 +70,8 @@ def test_a_finished_round_is_reviewed_step_by_step_with_hards_moves(new_page, we
     dialog.locator("[data-testid=review-step-0]").click()
     expect(dialog.locator("[data-testid=review-step-title]")).to_have_text("The bidding")
     page.click("[data-testid=review-dialog-close]")
+    expect(page.locator(SUMMARY)).to_be_visible()  # back to the round's summary
+    page.click("[data-testid=summary-next]")
 
     if player.state() == "over":  # from the finished game too
         page.click("[data-testid=game-over] [data-testid=review-1]")

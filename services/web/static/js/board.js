@@ -8,7 +8,6 @@ import { ratingsBox, watchRatings } from "./gameratings.js";
 import { hintsAllowed } from "./hint.js";
 import { t } from "./i18n.js";
 import { showToast } from "./messages.js";
-import { lobbyUrl, navigate } from "./router.js";
 import { sayTurn } from "./status.js";
 import { renderGameOver } from "./summary.js";
 import { renderTable, turnText } from "./table.js";
@@ -44,7 +43,7 @@ export function drawGame(game) {
     lastTrickOpen: game.lastTrickOpen,
     focusKey,
     onCopy: copy,
-    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => navigate(lobbyUrl()), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
+    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => game.newGame(), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
     people: peopleUi(game),
     statusExtras: statusExtras(game),
   });

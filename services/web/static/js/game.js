@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { forgetTurn } from "./attention.js";
 import { fill, h, pause } from "./dom.js";
+import { t } from "./i18n.js";
 import { step } from "./events.js";
 import { actions } from "./gameactions.js";
 import { drawGameBar } from "./gamebar.js";
@@ -67,7 +68,7 @@ export class Game {
   }
 
   async start() {
-    fill(this.root, h("p.loading", {}, "Loading the table…"));
+    fill(this.root, h("p.loading", {}, t("round.game.loading")));
     let view;
     try {
       view = await this.read();
@@ -75,7 +76,7 @@ export class Game {
       const record = problem.status === 404 ? await fetchRecord(this.gameId).catch(() => null) : null;
       if (this.stopped) return;
       if (record) fill(this.root, renderRecord(record, heldSeat(this.gameId)?.seat ?? null));
-      else fill(this.root, h("section.panel", {}, h("h1", {}, "Can't open this game"), h("p", {}, describeProblem(problem)), h("a.button", { href: "/play" }, "Back to the lobby")));
+      else fill(this.root, h("section.panel", {}, h("h1", {}, t("round.game.cantOpen")), h("p", {}, describeProblem(problem)), h("a.button", { href: "/play" }, t("round.game.backToLobby"))));
       return;
     }
     if (this.stopped) return;

@@ -12,9 +12,11 @@ import { clearMessage, describeProblem, showMessage, showProblem, showToast } fr
 import { messageCodes } from "./news.js";
 import { pickMessage } from "./quickmsg.js";
 import { openReview } from "./review.js";
+import { t } from "./i18n.js";
 import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { forgetSeat, keepSeat } from "./seats.js";
 import { renderRoundSummary } from "./summary.js";
+import { gameEnds } from "./tracking.js";
 
 const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
 
@@ -25,12 +27,22 @@ export const actions = {
    */
   async summarise(view, round) {
     this.summarised.add(round.round);
-    const last = view.phase === "game_over" || (view.winner && view.winner.length);
-    const buttons = [{ label: last ? "See the result" : "Next round", value: "next", primary: true }];
-    if (this.token) buttons.unshift({ label: "Review this round", value: "review" });
-    const closed = openDialog(renderRoundSummary(view, round), { testid: "summary", label: `Round ${round.round} summary`, buttons })
-      .then((choice) => (choice === "review" ? this.review(round.round) : undefined));
+    const closed = this.showSummary(view, round);
     if (!document.hidden) await closed;
+  },
+
+  /** The summary dialog; its review opens over it and, closed, leads back to it. The round that ends
+   * the game (known from its scores before the game_over event arrives) leads to the result. */
+  async showSummary(view, round) {
+    const last = view.phase === "game_over" || Boolean(view.winner && view.winner.length) || gameEnds(view.rules, round.scores);
+    const buttons = [{ label: last ? t("round.summary.result") : t("round.summary.next"), value: "next", primary: true }];
+    if (this.token) buttons.unshift({ label: t("round.summary.review"), value: "review" });
+    for (;;) {
+      const choice = await openDialog(renderRoundSummary(view, round), { testid: "summary", label: t("round.summary.title", { round: round.round }), buttons });
+      if (choice !== "review" || this.stopped) return;
+      await this.review(round.round);
+      if (this.stopped) return;
+    }
   },
 
   async review(round) {
@@ -112,7 +124,7 @@ export const actions = {
     this.render();
     try {
       await api.backToSeat(this.gameId, this.view.you, this.token);
-      showToast("Welcome back: it's your seat again.", "top");
+      showToast(t("round.back"), "top");
     } catch (problem) {
       if (problem.status === 401) this.dropToken();
       else showProblem(problem);
@@ -134,6 +146,35 @@ export const actions = {
       if (problem.code === "too_many_messages" || problem.status === 429) showToast(describeProblem(problem), "top");
       else if (problem.status === 401) this.dropToken();
       else showProblem(problem);
+    }
+  },
+
+  /**
+   * At the end, "New game": another game with this game's rules (house rules included), you in your
+   * seat, each computer at its level, the other people's seats open (the rematch keeps them). A
+   * spectator goes to the lobby.
+   */
+  async newGame() {
+    const view = this.view;
+    if (view.you === null || !this.token) return navigate(lobbyUrl());
+    if (this.newGamePending) return;
+    this.newGamePending = true;
+    this.render();
+    try {
+      const options = { hints: Boolean(view.options && view.options.hints) };
+      for (const key of ["ai_takeover", "public", "clock"]) if (view.options && view.options[key] !== undefined) options[key] = view.options[key];
+      const created = await withPlayer((playerToken) => {
+        const seats = view.seats.map((seat, i) =>
+          i === view.you ? { type: "human", ...(playerToken ? { player: true } : {}) } : seat.type === "ai" ? { type: "ai", level: seat.level } : { type: "open" },
+        );
+        return api.createGame({ rules: { ...view.rules, preset: view.rules.scoring }, seats, options }, playerToken);
+      });
+      keepSeat(created.game_id, view.you, created.seats[view.you].token);
+      navigate(gameUrl(created.game_id));
+    } catch (problem) {
+      showProblem(problem);
+      this.newGamePending = false;
+      this.render();
     }
   },
 

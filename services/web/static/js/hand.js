@@ -77,11 +77,12 @@ function passingHand(view, ui) {
     inRows(cards.map((code) => {
       const chosen = selected.has(code);
       const full = !chosen && selected.size >= count;
+      const hinted = (ui.passing.hinted || []).includes(code);
       const button = cardFace(code, {
         highDeuce: view.rules.deuces_high,
-        extraClass: chosen ? "chosen" : "",
+        extraClass: [chosen ? "chosen" : "", hinted ? "hinted" : ""].filter(Boolean).join(" "),
         attrs: {
-          "aria-label": cardLabel(code, { highDeuce: view.rules.deuces_high }),
+          "aria-label": hinted ? t("table.hand.hinted", { card: cardLabel(code, { highDeuce: view.rules.deuces_high }) }) : cardLabel(code, { highDeuce: view.rules.deuces_high }),
           "aria-pressed": chosen ? "true" : "false",
           tabindex: code === stop ? "0" : "-1",
           dataset: { focusKey: `card-${code}`, chosen: chosen ? "yes" : "no" },

@@ -7,6 +7,7 @@
 
 import { request } from "./api.js";
 import { cardName } from "./cards.js";
+import { formatList, formatNumber, t } from "./i18n.js";
 
 /** Whether this game offers hints to this viewer (a seated player, the game allowing them). */
 export function hintsAllowed(view) {
@@ -17,25 +18,31 @@ export async function fetchHint(gameId, token) {
   return (await request("GET", `/v1/games/${encodeURIComponent(gameId)}/hint`, { token })).body;
 }
 
-/** The suggested move and a sentence for it; `focus` is the focus key of the control that makes it. */
+/**
+ * The suggested move and a sentence for it; `focus` is the focus key of the control that makes it,
+ * `cards` the cards of the hand to mark (the card to play, the cards to pass). The figures are the
+ * hint payload's: `trick_chance` is your side's chance of taking the trick (your partner's card may
+ * take it), `make_chance` your side's chance of making its contract (for a nil: of taking no trick).
+ */
 export function describeHint(hint) {
   const move = hint.move || {};
   const same = (c) =>
     "card" in move ? c.card === move.card : "look" in move ? c.look === true : "pass" in move ? false : c.bid === move.bid && Boolean(c.blind) === Boolean(move.blind);
   const best = (hint.candidates || []).find(same);
-  const pct = (x) => `${Math.round(x * 100)} %`;
-  const made = best && typeof best.make_chance === "number" ? ` (made ${pct(best.make_chance)} of the time)` : "";
+  const pct = (x) => formatNumber(x, { style: "percent", maximumFractionDigits: 0 });
+  const made = best && typeof best.make_chance === "number" ? t(move.bid === 0 ? "round.hint.nilChance" : "round.hint.makeChance", { chance: pct(best.make_chance) }) : "";
   if ("card" in move) {
-    const chance = best && typeof best.trick_chance === "number" ? ` (wins the trick ${pct(best.trick_chance)} of the time)` : "";
-    return { move, focus: `card-${move.card}`, text: `Suggested: play the ${cardName(move.card)}${chance}.` };
+    const chance = best && typeof best.trick_chance === "number" ? t("round.hint.trickChance", { chance: pct(best.trick_chance) }) : "";
+    return { move, focus: `card-${move.card}`, cards: [move.card], text: t("round.hint.play", { card: cardName(move.card), chance }) };
   }
-  if ("look" in move) return { move, focus: "look", text: "Suggested: look at your cards before you bid." };
+  if ("look" in move) return { move, focus: "look", cards: [], text: t("round.hint.look") };
   if ("pass" in move) {
-    return { move, focus: `card-${move.pass[0]}`, text: `Suggested: pass the ${move.pass.map(cardName).join(" and the ")}.` };
+    return { move, focus: `card-${move.pass[0]}`, cards: [...move.pass], text: t("round.hint.pass", { cards: formatList(move.pass.map(cardName)) }) };
   }
   if (move.blind) {
-    const what = move.bid === 0 ? "blind nil" : `blind ${move.bid}`;
-    return { move, focus: move.bid === 0 ? "blind-nil" : `blind-${move.bid}`, text: `Suggested: bid ${what} without looking${made}.` };
+    const text = move.bid === 0 ? t("round.hint.blindNil", { chance: made }) : t("round.hint.blindBid", { bid: move.bid, chance: made });
+    return { move, focus: move.bid === 0 ? "blind-nil" : `blind-${move.bid}`, cards: [], text };
   }
-  return { move, focus: `bid-${move.bid}`, text: `Suggested: bid ${move.bid === 0 ? "nil" : move.bid}${made}.` };
+  const text = move.bid === 0 ? t("round.hint.nil", { chance: made }) : t("round.hint.bid", { bid: move.bid, chance: made });
+  return { move, focus: `bid-${move.bid}`, cards: [], text };
 }

@@ -8,6 +8,7 @@ import { cardName, cardShort, sortHand } from "./cards.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { cardFace } from "./felt.js";
+import { formatList, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
 import { seatName } from "./seating.js";
 
@@ -16,13 +17,43 @@ export async function fetchReview(gameId, round, token) {
 }
 
 // A move as the review names it: {bid}, {card}; with the house rules {look: true}, {bid, blind: true}, {pass}.
-const bidText = (move) => `${move.blind ? "blind " : ""}${move.bid === 0 ? "nil" : String(move.bid)}`;
+// `moveText` is also the move's code in the page's data attributes (the tests read them): not translated.
+const bidCode = (move) => `${move.blind ? "blind " : ""}${move.bid === 0 ? "nil" : String(move.bid)}`;
 const moveText = (move) =>
-  "card" in move ? cardShort(move.card) : "look" in move ? "look" : "pass" in move ? move.pass.map(cardShort).join(" ") : bidText(move);
+  "card" in move ? cardShort(move.card) : "look" in move ? "look" : "pass" in move ? move.pass.map(cardShort).join(" ") : bidCode(move);
+const bidText = (move) =>
+  move.blind ? t(move.bid === 0 ? "round.review.blindNil" : "round.review.blindBid", { bid: move.bid }) : move.bid === 0 ? t("round.review.nil") : String(move.bid);
+const moveShown = (move) =>
+  "card" in move ? cardShort(move.card) : "look" in move ? t("round.review.look") : "pass" in move ? move.pass.map(cardShort).join(" ") : bidText(move);
 const moveName = (move) =>
-  "card" in move ? `the ${cardName(move.card)}` : "look" in move ? "to look first" : "pass" in move ? move.pass.map(cardName).join(" and ") : bidText(move);
+  "card" in move
+    ? t("round.review.theCard", { card: cardName(move.card) })
+    : "look" in move
+      ? t("round.review.lookFirst")
+      : "pass" in move
+        ? formatList(move.pass.map(cardName))
+        : bidText(move);
 const same = (a, b) => moveText(a) === moveText(b);
-const pct = (x) => `${Math.round(x * 100)} %`;
+const pct = (x) => formatNumber(x, { style: "percent", maximumFractionDigits: 0 });
+const points = (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/**
+ * Whether hard would have moved differently: only when its move was expected to be worth more than
+ * yours as the review shows the figures (to 0.1 of a point). A move whose expected points equal the
+ * best's — another of equal cards, as 7♠ 8♠ 3♠ at −18.4 each — is as good as hard's.
+ */
+export function differs(decision) {
+  if (!decision || same(decision.made, decision.best)) return false;
+  const value = (move) => {
+    const found = decision.candidates.find((c) => same(c, move));
+    return found && typeof found.value === "number" ? found.value : null;
+  };
+  const made = value(decision.made);
+  const best = value(decision.best);
+  if (made === null || best === null) return true;
+  const shown = (x) => Math.round(x * 10); // in tenths, as the table shows them (−0.0 and 0.0 alike)
+  return shown(best) > shown(made);
+}
 
 /** Each seat's cards before trick `k` (1-based; k = 0 or 1: the whole deal). With a nil exchange
  * (`record.passes`), the bidding shows the hands as dealt and the tricks the hands after it. */
@@ -44,26 +75,26 @@ function decisionAt(review, k) {
 }
 
 function candidatesTable(decision) {
-  if (decision.candidates.every((c) => typeof c.value !== "number")) return h("p.note", {}, "Only one move was possible here.");
-  const chance = "card" in decision.made ? "Wins the trick" : "Contract made";
+  if (decision.candidates.every((c) => typeof c.value !== "number")) return h("p.note", {}, t("round.review.onlyMove"));
+  const chance = "card" in decision.made ? t("round.review.trickChance") : t("round.review.makeChance");
   const sorted = [...decision.candidates].sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
   const rows = sorted.filter((c, i) => i < 5 || same(c, decision.made) || same(c, decision.best)); // the top five, yours, hard's
   return h(
     "table.candidates",
     { "data-testid": "review-candidates" },
-    h("caption", {}, "What hard expected each move to be worth (points for your side, less the other side's)"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Expected points"), h("th", { scope: "col" }, chance))),
+    h("caption", {}, t("round.review.caption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("round.review.move")), h("th", { scope: "col" }, t("round.review.expected")), h("th", { scope: "col" }, chance))),
     h(
       "tbody",
       {},
       rows.map((c) => {
-        const tags = [same(c, decision.best) ? "hard's choice" : "", same(c, decision.made) ? "yours" : ""].filter(Boolean);
+        const tags = [same(c, decision.best) ? t("round.review.hardsChoice") : "", same(c, decision.made) ? t("round.review.yours") : ""].filter(Boolean);
         const figure = c.trick_chance ?? c.make_chance;
         return h(
           "tr",
           { class: [same(c, decision.best) ? "best" : "", same(c, decision.made) ? "yours" : ""].join(" ").trim() || null },
-          h("th", { scope: "row" }, moveText(c), tags.length ? h("span.tag", {}, ` ${tags.join(", ")}`) : null),
-          h("td", {}, typeof c.value === "number" ? c.value.toFixed(1) : "—"),
+          h("th", { scope: "row" }, moveShown(c), tags.length ? h("span.tag", {}, ` ${tags.join(", ")}`) : null),
+          h("td", {}, typeof c.value === "number" ? points(c.value) : "—"),
           h("td", {}, typeof figure === "number" ? pct(figure) : "—"),
         );
       }),
@@ -74,18 +105,18 @@ function candidatesTable(decision) {
 /** Your move against hard's (the verdict), then the hands (`hands`), then hard's figures. */
 function decisionPanel(review, k, hands) {
   const decision = decisionAt(review, k);
-  if (!decision) return [h("p.note", { "data-testid": "review-decision" }, "You had no move here."), hands];
-  const verb = "card" in decision.made ? ["played", "play"] : ["bid", "bid"];
-  const agreed = same(decision.made, decision.best);
+  if (!decision) return [h("p.note", { "data-testid": "review-decision" }, t("round.review.noMove")), hands];
+  const card = "card" in decision.made;
+  const yours = t(card ? "round.review.youPlayed" : "round.review.youBid", { move: moveName(decision.made) });
+  let verdict;
+  if (same(decision.made, decision.best)) verdict = t("round.review.same");
+  else if (!differs(decision)) verdict = t("round.review.asGood", { move: moveName(decision.best) });
+  else if ("look" in decision.best) verdict = t("round.review.wouldLook");
+  else verdict = t(card ? "round.review.wouldPlay" : "round.review.wouldBid", { move: moveName(decision.best) });
   return h(
     "section.review-decision",
-    { "aria-label": "Your move and hard's", "data-testid": "review-decision", dataset: { made: moveText(decision.made), best: moveText(decision.best) } },
-    h(
-      "p.verdict",
-      { class: agreed ? "agreed" : "differs" },
-      `You ${verb[0]} ${moveName(decision.made)}. `,
-      agreed ? "Hard would have done the same." : "look" in decision.best ? "Hard would have looked at its cards first." : `Hard would ${verb[1]} ${moveName(decision.best)}.`,
-    ),
+    { "aria-label": t("round.review.decision"), "data-testid": "review-decision", dataset: { made: moveText(decision.made), best: moveText(decision.best) } },
+    h("p.verdict", { class: differs(decision) ? "differs" : "agreed", dataset: { testid: "review-verdict" } }, `${yours} ${verdict}`),
     hands,
     candidatesTable(decision),
   );
@@ -109,8 +140,16 @@ function handsPanel(review, k) {
         h(
           "div.review-seat",
           {},
-          h("strong", {}, seatName(seat), seat === review.seat ? " (you)" : ""),
-          h("span", {}, k === 0 ? ` bid ${bid === 0 ? "nil" : bid}` : played ? ` played ${cardShort(played)}${won ? " and won" : ""}` : ""),
+          h("strong", {}, seat === review.seat ? t("round.review.seatYou", { seat: seatName(seat) }) : seatName(seat)),
+          h(
+            "span",
+            {},
+            k === 0
+              ? ` ${t("round.review.seatBid", { bid: bid === 0 ? t("round.review.nil") : bid })}`
+              : played
+                ? ` ${t(won ? "round.review.playedWon" : "round.review.played", { card: cardShort(played) })}`
+                : "",
+          ),
         ),
         h("div.review-cards", {}, hands[seat].map((c) => cardFace(c, { extraClass: `mini${c === played ? " played" : ""}` }))),
       );
@@ -119,44 +158,41 @@ function handsPanel(review, k) {
 }
 
 function stepLabel(review, k) {
-  if (k === 0) return "The bidding";
+  if (k === 0) return t("round.review.bidding");
   const trick = review.tricks[k - 1];
-  return `Trick ${k} of 13 — ${seatName(trick.leader)} led, ${seatName(trick.winner)} won`;
+  return t("round.review.trick", { trick: k, leader: seatName(trick.leader), winner: seatName(trick.winner) });
 }
 
 function renderStep(root, review, k, go) {
-  const differs = (i) => {
-    const d = decisionAt(review, i);
-    return d && !same(d.made, d.best);
-  };
+  const differsAt = (i) => differs(decisionAt(review, i));
   fill(
     root,
-    h("h2.panel-title", { id: "review-title" }, `Round ${review.round} review`),
+    h("h2.panel-title", { id: "review-title" }, t("round.review.title", { round: review.round })),
     h(
       "div.review-steps",
-      { role: "group", "aria-label": "Steps" },
+      { role: "group", "aria-label": t("round.review.steps") },
       Array.from({ length: 14 }, (_, i) =>
         h(
           "button.step",
           {
             type: "button",
-            class: `${i === k ? "current" : ""}${differs(i) ? " differs" : ""}`,
+            class: `${i === k ? "current" : ""}${differsAt(i) ? " differs" : ""}`,
             "aria-current": i === k ? "step" : null,
             dataset: { testid: `review-step-${i}` },
             onclick: () => go(i),
           },
-          i === 0 ? "Bids" : String(i),
-          differs(i) ? h("span.visually-hidden", {}, ", hard differs") : null,
+          i === 0 ? t("round.review.bids") : formatNumber(i),
+          differsAt(i) ? h("span.visually-hidden", {}, t("round.review.stepDiffers")) : null,
         ),
       ),
     ),
-    h("p.note", {}, "Steps underlined in orange are where hard would have moved differently."),
+    h("p.note", {}, t("round.review.legend")),
     h(
       "div.review-nav",
       {},
-      h("button", { type: "button", disabled: k === 0, onclick: () => go(k - 1), dataset: { testid: "review-previous" } }, "Previous"),
+      h("button", { type: "button", disabled: k === 0, onclick: () => go(k - 1), dataset: { testid: "review-previous" } }, t("round.review.previous")),
       h("h3.step-title", { "data-testid": "review-step-title", "aria-live": "polite" }, stepLabel(review, k)),
-      h("button", { type: "button", disabled: k === 13, onclick: () => go(k + 1), dataset: { testid: "review-next" } }, "Next"),
+      h("button", { type: "button", disabled: k === 13, onclick: () => go(k + 1), dataset: { testid: "review-next" } }, t("round.review.next")),
     ),
     decisionPanel(review, k, handsPanel(review, k)),
   );
@@ -164,8 +200,9 @@ function renderStep(root, review, k, go) {
 
 /** Open the review of finished round `round` in a dialog (loading it first). */
 export async function openReview(gameId, round, token) {
-  const body = h("div.review", { "data-testid": "review", "aria-busy": "true" }, h("p.loading-note", { role: "status" }, "The computer is going over your moves…"));
-  const closed = openDialog(body, { testid: "review-dialog", label: `Round ${round} review`, wide: true });
+  const body = h("div.review", { "data-testid": "review", "aria-busy": "true" }, h("p.loading-note", { role: "status" }, t("round.review.loading")));
+  const buttons = [{ label: t("round.review.close"), value: "close", primary: true }];
+  const closed = openDialog(body, { testid: "review-dialog", label: t("round.review.title", { round }), wide: true, buttons });
   try {
     const review = await fetchReview(gameId, round, token);
     let step = 0;

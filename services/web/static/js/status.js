@@ -2,6 +2,7 @@
 // out to screen readers, and "your turn" said once per turn from one persistent live region.
 
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Show the event feed's state; true when it is live again after being down. */
 export function showConnection(status) {
@@ -10,9 +11,9 @@ export function showConnection(status) {
   el.dataset.state = status.state;
   if (status.state === "reconnecting") {
     const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
-    fill(el, h("span.connection-text", {}, `Connection lost — reconnecting (try ${status.attempt}, in ${seconds} s)`));
+    fill(el, h("span.connection-text", {}, t("round.status.reconnecting", { attempt: status.attempt, seconds })));
   } else if (status.state === "live") {
-    fill(el, h("span.connection-text", {}, "Live"));
+    fill(el, h("span.connection-text", {}, t("round.status.live")));
   } else {
     fill(el, "");
   }

@@ -5,7 +5,9 @@
 import { cardShort, sortHand } from "./cards.js";
 import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
-import { isPartnership, seatName, sideName, sideOf } from "./seating.js";
+import { formatList, formatNumber, t } from "./i18n.js";
+import { sideLabel } from "./scoreboard.js";
+import { isPartnership, seatName, sideOf } from "./seating.js";
 import { bagsBefore, mercyEnded, roundParts, signed } from "./tracking.js";
 
 function sides(view) {
@@ -14,9 +16,7 @@ function sides(view) {
 
 /** A side's short name for a narrow column: "Your team", "Opponents", "North & South"… */
 function shortSide(view, side) {
-  const name = sideName(view, side);
-  const at = name.indexOf(" (");
-  return at < 0 ? name : name.slice(0, at);
+  return sideLabel(view, side).name;
 }
 
 function cell(main, sub = null) {
@@ -25,44 +25,64 @@ function cell(main, sub = null) {
 
 function pointsTable(view, round) {
   const parts = roundParts(view.rules, round, bagsBefore(view.history, round));
+  // [the row's code (its data-part), its label, its cells]
   const rows = [
-    ["Contract", (p) => cell(p.contract.bid ? signed(p.contract.points) : "—", p.contract.bid ? contractWords(p.contract) : "nil only")],
-    ["Bags", (p) => cell(signed(p.bags.points), view.rules.bag_penalty > 0 ? `${p.bags.after}/${view.rules.bag_limit} after` : `${p.bags.count} this round`)],
-    ["Bag penalty", (p) => cell(p.penalty ? signed(p.penalty) : "—")],
-    ["Nil", (p) => cell(p.nils.length ? signed(p.nils.reduce((a, n) => a + n.points, 0)) : "—", p.nils.map((n) => `${seatName(n.seat)}${n.blind ? " blind" : ""} ${n.made ? "made" : "set"}`).join(", ") || null)],
-    ["Total", (p) => h("td.strong", { dataset: { testid: `total-${p.side}` } }, signed(p.total))],
-    ["Score", (p) => h("td.strong", {}, String(round.scores[p.side]))],
+    ["contract", t("round.summary.contract"), (p) => cell(p.contract.bid ? signed(p.contract.points) : "—", p.contract.bid ? contractWords(p.contract) : t("round.summary.nilOnly"))],
+    [
+      "bags",
+      t("round.summary.bags"),
+      (p) =>
+        cell(
+          signed(p.bags.points),
+          view.rules.bag_penalty > 0
+            ? t("round.summary.bagsAfter", { bags: p.bags.after, limit: view.rules.bag_limit })
+            : t("round.summary.bagsThisRound", { count: p.bags.count }),
+        ),
+    ],
+    ["bag penalty", t("round.summary.penalty"), (p) => cell(p.penalty ? signed(p.penalty) : "—")],
+    [
+      "nil",
+      t("round.summary.nil"),
+      (p) => cell(p.nils.length ? signed(p.nils.reduce((a, n) => a + n.points, 0)) : "—", p.nils.map((n) => nilWords(n.seat, n.blind, n.made)).join(", ") || null),
+    ],
+    ["total", t("round.summary.total"), (p) => h("td.strong", { dataset: { testid: `total-${p.side}` } }, signed(p.total))],
+    ["score", t("round.summary.score"), (p) => h("td.strong", {}, formatNumber(round.scores[p.side]))],
   ];
   return h(
     "table.summary-sides",
     { "data-testid": "points-table" },
-    h("caption", {}, "Points this round"),
+    h("caption", {}, t("round.summary.points")),
     h("thead", {}, h("tr", {}, h("td"), sides(view).map((s) => h("th", { scope: "col" }, shortSide(view, s))))),
     h(
       "tbody",
       {},
-      rows.map(([label, render]) => h("tr", { dataset: { part: label.toLowerCase() } }, h("th", { scope: "row" }, label), parts.map(render))),
+      rows.map(([part, label, render]) => h("tr", { dataset: { part } }, h("th", { scope: "row" }, label), parts.map(render))),
     ),
   );
 }
 
 /** "bid 7 (4 blind ×2) · won 8", "bid 10 · 10 for 200 · won 11". */
 function contractWords(c) {
-  const extra = c.tenFor200 ? " · 10 for 200" : c.blind ? ` (${c.blind} blind ×2)` : "";
-  return `bid ${c.bid}${extra} · won ${c.taken}`;
+  if (c.tenFor200) return t("round.summary.contractTen", { bid: c.bid, won: c.taken });
+  if (c.blind) return t("round.summary.contractBlind", { bid: c.bid, blind: c.blind, won: c.taken });
+  return t("round.summary.contractWords", { bid: c.bid, won: c.taken });
+}
+
+/** "South blind nil made", "North nil set". */
+function nilWords(seat, blind, made) {
+  return t(`round.summary.${blind ? "blindNil" : "nil"}${made ? "Made" : "Set"}`, { seat: seatName(seat) });
 }
 
 function nilResult(round, seat) {
   const blind = Boolean(round.blind && round.blind[seat]);
-  if (round.bids[seat] !== 0) return blind ? "blind bid" : "";
-  const kind = blind ? "blind nil" : "nil";
-  return round.tricks_won[seat] === 0 ? `${kind} made` : `${kind} set`;
+  if (round.bids[seat] !== 0) return blind ? t("round.summary.blindBid") : "";
+  return t(`round.summary.result${blind ? "BlindNil" : "Nil"}${round.tricks_won[seat] === 0 ? "Made" : "Set"}`);
 }
 
 function bidCell(round, seat) {
   const blind = Boolean(round.blind && round.blind[seat]);
-  if (round.bids[seat] === 0) return blind ? "Blind nil" : "Nil";
-  return blind ? `${round.bids[seat]} blind` : String(round.bids[seat]);
+  if (round.bids[seat] === 0) return blind ? t("round.summary.bidBlindNil") : t("round.summary.bidNil");
+  return blind ? t("round.summary.bidBlind", { bid: round.bids[seat] }) : formatNumber(round.bids[seat]);
 }
 
 /** The nil exchange of a finished round (public in its hand record): who gave which cards. */
@@ -72,8 +92,9 @@ function exchangeLine(round) {
   return h(
     "p.dealt-exchange",
     { "data-testid": "summary-exchange" },
-    "Nil exchange: ",
-    gave.map((seat) => `${seatName(seat)} gave ${round.passes[seat].map(cardShort).join(" ")}`).join(" · "),
+    t("round.summary.exchange", {
+      gave: gave.map((seat) => t("round.summary.gave", { seat: seatName(seat), cards: round.passes[seat].map(cardShort).join(" ") })).join(" · "),
+    }),
   );
 }
 
@@ -81,12 +102,16 @@ export function renderRoundSummary(view, round) {
   return h(
     "div.summary",
     { "data-testid": "round-summary" },
-    h("h2.panel-title", {}, `Round ${round.round} summary`),
+    h("h2.panel-title", {}, t("round.summary.title", { round: round.round })),
     h(
       "table.summary-seats",
       {},
-      h("caption", {}, "Bids and tricks"),
-      h("thead", {}, h("tr", {}, ["Seat", "Bid", "Won", ""].map((t) => (t ? h("th", { scope: "col" }, t) : h("td"))))),
+      h("caption", {}, t("round.summary.bidsAndTricks")),
+      h(
+        "thead",
+        {},
+        h("tr", {}, [t("round.summary.seat"), t("round.summary.bid"), t("round.summary.won"), ""].map((text) => (text ? h("th", { scope: "col" }, text) : h("td")))),
+      ),
       h(
         "tbody",
         {},
@@ -94,9 +119,9 @@ export function renderRoundSummary(view, round) {
           h(
             "tr",
             {},
-            h("th", { scope: "row" }, seatName(seat) + (seat === view.you ? " (you)" : "")),
+            h("th", { scope: "row" }, seat === view.you ? t("round.summary.seatYou", { seat: seatName(seat) }) : seatName(seat)),
             h("td", {}, bidCell(round, seat)),
-            h("td", {}, String(round.tricks_won[seat])),
+            h("td", {}, formatNumber(round.tricks_won[seat])),
             h("td", {}, nilResult(round, seat)),
           ),
         ),
@@ -109,7 +134,7 @@ export function renderRoundSummary(view, round) {
     h(
       "section.dealt",
       { "aria-labelledby": `dealt-${round.round}`, "data-history": "true" },
-      h("h3.panel-title", { id: `dealt-${round.round}` }, "The hands dealt"),
+      h("h3.panel-title", { id: `dealt-${round.round}` }, t("round.summary.dealt")),
       [0, 1, 2, 3].map((seat) =>
         h(
           "div.dealt-hand",
@@ -125,15 +150,15 @@ export function renderRoundSummary(view, round) {
 
 /** The score after each round; with `onReview`, a "Review" button per round. */
 export function renderScoreHistory(view, { onReview = null } = {}) {
-  if (!view.history.length) return h("p", { "data-testid": "score-history" }, "No round has finished yet.");
+  if (!view.history.length) return h("p", { "data-testid": "score-history" }, t("round.history.none"));
   return h(
     "table.history",
     { "data-testid": "score-history" },
-    h("caption", {}, "Score after each round (points in the round)"),
+    h("caption", {}, t("round.history.caption")),
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { scope: "col" }, "Round"), sides(view).map((s) => h("th", { scope: "col" }, shortSide(view, s))), onReview ? h("td") : null),
+      h("tr", {}, h("th", { scope: "col" }, t("round.history.round")), sides(view).map((s) => h("th", { scope: "col" }, shortSide(view, s))), onReview ? h("td") : null),
     ),
     h(
       "tbody",
@@ -142,10 +167,10 @@ export function renderScoreHistory(view, { onReview = null } = {}) {
         h(
           "tr",
           {},
-          h("th", { scope: "row" }, String(round.round)),
-          sides(view).map((s) => h("td", {}, `${round.scores[s]} (${signed(round.points[s])})`)),
+          h("th", { scope: "row" }, formatNumber(round.round)),
+          sides(view).map((s) => h("td", {}, t("round.history.cell", { score: round.scores[s], points: signed(round.points[s]) }))),
           onReview
-            ? h("td", {}, h("button.small", { type: "button", onclick: () => onReview(round.round), dataset: { testid: `review-${round.round}`, focusKey: `review-${round.round}` }, "aria-label": `Review round ${round.round}` }, "Review"))
+            ? h("td", {}, h("button.small", { type: "button", onclick: () => onReview(round.round), dataset: { testid: `review-${round.round}`, focusKey: `review-${round.round}` }, "aria-label": t("round.history.reviewRound", { round: round.round }) }, t("round.history.review")))
             : null,
         ),
       ),
@@ -153,33 +178,37 @@ export function renderScoreHistory(view, { onReview = null } = {}) {
   );
 }
 
+/** The game's result as a sentence: "Your team wins 520 to 310!", "North & South win 510 to 480.". */
 export function winnerText(view) {
   const winners = view.winner || [];
-  if (!winners.length) return "the game is over.";
+  if (!winners.length) return t("round.over.over");
   const scores = [...view.scores].sort((a, b) => b - a);
-  const margin = scores.length === 2 ? ` ${scores[0]} to ${scores[1]}` : "";
-  if (view.you !== null && winners.includes(view.you)) return isPartnership(view) ? `your team wins${margin}!` : `you win${margin}!`;
+  const two = scores.length === 2;
+  const margin = { high: scores[0], low: scores[1] };
+  const say = (key, params = {}) => t(`${key}${two ? "By" : ""}`, { ...params, ...margin });
+  if (view.you !== null && winners.includes(view.you)) return isPartnership(view) ? say("round.over.yourTeamWins") : say("round.over.youWin");
   if (isPartnership(view)) {
-    const name = shortSide(view, sideOf(view, winners[0]));
-    return `${view.you === null ? name : name.toLowerCase()} win${margin}.`;
+    const side = sideOf(view, winners[0]);
+    if (view.you !== null) return say("round.over.opponentsWin");
+    return say("round.over.sideWins", { side: shortSide(view, side) });
   }
-  return `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}${margin}.`;
+  return say(winners.length > 1 ? "round.over.seatsWin" : "round.over.seatWins", { seats: formatList(winners.map(seatName)) });
 }
 
-/** "Mercy rule: the game ends 320 points apart (margin 300)." */
+/** "Mercy rule: the game ends with the sides 320 points apart (margin 300)." */
 export function mercyText(rules, scores) {
   const gap = Math.max(...scores) - Math.min(...scores);
-  return `Mercy rule: the game ends with the sides ${gap} points apart (margin ${rules.mercy_margin}).`;
+  return t("round.over.mercy", { gap, margin: rules.mercy_margin });
 }
 
-/** The end of the game, drawn over the table: the score history (each round reviewable) and a new game. */
-/** The final scores; `ratings` (each player's change) under the winner, `extra` (the rematch) above
+/** The end of the game, drawn over the felt above your seat: the score history (each round
+ * reviewable) and a new game with the same rules. The final scores; `ratings` (each player's change) under the winner, `extra` (the rematch) above
  * the "New game" button. */
 export function renderGameOver(view, { onNewGame, onReview, extra = null, ratings = null }) {
   return h(
     "section.game-over.overlay-panel",
     { "aria-labelledby": "game-over-title", "data-testid": "game-over" },
-    h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view).replace(/^./, (c) => c.toUpperCase())),
+    h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view)),
     mercyEnded(view.rules, view.scores) ? h("p.mercy-note", { "data-testid": "mercy-note" }, mercyText(view.rules, view.scores)) : null,
     ratings,
     renderScoreHistory(view, { onReview }),
@@ -187,7 +216,7 @@ export function renderGameOver(view, { onNewGame, onReview, extra = null, rating
       "div.end-actions",
       {},
       extra,
-      h(extra ? "button" : "button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, "New game"),
+      h(extra ? "button" : "button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, t("round.over.newGame")),
     ),
   );
 }

@@ -143,7 +143,7 @@ export function renderTable(view, ui) {
       ? faceDownHand(view.hand_sizes[view.you])
       : view.you !== null && view.hand
       ? handArea(view, {
-          passing: isPassTurn(view) && ui.canMove ? { selected: ui.passSelected, onToggle: ui.onTogglePass, count: view.pass_count } : null,
+          passing: isPassTurn(view) && ui.canMove ? { selected: ui.passSelected, onToggle: ui.onTogglePass, count: view.pass_count, hinted: hintMove && hintMove.pass ? hintMove.pass : [] } : null,
           received: view.phase === "playing" && view.passes && view.tricks.length === 0 ? view.passes.received : [],
           canMove: ui.canMove,
           myTurn,

@@ -41,10 +41,17 @@ export function nilsOf(view) {
   return [0, 1, 2, 3].filter((s) => view.bids[s] === 0).map((seat) => ({ seat, alive: view.tricks_won[seat] === 0 }));
 }
 
-/** "7 of 10": a side's bags toward the penalty, counting this round's overtricks so far. */
+/** Whether the view's round is scored already: its history entry is in (the view's `bags` and
+ * `scores` include the round, while its bids and tricks still show), until the next round is dealt. */
+export function roundScored(view) {
+  return view.phase === "game_over" || (view.history || []).some((round) => round.round === view.round);
+}
+
+/** "7 of 10": a side's bags toward the penalty, counting this round's overtricks so far (once the
+ * round is scored, `view.bags` holds them already: they are not counted twice). */
 export function bagsToward(view, side) {
   const limit = view.rules.bag_limit;
-  const now = view.bags[side] + contractOf(view, side).overtricks;
+  const now = view.bags[side] + (roundScored(view) ? 0 : contractOf(view, side).overtricks);
   return { bags: now, limit, penalty: view.rules.bag_penalty, close: view.rules.bag_penalty > 0 && now >= limit - 2 };
 }
 
@@ -91,6 +98,17 @@ export function roundParts(rules, round, bagsBefore) {
       consistent: sum === total,
     };
   });
+}
+
+/** Does the game end after a round with these `scores` (the engine's game_winner: a side at the
+ * winning score, at the losing score, or trailing by the mercy margin; a tie for the lead plays on)? */
+export function gameEnds(rules, scores) {
+  const high = Math.max(...scores);
+  const ended =
+    high >= rules.win_score ||
+    (rules.lose_score !== null && rules.lose_score !== undefined && Math.min(...scores) <= rules.lose_score) ||
+    (rules.mercy_margin !== null && rules.mercy_margin !== undefined && high - Math.min(...scores) >= rules.mercy_margin);
+  return ended && scores.filter((s) => s === high).length === 1;
 }
 
 /** Did the mercy rule end the game after a round with these `scores` (a side trailing the leader by
