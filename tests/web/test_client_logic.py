@@ -20,8 +20,9 @@ from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.rendering import game_view
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryStore
-from services.engine import OPTION_DOCS, OPTION_RANGES, turn, view
+from services.engine import OPTION_DOCS, OPTION_RANGES, make_rules, turn, view
 from services.engine.rules import HOUSE_RULES
+from services.engine.scoring import game_winner
 from services.web import WEB_ROOT
 
 SEAT = 0
@@ -255,6 +256,33 @@ def test_blind_bids_ten_for_200_and_blind_nil_in_a_rounds_points(tmp_path):
     assert ten[0]["contract"] == {"bid": 10, "taken": 11, "points": 200, "blind": 0, "tenFor200": True}
     assert ten[1]["contract"]["points"] == -30
     assert all(p["consistent"] for p in blind + ten), "contract + bags + penalty + nil = the round's points"
+
+
+def test_the_client_tells_a_game_ending_round_as_the_engine_does(tmp_path):
+    """tracking.js gameEnds (the summary's "See the result" before the game_over event arrives) against the
+    engine's game_winner, over random scores and end rules, two sides and four."""
+    rng = random.Random(5)
+    cases = []
+    for _ in range(2000):
+        sides = rng.choice([2, 4])
+        rules = {
+            "win_score": rng.choice([100, 300, 500]),
+            "lose_score": rng.choice([None, -200, -500]),
+            "mercy_margin": rng.choice([None, 200, 500]),
+        }
+        scores = [rng.choice([rng.randint(-600, 700), 300, 500, -200]) for _ in range(sides)]
+        if rng.random() < 0.2:
+            scores[1] = scores[0]  # a tie for the lead plays on
+        cases.append({"rules": rules, "scores": scores})
+    ends = node(
+        tmp_path,
+        'const { gameEnds } = await js("tracking.js");\n'
+        "console.log(JSON.stringify(data.map((c) => gameEnds(c.rules, c.scores))));",
+        cases,
+    )
+    engine = [game_winner(make_rules("partnership", **c["rules"]), tuple(c["scores"])) is not None for c in cases]
+    assert ends == engine
+    assert 200 < sum(engine) < 1800
 
 
 def test_a_hint_names_the_move_and_the_control_that_makes_it_for_every_kind(tmp_path):
