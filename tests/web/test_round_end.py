@@ -255,16 +255,7 @@ def test_the_rounds_end_in_indonesian(new_page, screenshots):
         if state == "over":
             break
         player.step()
-    seen["over"] = page.locator("[data-testid=game-over]").evaluate(
-        """panel => {  // the ratings' lines are the players' pages' strings (gameratings.js)
-            const copy = panel.cloneNode(true);
-            copy.querySelectorAll("[data-testid^=ratings], [data-testid=rating-changes]").forEach((e) => e.remove());
-            document.body.append(copy);
-            const text = copy.innerText;
-            copy.remove();
-            return text;
-        }"""
-    )
+    seen["over"] = page.locator("[data-testid=game-over]").inner_text()
     for width, height in reversed(SIZES):
         page.set_viewport_size({"width": width, "height": height})
         seat_uncovered(page, 0)
