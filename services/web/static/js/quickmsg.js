@@ -3,13 +3,14 @@
 
 import { openDialog } from "./dialog.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { messageText } from "./news.js";
 
 export async function pickMessage(codes) {
   let chosen = "";
   const grid = h(
     "div.quick-messages",
-    { role: "group", "aria-label": "Quick messages" },
+    { role: "group", "aria-label": t("table.people.quickMessages") },
     codes.map((code) =>
       h("button.quick-message", { type: "button", dataset: { testid: `say-${code}`, code }, onclick: (e) => {
         chosen = code;
@@ -17,10 +18,10 @@ export async function pickMessage(codes) {
       } }, messageText(code)),
     ),
   );
-  await openDialog(h("div", {}, h("h2.panel-title", {}, "Say to the table"), grid), {
+  await openDialog(h("div", {}, h("h2.panel-title", {}, t("table.people.sayTitle")), grid), {
     testid: "say",
-    label: "Say to the table",
-    buttons: [{ label: "Close", value: "close" }],
+    label: t("table.people.sayTitle"),
+    buttons: [{ label: t("app.close"), value: "close" }],
   });
   return chosen;
 }

@@ -514,6 +514,8 @@ export default {
   "table.people.back": "I'm back",
   "table.people.sayLabel": "Say something to the table",
   "table.people.say": "Say",
+  "table.people.quickMessages": "Quick messages",
+  "table.people.sayTitle": "Say to the table",
   "table.people.rematchAnyone": "Someone at this table offered a rematch.",
   "table.people.join": "Join the rematch",
   "table.people.rematch": "Rematch",

@@ -514,6 +514,8 @@ export default {
   "table.people.back": "Saya kembali",
   "table.people.sayLabel": "Katakan sesuatu ke meja",
   "table.people.say": "Katakan",
+  "table.people.quickMessages": "Pesan cepat",
+  "table.people.sayTitle": "Katakan ke meja",
   "table.people.rematchAnyone": "Seseorang di meja ini menawarkan permainan ulang.",
   "table.people.join": "Ikut permainan ulang",
   "table.people.rematch": "Main lagi",
