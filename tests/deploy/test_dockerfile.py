@@ -174,3 +174,4 @@ def test_the_built_package_carries_the_web_client(tmp_path: Path):
     static = repo / "services" / "web" / "static"
     shipped = {f"services/web/static/{p.relative_to(static).as_posix()}" for p in static.rglob("*") if p.is_file()}
     assert shipped and shipped <= names, sorted(shipped - names)
+    assert "services/web/sw.js" in names  # the service worker's source, filled in by the server
