@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import requests
 from playwright.sync_api import Page, expect
 
 LONG = 90_000  # ms: computer turns on a busy 2-core machine
@@ -170,3 +171,19 @@ class Player:
             if self.step() == "over":
                 return
         raise AssertionError("the game did not end")
+
+
+def seated_game(page: Page, web: str, rules: dict, seed: int, hints: bool = False) -> str:
+    """A seeded game (South: this page; the others: computers at level basic) opened in the page; its id."""
+    seats = [{"type": "human"}] + [{"type": "ai", "level": "basic"}] * 3
+    body = {"rules": rules, "seats": seats, "seed": seed, "options": {"hints": hints}}
+    created = requests.post(f"{web}/v1/games", json=body, timeout=30)
+    assert created.status_code == 201, created.text
+    game = created.json()
+    page.goto("/play?pace=0")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat: 0, token, since: Date.now()}))",
+        [game["game_id"], game["seats"][0]["token"]],
+    )
+    page.goto(f"/play?pace=0&game={game['game_id']}")
+    return game["game_id"]

@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import requests
 from playwright.sync_api import Page, expect
 
 from .axe import assert_no_violations
-from .driver import LONG, SUMMARY, Player, assert_fits, click_card, hand, open_house_rules
+from .driver import LONG, SUMMARY, Player, assert_fits, click_card, hand, open_house_rules, seated_game
 
 pytestmark = pytest.mark.integration
 
@@ -76,22 +75,6 @@ def test_the_form_offers_presets_and_variants_and_shows_the_servers_refusal(new_
     error.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / f"new-game-refused-{width}x{height}.png"))
     assert not page.js_errors
-
-
-def seated_game(page: Page, web: str, rules: dict, seed: int) -> str:
-    """A seeded game (South: this page; the others: computers at level basic) opened in the page."""
-    seats = [{"type": "human"}] + [{"type": "ai", "level": "basic"}] * 3
-    body = {"rules": rules, "seats": seats, "seed": seed, "options": {"hints": False}}
-    created = requests.post(f"{web}/v1/games", json=body, timeout=30)
-    assert created.status_code == 201, created.text
-    game = created.json()
-    page.goto("/play?pace=0")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat: 0, token, since: Date.now()}))",
-        [game["game_id"], game["seats"][0]["token"]],
-    )
-    page.goto(f"/play?pace=0&game={game['game_id']}")
-    return game["game_id"]
 
 
 def test_a_blind_nil_the_nil_exchange_and_the_jokers_through_the_page(new_page, web, screenshots):

@@ -16,7 +16,19 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .catalogues import english_words_in
-from .driver import BID, CARD, GAME_OVER, LONG, SUMMARY, Player, click_card, create_game, outside, seat_token
+from .driver import (
+    BID,
+    CARD,
+    GAME_OVER,
+    LONG,
+    SUMMARY,
+    Player,
+    click_card,
+    create_game,
+    outside,
+    seat_token,
+    seated_game,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -194,17 +206,7 @@ PASSING_RULES = {
 
 def test_a_passing_hint_marks_the_cards_it_names(new_page, web):
     page = new_page(1280, 720)
-    seats = [{"type": "human"}] + [{"type": "ai", "level": "basic"}] * 3
-    body = {"rules": PASSING_RULES, "seats": seats, "seed": 86, "options": {"hints": True}}
-    created = requests.post(f"{web}/v1/games", json=body, timeout=30)
-    assert created.status_code == 201, created.text
-    game = created.json()
-    page.goto("/play?pace=0")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat: 0, token, since: Date.now()}))",
-        [game["game_id"], game["seats"][0]["token"]],
-    )
-    page.goto(f"/play?pace=0&game={game['game_id']}")
+    seated_game(page, web, PASSING_RULES, 86, hints=True)
     expect(page.locator("[data-testid=table][data-synced=yes] [data-testid=blind-decision]")).to_be_visible(
         timeout=LONG
     )

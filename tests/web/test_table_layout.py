@@ -11,12 +11,11 @@ Positions are measured (bounding boxes, hit tests), never elapsed time: computer
 from __future__ import annotations
 
 import pytest
-import requests
 from playwright.sync_api import Page, expect
 
 from .axe import assert_no_violations
 from .catalogues import english_words_in
-from .driver import BID, CARD, LONG, Player, assert_fits, click_card, play_now
+from .driver import BID, CARD, LONG, Player, assert_fits, click_card, play_now, seated_game
 
 pytestmark = pytest.mark.integration
 
@@ -223,16 +222,7 @@ def test_indonesian_bidding_and_mid_trick_show_no_english_and_fit(new_page, web,
 def test_indonesian_nil_exchange_shows_no_english_and_fits(new_page, web, screenshots):
     page = new_page(1280, 720, locale="id-ID", bypass_csp=True)  # axe
     rules = {"preset": "partnership", "nil_pass_cards": 2, "win_score": 100, "lose_score": -100}
-    body = {"rules": rules, "seats": [{"type": "human"}] + [{"type": "ai", "level": "basic"}] * 3, "seed": 86}
-    created = requests.post(f"{web}/v1/games", json=body, timeout=30)
-    assert created.status_code == 201, created.text
-    game = created.json()
-    page.goto("/play?pace=0")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat: 0, token, since: Date.now()}))",
-        [game["game_id"], game["seats"][0]["token"]],
-    )
-    page.goto(f"/play?pace=0&game={game['game_id']}")
+    seated_game(page, web, rules, 86, hints=True)
     expect(page.locator(f"{BID}[data-bid='0']")).to_be_visible(timeout=LONG)
     page.click(f"{BID}[data-bid='0']")  # nil: the exchange with the partner follows
     expect(page.locator("[data-testid=table][data-synced=yes] [data-testid=passing]")).to_be_visible(timeout=LONG)
