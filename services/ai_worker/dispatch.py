@@ -14,7 +14,7 @@ from typing import Any
 
 from services.players import HINT_LEVEL, LEVEL_NAMES
 
-from .levels import easy, hard, normal, pro, standard
+from .levels import easy, expert, hard, normal, pro, standard
 
 LEVELS = LEVEL_NAMES
 Move = dict[str, Any]  # {"bid": n}, {"card": "QS"}, {"look": True}, {"bid": n, "blind": True}, {"pass": [...]}
@@ -24,6 +24,7 @@ _MOVES: dict[str, Callable[[dict[str, Any], int], Move]] = {
     "pro": pro.move,
     "normal": normal.move,
     "hard": hard.move,
+    "expert": expert.move,
 }
 
 

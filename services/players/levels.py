@@ -1,8 +1,9 @@
-"""The six computer levels: the one list every layer reads.
+"""The seven computer levels: the one list every layer reads.
 
 Seed 000 describes easy, standard and pro (written for individual scoring);
 seed 002 describes its own three for partnership play, named here basic,
-normal and hard so that 002's "mudah" (easy) does not clash with 000's.
+normal and hard so that 002's "mudah" (easy) does not clash with 000's; expert is hard's
+search given the time a person's opponent may take.
 Each level is served by its own Celery queue, ``ai.<name>``, so cheap and
 CPU-heavy levels scale apart; the turns of computer-only games (no person or
 bot waiting on them) go to the level's bulk queue, ``ai.bulk.<name>``, which a
@@ -73,7 +74,15 @@ LEVELS: dict[str, Level] = {
             "Tracks the cards still out and searches the whole round for the best score for both teams' contracts.",
             True,
             6,
-            "The strongest: remembers every card played and plans the whole round.",
+            "Remembers every card played and plans the whole round.",
+        ),
+        Level(
+            "expert",
+            "002",
+            "Hard's search of the whole round with many more sampled deals per decision.",
+            True,
+            7,
+            "The strongest: plans like hard and thinks longer over every card.",
         ),
     )
 }

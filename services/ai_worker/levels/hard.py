@@ -250,7 +250,7 @@ def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: 
 PASS_SHORTLIST = 6  # hard weighs every set of nil_pass_cards among normal's first this many choices
 
 
-def _pass_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
+def _pass_analysis(view: dict[str, Any], seed: int, deals: int = BID_DEALS) -> dict[str, Any]:
     """The nil exchange: every set of ``pass_count`` cards among normal's ``PASS_SHORTLIST`` first
     choices, played out; ties go to normal's own choice."""
     deck = deck_of(view)
@@ -260,13 +260,19 @@ def _pass_analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     usual = int(nil_pass(hand, count, nil_bidder))
     shortlist = list(cards_in(int(nil_pass(hand, min(PASS_SHORTLIST, hand.bit_count()), nil_bidder))))
     sets = [usual] + [m for m in sorted({mask_of(c) for c in combinations(shortlist, count)}) if m != usual]
-    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), BID_DEALS, rng_seed(seed))
+    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), deals, rng_seed(seed))
     best = max(range(len(sets)), key=lambda k: (round(float(values[k]), 9), -k))
     candidates = [{"pass": codes(m), "value": round(float(v), 2)} for m, v in zip(sets, values, strict=True)]
     return {"move": {"pass": codes(sets[best])}, "candidates": candidates}
 
 
-def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
+def analysis(
+    view: dict[str, Any],
+    seed: int,
+    bid_deals: int = BID_DEALS,
+    play_samples: int = PLAY_SAMPLES,
+    mismatch: float = PLAY_MISMATCH,
+) -> dict[str, Any]:
     """Hard's move and the figures behind it: ``{"move": ..., "candidates":
     [{"bid": n | "card": "QS", "value": v, "make_chance" | "trick_chance": p}]}``.
 
@@ -276,20 +282,21 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     the current trick with that card.  A lone legal move is not searched.
     A seat that may bid blind weighs ``{"look": true}`` against its blind bids
     (``{"bid": n, "blind": true}``); in the nil exchange it weighs sets of cards to give
-    (``{"pass": [...], "value": v}``)."""
+    (``{"pass": [...], "value": v}``).  The sample sizes and the play-inference factor are
+    parameters so that a stronger level can spend more time on the same search."""
     if view["phase"] == "passing":
-        return _pass_analysis(view, seed)
+        return _pass_analysis(view, seed, bid_deals)
     position = position_of(view)
     legal = view["legal"]
     if view["phase"] == "bidding" and view["hand"] is None:
-        return _blind_analysis(view, position, seed)
+        return _blind_analysis(view, position, seed, bid_deals)
     kind = "bid" if view["phase"] == "bidding" else "card"
     if len(legal) == 1:
         return {"move": {kind: legal[0]}, "candidates": [{kind: legal[0]}]}
     if kind == "bid":
         wanted = np.zeros(LOOK + 1, dtype=np.bool_)
         wanted[legal] = True
-        values, makes = bid_values(position, wanted, BID_DEALS, rng_seed(seed))
+        values, makes = bid_values(position, wanted, bid_deals, rng_seed(seed))
         best = max(legal, key=lambda b: (round(float(values[b]), 9), -b))
         candidates = [
             {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
@@ -297,7 +304,7 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
         return {"move": {"bid": best}, "candidates": candidates}
     deck = deck_of(view)
     cards = [deck.parse(c) for c in legal]
-    values, takes = play_values(position, sum(1 << c for c in cards), PLAY_MISMATCH, PLAY_SAMPLES, rng_seed(seed))
+    values, takes = play_values(position, sum(1 << c for c in cards), mismatch, play_samples, rng_seed(seed))
     top = max(round(float(values[c]), 9) for c in cards)
     chosen = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
     candidates = [
@@ -307,7 +314,7 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     return {"move": {"card": card_code(chosen)}, "candidates": candidates}
 
 
-def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int) -> dict[str, Any]:
+def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int, deals: int) -> dict[str, Any]:
     """A seat that may bid blind: looking against each blind bid, over deals of its own hand too.
     Ties go to looking, then to the lowest bid."""
     blind_bids = view.get("legal_blind") or []
@@ -317,7 +324,7 @@ def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int) -> di
     wanted[LOOK] = True
     for b in blind_bids:
         wanted[MAX_BID + 1 + b] = True
-    values, makes = bid_values(position, wanted, BID_DEALS, rng_seed(seed))
+    values, makes = bid_values(position, wanted, deals, rng_seed(seed))
     look_value = round(float(values[LOOK]), 2)
     candidates: list[dict[str, Any]] = [{"look": True, "value": look_value}]
     best: dict[str, Any] = {"look": True}
