@@ -1,0 +1,180 @@
+"""Exact ("double-dummy") search of the rest of a round, for one sampled deal.
+
+With every hand known, the round's remaining tricks are a two-sided game:
+partnership sides take turns by seat, one side maximising
+:func:`.hard_scoring.round_value` for ``me``, the other minimising it (it is
+zero-sum between the sides: each side's round points minus the other's, and
+the game's end weighed the same for both).  Alpha-beta over the cards, with
+two exact reductions:
+
+* **Equivalent cards.**  Two cards of one suit in one hand with no card
+  between them left in another hand or lying in the trick win exactly the
+  same tricks; only the lowest is searched.
+* **Settled outcomes.**  The round's value depends only on who takes how many
+  tricks; nothing else is tracked.
+
+Only small endgames are searched (the caller bounds the tricks left): the
+tree grows with the product of the hands' legal cards.  Individual scoring is
+not zero-sum between two sides and is not searched here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bits import SPADE_MASK, add_to_trick, beating_mask, highest_index, legal_mask, lowest_index, suit_mask, suit_of
+from ..records import House, Rules
+from .hard_scoring import round_value
+
+INFINITY = 1.0e18
+
+
+@njit(cache=True, inline="always")
+def _representatives(legal: int, blockers: int) -> int:
+    """``legal`` without the cards equivalent to a lower one kept: a card is dropped when the next
+    lower card of its suit among ``legal | blockers`` is in ``legal`` itself (nothing that could
+    tell the two apart lies between them)."""
+    keep = 0
+    rest = legal
+    while rest:
+        card = lowest_index(rest)
+        rest &= rest - 1
+        below = (legal | blockers) & suit_mask(suit_of(card)) & ((np.int64(1) << card) - 1)
+        if below == 0:
+            keep |= np.int64(1) << card
+            continue
+        nearest = highest_index(below)
+        if not (legal >> nearest) & 1:
+            keep |= np.int64(1) << card
+    return keep
+
+
+@njit(cache=True)
+def search(
+    hands: np.ndarray,
+    won: np.ndarray,
+    state: np.ndarray,
+    rules: Rules,
+    house: House,
+    scoring: np.ndarray,
+    alpha: float,
+    beta: float,
+) -> float:
+    """The exact value for ``me`` of the round from this point, within ``[alpha, beta]``.
+
+    ``hands``/``won``: per seat, updated and restored in place.  ``state``: ``[me, leader, n, led,
+    best, winner, broken, trick card 0..3]`` (``n`` cards of the trick down).  ``scoring``:
+    ``[bids 0..3, bags 0..3, scores 0..3, blind]`` as :func:`.hard_scoring.round_value` reads them.
+    """
+    me = state[0]
+    leader = state[1]
+    n = state[2]
+    if n == 0 and (hands[0] | hands[1] | hands[2] | hands[3]) == 0:
+        return round_value(me, scoring[0:4], won, rules, house, scoring[4:8], scoring[8:12], scoring[12])
+    seat = (leader + n) & 3
+    led = state[3]
+    best = state[4]
+    winner = state[5]
+    broken = state[6] != 0
+    hand = hands[seat]
+    legal = legal_mask(hand, led if n > 0 else -1, broken, rules.must_break)
+    trick_cards = 0
+    for k in range(n):
+        trick_cards |= np.int64(1) << state[7 + k]
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+    moves = _representatives(legal, others | trick_cards)
+    maximising = (seat & 1) == (me & 1)
+    value = -INFINITY if maximising else INFINITY
+    # try the cards that take the trick first (the cheapest of them), then the rest from the lowest
+    beats = moves & beating_mask(best) if n > 0 else 0
+    ordered = beats
+    for phase in range(2):
+        rest = ordered if phase == 0 else moves & ~beats
+        while rest:
+            card = lowest_index(rest)
+            rest &= rest - 1
+            bit = np.int64(1) << card
+            hands[seat] &= ~bit
+            new_led, new_best, new_winner = add_to_trick(card, n, seat, led, best, winner)
+            if n == 3:
+                won[new_winner] += 1
+                spade = 1 if broken or (trick_cards | bit) & SPADE_MASK != 0 else 0
+                state[1], state[2], state[3], state[4], state[5], state[6] = new_winner, 0, -1, -1, -1, spade
+                v = search(hands, won, state, rules, house, scoring, alpha, beta)
+                won[new_winner] -= 1
+            else:
+                state[7 + n] = card
+                state[2], state[3], state[4], state[5] = n + 1, new_led, new_best, new_winner
+                v = search(hands, won, state, rules, house, scoring, alpha, beta)
+            state[1], state[2], state[3], state[4], state[5], state[6] = leader, n, led, best, winner, broken
+            hands[seat] |= bit
+            if maximising:
+                if v > value:
+                    value = v
+                if value > alpha:
+                    alpha = value
+            else:
+                if v < value:
+                    value = v
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                return value
+    return value
+
+
+@njit(cache=True)
+def card_values(
+    hands: np.ndarray,
+    won: np.ndarray,
+    state: np.ndarray,
+    rules: Rules,
+    house: House,
+    scoring: np.ndarray,
+    candidates: int,
+    out: np.ndarray,
+) -> None:
+    """The exact value of each card in ``candidates`` (the seat to play's legal cards) for the seat
+    to play, written to ``out`` by card index; equivalent cards share their value."""
+    leader = state[1]
+    n = state[2]
+    seat = (leader + n) & 3
+    hand = hands[seat]
+    trick_cards = 0
+    for k in range(n):
+        trick_cards |= np.int64(1) << state[7 + k]
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+    led, best, winner, broken = state[3], state[4], state[5], state[6] != 0
+    rest = candidates
+    last = -1.0
+    last_card = -1
+    while rest:
+        card = lowest_index(rest)
+        rest &= rest - 1
+        equivalent = False
+        if last_card >= 0 and suit_of(last_card) == suit_of(card):
+            between = (others | trick_cards) & ((np.int64(1) << card) - 1) & ~((np.int64(2) << last_card) - 1)
+            equivalent = between == 0
+        if equivalent:
+            out[card] = last
+            last_card = card
+            continue
+        bit = np.int64(1) << card
+        hands[seat] &= ~bit
+        new_led, new_best, new_winner = add_to_trick(card, n, seat, led, best, winner)
+        if n == 3:
+            won[new_winner] += 1
+            spade = 1 if broken or (trick_cards | bit) & SPADE_MASK != 0 else 0
+            state[1], state[2], state[3], state[4], state[5], state[6] = new_winner, 0, -1, -1, -1, spade
+            v = search(hands, won, state, rules, house, scoring, -INFINITY, INFINITY)
+            won[new_winner] -= 1
+        else:
+            state[7 + n] = card
+            state[2], state[3], state[4], state[5] = n + 1, new_led, new_best, new_winner
+            v = search(hands, won, state, rules, house, scoring, -INFINITY, INFINITY)
+        state[1], state[2], state[3], state[4], state[5], state[6] = leader, n, led, best, winner, broken
+        hands[seat] |= bit
+        out[card] = v
+        last = v
+        last_card = card
