@@ -53,7 +53,7 @@ from ..position import position_of
 from ..records import House, Rules, Trick, house_of, new_table, rules_of
 from .hard_inference import deal_weight, play_fit
 from .hard_scoring import round_value
-from .normal import normal_card
+from .normal import attacking_card, normal_card
 from .normal_bid import normal_bid, side_bags_near
 
 BID_DEALS = 300  # deals per candidate bid
@@ -62,9 +62,10 @@ PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal wo
 
 
 @njit(cache=True)
-def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray) -> int:
+def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool) -> int:
     """Play the round out from a position with every seat normal (``near``:
-    per seat, its side is near the bag penalty).
+    per seat, its side is near the bag penalty; ``sharp``: every seat plays
+    :func:`.normal.attacking_card` instead, expert's rollouts).
 
     The ``TABLE`` is updated in place; a trick in progress is completed
     first.  Returns the winner of the first trick completed (the trick in
@@ -84,7 +85,11 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray) -> 
         for k in range(trick_n, 4):
             seat = (leader + k) & 3
             out = unplayed & ~hands[seat]
-            card = normal_card(seat, hands[seat], out, table, Trick(k, leader, broken), rules, near[seat])
+            now = Trick(k, leader, broken)
+            if sharp:
+                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat])
+            else:
+                card = normal_card(seat, hands[seat], out, table, now, rules, near[seat])
             hands[seat] &= ~(np.int64(1) << card)
             unplayed &= ~(np.int64(1) << card)
             cards[k] = card
@@ -108,7 +113,7 @@ def rollout_rules(p: np.record) -> tuple[Rules, House, np.ndarray]:
 
 @njit(cache=True)
 def play_values(
-    position: np.ndarray, candidates: int, mismatch: float, samples: int, seed: np.uint64
+    position: np.ndarray, candidates: int, mismatch: float, samples: int, seed: np.uint64, sharp: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each card in ``candidates`` (a mask): its weighted mean rollout
     value, and the weighted share of deals in which this seat's side takes
@@ -132,7 +137,7 @@ def play_values(
         while rest:
             card = lowest_index(rest)
             rest &= rest - 1
-            winner = rollout(table, lay_card(table, position, dealt, card), rules, near)
+            winner = rollout(table, lay_card(table, position, dealt, card), rules, near, sharp)
             values[card] += weight * round_value(
                 me, table[0].bids, table[0].won, rules, house, p.bags, p.scores, p.blind
             )
@@ -149,7 +154,7 @@ LOOK = 2 * (MAX_BID + 1)  # bid_values' entry for looking at the hand (a seat th
 
 @njit(cache=True)
 def bid_values(
-    position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64
+    position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64, sharp: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each candidate (``candidates``: ``LOOK + 1`` flags, bid b at b, blind bid b at
     ``MAX_BID + 1 + b``, looking at ``LOOK``): the weighted mean value of the round played out
@@ -196,7 +201,7 @@ def bid_values(
                 voids[s] = 0
             if house.pass_cards > 0:
                 exchange(hands, bids, blind, house.pass_cards, house.pass_blind_only, -1, 0)
-            rollout(table, Trick(0, p.leader, False), rules, near)
+            rollout(table, Trick(0, p.leader, False), rules, near, sharp)
             values[c] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, blind)
             b = bids[me]
             if b == 0:
@@ -215,7 +220,7 @@ def bid_values(
 
 
 @njit(cache=True)
-def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64) -> np.ndarray:
+def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64, sharp: bool) -> np.ndarray:
     """For each set of cards in ``candidates`` (masks) this seat could give in the nil exchange:
     the weighted mean value of the round played out after the exchange, the other passing seats
     giving :func:`.passing.nil_pass` cards of their sampled hands (a partner that has passed
@@ -240,7 +245,7 @@ def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: 
                 voids[s] = 0
                 bids[s] = p.bids[s]
             exchange(hands, bids, p.blind, house.pass_cards, house.pass_blind_only, me, candidates[k])
-            rollout(table, Trick(0, p.leader, False), rules, near)
+            rollout(table, Trick(0, p.leader, False), rules, near, sharp)
             values[k] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, p.blind)
     if total > 0:
         values /= total
@@ -250,7 +255,7 @@ def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: 
 PASS_SHORTLIST = 6  # hard weighs every set of nil_pass_cards among normal's first this many choices
 
 
-def _pass_analysis(view: dict[str, Any], seed: int, deals: int = BID_DEALS) -> dict[str, Any]:
+def _pass_analysis(view: dict[str, Any], seed: int, deals: int, sharp: bool) -> dict[str, Any]:
     """The nil exchange: every set of ``pass_count`` cards among normal's ``PASS_SHORTLIST`` first
     choices, played out; ties go to normal's own choice."""
     deck = deck_of(view)
@@ -260,7 +265,7 @@ def _pass_analysis(view: dict[str, Any], seed: int, deals: int = BID_DEALS) -> d
     usual = int(nil_pass(hand, count, nil_bidder))
     shortlist = list(cards_in(int(nil_pass(hand, min(PASS_SHORTLIST, hand.bit_count()), nil_bidder))))
     sets = [usual] + [m for m in sorted({mask_of(c) for c in combinations(shortlist, count)}) if m != usual]
-    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), deals, rng_seed(seed))
+    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), deals, rng_seed(seed), sharp)
     best = max(range(len(sets)), key=lambda k: (round(float(values[k]), 9), -k))
     candidates = [{"pass": codes(m), "value": round(float(v), 2)} for m, v in zip(sets, values, strict=True)]
     return {"move": {"pass": codes(sets[best])}, "candidates": candidates}
@@ -272,6 +277,7 @@ def analysis(
     bid_deals: int = BID_DEALS,
     play_samples: int = PLAY_SAMPLES,
     mismatch: float = PLAY_MISMATCH,
+    sharp: bool = False,
 ) -> dict[str, Any]:
     """Hard's move and the figures behind it: ``{"move": ..., "candidates":
     [{"bid": n | "card": "QS", "value": v, "make_chance" | "trick_chance": p}]}``.
@@ -285,18 +291,18 @@ def analysis(
     (``{"pass": [...], "value": v}``).  The sample sizes and the play-inference factor are
     parameters so that a stronger level can spend more time on the same search."""
     if view["phase"] == "passing":
-        return _pass_analysis(view, seed, bid_deals)
+        return _pass_analysis(view, seed, bid_deals, sharp)
     position = position_of(view)
     legal = view["legal"]
     if view["phase"] == "bidding" and view["hand"] is None:
-        return _blind_analysis(view, position, seed, bid_deals)
+        return _blind_analysis(view, position, seed, bid_deals, sharp)
     kind = "bid" if view["phase"] == "bidding" else "card"
     if len(legal) == 1:
         return {"move": {kind: legal[0]}, "candidates": [{kind: legal[0]}]}
     if kind == "bid":
         wanted = np.zeros(LOOK + 1, dtype=np.bool_)
         wanted[legal] = True
-        values, makes = bid_values(position, wanted, bid_deals, rng_seed(seed))
+        values, makes = bid_values(position, wanted, bid_deals, rng_seed(seed), sharp)
         best = max(legal, key=lambda b: (round(float(values[b]), 9), -b))
         candidates = [
             {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
@@ -304,7 +310,7 @@ def analysis(
         return {"move": {"bid": best}, "candidates": candidates}
     deck = deck_of(view)
     cards = [deck.parse(c) for c in legal]
-    values, takes = play_values(position, sum(1 << c for c in cards), mismatch, play_samples, rng_seed(seed))
+    values, takes = play_values(position, sum(1 << c for c in cards), mismatch, play_samples, rng_seed(seed), sharp)
     top = max(round(float(values[c]), 9) for c in cards)
     chosen = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
     candidates = [
@@ -314,7 +320,7 @@ def analysis(
     return {"move": {"card": card_code(chosen)}, "candidates": candidates}
 
 
-def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int, deals: int) -> dict[str, Any]:
+def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int, deals: int, sharp: bool) -> dict[str, Any]:
     """A seat that may bid blind: looking against each blind bid, over deals of its own hand too.
     Ties go to looking, then to the lowest bid."""
     blind_bids = view.get("legal_blind") or []
@@ -324,7 +330,7 @@ def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int, deals
     wanted[LOOK] = True
     for b in blind_bids:
         wanted[MAX_BID + 1 + b] = True
-    values, makes = bid_values(position, wanted, deals, rng_seed(seed))
+    values, makes = bid_values(position, wanted, deals, rng_seed(seed), sharp)
     look_value = round(float(values[LOOK]), 2)
     candidates: list[dict[str, Any]] = [{"look": True, "value": look_value}]
     best: dict[str, Any] = {"look": True}

@@ -1,10 +1,13 @@
 """Seed 002's "normal" level: its play, as compiled rules (its bid: :mod:`.normal_bid`).
 
-``normal_card`` is the one implementation of normal's play: the live normal
-level calls it, and the hard level's search plays every seat with it in its
-rollouts, so a better normal is a better hard.  It reads what a seat may
-know: its hand, the cards still out (every card neither played nor in its
-hand), the trick in progress, the bids and the tricks won.
+``normal_card`` is the one implementation of normal's rules below, and
+``attacking_card`` is the same play with a competent attack on an
+opponent's nil (rule 3 sharpened, below).  The live normal level and
+expert's rollouts play ``attacking_card``; hard's rollouts and its play
+inference play ``normal_card``, so hard is what ``docs/ai.md`` measures.
+Both read what a seat may know: its hand, the cards still out (every card
+neither played nor in its hand), the trick in progress, the bids and the
+tricks won.
 
 Interpretations of seed 002 ("estimates tricks from high cards, suit length
 and spades; protects its partner's nil; manages bags"), in the order they
@@ -24,6 +27,16 @@ decide a card:
    never overtake a nil bidder who is winning; when the nil bidder plays
    later in the trick, keep the trick low (the lowest card that follows);
    lead low in a suit the nil bidder has not shown void in.
+   ``attacking_card`` sharpens this, since a nil is worth 100 points to its
+   side either way and normal's rule sets few of a strong player's nils:
+   it **leads** its lowest card of a suit the nil bidder has not shown void
+   in, choosing the suit with the fewest cards out below that card (the nil
+   bidder then holds few cards that can duck it) and some above it;
+   **follows before the nil bidder** with its lowest card of the suit, and
+   void, discards its highest side card (never a trump, which would take
+   the trick and spare the nil), keeping its low cards to lead later;
+   **follows after a nil bidder who is winning** with its highest card that
+   stays under it.
 4. **Contract**: the side still needs tricks, or the other side can still
    be set (it needs at least all but one of the tricks left) and bags are
    not near the limit: lead a boss card (the highest card out in its suit),
@@ -289,11 +302,85 @@ def normal_card(me: int, hand: int, out: int, table: np.ndarray, trick: Trick, r
 
 
 @njit(cache=True)
-def position_card(position: np.ndarray) -> int:
-    """Normal's card for the seat of ``position``."""
+def attack_lead(legal: int, out: int, nil_voids: int) -> int:
+    """The lowest card of a suit the nil bidder may still hold, with the fewest cards out below it
+    and at least one above it (NO_CARD when no suit qualifies); spades last among equals."""
+    best = NO_CARD
+    best_key = -(1 << 30)
+    for suit in range(4):
+        if (nil_voids >> suit) & 1:
+            continue
+        field = suit_of_mask(legal, suit)
+        if not field:
+            continue
+        card = lowest_index(field)
+        suit_out = suit_of_mask(out, suit)
+        below = popcount(suit_out & ((np.int64(1) << card) - 1))
+        above = popcount(suit_out & ~((np.int64(2) << card) - 1))
+        if above == 0:
+            continue
+        key = -16 * below + above - (8 if suit == SPADES else 0)
+        if key > best_key:
+            best_key = key
+            best = card
+    return best
+
+
+@njit(cache=True)
+def attacking_card(
+    me: int, hand: int, out: int, table: np.ndarray, trick: Trick, rules: Rules, near_penalty: bool
+) -> int:
+    """The card for ``me`` (arguments as :func:`.normal.normal_card`)."""
+    t = table[0]
+    bids, won = t.bids, t.won
+    partner = (me + 2) & 3
+    nil_opp = -1
+    if not (bids[me] == 0 and won[me] == 0) and not (rules.partnership and bids[partner] == 0 and won[partner] == 0):
+        for s in range(4):
+            if s == me or (rules.partnership and s == partner):
+                continue
+            if bids[s] == 0 and won[s] == 0:
+                nil_opp = s
+    if nil_opp < 0 or side_need(me, bids, won, rules) >= popcount(hand):
+        return normal_card(me, hand, out, table, trick, rules, near_penalty)
+    led, best, winner = trick_state(table, trick)
+    legal = legal_mask(hand, led, trick.broken, rules.must_break)
+    if legal & (legal - 1) == 0:
+        return lowest_index(legal)
+    if led < 0:
+        card = attack_lead(legal, out, t.voids[nil_opp])
+        if card != NO_CARD:
+            return card
+        return normal_card(me, hand, out, table, trick, rules, near_penalty)
+    nil_later = False
+    for k in range(trick.n + 1, 4):
+        if ((trick.leader + k) & 3) == nil_opp:
+            nil_later = True
+    if nil_later:
+        follow = suit_of_mask(legal, led)
+        if follow:
+            return lowest_index(follow)
+        under = legal & ~beating_mask(best)
+        side = under & ~SPADE_MASK
+        if side:
+            return highest_by_rank(side)
+        return lowest_by_rank(under) if under else lowest_by_rank(legal)
+    if winner == nil_opp:
+        card = highest_under(legal, best)
+        if card != NO_CARD:
+            return card
+    return normal_card(me, hand, out, table, trick, rules, near_penalty)
+
+
+@njit(cache=True)
+def position_card(position: np.ndarray, attack: bool) -> int:
+    """Normal's card for the seat of ``position``: :func:`attacking_card` (the live level) when
+    ``attack``, else :func:`normal_card` (hard's rollouts)."""
     p = position[0]
     rules = rules_of(p)
     near = bags_near(p.bags[p.seat % 2 if rules.partnership else p.seat], rules)
+    if attack:
+        return attacking_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near)
     return normal_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near)
 
 
@@ -306,4 +393,4 @@ def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     position = position_of(view)
     if view["phase"] == "bidding":
         return {"bid": nearest_legal(int(position_bid(position)), view["legal"])}
-    return {"card": card_code(int(position_card(position)))}
+    return {"card": card_code(int(position_card(position, True)))}
