@@ -4,14 +4,15 @@
 
 Measures, in one process pinned to one CPU: the kernel's full-round
 standard playouts per second; decision latency (p50/p99/max) of each of the
-six levels (``services.players.LEVEL_NAMES``) for bids and plays on random
-positions of both presets, overall and per preset (the same samples split);
+seven levels (``services.players.LEVEL_NAMES``) for bids and plays on random
+positions of both presets, overall and per preset (the same samples split), and
+hard's and expert's in each house-rule preset (``by_house_preset``);
 warm-up time; and the benchmark process's resident memory.  A level the
 worker does not implement yet is listed under ``levels_unavailable``, not
 timed.
 
 With ``--worker-redis`` it also starts a real Celery worker (prefork, one
-child, as ``scripts/run.sh`` runs it) serving all six queues on that Redis,
+child, as ``scripts/run.sh`` runs it) serving every queue on that Redis,
 has it answer a bid and a play of every available level (its warm-up), and
 reports the resident memory of its processes: that, not the benchmark
 process, is the figure the worker goal is about.
@@ -40,7 +41,7 @@ from services.ai_worker.playout import playout
 from services.ai_worker.records import Rules, Trick, new_table
 from services.engine import PRESETS as ENGINE_PRESETS
 from services.engine import GameState, make_rules, new_game, turn, view
-from services.players import HINT_LEVEL, LEVEL_NAMES, QUEUES, queue_of
+from services.players import LEVEL_NAMES, QUEUES, queue_of
 from testkit.random_play import play_randomly
 
 GOALS = {
@@ -52,12 +53,15 @@ GOALS = {
     "rss_mib": 300,  # the benchmark process
     "hard_p50_ms": 50.0,  # hard bids and plays, each
     "hard_p99_ms": 250.0,
+    "expert_p50_ms": 100.0,  # expert bids and plays, each
+    "expert_p99_ms": 300.0,
     "basic_p99_ms": 1.0,  # bids and plays
     "normal_p99_ms": 1.0,
-    "worker_rss_mib": 400,  # a real Celery worker serving all six queues, all its processes
+    "worker_rss_mib": 400,  # a real Celery worker serving every queue, all its processes
 }
 PRESETS = ("partnership", "individual")
 HOUSE_PRESETS = tuple(name for name in ENGINE_PRESETS if name not in PRESETS)  # the house rules' combinations
+SEARCH_LEVELS = ("hard", "expert")  # the levels timed in every house-rule preset too (the whole-round searches)
 WORKER_SAMPLES = 5  # bids and plays per level the measured worker answers before its memory is read
 Views = list[tuple[str, dict[str, Any]]]  # (preset, the seat to move's view)
 
@@ -94,17 +98,18 @@ def sample_views(rng: random.Random, phase: str, count: int, presets: tuple[str,
     return out
 
 
-def house_rule_latencies(presets: tuple[str, ...], count: int) -> dict[str, Any]:
-    """Hard's bid and play times in each house-rule preset (``docs/rules.md``), over ``count``
-    positions each: bids include the blind decisions, plays the nil exchange's passes."""
+def house_rule_latencies(level: str, presets: tuple[str, ...], count: int) -> dict[str, Any]:
+    """``level``'s bid and play times in each house-rule preset (``docs/rules.md``), over ``count``
+    positions each (the same positions for every level): bids include the blind decisions, plays
+    the nil exchange's passes."""
     rng = random.Random(2025)
     out = {}
     for preset in presets:
         bids = sample_views(rng, "bidding", count, (preset,))
         plays = sample_views(rng, "playing", count, (preset,))
         out[preset] = {
-            "bid": percentiles(_times(bids, HINT_LEVEL)),
-            "play": percentiles(_times(plays, HINT_LEVEL)),
+            "bid": percentiles(_times(bids, level)),
+            "play": percentiles(_times(plays, level)),
         }
     return out
 
@@ -247,7 +252,11 @@ def meets_goals(report: dict[str, Any]) -> dict[str, bool | None]:
         return None if value is None else value <= goal
 
     worker = report.get("worker_memory")
-    house = [f for preset in (report.get("hard_by_house_preset") or {}).values() for f in preset.values()]
+    by_house = report.get("by_house_preset") or {}
+
+    def house(level: str, key: str) -> float | None:
+        return max((f[key] for preset in by_house.get(level, {}).values() for f in preset.values()), default=None)
+
     return {
         "kernel_playouts_per_s": min(rates.values()) >= GOALS["kernel_playouts_per_s"],
         "bid_p50_ms": at_most(worst((bid,), ("standard", "pro"), "p50_ms"), GOALS["bid_p50_ms"]),
@@ -259,8 +268,12 @@ def meets_goals(report: dict[str, Any]) -> dict[str, bool | None]:
         "hard_p99_ms": at_most(worst((bid, play), ("hard",), "p99_ms"), GOALS["hard_p99_ms"]),
         "basic_p99_ms": at_most(worst((bid, play), ("basic",), "p99_ms"), GOALS["basic_p99_ms"]),
         "normal_p99_ms": at_most(worst((bid, play), ("normal",), "p99_ms"), GOALS["normal_p99_ms"]),
-        "hard_house_presets_p50_ms": at_most(max((f["p50_ms"] for f in house), default=None), GOALS["hard_p50_ms"]),
-        "hard_house_presets_p99_ms": at_most(max((f["p99_ms"] for f in house), default=None), GOALS["hard_p99_ms"]),
+        "hard_house_presets_p50_ms": at_most(house("hard", "p50_ms"), GOALS["hard_p50_ms"]),
+        "hard_house_presets_p99_ms": at_most(house("hard", "p99_ms"), GOALS["hard_p99_ms"]),
+        "expert_p50_ms": at_most(worst((bid, play), ("expert",), "p50_ms"), GOALS["expert_p50_ms"]),
+        "expert_p99_ms": at_most(worst((bid, play), ("expert",), "p99_ms"), GOALS["expert_p99_ms"]),
+        "expert_house_presets_p50_ms": at_most(house("expert", "p50_ms"), GOALS["expert_p50_ms"]),
+        "expert_house_presets_p99_ms": at_most(house("expert", "p99_ms"), GOALS["expert_p99_ms"]),
         "worker_rss_total_mib": at_most(worker and worker["rss_total_mib"], GOALS["worker_rss_mib"]),
         "worker_pss_total_mib": at_most(worker and worker["pss_total_mib"], GOALS["worker_rss_mib"]),
     }
@@ -278,7 +291,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--house-presets",
         default=",".join(HOUSE_PRESETS),
-        help="comma-separated house-rule presets to time hard in (empty: none)",
+        help="comma-separated house-rule presets to time hard and expert in (empty: none)",
     )
     args = parser.parse_args(argv)
     args.positions = args.positions or (100 if args.quick else 500)
@@ -312,8 +325,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "goals": GOALS,
     }
     house = tuple(p for p in args.house_presets.split(",") if p)
-    if house and HINT_LEVEL in levels:
-        report["hard_by_house_preset"] = house_rule_latencies(house, max(1, args.positions // 2))
+    searched = [level for level in SEARCH_LEVELS if level in levels]
+    if house and searched:
+        count = max(1, args.positions // 2)
+        report["by_house_preset"] = {level: house_rule_latencies(level, house, count) for level in searched}
     if args.worker_redis:
         few = [v for _, v in bid_views[:WORKER_SAMPLES] + play_views[:WORKER_SAMPLES]]
         samples = [(lv, v) for lv in levels for v in few]

@@ -33,7 +33,7 @@ from spades_client.runner import GamePlayer, Tally
 
 from .chaos_observations import Observations
 
-LEVELS = ("easy", "basic", "normal", "standard", "pro", "hard")
+LEVELS = ("easy", "basic", "normal", "standard", "pro", "hard", "expert")
 RETRY_SECONDS = 90.0  # a move (or read) retried this long at most, then the player gives up
 WAIT_SECONDS = 2  # a long poll's wait (a player told to stop notices within it)
 

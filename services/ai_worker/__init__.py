@@ -15,7 +15,8 @@
   unseen cards; ``playout``: the standard rule and whole-round playouts with it; ``passing``: the
   cards a level gives in the nil exchange.
 * ``levels``: one module per level family (``easy``; ``standard``, ``pro``; ``normal_bid``,
-  ``normal``; ``hard``, ``hard_inference``, ``hard_scoring``).
+  ``normal``; ``hard``, ``hard_inference``, ``hard_scoring``; ``expert`` and ``dd``, its exact
+  endgame search).
 """
 
 from .dispatch import LEVELS, analyse, decide

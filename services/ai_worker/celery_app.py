@@ -1,6 +1,6 @@
 """The Celery application of the AI worker.
 
-    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro,ai.basic,ai.normal,ai.hard \
+    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro,ai.basic,ai.normal,ai.hard,ai.expert \
         --without-gossip --without-mingle --without-heartbeat
 
 Configuration comes from the environment: ``CELERY_BROKER_URL`` and
@@ -26,10 +26,10 @@ Reliability settings, and why:
   minutes covers that with room to spare and bounds Redis memory (at 500
   decisions/s an hour of results would hold ~600 MB).
 * one queue per level (``services.players.QUEUES``: ``ai.easy``, ``ai.standard``,
-  ``ai.pro``, ``ai.basic``, ``ai.normal``, ``ai.hard``), routed by the caller
+  ``ai.pro``, ``ai.basic``, ``ai.normal``, ``ai.hard``, ``ai.expert``), routed by the caller
   (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and expensive
   levels can be scaled apart; the routes below are the defaults.  Hints
-  (``ai.hint``) run on the hint level's queue, ``ai.hard``.
+  (``ai.hint``) run on the hint level's queue, ``ai.expert``.
 * JSON only: the view is plain JSON and nothing else should be unpickled.
 * people first: the turns of computer-only games go to the level's bulk queue
   ``ai.bulk.<level>`` (``services.players.queue_of``), and a worker lists its

@@ -26,6 +26,7 @@ _MOVES: dict[str, Callable[[dict[str, Any], int], Move]] = {
     "hard": hard.move,
     "expert": expert.move,
 }
+_ANALYSES = {"hard": hard.analysis, "expert": expert.analysis}  # the levels that can answer hints
 
 
 def decide(view: dict[str, Any], level: str, seed: int) -> Move:
@@ -54,4 +55,4 @@ def analyse(view: dict[str, Any], seed: int) -> dict[str, Any]:
     the figures behind it, one entry per candidate move (see
     :func:`.levels.hard.analysis`), with ``level`` naming who answered."""
     check_turn(view)
-    return {"level": HINT_LEVEL, **hard.analysis(view, seed)}
+    return {"level": HINT_LEVEL, **_ANALYSES[HINT_LEVEL](view, seed)}

@@ -2,7 +2,7 @@
 the hint level's move for a person with the figures behind it.
 
 The API sends them by name (``send_task("ai.decide", kwargs=..., queue=f"ai.{level}")``,
-``send_task("ai.hint", kwargs=..., queue="ai.hard")``) and never imports this
+``send_task("ai.hint", kwargs=..., queue="ai.expert")``) and never imports this
 package.  Inputs and output are plain JSON.  Both take the keyword arguments
 of :class:`Request`; ``ai.decide`` also takes ``level``.
 """

@@ -3,31 +3,37 @@
 Every compiled function is ``@njit(cache=True)`` (machine code cached in the
 package's ``__pycache__``; ``NUMBA_CACHE_DIR`` moves it), and :func:`warm_up`
 makes one decision of every level, bidding and playing, in both scorings,
-and each house-rule decision (a blind decision, a pass in the nil exchange),
-through :func:`.dispatch.decide`: the same argument types as live tasks, so
+each house-rule decision (a blind decision, a pass in the nil exchange) and an
+endgame card (expert's exact search, :data:`.levels.expert.DD_TRICKS`), through :func:`.dispatch.decide`: the same argument types as live tasks, so
 each entry point is compiled (or loaded from the cache) for them.  The Celery
 worker calls it at process start.
 """
 
 from __future__ import annotations
 
-from services.engine import Bid, GameState, Look, apply, make_rules, new_game, turn, view
+from services.engine import Bid, GameState, Look, apply, legal_moves, make_rules, new_game, turn, view
 
 from .dispatch import LEVELS, decide
+from .levels.expert import DD_TRICKS
 
 # Every seat may bid blind, one partner of each side bids nil, so the exchange follows.
 HOUSE_OPTIONS = {"blind_margin": 0, "suicide": True}
 
 
 def warm_up() -> None:
-    """One decision of every level, bidding and playing, in both scorings; a blind decision
-    and a pass in the nil exchange."""
+    """One decision of every level, bidding and playing, in both scorings; a blind decision,
+    a pass in the nil exchange and an endgame card."""
     for preset in ("partnership", "individual"):
         state = new_game(make_rules(preset), seed=1)
         _decide_all(state)
         while state.phase == "bidding":
             state = apply(state, turn(state), Bid(2))
         _decide_all(state)
+        if preset == "partnership":
+            while len(view(state, turn(state))["hand"]) > DD_TRICKS:
+                seat = turn(state)
+                state = apply(state, seat, legal_moves(state, seat)[0])
+            decide(view(state, turn(state)), "expert", 1)
     state = new_game(make_rules("house", **HOUSE_OPTIONS), seed=1)
     _decide_all(state)  # blind decisions
     while state.phase == "bidding":

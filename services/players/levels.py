@@ -63,10 +63,11 @@ LEVELS: dict[str, Level] = {
         Level(
             "normal",
             "002",
-            "Counts tricks from high cards, suit length and spades; protects its partner's nil and manages bags.",
+            "Counts tricks from high cards, suit length and spades; protects its partner's nil, attacks the "
+            "opponents' nils and manages bags.",
             False,
             5,
-            "A good partner: counts its tricks, covers a partner's nil, avoids bags.",
+            "A good partner: counts its tricks, covers a partner's nil, sets the other side's, avoids bags.",
         ),
         Level(
             "hard",
@@ -79,7 +80,8 @@ LEVELS: dict[str, Level] = {
         Level(
             "expert",
             "002",
-            "Hard's search of the whole round with many more sampled deals per decision.",
+            "Hard's search with four times the sampled deals, rollouts that attack nils, and the last four tricks "
+            "of each sampled deal solved exactly.",
             True,
             7,
             "The strongest: plans like hard and thinks longer over every card.",
@@ -88,7 +90,7 @@ LEVELS: dict[str, Level] = {
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 DEFAULT_LEVEL = "standard"  # an AI seat without a level, and a leaver's stand-in by default
-HINT_LEVEL = "hard"  # the strongest level answers hints
+HINT_LEVEL = "expert"  # the strongest level answers hints and round reviews
 
 
 def queue_of(level: str, bulk: bool = False) -> str:

@@ -27,12 +27,12 @@ from typing import Any
 
 from services.ai_worker import tasks
 from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn, view
-from services.players import LEVEL_NAMES
+from services.players import HINT_LEVEL, LEVEL_NAMES
 
 DATA = Path(__file__).resolve().parent / "data" / "decisions.json.gz"
-# Decisions wanted per level: hard is the slow one to replay.
-TARGETS = {"easy": 150, "standard": 170, "pro": 170, "basic": 150, "normal": 200, "hard": 160}
-HINTS = 40  # of hard's entries, answered through ai.hint's function (move and figures)
+# Decisions wanted per level: hard and expert are the slow ones to replay.
+TARGETS = {"easy": 150, "standard": 170, "pro": 170, "basic": 150, "normal": 200, "hard": 160, "expert": 120}
+HINTS = 40  # of the hint level's entries, answered through ai.hint's function (move and figures)
 ROUND_CAP = 4  # rounds played per game at most
 RULE_SETS: list[tuple[str, dict[str, Any]]] = [
     ("partnership", {}),
@@ -93,7 +93,7 @@ def record(seed: int) -> list[dict[str, Any]]:
             level = pick_level(counts, rng, table[seat]) if rng.random() < share else None
             if level is not None:
                 decision_seed = rng.randrange(2**64) if rng.random() < 0.7 else rng.randrange(1000)
-                entry = "hint" if level == "hard" and hints < HINTS and rng.random() < 0.3 else "decide"
+                entry = "hint" if level == HINT_LEVEL and hints < HINTS and rng.random() < 0.3 else "decide"
                 hints += entry == "hint"
                 entries.append(
                     {"entry": entry, "level": level, "seed": decision_seed, "view": v}

@@ -5,7 +5,7 @@ is meant to keep behaviour must keep every move and every hint figure."""
 from __future__ import annotations
 
 from services.ai_worker.tasks import decide_task, hint_task
-from services.players import LEVEL_NAMES
+from services.players import HINT_LEVEL, LEVEL_NAMES
 
 from .record_decisions import load, summary
 
@@ -22,7 +22,7 @@ def test_the_record_covers_every_level_bids_cards_both_scorings_and_nils():
         assert min(figures["partnership"], figures["individual"]) >= 40, level
         assert figures["nil_alive"] >= 30, level
         assert figures["later_rounds"] >= 50, level
-    assert covered["levels"]["hard"]["hints"] >= 40
+    assert covered["levels"][HINT_LEVEL]["hints"] >= 40
 
 
 def test_every_recorded_decision_is_made_again():

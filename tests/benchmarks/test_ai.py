@@ -46,7 +46,7 @@ def test_every_level_is_timed_or_listed_as_unavailable_with_both_presets_apart()
 
 
 @pytest.mark.integration
-def test_the_worker_memory_is_a_real_celery_worker_serving_all_six_queues():
+def test_the_worker_memory_is_a_real_celery_worker_serving_every_queue():
     import redis
 
     redis.Redis.from_url(redis_url(BENCH_TEST_DB)).flushdb()
@@ -55,7 +55,7 @@ def test_the_worker_memory_is_a_real_celery_worker_serving_all_six_queues():
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     report = json.loads(run.stdout)
     worker = report["worker_memory"]
-    assert "ai.hard" in worker["what"] and "ai.basic" in worker["what"]
+    assert "ai.expert" in worker["what"] and "ai.basic" in worker["what"]
     assert worker["processes"] == 2  # the prefork parent and its one child
     assert worker["decisions_served"] == 2 * min(3, ai.WORKER_SAMPLES) * len(report["bid"])
     assert worker["rss_total_mib"] == pytest.approx(sum(worker["rss_mib_each"]), abs=0.2)

@@ -80,10 +80,10 @@ def test_basic_never_bids_nil_unless_nil_is_the_only_legal_bid(preset, nil):
         assert seen_team_minimum > 0
 
 
-def test_the_catalogue_lists_six_levels_with_their_seed_and_queue():
-    assert LEVEL_NAMES == ("easy", "standard", "pro", "basic", "normal", "hard")
+def test_the_catalogue_lists_seven_levels_with_their_seed_and_queue():
+    assert LEVEL_NAMES == ("easy", "standard", "pro", "basic", "normal", "hard", "expert")
     assert {LEVELS[name].seed for name in ("easy", "standard", "pro")} == {"000"}
-    assert {LEVELS[name].seed for name in ("basic", "normal", "hard")} == {"002"}
+    assert {LEVELS[name].seed for name in ("basic", "normal", "hard", "expert")} == {"002"}
     assert tuple(f"ai.{name}" for name in LEVEL_NAMES) == QUEUES
     assert all(level.description for level in LEVELS.values())
 

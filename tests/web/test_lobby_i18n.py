@@ -36,11 +36,13 @@ def test_every_rule_option_house_rule_preset_and_level_has_its_words(code: str):
 
 
 def test_level_lines_follow_the_levels_strength():
-    """The lines say what docs/ai.md measured: normal above standard and pro, which are even."""
+    """The lines say what docs/ai.md measured: normal above standard and pro, which are even; expert
+    the strongest."""
     english = catalogue("en")
     by_strength = sorted(LEVEL_NAMES, key=lambda name: LEVELS[name].strength)
-    assert by_strength == ["easy", "basic", "standard", "pro", "normal", "hard"]
-    assert "strongest" in english["lobby.level.hard.summary"].lower()
+    assert by_strength == ["easy", "basic", "standard", "pro", "normal", "hard", "expert"]
+    assert "strongest" in english["lobby.level.expert.summary"].lower()
+    assert "strongest" not in english["lobby.level.hard.summary"].lower()
     assert "above Standard and Pro" in english["lobby.level.normal.summary"]
     assert "As strong as Pro" in english["lobby.level.standard.summary"]
     for code in languages():

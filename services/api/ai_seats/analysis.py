@@ -1,6 +1,6 @@
 """``ai.hint`` tasks a request waits for itself: a hint (one task) or a round review (one per move).
 
-The task is sent **by name** to the hint level's queue (``ai.hard``; the API never imports the
+The task is sent **by name** to the hint level's queue (``ai.expert``; the API never imports the
 worker) and its answer comes back through the process's one AI result listener
 (:class:`services.api.ai_seats.results.ResultChannels`, the connection and reader that hear the AI
 decisions):

@@ -1,7 +1,7 @@
 """Hints for people: the hint level's move for a seat, computed by the AI workers.
 
 ``GET /v1/games/{id}/hint`` with a seat's token, on that seat's turn, sends the
-task ``ai.hint`` by name to the hint level's queue (``ai.hard``) with the seat's
+task ``ai.hint`` by name to the hint level's queue (``ai.expert``) with the seat's
 own view, and waits a bounded time (``HINT_TIMEOUT_SECONDS``) for the answer
 through the process's one AI result listener
 (:class:`services.api.ai_seats.analysis.AnalysisTasks` says how).

@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+from services.players import HINT_LEVEL
+
 from ..contract import ContractSession
 from ..helpers import auth
 from .test_hints import LIMITED, assert_problem, human_game
@@ -51,7 +53,7 @@ def test_a_finished_round_is_reviewed_move_by_move_by_the_hint_level(session):
     assert response.status_code == 200, response.text
     review = response.json()
     view = session.get(f"/v1/games/{game_id}", headers=auth(tokens[REVIEWED])).json()
-    assert (review["game_id"], review["round"], review["seat"], review["level"]) == (game_id, 1, REVIEWED, "hard")
+    assert (review["game_id"], review["round"], review["seat"], review["level"]) == (game_id, 1, REVIEWED, HINT_LEVEL)
     assert review["record"] == view["history"][0], "the hand record every view's history already shows"
     assert sorted(len(hand) for hand in review["record"]["hands"]) == [13] * 4
     assert [c["card"] for t in review["tricks"] for c in t["cards"]] == review["record"]["plays"]

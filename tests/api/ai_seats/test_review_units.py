@@ -23,6 +23,7 @@ from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
 from services.engine import turn, view
+from services.players import HINT_LEVEL
 
 REVIEWED = 1  # the seat whose moves are reviewed
 
@@ -117,7 +118,7 @@ def test_a_review_answers_every_move_of_the_seat_from_its_own_view_and_is_cached
     record = ctx.store.load(game_id)
     tasks = EchoingTasks()
     review = review_for(tasks, ctx.cache, record, 1, REVIEWED, "req-1")  # type: ignore[arg-type]
-    assert (review["game_id"], review["round"], review["seat"], review["level"]) == (game_id, 1, REVIEWED, "hard")
+    assert (review["game_id"], review["round"], review["seat"], review["level"]) == (game_id, 1, REVIEWED, HINT_LEVEL)
     assert review["record"] == view(record.state, None)["history"][0]  # all four hands, as history shows them
     assert [d["made"] for d in review["decisions"]] == [s["made"] for s in seen[1]]
     assert [d.get("trick") for d in review["decisions"]] == [None, *range(1, 14)], "no trick for the bid"

@@ -1,4 +1,4 @@
-"""The six computer levels over HTTP: the catalogue, and every level accepted
+"""The seven computer levels over HTTP: the catalogue, and every level accepted
 for AI seats and for options.ai_takeover in both presets (checked against openapi.yaml)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_the_levels_catalogue_lists_every_level_with_its_description_and_seed(ap
         known = LEVELS[level["name"]]
         assert (level["seed"], level["description"]) == (known.seed, known.description)
         assert (level["strength"], level["summary"]) == (known.strength, known.summary)
-    assert sorted(level["strength"] for level in body["levels"]) == list(range(1, 7))
+    assert sorted(level["strength"] for level in body["levels"]) == list(range(1, len(LEVEL_NAMES) + 1))
     strongest = max(body["levels"], key=lambda level: level["strength"])
     assert strongest["name"] == HINT_LEVEL, "hints come from the strongest level"
     assert {level["seed"] for level in body["levels"]} == {"000", "002"}

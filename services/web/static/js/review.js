@@ -1,6 +1,6 @@
 // Reviewing a finished round: step through it, the bidding then trick by trick, with all four hands
 // shown (a finished round's deal is public) and, at each of your moves, the move the hint level
-// (hard) would have made and how much it expected each candidate to be worth. The analysis comes
+// (expert) would have made and how much it expected each candidate to be worth. The analysis comes
 // from GET /v1/games/{id}/rounds/{round}/review (computed on the AI workers; only for finished rounds).
 
 import { request } from "./api.js";
@@ -38,9 +38,9 @@ const pct = (x) => formatNumber(x, { style: "percent", maximumFractionDigits: 0 
 const points = (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /**
- * Whether hard would have moved differently: only when its move was expected to be worth more than
+ * Whether the hint level (expert) would have moved differently: only when its move was expected to be worth more than
  * yours as the review shows the figures (to 0.1 of a point). A move whose expected points equal the
- * best's — another of equal cards, as 7♠ 8♠ 3♠ at −18.4 each — is as good as hard's.
+ * best's — another of equal cards, as 7♠ 8♠ 3♠ at −18.4 each — is as good as the level's.
  */
 export function differs(decision) {
   if (!decision || same(decision.made, decision.best)) return false;
@@ -78,7 +78,7 @@ function candidatesTable(decision) {
   if (decision.candidates.every((c) => typeof c.value !== "number")) return h("p.note", {}, t("round.review.onlyMove"));
   const chance = "card" in decision.made ? t("round.review.trickChance") : t("round.review.makeChance");
   const sorted = [...decision.candidates].sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity));
-  const rows = sorted.filter((c, i) => i < 5 || same(c, decision.made) || same(c, decision.best)); // the top five, yours, hard's
+  const rows = sorted.filter((c, i) => i < 5 || same(c, decision.made) || same(c, decision.best)); // the top five, yours, expert's
   return h(
     "table.candidates",
     { "data-testid": "review-candidates" },
@@ -88,7 +88,7 @@ function candidatesTable(decision) {
       "tbody",
       {},
       rows.map((c) => {
-        const tags = [same(c, decision.best) ? t("round.review.hardsChoice") : "", same(c, decision.made) ? t("round.review.yours") : ""].filter(Boolean);
+        const tags = [same(c, decision.best) ? t("round.review.levelsChoice") : "", same(c, decision.made) ? t("round.review.yours") : ""].filter(Boolean);
         const figure = c.trick_chance ?? c.make_chance;
         return h(
           "tr",
@@ -102,7 +102,7 @@ function candidatesTable(decision) {
   );
 }
 
-/** Your move against hard's (the verdict), then the hands (`hands`), then hard's figures. */
+/** Your move against expert's (the verdict), then the hands (`hands`), then expert's figures. */
 function decisionPanel(review, k, hands) {
   const decision = decisionAt(review, k);
   if (!decision) return [h("p.note", { "data-testid": "review-decision" }, t("round.review.noMove")), hands];
