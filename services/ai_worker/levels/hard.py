@@ -87,7 +87,7 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sha
             out = unplayed & ~hands[seat]
             now = Trick(k, leader, broken)
             if sharp:
-                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat])
+                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False)
             else:
                 card = normal_card(seat, hands[seat], out, table, now, rules, near[seat])
             hands[seat] &= ~(np.int64(1) << card)

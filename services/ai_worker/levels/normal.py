@@ -36,7 +36,8 @@ decide a card:
    void, discards its highest side card (never a trump, which would take
    the trick and spare the nil), keeping its low cards to lead later;
    **follows after a nil bidder who is winning** with its highest card that
-   stays under it.
+   stays under it; and the live level attacks even when its side needs
+   every trick left (``at_any_cost``: setting a nil swings 200 points).
 4. **Contract**: the side still needs tricks, or the other side can still
    be set (it needs at least all but one of the tricks left) and bags are
    not near the limit: lead a boss card (the highest card out in its suit),
@@ -328,9 +329,11 @@ def attack_lead(legal: int, out: int, nil_voids: int) -> int:
 
 @njit(cache=True)
 def attacking_card(
-    me: int, hand: int, out: int, table: np.ndarray, trick: Trick, rules: Rules, near_penalty: bool
+    me: int, hand: int, out: int, table: np.ndarray, trick: Trick, rules: Rules, near_penalty: bool, at_any_cost: bool
 ) -> int:
-    """The card for ``me`` (arguments as :func:`.normal.normal_card`)."""
+    """The card for ``me`` (other arguments as :func:`.normal.normal_card`); ``at_any_cost``: attack
+    even when this side needs every trick left for its contract (the live level; measured better
+    there), else play for the contract then (expert's rollouts, as measured)."""
     t = table[0]
     bids, won = t.bids, t.won
     partner = (me + 2) & 3
@@ -341,7 +344,7 @@ def attacking_card(
                 continue
             if bids[s] == 0 and won[s] == 0:
                 nil_opp = s
-    if nil_opp < 0 or side_need(me, bids, won, rules) >= popcount(hand):
+    if nil_opp < 0 or (not at_any_cost and side_need(me, bids, won, rules) >= popcount(hand)):
         return normal_card(me, hand, out, table, trick, rules, near_penalty)
     led, best, winner = trick_state(table, trick)
     legal = legal_mask(hand, led, trick.broken, rules.must_break)
@@ -373,14 +376,14 @@ def attacking_card(
 
 
 @njit(cache=True)
-def position_card(position: np.ndarray, attack: bool) -> int:
-    """Normal's card for the seat of ``position``: :func:`attacking_card` (the live level) when
-    ``attack``, else :func:`normal_card` (hard's rollouts)."""
+def position_card(position: np.ndarray, attack: bool, at_any_cost: bool) -> int:
+    """Normal's card for the seat of ``position``: :func:`attacking_card` when ``attack`` (the live
+    level: ``at_any_cost`` too), else :func:`normal_card` (hard's rollouts)."""
     p = position[0]
     rules = rules_of(p)
     near = bags_near(p.bags[p.seat % 2 if rules.partnership else p.seat], rules)
     if attack:
-        return attacking_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near)
+        return attacking_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near, at_any_cost)
     return normal_card(p.seat, p.hand, p.out, position, trick_of(p), rules, near)
 
 
@@ -393,4 +396,4 @@ def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     position = position_of(view)
     if view["phase"] == "bidding":
         return {"bid": nearest_legal(int(position_bid(position)), view["legal"])}
-    return {"card": card_code(int(position_card(position, True)))}
+    return {"card": card_code(int(position_card(position, True, True)))}

@@ -13,10 +13,11 @@ PARTNERSHIP = make_rules("partnership")
 EAST_NIL = {"bids": (3, 0, 3, 4), "rules": PARTNERSHIP}  # seat 1 bid nil; seat 0 (this seat) and 2 bid 6
 
 
-def both(state) -> tuple[str, str]:
+def both(state, at_any_cost: bool = True) -> tuple[str, str]:
     """(attacking_card, normal_card) for seat 0."""
     position = position_of(view(state, 0))
-    return card_code(int(position_card(position, True))), card_code(int(position_card(position, False)))
+    attack = position_card(position, True, at_any_cost)
+    return card_code(int(attack)), card_code(int(position_card(position, False, False)))
 
 
 def test_leads_the_suit_where_the_nil_bidder_can_duck_least() -> None:
@@ -47,11 +48,14 @@ def test_after_a_winning_nil_bidder_stays_under_its_card() -> None:
     assert attack == "7H"
 
 
-def test_with_its_own_contract_at_risk_it_plays_as_normal() -> None:
-    # the side bid 13 between them: every trick is needed, so no attack
+def test_with_its_own_contract_at_risk_only_the_live_level_attacks() -> None:
+    # the side bid 13 between them: every trick is needed; expert's rollouts play for the contract
     hand = ["2C", "7D", "8D", "9D", "TD", "JD", "AS", "KS", "QS", "AH", "KH", "QH", "JH"]
-    attack, plain = both(playing_position(hand, bids=(7, 0, 6, 4), rules=PARTNERSHIP))
-    assert attack == plain
+    state = playing_position(hand, bids=(7, 0, 6, 4), rules=PARTNERSHIP)
+    careful, plain = both(state, at_any_cost=False)
+    assert careful == plain != "2C"
+    live, _ = both(state)
+    assert live == "2C"
 
 
 def test_without_a_nil_it_plays_as_normal() -> None:
