@@ -41,6 +41,8 @@ function playNow(levels) {
     { "aria-labelledby": "play-now-title" },
     h("h1", { id: "play-now-title" }, t("lobby.playNow.title")),
     h("p.lead", {}, t("lobby.playNow.lead")),
+    // the button before the seven levels: on screen without scrolling at every width (the level is remembered)
+    h("div.form-actions", {}, h("button.primary.big", { type: "button", dataset: { testid: "play-now" }, onclick: (e) => startNow(e.currentTarget, section) }, t("lobby.playNow.button")), h("small.field-error", { id: "play-now-error", role: "alert" })),
     h(
       "fieldset.levels",
       {},
@@ -66,7 +68,6 @@ function playNow(levels) {
         ),
       ),
     ),
-    h("div.form-actions", {}, h("button.primary.big", { type: "button", dataset: { testid: "play-now" }, onclick: (e) => startNow(e.currentTarget, section) }, t("lobby.playNow.button")), h("small.field-error", { id: "play-now-error", role: "alert" })),
   );
   return section;
 }
