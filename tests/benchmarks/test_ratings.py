@@ -9,7 +9,6 @@ import pytest
 
 from benchmarks import ratings as r
 from services.engine import make_rules
-from services.players import LEVEL_NAMES
 from services.ratings.model import INITIAL, Rating
 from spades_client.models import GameView
 
@@ -20,7 +19,7 @@ def test_a_short_run_rates_every_player_and_counts_every_game(capsys):
     report = r.main(["--games", "8", "--workers", "1", "--win-score", "100", "--seed", "3"])
     assert json.loads(capsys.readouterr().out) == report
     assert report["games"] == 8 and report["board"] == "partnership" and report["win_score"] == 100
-    assert set(report["players"]) == set(LEVEL_NAMES) | {"example-bot"} == set(report["order"])
+    assert set(report["players"]) == set(r.RATED_LEVELS) | {"example-bot"} == set(report["order"])
     assert report["players"]["example-bot"]["kind"] == "bot"
     assert report["players"]["hard"]["id"] == "computer-hard"
     assert sum(p["games"] for p in report["players"].values()) == 4 * 8  # four distinct players a game
