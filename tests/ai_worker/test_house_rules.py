@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from services.ai_worker import LEVELS, analyse, bits, decide
+from services.ai_worker.levels import hard
 from services.ai_worker.passing import nil_pass
 from services.ai_worker.position import position_of, suicide_minimum
 from services.engine import (
@@ -77,7 +78,7 @@ def play_game(rules: Rules, level: str, seed: int, round_cap: int = 40) -> tuple
     return state, kinds
 
 
-SIMULATING = [level for level in LEVELS if level in ("standard", "pro", "hard")]  # a second or so a game
+SIMULATING = [level for level in LEVELS if level in ("standard", "pro", "hard", "expert")]  # seconds a game
 QUICK_CASES = [(level, variant) for level in LEVELS if level not in SIMULATING for variant in VARIANTS] + [
     (level, variant) for level in SIMULATING for variant in ("suicide_passing", "house")
 ]
@@ -109,9 +110,14 @@ def test_the_simulating_levels_play_short_games_of_every_variant_legally(level, 
     check_short_game(level, variant)
 
 
+# Expert is hard's search with more samples (the same code): its short games above cover every variant, and a
+# whole game to 500 of four experts under each would add minutes.
+WHOLE_GAME_LEVELS = [level for level in LEVELS if level != "expert"]
+
+
 @pytest.mark.integration  # a minute or so: a whole game to 500 of every level under every variant
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", WHOLE_GAME_LEVELS)
 def test_every_level_finishes_whole_games_of_every_variant(level, variant):
     options = dict(VARIANTS[variant])
     rules = make_rules(options.pop("preset", "partnership"), **options)
@@ -171,7 +177,7 @@ def blind_nil_analysis(scores: tuple[int, int], seed: int, **options) -> dict:
     rules = make_rules("partnership", blind_nil=True, **options)
     state = replace(new_game(rules, seed=seed), scores=scores)
     assert turn(state) == 1 and view(state, 1)["legal_blind"] == [0]
-    return analyse(view(state, 1), seed)
+    return hard.analysis(view(state, 1), seed)
 
 
 EARLY = (200, 100)  # trailing by 100 with the game far from over
@@ -294,7 +300,7 @@ def with_card(state: GameState, seat: int, card: int) -> GameState:
     return replace(state, hands=tuple(hands))
 
 
-def test_hard_weighs_normals_choices_and_gives_a_nil_bidders_top_spade():
+def test_the_hint_level_weighs_normals_choices_and_gives_a_nil_bidders_top_spade():
     rules = make_rules("partnership", suicide=True, nil_pass_cards=2, jokers=True, deuces_high=True)
     top = max(cards_in(rules.deck.cards))  # the Big Joker
     checked = 0

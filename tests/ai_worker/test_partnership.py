@@ -10,6 +10,7 @@ import pytest
 
 from services.ai_worker import analyse, decide
 from services.engine import make_rules, view
+from services.players import HINT_LEVEL
 
 from .helpers import bidding_view, playing_position
 
@@ -108,10 +109,10 @@ def test_no_nil_where_nil_is_off(level):
     assert decide(v, level, seed=1)["bid"] >= 1
 
 
-def test_hard_explains_its_move_with_figures_for_every_candidate():
+def test_the_hint_level_explains_its_move_with_figures_for_every_candidate():
     v = bidding_view(STRONG, preset="partnership")[1]
     hint = analyse(v, seed=5)
-    assert hint["level"] == "hard"
+    assert hint["level"] == HINT_LEVEL == "expert"
     assert [c["bid"] for c in hint["candidates"]] == v["legal"]
     best = max(hint["candidates"], key=lambda c: c["value"])
     assert hint["move"] == {"bid": best["bid"]}
