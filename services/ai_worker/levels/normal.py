@@ -38,6 +38,7 @@ decide a card:
    **follows after a nil bidder who is winning** with its highest card that
    stays under it; and the live level attacks even when its side needs
    every trick left (``at_any_cost``: setting a nil swings 200 points).
+   Partnership only: the individual game keeps rule 3 as it is.
 4. **Contract**: the side still needs tricks, or the other side can still
    be set (it needs at least all but one of the tricks left) and bags are
    not near the limit: lead a boss card (the highest card out in its suit),
@@ -333,16 +334,18 @@ def attacking_card(
 ) -> int:
     """The card for ``me`` (other arguments as :func:`.normal.normal_card`); ``at_any_cost``: attack
     even when this side needs every trick left for its contract (the live level; measured better
-    there), else play for the contract then (expert's rollouts, as measured)."""
+    there), else play for the contract then (expert's rollouts, as measured).  Partnership only: in
+    the individual game setting one opponent's nil helps the other two, and the attack measured a
+    loss there (docs/ai.md)."""
+    if not rules.partnership:
+        return normal_card(me, hand, out, table, trick, rules, near_penalty)
     t = table[0]
     bids, won = t.bids, t.won
     partner = (me + 2) & 3
     nil_opp = -1
-    if not (bids[me] == 0 and won[me] == 0) and not (rules.partnership and bids[partner] == 0 and won[partner] == 0):
+    if not (bids[me] == 0 and won[me] == 0) and not (bids[partner] == 0 and won[partner] == 0):
         for s in range(4):
-            if s == me or (rules.partnership and s == partner):
-                continue
-            if bids[s] == 0 and won[s] == 0:
+            if (s - me) & 1 and bids[s] == 0 and won[s] == 0:  # an opponent's live nil
                 nil_opp = s
     if nil_opp < 0 or (not at_any_cost and side_need(me, bids, won, rules) >= popcount(hand)):
         return normal_card(me, hand, out, table, trick, rules, near_penalty)

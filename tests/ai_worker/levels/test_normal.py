@@ -63,3 +63,10 @@ def test_without_a_nil_it_plays_as_normal() -> None:
     for trick in ((), ("5H",), ("3H", "2H", "8H")):
         attack, plain = both(playing_position(hand, trick=trick, bids=(3, 3, 3, 4), rules=PARTNERSHIP))
         assert attack == plain
+
+
+def test_in_the_individual_game_it_plays_as_normal() -> None:
+    # setting one opponent's nil helps the other two: the attack is for partnerships
+    hand = ["2C", "7D", "8D", "9D", "TD", "JD", "AS", "KS", "QS", "AH", "KH", "QH", "JH"]
+    attack, plain = both(playing_position(hand, bids=(3, 0, 3, 4), rules=make_rules("individual")))
+    assert attack == plain == "7D"
