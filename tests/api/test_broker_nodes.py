@@ -18,6 +18,7 @@ import redis
 import requests
 
 from services.api.ai_seats.brokers import node_of
+from services.players import HINT_LEVEL, queue_of
 from testkit.http_clients import EventFollower, random_move, replay_events, wait_for_turn
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 
@@ -93,7 +94,7 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
         "REDIS_SOCKET_TIMEOUT": "1",
         "RATE_LIMIT_ENABLED": "0",
     }
-    queues = (f"ai.{LEVEL}", "ai.hard")  # the hint level's queue too
+    queues = (f"ai.{LEVEL}", queue_of(HINT_LEVEL))  # the hint level's queue too
     http = requests.Session()
     with tempfile.TemporaryDirectory() as data_dir:
         servers = [start_redis(port, data_dir, appendonly=False) for port in ports]
