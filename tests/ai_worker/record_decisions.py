@@ -31,7 +31,7 @@ from services.players import HINT_LEVEL, LEVEL_NAMES
 
 DATA = Path(__file__).resolve().parent / "data" / "decisions.json.gz"
 # Decisions wanted per level: hard and expert are the slow ones to replay.
-TARGETS = {"easy": 150, "standard": 170, "pro": 170, "basic": 180, "normal": 200, "hard": 160, "expert": 120}
+TARGETS = {"easy": 150, "standard": 170, "pro": 200, "basic": 180, "normal": 200, "hard": 160, "expert": 150}
 HINTS = 40  # of the hint level's entries, answered through ai.hint's function (move and figures)
 ROUND_CAP = 4  # rounds played per game at most
 RULE_SETS: list[tuple[str, dict[str, Any]]] = [

@@ -38,7 +38,7 @@ from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..position import position_of
 from . import hard
 from .dd import card_values
-from .hard_inference import deal_weight, play_fit
+from .hard_inference import in_play_weight
 
 BID_DEALS = 1200  # deals per candidate bid (hard: 300)
 PLAY_SAMPLES = 1000  # deals per candidate card (hard: 300)
@@ -69,9 +69,7 @@ def endgame_values(position: np.ndarray, candidates: int, mismatch: float, sampl
     total = 0.0
     for _ in range(samples):
         deal_unseen(position, rng, buf, dealt)
-        weight = deal_weight(me, dealt, p.played_by, p.bids, rules.deck, p.gave, p.received, p.blind)
-        if mismatch < 1.0 and p.history_n > 0:
-            weight *= play_fit(position, dealt, rules, near, mismatch)
+        weight = in_play_weight(position, dealt, rules, near, mismatch)
         total += weight
         for s in range(4):
             hands[s] = dealt[s]

@@ -51,7 +51,7 @@ from ..passing import exchange, nil_pass
 from ..playout import lay_card
 from ..position import position_of
 from ..records import House, Rules, Trick, house_of, new_table, rules_of
-from .hard_inference import deal_weight, play_fit
+from .hard_inference import deal_weight, in_play_weight
 from .hard_scoring import round_value
 from .normal import attacking_card, normal_card
 from .normal_bid import normal_bid, side_bags_near
@@ -129,9 +129,7 @@ def play_values(
     partner = (me + 2) & 3
     for _ in range(samples):
         deal_unseen(position, rng, buf, dealt)
-        weight = deal_weight(me, dealt, p.played_by, p.bids, rules.deck, p.gave, p.received, p.blind)
-        if mismatch < 1.0 and p.history_n > 0:
-            weight *= play_fit(position, dealt, rules, near, mismatch)
+        weight = in_play_weight(position, dealt, rules, near, mismatch)
         total += weight
         rest = candidates
         while rest:

@@ -99,3 +99,14 @@ def play_fit(position: np.ndarray, dealt: np.ndarray, rules: Rules, near: np.nda
             leader = winner
             k = 0
     return weight
+
+
+@njit(cache=True)
+def in_play_weight(position: np.ndarray, dealt: np.ndarray, rules: Rules, near: np.ndarray, mismatch: float) -> float:
+    """A sampled deal's weight while the round is played: its bids' factor (:func:`deal_weight`) times
+    its plays' (:func:`play_fit`, once a card has been played and ``mismatch`` is below 1)."""
+    p = position[0]
+    weight = deal_weight(p.seat, dealt, p.played_by, p.bids, rules.deck, p.gave, p.received, p.blind)
+    if mismatch < 1.0 and p.history_n > 0:
+        weight *= play_fit(position, dealt, rules, near, mismatch)
+    return weight
