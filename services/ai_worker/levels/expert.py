@@ -33,7 +33,7 @@ from numba import njit
 from services.engine import card_code, lowest_by_rank
 from services.players import deck_of
 
-from ..bits import INDEX_LIMIT, trick_state
+from ..bits import INDEX_LIMIT, lowest_index, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..position import position_of
 from . import hard
@@ -81,10 +81,8 @@ def endgame_values(position: np.ndarray, candidates: int, mismatch: float, sampl
         card_values(hands, won, state, rules, house, scoring, candidates, one)
         rest = candidates
         while rest:
-            card = np.int64(0)
-            while not (rest >> card) & 1:
-                card += 1
-            rest &= ~(np.int64(1) << card)
+            card = lowest_index(rest)
+            rest &= rest - 1
             values[card] += weight * one[card]
     if total > 0:
         values /= total
@@ -106,8 +104,9 @@ def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
     values = endgame_values(
         position_of(view), sum(1 << c for c in cards), hard.PLAY_MISMATCH, DD_SAMPLES, rng_seed(seed)
     )
-    top = max(round(float(values[c]), 9) for c in cards)
-    chosen = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
+    value = {c: round(float(values[c]), 9) for c in cards}
+    top = max(value.values())
+    chosen = lowest_by_rank(sum(1 << c for c in cards if value[c] == top))
     takes = {c["card"]: c.get("trick_chance") for c in result["candidates"]}
     candidates = [
         {"card": card_code(c), "value": round(float(values[c]), 2), "trick_chance": takes[card_code(c)]} for c in cards
