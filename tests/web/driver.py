@@ -46,8 +46,10 @@ def create_game(
     lose_score: int = -50,
     preset: str = "partnership",
     pace: int = 0,
+    clock: str | None = None,
 ) -> str:
-    """From the lobby's "Set up a table" (computer moves at `pace`, 0: full speed): the new game's id."""
+    """From the lobby's "Set up a table" (computer moves at `pace`, 0: full speed; `clock`: a time control
+    of the form's list, None: the server's default): the new game's id."""
     page.goto(f"/play?pace={pace}")
     open_house_rules(page)
     page.select_option("#preset", preset)
@@ -55,6 +57,8 @@ def create_game(
     page.fill("#lose_score", str(lose_score))
     for seat, choice in enumerate(seats):
         page.select_option(f"#seat-{seat}", choice)
+    if clock is not None:
+        page.select_option("#clock", clock)
     page.click("[data-testid=create]")
     page.wait_for_selector("[data-testid=table]")
     return page.evaluate("new URLSearchParams(location.search).get('game')")

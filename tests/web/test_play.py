@@ -84,9 +84,11 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
 
 
 def test_two_people_never_see_each_others_cards(new_page, web):
-    """Two browser contexts, one game with two computers: neither page ever holds a card of the other's hand."""
+    """Two browser contexts, one game with two computers: neither page ever holds a card of the other's hand.
+    No turn clock: the test drives one page at a time, and on a busy machine a person's clock could run out
+    (and the computer move for them) while the test looks at the other page."""
     south = new_page()
-    game_id = create_game(south, ["you", "ai:easy", "open", "ai:easy"])
+    game_id = create_game(south, ["you", "ai:easy", "open", "ai:easy"], clock="none")
     invite = south.locator("[data-testid=invite-2]").input_value()
     assert urlsplit(invite).query == f"game={game_id}&seat=2", "an invite carries the game and the seat only"
     north = new_page()
@@ -99,6 +101,7 @@ def test_two_people_never_see_each_others_cards(new_page, web):
     seats = {id(players[0]): 0, id(players[1]): 2}
     tokens = {id(p): seat_token(p.page, game_id)["token"] for p in players}
     auth = {"Authorization": f"Bearer {tokens[id(players[0])]}"}
+    assert requests.get(f"{web}/v1/games/{game_id}", headers=auth, timeout=30).json()["options"]["clock"] == "none"
     checks = 0
     while not all(p.summaries for p in players):
         for me, other in ((players[0], players[1]), (players[1], players[0])):
