@@ -1,7 +1,7 @@
 """Compile every kernel entry point before the first task, so no decision pays JIT cost.
 
-Every compiled function is ``@njit(cache=True)`` (machine code cached in the
-package's ``__pycache__``; ``NUMBA_CACHE_DIR`` moves it), and :func:`warm_up`
+Every compiled function is ``@njit(cache=True)`` (machine code cached on disk
+in a directory per version of the sources, :mod:`.kernel_cache`), and :func:`warm_up`
 makes one decision of every level, bidding and playing, in both scorings,
 each house-rule decision (a blind decision, a pass in the nil exchange) and an
 endgame card (expert's exact search, :data:`.levels.expert.DD_TRICKS`), through :func:`.dispatch.decide`: the same argument types as live tasks, so
