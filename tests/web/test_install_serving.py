@@ -14,7 +14,12 @@ import pytest
 from services.api.app import create_app
 from services.web import WEB_ROOT
 
-BASE = {"REDIS_URL": "redis://127.0.0.1:1/0", "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False}
+BASE = {
+    "REDIS_URL": "redis://127.0.0.1:1/0",
+    "AI_ENABLED": False,
+    "RATE_LIMIT_ENABLED": False,
+    "LOBBY_SWEEPER_ENABLED": False,  # its thread would retry the missing store for the rest of the session
+}
 
 
 @pytest.fixture(scope="module")

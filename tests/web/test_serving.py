@@ -17,7 +17,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def client():
-    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False})
+    # no store behind it (nothing listens on port 1), so no lobby sweeper retrying it for the rest of the session
+    app = create_app(
+        {
+            "REDIS_URL": "redis://127.0.0.1:1/0",
+            "AI_ENABLED": False,
+            "RATE_LIMIT_ENABLED": False,
+            "LOBBY_SWEEPER_ENABLED": False,
+        }
+    )
     return app.test_client()
 
 

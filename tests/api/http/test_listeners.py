@@ -11,7 +11,12 @@ from services.api.config import ConfigError, check_config, internal_port, load_c
 from services.api.http.listeners import Listeners
 
 PUBLIC, INTERNAL = "8000", "9100"
-OFFLINE = {"REDIS_URL": "redis://127.0.0.1:1/0", "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False}
+OFFLINE = {
+    "REDIS_URL": "redis://127.0.0.1:1/0",  # nothing listens: these apps answer without a store
+    "AI_ENABLED": False,
+    "RATE_LIMIT_ENABLED": False,
+    "LOBBY_SWEEPER_ENABLED": False,  # its thread would retry the missing store for the rest of the session
+}
 DEPLOYED = {**OFFLINE, "RECORDS_ENABLED": False, "INTERNAL_BIND": f"0.0.0.0:{INTERNAL}", "PUBLIC_OPS_ENDPOINTS": False}
 
 
