@@ -21,6 +21,14 @@ os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="spades-test-data-"))
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
 API_TEST_DB = 1
+#: An in-process app with no store behind it (nothing listens on port 1): pages, listeners and errors
+#: that need none.  No lobby sweeper: its thread would retry the missing store for the rest of the session.
+NO_STORE_CONFIG = {
+    "REDIS_URL": "redis://127.0.0.1:1/0",
+    "AI_ENABLED": False,
+    "RATE_LIMIT_ENABLED": False,
+    "LOBBY_SWEEPER_ENABLED": False,
+}
 
 
 def redis_url(db: int) -> str:

@@ -13,13 +13,9 @@ import pytest
 
 from services.api.app import create_app
 from services.web import WEB_ROOT
+from tests.conftest import NO_STORE_CONFIG
 
-BASE = {
-    "REDIS_URL": "redis://127.0.0.1:1/0",
-    "AI_ENABLED": False,
-    "RATE_LIMIT_ENABLED": False,
-    "LOBBY_SWEEPER_ENABLED": False,  # its thread would retry the missing store for the rest of the session
-}
+BASE = dict(NO_STORE_CONFIG)
 
 
 @pytest.fixture(scope="module")

@@ -11,21 +11,14 @@ import pytest
 
 from services.api.app import create_app
 from services.web import WEB_ROOT
+from tests.conftest import NO_STORE_CONFIG
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def client():
-    # no store behind it (nothing listens on port 1), so no lobby sweeper retrying it for the rest of the session
-    app = create_app(
-        {
-            "REDIS_URL": "redis://127.0.0.1:1/0",
-            "AI_ENABLED": False,
-            "RATE_LIMIT_ENABLED": False,
-            "LOBBY_SWEEPER_ENABLED": False,
-        }
-    )
+    app = create_app(dict(NO_STORE_CONFIG))
     return app.test_client()
 
 

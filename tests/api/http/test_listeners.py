@@ -9,14 +9,10 @@ import pytest
 from services.api.app import create_app
 from services.api.config import ConfigError, check_config, internal_port, load_config
 from services.api.http.listeners import Listeners
+from tests.conftest import NO_STORE_CONFIG
 
 PUBLIC, INTERNAL = "8000", "9100"
-OFFLINE = {
-    "REDIS_URL": "redis://127.0.0.1:1/0",  # nothing listens: these apps answer without a store
-    "AI_ENABLED": False,
-    "RATE_LIMIT_ENABLED": False,
-    "LOBBY_SWEEPER_ENABLED": False,  # its thread would retry the missing store for the rest of the session
-}
+OFFLINE = dict(NO_STORE_CONFIG)
 DEPLOYED = {**OFFLINE, "RECORDS_ENABLED": False, "INTERNAL_BIND": f"0.0.0.0:{INTERNAL}", "PUBLIC_OPS_ENDPOINTS": False}
 
 
