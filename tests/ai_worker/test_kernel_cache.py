@@ -22,9 +22,10 @@ def test_any_edit_to_a_source_gives_another_directory(tmp_path):
     assert first == kernel_cache.kernel_cache_dir(tmp_path / "cache", copy), "same sources, same directory"
     normal = copy / "levels" / "normal.py"
     normal.write_text(normal.read_text() + "\n# an edit in a callee's file\n")
-    assert kernel_cache.kernel_cache_dir(tmp_path / "cache", copy) != first
+    edited = kernel_cache.kernel_cache_dir(tmp_path / "cache", copy)
+    assert edited != first
     (copy / "levels" / "new_level.py").write_text("X = 1\n")
-    assert len({first, kernel_cache.kernel_cache_dir(tmp_path / "cache", copy)}) == 2
+    assert kernel_cache.kernel_cache_dir(tmp_path / "cache", copy) not in {first, edited}, "a new file counts too"
 
 
 def test_the_cache_sits_under_numba_cache_dir_or_the_packages_pycache(tmp_path, monkeypatch):
