@@ -4,7 +4,7 @@ Every compiled function is ``@njit(cache=True)`` (machine code cached on disk
 in a directory per version of the sources, :mod:`.kernel_cache`), and :func:`warm_up`
 makes one decision of every level, bidding and playing, in both scorings,
 each house-rule decision (a blind decision, a pass in the nil exchange) and an
-endgame card (expert's exact search, :data:`.levels.expert.DD_TRICKS`), through :func:`.dispatch.decide`: the same argument types as live tasks, so
+endgame card (expert's exact search, :data:`.levels.expert.DD_SAMPLES`), through :func:`.dispatch.decide`: the same argument types as live tasks, so
 each entry point is compiled (or loaded from the cache) for them.  The Celery
 worker calls it at process start.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from services.engine import Bid, GameState, Look, apply, legal_moves, make_rules, new_game, turn, view
 
 from .dispatch import LEVELS, decide
-from .levels.expert import DD_TRICKS
+from .levels.expert import DD_SAMPLES
 
 # Every seat may bid blind, one partner of each side bids nil, so the exchange follows.
 HOUSE_OPTIONS = {"blind_margin": 0, "suicide": True}
@@ -30,7 +30,7 @@ def warm_up() -> None:
             state = apply(state, turn(state), Bid(2))
         _decide_all(state)
         if preset == "partnership":
-            while len(view(state, turn(state))["hand"]) > DD_TRICKS:
+            while len(view(state, turn(state))["hand"]) > max(DD_SAMPLES):
                 seat = turn(state)
                 state = apply(state, seat, legal_moves(state, seat)[0])
             decide(view(state, turn(state)), "expert", 1)

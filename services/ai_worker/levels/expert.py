@@ -10,7 +10,7 @@ a computer opponent.  Expert spends that time on the same determinized search
   :func:`.normal.attacking_card`: normal's play with a competent attack
   on an opponent's nil, so that the search neither bids nils that a good
   player would set nor misses the cards that set them.
-* **Exact endgames.**  Once ``DD_TRICKS`` tricks or fewer are left in a
+* **Exact endgames.**  Once four tricks or fewer are left in a
   partnership game, each sampled deal is solved exactly (:mod:`.dd`: both sides
   playing their best with every card known) instead of played out by normal,
   which misjudges close endings (who takes the last bag, whether a contract or
@@ -37,19 +37,28 @@ from ..bits import INDEX_LIMIT, lowest_index, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed
 from ..position import position_of
 from . import hard
-from .dd import card_values
+from .dd import card_values, new_memo
 from .hard_inference import in_play_weight
 
 BID_DEALS = 1200  # deals per candidate bid (hard: 300)
 PLAY_SAMPLES = 1000  # deals per candidate card (hard: 300)
-DD_TRICKS = 4  # solve each sampled deal exactly from this many tricks left (5: ~0.5 s a card)
-DD_SAMPLES = 200  # deals solved exactly per endgame decision
+# deals solved exactly per endgame decision, by tricks left (none: played out by the rollouts)
+DD_SAMPLES = {1: 200, 2: 200, 3: 200, 4: 200}
 
 
 @njit(cache=True)
-def endgame_values(position: np.ndarray, candidates: int, mismatch: float, samples: int, seed: np.uint64) -> np.ndarray:
+def endgame_values(
+    position: np.ndarray,
+    candidates: int,
+    mismatch: float,
+    samples: int,
+    seed: np.uint64,
+    memo_keys: np.ndarray,
+    memo_bounds: np.ndarray,
+) -> np.ndarray:
     """For each card in ``candidates``: its weighted mean exact value over sampled deals (deals
-    weighted as hard weighs them).  Returns an array of ``INDEX_LIMIT`` indexed by card."""
+    weighted as hard weighs them; ``memo_*``: an empty memo of :func:`.dd.new_memo`, shared by the
+    deals).  Returns an array of ``INDEX_LIMIT`` indexed by card."""
     p = position[0]
     me = p.seat
     rules, house, near = hard.rollout_rules(p)
@@ -78,7 +87,7 @@ def endgame_values(position: np.ndarray, candidates: int, mismatch: float, sampl
         state[3], state[4], state[5], state[6] = led, best, winner, 1 if p.broken else 0
         for k in range(p.trick_n):
             state[7 + k] = p.trick[k]
-        card_values(hands, won, state, rules, house, scoring, candidates, one)
+        card_values(hands, won, state, rules, house, scoring, candidates, one, memo_keys, memo_bounds)
         rest = candidates
         while rest:
             card = lowest_index(rest)
@@ -89,20 +98,26 @@ def endgame_values(position: np.ndarray, candidates: int, mismatch: float, sampl
     return values
 
 
-def analysis(view: dict[str, Any], seed: int) -> dict[str, Any]:
-    """Expert's move and the figures behind it, in :func:`.hard.analysis`'s shape."""
+def analysis(view: dict[str, Any], seed: int, dd_samples: dict[int, int] = DD_SAMPLES) -> dict[str, Any]:
+    """Expert's move and the figures behind it, in :func:`.hard.analysis`'s shape (``dd_samples``:
+    deals solved exactly by tricks left, a parameter so that variants can be measured)."""
     result = hard.analysis(view, seed, bid_deals=BID_DEALS, play_samples=PLAY_SAMPLES, sharp=True)
     if (
         view["phase"] != "playing"
         or len(view["legal"]) == 1
         or view["rules"]["scoring"] != "partnership"
-        or len(view["hand"]) > DD_TRICKS
+        or len(view["hand"]) not in dd_samples
     ):
         return result
     deck = deck_of(view)
     cards = [deck.parse(c) for c in view["legal"]]
     values = endgame_values(
-        position_of(view), sum(1 << c for c in cards), hard.PLAY_MISMATCH, DD_SAMPLES, rng_seed(seed)
+        position_of(view),
+        sum(1 << c for c in cards),
+        hard.PLAY_MISMATCH,
+        dd_samples[len(view["hand"])],
+        rng_seed(seed),
+        *new_memo(),
     )
     value = {c: round(float(values[c]), 9) for c in cards}
     top = max(value.values())

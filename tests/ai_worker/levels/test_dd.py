@@ -4,7 +4,8 @@ The reference below plays every legal card at every turn, with no pruning and
 no merging of equivalent cards, and scores each finished round with the
 kernel's objective; the search must give the same value for every candidate
 card over random endgames of one to three tricks, with tricks in progress,
-nil bids and scores near the end of the game.
+nil bids and scores near the end of the game.  The memo of positions it
+shares between the sampled deals of a decision changes no value.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 import numpy as np
 
 from services.ai_worker.bits import SPADE_MASK, STANDARD_DECK, add_to_trick, legal_mask
-from services.ai_worker.levels.dd import card_values, search
+from services.ai_worker.levels.dd import card_values, new_memo, search
 from services.ai_worker.levels.hard_scoring import round_value
 from services.ai_worker.records import House, Rules
 from services.engine.cards import cards_in
@@ -49,9 +50,9 @@ def minimax(hands: list[int], won: list[int], me: int, leader: int, trick: list[
     return max(values) if (seat & 1) == (me & 1) else min(values)
 
 
-def random_endgame(rng: random.Random):
-    """A partnership endgame of 1 to 3 tricks, with 0 to 3 cards of the current trick down."""
-    tricks = rng.randint(1, 3)
+def random_endgame(rng: random.Random, most: int = 3):
+    """A partnership endgame of 1 to ``most`` tricks, with 0 to 3 cards of the current trick down."""
+    tricks = rng.randint(1, most)
     n = rng.randint(0, 3)
     leader = rng.randrange(4)
     cards = rng.sample(range(52), 4 * tricks)
@@ -76,7 +77,7 @@ def random_endgame(rng: random.Random):
 def test_the_search_equals_minimax_for_every_card() -> None:
     rng = random.Random(5)
     checked = 0
-    for _ in range(250):
+    for _ in range(1500):
         hands, won, leader, trick, broken, scoring = random_endgame(rng)
         me = (leader + len(trick)) % 4
         led, best, winner = -1, -1, -1
@@ -88,7 +89,15 @@ def test_the_search_equals_minimax_for_every_card() -> None:
         flat = np.concatenate([scoring[0], scoring[1], scoring[2], [scoring[3]]]).astype(np.int64)
         out = np.zeros(55)
         card_values(
-            np.array(hands, dtype=np.int64), np.array(won, dtype=np.int64), state, RULES, HOUSE, flat, legal, out
+            np.array(hands, dtype=np.int64),
+            np.array(won, dtype=np.int64),
+            state,
+            RULES,
+            HOUSE,
+            flat,
+            legal,
+            out,
+            *new_memo(),
         )
         for card in cards_in(legal):
             h = list(hands)
@@ -104,7 +113,49 @@ def test_the_search_equals_minimax_for_every_card() -> None:
             assert out[card] == expected
             checked += 1
         whole = search(
-            np.array(hands, dtype=np.int64), np.array(won, dtype=np.int64), state, RULES, HOUSE, flat, -1e18, 1e18
+            np.array(hands, dtype=np.int64),
+            np.array(won, dtype=np.int64),
+            state,
+            RULES,
+            HOUSE,
+            flat,
+            -1e18,
+            1e18,
+            *new_memo(),
         )
         assert whole == max(out[c] for c in cards_in(legal))
     assert checked > 350
+
+
+def test_a_memo_shared_by_the_deals_of_one_decision_changes_no_value() -> None:
+    """Expert shares one memo between the sampled deals of a decision: the same known cards, the
+    rest dealt differently, one objective.  Each deal's values equal those with a memo of its own."""
+    rng = random.Random(11)
+    for _ in range(20):
+        hands, won, leader, trick, broken, scoring = random_endgame(rng, most=5)
+        me = (leader + len(trick)) % 4
+        led, best, winner = -1, -1, -1
+        for k, c in enumerate(trick):
+            led, best, winner = add_to_trick(c, k, (leader + k) % 4, led, best, winner)
+        state = np.array([me, leader, len(trick), led, best, winner, int(broken), 0, 0, 0, 0], dtype=np.int64)
+        state[7 : 7 + len(trick)] = trick
+        flat = np.concatenate([scoring[0], scoring[1], scoring[2], [scoring[3]]]).astype(np.int64)
+        shared = new_memo()
+        unseen = [c for c in cards_in(sum(hands) & ~hands[me])]
+        for _ in range(30):  # the other hands dealt again from the same cards, sizes kept
+            rng.shuffle(unseen)
+            dealt = list(hands)
+            pos = 0
+            for s in range(4):
+                if s != me:
+                    size = hands[s].bit_count()
+                    dealt[s] = sum(1 << c for c in unseen[pos : pos + size])
+                    pos += size
+            legal = legal_mask(dealt[me], led if trick else -1, broken, RULES.must_break)
+            values = []
+            for memo in (shared, new_memo()):
+                out = np.zeros(55)
+                args = (np.array(dealt, dtype=np.int64), np.array(won, dtype=np.int64), state.copy(), RULES, HOUSE)
+                card_values(*args, flat, legal, out, *memo)
+                values.append([out[c] for c in cards_in(legal)])
+            assert values[0] == values[1]
