@@ -16,7 +16,8 @@ from services.api.games.record_outbox import RecordSchedule
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.engine import turn, view
+from services.engine import turn
+from testkit.ending_play import ending_move
 
 HUMANS = [{"type": "human"}] * 4
 COMPUTERS = [{"type": "ai", "level": "basic"}] * 4
@@ -50,16 +51,14 @@ def refusal(ctx: Collaborators, creators: tuple[str, ...], seats: list[dict] = H
 
 
 def play_to_the_end(ctx: Collaborators, created: dict[str, Any]) -> None:
-    """Each seat's highest bid and first legal card until game over (four people)."""
+    """:func:`testkit.ending_play.ending_move`'s moves until game over (four people)."""
     game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
     for _ in range(2000):
         state = ctx.store.load(game_id).state
         if state.phase == "game_over":
             return
         seat = turn(state)
-        legal = view(state, seat)["legal"]
-        kind = "bid" if state.phase == "bidding" else "play"
-        move = parse_move(kind, {"bid": legal[-1]} if kind == "bid" else {"card": legal[0]})
+        move = parse_move(*ending_move(state))
         commands.make_move(ctx, game_id, MoveRequest(token=tokens[seat], move=move))
     raise AssertionError("the game did not end")
 

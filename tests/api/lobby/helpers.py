@@ -12,7 +12,8 @@ from services.api.http import request_schemas
 from services.api.lobby.matchmaker import Matchmaker, MatchSettings
 from services.api.lobby.tables import ListingHooks
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.engine import turn, view
+from services.engine import turn
+from testkit.ending_play import ending_move
 
 ONE_ROUND = {"preset": "partnership", "win_score": 1, "lose_score": -1}
 
@@ -44,15 +45,13 @@ def create(ctx: Collaborators, seats: list[dict[str, Any]], **body: Any) -> dict
 
 
 def play_to_the_end(ctx: Collaborators, game_id: str, tokens: list[str | None]) -> None:
-    """Each seat's highest bid and first legal card until game over (every seat a person's)."""
+    """:func:`testkit.ending_play.ending_move`'s moves until game over (every seat a person's)."""
     for _ in range(2000):
         state = ctx.store.load(game_id).state
         if state.phase == "game_over":
             return
         seat = turn(state)
-        legal = view(state, seat)["legal"]
-        kind = "bid" if state.phase == "bidding" else "play"
-        move = parse_move(kind, {"bid": legal[-1]} if kind == "bid" else {"card": legal[0]})
+        move = parse_move(*ending_move(state))
         token = tokens[seat]
         assert token is not None
         commands.make_move(ctx, game_id, MoveRequest(token=token, move=move))

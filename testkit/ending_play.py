@@ -1,0 +1,22 @@
+"""Moves that finish a short game through the API's commands, for tests that need a game to end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.engine import GameState, turn, view
+
+
+def ending_move(state: GameState) -> tuple[str, dict[str, Any]]:
+    """The seat to move's move, as ``(kind, body)`` for ``parse_move``: seats 0 and 2 bid their highest
+    legal bid, seats 1 and 3 their lowest above nil; every seat plays its first legal card.  The two sides
+    bid differently so that their scores differ: equal scores play another round (tie rounds), and with
+    the same bids on both sides a game to 1 / −1 could tie round after round (both sides set by the same
+    points) and never end."""
+    seat = turn(state)
+    legal = view(state, seat)["legal"]
+    if state.phase != "bidding":
+        return "play", {"card": legal[0]}
+    if seat % 2 == 0:
+        return "bid", {"bid": legal[-1]}
+    return "bid", {"bid": min((b for b in legal if b > 0), default=legal[0])}
