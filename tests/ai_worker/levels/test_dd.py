@@ -74,19 +74,26 @@ def random_endgame(rng: random.Random, most: int = 3):
     return hands, won, leader, trick, rng.random() < 0.7, (np.array(bids, dtype=np.int64), bags, scores, 0)
 
 
+def root_of(leader: int, trick: list[int], broken: bool, scoring) -> tuple[int, int, int, int, np.ndarray, np.ndarray]:
+    """The seat to play, the trick's led suit, best card and winner, and the search's ``state`` and
+    ``scoring`` arrays for an endgame of :func:`random_endgame`."""
+    me = (leader + len(trick)) % 4
+    led, best, winner = -1, -1, -1
+    for k, c in enumerate(trick):
+        led, best, winner = add_to_trick(c, k, (leader + k) % 4, led, best, winner)
+    state = np.array([me, leader, len(trick), led, best, winner, int(broken), 0, 0, 0, 0], dtype=np.int64)
+    state[7 : 7 + len(trick)] = trick
+    flat = np.concatenate([scoring[0], scoring[1], scoring[2], [scoring[3]]]).astype(np.int64)
+    return me, led, best, winner, state, flat
+
+
 def test_the_search_equals_minimax_for_every_card() -> None:
     rng = random.Random(5)
     checked = 0
     for _ in range(1500):
         hands, won, leader, trick, broken, scoring = random_endgame(rng)
-        me = (leader + len(trick)) % 4
-        led, best, winner = -1, -1, -1
-        for k, c in enumerate(trick):
-            led, best, winner = add_to_trick(c, k, (leader + k) % 4, led, best, winner)
+        me, led, best, winner, state, flat = root_of(leader, trick, broken, scoring)
         legal = legal_mask(hands[me], led if trick else -1, broken, RULES.must_break)
-        state = np.array([me, leader, len(trick), led, best, winner, int(broken), 0, 0, 0, 0], dtype=np.int64)
-        state[7 : 7 + len(trick)] = trick
-        flat = np.concatenate([scoring[0], scoring[1], scoring[2], [scoring[3]]]).astype(np.int64)
         out = np.zeros(55)
         card_values(
             np.array(hands, dtype=np.int64),
@@ -133,13 +140,7 @@ def test_a_memo_shared_by_the_deals_of_one_decision_changes_no_value() -> None:
     rng = random.Random(11)
     for _ in range(20):
         hands, won, leader, trick, broken, scoring = random_endgame(rng, most=5)
-        me = (leader + len(trick)) % 4
-        led, best, winner = -1, -1, -1
-        for k, c in enumerate(trick):
-            led, best, winner = add_to_trick(c, k, (leader + k) % 4, led, best, winner)
-        state = np.array([me, leader, len(trick), led, best, winner, int(broken), 0, 0, 0, 0], dtype=np.int64)
-        state[7 : 7 + len(trick)] = trick
-        flat = np.concatenate([scoring[0], scoring[1], scoring[2], [scoring[3]]]).astype(np.int64)
+        me, led, _, _, state, flat = root_of(leader, trick, broken, scoring)
         shared = new_memo()
         unseen = [c for c in cards_in(sum(hands) & ~hands[me])]
         for _ in range(30):  # the other hands dealt again from the same cards, sizes kept
