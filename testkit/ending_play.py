@@ -1,4 +1,4 @@
-"""Moves that finish a short game through the API's commands, for tests that need a game to end."""
+"""Moves that finish a short game, for tests that need a game to end (on the engine or through the API)."""
 
 from __future__ import annotations
 

@@ -54,6 +54,18 @@ def new_memo() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
+def _memo_holds(memo_keys: np.ndarray, slot: int, word: int, hands: np.ndarray) -> bool:
+    """The memo's ``slot`` holds the position of ``hands`` and ``word`` (leader, broken, tricks taken)."""
+    return (
+        memo_keys[slot, 4] == word
+        and memo_keys[slot, 0] == hands[0]
+        and memo_keys[slot, 1] == hands[1]
+        and memo_keys[slot, 2] == hands[2]
+        and memo_keys[slot, 3] == hands[3]
+    )
+
+
+@njit(cache=True, inline="always")
 def _representatives(legal: int, blockers: int) -> int:
     """``legal`` without the cards equivalent to a lower one kept: a card is dropped when the next
     lower card of its suit among ``legal | blockers`` is in ``legal`` itself (nothing that could
@@ -116,13 +128,7 @@ def search(
         word = leader | (state[6] << 2) | (won[0] << 3) | (won[1] << 7) | (won[2] << 11) | (won[3] << 15)
         mixed = hands[0] * _MIX[0] ^ hands[1] * _MIX[1] ^ hands[2] * _MIX[2] ^ hands[3] * _MIX[3] ^ word * _MIX[4]
         slot = (mixed >> (64 - MEMO_BITS)) & ((1 << MEMO_BITS) - 1)
-        if (
-            memo_keys[slot, 4] == word
-            and memo_keys[slot, 0] == hands[0]
-            and memo_keys[slot, 1] == hands[1]
-            and memo_keys[slot, 2] == hands[2]
-            and memo_keys[slot, 3] == hands[3]
-        ):
+        if _memo_holds(memo_keys, slot, word, hands):
             lower = memo_bounds[slot, 0]
             upper = memo_bounds[slot, 1]
             if lower >= beta or lower == upper:
@@ -188,13 +194,7 @@ def search(
                 cut = True
                 break
     if slot >= 0:
-        same = (
-            memo_keys[slot, 4] == word
-            and memo_keys[slot, 0] == hands[0]
-            and memo_keys[slot, 1] == hands[1]
-            and memo_keys[slot, 2] == hands[2]
-            and memo_keys[slot, 3] == hands[3]
-        )
+        same = _memo_holds(memo_keys, slot, word, hands)
         lower = memo_bounds[slot, 0] if same else -INFINITY
         upper = memo_bounds[slot, 1] if same else INFINITY
         if value <= alpha_in:
@@ -204,12 +204,7 @@ def search(
         else:
             lower = value
             upper = value
-        memo_keys[slot, 0], memo_keys[slot, 1], memo_keys[slot, 2], memo_keys[slot, 3] = (
-            hands[0],
-            hands[1],
-            hands[2],
-            hands[3],
-        )
+        memo_keys[slot, 0:4] = hands
         memo_keys[slot, 4] = word
         memo_bounds[slot, 0] = lower
         memo_bounds[slot, 1] = upper
