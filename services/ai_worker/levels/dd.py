@@ -35,7 +35,7 @@ from ..records import House, Rules
 from .hard_scoring import round_value
 
 INFINITY = 1.0e18
-MEMO_BITS = 16  # a memo holds 2**MEMO_BITS positions (4.5 MiB); a later position takes an earlier one's slot
+MEMO_BITS = 16  # expert's memo: 2**MEMO_BITS positions (4.5 MiB), the most a memo holds; a later position takes an earlier one's slot
 _MIX = (
     np.int64(-7046029254386353131),
     np.int64(-4658895280553007687),
@@ -45,12 +45,16 @@ _MIX = (
 )
 
 
-def new_memo() -> tuple[np.ndarray, np.ndarray]:
-    """An empty memo for :func:`search`: per slot, the position's key (four hands and a packed word of
-    leader, broken and tricks taken; word ``-1``: empty) and its proven ``[lower, upper]`` bounds."""
-    keys = np.zeros((1 << MEMO_BITS, 5), dtype=np.int64)
+def new_memo(bits: int = MEMO_BITS) -> tuple[np.ndarray, np.ndarray]:
+    """An empty memo of ``2**bits`` slots (at most ``2**MEMO_BITS``) for :func:`search`: per slot, the
+    position's key (four hands and a packed word of leader, broken and tricks taken; word ``-1``: empty)
+    and its proven ``[lower, upper]`` bounds.  A smaller memo gives the same values, more slowly
+    (``benchmarks.endgame`` measures the gain)."""
+    if not 0 <= bits <= MEMO_BITS:
+        raise ValueError(f"a memo has 2**0 to 2**{MEMO_BITS} slots, not 2**{bits}")
+    keys = np.zeros((1 << bits, 5), dtype=np.int64)
     keys[:, 4] = -1
-    return keys, np.zeros((1 << MEMO_BITS, 2), dtype=np.float64)
+    return keys, np.zeros((1 << bits, 2), dtype=np.float64)
 
 
 @njit(cache=True, inline="always")
@@ -127,7 +131,7 @@ def search(
     if n == 0:
         word = leader | (state[6] << 2) | (won[0] << 3) | (won[1] << 7) | (won[2] << 11) | (won[3] << 15)
         mixed = hands[0] * _MIX[0] ^ hands[1] * _MIX[1] ^ hands[2] * _MIX[2] ^ hands[3] * _MIX[3] ^ word * _MIX[4]
-        slot = (mixed >> (64 - MEMO_BITS)) & ((1 << MEMO_BITS) - 1)
+        slot = (mixed >> (64 - MEMO_BITS)) & (memo_keys.shape[0] - 1)  # the hash's top bits
         if _memo_holds(memo_keys, slot, word, hands):
             lower = memo_bounds[slot, 0]
             upper = memo_bounds[slot, 1]

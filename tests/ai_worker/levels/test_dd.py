@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from services.ai_worker.bits import SPADE_MASK, STANDARD_DECK, add_to_trick, legal_mask
-from services.ai_worker.levels.dd import card_values, new_memo, search
+from services.ai_worker.levels.dd import MEMO_BITS, card_values, new_memo, search
 from services.ai_worker.levels.hard_scoring import round_value
 from services.ai_worker.records import House, Rules
 from services.engine.cards import cards_in
@@ -136,12 +137,13 @@ def test_the_search_equals_minimax_for_every_card() -> None:
 
 def test_a_memo_shared_by_the_deals_of_one_decision_changes_no_value() -> None:
     """Expert shares one memo between the sampled deals of a decision: the same known cards, the
-    rest dealt differently, one objective.  Each deal's values equal those with a memo of its own."""
+    rest dealt differently, one objective.  Each deal's values equal those with a memo of its own, and
+    those with a shared memo of two slots (every position evicting another)."""
     rng = random.Random(11)
     for _ in range(20):
         hands, won, leader, trick, broken, scoring = random_endgame(rng, most=5)
         me, led, _, _, state, flat = root_of(leader, trick, broken, scoring)
-        shared = new_memo()
+        shared, tiny = new_memo(), new_memo(1)
         unseen = [c for c in cards_in(sum(hands) & ~hands[me])]
         for _ in range(30):  # the other hands dealt again from the same cards, sizes kept
             rng.shuffle(unseen)
@@ -154,9 +156,15 @@ def test_a_memo_shared_by_the_deals_of_one_decision_changes_no_value() -> None:
                     pos += size
             legal = legal_mask(dealt[me], led if trick else -1, broken, RULES.must_break)
             values = []
-            for memo in (shared, new_memo()):
+            for memo in (shared, new_memo(), tiny):
                 out = np.zeros(55)
                 args = (np.array(dealt, dtype=np.int64), np.array(won, dtype=np.int64), state.copy(), RULES, HOUSE)
                 card_values(*args, flat, legal, out, *memo)
                 values.append([out[c] for c in cards_in(legal)])
-            assert values[0] == values[1]
+            assert values[0] == values[1] == values[2]
+
+
+def test_a_memo_holds_at_most_expert_s_slots() -> None:
+    assert new_memo(0)[0].shape == (1, 5)
+    with pytest.raises(ValueError, match="2\\*\\*0 to"):
+        new_memo(MEMO_BITS + 1)

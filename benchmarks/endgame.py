@@ -1,0 +1,115 @@
+"""Speed of expert's exact endgame search with and without its memo, printed as JSON.
+
+    python -m benchmarks.endgame [--positions 100] [--deals 200] [--tricks 4] [--cpu 0]
+
+Collects ``--positions`` positions with ``--tricks`` tricks left (a seat to play with more than one
+legal card) from single partnership rounds of hard against hard (game seeds 9000, 9001, ...), then
+times :func:`services.ai_worker.levels.expert.endgame_values` – ``--deals`` deals solved exactly, as
+expert solves them – on each, once with expert's memo (``2**dd.MEMO_BITS`` slots) and once with a
+memo of two slots, in one process pinned to one CPU.  Both must give every position the same values
+(the memo only saves work); ``values_equal`` says they did.  The figure behind the memo's row in
+``docs/architecture.md``'s caches.  A benchmark, not a test: nothing fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any
+
+import numpy as np
+
+from benchmarks.tournament import move_of
+from services.ai_worker import decide, warm_up
+from services.ai_worker.dealing import rng_seed
+from services.ai_worker.levels import expert, hard
+from services.ai_worker.levels.dd import MEMO_BITS, new_memo
+from services.ai_worker.position import position_of
+from services.engine import apply, make_rules, new_game, turn, view
+from services.players import deck_of
+
+FIRST_GAME_SEED = 9000
+SMALL_MEMO_BITS = 1
+
+
+def endgame_views(count: int, tricks_left: int) -> list[dict[str, Any]]:
+    """``count`` seat views with ``tricks_left`` cards in hand and a choice to make, from hard's rounds."""
+    rules = make_rules("partnership")
+    views: list[dict[str, Any]] = []
+    game_seed = FIRST_GAME_SEED
+    while len(views) < count:
+        state = new_game(rules, seed=game_seed)
+        move_no = 0
+        while not state.history and len(views) < count:
+            seat = turn(state)
+            seat_view = view(state, seat, history=False)
+            if (
+                seat_view["phase"] == "playing"
+                and len(seat_view["hand"]) == tricks_left
+                and len(seat_view["legal"]) > 1
+            ):
+                views.append(seat_view)
+            state = apply(state, seat, move_of(decide(seat_view, "hard", game_seed * 1000 + move_no), rules.deck))
+            move_no += 1
+        game_seed += 1
+    return views
+
+
+def solve(seat_view: dict[str, Any], deals: int, seed: int, bits: int) -> np.ndarray:
+    """Expert's exact values of ``seat_view``'s legal cards over ``deals`` deals, with a memo of ``2**bits``."""
+    deck = deck_of(seat_view)
+    legal = sum(1 << deck.parse(code) for code in seat_view["legal"])
+    memo = new_memo(bits)
+    return expert.endgame_values(position_of(seat_view), legal, hard.PLAY_MISMATCH, deals, rng_seed(seed), *memo)
+
+
+def timed(views: list[dict[str, Any]], deals: int, bits: int) -> tuple[dict[str, float], list[np.ndarray]]:
+    """Milliseconds per position (mean, p90, max) and each position's values."""
+    times, values = [], []
+    for i, seat_view in enumerate(views):
+        started = time.perf_counter()
+        values.append(solve(seat_view, deals, i, bits))
+        times.append((time.perf_counter() - started) * 1000)
+    figures = {
+        "mean_ms": round(float(np.mean(times)), 1),
+        "p90_ms": round(float(np.percentile(times, 90)), 1),
+        "max_ms": round(float(np.max(times)), 1),
+    }
+    return figures, values
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="expert's exact endgame search, memo against none (JSON)")
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=max(expert.DD_SAMPLES.values()), help="deals solved a position")
+    parser.add_argument("--tricks", type=int, default=max(expert.DD_SAMPLES), help="tricks left (2 to 13)")
+    parser.add_argument("--cpu", type=int, default=0, help="CPU to pin to (-1: no pinning)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {args.cpu})
+    warm_up()
+    views = endgame_views(args.positions, args.tricks)
+    solve(views[0], 1, 0, SMALL_MEMO_BITS)  # compiled before timing
+    with_memo, memo_values = timed(views, args.deals, MEMO_BITS)
+    without, small_values = timed(views, args.deals, SMALL_MEMO_BITS)
+    report = {
+        "positions": len(views),
+        "tricks_left": args.tricks,
+        "deals_per_position": args.deals,
+        "cpu_pinned": args.cpu if args.cpu >= 0 else None,
+        f"memo_2**{MEMO_BITS}": with_memo,
+        f"memo_2**{SMALL_MEMO_BITS}": without,
+        "values_equal": all(np.array_equal(a, b) for a, b in zip(memo_values, small_values, strict=True)),
+    }
+    print(json.dumps(report))
+    return report
+
+
+if __name__ == "__main__":
+    main()
