@@ -88,6 +88,11 @@ def root_of(leader: int, trick: list[int], broken: bool, scoring) -> tuple[int, 
     return me, led, best, winner, state, flat
 
 
+def search_args(hands: list[int], won: list[int], state: np.ndarray, flat: np.ndarray) -> tuple:
+    """The arguments :func:`search` and :func:`card_values` take first: the position, the rules, the scoring."""
+    return np.array(hands, dtype=np.int64), np.array(won, dtype=np.int64), state, RULES, HOUSE, flat
+
+
 def test_the_search_equals_minimax_for_every_card() -> None:
     rng = random.Random(5)
     checked = 0
@@ -96,17 +101,7 @@ def test_the_search_equals_minimax_for_every_card() -> None:
         me, led, best, winner, state, flat = root_of(leader, trick, broken, scoring)
         legal = legal_mask(hands[me], led if trick else -1, broken, RULES.must_break)
         out = np.zeros(55)
-        card_values(
-            np.array(hands, dtype=np.int64),
-            np.array(won, dtype=np.int64),
-            state,
-            RULES,
-            HOUSE,
-            flat,
-            legal,
-            out,
-            *new_memo(),
-        )
+        card_values(*search_args(hands, won, state, flat), legal, out, *new_memo())
         for card in cards_in(legal):
             h = list(hands)
             h[me] &= ~(1 << card)
@@ -120,17 +115,7 @@ def test_the_search_equals_minimax_for_every_card() -> None:
                 expected = minimax(h, won, me, leader, trick + [card], broken, scoring)
             assert out[card] == expected
             checked += 1
-        whole = search(
-            np.array(hands, dtype=np.int64),
-            np.array(won, dtype=np.int64),
-            state,
-            RULES,
-            HOUSE,
-            flat,
-            -1e18,
-            1e18,
-            *new_memo(),
-        )
+        whole = search(*search_args(hands, won, state, flat), -1e18, 1e18, *new_memo())
         assert whole == max(out[c] for c in cards_in(legal))
     assert checked > 350
 
@@ -158,8 +143,7 @@ def test_a_memo_shared_by_the_deals_of_one_decision_changes_no_value() -> None:
             values = []
             for memo in (shared, new_memo(), tiny):
                 out = np.zeros(55)
-                args = (np.array(dealt, dtype=np.int64), np.array(won, dtype=np.int64), state.copy(), RULES, HOUSE)
-                card_values(*args, flat, legal, out, *memo)
+                card_values(*search_args(dealt, won, state.copy(), flat), legal, out, *memo)
                 values.append([out[c] for c in cards_in(legal)])
             assert values[0] == values[1] == values[2]
 
