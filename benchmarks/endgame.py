@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.tournament import move_of
+from benchmarks.tournament import play
 from services.ai_worker import decide, warm_up
 from services.ai_worker.dealing import rng_seed
 from services.ai_worker.levels import expert, hard
 from services.ai_worker.levels.dd import MEMO_BITS, new_memo
 from services.ai_worker.position import position_of
-from services.engine import apply, make_rules, new_game, turn, view
+from services.engine import make_rules
 from services.players import deck_of
 
 FIRST_GAME_SEED = 9000
@@ -35,26 +35,21 @@ SMALL_MEMO_BITS = 1
 
 
 def endgame_views(count: int, tricks_left: int) -> list[dict[str, Any]]:
-    """``count`` seat views with ``tricks_left`` cards in hand and a choice to make, from hard's rounds."""
+    """``count`` seat views with ``tricks_left`` cards in hand and a choice to make, from hard's rounds
+    (:func:`benchmarks.tournament.play`, every view its decider sees)."""
     rules = make_rules("partnership")
     views: list[dict[str, Any]] = []
+
+    def keep(seat_view: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
+        if seat_view["phase"] == "playing" and len(seat_view["hand"]) == tricks_left and len(seat_view["legal"]) > 1:
+            views.append(seat_view)
+        return decide(seat_view, level, seed)
+
     game_seed = FIRST_GAME_SEED
     while len(views) < count:
-        state = new_game(rules, seed=game_seed)
-        move_no = 0
-        while not state.history and len(views) < count:
-            seat = turn(state)
-            seat_view = view(state, seat, history=False)
-            if (
-                seat_view["phase"] == "playing"
-                and len(seat_view["hand"]) == tricks_left
-                and len(seat_view["legal"]) > 1
-            ):
-                views.append(seat_view)
-            state = apply(state, seat, move_of(decide(seat_view, "hard", game_seed * 1000 + move_no), rules.deck))
-            move_no += 1
+        play(rules, game_seed, ("hard",) * 4, lambda n, g=game_seed: g * 1000 + n, 1, decider=keep)
         game_seed += 1
-    return views
+    return views[:count]
 
 
 def solve(seat_view: dict[str, Any], deals: int, seed: int, bits: int) -> np.ndarray:

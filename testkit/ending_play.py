@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.api.games import commands
+from services.api.games.commands import Collaborators
+from services.api.games.move_request import MoveRequest, parse_move
 from services.engine import GameState, turn, view
 
 
@@ -20,3 +23,17 @@ def ending_move(state: GameState) -> tuple[str, dict[str, Any]]:
     if seat % 2 == 0:
         return "bid", {"bid": legal[-1]}
     return "bid", {"bid": min((b for b in legal if b > 0), default=legal[0])}
+
+
+def play_to_the_end(ctx: Collaborators, game_id: str, tokens: list[str | None]) -> None:
+    """:func:`ending_move`'s moves through ``commands.make_move`` until game over (every seat a person's,
+    ``tokens`` by seat)."""
+    for _ in range(2000):
+        state = ctx.store.load(game_id).state
+        if state.phase == "game_over":
+            return
+        seat = turn(state)
+        token = tokens[seat]
+        assert token is not None
+        commands.make_move(ctx, game_id, MoveRequest(token=token, move=parse_move(*ending_move(state))))
+    raise AssertionError("the game did not end")

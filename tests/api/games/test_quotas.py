@@ -10,14 +10,12 @@ import redis
 
 from services.api.games import commands
 from services.api.games.commands import Collaborators
-from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.quotas import RETRY_AFTER_SECONDS, Quotas, creator_ids
 from services.api.games.record_outbox import RecordSchedule
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.engine import turn
-from testkit.ending_play import ending_move
+from testkit import ending_play
 
 HUMANS = [{"type": "human"}] * 4
 COMPUTERS = [{"type": "ai", "level": "basic"}] * 4
@@ -51,16 +49,8 @@ def refusal(ctx: Collaborators, creators: tuple[str, ...], seats: list[dict] = H
 
 
 def play_to_the_end(ctx: Collaborators, created: dict[str, Any]) -> None:
-    """:func:`testkit.ending_play.ending_move`'s moves until game over (four people)."""
-    game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
-    for _ in range(2000):
-        state = ctx.store.load(game_id).state
-        if state.phase == "game_over":
-            return
-        seat = turn(state)
-        move = parse_move(*ending_move(state))
-        commands.make_move(ctx, game_id, MoveRequest(token=tokens[seat], move=move))
-    raise AssertionError("the game did not end")
+    """The game ``created`` played to its end by its four people (:mod:`testkit.ending_play`)."""
+    ending_play.play_to_the_end(ctx, created["game_id"], [s["token"] for s in created["seats"]])
 
 
 def test_a_creator_at_its_limit_of_games_in_play_gets_a_429_and_others_do_not():

@@ -6,14 +6,11 @@ from typing import Any
 
 from services.api.games import commands
 from services.api.games.commands import Collaborators
-from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.http import request_schemas
 from services.api.lobby.matchmaker import Matchmaker, MatchSettings
 from services.api.lobby.tables import ListingHooks
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.engine import turn
-from testkit.ending_play import ending_move
 
 ONE_ROUND = {"preset": "partnership", "win_score": 1, "lose_score": -1}
 
@@ -42,17 +39,3 @@ def create(ctx: Collaborators, seats: list[dict[str, Any]], **body: Any) -> dict
     created = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load({"seats": seats, **body}))
     assert created is not None
     return created
-
-
-def play_to_the_end(ctx: Collaborators, game_id: str, tokens: list[str | None]) -> None:
-    """:func:`testkit.ending_play.ending_move`'s moves until game over (every seat a person's)."""
-    for _ in range(2000):
-        state = ctx.store.load(game_id).state
-        if state.phase == "game_over":
-            return
-        seat = turn(state)
-        move = parse_move(*ending_move(state))
-        token = tokens[seat]
-        assert token is not None
-        commands.make_move(ctx, game_id, MoveRequest(token=token, move=move))
-    raise AssertionError("the game did not end")

@@ -18,8 +18,9 @@ from services.api.problems import ApiError
 from services.api.store.matches import FORMING, MatchRequest, MatchTimes
 from services.api.store.memory_store import MemoryBackend
 from services.api.store.protocol import PlayerRef
+from testkit.ending_play import play_to_the_end
 
-from .helpers import ONE_ROUND, Clock, matchmaker, play_to_the_end, process
+from .helpers import ONE_ROUND, Clock, matchmaker, process
 
 DEFAULT = {"rules": {"preset": "partnership"}, "clock": "normal", "max_wait_seconds": 20, "fill_level": "standard"}
 

@@ -13,8 +13,9 @@ from services.api.lobby.listing import TableFilters, parse_cursor, tables_page
 from services.api.lobby.tables import ListingHooks, check_tables, listing_entry
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend
+from testkit.ending_play import play_to_the_end
 
-from .helpers import ONE_ROUND, Clock, create, play_to_the_end, process
+from .helpers import ONE_ROUND, Clock, create, process
 
 OPEN3 = [{"type": "human"}, {"type": "open"}, {"type": "open"}, {"type": "ai", "level": "hard"}]
 PUBLIC = {"options": {"public": True}}
