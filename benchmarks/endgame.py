@@ -6,9 +6,12 @@ Collects ``--positions`` positions with ``--tricks`` tricks left (a seat to play
 legal card) from single partnership rounds of hard against hard (game seeds 9000, 9001, ...), then
 times :func:`services.ai_worker.levels.expert.endgame_values` – ``--deals`` deals solved exactly, as
 expert solves them – on each, once with expert's memo (``2**dd.MEMO_BITS`` slots) and once with a
-memo of two slots, in one process pinned to one CPU.  Both must give every position the same values
-(the memo only saves work); ``values_equal`` says they did.  The figure behind the memo's row in
-``docs/architecture.md``'s caches.  A benchmark, not a test: nothing fails.
+memo of two slots, in one process pinned to one CPU, every deal solved (no budget of positions).  Both
+must give every position the same values (the memo only saves work); ``values_equal`` says they did.
+The figure behind the memo's row in ``docs/architecture.md``'s caches.  Then once more as expert
+decides, stopping at ``expert.DD_NODE_BUDGET`` searched positions (``expert_budget``), with the
+positions searched per millisecond that turn the budget into time.  A benchmark, not a test: nothing
+fails.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from services.players import deck_of
 
 FIRST_GAME_SEED = 9000
 SMALL_MEMO_BITS = 1
+UNBOUNDED = 2**62  # a node budget never reached
 
 
 def endgame_views(count: int, tricks_left: int) -> list[dict[str, Any]]:
@@ -52,25 +56,35 @@ def endgame_views(count: int, tricks_left: int) -> list[dict[str, Any]]:
     return views[:count]
 
 
-def solve(seat_view: dict[str, Any], deals: int, seed: int, bits: int) -> np.ndarray:
-    """Expert's exact values of ``seat_view``'s legal cards over ``deals`` deals, with a memo of ``2**bits``."""
+def solve(seat_view: dict[str, Any], deals: int, seed: int, bits: int, budget: int) -> tuple[np.ndarray, int]:
+    """Expert's exact values of ``seat_view``'s legal cards over ``deals`` deals, with a memo of ``2**bits``
+    (fewer deals once ``budget`` positions are searched), and the positions searched."""
     deck = deck_of(seat_view)
     legal = sum(1 << deck.parse(code) for code in seat_view["legal"])
     memo = new_memo(bits)
-    return expert.endgame_values(position_of(seat_view), legal, hard.PLAY_MISMATCH, deals, rng_seed(seed), *memo)
+    values = expert.endgame_values(
+        position_of(seat_view), legal, hard.PLAY_MISMATCH, deals, budget, rng_seed(seed), *memo
+    )
+    return values, int(memo[2][0])
 
 
-def timed(views: list[dict[str, Any]], deals: int, bits: int) -> tuple[dict[str, float], list[np.ndarray]]:
-    """Milliseconds per position (mean, p90, max) and each position's values."""
-    times, values = [], []
+def timed(
+    views: list[dict[str, Any]], deals: int, bits: int, budget: int = UNBOUNDED
+) -> tuple[dict[str, float], list[np.ndarray]]:
+    """Milliseconds per position (mean, p90, max), positions searched per millisecond, and each
+    position's values."""
+    times, values, nodes = [], [], 0
     for i, seat_view in enumerate(views):
         started = time.perf_counter()
-        values.append(solve(seat_view, deals, i, bits))
+        value, searched = solve(seat_view, deals, i, bits, budget)
         times.append((time.perf_counter() - started) * 1000)
+        values.append(value)
+        nodes += searched
     figures = {
         "mean_ms": round(float(np.mean(times)), 1),
         "p90_ms": round(float(np.percentile(times, 90)), 1),
         "max_ms": round(float(np.max(times)), 1),
+        "positions_per_ms": round(nodes / sum(times)),
     }
     return figures, values
 
@@ -90,9 +104,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         os.sched_setaffinity(0, {args.cpu})
     warm_up()
     views = endgame_views(args.positions, args.tricks)
-    solve(views[0], 1, 0, SMALL_MEMO_BITS)  # compiled before timing
+    solve(views[0], 1, 0, SMALL_MEMO_BITS, UNBOUNDED)  # compiled before timing
     with_memo, memo_values = timed(views, args.deals, MEMO_BITS)
     without, small_values = timed(views, args.deals, SMALL_MEMO_BITS)
+    budgeted, _ = timed(views, args.deals, MEMO_BITS, expert.DD_NODE_BUDGET)
     report = {
         "positions": len(views),
         "tricks_left": args.tricks,
@@ -101,6 +116,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"memo_2**{MEMO_BITS}": with_memo,
         f"memo_2**{SMALL_MEMO_BITS}": without,
         "values_equal": all(np.array_equal(a, b) for a, b in zip(memo_values, small_values, strict=True)),
+        "expert_budget": {"positions": expert.DD_NODE_BUDGET, **budgeted},
     }
     print(json.dumps(report))
     return report

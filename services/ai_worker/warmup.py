@@ -30,8 +30,8 @@ def warm_up() -> None:
             state = apply(state, turn(state), Bid(2))
         _decide_all(state)
         if preset == "partnership":
-            while len(view(state, turn(state))["hand"]) > max(DD_SAMPLES):
-                seat = turn(state)
+            while len(view(state, turn(state))["hand"]) > max(DD_SAMPLES) or len(legal_moves(state, turn(state))) < 2:
+                seat = turn(state)  # down to an endgame card with a choice, which expert searches
                 state = apply(state, seat, legal_moves(state, seat)[0])
             decide(view(state, turn(state)), "expert", 1)
     state = new_game(make_rules("house", **HOUSE_OPTIONS), seed=1)

@@ -45,16 +45,17 @@ _MIX = (
 )
 
 
-def new_memo(bits: int = MEMO_BITS) -> tuple[np.ndarray, np.ndarray]:
+def new_memo(bits: int = MEMO_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An empty memo of ``2**bits`` slots (at most ``2**MEMO_BITS``) for :func:`search`: per slot, the
     position's key (four hands and a packed word of leader, broken and tricks taken; word ``-1``: empty)
-    and its proven ``[lower, upper]`` bounds.  A smaller memo gives the same values, more slowly
-    (``benchmarks.endgame`` measures the gain)."""
+    and its proven ``[lower, upper]`` bounds; and a count of the positions searched with it (a
+    caller's measure of work, deterministic where time is not).  A smaller memo gives the same values,
+    more slowly (``benchmarks.endgame`` measures the gain)."""
     if not 0 <= bits <= MEMO_BITS:
         raise ValueError(f"a memo has 2**0 to 2**{MEMO_BITS} slots, not 2**{bits}")
     keys = np.zeros((1 << bits, 5), dtype=np.int64)
     keys[:, 4] = -1
-    return keys, np.zeros((1 << bits, 2), dtype=np.float64)
+    return keys, np.zeros((1 << bits, 2), dtype=np.float64), np.zeros(1, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -101,6 +102,7 @@ def search(
     beta: float,
     memo_keys: np.ndarray,
     memo_bounds: np.ndarray,
+    memo_nodes: np.ndarray,
 ) -> float:
     """The exact value for ``me`` of the round from this point, within ``[alpha, beta]`` (a value at
     or below ``alpha`` is an upper bound of it, one at or above ``beta`` a lower bound).
@@ -109,8 +111,9 @@ def search(
     ``state``: ``[me, leader, n, led, best, winner, broken, trick card 0..3]`` (``n`` cards of the
     trick down).  ``scoring``:
     ``[bids 0..3, bags 0..3, scores 0..3, blind]`` as :func:`.hard_scoring.round_value` reads them.
-    ``memo_keys``/``memo_bounds``: a memo of :func:`new_memo` for this objective.
+    ``memo_*``: a memo of :func:`new_memo` for this objective (``memo_nodes[0]`` counts this call).
     """
+    memo_nodes[0] += 1
     me = state[0]
     leader = state[1]
     n = state[2]
@@ -175,13 +178,13 @@ def search(
                 won[new_winner] += 1
                 spade = 1 if broken or (trick_cards | bit) & SPADE_MASK != 0 else 0
                 state[1], state[2], state[3], state[4], state[5], state[6] = new_winner, 0, -1, -1, -1, spade
-                v = search(hands, won, state, rules, house, scoring, alpha, beta, memo_keys, memo_bounds)
+                v = search(hands, won, state, rules, house, scoring, alpha, beta, memo_keys, memo_bounds, memo_nodes)
                 won[new_winner] -= 1
                 state[7], state[8], state[9] = first_three  # the later tricks wrote theirs there
             else:
                 state[7 + n] = card
                 state[2], state[3], state[4], state[5] = n + 1, new_led, new_best, new_winner
-                v = search(hands, won, state, rules, house, scoring, alpha, beta, memo_keys, memo_bounds)
+                v = search(hands, won, state, rules, house, scoring, alpha, beta, memo_keys, memo_bounds, memo_nodes)
             state[1], state[2], state[3], state[4], state[5], state[6] = leader, n, led, best, winner, broken
             hands[seat] |= bit
             if maximising:
@@ -227,6 +230,7 @@ def card_values(
     out: np.ndarray,
     memo_keys: np.ndarray,
     memo_bounds: np.ndarray,
+    memo_nodes: np.ndarray,
 ) -> None:
     """The exact value of each card in ``candidates`` (the seat to play's legal cards) for the seat
     to play, written to ``out`` by card index; equivalent cards share their value.  ``memo_*``: a
@@ -262,13 +266,17 @@ def card_values(
             won[new_winner] += 1
             spade = 1 if broken or (trick_cards | bit) & SPADE_MASK != 0 else 0
             state[1], state[2], state[3], state[4], state[5], state[6] = new_winner, 0, -1, -1, -1, spade
-            v = search(hands, won, state, rules, house, scoring, -INFINITY, INFINITY, memo_keys, memo_bounds)
+            v = search(
+                hands, won, state, rules, house, scoring, -INFINITY, INFINITY, memo_keys, memo_bounds, memo_nodes
+            )
             won[new_winner] -= 1
             state[7], state[8], state[9] = first_three  # the later tricks wrote theirs there
         else:
             state[7 + n] = card
             state[2], state[3], state[4], state[5] = n + 1, new_led, new_best, new_winner
-            v = search(hands, won, state, rules, house, scoring, -INFINITY, INFINITY, memo_keys, memo_bounds)
+            v = search(
+                hands, won, state, rules, house, scoring, -INFINITY, INFINITY, memo_keys, memo_bounds, memo_nodes
+            )
         state[1], state[2], state[3], state[4], state[5], state[6] = leader, n, led, best, winner, broken
         hands[seat] |= bit
         out[card] = v

@@ -10,8 +10,9 @@ a computer opponent.  Expert spends that time on the same determinized search
   :func:`.normal.attacking_card`: normal's play with a competent attack
   on an opponent's nil, so that the search neither bids nils that a good
   player would set nor misses the cards that set them.
-* **Exact endgames.**  Once four tricks or fewer are left in a
-  partnership game, each sampled deal is solved exactly (:mod:`.dd`: both sides
+* **Exact endgames.**  Once five tricks or fewer are left in a
+  partnership game, each sampled deal (up to a budget of searched positions,
+  which bounds the time of a card) is solved exactly (:mod:`.dd`: both sides
   playing their best with every card known) instead of played out by normal,
   which misjudges close endings (who takes the last bag, whether a contract or
   a nil is set).  Each deal is weighed as hard weighs it (bids, voids, and the
@@ -43,7 +44,10 @@ from .hard_inference import in_play_weight
 BID_DEALS = 1200  # deals per candidate bid (hard: 300)
 PLAY_SAMPLES = 1000  # deals per candidate card (hard: 300)
 # deals solved exactly per endgame decision, by tricks left (none: played out by the rollouts)
-DD_SAMPLES = {1: 200, 2: 200, 3: 200, 4: 200}
+DD_SAMPLES = {1: 200, 2: 200, 3: 200, 4: 200, 5: 200}
+# positions an endgame decision searches at most (it stops sampling deals once spent): about 165 ms
+# of one core, so that a card keeps within the time a person's opponent may take
+DD_NODE_BUDGET = 1_200_000
 
 
 @njit(cache=True)
@@ -52,13 +56,16 @@ def endgame_values(
     candidates: int,
     mismatch: float,
     samples: int,
+    node_budget: int,
     seed: np.uint64,
     memo_keys: np.ndarray,
     memo_bounds: np.ndarray,
+    memo_nodes: np.ndarray,
 ) -> np.ndarray:
-    """For each card in ``candidates``: its weighted mean exact value over sampled deals (deals
-    weighted as hard weighs them; ``memo_*``: an empty memo of :func:`.dd.new_memo`, shared by the
-    deals).  Returns an array of ``INDEX_LIMIT`` indexed by card."""
+    """For each card in ``candidates``: its weighted mean exact value over ``samples`` sampled deals,
+    fewer once the deals solved have searched ``node_budget`` positions (deals weighted as hard weighs
+    them; ``memo_*``: an empty memo of :func:`.dd.new_memo`, shared by the deals, that counts the
+    positions).  Returns an array of ``INDEX_LIMIT`` indexed by card."""
     p = position[0]
     me = p.seat
     rules, house, near = hard.rollout_rules(p)
@@ -87,20 +94,25 @@ def endgame_values(
         state[3], state[4], state[5], state[6] = led, best, winner, 1 if p.broken else 0
         for k in range(p.trick_n):
             state[7 + k] = p.trick[k]
-        card_values(hands, won, state, rules, house, scoring, candidates, one, memo_keys, memo_bounds)
+        card_values(hands, won, state, rules, house, scoring, candidates, one, memo_keys, memo_bounds, memo_nodes)
         rest = candidates
         while rest:
             card = lowest_index(rest)
             rest &= rest - 1
             values[card] += weight * one[card]
+        if memo_nodes[0] >= node_budget:
+            break
     if total > 0:
         values /= total
     return values
 
 
-def analysis(view: dict[str, Any], seed: int, dd_samples: dict[int, int] = DD_SAMPLES) -> dict[str, Any]:
+def analysis(
+    view: dict[str, Any], seed: int, dd_samples: dict[int, int] = DD_SAMPLES, node_budget: int = DD_NODE_BUDGET
+) -> dict[str, Any]:
     """Expert's move and the figures behind it, in :func:`.hard.analysis`'s shape (``dd_samples``:
-    deals solved exactly by tricks left, a parameter so that variants can be measured)."""
+    deals solved exactly by tricks left, ``node_budget``: positions searched at most; parameters so
+    that variants can be measured)."""
     result = hard.analysis(view, seed, bid_deals=BID_DEALS, play_samples=PLAY_SAMPLES, sharp=True)
     if (
         view["phase"] != "playing"
@@ -116,6 +128,7 @@ def analysis(view: dict[str, Any], seed: int, dd_samples: dict[int, int] = DD_SA
         sum(1 << c for c in cards),
         hard.PLAY_MISMATCH,
         dd_samples[len(view["hand"])],
+        node_budget,
         rng_seed(seed),
         *new_memo(),
     )
