@@ -80,7 +80,7 @@ LEVELS: dict[str, Level] = {
         Level(
             "expert",
             "002",
-            "Hard's search with four times the sampled deals, rollouts that attack nils, and the last four tricks "
+            "Hard's search with four times the sampled deals, rollouts that attack nils, and the last five tricks "
             "of each sampled deal solved exactly.",
             True,
             7,

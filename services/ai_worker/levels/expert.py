@@ -45,8 +45,8 @@ BID_DEALS = 1200  # deals per candidate bid (hard: 300)
 PLAY_SAMPLES = 1000  # deals per candidate card (hard: 300)
 # deals solved exactly per endgame decision, by tricks left (none: played out by the rollouts)
 DD_SAMPLES = {1: 200, 2: 200, 3: 200, 4: 200, 5: 200}
-# positions an endgame decision searches at most (it stops sampling deals once spent): about 165 ms
-# of one core, so that a card keeps within the time a person's opponent may take
+# positions an endgame decision searches at most (it stops sampling deals once spent): about 200 ms
+# of one core (benchmarks.endgame), so that a card keeps within the time a person's opponent may take
 DD_NODE_BUDGET = 1_200_000
 
 
