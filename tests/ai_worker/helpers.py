@@ -96,6 +96,20 @@ def random_positions(count: int, seed: int) -> list[tuple[GameState, dict]]:
     return out
 
 
+def endgame_views(count: int, cards_left: int, seed: int) -> list[dict]:
+    """``count`` views of the seat to play in partnership rounds played at random, with ``cards_left``
+    cards in hand and more than one legal card."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    while len(out) < count:
+        state = new_game(make_rules("partnership"), seed=rng.randrange(10**9))
+        state = play_randomly(state, 4 + 4 * (13 - cards_left) + rng.randrange(4), rng)
+        seat_view = view(state, turn(state))
+        if len(seat_view["legal"]) > 1:
+            out.append(seat_view)
+    return out
+
+
 def move_of(decision: dict, deck: Deck = STANDARD_DECK) -> Move:
     """The engine move of a level's decision (its cards read in the game's ``deck``)."""
     if "card" in decision:

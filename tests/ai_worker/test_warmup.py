@@ -33,15 +33,16 @@ def compiled_signatures() -> dict[str, int]:
 
 
 def warm_then_decide() -> dict[str, dict[str, int]]:
-    """The signatures compiled after the warm-up, and after hard's rounds and every level's decision at
-    their endgame cards (five tricks left, where expert searches exactly) and mid-round cards."""
-    from benchmarks.endgame import endgame_views
+    """The signatures compiled after the warm-up, and after every level's decision at endgame cards
+    (five tricks left, where expert searches exactly) and mid-round cards."""
     from services.ai_worker import decide, warm_up
     from services.players import LEVEL_NAMES
 
+    from .helpers import endgame_views
+
     warm_up()
     before = compiled_signatures()
-    views = endgame_views(2, 5) + endgame_views(2, 9)
+    views = endgame_views(3, 5, seed=1) + endgame_views(2, 9, seed=2)
     for i, seat_view in enumerate(views):
         for level in LEVEL_NAMES:
             decide(seat_view, level, i)
