@@ -32,6 +32,10 @@ from .driver import (
 
 pytestmark = pytest.mark.integration
 
+RECORD_MOTION = (
+    "window.__motion = []; document.addEventListener('spades:motion', (e) => window.__motion.push(e.detail));"
+)
+
 SIZES = [(1280, 720), (375, 667)]
 SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 FRACTION = re.compile(r"(\d+)\s*/\s*(\d+)")
@@ -167,6 +171,80 @@ def test_the_rounds_end_counts_bags_once_and_the_last_round_leads_to_the_result(
     old = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
     assert view["you"] == 0 and view["rules"] == old["rules"] and view["rules"]["win_score"] == 50
     assert [(s["type"], s["level"]) for s in view["seats"][1:]] == [("ai", "easy")] * 3
+    assert not page.js_errors
+
+
+FITS = "dialog => dialog.scrollHeight <= dialog.clientHeight"  # the dialog's body and buttons fit it
+STREAM = re.compile(r"/v1/games/[^/]+/stream")
+GONE = {"type": "about:blank", "title": "Gone", "status": 410, "code": "too_far_behind", "detail": "trimmed"}
+
+
+def wait_for_event(web: str, game_id: str, token: str, kind: str, **data: object) -> dict:
+    """Read the game's event stream from its start (as the seat) until an event of ``kind`` whose data
+    holds ``data``; that event."""
+    auth = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
+    with requests.get(f"{web}/v1/games/{game_id}/stream?after=0", headers=auth, stream=True, timeout=LONG / 1000) as r:
+        assert r.status_code == 200, r.text
+        for line in r.iter_lines(decode_unicode=True):
+            if not line.startswith("data:"):
+                continue
+            event = json.loads(line[5:])
+            if event.get("type") == kind and data.items() <= event["data"].items():
+                return event
+    raise AssertionError(f"the stream ended before a {kind} event with {data}")
+
+
+@pytest.mark.parametrize(
+    ("seed", "on_table"), [(6, 3), (1, 0)], ids=["your-card-ends-the-round", "the-next-round-read-after-a-gap"]
+)
+def test_a_view_of_the_next_round_ends_yours_first(new_page, web, screenshots, seed, on_table):
+    """With the event feed cut before your last card, the next round's view reaches the page either as
+    the answer to your card (it ends the round: seed 6, South plays the last trick's fourth card) or by
+    the reload after a 410 (seed 1, South leads it): either way the page shows the round you were in
+    end – its last trick of four swept, the emptied hand under its summary – then deals the new hand,
+    never jumping from one card to the next thirteen."""
+    page = new_page(375, 667)
+    page.add_init_script(RECORD_MOTION)
+    game_id = seated_game(page, web, {"preset": "partnership"}, seed)
+    player = Player(page)
+    hand_count = page.locator("[data-testid=hand]")
+    while not (player.state() == "card" and hand_count.get_attribute("data-count") == "1"):
+        player.step()
+    assert page.locator("[data-testid=trick] [data-card]").count() == on_table
+
+    gone = {"next": False}
+
+    def stream(route) -> None:
+        if gone["next"]:  # once: the resumption after the reload is refused again
+            gone["next"] = False
+            route.fulfill(status=410, content_type="application/problem+json", body=json.dumps(GONE))
+        else:
+            route.abort()
+
+    page.route(STREAM, stream)
+    page.context.set_offline(True)  # the open stream dies; every new one is refused
+    page.context.set_offline(False)
+    last = page.locator(CARD).first.get_attribute("data-card")
+    motions = len(page.evaluate("window.__motion"))
+    click_card(page.locator(CARD).first)
+    if on_table < 3:  # the answer is of round 1: the next view comes with the reload after a 410
+        wait_for_event(web, game_id, seat_token(page, game_id)["token"], "round_started", round=2)
+        gone["next"] = True
+
+    expect(page.locator(SUMMARY)).to_be_visible(timeout=LONG)
+    assert hand_count.get_attribute("data-count") == "0", "the summary shows over the emptied hand"
+    expect(page.locator(f"{SUMMARY} [data-testid=round-summary]")).to_contain_text("Round 1")
+    sweeps = [m for m in page.evaluate("window.__motion")[motions:] if m["kind"] == "sweep"]
+    assert len(sweeps) == 1 and len(sweeps[0]["cards"]) == 4 and last in sweeps[0]["cards"], sweeps
+    page.screenshot(path=str(screenshots / f"round-end-after-gap-{seed}-375x667.png"))
+    page.set_viewport_size({"width": 375, "height": 560})  # a phone with its browser's bars showing
+    assert page.locator(SUMMARY).evaluate(FITS), "only the summary's body scrolls, never its two rows of buttons"
+    assert outside(page, f"{SUMMARY} .modal-buttons button") == []
+    page.screenshot(path=str(screenshots / f"round-end-after-gap-{seed}-375x560.png"))
+    page.unroute(STREAM)
+    page.click("[data-testid=summary-next]")
+    expect(hand_count).to_have_attribute("data-count", "13", timeout=LONG)
+    assert page.evaluate("window.__motion")[-1]["kind"] == "deal"
     assert not page.js_errors
 
 

@@ -175,6 +175,7 @@ export class Game {
     if (before && this.derived && view.version < before.version) return; // older than the events already shown (read again once they are)
     const origin = this.origin;
     this.origin = null;
+    const ended = before && view.round > before.round ? await this.endRound(before, view, origin) : false;
     const sameRound = before && before.round === view.round;
     const finished = sameRound && view.last_trick && view.tricks.length > before.tricks.length ? view.last_trick : null;
     const mine = (trick) => trick.find((c) => c.seat === view.you && !before.trick.some((b) => b.card === c.card));
@@ -185,6 +186,35 @@ export class Game {
     if (finished) await this.holdTrick(finished);
     const round = view.history[view.history.length - 1];
     if (round && !this.summarised.has(round.round)) await this.summarise(view, round);
+    if (ended && view.phase === "bidding" && view.hand && view.hand.length === 13 && view.trick.length === 0) await this.dealHand();
+  }
+
+  /**
+   * `view` is of a later round than `before` (read after a gap in the events, or after they ran ahead): the
+   * round `before` showed ends first as its events would have shown it — its last trick when `before` was
+   * in it, the emptied hand, its summary — before the next deal. True if it was shown.
+   */
+  async endRound(before, view, origin) {
+    const round = view.history.find((r) => r.round === before.round);
+    if (!round || this.summarised.has(round.round)) return false;
+    const total = round.tricks_won.reduce((sum, won) => sum + won, 0);
+    const last = view.round === before.round + 1 && view.tricks.length === 0 ? view.last_trick : null; // else not in the view
+    const inIt = last && before.phase === "playing" && before.tricks.length === total - 1 && before.trick.every((c, i) => last.cards[i] && last.cards[i].card === c.card);
+    const finished = inIt ? last : null;
+    const ended = structuredClone(before);
+    Object.assign(ended, {
+      turn: null, legal: [], trick: [], hand: before.hand && [], hand_sizes: [0, 0, 0, 0],
+      bids: round.bids, tricks_won: round.tricks_won, scores: round.scores, bags: round.bags,
+      history: view.history.filter((r) => r.round <= round.round),
+    });
+    if (finished) Object.assign(ended, { tricks: [...before.tricks, finished], last_trick: finished });
+    const played = finished && before.you !== null ? finished.cards.find((c) => c.seat === before.you && !before.trick.some((b) => b.card === c.card)) : null;
+    this.shownTrick = finished;
+    this.show(ended);
+    if (played) await this.travelIn(played.seat, played.card, origin && origin.card === played.card ? origin.rect : null);
+    if (finished) await this.holdTrick(finished);
+    await this.summarise(ended, round);
+    return true;
   }
 
   /** Replay queued events (and views read after a gap) one at a time, then read the view again. */
