@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../tests/clients"
 [ -x node_modules/.bin/openapi-typescript ] && exit 0
-if ! command -v npm >/dev/null 2>&1; then  # as ensure_axe.sh: apt-get as root (CI), else sudo
+if ! command -v npm >/dev/null 2>&1; then  # as ensure_web_tools.sh: apt-get as root (CI), else sudo
     if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
     echo "installing npm for the client tests' openapi-typescript (apt-get)" >&2
     $sudo apt-get update -qq

@@ -9,7 +9,7 @@ bash scripts/bootstrap.sh
 bash scripts/ensure_redis.sh
 bash scripts/ensure_postgres.sh
 bash scripts/ensure_chromium.sh
-bash scripts/ensure_axe.sh
+bash scripts/ensure_web_tools.sh
 bash scripts/ensure_client_tools.sh
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -30,7 +30,7 @@ const NAMES = ["jokers", "deuces_high", "blind_nil", "blind_nil_value", "blind_b
 /** Every rule option the variants cover (tests compare them with the engine's house rules). */
 export const VARIANT_OPTIONS = NAMES;
 
-function numberBox(id, spec) {
+function numberBox(id) {
   return h("input.variant-number", {
     id, name: id, type: "text", inputmode: "numeric", autocomplete: "off",
     "aria-describedby": `${id}-error`, dataset: { testid: id },
@@ -46,7 +46,7 @@ function variant(id, spec) {
     h("input", { id, type: "checkbox", dataset: { testid: id }, "aria-describedby": `${id}-help` }),
     h("label.variant-name", { for: id }, ruleName(option)),
     value
-      ? h("span.variant-value", {}, h("label.variant-value-label", { for: value.id }, t(`lobby.variant.${value.id}`)), numberBox(value.id, value))
+      ? h("span.variant-value", {}, h("label.variant-value-label", { for: value.id }, t(`lobby.variant.${value.id}`)), numberBox(value.id))
       : null,
     h("small.help", { id: `${id}-help` }, ruleAbout(option)),
     value ? h("small.field-error", { id: `${value.id}-error` }) : null,
@@ -54,12 +54,11 @@ function variant(id, spec) {
 }
 
 function numberRow(id) {
-  const spec = VARIANT_NUMBERS[id];
   return h(
     "div.variant.variant-plain",
     { dataset: { field: id } },
     h("label.variant-name", { for: id }, ruleName(id)),
-    h("span.variant-value", {}, numberBox(id, spec)),
+    h("span.variant-value", {}, numberBox(id)),
     h("small.help", { id: `${id}-help` }, ruleAbout(id)),
     h("small.field-error", { id: `${id}-error` }),
   );
