@@ -35,7 +35,6 @@ from services.players import deck_of
 
 FIRST_GAME_SEED = 9000
 SMALL_MEMO_BITS = 1
-UNBOUNDED = 2**62  # a node budget never reached
 
 
 def endgame_views(count: int, tricks_left: int) -> list[dict[str, Any]]:
@@ -69,7 +68,7 @@ def solve(seat_view: dict[str, Any], deals: int, seed: int, bits: int, budget: i
 
 
 def timed(
-    views: list[dict[str, Any]], deals: int, bits: int, budget: int = UNBOUNDED
+    views: list[dict[str, Any]], deals: int, bits: int, budget: int = expert.NO_NODE_BUDGET
 ) -> tuple[dict[str, float], list[np.ndarray]]:
     """Milliseconds per position (mean, p90, max), positions searched per millisecond, and each
     position's values."""
@@ -104,7 +103,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         os.sched_setaffinity(0, {args.cpu})
     warm_up()
     views = endgame_views(args.positions, args.tricks)
-    solve(views[0], 1, 0, SMALL_MEMO_BITS, UNBOUNDED)  # compiled before timing
+    solve(views[0], 1, 0, SMALL_MEMO_BITS, expert.NO_NODE_BUDGET)  # compiled before timing
     with_memo, memo_values = timed(views, args.deals, MEMO_BITS)
     without, small_values = timed(views, args.deals, SMALL_MEMO_BITS)
     budgeted, _ = timed(views, args.deals, MEMO_BITS, expert.DD_NODE_BUDGET)

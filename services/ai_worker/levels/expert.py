@@ -48,6 +48,7 @@ DD_SAMPLES = {1: 200, 2: 200, 3: 200, 4: 200, 5: 200}
 # positions an endgame decision searches at most (it stops sampling deals once spent): about 200 ms
 # of one core (benchmarks.endgame), so that a card keeps within the time a person's opponent may take
 DD_NODE_BUDGET = 1_200_000
+NO_NODE_BUDGET = 2**62  # a budget never reached: every sampled deal solved (measurements, tests)
 
 
 @njit(cache=True)

@@ -12,8 +12,6 @@ from services.players import deck_of
 
 from ..helpers import endgame_views
 
-UNBOUNDED = 2**62
-
 
 def values_of(seat_view: dict, samples: int, budget: int) -> tuple[np.ndarray, int]:
     """The endgame values of the view's legal cards and the positions searched for them."""
@@ -28,8 +26,8 @@ def values_of(seat_view: dict, samples: int, budget: int) -> tuple[np.ndarray, i
 
 def test_the_budget_stops_the_sampling_after_the_deal_that_spends_it() -> None:
     seat_view = endgame_views(1, 4, seed=3)[0]
-    first, first_nodes = values_of(seat_view, 1, UNBOUNDED)
-    two, two_nodes = values_of(seat_view, 2, UNBOUNDED)
+    first, first_nodes = values_of(seat_view, 1, expert.NO_NODE_BUDGET)
+    two, two_nodes = values_of(seat_view, 2, expert.NO_NODE_BUDGET)
     assert 0 < first_nodes < two_nodes
     assert np.array_equal(values_of(seat_view, 200, 1)[0], first)  # at least one deal
     assert np.array_equal(values_of(seat_view, 200, first_nodes)[0], first)
@@ -38,5 +36,5 @@ def test_the_budget_stops_the_sampling_after_the_deal_that_spends_it() -> None:
 
 def test_a_budget_never_reached_solves_every_deal() -> None:
     seat_view = endgame_views(1, 3, seed=4)[0]
-    every, nodes = values_of(seat_view, 50, UNBOUNDED)
+    every, nodes = values_of(seat_view, 50, expert.NO_NODE_BUDGET)
     assert np.array_equal(values_of(seat_view, 50, nodes + 1)[0], every)
