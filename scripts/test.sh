@@ -2,7 +2,7 @@
 # The test command: set everything up on a fresh machine, then run pytest.
 # Extra arguments go to pytest (e.g. scripts/test.sh tests/engine -x).
 # Starts a PostgreSQL (scripts/ensure_postgres.sh) when none answers on 127.0.0.1:5432.
-# Installs Debian's chromium and the pinned axe-core (npm) for the browser tests (tests/web) when missing.
+# Installs Debian's chromium and the pinned npm tools (axe-core, ESLint) for the browser tests (tests/web) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
