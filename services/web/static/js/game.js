@@ -24,6 +24,13 @@ import { drawGame } from "./board.js";
 import { stopLife } from "./tablelife.js";
 import { follow } from "./transport.js";
 
+/** Your card (`you`: your seat, null watching) among `cards` that `before`'s trick did not show yet: it
+ * travels in from your hand. */
+function yourNewCard(before, you, cards) {
+  if (you === null) return null;
+  return cards.find((c) => c.seat === you && !before.trick.some((b) => b.card === c.card)) || null;
+}
+
 export class Game {
   constructor(root, gameId) {
     this.root = root;
@@ -178,8 +185,7 @@ export class Game {
     const ended = before && view.round > before.round ? await this.endRound(before, view, origin) : false;
     const sameRound = before && before.round === view.round;
     const finished = sameRound && view.last_trick && view.tricks.length > before.tricks.length ? view.last_trick : null;
-    const mine = (trick) => trick.find((c) => c.seat === view.you && !before.trick.some((b) => b.card === c.card));
-    const played = sameRound && view.you !== null ? mine(finished ? finished.cards : view.trick) : null;
+    const played = sameRound ? yourNewCard(before, view.you, finished ? finished.cards : view.trick) : null;
     this.shownTrick = finished;
     this.accept(view);
     if (played) await this.travelIn(played.seat, played.card, origin && origin.card === played.card ? origin.rect : null);
@@ -200,7 +206,7 @@ export class Game {
     const total = round.tricks_won.reduce((sum, won) => sum + won, 0);
     const last = view.round === before.round + 1 && view.tricks.length === 0 ? view.last_trick : null; // else not in the view
     const inIt = last && before.phase === "playing" && before.tricks.length === total - 1 && before.trick.every((c, i) => last.cards[i] && last.cards[i].card === c.card);
-    const finished = inIt ? last : null;
+    const finished = inIt ? last : null; // the trick `before` was in, now complete
     const ended = structuredClone(before);
     Object.assign(ended, {
       turn: null, legal: [], trick: [], hand: before.hand && [], hand_sizes: [0, 0, 0, 0],
@@ -208,7 +214,7 @@ export class Game {
       history: view.history.filter((r) => r.round <= round.round),
     });
     if (finished) Object.assign(ended, { tricks: [...before.tricks, finished], last_trick: finished });
-    const played = finished && before.you !== null ? finished.cards.find((c) => c.seat === before.you && !before.trick.some((b) => b.card === c.card)) : null;
+    const played = finished ? yourNewCard(before, view.you, finished.cards) : null;
     this.shownTrick = finished;
     this.show(ended);
     if (played) await this.travelIn(played.seat, played.card, origin && origin.card === played.card ? origin.rect : null);
