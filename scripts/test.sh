@@ -2,14 +2,13 @@
 # The test command: set everything up on a fresh machine, then run pytest.
 # Extra arguments go to pytest (e.g. scripts/test.sh tests/engine -x).
 # Starts a PostgreSQL (scripts/ensure_postgres.sh) when none answers on 127.0.0.1:5432.
-# Installs Debian's chromium and the pinned npm tools (axe-core, ESLint) for the browser tests (tests/web) when missing.
+# Installs Debian's chromium for the browser tests (tests/web) and the tests' pinned npm tools when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/ensure_redis.sh
 bash scripts/ensure_postgres.sh
 bash scripts/ensure_chromium.sh
-bash scripts/ensure_web_tools.sh
-bash scripts/ensure_client_tools.sh
+bash scripts/ensure_npm_tools.sh tests/web tests/clients
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -73,7 +73,9 @@ def test_openapi_python_client_keeps_every_schema_and_names_every_class(python_c
 
 def test_openapi_typescript_generates_without_a_warning(tmp_path: Path):
     if not OPENAPI_TYPESCRIPT.exists():
-        pytest.fail("openapi-typescript is missing: run scripts/ensure_client_tools.sh (scripts/test.sh does)")
+        pytest.fail(
+            "openapi-typescript is missing: run scripts/ensure_npm_tools.sh tests/clients (scripts/test.sh does)"
+        )
     out = tmp_path / "api.d.ts"
     result = subprocess.run(
         [str(OPENAPI_TYPESCRIPT), str(SPEC), "--redocly", str(HERE / "redocly.yaml"), "-o", str(out)],

@@ -1,5 +1,5 @@
 """axe-core in the page under test: injected from tests/web/node_modules (npm, pinned in
-tests/web/package.json; scripts/ensure_web_tools.sh installs it), never fetched while tests run."""
+tests/web/package.json; scripts/ensure_npm_tools.sh installs it), never fetched while tests run."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ EXTRA_RULES = {"label-content-name-mismatch": {"enabled": True}}
 def violations(page: Page) -> list[dict]:
     """axe's violations on the page as it is now: [{id, impact, help, nodes: [target, ...]}]."""
     if not AXE.exists():
-        raise AssertionError(f"{AXE} is missing: scripts/ensure_web_tools.sh installs it (npm ci in tests/web)")
+        raise AssertionError(f"{AXE} is missing: scripts/ensure_npm_tools.sh tests/web installs it")
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     found = page.evaluate(

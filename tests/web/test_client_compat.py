@@ -19,7 +19,7 @@ CLIENT = ["services/web/static/js", "services/web/sw.js"]
 def eslint(*args: str, stdin: str | None = None) -> tuple[int, list[dict]]:
     """ESLint's exit code and its JSON report, run from the repository's root."""
     if not ESLINT.exists():
-        raise AssertionError(f"{ESLINT} is missing: scripts/ensure_web_tools.sh installs it (npm ci in tests/web)")
+        raise AssertionError(f"{ESLINT} is missing: scripts/ensure_npm_tools.sh tests/web installs it")
     done = subprocess.run(
         [str(ESLINT), "--config", str(CONFIG), "--format", "json", *args],
         cwd=ROOT,
