@@ -182,7 +182,7 @@ export class Game {
     if (before && this.derived && view.version < before.version) return; // older than the events already shown (read again once they are)
     const origin = this.origin;
     this.origin = null;
-    const ended = before && view.round > before.round ? await this.endRound(before, view, origin) : false;
+    const endedFirst = before && view.round > before.round ? await this.endRound(before, view, origin) : false;
     const sameRound = before && before.round === view.round;
     const finished = sameRound && view.last_trick && view.tricks.length > before.tricks.length ? view.last_trick : null;
     const played = sameRound ? yourNewCard(before, view.you, finished ? finished.cards : view.trick) : null;
@@ -192,7 +192,7 @@ export class Game {
     if (finished) await this.holdTrick(finished);
     const round = view.history[view.history.length - 1];
     if (round && !this.summarised.has(round.round)) await this.summarise(view, round);
-    if (ended && view.phase === "bidding" && view.hand && view.hand.length === 13 && view.trick.length === 0) await this.dealHand();
+    if (endedFirst && view.phase === "bidding" && view.hand && view.hand.length === 13 && view.trick.length === 0) await this.dealHand();
   }
 
   /**
