@@ -109,38 +109,52 @@ def replay_events(rules: dict[str, Any], seed: int, events: list[dict[str, Any]]
 class EventFollower(threading.Thread):
     """Long-polls a game's events from its start and keeps every one, as a client that never falls
     behind: the server keeps only the last rounds' events, so one read at the end of a long game
-    would find only those.  Read failures (a killed API worker, a 503) are retried.
+    would find only those.  Read failures (a killed API worker, a 503) are retried after a short pause.
 
-    ``start()`` it before the game moves; :meth:`finish` returns the events once ``game_over`` was
-    seen, or, when asked to stop first, once a last read found nothing new."""
+    ``start()`` it before the game moves (or enter it: ``with EventFollower(...) as follower``);
+    :meth:`finish` returns the events once ``game_over`` was seen, or, when asked to stop first, once a
+    last read found nothing new.  :meth:`close` (the ``with`` block's end) stops it whatever it has read:
+    a follower left running would poll a stopped server for the rest of the process."""
+
+    RETRY_PAUSE = 0.05  # seconds between a failed read and the next: a server that is down is not spun on
 
     def __init__(self, base: str, game_id: str, token: str | None = None) -> None:
-        super().__init__(daemon=True)
+        super().__init__(daemon=True, name=f"EventFollower-{game_id}")
         self.url = f"{base}/v1/games/{game_id}/events"
         self.headers = auth(token) if token else {}
         self.events: list[dict[str, Any]] = []
         self.problem: dict[str, Any] | None = None  # a 4xx answer ends the follower (e.g. 410 too_far_behind)
         self._stopping = threading.Event()
+        self._closed = threading.Event()
+
+    def __enter__(self) -> EventFollower:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def run(self) -> None:
-        http = requests.Session()
-        while True:
-            stopping = self._stopping.is_set()
-            after = self.events[-1]["seq"] if self.events else 0
-            try:
-                params = {"after": after, "wait": 0 if stopping else 1}
-                response = http.get(self.url, params=params, headers=self.headers, timeout=10)
-            except requests.RequestException:
-                continue
-            if 400 <= response.status_code < 500:
-                self.problem = response.json()
-                return
-            if response.status_code != 200:
-                continue
-            page = response.json()["events"]
-            self.events += page
-            if (page and page[-1]["type"] == "game_over") or (stopping and not page):
-                return
+        with requests.Session() as http:
+            while not self._closed.is_set():
+                stopping = self._stopping.is_set()
+                after = self.events[-1]["seq"] if self.events else 0
+                try:
+                    params = {"after": after, "wait": 0 if stopping else 1}
+                    response = http.get(self.url, params=params, headers=self.headers, timeout=10)
+                except requests.RequestException:
+                    self._closed.wait(self.RETRY_PAUSE)
+                    continue
+                if 400 <= response.status_code < 500:
+                    self.problem = response.json()
+                    return
+                if response.status_code != 200:
+                    self._closed.wait(self.RETRY_PAUSE)
+                    continue
+                page = response.json()["events"]
+                self.events += page
+                if (page and page[-1]["type"] == "game_over") or (stopping and not page):
+                    return
 
     def finish(self, timeout: float = 120.0) -> list[dict[str, Any]]:
         self._stopping.set()
@@ -148,3 +162,9 @@ class EventFollower(threading.Thread):
         assert not self.is_alive(), "the event follower did not finish"
         assert self.problem is None, f"the event follower was refused: {self.problem}"
         return self.events
+
+    def close(self, timeout: float = 15.0) -> None:
+        """Stop following without waiting for the game: after the read in flight (at most its 10 s timeout)."""
+        self._closed.set()
+        if self.is_alive():
+            self.join(timeout)

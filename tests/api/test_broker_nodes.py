@@ -96,6 +96,7 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
     }
     queues = (f"ai.{LEVEL}", queue_of(HINT_LEVEL))  # the hint level's queue too
     http = requests.Session()
+    games: list[list[Game]] = [[], []]  # by node
     with tempfile.TemporaryDirectory() as data_dir:
         servers = [start_redis(port, data_dir, appendonly=False) for port in ports]
         nodes = [redis.Redis.from_url(url) for url in urls[1:]]
@@ -104,7 +105,6 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
                 workers = list(pool.map(lambda url: start_worker(url, queues=queues), urls[1:]))
             with gunicorn(urls[0], env=env) as base, running(*workers):
                 baseline = [published(node) for node in nodes]  # the workers' start-up pings were PUBLISHed
-                games: list[list[Game]] = [[], []]
                 seed = 60
                 while not all(games):
                     game = Game(http, base, seed)
@@ -154,6 +154,8 @@ def test_a_broker_node_lost_mid_game_costs_only_its_games_time():
                 lost.finish()
                 assert metric(base, "spades_ai_fallback_moves_total", node="0") == 0
         finally:
+            for game in games[0] + games[1]:  # only the first game of each node is played out
+                game.follower.close()
             for client in nodes:
                 client.close()
             for server in servers:
