@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
 import redis
 
+from testkit.http_clients import EventFollower
 from testkit.postgres import throwaway_database
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from testkit.redis_cluster import LoopbackCluster, loopback_cluster
@@ -52,6 +54,17 @@ def run_gunicorn(
     url = redis or redis_url(API_TEST_DB)
     with gunicorn(url, workers=workers, threads=threads, env=full_env, app=app, stop_signal=signal.SIGQUIT) as base:
         yield base
+
+
+@pytest.fixture(autouse=True)
+def no_event_follower_outlives_its_test() -> Iterator[None]:
+    """Each test finishes or closes its event followers: one left running would poll a stopped server for
+    the rest of the session, beside every later test."""
+    yield
+    leaked = [thread for thread in threading.enumerate() if isinstance(thread, EventFollower) and thread.is_alive()]
+    for follower in leaked:
+        follower.close()
+    assert not leaked, f"event followers left running: {[follower.name for follower in leaked]}"
 
 
 @pytest.fixture
