@@ -25,6 +25,7 @@ def test_play_now_is_one_click_to_a_partnership_game_against_three_computers(new
     page.goto("/play?pace=0")
     catalogue = requests.get(f"{web}/v1/levels", timeout=30).json()
     by_strength = sorted(catalogue["levels"], key=lambda level: level["strength"])
+    expect(page.locator(".level")).to_have_count(len(by_strength))  # drawn once the page's GET /v1/levels answers
     shown = page.locator(".level").evaluate_all("els => els.map(e => e.dataset.level)")
     assert shown == [level["name"] for level in by_strength], "weakest first"
     for level in by_strength:

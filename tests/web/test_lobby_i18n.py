@@ -85,6 +85,7 @@ def test_the_player_reads_rules_and_levels_in_plain_words(new_page, web):
     # the levels, weakest first, each with its strength: normal reads stronger than pro
     levels = requests.get(f"{web}/v1/levels", timeout=30).json()["levels"]
     top = max(level["strength"] for level in levels)
+    expect(page.locator(".level")).to_have_count(len(levels))  # drawn once the page's own GET /v1/levels answers
     shown = page.locator(".level").evaluate_all("els => els.map(e => e.dataset.level)")
     assert shown.index("normal") > shown.index("pro") > shown.index("basic")
     expect(page.locator(".level[data-level=normal] .level-summary")).to_contain_text("above Standard and Pro")
@@ -92,6 +93,7 @@ def test_the_player_reads_rules_and_levels_in_plain_words(new_page, web):
         expect(page.locator(f".level[data-level={level['name']}] .level-strength")).to_contain_text(
             f"strength {level['strength']} of {top}"
         )
+    expect(page.locator("#seat-1 option[value='ai:normal']")).to_have_count(1)
     seat_levels = page.locator("#seat-1 option").evaluate_all("els => els.map(e => e.value)")
     assert seat_levels.index("ai:normal") > seat_levels.index("ai:pro")
 

@@ -46,6 +46,7 @@ def test_a_person_plays_a_whole_game_against_three_computers(new_page, web, scre
     expect(page.locator("#win_score")).to_have_value("500")
     catalogue = requests.get(f"{web}/v1/levels", timeout=30).json()["levels"]
     levels = [level["name"] for level in sorted(catalogue, key=lambda level: level["strength"])]
+    expect(page.locator("#seat-1 option[value^='ai:']")).to_have_count(len(levels))  # once GET /v1/levels answers
     offered = page.locator("#seat-1 option").evaluate_all("els => els.map(e => e.value)")
     assert [v.removeprefix("ai:") for v in offered if v.startswith("ai:")] == levels  # the server's list, weakest first
     page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
