@@ -1,5 +1,9 @@
 """Shared fixtures: real Redis (database 1 for API tests), real gunicorn over HTTP,
-and a requests session that checks every response against openapi.yaml."""
+and a requests session that checks every response against openapi.yaml.
+
+Under pytest-xdist (scripts/test.sh runs the suite on every core) each worker process starts a Redis
+server of its own and its own Redis Cluster ports, so each worker's session sees the databases a
+one-process run sees: the test modules keep their fixed database numbers and flushes."""
 
 from __future__ import annotations
 
@@ -16,12 +20,14 @@ import redis
 from testkit.http_clients import EventFollower
 from testkit.postgres import throwaway_database
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
-from testkit.redis_cluster import LoopbackCluster, loopback_cluster
+from testkit.redis_cluster import LoopbackCluster, free_base_port, loopback_cluster
 
 # apps and servers the tests start keep their embedded records database (SQLite) out of the checkout
 os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="spades-test-data-"))
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
+#: "gw0", "gw1", … in a pytest-xdist worker; None in a one-process run
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 API_TEST_DB = 1
 #: An in-process app with no store behind it (nothing listens on port 1): pages, listeners and errors
 #: that need none.  No lobby sweeper: its thread would retry the missing store for the rest of the session.
@@ -31,6 +37,21 @@ NO_STORE_CONFIG = {
     "RATE_LIMIT_ENABLED": False,
     "LOBBY_SWEEPER_ENABLED": False,
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """An xdist worker's own Redis (before the test modules import REDIS_PORT); stopped at unconfigure."""
+    global REDIS_HOST, REDIS_PORT
+    if XDIST_WORKER and not hasattr(config, "worker_redis"):
+        port = free_port()
+        config.worker_redis = start_redis(port, tempfile.mkdtemp(prefix=f"spades-{XDIST_WORKER}-redis-"), False)
+        REDIS_HOST, REDIS_PORT = "127.0.0.1", port
+        os.environ.update(TEST_REDIS_HOST=REDIS_HOST, TEST_REDIS_PORT=str(REDIS_PORT))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if server := getattr(config, "worker_redis", None):
+        stop(server)
 
 
 def redis_url(db: int) -> str:
@@ -108,8 +129,9 @@ def ai_worker(redis_db1: redis.Redis) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def redis_cluster() -> Iterator[LoopbackCluster]:
-    """A real 3-master, 3-replica Redis Cluster on loopback (TEST_CLUSTER_BASE_PORT, default 7101 to 7106)."""
-    with loopback_cluster() as cluster:
+    """A real 3-master, 3-replica Redis Cluster on loopback (TEST_CLUSTER_BASE_PORT, default 7101 to 7106; free
+    ports found at random in an xdist worker)."""
+    with loopback_cluster(free_base_port(6) if XDIST_WORKER else None) as cluster:
         yield cluster
 
 
