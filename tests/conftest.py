@@ -7,6 +7,7 @@ one-process run sees: the test modules keep their fixed database numbers and flu
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import tempfile
@@ -51,6 +52,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if server := getattr(config, "worker_redis", None):
+        # the tests are over: the in-process apps' daemon threads (lobby sweepers, records writers) would log
+        # the stopped server, to a closed stream, in the process's last moments
+        logging.disable(logging.CRITICAL)
         stop(server)
 
 
