@@ -43,7 +43,7 @@ NO_STORE_CONFIG = {
 def pytest_configure(config: pytest.Config) -> None:
     """An xdist worker's own Redis (before the test modules import REDIS_PORT); stopped at unconfigure."""
     global REDIS_HOST, REDIS_PORT
-    if XDIST_WORKER and not hasattr(config, "worker_redis"):
+    if XDIST_WORKER:
         port = free_port()
         config.worker_redis = start_redis(port, tempfile.mkdtemp(prefix=f"spades-{XDIST_WORKER}-redis-"), False)
         REDIS_HOST, REDIS_PORT = "127.0.0.1", port
