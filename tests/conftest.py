@@ -92,6 +92,22 @@ def no_event_follower_outlives_its_test() -> Iterator[None]:
     assert not leaked, f"event followers left running: {[follower.name for follower in leaked]}"
 
 
+#: the daemon threads an in-process app starts, each running a method of an object with ``stop()``
+APP_BACKGROUND_THREADS = {"lobby-sweeper", "records-writer", "ai-sweeper"}
+
+
+@pytest.fixture(autouse=True)
+def in_process_apps_stop_their_background_threads() -> Iterator[None]:
+    """The apps a test creates with ``create_app`` start daemon threads (the lobby sweeper polls its store four
+    times a second) that nothing stops: stopped at the test's end, so they do not pile up for the session."""
+    before = set(threading.enumerate())
+    yield
+    for thread in set(threading.enumerate()) - before:
+        owner = getattr(getattr(thread, "_target", None), "__self__", None)  # Thread keeps its target while it runs
+        if thread.name in APP_BACKGROUND_THREADS and owner is not None:
+            owner.stop()
+
+
 @pytest.fixture
 def gunicorn_factory() -> Iterator[Callable[..., str]]:
     """Start extra gunicorn servers with their own env; all stopped at teardown."""
