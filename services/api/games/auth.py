@@ -39,5 +39,10 @@ def seat_for(record: GameRecord, token: str | None) -> int | None:
         return None
     seat = seat_of_token(token, [s.token_hash for s in record.seats])
     if seat is None:
-        raise ApiError(401, "unauthorized", "The token does not hold a seat in this game.")
+        raise no_seat()
     return seat
+
+
+def no_seat() -> ApiError:
+    """401 for a token that holds no seat of the game (any more: a seat changes hands)."""
+    return ApiError(401, "unauthorized", "The token does not hold a seat in this game.")

@@ -11,9 +11,9 @@ from functools import partial
 from flask import Response, current_app, request
 
 from services.api.games import commands
-from services.api.games.auth import bearer_token, seat_for
+from services.api.games.audience import Audience
+from services.api.games.auth import bearer_token, no_seat, seat_for
 from services.api.games.clock_events import delivered
-from services.api.games.events import visible_event
 from services.api.games.log_retention import check_resumable, skipped_past, too_far_behind
 from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat
@@ -35,9 +35,11 @@ def seat_presence(game_id: str, seat: int | None) -> SeatPresence:
 def events(game_id: str) -> Response:
     query = query_args(request_schemas.EVENTS_QUERY)
     token = bearer_token(request.headers.get("Authorization"), required=False)
-    record = commands.load(collaborators().store, game_id)
+    store = collaborators().store
+    record = commands.load(store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
+    audience = Audience.of(store, record, seat, token)  # the events as the seat sees them while its token holds it
     check_resumable(record, query["after"])
     seen(record)
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
@@ -52,8 +54,11 @@ def events(game_id: str) -> Response:
         found = hub.wait_events(game_id, query["after"], page, wait, renew, renew.seconds)
     if skipped_past(query["after"], found):  # trimmed since the record was read
         raise too_far_behind(found[0]["seq"])
+    shown = audience.admit(found)
+    if audience.ended and not shown:  # the seat changed hands before anything this token may see
+        raise no_seat()
     now = now_ms()  # a turn_clock entry carries the time it left at (the client's countdown starts from it)
-    visible = [delivered(visible_event(e, seat), now) for e in found]
+    visible = [delivered(e, now) for e in shown]
     last_seq = visible[-1]["seq"] if visible else query["after"]
     body = {"game_id": game_id, "events": visible, "last_seq": last_seq, "server_time_ms": now}
     return json_response(response_schemas.EVENT_PAGE, body)
@@ -93,12 +98,12 @@ def stream(game_id: str) -> Response:
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
-    table = TableFeed(presence.hold(), record.version)
+    table = TableFeed(presence.hold())
     connected = partial(peer_connected, request.environ.get("gunicorn.socket"))  # checked before each renewal
     frames = sse_frames(
         hub,
         game_id,
-        seat,
+        Audience.of(store, record, seat, token),
         after,
         settings,
         touch=touch,

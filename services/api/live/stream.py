@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
+from services.api.games.audience import Audience
 from services.api.games.clock_events import delivered
-from services.api.games.events import visible_event
 from services.api.games.log_retention import skipped_past
 from services.api.live.fanout import FanoutHub
 from services.api.problems import int_param
@@ -34,7 +34,6 @@ RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clien
 KEEP_ALIVE = b": keep-alive\n\n"
 END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
 LEFT_TYPES = ("seat_left", "seat_away")  # after one the game may be left to computers alone: the stream touches it
-REJOINED_TYPE = "seat_rejoined"  # the seat's token was replaced: a stream holding the old one ends
 
 
 @dataclass(frozen=True)
@@ -75,12 +74,9 @@ def notice_frame(kind: str, data: dict[str, Any]) -> bytes:
 @dataclass(frozen=True)
 class TableFeed:
     """What a stream adds to the log's events (:mod:`services.api.store.table_life`): presence, starting with
-    ``presence`` (each seat's connected flag when it opened; None: not known), and quick messages; ``version``
-    is the game's when it opened: a ``seat_rejoined`` of the stream's own seat after it means the stream's token
-    was replaced, and the stream ends after sending it (its reconnect is a ``401``)."""
+    ``presence`` (each seat's connected flag when it opened; None: not known), and quick messages."""
 
     presence: list[bool] | None
-    version: int
 
 
 def _notice_frames(notices: list[dict[str, Any]], told: list[list[bool] | None]) -> list[bytes]:
@@ -99,7 +95,7 @@ def _notice_frames(notices: list[dict[str, Any]], told: list[list[bool] | None])
 def sse_frames(
     hub: FanoutHub,
     game_id: str,
-    seat: int | None,
+    audience: Audience,
     after: int,
     settings: StreamSettings,
     clock: Callable[[], float] = time.monotonic,
@@ -110,10 +106,11 @@ def sse_frames(
     connected: Callable[[], bool] | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: ``retry:`` first (so the headers go out at once), then every event after
-    ``after`` as ``seat`` may see it, a ``: keep-alive`` comment whenever a read waited
+    ``after`` as ``audience`` may see it (:mod:`services.api.games.audience`), a ``: keep-alive`` comment whenever a read waited
     ``heartbeat_seconds`` for nothing, until ``game_over`` was sent or ``max_seconds`` have passed
     or the process is stopping (:meth:`FanoutHub.drain`; the client then reconnects with
-    ``Last-Event-ID``), or the log was trimmed past the stream's
+    ``Last-Event-ID``), or the seat's credential stopped holding it (after the change's event, or before a
+    private event it may no longer see: the reconnect is a ``401``), or the log was trimmed past the stream's
     cursor (the reconnect is then answered ``410 too_far_behind``).  With ``touch`` and
     ``touch_seconds``, ``touch()`` once ``touch_seconds`` have passed since the last, checked before each
     read (so at least every heartbeat), while ``touching`` (from the start, or from the first
@@ -122,8 +119,7 @@ def sse_frames(
     ``renew_seconds``, ``renew()`` every ``renew_seconds``, checked before each read, and no read waits
     longer: the lease of the stream's slot among its client's waiting requests
     (:mod:`services.api.live.waiting_caps`) never lapses while it is open, whatever the heartbeat.  With
-    ``table`` (:class:`TableFeed`), the stream also carries presence and quick messages as they are published,
-    and ends after a ``seat_rejoined`` that revoked its own token.  With ``connected``, asked before each
+    ``table`` (:class:`TableFeed`), the stream also carries presence and quick messages as they are published.  With ``connected``, asked before each
     renewal, the stream ends instead once its client has gone (:mod:`services.api.live.peer`): a closed page
     renews no lease after it closed, though the stream has written nothing since."""
     started = clock()
@@ -165,26 +161,16 @@ def sse_frames(
                 continue
             if skipped_past(cursor, found):  # the log was trimmed past the cursor: the reconnect gets the 410
                 return
-            ended, sent_ms = False, now_ms()
-            for entry in found:
-                visible = visible_event(entry, seat)
+            sent_ms, over = now_ms(), False
+            for visible in audience.admit(found):
                 cursor = visible["seq"]
                 touching = touching or visible["type"] in LEFT_TYPES
                 frames.append(frame(delivered(visible, sent_ms)))  # a turn_clock frame: with the server's time
-                if visible["type"] == END_TYPE or (table is not None and _revoked(visible, seat, table.version)):
-                    ended = True
+                if visible["type"] == END_TYPE:
+                    over = True
                     break
-            yield b"".join(frames)  # one write per page read, not one per event
-            sent = now
-            if ended:
+            if frames:
+                yield b"".join(frames)  # one write per page read, not one per event
+                sent = now
+            if over or audience.ended:
                 return
-
-
-def _revoked(entry: dict[str, Any], seat: int | None, since: int) -> bool:
-    """Whether ``entry`` replaced the token of the stream's seat after the stream opened (at version ``since``)."""
-    return (
-        entry["type"] == REJOINED_TYPE
-        and seat is not None
-        and entry["data"].get("seat") == seat
-        and (entry["version"] > since)
-    )

@@ -8,6 +8,7 @@ import threading
 import orjson
 import pytest
 
+from services.api.games.audience import Audience
 from services.api.live.fanout import FanoutHub
 from services.api.live.presence import PresenceSettings, Renewals, SeatPresence
 from services.api.live.stream import KEEP_ALIVE, StreamSettings, TableFeed, sse_frames
@@ -87,7 +88,7 @@ def event(seq: int, kind: str, version: int, seat: int = 0) -> dict:
 def test_a_stream_sends_presence_first_then_changes_and_messages_without_ids():
     store, hub = hub_with([event(1, "bid", 1)])
     settings = StreamSettings(heartbeat_seconds=0.2, max_seconds=30.0, page_size=100)
-    frames = sse_frames(hub, "g", None, 1, settings, table=TableFeed(OFF, 5))
+    frames = sse_frames(hub, "g", Audience(None), 1, settings, table=TableFeed(OFF))
     assert next(frames) == b'retry: 2000\n\nevent: presence\ndata: {"seats":[false,false,false,false]}\n\n'
     got: list[bytes] = []
 
@@ -124,9 +125,9 @@ def test_a_stream_ends_after_the_rejoin_that_replaced_its_token_and_only_that_on
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=20.0, page_size=100)
     rejoins = [event(1, "seat_rejoined", 3, seat=0), event(2, "seat_rejoined", 6, seat=1), event(3, "bid", 7)]
     _, hub = hub_with([*rejoins, event(4, "seat_rejoined", 8, seat=1)])
-    seat0 = list(sse_frames(hub, "g", 0, 0, settings, table=TableFeed(None, 5), clock=Ticks()))
+    seat0 = list(sse_frames(hub, "g", Audience(0, "h", 5), 0, settings, table=TableFeed(None), clock=Ticks()))
     assert b"id: 4\n" in seat0[1] and KEEP_ALIVE in seat0, "an earlier rejoin of its seat, or another's, ends nothing"
-    seat1 = list(sse_frames(hub, "g", 1, 0, settings, table=TableFeed(None, 6), clock=Ticks()))
+    seat1 = list(sse_frames(hub, "g", Audience(1, "h", 6), 0, settings, table=TableFeed(None), clock=Ticks()))
     assert len(seat1) == 2 and seat1[1].endswith(b'"data":{"seat":1}}\n\n'), "it ended right after event 4"
     hub.stop()
 
@@ -145,6 +146,6 @@ class Ticks:
 def test_waits_cut_short_to_renew_leases_send_keep_alives_only_a_heartbeat_apart():
     hub = RecordingHub()
     settings = StreamSettings(heartbeat_seconds=15.0, max_seconds=60.0, page_size=500, renew_seconds=5.0)
-    frames = list(sse_frames(hub, "g", None, 0, settings, clock=ticking(), renew=lambda: None))  # type: ignore[arg-type]
+    frames = list(sse_frames(hub, "g", Audience(None), 0, settings, clock=ticking(), renew=lambda: None))  # type: ignore[arg-type]
     assert hub.waits and max(hub.waits) <= 5.0
     assert 2 <= frames.count(KEEP_ALIVE) <= 60 / 15 + 1, "not one per renewal"

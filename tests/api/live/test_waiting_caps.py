@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from services.api.games.audience import Audience
 from services.api.live.fanout import FanoutHub
 from services.api.live.stream import KEEP_ALIVE, StreamSettings, sse_frames
 from services.api.live.waiting_caps import NO_CAPS, RETRY_AFTER_SECONDS, WaitingCaps, WaitingSlot, take_slot
@@ -161,13 +162,13 @@ def test_an_open_stream_renews_its_slot_and_never_reads_longer_than_a_renewal_pe
     clock = ticking()
     settings = StreamSettings(heartbeat_seconds=15.0, max_seconds=30.0, page_size=500, renew_seconds=5.0)
     renew = lambda: renewed.append(len(hub.waits))  # noqa: E731  (at which read)
-    frames = list(sse_frames(hub, "g", None, 0, settings, clock=clock, renew=renew))  # type: ignore[arg-type]
+    frames = list(sse_frames(hub, "g", Audience(None), 0, settings, clock=clock, renew=renew))  # type: ignore[arg-type]
     assert set(frames[1:]) == {KEEP_ALIVE}
     assert hub.waits and max(hub.waits) <= 5.0, "a read outlasting the renewal period could let the lease lapse"
     assert len(renewed) >= 4 and all(b - a == 5 for a, b in pairwise(renewed)), "a renewal every fifth loop"
     hub.waits.clear()
     unrenewed = StreamSettings(heartbeat_seconds=15.0, max_seconds=30.0, page_size=500)
-    list(sse_frames(hub, "g", None, 0, unrenewed, clock=ticking()))  # type: ignore[arg-type]
+    list(sse_frames(hub, "g", Audience(None), 0, unrenewed, clock=ticking()))  # type: ignore[arg-type]
     assert max(hub.waits) == 15.0, "without a slot the reads wait a heartbeat"
 
 
