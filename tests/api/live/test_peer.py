@@ -48,7 +48,14 @@ def test_a_stream_asks_before_each_renewal_and_ends_once_its_client_has_gone():
     settings = StreamSettings(heartbeat_seconds=15.0, max_seconds=600.0, page_size=500, renew_seconds=5.0)
     frames = list(
         sse_frames(
-            hub, "g", Audience(None), 0, settings, clock=ticking(), renew=lambda: renewed.append(1), connected=lambda: next(answers)
+            hub,
+            "g",
+            Audience(None),
+            0,
+            settings,
+            clock=ticking(),
+            renew=lambda: renewed.append(1),
+            connected=lambda: next(answers),
         )  # type: ignore[arg-type]
     )
     assert len(renewed) == 2, "no renewal once the client had gone"

@@ -86,7 +86,9 @@ def test_an_open_stream_touches_its_game_every_touch_seconds():
     touched: list[float] = []
     clock = Clock()  # one second per reading: one reading per loop, so a touch every third loop
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500, touch_seconds=3.0)
-    frames = list(sse_frames(hub, "g", Audience(None), 1, settings, clock=clock, touch=lambda: touched.append(clock.now)))
+    frames = list(
+        sse_frames(hub, "g", Audience(None), 1, settings, clock=clock, touch=lambda: touched.append(clock.now))
+    )
     assert set(frames[1:]) == {KEEP_ALIVE}
     assert len(touched) >= 2 and all(b - a >= 3.0 for a, b in pairwise(touched))
     untouched = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500)
@@ -100,7 +102,13 @@ def test_a_stream_starts_touching_once_a_player_has_left():
     touched: list[float] = []
     clock = Clock()
     settings = StreamSettings(heartbeat_seconds=0.0, max_seconds=12.0, page_size=500, touch_seconds=3.0)
-    list(sse_frames(hub, "g", Audience(None), 1, settings, clock=clock, touch=lambda: touched.append(0), touching=False))
+    list(
+        sse_frames(hub, "g", Audience(None), 1, settings, clock=clock, touch=lambda: touched.append(0), touching=False)
+    )
     assert touched, "after the seat_left event the stream touches its game"
-    list(sse_frames(hub, "g", Audience(None), 2, settings, clock=Clock(), touch=lambda: touched.append(1), touching=False))
+    list(
+        sse_frames(
+            hub, "g", Audience(None), 2, settings, clock=Clock(), touch=lambda: touched.append(1), touching=False
+        )
+    )
     assert 1 not in touched, "a stream past that event, of a game with a person, does not"
