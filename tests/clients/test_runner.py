@@ -168,3 +168,24 @@ def test_spades_bot_play_with_a_player_token_plays_as_that_bot_player(bots_serve
     assert games[0].rated and games[0].rating_after is not None  # a bot alone against computers is rated
     record = reader.get_game_record(games[0].game_id)
     assert record.seats[0].player_id == me
+
+
+def test_the_runner_gives_up_a_game_whose_seat_changed_hands_elsewhere(bots_server, ai_worker):
+    """Another device leaves the bot's seat in the middle of a round: the runner's next request with the token
+    is refused, and it stops that game (counted as a seat lost, a game left) instead of raising."""
+    client = SpadesClient(bots_server)
+    seats = [{"type": "human"}] + [{"type": "ai", "level": "basic"}] * 3
+    created = client.create_game(rules=QUICK_GAME, seats=seats, options={"clock": "none", "ai_takeover": "basic"})
+    token = next(s.token for s in created.seats if s.token)
+    turns: list[int] = []
+
+    def leaves_on_its_third_turn(view: GameView) -> object:
+        turns.append(view.version)
+        if len(turns) == 3:
+            client.as_seat(token).leave_seat(created.game_id, 0)  # another device, the same token
+        return view.legal[0]
+
+    runner = Runner(client, leaves_on_its_third_turn)
+    final = runner.play_game(created.game_id, {0: token})
+    assert final.you is None and final.seats[0].type == "ai"
+    assert runner.tally.counts["seats_lost"] == 1 and runner.tally.counts["games_left"] == 1

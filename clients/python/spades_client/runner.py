@@ -10,8 +10,9 @@ bot's answer is posted as it is (:mod:`spades_client.moves`).
 
 A :class:`Runner` plays many games at once (one thread each), stops starting new ones after :meth:`stop`,
 and counts what happened: games finished, moves made, moves refused by a race (``409 not_your_turn`` or
-``412 version_conflict``: the game moved between the view and the move, and the seat reads it again) and
-stream reconnects.
+``412 version_conflict``: the game moved between the view and the move, and the seat reads it again),
+stream reconnects, and seats lost: a seat that changed hands elsewhere (left or taken back on another device)
+refuses its token (``401``), and the game is given up, as a spectator's final view, rather than raised.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spades_client.client import SpadesClient
-from spades_client.errors import NotYourTurn, TooFarBehind, VersionConflict
+from spades_client.errors import NotYourTurn, TooFarBehind, Unauthorized, VersionConflict
 from spades_client.models import Event, GameView
 from spades_client.sse import EventStream
 
@@ -70,7 +71,16 @@ class GamePlayer:
         self._events: Generator[Event, None, None] | None = None
 
     def play(self) -> GameView:
-        """Play every turn of the bot's seats; returns the final view of its first seat."""
+        """Play every turn of the bot's seats; returns the final view of its first seat, or the spectator's view
+        once a seat's token stopped holding it (the seat changed hands elsewhere: nothing more to play here)."""
+        try:
+            return self._play()
+        except Unauthorized as lost:
+            self.tally.add("seats_lost")
+            log.warning("game %s: a seat's token no longer holds it (%s); leaving the game", self.game_id, lost.code)
+            return self.spectator.get_game(self.game_id)
+
+    def _play(self) -> GameView:
         views = self._read_views()
         try:
             while True:

@@ -5,7 +5,8 @@ The parser follows the HTML standard's event-stream interpretation (as the web c
 The iterator resumes after every cut with ``Last-Event-ID`` (the last ``seq`` it yielded), so it neither misses
 nor repeats an event; it ends after ``game_over`` or on ``204`` (the game is over and nothing is left), and
 raises :class:`~spades_client.errors.TooFarBehind` when the log no longer holds its resume point (reload the
-view and start again after its ``last_seq``).
+view and start again after its ``last_seq``), and :class:`~spades_client.errors.Unauthorized` when its seat token
+no longer holds the seat (the server ends a seat's stream when the seat changes hands; follow on without it).
 """
 
 from __future__ import annotations
