@@ -373,6 +373,27 @@ def test_a_rejoin_link_takes_the_seat_to_another_device(new_page, web):
     assert not (phone.js_errors or laptop.js_errors or desktop.js_errors)
 
 
+def test_a_seat_left_from_another_device_turns_this_page_into_a_spectators(new_page, web):
+    """The seat's token leaves from elsewhere and a stranger takes the seat: this page's stream ends, the page
+    drops the token and watches; the new holder's cards never reach it."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
+    page = new_page(375, 667)
+    hold(page, game_id, 0, tokens[0])
+    page.goto(f"/play?game={game_id}&pace=0")
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+    left = requests.post(f"{web}/v1/games/{game_id}/seats/0/leave", json={}, headers=auth(tokens[0]), timeout=30)
+    assert left.status_code == 200
+    claimed = requests.post(f"{web}/v1/games/{game_id}/seats/0/claim", json={}, timeout=30).json()
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator", timeout=LONG)
+    expect(page.locator("[data-testid=message]")).to_contain_text("you are watching")
+    assert seat_token(page, game_id) is None
+    shown = page.locator("[data-testid=hand] [data-focus-key]").evaluate_all(
+        "cards => cards.map(c => c.dataset.focusKey)"
+    )
+    assert not {f"card-{code}" for code in claimed["state"]["hand"]} & set(shown)
+    assert not page.js_errors
+
+
 HIDDEN_TAB = """
 window.__hidden = false;
 Object.defineProperty(Document.prototype, "hidden", { get: () => window.__hidden, configurable: true });
