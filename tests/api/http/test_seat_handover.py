@@ -12,6 +12,7 @@ tests/api/games/test_audience.py.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -250,3 +251,24 @@ def test_a_client_that_starts_past_the_change_gets_no_private_event_of_the_seats
     streamed, ended = read_stream(stream, deal)
     stream.close()
     assert streamed == [] and ended, "the stream ends before the new holder's hand"
+
+
+def test_a_player_token_opens_no_seats_connection_so_a_rotated_one_ends_none(servers):
+    """A stream or a long poll is opened with a seat token: a player's token, sent as a seat token, holds no seat
+    (``401``), and sent as ``Player-Token`` it is not read (the spectator's events). Rotating or deleting a
+    player thus has no connection to end; the seat's own token is the credential that counts."""
+    b = ContractSession(servers[1])
+    made = b.post("/v1/players", json={"name": f"Streamer {uuid.uuid4().hex[:8]}"})
+    assert made.status_code == 201, made.text
+    player_token = made.json()["token"]
+    seats = [{"type": "human", "player": True}, *FOUR[1:]]
+    created = b.post(
+        "/v1/games", json={"seats": seats, "options": {"clock": "none"}}, headers={"Player-Token": player_token}
+    )
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+    for path in ("events", "stream"):
+        refused = requests.get(f"{servers[0]}/v1/games/{game_id}/{path}", headers=auth(player_token), timeout=30)
+        assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
+    page = b.get(f"/v1/games/{game_id}/events", headers={"Player-Token": player_token}).json()
+    assert all("hand" not in event["data"] for event in page["events"])
