@@ -18,19 +18,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from services.api.games import clock_events, clocks, idempotency, quotas
+from services.api.games import clocks, idempotency, pipeline
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
-from services.api.games.creation import commit_created
 from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest, computer_move
+from services.api.games.pipeline import Answer, Change, Entries
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.table_hooks import NO_TABLES, TableHooks
 from services.api.games.table_state import check_claim
 from services.api.games.tokens import hash_token, new_game_id, new_token
-from services.api.metrics import GAMES_FINISHED, MOVES
+from services.api.metrics import MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import (
     GameRecord,
@@ -57,7 +57,6 @@ from services.engine import (
 )
 from services.players import DEFAULT_LEVEL
 
-MAX_CAS_ATTEMPTS = 8
 log = logging.getLogger(__name__)
 
 
@@ -88,15 +87,6 @@ class FixedIds:
     game_id: str
     token_hashes: tuple[str | None, ...]
     players: tuple[PlayerRef | None, ...] = ()  # the people's players, where their requests carried one
-
-
-def load(store: GameStore, game_id: str) -> GameRecord:
-    if len(game_id) > 64:
-        raise ApiError(404, "not_found", "No such game (it may have expired).")
-    record = store.load(game_id)
-    if record is None:
-        raise ApiError(404, "not_found", "No such game (it may have expired).")
-    return record
 
 
 def create_game(
@@ -150,13 +140,8 @@ def create_game(
     )
     record = record.with_state(state)
     record.clock = clocks.new_clock(options["clock"], ctx.clock_scale)
-    events = clock_events.opening(record, None, "create")
-    events += [event(record, "game_created", {"seats": seats_view(record), "rules": rules.to_dict()})]
-    if not record.waiting:
-        record.started = True
-        events += log_entries(record, [round_started(state)])
-    events += clock_events.closing(record, None)
-    if not commit_created(ctx, record, events, repeated=fixed is not None):
+    opened = seat_change("game_created", {"seats": seats_view(record), "rules": rules.to_dict()})
+    if not pipeline.create(ctx, Change(record, opened, by="create"), repeated=fixed is not None):
         if fixed is not None:
             return None  # made already (its creation repeated): its holds are its own
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")  # a 128-bit id collision
@@ -180,8 +165,9 @@ def _rules_refused(error: RuleError) -> ApiError:
 
 def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None = None) -> dict[str, Any]:
     """Take an open seat (or a stand-in's) with a new token; bound to ``player`` when the request carried one."""
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = load(ctx.store, game_id)
+    token = new_token()
+
+    def claim(record: GameRecord) -> Change:
         if not 0 <= seat < 4:
             raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
         if not record.seats[seat].claimable:
@@ -192,12 +178,13 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | 
             check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
         if player is not None:
             check_not_seated(record, player, seat)
-        token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), player)
-        if commit_seats(ctx, record, nxt, "seat_claimed", {"seat": seat}):
-            return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+        return Change(nxt, seat_change("seat_claimed", {"seat": seat}))
+
+    done = pipeline.run(ctx, game_id, claim)
+    assert isinstance(done, Change)
+    return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}
 
 
 def check_not_seated(record: GameRecord, player: PlayerRef, seat: int) -> None:
@@ -208,31 +195,23 @@ def check_not_seated(record: GameRecord, player: PlayerRef, seat: int) -> None:
         raise ApiError(409, "player_seated", "This player holds a seat of this game already.")
 
 
-def commit_seats(
-    ctx: Collaborators, record: GameRecord, nxt: GameRecord, kind: str, data: dict[str, Any], read: bool = False
-) -> bool:
-    """Commit ``nxt``, a change of ``record``'s seats told by the event ``kind``: the clock's entries around it,
-    round 1 started once no seat is open, the AI turn and the lobby's listing around the commit.  False when
-    another writer got in first."""
-    events = clock_events.opening(nxt, record, "seat") + [event(nxt, kind, data)]
-    if not nxt.waiting and not nxt.started:
+def seat_change(kind: str, data: dict[str, Any]) -> Entries:
+    """The log entries of a change of seats told by the event ``kind``: that event, then round 1 dealt, the first
+    time no seat is open."""
+
+    def entries(nxt: GameRecord) -> list[dict[str, Any]]:
+        told = [event(nxt, kind, data)]
+        if nxt.waiting or nxt.started:
+            return told
         nxt.started = True
-        events += log_entries(nxt, [round_started(nxt.state)])
-    events += clock_events.closing(nxt, record)
-    ctx.ai.before_commit(nxt)
-    ctx.tables.before_seats(nxt)
-    if not ctx.store.commit(nxt, record, events):
-        return False
-    ctx.ai.after_commit(nxt, read=read)
-    ctx.tables.after_seats(nxt)
-    return True
+        return told + log_entries(nxt, [round_started(nxt.state)])
+
+    return entries
 
 
 def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = load(ctx.store, game_id)
-        own = seat_for(record, token)
-        if own != seat:
+    def leave(record: GameRecord) -> Change:
+        if seat_for(record, token) != seat:
             raise ApiError(403, "forbidden", "A token may only leave its own seat.")
         ctx.note_seat(seat)
         nxt = record.successor()
@@ -244,16 +223,13 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             nxt.seats[seat] = Seat("ai", takeover, None, True, left.player_id, left.name, left.player_kind)
         else:
             nxt.seats[seat] = Seat("open")
-        events = clock_events.opening(nxt, record, "seat")
-        events += [event(nxt, "seat_left", {"seat": seat, "ai_takeover": nxt.seats[seat].level})]
-        events += clock_events.closing(nxt, record)
-        ctx.ai.before_commit(nxt)
-        ctx.tables.before_seats(nxt)
-        if ctx.store.commit(nxt, record, events):
-            ctx.ai.after_commit(nxt, read=True)  # the leaver watches on (a game it leaves to computers plays on)
-            ctx.tables.after_seats(nxt)
-            return game_view(nxt, None, ctx.cache)
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+        data = {"seat": seat, "ai_takeover": nxt.seats[seat].level}
+        # read: the leaver watches on (a game it leaves to computers plays on)
+        return Change(nxt, lambda n: [event(n, "seat_left", data)], read=True)
+
+    done = pipeline.run(ctx, game_id, leave)
+    assert isinstance(done, Change)
+    return game_view(done.nxt, None, ctx.cache)
 
 
 class KeyedMove(NamedTuple):
@@ -274,65 +250,48 @@ def move_kind(move: Move) -> str:
 _KINDS = {Look: "blind", Pass: "pass", Play: "play"}
 
 
-def _commit_move(
-    ctx: Collaborators,
-    record: GameRecord,
-    seat: int,
-    move: Move,
-    cache: ViewCache | None,
-    idem: KeyedMove | None = None,
-    count: bool = True,
-    by: str = "move",
-) -> dict[str, Any] | None:
-    """Apply ``move`` for ``seat`` to ``record`` and commit it; the seat's new
-    view, or None when another writer changed the game first; with ``idem``, its response is
-    stored as the seat's idempotency entry in the same commit.  ``by``: who moved, for the clock
-    (:data:`services.api.games.clocks.MOVES`)."""
-    kind = move_kind(move)
+class MoveRefused(ApiError):
+    """The engine refused a move of ``kind``: counted by kind and reason once judged on a fresh read."""
+
+    def __init__(self, kind: str, error: EngineError) -> None:
+        if error.code == "not_your_turn":
+            super().__init__(409, "not_your_turn", error.detail, reason=error.code)
+        else:
+            super().__init__(422, "illegal_move", error.detail, reason=error.code)
+        self.kind = kind
+
+    def count(self) -> None:
+        MOVES.labels(self.kind, self.extra["reason"]).inc()
+
+
+def _move_change(record: GameRecord, seat: int, move: Move, by: str = "move") -> Change:
+    """``move`` for ``seat`` applied to ``record``: the change, its log entries the engine's events.  ``by``: who
+    moved, for the clock (:data:`services.api.games.clocks.MOVES`)."""
     try:
         after, happened = apply_with_events(record.state, seat, move)
     except EngineError as error:
-        if count:  # a refusal found on a possibly stale copy is re-checked, and counted, then
-            MOVES.labels(kind, error.code).inc()
-        if error.code == "not_your_turn":
-            raise ApiError(409, "not_your_turn", error.detail, reason=error.code) from None
-        raise ApiError(422, "illegal_move", error.detail, reason=error.code) from None
-    nxt = record.successor().with_state(after)
-    events = clock_events.opening(nxt, record, by) + log_entries(nxt, happened) + clock_events.closing(nxt, record)
-    # not stored in the cache until committed: a lost race leaves no trace
-    response = game_view(nxt, seat, cache, remember=False)
-    answer = {**response, "server_time_ms": nxt.changed_ms}  # stored with it: a keyed retry gets the same bytes
-    idem_value = (idem.key, idempotency.pack(idem.digest, idem.fingerprint, answer)) if idem else None
-    if after.phase == "game_over" and ctx.records:
-        ctx.records.ending(ctx.store, nxt)  # its record is due even if nothing runs after the commit
-    ctx.ai.before_commit(nxt)
-    try:
-        committed = ctx.store.commit(nxt, record, events, idem_value)
-    except NotReplicated:
-        ctx.ai.after_commit(nxt)  # it is written, just not yet safe: the next AI turn goes out as usual
-        if after.phase == "game_over":
-            _ended(ctx, nxt)
-        raise
-    if not committed:
-        return None
-    MOVES.labels(kind, "accepted").inc()
-    clock_events.counted(nxt, record, by)
-    if after.phase == "game_over":
-        GAMES_FINISHED.inc()
-        _ended(ctx, nxt)
-    if cache is not None:
-        cache.put((record.game_id, nxt.version, seat), response)
-    ctx.ai.after_commit(nxt, read=nxt.computer_only and not record.computer_only)  # its last person went away
-    return answer
+        raise MoveRefused(move_kind(move), error) from None
+    return Change(record.successor().with_state(after), lambda nxt: log_entries(nxt, happened), by=by)
 
 
-def _ended(ctx: Collaborators, record: GameRecord) -> None:
-    """After the commit that ends a game: its creators may start another, its record is due (a call each,
-    at the end only: an ordinary move makes neither)."""
-    quotas.release(ctx.store, record)
-    if ctx.records:
-        ctx.records.finished(ctx.store, record)
-    ctx.tables.after_seats(record)  # a public table is listed no more
+class _Moved:
+    """A person's move as :func:`make_move` answers it: its seat's view of the version it made, rendered once
+    (stored with its ``Idempotency-Key`` in the same commit when it has one, cached, answered)."""
+
+    def __init__(self, cache: ViewCache | None) -> None:
+        self.cache = cache
+        self.seat = 0
+        self.kind = ""
+        self._made: GameRecord | None = None
+        self._view: dict[str, Any] = {}
+
+    def view(self, nxt: GameRecord) -> dict[str, Any]:
+        if self._made is not nxt:  # not stored in the cache until committed: a lost race leaves no trace
+            self._made, self._view = nxt, game_view(nxt, self.seat, self.cache, remember=False)
+        return self._view
+
+    def answer(self, nxt: GameRecord) -> dict[str, Any]:
+        return {**self.view(nxt), "server_time_ms": nxt.changed_ms}  # stored: a keyed retry gets the same bytes
 
 
 def make_move(ctx: Collaborators, game_id: str, request: MoveRequest) -> dict[str, Any]:
@@ -341,26 +300,27 @@ def make_move(ctx: Collaborators, game_id: str, request: MoveRequest) -> dict[st
     The first attempt starts from this process's most recent copy of the game
     when it has one (saving a store read): the commit's compare-and-set makes
     that safe, and any refusal found on that copy is re-checked on a fresh read
-    before it is reported, so a stale copy can cost a retry, never a wrong answer.
+    before it is reported (:func:`services.api.games.pipeline.run`), so a stale
+    copy can cost a retry, never a wrong answer.
     """
-    store = ctx.store
-    for attempt in range(MAX_CAS_ATTEMPTS):
-        recent = store.recent(game_id) if attempt == 0 else None
-        record = recent or load(store, game_id)
-        try:
-            response = _try_move(ctx, record, request, fresh=recent is None)
-        except ApiError:
-            if recent is not None:
-                continue  # judge refusals on a fresh read only
-            raise
-        if response is not None:
-            return response
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+    moved = _Moved(ctx.cache)
+    try:
+        done = pipeline.run(ctx, game_id, lambda record: _try_move(ctx, record, request, moved), recent=True)
+    except MoveRefused as refused:
+        refused.count()
+        raise
+    if isinstance(done, Answer):
+        assert done.value is not None  # a stored answer replayed on a fresh read
+        return done.value
+    MOVES.labels(moved.kind, "accepted").inc()
+    if ctx.cache is not None:
+        ctx.cache.put((game_id, done.nxt.version, moved.seat), moved.view(done.nxt))
+    return moved.answer(done.nxt)
 
 
-def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fresh: bool) -> dict[str, Any] | None:
-    """One attempt of :func:`make_move` on ``record``: the new view, None if
-    another writer got in first, or an ApiError for a refused move."""
+def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, moved: _Moved) -> Change | Answer:
+    """The change function of :func:`make_move`: the move's change, a stored answer (a keyed move repeated), or
+    an ApiError for a refused move."""
     seat = seat_for(record, request.token)
     assert seat is not None
     ctx.note_seat(seat)
@@ -375,11 +335,8 @@ def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fres
             stored = idempotency.unpack(raw)
             if stored.fingerprint != idem.fingerprint:
                 raise ApiError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.")
-            replayed = idempotency.replay(stored, record, ctx.cache)
-            if replayed is None:  # a stale copy, older than the entry: its rounds come from a fresh read
-                replayed = idempotency.replay(stored, load(ctx.store, record.game_id), ctx.cache)
-            assert replayed is not None  # the entry was committed with its rounds: a fresh read holds them
-            return replayed
+            # None from a copy older than the entry; a fresh read holds its rounds (the pipeline reads one)
+            return Answer(idempotency.replay(stored, record, ctx.cache))
     if request.if_match is not None and request.if_match != record.version:
         raise ApiError(412, "version_conflict", f"The game is at version {record.version}, not {request.if_match}.")
     if record.waiting:
@@ -390,30 +347,48 @@ def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, fres
         raise ApiError(
             422, "illegal_move", "That card is not in this game's deck.", reason="card_not_in_hand"
         ) from None
-    return _commit_move(ctx, record, seat, move, ctx.cache, idem, count=fresh)
+    moved.seat, moved.kind = seat, move_kind(move)
+    change = _move_change(record, seat, move)
+    if idem is not None:
+        key = idem
+
+        def keep(nxt: GameRecord) -> tuple[str, bytes]:
+            return key.key, idempotency.pack(key.digest, key.fingerprint, moved.answer(nxt))
+
+        change.keep = keep
+    return change
 
 
 def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, decision: dict[str, Any]) -> bool:
     """Apply a computer player's decision made for ``version``; False (and
     nothing changed) when the game has moved on, the seat is no longer a
     computer's, or the move is illegal: a stale or duplicate result is
-    dropped, never applied twice.  (Rendered without the view cache: nobody reads this view.)"""
-    store = ctx.store
-    record = store.recent(game_id)  # usually the version this process just committed and sent
-    if record is None or record.version != version:
-        record = store.load(game_id)
-    if record is None or record.version != version or clocks.computer_seat(record, now_ms()) != seat:
-        return False  # (a stale recent copy only costs the commit below its compare-and-set)
+    dropped, never applied twice."""
+    kinds: list[str] = []
+
+    def ai_move(record: GameRecord) -> Change | Answer:
+        if record.version != version or clocks.computer_seat(record, now_ms()) != seat:
+            return Answer(False)  # (from the process's recent copy: judged again on a fresh read)
+        try:
+            move = computer_move(decision, record.state.rules.deck)
+        except (ValueError, KeyError, TypeError):
+            log.warning("AI move unreadable", extra={"game_id": game_id, "seat": seat})
+            return Answer(False)
+        kinds.append(move_kind(move))
+        return _move_change(record, seat, move, by=clocks.reason(record, seat))
+
     try:
-        move = computer_move(decision, record.state.rules.deck)
-    except (ValueError, KeyError, TypeError):
-        log.warning("AI move unreadable", extra={"game_id": game_id, "seat": seat})
-        return False
-    try:
-        return _commit_move(ctx, record, seat, move, None, by=clocks.reason(record, seat)) is not None
-    except ApiError as error:
-        log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": error.extra.get("reason")})
+        done = pipeline.run(ctx, game_id, ai_move, recent=True)  # usually the version this process just committed
+    except MoveRefused as refused:
+        refused.count()
+        log.warning("AI move refused", extra={"game_id": game_id, "seat": seat, "reason": refused.extra["reason"]})
         return False
     except NotReplicated:  # written; if a failover loses it, the deadline sweep sends the turn again
         log.warning("AI move not confirmed by replicas", extra={"game_id": game_id, "seat": seat})
         return True
+    except ApiError:  # the game is gone (404), or too busy (503): the deadline sweep sends the turn again
+        return False
+    if isinstance(done, Answer):
+        return bool(done.value)
+    MOVES.labels(kinds[-1], "accepted").inc()
+    return True

@@ -17,7 +17,8 @@ from typing import Any
 import orjson
 
 from services.api.games.auth import seat_for
-from services.api.games.commands import Collaborators, load
+from services.api.games.commands import Collaborators
+from services.api.games.pipeline import load
 from services.api.metrics import TABLE_MESSAGES
 from services.api.problems import ApiError
 from services.api.store.protocol import now_ms

@@ -20,15 +20,16 @@ import hashlib
 import secrets
 from typing import Any
 
-from services.api.games import clock_events
+from services.api.games import pipeline
 from services.api.games.auth import seat_for
-from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, load
+from services.api.games.commands import Collaborators
 from services.api.games.events import event
+from services.api.games.pipeline import Change, load
 from services.api.games.rendering import game_view
 from services.api.games.tokens import hash_token, new_token
 from services.api.metrics import REJOINS
 from services.api.problems import ApiError
-from services.api.store.protocol import Seat
+from services.api.store.protocol import GameRecord, Seat
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O or U to misread
 LENGTH = 12  # 60 bits
@@ -107,20 +108,18 @@ def redeem(ctx: Collaborators, game_id: str, code: str) -> dict[str, Any]:
 
 
 def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str) -> dict[str, Any]:
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = load(ctx.store, game_id)
+    token = new_token()
+
+    def rejoin(record: GameRecord) -> Change:
         if record.seats[seat].token_hash != bound_to:
             raise _refused()
-        token = new_token()
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), record.seats[seat].player)  # the same player
         # the same person with a new token: back at the table (no longer away), the turn's clock runs on
-        events = clock_events.opening(nxt, record, "seat") + [event(nxt, "seat_rejoined", {"seat": seat})]
-        events += clock_events.closing(nxt, record)
-        ctx.ai.before_commit(nxt)
-        if ctx.store.commit(nxt, record, events):
-            ctx.ai.after_commit(nxt)
-            ctx.note_seat(seat)
-            REJOINS.labels("redeemed").inc()
-            return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+        return Change(nxt, lambda n: [event(n, "seat_rejoined", {"seat": seat})])
+
+    done = pipeline.run(ctx, game_id, rejoin)
+    assert isinstance(done, Change)
+    ctx.note_seat(seat)
+    REJOINS.labels("redeemed").inc()
+    return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}

@@ -24,17 +24,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.api.games import clock_events, clocks
+from services.api.games import clocks, pipeline
 from services.api.games.auth import seat_for
-from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, check_not_seated, commit_seats, load
-from services.api.games.creation import commit_created
-from services.api.games.events import event, log_entries
+from services.api.games.commands import Collaborators, check_not_seated, seat_change
+from services.api.games.events import event
+from services.api.games.pipeline import Answer, Change, load
 from services.api.games.rendering import game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import REMATCH_SEATS
 from services.api.problems import ApiError
 from services.api.store.protocol import GameRecord, PlayerRef, Seat, now_ms
-from services.engine import new_game, round_started
+from services.engine import new_game
 
 WAIT_SECONDS = 30.0  # REMATCH_WAIT_SECONDS's default
 
@@ -58,33 +58,29 @@ def opt_in(
     if old.state.phase != "game_over":
         raise ApiError(409, "game_in_play", "A rematch can be asked for once the game is over.")
     next_id = old.table.get("rematch") or _offer(ctx, game_id, seat)
-    for _ in range(MAX_CAS_ATTEMPTS):
-        current = ctx.store.load(next_id)
-        if current is None:
-            created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player)
-            if created is not None:
-                return created
-            continue  # another opt-in created it first: join it
-        joined = _join(ctx, current, seat, player)
-        if joined is not None:
-            return joined
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+    if ctx.store.load(next_id) is None:
+        created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player)
+        if created is not None:
+            return created
+    return _join(ctx, next_id, seat, player)  # made already (by another opt-in, or this person's lost answer)
 
 
 def _offer(ctx: Collaborators, game_id: str, seat: int) -> str:
     """The next game's id, fixed by one commit on the finished game (or the id another opt-in fixed first)."""
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = load(ctx.store, game_id)
+
+    def offer(record: GameRecord) -> Change | Answer:
         if "rematch" in record.table:
-            return str(record.table["rematch"])
-        next_id = new_game_id()
+            return Answer(str(record.table["rematch"]))
         nxt = record.successor()
-        nxt.table = {**record.table, "rematch": next_id}
-        events = [event(nxt, "rematch_offered", {"game_id": next_id, "seat": seat})]
-        if ctx.store.commit(nxt, record, events):
-            REMATCH_SEATS.labels("offered").inc()
-            return next_id
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+        nxt.table = {**record.table, "rematch": new_game_id()}
+        data = {"game_id": nxt.table["rematch"], "seat": seat}
+        return Change(nxt, lambda n: [event(n, "rematch_offered", data)])
+
+    done = pipeline.run(ctx, game_id, offer)
+    if isinstance(done, Answer):
+        return str(done.value)
+    REMATCH_SEATS.labels("offered").inc()
+    return str(done.nxt.table["rematch"])
 
 
 def next_seats(
@@ -127,63 +123,74 @@ def _create_next(
     ).with_state(new_game(old.state.rules, None))
     record.clock = clocks.new_clock(record.options.get("clock") or clocks.NO_CLOCK, ctx.clock_scale)
     data = {"seats": seats_view(record), "rules": old.state.rules.to_dict(), "rematch_of": old.game_id}
-    events = clock_events.opening(record, None, "create") + [event(record, "game_created", data)]
-    if not record.waiting:
-        record.started = True
-        events += log_entries(record, [round_started(record.state)])
-    events += clock_events.closing(record, None)
     if reserved:  # the wait's end, kept in the store: any process's AI sweeper ends it (release_due)
         ctx.store.expect_turn(next_id, table["until"] / 1000)
-    if not commit_created(ctx, record, events):
+    if not pipeline.create(ctx, Change(record, seat_change("game_created", data), by="create")):
         return None
     REMATCH_SEATS.labels("joined").inc()
     return {"game_id": next_id, "seat": seat, "token": token, "state": game_view(record, seat, ctx.cache)}
 
 
-def _join(ctx: Collaborators, record: GameRecord, seat: int, player: PlayerRef | None) -> dict[str, Any] | None:
-    """The person of ``seat`` takes it in the next game; None when another writer got in first."""
-    table, target = record.table, record.seats[seat]
-    joined = table.get("joined", [])
-    again = seat in joined and target.type == "human"
-    waiting_for_them = seat in table.get("people", ()) and seat not in joined and target.claimable
-    if not again and not waiting_for_them:
-        raise ApiError(409, "seat_taken", f"Seat {seat} of the rematch was taken by someone else after the wait.")
-    if record.state.phase == "game_over":
-        raise ApiError(409, "game_over", "The rematch is over too.")
-    if player is not None and not again:
-        check_not_seated(record, player, seat)
+def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None) -> dict[str, Any]:
+    """The person of ``seat`` takes it in the next game, ``game_id``."""
     token = new_token()
-    nxt = record.successor()
-    nxt.seats[seat] = Seat.taken(hash_token(token), player)
-    nxt.table = {**table, "joined": sorted({*joined, seat})}
-    if "reserved" in table:
-        nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]
-    if not commit_seats(ctx, record, nxt, "seat_rejoined" if again else "seat_claimed", {"seat": seat}):
-        return None
+    again = False
+
+    def join(record: GameRecord) -> Change:
+        nonlocal again
+        table, target = record.table, record.seats[seat]
+        joined = table.get("joined", [])
+        again = seat in joined and target.type == "human"
+        waiting_for_them = seat in table.get("people", ()) and seat not in joined and target.claimable
+        if not again and not waiting_for_them:
+            raise ApiError(409, "seat_taken", f"Seat {seat} of the rematch was taken by someone else after the wait.")
+        if record.state.phase == "game_over":
+            raise ApiError(409, "game_over", "The rematch is over too.")
+        if player is not None and not again:
+            check_not_seated(record, player, seat)
+        nxt = record.successor()
+        nxt.seats[seat] = Seat.taken(hash_token(token), player)
+        nxt.table = {**table, "joined": sorted({*joined, seat})}
+        if "reserved" in table:
+            nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]
+        return Change(nxt, seat_change("seat_rejoined" if again else "seat_claimed", {"seat": seat}))
+
+    done = pipeline.run(ctx, game_id, join)
+    assert isinstance(done, Change)
     if not again:
         REMATCH_SEATS.labels("joined").inc()
-    return {"game_id": record.game_id, "seat": seat, "token": token, "state": game_view(nxt, seat, ctx.cache)}
+    return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}
 
 
 def release_due(ctx: Collaborators, game_id: str, at_ms: int) -> None:
     """The AI sweeper found the game's ledger entry due: if its wait has ended, each reserved seat still open goes
     to a stand-in of the takeover level (or stays open, claimable, without one); else the entry goes back."""
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = ctx.store.load(game_id)
-        if record is None or not record.table.get("reserved"):
-            return  # gone, or every reserved seat was taken
+
+    released: list[int] = []
+
+    def release(record: GameRecord) -> Change | Answer:
+        if not record.table.get("reserved"):
+            return Answer(None)  # every reserved seat was taken
         until = int(record.table["until"])
         if until > at_ms:
-            ctx.store.expect_turn(game_id, until / 1000)
-            return
+            return Answer(until)
         takeover = record.options.get("ai_takeover")
         nxt = record.successor()
-        released = [s for s in record.table["reserved"] if record.seats[s].type == "open"]
+        released[:] = [s for s in record.table["reserved"] if record.seats[s].type == "open"]
         for s in released:
             nxt.seats[s] = Seat("ai", takeover, None, stand_in=True) if takeover else Seat("open")
         nxt.table = {key: value for key, value in record.table.items() if key not in ("reserved", "until")}
-        data = {"seats": released, "ai_takeover": takeover}
-        if commit_seats(ctx, record, nxt, "reservation_ended", data, read=True):
-            REMATCH_SEATS.labels("released").inc(len(released))
-            return
-    ctx.store.expect_turn(game_id, at_ms / 1000 + 1)  # contended: the next sweep tries again
+        data = {"seats": list(released), "ai_takeover": takeover}
+        return Change(nxt, seat_change("reservation_ended", data), read=True)
+
+    try:
+        done = pipeline.run(ctx, game_id, release)
+    except ApiError as error:
+        if error.status == 404:
+            return  # gone
+        ctx.store.expect_turn(game_id, at_ms / 1000 + 1)  # contended: the next sweep tries again
+        return
+    if isinstance(done, Change):
+        REMATCH_SEATS.labels("released").inc(len(released))
+    elif done.value is not None:
+        ctx.store.expect_turn(game_id, done.value / 1000)  # not yet: the entry goes back

@@ -11,28 +11,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.api.games import clock_events
+from services.api.games import pipeline
 from services.api.games.auth import seat_for
-from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators, load
+from services.api.games.commands import Collaborators
+from services.api.games.pipeline import Answer, Change
 from services.api.games.rendering import game_view
 from services.api.problems import ApiError
+from services.api.store.protocol import GameRecord
 
 
 def come_back(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:
     """The seat's view once it is no longer away (unchanged, no event, when it was not away: a second press,
     or the person's own move got there first)."""
-    for _ in range(MAX_CAS_ATTEMPTS):
-        record = load(ctx.store, game_id)
+
+    def back(record: GameRecord) -> Change | Answer:
         if seat_for(record, token) != seat:
             raise ApiError(403, "forbidden", "A token may only bring back its own seat.")
         ctx.note_seat(seat)
         if record.clock is None or not record.clock["away"][seat]:
-            return game_view(record, seat, ctx.cache)
-        nxt = record.successor()
-        events = clock_events.opening(nxt, record, "back", seat) + clock_events.closing(nxt, record)
-        ctx.ai.before_commit(nxt)
-        if ctx.store.commit(nxt, record, events):
-            clock_events.counted(nxt, record, "back")
-            ctx.ai.after_commit(nxt)
-            return game_view(nxt, seat, ctx.cache)
-    raise ApiError(503, "unavailable", "The game is too busy; retry.")
+            return Answer(game_view(record, seat, ctx.cache))
+        return Change(record.successor(), by="back", seat=seat)
+
+    done = pipeline.run(ctx, game_id, back)
+    return done.value if isinstance(done, Answer) else game_view(done.nxt, seat, ctx.cache)

@@ -10,7 +10,7 @@ from functools import partial
 
 from flask import Response, current_app, request
 
-from services.api.games import commands
+from services.api.games import pipeline
 from services.api.games.audience import Audience
 from services.api.games.auth import bearer_token, no_seat, seat_for
 from services.api.games.clock_events import delivered
@@ -36,7 +36,7 @@ def events(game_id: str) -> Response:
     query = query_args(request_schemas.EVENTS_QUERY)
     token = bearer_token(request.headers.get("Authorization"), required=False)
     store = collaborators().store
-    record = commands.load(store, game_id)
+    record = pipeline.load(store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
     audience = Audience.of(store, record, seat, token)  # the events as the seat sees them while its token holds it
@@ -77,7 +77,7 @@ def stream(game_id: str) -> Response:
         raise invalid_request([{"field": name, "message": "unknown parameter"} for name in unknown])
     token = bearer_token(request.headers.get("Authorization"), required=False)
     store = collaborators().store
-    record = commands.load(store, game_id)
+    record = pipeline.load(store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
     if record.state.phase == "game_over" and after >= record.seq:

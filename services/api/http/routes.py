@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from marshmallow import Schema, ValidationError
 
 from services.api.ai_seats import hints, review
-from services.api.games import commands, seat_back
+from services.api.games import commands, pipeline, seat_back
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
@@ -153,7 +153,7 @@ def _players_seat(seats: list[dict[str, Any]]) -> PlayerRef | None:
 def get_game(game_id: str) -> Response:
     token = bearer_token(request.headers.get("Authorization"), required=False)
     ctx = collaborators()
-    record = commands.load(ctx.store, game_id)
+    record = pipeline.load(ctx.store, game_id)
     seat = seat_for(record, token)
     note_seat(seat)
     seen(record)
@@ -242,7 +242,7 @@ def _token_seat(game_id: str) -> tuple[Collaborators, GameRecord, int]:
     """The game and the seat the request's token holds in it (401 without one): for what only a seat may ask."""
     token = bearer_token(request.headers.get("Authorization"), required=True)
     ctx = collaborators()
-    record = commands.load(ctx.store, game_id)
+    record = pipeline.load(ctx.store, game_id)
     seat = seat_for(record, token)
     assert seat is not None
     note_seat(seat)

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from services.api.games import commands
-from services.api.games.commands import MAX_CAS_ATTEMPTS, Collaborators
+from services.api.games import commands, pipeline
+from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
+from services.api.games.pipeline import MAX_CAS_ATTEMPTS
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -176,7 +177,7 @@ def test_a_seat_keeps_one_idempotency_entry_its_last_keyed_moves(two_processes):
 def test_claiming_the_last_open_seat_starts_round_one():
     ctx = Collaborators(MemoryStore())
     game_id, _ = create(ctx, seats=HUMANS[:3] + [{"type": "open"}])
-    assert commands.load(ctx.store, game_id).waiting
+    assert pipeline.load(ctx.store, game_id).waiting
     claimed = commands.claim_seat(ctx, game_id, 3)
     assert claimed["state"]["phase"] == "bidding" and claimed["state"]["you"] == 3
     kinds = [e["type"] for e in ctx.store.events_after(game_id, 0, 10)]

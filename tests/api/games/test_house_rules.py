@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from services.api.games import commands
+from services.api.games import commands, pipeline
 from services.api.games.commands import Collaborators
 from services.api.games.events import visible_event
 from services.api.games.move_request import MoveRequest, computer_move
@@ -48,10 +48,10 @@ def test_a_house_rules_game_plays_through_the_commands_and_its_log_leaks_nothing
     game_id, tokens = create(ctx, RULES)
     rng = random.Random(3)
     kinds = set()
-    view = commands.game_view(commands.load(ctx.store, game_id), None)
+    view = commands.game_view(pipeline.load(ctx.store, game_id), None)
     while view["phase"] != "game_over":
         seat = view["turn"]
-        mine = commands.game_view(commands.load(ctx.store, game_id), seat)
+        mine = commands.game_view(pipeline.load(ctx.store, game_id), seat)
         kind, body = move_for(mine, rng)
         view = send(ctx, game_id, tokens[seat], kind, body)
         kinds.add(kind)
