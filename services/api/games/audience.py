@@ -5,8 +5,9 @@ hands: a leave (open, or a computer's stand-in), a claim, a rejoin from another 
 opt-in.  Two rules, applied to the log's entries in order as they are sent, keep the seat's hidden cards with
 whoever holds it now, whichever API process made the change:
 
-- an entry that hands the connection's seat to another credential (:data:`HOLDER_CHANGES`), of a version after
-  the one the connection was authenticated at, is the last it gets: it ends there (the change is public);
+- an entry that hands the connection's seat to another credential (``seat_left``, ``seat_claimed``,
+  ``seat_rejoined``: :data:`~services.api.games.event_types.HANDS_ON`), of a version after the one the
+  connection was authenticated at, is the last it gets: it ends there (the change is public);
 - before the seat's first private part (a deal's ``hand``, a blind bidder's hand, passed cards, the exchange's
   new hand) of a version after the last one checked, the seat's current credential is read fresh from the
   store (:func:`seat_holder`): if it is no longer the connection's, the connection ends before that entry.
@@ -24,11 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from services.api.games.event_types import HANDS_ON
 from services.api.games.events import visible_event
 from services.api.games.tokens import hash_token
 from services.api.store.protocol import GameRecord, GameStore
-
-HOLDER_CHANGES = frozenset({"seat_left", "seat_claimed", "seat_rejoined"})  # each names its seat as data.seat
 
 
 def seat_holder(store: GameStore, game_id: str, seat: int) -> str | None:
@@ -88,4 +88,4 @@ class Audience:
 
     def _handed_on(self, entry: dict[str, Any]) -> bool:
         """Whether ``entry`` gave the seat to another credential after the connection opened."""
-        return entry["type"] in HOLDER_CHANGES and entry["version"] > self.opened and entry["data"]["seat"] == self.seat
+        return entry["type"] in HANDS_ON and entry["version"] > self.opened and entry["data"]["seat"] == self.seat

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from services.api.games.event_types import BY_NAME
 from services.api.games.log_retention import start_round
 from services.api.store.protocol import GameRecord
 from services.engine import (
@@ -34,7 +35,9 @@ from services.engine import round_view as round_json
 
 
 def event(record: GameRecord, kind: str, data: dict[str, Any], private: dict[int, Any] | None = None) -> dict:
-    """The next event of ``record`` (advances its ``seq``)."""
+    """The next event of ``record`` (advances its ``seq``); ``kind`` is one of the log's types
+    (:mod:`services.api.games.event_types`)."""
+    assert kind in BY_NAME, f"{kind!r} is not in services/api/games/event_types.py"
     record.seq += 1
     entry: dict[str, Any] = {"seq": record.seq, "type": kind, "version": record.version, "data": data}
     if private:

@@ -22,6 +22,7 @@ import orjson
 
 from services.api.games.audience import Audience
 from services.api.games.clock_events import delivered
+from services.api.games.event_types import LAST, LEAVES
 from services.api.games.log_retention import skipped_past
 from services.api.live.fanout import FanoutHub
 from services.api.problems import int_param
@@ -32,8 +33,6 @@ MAX_SEQ = 2**53  # the contract's bound on `after` (a JSON-safe integer)
 MAX_EVENT_ID = 10**16 - 1  # the contract's Last-Event-ID: 1 to 16 digits
 RETRY_MS = 2000  # the reconnection delay the stream asks EventSource-like clients to use
 KEEP_ALIVE = b": keep-alive\n\n"
-END_TYPE = "game_over"  # the stream ends (cleanly) right after this event
-LEFT_TYPES = ("seat_left", "seat_away")  # after one the game may be left to computers alone: the stream touches it
 
 
 @dataclass(frozen=True)
@@ -164,9 +163,9 @@ def sse_frames(
             sent_ms, over = now_ms(), False
             for visible in audience.admit(found):
                 cursor = visible["seq"]
-                touching = touching or visible["type"] in LEFT_TYPES
+                touching = touching or visible["type"] in LEAVES
                 frames.append(frame(delivered(visible, sent_ms)))  # a turn_clock frame: with the server's time
-                if visible["type"] == END_TYPE:
+                if visible["type"] == LAST:
                     over = True
                     break
             if frames:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import requests
 
+from services.api.games.event_types import HANDS_ON
 from tests.conftest import run_gunicorn
 
 from ..contract import ContractSession
@@ -159,7 +160,6 @@ def rematch_opt_in_again(b: ContractSession) -> tuple[Table, Callable[[Table], t
     return table, change
 
 
-HOLDER_CHANGES = ("seat_left", "seat_claimed", "seat_rejoined")
 PATHS = [leave_then_a_stranger_claims, leave_to_a_stand_in, rejoin_from_another_device, rematch_opt_in_again]
 
 
@@ -211,7 +211,7 @@ def test_a_seat_changing_hands_ends_the_old_tokens_stream_and_long_poll(servers,
     spectator = spectator_events(b, table.game_id)
     changed = next(
         seq for seq, e in sorted(spectator.items())
-        if seq > start and e["type"] in HOLDER_CHANGES and e["data"]["seat"] == seat
+        if seq > start and e["type"] in HANDS_ON and e["data"]["seat"] == seat
     )  # fmt: skip
 
     streamed, ended = read_stream(stream, deal)
