@@ -54,10 +54,10 @@ def test_the_clocks_entries_go_around_the_changes_own_numbered_in_that_order():
     ctx = Collaborators(MemoryStore())
     game_id, _ = new_game(ctx)
     before = ctx.store.load(game_id)
-    pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("probe"), by="back", seat=1))
+    pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("rematch_offered"), by="back", seat=1))
     log = ctx.store.events_after(game_id, before.seq, 10)
     assert [e["seq"] for e in log] == list(range(before.seq + 1, before.seq + 1 + len(log)))
-    assert "probe" in [e["type"] for e in log] and all(e["version"] == before.version + 1 for e in log)
+    assert "rematch_offered" in [e["type"] for e in log] and all(e["version"] == before.version + 1 for e in log)
 
 
 class Overtaken(MemoryStore):
@@ -81,7 +81,7 @@ def test_a_lost_race_is_applied_again_to_a_fresh_read_and_too_many_are_a_503():
 
     def change(record: GameRecord) -> Change:
         seen.append(record.version)
-        return Change(record.successor(), noted("probe"))
+        return Change(record.successor(), noted("rematch_offered"))
 
     ctx.store.times = 2
     done = pipeline.run(ctx, game_id, change)
@@ -122,7 +122,7 @@ def test_only_a_commit_is_taken_from_the_recent_copy():
     with pytest.raises(ApiError):
         pipeline.run(ctx, game_id, refuse, recent=True)
     assert fresh == [1, 2]
-    committed = pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("probe")), recent=True)
+    committed = pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("rematch_offered")), recent=True)
     assert isinstance(committed, Change) and ctx.store.loads == 2, "a commit from the copy needs no read"
 
 
@@ -148,5 +148,5 @@ def test_a_write_the_replicas_did_not_confirm_runs_what_follows_a_write_then_rai
         commands.create_game(ctx, body)
     game_id = next(iter(ctx.store.backend.games))
     with pytest.raises(NotReplicated):
-        pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("probe")))
+        pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("rematch_offered")))
     assert hooks.after == [1, 2] and ctx.store.load(game_id).version == 2
