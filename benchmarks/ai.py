@@ -4,7 +4,7 @@
 
 Measures, in one process pinned to one CPU: the kernel's full-round
 standard playouts per second; decision latency (p50/p99/max) of each of the
-seven levels (``services.players.LEVEL_NAMES``) for bids and plays on random
+seven levels (``services.computers.LEVEL_NAMES``) for bids and plays on random
 positions of both presets, overall and per preset (the same samples split), and
 hard's and expert's in each house-rule preset (``by_house_preset``);
 warm-up time; and the benchmark process's resident memory.  A level the
@@ -39,9 +39,9 @@ from services.ai_worker.dealing import new_rng, rng_below
 from services.ai_worker.levels.standard import estimate_bid
 from services.ai_worker.playout import playout
 from services.ai_worker.records import Rules, Trick, new_table
+from services.computers import LEVEL_NAMES, QUEUES, queue_of
 from services.engine import PRESETS as ENGINE_PRESETS
 from services.engine import GameState, make_rules, new_game, turn, view
-from services.players import LEVEL_NAMES, QUEUES, queue_of
 from testkit.random_play import play_randomly
 
 GOALS = {

@@ -52,7 +52,7 @@ from celery import Celery
 
 from services.api.ai_seats.brokers import node_of
 from services.api.ai_seats.senders import sender_backend_url
-from services.players import queue_of
+from services.computers import queue_of
 from testkit.processes import ROOT, free_port, running, start_redis, start_worker, stop, worker_options
 
 from .host import machine

@@ -30,8 +30,8 @@ from services.ai_worker.dealing import rng_seed
 from services.ai_worker.levels import expert, hard
 from services.ai_worker.levels.dd import MEMO_BITS, new_memo
 from services.ai_worker.position import position_of
+from services.computers import deck_of
 from services.engine import make_rules
-from services.players import deck_of
 
 FIRST_GAME_SEED = 9000
 SMALL_MEMO_BITS = 1

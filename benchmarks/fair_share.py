@@ -49,7 +49,7 @@ import redis
 import requests
 
 from services.api.config import DEFAULTS
-from services.players import BULK_QUEUES, QUEUES, WORKER_QUEUES
+from services.computers import BULK_QUEUES, QUEUES, WORKER_QUEUES
 from services.stack import BULK_CONCURRENCY, BULK_NICE
 from testkit.http_clients import auth, from_address
 from testkit.processes import running, start_gunicorn, start_worker

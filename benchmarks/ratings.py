@@ -55,8 +55,8 @@ from typing import Any
 
 from benchmarks.tournament import DEFAULT_ROUND_CAP, SEED_STRIDE, play
 from services.ai_worker import decide, warm_up
+from services.computers import LEVEL_NAMES
 from services.engine import PRESETS, make_rules
-from services.players import LEVEL_NAMES
 from services.ratings.model import INITIAL, Rating, board_of, display, interval, ordinal, places, rate
 from spades_client.cli import load_bot
 from spades_client.duplicate import wilson

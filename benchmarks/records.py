@@ -35,8 +35,8 @@ from services.api.records.content import build
 from services.api.records.database import make_engine, migrate
 from services.api.records.repository import RecordRepository
 from services.api.store.protocol import GameRecord, Seat
+from services.computers import basic_move
 from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn, view
-from services.players import basic_move
 from testkit.postgres import private_postgres
 from testkit.processes import free_port, running, start_gunicorn, start_redis
 

@@ -40,7 +40,7 @@ import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.players import level_queues
+from services.computers import level_queues
 from testkit.processes import ROOT, running, start_gunicorn, start_worker
 
 from .memory import machine

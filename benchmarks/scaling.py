@@ -51,8 +51,8 @@ from services.ai_worker import decide, warm_up
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.app import celery_init_app
 from services.api.store.redis_pubsub import RedisSubscription
+from services.computers import LEVEL_NAMES, queue_of
 from services.engine import apply, legal_moves, make_rules, new_game, turn, view
-from services.players import LEVEL_NAMES, queue_of
 from testkit.processes import running, start_gunicorn, start_worker
 
 from .api import CpuMeter, measure

@@ -68,6 +68,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services.ai_worker import decide, warm_up
+from services.computers import LEVEL_NAMES
 from services.engine import (
     PRESETS,
     Bid,
@@ -86,7 +87,6 @@ from services.engine import (
 )
 from services.engine.scoring import side_round_points
 from services.engine.state import first_seat, replay_tricks
-from services.players import LEVEL_NAMES
 from spades_client.duplicate import (  # the figures, shared with spades-bot match
     Played,
     RoundFacts,

@@ -25,7 +25,7 @@ import time
 import redis
 
 from services.ai_worker.celery_app import WORKER_OPTIONS
-from services.players import BULK_QUEUES, QUEUES
+from services.computers import BULK_QUEUES, QUEUES
 
 log = logging.getLogger(__name__)
 LOCAL_REDIS = os.environ.get("LOCAL_REDIS_URL", "redis://127.0.0.1:6379/0")  # probed when REDIS_URL is unset

@@ -22,7 +22,7 @@ from typing import Any
 import requests
 from celery import Celery
 
-from services.players import WORKER_QUEUES
+from services.computers import WORKER_QUEUES
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_QUEUES = WORKER_QUEUES  # both queues of every level of the catalogue, interactive ones first

@@ -1,7 +1,7 @@
 """The package layering of docs/architecture.md, checked on the import statements.
 
-Between packages: the engine imports nothing of ours, players only the engine, ai_worker the engine and
-players, the web client and the rating model nothing, and the API never the worker (it sends tasks by name).
+Between packages: the engine imports nothing of ours, computers (the levels' catalogue) only the engine, ai_worker
+the engine and computers, the web client and the rating model nothing, and the API never the worker (it sends tasks by name).
 Inside the API, each room imports only the rooms below it.  Outside the engine, the engine is imported through its
 package, ``services/engine/__init__.py`` (CONTRIBUTING: its public surface)."""
 
@@ -15,11 +15,11 @@ import pytest
 SERVICES = Path(__file__).resolve().parents[1] / "services"
 MAY_IMPORT = {
     "engine": set(),
-    "players": {"engine"},
-    "ai_worker": {"engine", "players"},
+    "computers": {"engine"},
+    "ai_worker": {"engine", "computers"},
     "web": set(),
     "ratings": set(),
-    "api": {"engine", "players", "web", "ratings"},
+    "api": {"engine", "computers", "web", "ratings"},
 }
 # services/api's rooms: the modules on its top floor (app.py, wsgi.py, __init__.py: the composition root)
 # may import every room; the shared modules config, problems and metrics import none.

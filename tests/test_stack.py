@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from services.players import WORKER_QUEUES
+from services.computers import WORKER_QUEUES
 from testkit.processes import free_port
 
 pytestmark = pytest.mark.integration  # real Redis / gunicorn / Celery processes

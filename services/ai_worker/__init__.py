@@ -4,7 +4,7 @@
     # house rules: {"look": True} | {"bid": n, "blind": True} | {"pass": ["AS", "KH"]}
 
 ``view`` is ``services.engine.view(state, seat)``; ``level`` is one of
-``services.players.LEVEL_NAMES``.  Modules, by job:
+``services.computers.LEVEL_NAMES``.  Modules, by job:
 
 * ``celery_app``, ``tasks``: the Celery app and its tasks ``ai.decide`` and ``ai.hint``.
 * ``dispatch``: ``decide`` and ``analyse``, a view routed to its level.

@@ -25,16 +25,16 @@ Reliability settings, and why:
   publication was missed, by the API's deadline sweep within seconds.  Five
   minutes covers that with room to spare and bounds Redis memory (at 500
   decisions/s an hour of results would hold ~600 MB).
-* one queue per level (``services.players.QUEUES``: ``ai.easy``, ``ai.standard``,
+* one queue per level (``services.computers.QUEUES``: ``ai.easy``, ``ai.standard``,
   ``ai.pro``, ``ai.basic``, ``ai.normal``, ``ai.hard``, ``ai.expert``), routed by the caller
   (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and expensive
   levels can be scaled apart; the routes below are the defaults.  Hints
   (``ai.hint``) run on the hint level's queue, ``ai.expert``.
 * JSON only: the view is plain JSON and nothing else should be unpickled.
 * people first: the turns of computer-only games go to the level's bulk queue
-  ``ai.bulk.<level>`` (``services.players.queue_of``), and a worker lists its
+  ``ai.bulk.<level>`` (``services.computers.queue_of``), and a worker lists its
   queues interactive first (``-Q ai.hard,ai.bulk.hard``;
-  ``services.players.WORKER_QUEUES`` for all levels).  kombu's Redis transport
+  ``services.computers.WORKER_QUEUES`` for all levels).  kombu's Redis transport
   takes a task with one ``BRPOP`` over the worker's queues, which Redis
   answers from the first non-empty list in the order given; its default
   ``round_robin`` strategy rotates that order after each task,
@@ -88,7 +88,7 @@ import os
 from celery import Celery
 from celery.signals import worker_init, worker_process_init
 
-from services.players import DEFAULT_LEVEL, HINT_LEVEL, queue_of
+from services.computers import DEFAULT_LEVEL, HINT_LEVEL, queue_of
 
 from .warmup import warm_up
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.players import HINT_LEVEL, LEVEL_NAMES
+from services.computers import HINT_LEVEL, LEVEL_NAMES
 
 from .levels import easy, expert, hard, normal, pro, standard
 

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from services.computers import deck_of
 from services.engine import codes, mask_of
-from services.players import deck_of
 
 from .bits import FIRST_SPADE, SPADES, highest_by_rank, lowest_by_rank, lowest_index, popcount, suit_mask, suit_of
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from services.computers import deck_of
 from services.engine import STANDARD_DECK, cards_in, first_seat, mask_of, parse_card
-from services.players import deck_of
 
 from .bits import SUIT_TABLE
 from .records import POSITION

@@ -9,7 +9,7 @@ import os
 from typing import Any
 from urllib.parse import quote
 
-from services.players import HINT_LEVEL, WORKER_QUEUES, queue_of
+from services.computers import HINT_LEVEL, WORKER_QUEUES, queue_of
 
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
@@ -51,7 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for run-out turn clocks (the same sweep)
     "CLOCK_SCALE": 1.0,  # tests and drills only: the time controls' times multiplied (1 = the catalogue's)
-    "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (services.players)
+    "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (computers)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
     "HINT_RATE_LIMIT": "30/minute",  # hint and review requests per seat token, on top of RATE_LIMIT_PER_TOKEN ("" = none)

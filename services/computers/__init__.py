@@ -7,7 +7,7 @@ one list of them.
 """
 
 from .basic import basic_bid, basic_card, basic_move, deck_of, nearest_legal
-from .levels import (
+from .catalogue import (
     BULK_QUEUES,
     DEFAULT_LEVEL,
     HINT_LEVEL,

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from services.ai_worker import tasks
+from services.computers import HINT_LEVEL, LEVEL_NAMES
 from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn, view
-from services.players import HINT_LEVEL, LEVEL_NAMES
 
 DATA = Path(__file__).resolve().parent / "data" / "decisions.json.gz"
 # Decisions wanted per level: hard and expert are the slow ones to replay.

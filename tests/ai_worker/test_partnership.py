@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from services.ai_worker import analyse, decide
+from services.computers import HINT_LEVEL
 from services.engine import make_rules, view
-from services.players import HINT_LEVEL
 
 from .helpers import bidding_view, playing_position
 

@@ -5,7 +5,7 @@ is meant to keep behaviour must keep every move and every hint figure."""
 from __future__ import annotations
 
 from services.ai_worker.tasks import decide_task, hint_task
-from services.players import HINT_LEVEL, LEVEL_NAMES
+from services.computers import HINT_LEVEL, LEVEL_NAMES
 
 from .record_decisions import load, summary
 

@@ -15,9 +15,9 @@ from celery import Celery
 
 from services.ai_worker.celery_app import WORKER_OPTIONS
 from services.ai_worker.tasks import decide_task, hint_task
+from services.computers import LEVEL_NAMES, QUEUES
 from services.engine import make_rules, new_game, view
 from services.engine.state import turn
-from services.players import LEVEL_NAMES, QUEUES
 from tests.conftest import redis_url
 
 from .helpers import play_randomly

@@ -36,7 +36,7 @@ def warm_then_decide() -> dict[str, dict[str, int]]:
     """The signatures compiled after the warm-up, and after every level's decision at endgame cards
     (five tricks left, where expert searches exactly) and mid-round cards."""
     from services.ai_worker import decide, warm_up
-    from services.players import LEVEL_NAMES
+    from services.computers import LEVEL_NAMES
 
     from .helpers import endgame_views
 

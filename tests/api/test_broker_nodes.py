@@ -18,7 +18,7 @@ import redis
 import requests
 
 from services.api.ai_seats.brokers import node_of
-from services.players import HINT_LEVEL, queue_of
+from services.computers import HINT_LEVEL, queue_of
 from testkit.http_clients import EventFollower, random_move, replay_events, wait_for_turn
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from benchmarks import ai
-from services.players import LEVEL_NAMES
+from services.computers import LEVEL_NAMES
 from testkit.processes import ROOT
 from tests.conftest import redis_url
 

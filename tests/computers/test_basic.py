@@ -8,9 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from services.engine import Bid, Look, Pass, Play, apply, codes, make_rules, new_game, turn, view
-from services.engine.cards import mask_of, parse_card
-from services.players import (
+from services.computers import (
     BULK_QUEUES,
     LEVEL_NAMES,
     LEVELS,
@@ -21,6 +19,8 @@ from services.players import (
     level_queues,
     nearest_legal,
 )
+from services.engine import Bid, Look, Pass, Play, apply, codes, make_rules, new_game, turn, view
+from services.engine.cards import mask_of, parse_card
 
 
 def first_bidder_view(hand: list[str], preset: str = "partnership", **rules):

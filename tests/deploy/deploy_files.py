@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from services.players import LEVEL_NAMES, QUEUES, WORKER_QUEUES, level_queues
+from services.computers import LEVEL_NAMES, QUEUES, WORKER_QUEUES, level_queues
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY_DIR = REPO_ROOT / "deploy"

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from services.ai_worker.celery_app import WORKER_OPTIONS
-from services.players import LEVEL_NAMES
+from services.computers import LEVEL_NAMES
 
 from .deploy_files import (
     AI_QUEUES,

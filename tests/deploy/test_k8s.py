@@ -12,7 +12,7 @@ import kubernetes_validate
 import pytest
 
 from services.ai_worker.celery_app import WORKER_OPTIONS
-from services.players import HINT_LEVEL, queue_of
+from services.computers import HINT_LEVEL, queue_of
 
 from .deploy_files import (
     AI_QUEUES,

@@ -16,8 +16,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
+from services.computers.catalogue import LEVEL_NAMES, LEVELS
 from services.engine.rules import HOUSE_RULES, OPTION_DOCS, PRESETS
-from services.players.levels import LEVEL_NAMES, LEVELS
 from services.web import WEB_ROOT
 
 from .catalogues import catalogue, english_words_in, languages

@@ -68,7 +68,7 @@ def test_every_module_is_reachable_and_no_script_calls_outside_api_js():
 
 
 def test_the_client_restates_no_level_list():
-    """The lobby's computer levels come from GET /v1/levels (services/players is the one list):
+    """The lobby's computer levels come from GET /v1/levels (services/computers is the one list):
     no module names the levels itself."""
     sources = "\n".join(p.read_text() for p in (WEB_ROOT / "js").glob("*.js"))
     assert "/v1/levels" in sources

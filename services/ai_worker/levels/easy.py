@@ -6,7 +6,7 @@ card, from ``random.Random(seed)``.  House rules: it never bids blind (it
 looks, then bids as above) and gives uniformly random cards in the nil
 exchange.
 
-basic: :mod:`services.players.basic` (pure Python beside the level catalogue,
+basic: :mod:`services.computers.basic` (pure Python beside the level catalogue,
 so the API can play it as its fallback without this package); the worker
 serves the same function.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from services.players import basic_move
+from services.computers import basic_move
 
 __all__ = ["basic_move", "easy_move"]
 

@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from services.computers import deck_of
 from services.engine import card_code, cards_in, codes, lowest_by_rank, mask_of
-from services.players import deck_of
 
 from ..bits import INDEX_LIMIT, MAX_BID, SPADE_MASK, add_to_trick, lowest_index, suit_of, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed

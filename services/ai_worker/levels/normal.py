@@ -65,8 +65,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from services.computers import nearest_legal
 from services.engine import card_code
-from services.players import nearest_legal
 
 from ..bits import (
     NO_CARD,

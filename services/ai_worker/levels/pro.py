@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from services.computers import deck_of
 from services.engine import card_code, lowest_by_rank
-from services.players import deck_of
 
 from ..bits import INDEX_LIMIT, beating_mask, lowest_index, trick_state
 from ..dealing import deal_unseen, new_dealer, rng_seed

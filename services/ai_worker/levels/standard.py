@@ -59,8 +59,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from services.computers import nearest_legal
 from services.engine import card_code
-from services.players import nearest_legal
 
 from ..bits import MAX_BID, SPADE_MASK, SUIT_FIELD, popcount, spade_ranks
 from ..dealing import deal_unseen, new_dealer, rng_seed

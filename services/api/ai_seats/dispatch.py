@@ -3,7 +3,7 @@
 :meth:`AiDispatcher.dispatch` sends the task ``ai.decide`` **by name** to the
 queue ``ai.<level>`` (``ai.bulk.<level>`` for a computer-only game, which workers
 take only when no person's turn waits) with the seat's view as plain JSON (the API never imports
-the worker; the code they share is the engine and services.players), and
+the worker; the code they share is the engine and services.computers), and
 records the pending turn in the store's ledger (``{task_id, version, seat,
 level, sent_at, attempts}``, due by ``AI_DECISION_DEADLINE_SECONDS``), which
 :class:`services.api.ai_seats.driver.AiDriver` sweeps.
@@ -37,8 +37,8 @@ from services.api.ai_seats.results import ResultWaiter
 from services.api.games.clocks import stand_in_level
 from services.api.metrics import AI_DECISIONS_SENT
 from services.api.store.protocol import GameRecord, GameStore
+from services.computers import WORKER_QUEUES, queue_of
 from services.engine import Seed, view
-from services.players import WORKER_QUEUES, queue_of
 
 log = logging.getLogger(__name__)
 TASK_NAME = "ai.decide"

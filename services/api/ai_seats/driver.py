@@ -20,7 +20,7 @@ applier, and the sweeper):
   a worker or an API process dies mid-decision:
   ``AI_DECISION_DEADLINE_SECONDS`` (default 10) bounds the delay.  After
   ``AI_MAX_ATTEMPTS`` failed attempts the API plays basic's move for the seat
-  itself (:func:`services.players.basic_move`: pure, no worker needed, and
+  itself (:func:`services.computers.basic_move`: pure, no worker needed, and
   never a nil bid unless nil is the only legal bid), so a broken worker pool
   can't freeze a game forever (logged and counted).  The overdue turn of a
   computer-only game nobody watches is not sent again: the game is marked
@@ -65,8 +65,8 @@ from services.api.metrics import (
 )
 from services.api.store.protocol import GameRecord
 from services.api.store.redis_pubsub import RedisSubscription
+from services.computers import basic_move
 from services.engine import view
-from services.players import basic_move
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100

@@ -28,8 +28,8 @@ from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
 from services.api.store.protocol import GameRecord
+from services.computers import HINT_LEVEL
 from services.engine import Seed, turn, view
-from services.players import HINT_LEVEL
 
 log = logging.getLogger(__name__)
 FIGURES = ("value", "make_chance", "trick_chance")  # the numbers a candidate may carry

@@ -26,8 +26,8 @@ from services.api.ai_seats.hints import checked_analysis
 from services.api.games.rendering import ViewCache, finished_rounds
 from services.api.games.replay import check_finished, replay_round
 from services.api.store.protocol import GameRecord
+from services.computers import HINT_LEVEL
 from services.engine import Seed
-from services.players import HINT_LEVEL
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.api.store.protocol import GameRecord
+from services.computers import DEFAULT_LEVEL
 from services.engine import turn
-from services.players import DEFAULT_LEVEL
 
 
 @dataclass(frozen=True, slots=True)

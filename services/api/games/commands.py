@@ -42,6 +42,7 @@ from services.api.store.protocol import (
     key_digest,
     now_ms,
 )
+from services.computers import DEFAULT_LEVEL
 from services.engine import (
     Bid,
     EngineError,
@@ -55,7 +56,6 @@ from services.engine import (
     new_game,
     round_started,
 )
-from services.players import DEFAULT_LEVEL
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,12 @@
 """What ``GET /v1/rules`` and ``GET /v1/levels`` list: the engine's rule options and presets, and the
-computer levels of :mod:`services.players`, as the contract's catalogues."""
+computer levels of :mod:`services.computers`, as the contract's catalogues."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from services.api.games import clocks
+from services.computers import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 from services.engine import (
     DEFAULT_PRESET,
     OPTION_CHOICES,
@@ -15,7 +16,6 @@ from services.engine import (
     PRESETS,
     option_type,
 )
-from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 
 
 def rules_catalogue() -> dict[str, Any]:
@@ -44,7 +44,7 @@ def rules_catalogue() -> dict[str, Any]:
 
 
 def levels_catalogue() -> dict[str, Any]:
-    """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.players)."""
+    """Every computer level a seat, ``options.ai_takeover`` or a hint can use (services.computers)."""
     levels = [
         {
             "name": lv.name,

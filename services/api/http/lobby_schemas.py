@@ -18,8 +18,8 @@ from services.api.http.request_schemas import (
     StrictString,
 )
 from services.api.http.response_schemas import Codes
+from services.computers import DEFAULT_LEVEL
 from services.engine import DEFAULT_PRESET, PRESETS
-from services.players import DEFAULT_LEVEL
 
 MAX_WAIT_RANGE = (5, 120)
 

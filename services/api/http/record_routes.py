@@ -26,7 +26,7 @@ from services.api.ratings.record_view import annotate
 from services.api.records.content import iso
 from services.api.records.reading import game_record
 from services.api.records.repository import RecordFilter, RecordRepository, decode_cursor, encode_cursor
-from services.players import LEVEL_NAMES
+from services.computers import LEVEL_NAMES
 
 NDJSON = "application/x-ndjson"
 MAX_PAGE = 200

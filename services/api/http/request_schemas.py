@@ -12,10 +12,10 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from services.api.games.clocks import CONTROLS
 from services.api.problems import MAX_INT64, ascii_int
+from services.computers import DEFAULT_LEVEL, LEVEL_NAMES
 from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, PRESETS, is_card_code
-from services.players import DEFAULT_LEVEL, LEVEL_NAMES
 
-AI_LEVELS = LEVEL_NAMES  # services.players is the one list of levels
+AI_LEVELS = LEVEL_NAMES  # services.computers is the one list of levels
 SEAT_TYPES = ("human", "open", "ai")
 MAX_SEED = 2**63 - 1
 

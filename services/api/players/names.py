@@ -22,7 +22,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from services.players import LEVEL_NAMES
+from services.computers import LEVEL_NAMES
 
 MIN_LENGTH, MAX_LENGTH = 2, 24
 KEY_LENGTH = 64  # the players.name_key column

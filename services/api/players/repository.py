@@ -28,7 +28,7 @@ from services.api.players.tokens import hash_player_token, new_player_id, new_pl
 from services.api.problems import ApiError
 from services.api.records.schema import players
 from services.api.store.protocol import PlayerRef, now_ms
-from services.players import LEVEL_NAMES
+from services.computers import LEVEL_NAMES
 
 KINDS = ("person", "bot")  # what POST /v1/players makes; computer levels are made here on demand
 COMPUTER_PREFIX = "computer-"

@@ -8,7 +8,7 @@ from services.ai_worker.dealing import rng_seed
 from services.ai_worker.levels import expert, hard
 from services.ai_worker.levels.dd import new_memo
 from services.ai_worker.position import position_of
-from services.players import deck_of
+from services.computers import deck_of
 
 from ..helpers import endgame_views
 

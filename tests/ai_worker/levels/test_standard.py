@@ -13,8 +13,8 @@ from services.ai_worker.levels.standard import bid_averages, choose_bid, estimat
 from services.ai_worker.playout import playout
 from services.ai_worker.position import position_of
 from services.ai_worker.records import Trick, new_table, rules_of
+from services.computers import nearest_legal
 from services.engine import FULL_DECK, Bid, apply, card_code, make_rules, new_game, turn, view
-from services.players import nearest_legal
 
 from ..helpers import bidding_view, mask, playing_position
 from ..reference import reference_standard

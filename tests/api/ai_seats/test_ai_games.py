@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from services.players import LEVEL_NAMES
+from services.computers import LEVEL_NAMES
 from testkit.http_clients import EventFollower, replay_events
 
 from ..contract import ContractSession

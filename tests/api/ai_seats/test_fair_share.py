@@ -24,7 +24,7 @@ import pytest
 import redis
 import requests
 
-from services.players import level_queues
+from services.computers import level_queues
 from testkit.http_clients import auth, replay_events
 from testkit.processes import running, start_gunicorn, start_worker, stop
 from testkit.stored import stored_state

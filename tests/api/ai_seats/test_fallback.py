@@ -14,9 +14,9 @@ from services.api.ai_seats.driver import AiDriver, fallback_move
 from services.api.games.commands import Collaborators
 from services.api.store.memory_store import MemoryStore
 from services.api.store.protocol import GameRecord, Seat
+from services.computers import basic_move
 from services.engine import Bid, apply, legal_moves, make_rules, new_game, turn, view
 from services.engine.state import GameState
-from services.players import basic_move
 
 AI_SEATS = [Seat("ai", "hard")] * 4
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from services.players import HINT_LEVEL
+from services.computers import HINT_LEVEL
 
 from ..contract import ContractSession
 from ..helpers import auth

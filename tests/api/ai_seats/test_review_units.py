@@ -22,8 +22,8 @@ from services.api.games.replay import replay_round
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
+from services.computers import HINT_LEVEL
 from services.engine import turn, view
-from services.players import HINT_LEVEL
 
 REVIEWED = 1  # the seat whose moves are reviewed
 

@@ -17,8 +17,8 @@ from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store import protocol
 from services.api.store.memory_store import MemoryBackend, MemoryStore
+from services.computers import basic_move
 from services.engine import turn, view
-from services.players import basic_move
 
 T0 = 1_800_000_000.0  # seconds
 

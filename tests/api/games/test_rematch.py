@@ -17,8 +17,8 @@ from services.api.games.rendering import ViewCache, game_view
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
+from services.computers import basic_move
 from services.engine import turn, view
-from services.players import basic_move
 from tests.api.ai_seats.test_driver import RecordingCelery
 
 ONE_ROUND = {"preset": "partnership", "win_score": 1, "lose_score": 0}  # over after the first round

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from services.players import WORKER_QUEUES
+from services.computers import WORKER_QUEUES
 from testkit.processes import free_port
 
 from ..contract import ContractSession

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.players import DEFAULT_LEVEL, HINT_LEVEL, LEVEL_NAMES, LEVELS
+from services.computers import DEFAULT_LEVEL, HINT_LEVEL, LEVEL_NAMES, LEVELS
 
 from ..contract import ContractSession
 

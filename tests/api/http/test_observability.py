@@ -26,8 +26,8 @@ from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.api.http.observability import sized_metric_files
+from services.computers import WORKER_QUEUES, level_queues
 from services.engine import make_rules, new_game, view
-from services.players import WORKER_QUEUES, level_queues
 from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
 from tests.conftest import API_TEST_DB, redis_url
 

@@ -12,7 +12,7 @@ import pytest
 import redis
 import requests
 
-from services.players import level_queues
+from services.computers import level_queues
 from testkit.http_clients import from_address
 from testkit.processes import running, start_worker
 

@@ -25,8 +25,8 @@ from services.api.records.schema import game_ratings, game_records, player_games
 from services.api.store.protocol import GameRecord, PlayerRef, Seat
 from services.api.store.redis_record_outbox import OUTBOX_SETS
 from services.api.store.redis_store import RedisStore
+from services.computers import LEVEL_NAMES
 from services.engine import make_rules, new_game
-from services.players import LEVEL_NAMES
 
 from ..helpers import wait_until
 from ..records.conftest import played

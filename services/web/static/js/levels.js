@@ -1,5 +1,5 @@
 // The computer levels a game can seat, as the server lists them (GET /v1/levels): the one list
-// lives in services/players/levels.py, so the page never restates it. Fetched once per page. Their names
+// lives in services/computers/catalogue.py, so the page never restates it. Fetched once per page. Their names
 // and one-line descriptions are the catalogues' (`lobby.level.<name>`, `….summary`), by the level's code.
 
 import { api } from "./api.js";
