@@ -149,8 +149,9 @@ def test_the_image_has_the_contract_it_serves():
 
 
 @pytest.mark.integration
-def test_the_built_package_carries_the_web_client(tmp_path: Path):
-    # `pip install .` in the image builds a wheel: /play is served from the package's static files.
+def test_the_built_package_carries_the_web_client_and_the_stores_scripts(tmp_path: Path):
+    # `pip install .` in the image builds a wheel: /play is served from the package's static files, and the
+    # Redis store reads its Lua scripts from the package's files.
     repo = DEPLOY_DIR.parent
     subprocess.run(
         [
@@ -175,3 +176,6 @@ def test_the_built_package_carries_the_web_client(tmp_path: Path):
     shipped = {f"services/web/static/{p.relative_to(static).as_posix()}" for p in static.rglob("*") if p.is_file()}
     assert shipped and shipped <= names, sorted(shipped - names)
     assert "services/web/sw.js" in names  # the service worker's source, filled in by the server
+    lua = repo / "services" / "api" / "store" / "lua"
+    scripts = {f"services/api/store/lua/{p.relative_to(lua).as_posix()}" for p in lua.rglob("*.lua")}
+    assert scripts and scripts <= names, sorted(scripts - names)

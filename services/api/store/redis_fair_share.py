@@ -20,41 +20,14 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
+from services.api.store.lua_scripts import lua
 from services.api.store.redis_keys import held_computer_games_key, held_games_key, paused_key, watched_key
 
-HOLD_LUA = """
-local games, computer = KEYS[1], KEYS[2]
-local now, hold_until, game_id = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local max_games, max_computer, is_computer = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6] == '1'
-if redis.call('ZSCORE', games, game_id) then return '' end  -- held already: a re-sent call
-redis.call('ZREMRANGEBYSCORE', games, '-inf', '(' .. now)
-if max_games > 0 and redis.call('ZCARD', games) >= max_games then return 'games' end
-if is_computer then
-  redis.call('ZREMRANGEBYSCORE', computer, '-inf', '(' .. now)
-  if max_computer > 0 and redis.call('ZCARD', computer) >= max_computer then return 'computer_games' end
-end
-local held = {games}
-if is_computer then held[2] = computer end
-for _, key in ipairs(held) do
-  redis.call('ZADD', key, hold_until, game_id)
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]  -- the key lives as long as its last hold
-  redis.call('EXPIREAT', key, math.ceil(tonumber(last)))
-end
-return ''
-"""
+HOLD_LUA = lua("fair_share/hold.lua")
 
-WATCH_LUA = """
-redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
-local paused = redis.call('GET', KEYS[2])
-if paused then redis.call('DEL', KEYS[2]) return 1 end
-return 0
-"""
+WATCH_LUA = lua("fair_share/watch.lua")
 
-PAUSE_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
-redis.call('SET', KEYS[2], '1', 'EX', ARGV[1])
-return 0
-"""
+PAUSE_LUA = lua("fair_share/pause.lua")
 
 
 class RedisFairShare:

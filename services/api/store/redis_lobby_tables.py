@@ -22,74 +22,16 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.store.lobby_tables import TABLES_CHANNEL, TableEntry, TablesPage
+from services.api.store.lua_scripts import lua
 
 ITEMS, OPEN, CHECK, LOG, SEQ = (f"lobby:{{tables}}:{name}" for name in ("items", "open", "check", "log", "seq"))
 LOG_SIZE = 1000  # changes kept for the lobby stream's resume (LOBBY_LOG_SIZE)
 
-SYNC_LUA = """
-local items, open, check, log, seq, notify = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local id, v, listed, item, created = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4], ARGV[5]
-local now, check_at, log_max, prune = ARGV[6], ARGV[7], ARGV[8], ARGV[9] == '1'
-local cur = redis.call('HGET', items, id)
-local was_open, cur_item = false, ''
-if cur then
-  local cv, co, ci = string.match(cur, '^(%d+) ([01]) (.*)$')
-  if tonumber(cv) > v then return '' end  -- a newer version's sync landed first
-  was_open, cur_item = co == '1', ci
-end
-local kind = ''
-if listed then
-  if not was_open then kind = 'table_opened' elseif cur_item ~= item then kind = 'table_changed' end
-  redis.call('HSET', items, id, ARGV[2] .. ' 1 ' .. item)
-  redis.call('ZADD', open, created, id)
-  redis.call('ZADD', check, check_at, id)
-else
-  if was_open then kind = 'table_closed' end
-  redis.call('ZREM', open, id)
-  if prune and not was_open then
-    redis.call('HDEL', items, id)
-    redis.call('ZREM', check, id)
-  else
-    redis.call('HSET', items, id, ARGV[2] .. ' 0 ')
-    redis.call('ZADD', check, check_at, id)
-  end
-end
-if kind ~= '' then
-  local n = redis.call('INCR', seq)
-  local shown = 'null'
-  if listed then shown = item end
-  local change = '{"seq":' .. n .. ',"type":"' .. kind .. '","game_id":"' .. id .. '","at_ms":' .. now ..
-    ',"table":' .. shown .. '}'
-  redis.call('XADD', log, 'MAXLEN', log_max, n .. '-0', 'e', change)
-  redis.call('SPUBLISH', notify, change)
-end
-return kind
-"""
+SYNC_LUA = lua("listing/sync.lua")
 
-CLAIM_LUA = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
-return due
-"""
+CLAIM_LUA = lua("listing/claim.lua")
 
-PAGE_LUA = """
-local items, open, seq = KEYS[1], KEYS[2], KEYS[3]
-local top, after, count = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local skip = 0
-if after ~= '' then  -- ties on the cursor's score come in descending id order: skip those not after it
-  for _, id in ipairs(redis.call('ZREVRANGEBYSCORE', open, top, top)) do
-    if id >= after then skip = skip + 1 end
-  end
-end
-local found = redis.call('ZREVRANGEBYSCORE', open, top, '-inf', 'WITHSCORES', 'LIMIT', skip, count)
-local reply = {redis.call('GET', seq) or '0'}
-for i = 1, #found, 2 do
-  reply[#reply + 1] = found[i]
-  reply[#reply + 1] = found[i + 1]
-  reply[#reply + 1] = redis.call('HGET', items, found[i]) or ''
-end
-return reply
-"""
+PAGE_LUA = lua("listing/page.lua")
 
 
 class RedisTables:

@@ -14,34 +14,15 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from services.api.store.lua_scripts import lua
 from services.api.store.matches import DUE_KEY, TOUCH_KEY
 from services.api.store.redis_matches import bucket_keys
 
-LOWER_LUA = """
-redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
-redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
-return 1
-"""
+LOWER_LUA = lua("match_due/lower.lua")
 
-DUE_LUA = """
-local reply = {}
-for _, bucket in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))) do
-  reply[#reply + 1] = bucket
-  reply[#reply + 1] = redis.call('HGET', KEYS[2], bucket) or ''
-end
-return reply
-"""
+DUE_LUA = lua("match_due/due.lua")
 
-RAISE_LUA = """
-if (redis.call('HGET', KEYS[2], ARGV[1]) or '') ~= ARGV[3] then return 0 end  -- an enqueue touched it since
-if ARGV[2] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-end
-return 1
-"""
+RAISE_LUA = lua("match_due/raise.lua")
 
 
 def _text(raw: bytes | str) -> str:

@@ -18,46 +18,21 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from services.api.store.lua_scripts import lua
 from services.api.store.protocol import idempotency_key
 from services.api.store.redis_keys import PENDING_SHARDS, events_key, game_key, paused_key, pending_key, watched_key
 
 OUTBOX_SETS = tuple(f"records:outbox:{{{shard}}}" for shard in range(PENDING_SHARDS))
 SEATS = 4
 
-CLAIM_LUA = """
-local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if due and tonumber(due) <= tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  return 1
-end
-return 0
-"""
+CLAIM_LUA = lua("record_outbox/claim.lua")
 
-WRITTEN_LUA = """
-local version = redis.call('HGET', KEYS[1], 'v')
-if version ~= ARGV[1] then return 0 end  -- gone, or changed since the record was built
-local ttl = tonumber(ARGV[2])
-redis.call('EXPIRE', KEYS[1], ttl)
-redis.call('EXPIRE', KEYS[2], ttl)
-for i = 3, #KEYS do redis.call('EXPIRE', KEYS[i], ttl, 'LT') end  -- no seat's entry outlives the game
-return 1
-"""
+WRITTEN_LUA = lua("record_outbox/written.lua")
 
-KEEP_LUA = """
-for i = 1, #KEYS do
-  local left = redis.call('TTL', KEYS[i])
-  if left >= 0 and left < tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
-end
-return 1
-"""
+KEEP_LUA = lua("record_outbox/keep.lua")
 
 
-END_LUA = """
-local version = redis.call('HGET', KEYS[1], 'v')
-if version and version ~= ARGV[1] then return 0 end  -- changed since the record was built: a move wins
-redis.call('DEL', unpack(KEYS))
-return 1
-"""
+END_LUA = lua("record_outbox/end.lua")
 
 
 def outbox_set(game_id: str) -> str:

@@ -24,78 +24,20 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from services.api.store.lua_scripts import lua
 from services.api.store.protocol import notify_channel
 from services.api.store.redis_keys import game_key
 from services.api.store.table_life import MESSAGES_KEPT, SEATS, MessageLimits
 
 LAPSED_KEPT_MS = 60_000  # a presence key outlives its last lease by this: a renewal in between tells the lapse
 
-PRESENCE_LUA = """
-local key, notify = KEYS[1], KEYS[2]
-local now, seat, hold_until, lapsed_kept = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local function connected()
-  local flags = {'false', 'false', 'false', 'false'}
-  for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do flags[tonumber(member) + 1] = 'true' end
-  return table.concat(flags, ',')
-end
-local before = connected()  -- as last told: lapsed leases not dropped yet count
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-if seat ~= '' then redis.call('ZADD', key, 'GT', hold_until, seat) end
-local after = connected()
-local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
-if last then redis.call('PEXPIREAT', key, last + lapsed_kept) end  -- kept a while: its lapse is told first
-if after ~= before then redis.call('SPUBLISH', notify, '{"notice":"presence","seats":[' .. after .. ']}') end
-return after
-"""
+PRESENCE_LUA = lua("table_life/presence.lua")
 
-# Lives as long as the game: its hash's time left, or the game TTL (ARGV[1], s) when it has no expiry.
-_WITH_THE_GAME = """
-local function with_the_game(key, game, ttl)
-  local left = redis.call('PTTL', game)
-  if left > 0 then redis.call('PEXPIRE', key, left) else redis.call('EXPIRE', key, ttl) end
-end
-"""
+MESSAGE_LUA = lua("table_life/with_the_game.lua", "table_life/message.lua")
 
-MESSAGE_LUA = (
-    _WITH_THE_GAME
-    + """
-local messages, said, notify, game = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local ttl, now, entry, keep = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
-local gap, most, window = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-redis.call('ZREMRANGEBYSCORE', said, '-inf', now - window)
-local last = redis.call('ZRANGE', said, -1, -1, 'WITHSCORES')[2]
-if last and tonumber(last) + gap > now then return tonumber(last) + gap - now end
-if redis.call('ZCARD', said) >= most then
-  return tonumber(redis.call('ZRANGE', said, 0, 0, 'WITHSCORES')[2]) + window - now
-end
-redis.call('ZADD', said, now, now)
-redis.call('PEXPIRE', said, window)
-redis.call('RPUSH', messages, entry)
-redis.call('LTRIM', messages, -keep, -1)
-with_the_game(messages, game, ttl)
-redis.call('SPUBLISH', notify, '{"notice":"message",' .. string.sub(entry, 2))
-return 0
-"""
-)
+SET_CODE_LUA = lua("table_life/with_the_game.lua", "table_life/set_code.lua")
 
-SET_CODE_LUA = (
-    _WITH_THE_GAME
-    + """
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-with_the_game(KEYS[1], KEYS[2], ARGV[1])
-"""
-)
-
-TAKE_CODE_LUA = """
-local fields = redis.call('HGETALL', KEYS[1])
-for i = 1, #fields, 2 do
-  if string.sub(fields[i + 1], 1, #ARGV[1]) == ARGV[1] then
-    redis.call('HDEL', KEYS[1], fields[i])
-    return {fields[i], fields[i + 1]}
-  end
-end
-return false
-"""
+TAKE_CODE_LUA = lua("table_life/take_code.lua")
 
 
 def presence_key(game_id: str) -> str:

@@ -18,23 +18,11 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from services.api.store.lua_scripts import lua
 from services.api.store.redis_keys import waiting_key
 from services.api.store.waiting_slots import Capped
 
-SLOTS_LUA = """
-local now, hold_until, slot = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. now)  -- lapsed leases: their holders died
-  local cap = tonumber(ARGV[3 + i])  -- 0: no check (a renewal)
-  if cap > 0 and not redis.call('ZSCORE', key, slot) and redis.call('ZCARD', key) >= cap then return i end
-end
-for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, hold_until, slot)
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]  -- the key lives as long as its last lease
-  redis.call('PEXPIREAT', key, math.ceil(tonumber(last) * 1000))
-end
-return 0
-"""
+SLOTS_LUA = lua("waiting_slots/slots.lua")
 
 
 class RedisWaitingSlots:

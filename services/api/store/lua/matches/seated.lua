@@ -1,0 +1,20 @@
+-- A group's game is made (ARGV[8] the group id): its members seated.
+-- Returns (request id, request JSON) for each member seated.
+
+local raw = redis.call('HGET', groups, ARGV[8])
+if not raw then return {} end
+local reply = {}
+for _, id in ipairs(cjson.decode(raw).m) do
+  local rec = load(id)
+  if rec and rec.s == 'f' and rec.g == ARGV[8] then
+    rec.s, rec.e = 'S', now
+    save(id, rec)
+    redis.call('ZADD', ended, now + keep, id)
+    touched[#touched + 1] = id
+    reply[#reply + 1] = id
+    reply[#reply + 1] = cjson.encode(rec)
+  end
+end
+redis.call('HDEL', groups, ARGV[8])
+redis.call('ZREM', forming, ARGV[8])
+return finished(reply)
