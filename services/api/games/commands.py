@@ -1,10 +1,10 @@
 """What the API does to a game: create, claim, leave and move.
 
-Every command reads through a :class:`~services.api.store.protocol.GameStore` and
-commits with its compare-and-set on the version.  A move is retried from a
-fresh read when another writer got in first, so of N racing moves for one turn
-exactly one applies and the others see the truth afterwards (``not_your_turn``),
-unless the client pinned the version with ``If-Match`` (then ``version_conflict``).
+Each command is a change function run by :mod:`services.api.games.pipeline`, which
+commits it with the store's compare-and-set on the version and applies it again to a
+fresh read when another writer got in first: of N racing moves for one turn exactly
+one applies and the others see the truth afterwards (``not_your_turn``), unless the
+client pinned the version with ``If-Match`` (then ``version_conflict``).
 
 Commands take their collaborators (:class:`Collaborators`: the store, the AI
 hooks, the view cache, the operator's settings) as a parameter and know nothing
