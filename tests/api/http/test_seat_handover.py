@@ -68,19 +68,21 @@ def last_seq(session: ContractSession, game_id: str) -> int:
 
 
 def play_until(session: ContractSession, table: Table, done: Callable[[dict[str, Any]], bool]) -> None:
-    """The people's seats make their first legal move, the computers' moves are waited for, until the
-    spectator's view is ``done``."""
+    """The people's seats bid 1 or more (a table of nils could end a game in its first round) and play their first
+    legal card, the computers' moves are waited for, until the spectator's view is ``done``."""
     for _ in range(3000):
         view = session.get(f"/v1/games/{table.game_id}").json()
         if done(view):
             return
+        assert view["phase"] != "game_over", "the game ended first"
         token = table.tokens.get(view["turn"])
         if token is None:  # a computer's turn: wait for its move
             session.get(f"/v1/games/{table.game_id}/events", params={"after": view["last_seq"], "wait": 5})
             continue
         mine = session.get(f"/v1/games/{table.game_id}", headers=auth(token)).json()
         bidding = mine["phase"] == "bidding"
-        kind, body = ("bids", {"bid": mine["legal"][0]}) if bidding else ("plays", {"card": mine["legal"][0]})
+        bid = next((b for b in mine["legal"] if b >= 1), mine["legal"][0]) if bidding else None
+        kind, body = ("bids", {"bid": bid}) if bidding else ("plays", {"card": mine["legal"][0]})
         moved = session.post(f"/v1/games/{table.game_id}/{kind}", json=body, headers=auth(token))
         assert moved.status_code == 200, moved.text
     raise AssertionError("the game never got there")
