@@ -180,7 +180,12 @@ function heldPanel() {
       },
       async (problem) => {
         if (problem.status !== 404) return;
-        const record = await fetchRecord(g.gameId).catch(() => null); // no longer live: the records keep it
+        let record; // no longer live: the records keep it, or (null) never recorded it
+        try {
+          record = await fetchRecord(g.gameId);
+        } catch {
+          return; // the records can't answer now: the seat is kept and asked about on the next visit
+        }
         if (record && record.outcome === "finished") {
           markFinished(g.gameId);
           fill(item.firstChild, outcome(recordView(record, g.seat), g.seat));
