@@ -60,7 +60,9 @@ from .events import (
 )
 from .game import Bid, Look, Move, Pass, Play, apply, apply_with_events, legal_moves, move_error, round_started
 from .rules import (
+    BOOLEAN_OPTIONS,
     DEFAULT_PRESET,
+    HOUSE_RULES,
     NULLABLE,
     OPTION_CHOICES,
     OPTION_DOCS,
@@ -78,10 +80,12 @@ from .views import completed_tricks, last_trick, round_view, trick_view, view
 
 __all__ = [
     "BIG_JOKER",
+    "BOOLEAN_OPTIONS",
     "CODES",
     "DEFAULT_PRESET",
     "FULL_DECK",
     "HIGH_DEUCE_OF_SPADES",
+    "HOUSE_RULES",
     "LITTLE_JOKER",
     "NULLABLE",
     "OPTION_CHOICES",

@@ -9,44 +9,159 @@ and refuses bad combinations with a :class:`RuleError` naming the option.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, get_args, get_type_hints
 
 from .cards import Deck
 
 Scoring = Literal["partnership", "individual"]
 SetPenalty = Literal["negative", "zero"]
+SCORE_LIMIT = 100_000  # scores beyond this are a typo, not a game
+
+
+HOUSE = "house rule (seed 002 leaves it off): docs/rules.md"  # where a house rule comes from
+
+
+def option(
+    default: Any,
+    doc: str,
+    seeds: str = HOUSE,
+    *,
+    bounds: tuple[int, int] | None = None,
+    applies_with: tuple[str, ...] = (),
+) -> Any:
+    """One rule option, declared once: its default (the partnership preset's), what it means (``GET /v1/rules``),
+    the seeds it comes from (a house rule otherwise), the inclusive range of an integer, and the switches a value
+    only matters under (refused unless one of them is on, or the value is its default)."""
+    return field(default=default, metadata={"doc": doc, "seeds": seeds, "bounds": bounds, "applies_with": applies_with})
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The resolved rules of one game (all options, no gaps)."""
+    """The resolved rules of one game (all options, no gaps): each option's type, default and meaning.
 
-    scoring: Scoring = "partnership"
-    win_score: int = 500
-    lose_score: int | None = -200
-    set_penalty: SetPenalty = "negative"
-    bag_limit: int = 10
-    bag_penalty: int = 100
-    nil: bool = True
-    nil_value: int = 100
-    min_team_bid: int = 4
-    max_team_bid: int = 13
-    nil_tricks_count_for_team: bool = True
-    spades_must_be_broken: bool = True
+    The catalogue, the API's schemas, the web client's form and openapi.yaml's ``Rules`` are read from (or checked
+    against) these fields; a house rule is a field declared with the default source, ``HOUSE``, and off by default.
+    """
+
+    scoring: Scoring = option(
+        "partnership",
+        "partnership: seats 0&2 play against 1&3 and score as teams; individual: every seat scores alone (cutthroat).",
+        "000, 001, 002, 003",
+    )
+    win_score: int = option(
+        500,
+        "A side that ends a round with at least this score can win the game.",
+        "000, 001, 002",
+        bounds=(1, SCORE_LIMIT),
+    )
+    lose_score: int | None = option(
+        -200,
+        "A side that ends a round at or below this score (0 or less) ends the game (the higher score wins); "
+        "null for none.",
+        "002",
+        # It stops at 0 so that it is always below win_score (at least 1): a game starts at 0, and a limit above
+        # it would end every game after its first round.
+        bounds=(-SCORE_LIMIT, 0),
+    )
+    set_penalty: SetPenalty = option(
+        "negative",
+        "What a side scores when it takes fewer tricks than its contract: negative = -10 per contract trick, zero = 0.",
+        "000 (zero), 001, 002 (negative)",
+    )
+    bag_limit: int = option(
+        10, "How many accumulated bags (overtricks) trigger the bag penalty.", "000, 001, 002", bounds=(1, 1000)
+    )
+    bag_penalty: int = option(
+        100,
+        "Points lost each time a side's bags reach bag_limit (the limit is then taken off its bags); 0 turns the "
+        "penalty off.",
+        "000 (optional), 001, 002",
+        bounds=(0, SCORE_LIMIT),
+    )
+    nil: bool = option(True, "Whether a bid of 0 (nil) is allowed.", "000, 001, 002")
+    nil_value: int = option(
+        100,
+        "Points won by a nil bidder who takes no trick, and lost by one who takes any.",
+        "000, 001, 002",
+        bounds=(0, SCORE_LIMIT),
+    )
+    min_team_bid: int = option(
+        4,
+        "Partnership only: when neither partner bids nil, their combined bid must be at least this.",
+        "001",
+        bounds=(0, 13),
+    )
+    max_team_bid: int = option(
+        13,
+        "Partnership only: the partners' combined bid may not exceed this; at least min_team_bid, and at least 2 "
+        "when nil is off.",
+        "002 (bids 0 to 13)",
+        bounds=(1, 26),
+    )
+    nil_tricks_count_for_team: bool = option(
+        True,
+        "A nil bidder's tricks count toward its side's tricks: the team's contract and bags in partnership play, "
+        "the seat's own bags in individual play.",
+        "002 (partnership); 000 is silent, so individual play leaves it off",
+    )
+    spades_must_be_broken: bool = option(
+        True,
+        "Spades may not be led until a spade has been played on an earlier trick (unless the leader holds only "
+        "spades).",
+        "000, 001, 002",
+    )
     # House rules (docs/rules.md, "House rules"): all off by default.
-    jokers: bool = False
-    deuces_high: bool = False
-    blind_nil: bool = False
-    blind_nil_value: int = 200
-    blind_bids: bool = False
-    blind_margin: int = 100
-    nil_pass_cards: int = 0
-    nil_pass_blind_only: bool = False
-    suicide: bool = False
-    ten_for_200: bool = False
-    ten_for_200_value: int = 200
-    mercy_margin: int | None = None
+    jokers: bool = option(
+        False,
+        "Big and Little Joker are the two highest spades (codes BJ, LJ); the 2 of clubs and 2 of diamonds leave "
+        "the deck.",
+    )
+    deuces_high: bool = option(False, "The 2 of spades ranks above the ace of spades (below the jokers).")
+    blind_nil: bool = option(
+        False, "A seat whose side trails by at least blind_margin may bid nil before seeing its hand."
+    )
+    blind_nil_value: int = option(
+        200,
+        "Points won by a blind nil bidder who takes no trick, and lost by one who takes any (blind_nil only).",
+        bounds=(0, SCORE_LIMIT),
+        applies_with=("blind_nil",),
+    )
+    blind_bids: bool = option(
+        False,
+        "A seat whose side trails by at least blind_margin may bid tricks before seeing its hand; they score double.",
+    )
+    blind_margin: int = option(
+        100,
+        "How far a side must trail the best other side for blind decisions; 0 = always (blind_nil or blind_bids only).",
+        bounds=(0, SCORE_LIMIT),
+        applies_with=("blind_nil", "blind_bids"),
+    )
+    nil_pass_cards: int = option(
+        0,
+        "Partnership: after the bids a nil bidder and its partner each give the other this many cards face down; "
+        "0 = no exchange.",
+        bounds=(0, 3),
+    )
+    nil_pass_blind_only: bool = option(
+        False, "The nil exchange happens only after a blind nil (needs blind_nil and nil_pass_cards)."
+    )
+    suicide: bool = option(
+        False, "Partnership: in each side exactly one partner bids nil and the other at least max(1, min_team_bid)."
+    )
+    ten_for_200: bool = option(
+        False,
+        "A side whose contract is 10 or more scores ten_for_200_value when it makes it (not 10 a trick), and loses "
+        "as much when set.",
+    )
+    # Not ``applies_with`` ten_for_200: openapi.yaml states each such rule in JSON Schema, and one more outgrows
+    # what schemathesis can generate requests from.
+    ten_for_200_value: int = option(200, "The 10-for-200 bonus (used only with ten_for_200).", bounds=(0, SCORE_LIMIT))
+    mercy_margin: int | None = option(
+        None,
+        "After a round the game ends when a side trails the leader by at least this; the leader wins. null for none.",
+        bounds=(1, SCORE_LIMIT),
+    )
 
     @property
     def deck(self) -> Deck:
@@ -117,63 +232,23 @@ PRESET_DOCS: dict[str, str] = {
 }
 DEFAULT_PRESET = "partnership"
 
-OPTION_DOCS: dict[str, str] = {
-    "scoring": "partnership: seats 0&2 play against 1&3 and score as teams; individual: every seat scores alone (cutthroat).",
-    "win_score": "A side that ends a round with at least this score can win the game.",
-    "lose_score": "A side that ends a round at or below this score (0 or less) ends the game (the higher score wins); null for none.",
-    "set_penalty": "What a side scores when it takes fewer tricks than its contract: negative = -10 per contract trick, zero = 0.",
-    "bag_limit": "How many accumulated bags (overtricks) trigger the bag penalty.",
-    "bag_penalty": "Points lost each time a side's bags reach bag_limit (the limit is then taken off its bags); 0 turns the penalty off.",
-    "nil": "Whether a bid of 0 (nil) is allowed.",
-    "nil_value": "Points won by a nil bidder who takes no trick, and lost by one who takes any.",
-    "min_team_bid": "Partnership only: when neither partner bids nil, their combined bid must be at least this.",
-    "max_team_bid": (
-        "Partnership only: the partners' combined bid may not exceed this; at least min_team_bid, and at least 2 "
-        "when nil is off."
-    ),
-    "nil_tricks_count_for_team": (
-        "A nil bidder's tricks count toward its side's tricks: the team's contract and bags in partnership play, "
-        "the seat's own bags in individual play."
-    ),
-    "spades_must_be_broken": "Spades may not be led until a spade has been played on an earlier trick (unless the leader holds only spades).",
-    "jokers": (
-        "Big and Little Joker are the two highest spades (codes BJ, LJ); the 2 of clubs and 2 of diamonds leave "
-        "the deck."
-    ),
-    "deuces_high": "The 2 of spades ranks above the ace of spades (below the jokers).",
-    "blind_nil": "A seat whose side trails by at least blind_margin may bid nil before seeing its hand.",
-    "blind_nil_value": "Points won by a blind nil bidder who takes no trick, and lost by one who takes any (blind_nil only).",
-    "blind_bids": "A seat whose side trails by at least blind_margin may bid tricks before seeing its hand; they score double.",
-    "blind_margin": "How far a side must trail the best other side for blind decisions; 0 = always (blind_nil or blind_bids only).",
-    "nil_pass_cards": (
-        "Partnership: after the bids a nil bidder and its partner each give the other this many cards face down; "
-        "0 = no exchange."
-    ),
-    "nil_pass_blind_only": "The nil exchange happens only after a blind nil (needs blind_nil and nil_pass_cards).",
-    "suicide": "Partnership: in each side exactly one partner bids nil and the other at least max(1, min_team_bid).",
-    "ten_for_200": "A side whose contract is 10 or more scores ten_for_200_value when it makes it (not 10 a trick), and loses as much when set.",
-    "ten_for_200_value": "The 10-for-200 bonus (used only with ten_for_200).",
-    "mercy_margin": "After a round the game ends when a side trails the leader by at least this; the leader wins. null for none.",
+# ---- read from the declarations -------------------------------------------------------------------------------
+
+_HINTS = get_type_hints(Rules)
+_FIELDS = fields(Rules)
+OPTION_DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in _FIELDS}
+OPTION_SEEDS: dict[str, str] = {f.name: f.metadata["seeds"] for f in _FIELDS}
+HOUSE_RULES: tuple[str, ...] = tuple(f.name for f in _FIELDS if f.metadata["seeds"] == HOUSE)
+# The inclusive range of every integer option: validate(), the API's schemas and openapi.yaml (checked by a test).
+OPTION_RANGES: dict[str, tuple[int, int]] = {f.name: f.metadata["bounds"] for f in _FIELDS if f.metadata["bounds"]}
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    name: get_args(hint) for name, hint in _HINTS.items() if getattr(hint, "__origin__", None) is Literal
 }
-OPTION_SEEDS: dict[str, str] = {
-    "scoring": "000, 001, 002, 003",
-    "win_score": "000, 001, 002",
-    "lose_score": "002",
-    "set_penalty": "000 (zero), 001, 002 (negative)",
-    "bag_limit": "000, 001, 002",
-    "bag_penalty": "000 (optional), 001, 002",
-    "nil": "000, 001, 002",
-    "nil_value": "000, 001, 002",
-    "min_team_bid": "001",
-    "max_team_bid": "002 (bids 0 to 13)",
-    "nil_tricks_count_for_team": "002 (partnership); 000 is silent, so individual play leaves it off",
-    "spades_must_be_broken": "000, 001, 002",
+BOOLEAN_OPTIONS = frozenset(name for name, hint in _HINTS.items() if hint is bool)
+NULLABLE = frozenset(name for name, hint in _HINTS.items() if type(None) in get_args(hint))  # null: none
+DEPENDENT_VALUES: dict[str, tuple[str, ...]] = {
+    f.name: f.metadata["applies_with"] for f in _FIELDS if f.metadata["applies_with"]
 }
-HOUSE_RULES = (
-    "jokers", "deuces_high", "blind_nil", "blind_nil_value", "blind_bids", "blind_margin", "nil_pass_cards",
-    "nil_pass_blind_only", "suicide", "ten_for_200", "ten_for_200_value", "mercy_margin",
-)  # fmt: skip
-OPTION_SEEDS.update({name: "house rule (seed 002 leaves it off): docs/rules.md" for name in HOUSE_RULES})
 
 
 class RuleError(ValueError):
@@ -190,41 +265,6 @@ class RuleError(ValueError):
         self.options = (option,) if other is None else (option, other)  # a refused combination names both
 
 
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "scoring": ("partnership", "individual"),
-    "set_penalty": ("negative", "zero"),
-}
-BOOLEAN_OPTIONS = {
-    "nil", "nil_tricks_count_for_team", "spades_must_be_broken", "jokers", "deuces_high", "blind_nil", "blind_bids",
-    "nil_pass_blind_only", "suicide", "ten_for_200",
-}  # fmt: skip
-NULLABLE = {"lose_score", "mercy_margin"}  # integer options that may be null (none)
-SCORE_LIMIT = 100_000  # scores beyond this are a typo, not a game
-# The inclusive range of every integer option: the one source that validate(),
-# the API's request schema and openapi.yaml's RulesRequest (checked by a test) use.
-# lose_score stops at 0 so that it is always below win_score (at least 1): a game
-# starts at 0, and a limit above it would end every game after its first round.
-OPTION_RANGES: dict[str, tuple[int, int]] = {
-    "win_score": (1, SCORE_LIMIT),
-    "lose_score": (-SCORE_LIMIT, 0),
-    "bag_limit": (1, 1000),
-    "bag_penalty": (0, SCORE_LIMIT),
-    "nil_value": (0, SCORE_LIMIT),
-    "min_team_bid": (0, 13),
-    "max_team_bid": (1, 26),
-    "blind_nil_value": (0, SCORE_LIMIT),
-    "blind_margin": (0, SCORE_LIMIT),
-    "nil_pass_cards": (0, 3),
-    "ten_for_200_value": (0, SCORE_LIMIT),
-    "mercy_margin": (1, SCORE_LIMIT),
-}
-# A value that only matters under another option: refused unless that option is on (or the value is its default).
-# (ten_for_200_value is not among them: openapi.yaml states each of these rules in JSON Schema, and one more
-# outgrows what schemathesis can generate requests from.)
-DEPENDENT_VALUES: dict[str, tuple[str, ...]] = {
-    "blind_nil_value": ("blind_nil",),
-    "blind_margin": ("blind_nil", "blind_bids"),
-}
 TEN_FOR_200_CONTRACT = 10  # the smallest contract that scores the 10-for-200 bonus
 # The team options' values in individual play, where they do not apply.
 NEUTRAL_TEAM_BIDS: dict[str, int] = {"min_team_bid": 0, "max_team_bid": 13}

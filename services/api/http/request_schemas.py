@@ -13,7 +13,16 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from services.api.games.clocks import CONTROLS
 from services.api.problems import MAX_INT64, ascii_int
 from services.computers import DEFAULT_LEVEL, LEVEL_NAMES
-from services.engine import DEFAULT_PRESET, OPTION_CHOICES, OPTION_RANGES, PRESETS, is_card_code
+from services.engine import (
+    BOOLEAN_OPTIONS,
+    DEFAULT_PRESET,
+    NULLABLE,
+    OPTION_CHOICES,
+    OPTION_DOCS,
+    OPTION_RANGES,
+    PRESETS,
+    is_card_code,
+)
 
 AI_LEVELS = LEVEL_NAMES  # services.computers is the one list of levels
 SEAT_TYPES = ("human", "open", "ai")
@@ -70,46 +79,25 @@ class StrictSchema(Schema):
 # ---- requests ---------------------------------------------------------------
 
 
-def _ranged(option: str, **kwargs: Any) -> fields.Integer:
-    """An integer rule option, in the range the engine's ``OPTION_RANGES`` gives it."""
-    return _int(*OPTION_RANGES[option], **kwargs)
+def _option_field(name: str) -> fields.Field:
+    """A rule option's field, as the engine declares it (``services.engine.rules.Rules``): a boolean, one of its
+    choices, or an integer in its range (null where the option may be off)."""
+    if name in BOOLEAN_OPTIONS:
+        return StrictBoolean()
+    if name in OPTION_CHOICES:
+        return StrictString(validate=validate.OneOf(OPTION_CHOICES[name]))
+    return _int(*OPTION_RANGES[name], allow_none=name in NULLABLE)
 
 
-def _chosen(option: str) -> fields.String:
-    """A string rule option, one of the engine's ``OPTION_CHOICES``."""
-    return StrictString(validate=validate.OneOf(OPTION_CHOICES[option]))
-
-
-class RulesRequest(StrictSchema):
-    """Each option's type and range, from the engine's rules module; the combinations
-    (team limits, nil) are judged by ``make_rules``, whose ``RuleError`` becomes a 400
-    naming the option."""
-
-    preset = StrictString(load_default=DEFAULT_PRESET, validate=validate.OneOf(sorted(PRESETS)))
-    scoring = _chosen("scoring")
-    win_score = _ranged("win_score")
-    lose_score = _ranged("lose_score", allow_none=True)
-    set_penalty = _chosen("set_penalty")
-    bag_limit = _ranged("bag_limit")
-    bag_penalty = _ranged("bag_penalty")
-    nil = StrictBoolean()
-    nil_value = _ranged("nil_value")
-    min_team_bid = _ranged("min_team_bid")
-    max_team_bid = _ranged("max_team_bid")
-    nil_tricks_count_for_team = StrictBoolean()
-    spades_must_be_broken = StrictBoolean()
-    jokers = StrictBoolean()
-    deuces_high = StrictBoolean()
-    blind_nil = StrictBoolean()
-    blind_nil_value = _ranged("blind_nil_value")
-    blind_bids = StrictBoolean()
-    blind_margin = _ranged("blind_margin")
-    nil_pass_cards = _ranged("nil_pass_cards")
-    nil_pass_blind_only = StrictBoolean()
-    suicide = StrictBoolean()
-    ten_for_200 = StrictBoolean()
-    ten_for_200_value = _ranged("ten_for_200_value")
-    mercy_margin = _ranged("mercy_margin", allow_none=True)
+# Each option's type and range, read from the engine's declarations; the combinations (team limits, nil) are
+# judged by ``make_rules``, whose ``RuleError`` becomes a 400 naming the option.
+RulesRequest = StrictSchema.from_dict(
+    {
+        "preset": StrictString(load_default=DEFAULT_PRESET, validate=validate.OneOf(sorted(PRESETS))),
+        **{name: _option_field(name) for name in OPTION_DOCS},
+    },
+    name="RulesRequest",
+)
 
 
 class SeatRequest(StrictSchema):

@@ -7,6 +7,8 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
+from services.engine import BOOLEAN_OPTIONS, NULLABLE, OPTION_CHOICES, OPTION_DOCS
+
 
 class Codes(fields.Raw):
     """JSON data the engine (or the API) already rendered: card-code lists, int
@@ -17,31 +19,16 @@ class Codes(fields.Raw):
     contract tests validate every response against them."""
 
 
-class RulesView(Schema):
-    scoring = fields.String()
-    win_score = fields.Integer()
-    lose_score = fields.Integer(allow_none=True)
-    set_penalty = fields.String()
-    bag_limit = fields.Integer()
-    bag_penalty = fields.Integer()
-    nil = fields.Boolean()
-    nil_value = fields.Integer()
-    min_team_bid = fields.Integer()
-    max_team_bid = fields.Integer()
-    nil_tricks_count_for_team = fields.Boolean()
-    spades_must_be_broken = fields.Boolean()
-    jokers = fields.Boolean()
-    deuces_high = fields.Boolean()
-    blind_nil = fields.Boolean()
-    blind_nil_value = fields.Integer()
-    blind_bids = fields.Boolean()
-    blind_margin = fields.Integer()
-    nil_pass_cards = fields.Integer()
-    nil_pass_blind_only = fields.Boolean()
-    suicide = fields.Boolean()
-    ten_for_200 = fields.Boolean()
-    ten_for_200_value = fields.Integer()
-    mercy_margin = fields.Integer(allow_none=True)
+def _option_field(name: str) -> fields.Field:
+    if name in BOOLEAN_OPTIONS:
+        return fields.Boolean()
+    if name in OPTION_CHOICES:
+        return fields.String()
+    return fields.Integer(allow_none=name in NULLABLE)
+
+
+# Every rule option, as the engine declares it (``services.engine.rules.Rules``).
+RulesView = Schema.from_dict({name: _option_field(name) for name in OPTION_DOCS}, name="RulesView")
 
 
 class GameView(Schema):
