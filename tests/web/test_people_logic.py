@@ -148,6 +148,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
         const carried = step(view, ev("bid", { seat: 1, bid: 3 }, { clock: { seat: 2, deadline_ms: 77 } }));
         const offered = step({ ...view, phase: "game_over" }, ev("rematch_offered", { game_id: "g2", seat: 1 }));
         const left = step(view, ev("seat_left", { seat: 1 }));
+        const unknown = step(view, ev("not_stepped_yet", { seat: 1 })); // a type added to the log after this client
         const news = [
           ["seat_left", 1], ["seat_left", 0], ["seat_away", 1], ["seat_away", 0], ["seat_back", 2], ["seat_back", 0],
           ["seat_rejoined", 3], ["turn_timed_out", 0], ["turn_timed_out", 3], ["seat_claimed", 2], ["bid", 1],
@@ -164,6 +165,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
           tc: [tc.view.clock.seat, tc.view.clock.deadline_ms, tc.view.clock.reserve_ms, "server_time_ms" in tc.view.clock],
           carried: [carried.view.clock.seat, carried.view.clock.deadline_ms, carried.view.turn],
           offered: [offered.view.rematch, offered.say], left: left.needsView, news,
+          unknown: [unknown.needsView, unknown.view === view, unknown.say, seatNews(view, ev("not_stepped_yet", { seat: 1 }))],
           sorted: [sorted.events.map((e) => e.seq), sorted.frames.map((f) => f.name)],
           codes: [messageCodes(), messageText("nice_bid"), messageText("new_one")],
         }));
@@ -175,6 +177,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
     assert got["tc"] == [2, 99, [1, 2, 7, 4], False]
     assert got["carried"] == [2, 77, 2]
     assert got["offered"] == [{"game_id": "g2"}, "West offered a rematch."] and got["left"] is True
+    assert got["unknown"] == [True, True, "", None], "a type with no step: the view read again, nothing said"
     assert got["news"] == [
         "West left the table: a computer plays the seat.",
         None,

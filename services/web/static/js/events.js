@@ -4,7 +4,7 @@
 //
 // step(view, event) → {view, say, needsView}: the next view, a sentence for screen readers, and
 // whether only the server's view can show what changed (seats claimed or left, a round dealt to a
-// spectator's copy without a hand).
+// spectator's copy without a hand, a type with no step here: the view read again is right for any).
 
 import { cardName, suitOf } from "./cards.js";
 import { mergeClock } from "./clock.js";
@@ -96,7 +96,7 @@ export function step(before, event) {
     case "rematch_offered":
       view.rematch = { game_id: data.game_id };
       return { view, say: Number.isInteger(data.seat) ? t("table.said.rematch", { seat: seatName(data.seat) }) : t("table.said.rematchAnyone") };
-    default: // game_created, seat_claimed, seat_left, seat_rejoined, reservation_ended: the seats changed
+    default: // the seats changed (event_types.py: seats), or a type with no step here: read the view again
       return { view: before, say: "", needsView: true };
   }
 }
