@@ -1,6 +1,7 @@
 """The one list of the log's event types (services.api.games.event_types) against everything that repeats it: the
-contract's enum, the web client's handling, the Python client's end of a stream.  (Every entry the service makes
-is checked against the list as it is made: ``services.api.games.events.event``.)"""
+contract's enum and its table of each type's ``data``, the web client's handling, the Python client's end of a
+stream.  (Every entry the service makes is checked against the list as it is made:
+``services.api.games.events.event``.)"""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text())
 
 def test_the_contracts_enum_is_the_list():
     assert sorted(SPEC["components"]["schemas"]["EventType"]["enum"]) == sorted(BY_NAME)
+
+
+def test_the_contract_tells_each_types_data():
+    """``GET /events``' table of types and their ``data``: a row per type, in the list's order."""
+    described = SPEC["paths"]["/v1/games/{game_id}/events"]["get"]["description"]
+    assert re.findall(r"^\| `([a-z_]+)` \|", described, re.MULTILINE) == [kind.name for kind in TYPES]
 
 
 def test_the_web_client_steps_known_types_and_reads_the_view_for_the_rest():
