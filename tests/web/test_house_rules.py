@@ -6,6 +6,7 @@ a phone (screenshots in var/screenshots/)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -74,6 +75,51 @@ def test_the_form_offers_presets_and_variants_and_shows_the_servers_refusal(new_
     assert page.evaluate("location.search").find("game=") < 0, "no game was created"
     error.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / f"new-game-refused-{width}x{height}.png"))
+    assert not page.js_errors
+
+
+def test_a_house_rule_the_form_has_no_layout_for_is_offered_from_the_catalogue(new_page):
+    """The form lays out the house rules it knows; any other one the server lists (``house: true``) gets a
+    plain row from the catalogue — a tick box for a switch, a number box in its range for a value — filled
+    from the preset and sent with the request, so a new house rule reaches players with no edit to the form."""
+    page = new_page()
+    extra = [
+        {"name": "boston", "type": "boolean", "default": False, "choices": None, "minimum": None, "maximum": None,
+         "description": "A side that takes all 13 tricks wins.", "house": True},
+        {"name": "boston_value", "type": "integer", "default": 250, "choices": None, "minimum": 0, "maximum": 1000,
+         "description": "What Boston scores.", "house": True},
+    ]  # fmt: skip
+
+    def listed(route):  # the server's catalogue with two house rules this client has never heard of
+        catalogue = route.fetch().json()
+        catalogue["options"] += extra
+        for rules in catalogue["presets"].values():
+            rules.update(boston=False, boston_value=250)
+        route.fulfill(json=catalogue)
+
+    sent = []
+
+    def created(route):
+        sent.append(json.loads(route.request.post_data))
+        route.fulfill(status=400, json={"type": "about:blank", "title": "stop here", "status": 400, "code": "invalid"})
+
+    page.route("**/v1/rules", listed)
+    page.route("**/v1/games", created)
+    page.goto("/play?pace=0")
+    open_house_rules(page)
+    expect(page.locator("#boston")).not_to_be_checked()
+    expect(page.locator("label[for=boston]")).to_have_text(re.compile("boston", re.IGNORECASE))
+    expect(page.locator("#boston-help")).to_have_text("A side that takes all 13 tricks wins.")
+    expect(page.locator("#boston_value")).to_have_value("250")
+    page.check("#boston")
+    page.fill("#boston_value", "2000")
+    page.click("[data-testid=create]")
+    expect(page.locator("#boston_value-error")).to_contain_text(re.compile(r"0 to 1,?000"))  # the catalogue's range, checked here
+    assert sent == []
+    page.fill("#boston_value", "300")
+    page.click("[data-testid=create]")
+    expect(page.locator("[data-testid=create]")).to_be_enabled()
+    assert sent and sent[-1]["rules"]["boston"] is True and sent[-1]["rules"]["boston_value"] == 300
     assert not page.js_errors
 
 

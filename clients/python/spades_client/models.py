@@ -394,6 +394,7 @@ class RuleOption(Body):
     default: int | str | bool | None
     choices: list[str] | None
     description: str
+    house: bool  # a house rule: off by default
     minimum: int | None = None
     maximum: int | None = None
 

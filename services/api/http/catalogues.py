@@ -9,6 +9,7 @@ from services.api.games import clocks
 from services.computers import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 from services.engine import (
     DEFAULT_PRESET,
+    HOUSE_RULES,
     OPTION_CHOICES,
     OPTION_DOCS,
     OPTION_RANGES,
@@ -29,6 +30,7 @@ def rules_catalogue() -> dict[str, Any]:
             "minimum": OPTION_RANGES[name][0] if name in OPTION_RANGES else None,
             "maximum": OPTION_RANGES[name][1] if name in OPTION_RANGES else None,
             "description": text,
+            "house": name in HOUSE_RULES,
         }
         for name, text in OPTION_DOCS.items()
     ]

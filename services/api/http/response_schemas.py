@@ -115,6 +115,7 @@ class RuleOption(Schema):
     minimum = fields.Integer(allow_none=True)
     maximum = fields.Integer(allow_none=True)
     description = fields.String()
+    house = fields.Boolean()
 
 
 class TimeControl(Schema):

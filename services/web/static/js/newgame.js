@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 import { byStrength, levelTitle } from "./levels.js";
 import { presetAbout, presetName, presetShort, ruleAbout, ruleName } from "./rulewords.js";
 import { seatName } from "./seating.js";
-import { applyVariants, isVariant, readVariants, VARIANT_NUMBERS, VARIANT_OPTIONS, VARIANTS, variantsFieldset } from "./variants.js";
+import { addListedVariants, applyVariants, isVariant, readVariants, VARIANT_NUMBERS, VARIANT_OPTIONS, VARIANTS, variantsFieldset } from "./variants.js";
 
 export { presetName };
 
@@ -133,6 +133,7 @@ export function applyPreset(form, catalogue) {
     const chosen = select.value;
     select.replaceChildren(...Object.keys(catalogue.presets).map((name) => h("option", { value: name, selected: name === chosen }, presetName(name))));
   }
+  addListedVariants(form, catalogue);
   const rules = catalogue.presets[select.value];
   form.dataset.scoring = rules.scoring;
   form.querySelector("#preset-help").textContent = presetAbout(select.value, catalogue);

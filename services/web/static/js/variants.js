@@ -27,8 +27,26 @@ export const VARIANT_NUMBERS = {
 // The server's names for the variants' controls (mercy is a tick box over `mercy_margin`).
 const NAMES = ["jokers", "deuces_high", "blind_nil", "blind_nil_value", "blind_bids", "blind_margin", "nil_pass_cards", "nil_pass_blind_only", "suicide", "ten_for_200", "ten_for_200_value", "mercy_margin"];
 
-/** Every rule option the variants cover (tests compare them with the engine's house rules). */
+/** Every rule option the variants above lay out (tests compare them with the engine's house rules). */
 export const VARIANT_OPTIONS = NAMES;
+
+// The house rules the server lists (GET /v1/rules, `house: true`) that have no layout above: one plain row each,
+// a tick box for a switch and a number box for a value, so a new house rule is offered without an edit here.
+const LISTED = new Map(); // option name -> its catalogue entry
+
+/** Add a row for each listed house rule the fieldset lacks; called whenever the catalogue is at hand. */
+export function addListedVariants(root, catalogue) {
+  const end = root.querySelector("#variants-error");
+  for (const option of (catalogue && catalogue.options) || []) {
+    if (!option.house || NAMES.includes(option.name)) continue;
+    LISTED.set(option.name, option);
+    if (!root.querySelector(`#${option.name}`)) end.before(option.type === "boolean" ? tickRow(option.name) : numberRow(option.name));
+  }
+}
+
+function listedHere(root) {
+  return [...LISTED.values()].filter((option) => root.querySelector(`#${option.name}`));
+}
 
 function numberBox(id) {
   return h("input.variant-number", {
@@ -50,6 +68,16 @@ function variant(id, spec) {
       : null,
     h("small.help", { id: `${id}-help` }, ruleAbout(option)),
     value ? h("small.field-error", { id: `${value.id}-error` }) : null,
+  );
+}
+
+function tickRow(id) {
+  return h(
+    "div.variant",
+    { dataset: { field: id } },
+    h("input", { id, type: "checkbox", dataset: { testid: id }, "aria-describedby": `${id}-help` }),
+    h("label.variant-name", { for: id }, ruleName(id)),
+    h("small.help", { id: `${id}-help` }, ruleAbout(id)),
   );
 }
 
@@ -76,13 +104,7 @@ export function variantsFieldset() {
     variant("blind_bids", VARIANTS.blind_bids),
     numberRow("blind_margin"),
     numberRow("nil_pass_cards"),
-    h(
-      "div.variant",
-      { dataset: { field: "nil_pass_blind_only" } },
-      h("input", { id: "nil_pass_blind_only", type: "checkbox", dataset: { testid: "nil_pass_blind_only" }, "aria-describedby": "nil_pass_blind_only-help" }),
-      h("label.variant-name", { for: "nil_pass_blind_only" }, ruleName("nil_pass_blind_only")),
-      h("small.help", { id: "nil_pass_blind_only-help" }, ruleAbout("nil_pass_blind_only")),
-    ),
+    tickRow("nil_pass_blind_only"),
     variant("suicide", VARIANTS.suicide),
     variant("ten_for_200", VARIANTS.ten_for_200),
     variant("mercy", VARIANTS.mercy),
@@ -116,6 +138,10 @@ export function applyVariants(root, rules) {
   set("nil_pass_cards", rules.nil_pass_cards ?? 0);
   set("ten_for_200_value", rules.ten_for_200_value ?? 200);
   set("mercy_margin", rules.mercy_margin ?? 500);
+  for (const option of listedHere(root)) {
+    if (option.type === "boolean") root.querySelector(`#${option.name}`).checked = Boolean(rules[option.name]);
+    else set(option.name, rules[option.name] ?? option.default ?? "");
+  }
   syncVariants(root);
 }
 
@@ -138,11 +164,17 @@ export function readVariants(root, rules, errors) {
   if (on("blind_nil") || on("blind_bids")) rules.blind_margin = number("blind_margin", VARIANT_NUMBERS.blind_margin);
   rules.nil_pass_cards = number("nil_pass_cards", VARIANT_NUMBERS.nil_pass_cards);
   rules.mercy_margin = on("mercy") ? number("mercy_margin", VARIANTS.mercy.value) : null;
+  for (const option of listedHere(root)) {
+    const empty = !root.querySelector(`#${option.name}`).value?.trim();
+    if (option.type === "boolean") rules[option.name] = on(option.name);
+    else if (option.type === "integer|null" && empty) rules[option.name] = null;
+    else rules[option.name] = number(option.name, { min: option.minimum, max: option.maximum });
+  }
 }
 
 /** Is `option` (a server field "rules.X"'s X) one of the variants' controls? */
 export function isVariant(option) {
-  return NAMES.includes(option);
+  return NAMES.includes(option) || LISTED.has(option);
 }
 
 /** "Jokers, deuces high, blind nil (±200)…": the rules' variants in words, or [] for none (rulewords.js). */
