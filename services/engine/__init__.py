@@ -73,7 +73,9 @@ from .rules import (
     Rules,
     make_rules,
     option_type,
+    rules_from_dict,
 )
+from .scoring import round_parts
 from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json, to_json_parts
 from .state import GameState, blind_eligible, first_seat, hand_hidden, new_game, passing_seats, turn
 from .views import completed_tricks, last_trick, round_view, trick_view, view
@@ -138,8 +140,10 @@ __all__ = [
     "option_type",
     "parse_card",
     "passing_seats",
+    "round_parts",
     "round_started",
     "round_view",
+    "rules_from_dict",
     "suit_of",
     "to_json",
     "to_json_parts",

@@ -77,7 +77,7 @@ class TrickWon:
 class RoundScored:
     """A finished round: ``record`` is the round as the game keeps it (bids, plays, points with bag
     penalties included, bag penalties, scores and bags after the round, per side), so
-    ``round_view(round, record)`` renders it as views show it."""
+    ``round_view(round, record, rules)`` renders it as views show it."""
 
     round: int
     tricks_won: tuple[int, ...]  # per seat

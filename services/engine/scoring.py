@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .rules import TEN_FOR_200_CONTRACT, Rules
 
@@ -16,16 +17,19 @@ class RoundScore:
     bags: tuple[int, ...]  # per side, after the round
 
 
-def contract_points(rules: Rules, contract: int, tricks: int, blind: int = 0) -> tuple[int, int]:
-    """``(points, bags)`` for a contract: made = 10 a contract trick + 1 a
-    bag; set = -10 a contract trick, or 0 where ``set_penalty`` is zero.
-
-    ``blind`` of the contract's tricks were bid blind and count twice; with
-    ``ten_for_200`` a contract of 10 or more is worth ``ten_for_200_value``
-    instead of its tricks."""
-    value = POINTS_PER_TRICK * (contract + blind)
+def contract_value(rules: Rules, contract: int, blind: int = 0) -> tuple[int, str | None]:
+    """What making a contract is worth, bags aside, and the house rule that set the worth (None: 10 a contract
+    trick, ``blind`` of them bid blind and counted twice; ``ten_for_200``: a contract of 10 or more is worth
+    ``ten_for_200_value`` instead)."""
     if rules.ten_for_200 and contract >= TEN_FOR_200_CONTRACT:
-        value = rules.ten_for_200_value
+        return rules.ten_for_200_value, "ten_for_200"
+    return POINTS_PER_TRICK * (contract + blind), None
+
+
+def contract_points(rules: Rules, contract: int, tricks: int, blind: int = 0) -> tuple[int, int]:
+    """``(points, bags)`` for a contract: made = its worth (:func:`contract_value`) + 1 a bag; set = minus its
+    worth, or 0 where ``set_penalty`` is zero."""
+    value, _ = contract_value(rules, contract, blind)
     if tricks >= contract:
         return value + (tricks - contract), tricks - contract
     if rules.set_penalty == "negative":
@@ -48,6 +52,38 @@ def apply_bag_penalty(rules: Rules, bags: int) -> tuple[int, int]:
     return hits, bags - hits * rules.bag_limit
 
 
+def side_parts(
+    rules: Rules,
+    seats: tuple[int, ...],
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    blind: tuple[bool, ...] = (),
+) -> dict[str, Any]:
+    """One side's round points part by part, bag penalty aside (JSON-ready: a finished round's ``parts``).
+
+    ``contract``: the sum of the side's non-nil bids (``bid``), the tricks that count toward it (``taken``: a nil
+    bidder's too when ``nil_tricks_count_for_team`` is on), what it scored bags aside (``points``), its tricks bid
+    blind (``blind``, counted twice) and the house rule that set its worth (``bonus``); ``bags``: the overtricks,
+    a point each; ``nils``: each nil bid on its own (``blind`` per seat, empty for none, marks the blind bids).
+    """
+    blind = blind or (False,) * len(bids)
+    contract = sum(bids[s] for s in seats if bids[s] != 0)
+    blind_tricks = sum(bids[s] for s in seats if bids[s] != 0 and blind[s])
+    counted = sum(tricks[s] for s in seats if bids[s] != 0 or rules.nil_tricks_count_for_team)
+    points, bags = contract_points(rules, contract, counted, blind_tricks)
+    nils = [
+        {"seat": s, "made": tricks[s] == 0, "blind": bool(blind[s]), "points": nil_points(rules, tricks[s], blind[s])}
+        for s in seats
+        if bids[s] == 0
+    ]
+    worth = {"bid": contract, "taken": counted, "points": points - bags, "blind": blind_tricks}
+    return {
+        "contract": {**worth, "bonus": contract_value(rules, contract, blind_tricks)[1]},
+        "bags": bags,
+        "nils": nils,
+    }
+
+
 def side_round_points(
     rules: Rules,
     seats: tuple[int, ...],
@@ -55,21 +91,27 @@ def side_round_points(
     tricks: tuple[int, ...],
     blind: tuple[bool, ...] = (),
 ) -> tuple[int, int]:
-    """``(points before bag penalty, bags gained)`` for one side.
+    """``(points before bag penalty, bags gained)`` for one side: the sum of its :func:`side_parts`."""
+    parts = side_parts(rules, seats, bids, tricks, blind)
+    return parts["contract"]["points"] + parts["bags"] + sum(n["points"] for n in parts["nils"]), parts["bags"]
 
-    The contract is the sum of the side's non-nil bids; each nil bid scores on
-    its own; a nil bidder's tricks count toward the side's tricks when
-    ``nil_tricks_count_for_team`` is on.  ``blind`` (per seat, empty for none)
-    marks the bids made blind.
-    """
-    blind = blind or (False,) * len(bids)
-    contract = sum(bids[s] for s in seats if bids[s] != 0)
-    blind_tricks = sum(bids[s] for s in seats if bids[s] != 0 and blind[s])
-    nil_seats = [s for s in seats if bids[s] == 0]
-    counted = sum(tricks[s] for s in seats if bids[s] != 0 or rules.nil_tricks_count_for_team)
-    points, bags = contract_points(rules, contract, counted, blind_tricks)
-    points += sum(nil_points(rules, tricks[s], blind[s]) for s in nil_seats)
-    return points, bags
+
+def round_parts(
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    blind: tuple[bool, ...],
+    bag_penalties: tuple[int, ...],
+) -> list[dict[str, Any]]:
+    """A finished round's points per side, part by part (:func:`side_parts`, with ``penalty``: the bag penalty
+    as points, and ``total``): what a round summary shows, from the rule that scored it."""
+    shown = []
+    for side in range(rules.sides):
+        parts = side_parts(rules, rules.seats_of(side), bids, tricks, blind)
+        penalty = -bag_penalties[side] * rules.bag_penalty
+        total = parts["contract"]["points"] + parts["bags"] + penalty + sum(n["points"] for n in parts["nils"])
+        shown.append({"side": side, **parts, "penalty": penalty, "total": total})
+    return shown
 
 
 def score_round(

@@ -17,6 +17,8 @@ from typing import Any
 
 from .cards import CARD_CODES, card_code, codes, count
 from .game import Bid, Look, Pass, Play, legal_moves
+from .rules import Rules
+from .scoring import round_parts
 from .state import (
     GameState,
     RoundRecord,
@@ -45,8 +47,9 @@ def trick_view(leader: int, cards: tuple[int, ...], winner: int | None) -> dict[
     return {"leader": leader, "cards": played, "winner": winner}
 
 
-def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
-    """A finished round, with its hand record."""
+def round_view(round_no: int, record: RoundRecord, rules: Rules) -> dict[str, Any]:
+    """A finished round, with its hand record and its points part by part (``parts``: the engine's scoring
+    rule says what each side's points are made of; a client shows them, never works them out)."""
     leader = first_seat(round_no)
     tricks = replay_tricks(leader, record.plays)
     won = [0, 0, 0, 0]
@@ -58,6 +61,7 @@ def round_view(round_no: int, record: RoundRecord) -> dict[str, Any]:
         "bids": list(record.bids),
         "tricks_won": won,
         "points": list(record.points),
+        "parts": round_parts(rules, record.bids, tuple(won), record.blind, record.bag_penalties),
         "bag_penalties": list(record.bag_penalties),
         "scores": list(record.scores),
         "bags": list(record.bags),
@@ -140,7 +144,7 @@ def view(state: GameState, seat: int | None, history: bool = True, tricks: bool 
         "scores": list(state.scores),
         "bags": list(state.bags),
         "rules": state.rules.to_dict(),
-        "history": [round_view(i + 1, r) for i, r in enumerate(state.history)] if history else [],
+        "history": [round_view(i + 1, r, state.rules) for i, r in enumerate(state.history)] if history else [],
         "winner": list(state.winner) if state.winner is not None else None,
         **extra,
     }

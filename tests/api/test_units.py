@@ -116,10 +116,10 @@ def test_rendered_rounds_extend_what_the_cache_still_holds():
     expected = view(state, 0)["history"]
     cache = ViewCache(64)
     for n in (2, 3, 6, 6):  # cold, one more round, three more, a hit
-        rounds = rendered_rounds("g", state.history[:n], cache)
+        rounds = rendered_rounds("g", state.history[:n], state.rules, cache)
         assert rounds == expected[:n] and json.loads(rounds.text) == expected[:n]
     cache._items.clear()  # an evicted prefix: rendered again, same result
-    assert rendered_rounds("g", state.history, cache).text == rounds.text
+    assert rendered_rounds("g", state.history, state.rules, cache).text == rounds.text
 
 
 def test_rendered_tricks_equal_the_engines_after_every_move_even_when_evicted():

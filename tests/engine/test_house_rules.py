@@ -40,7 +40,7 @@ from services.engine import (
 from services.engine.bidding import legal_bids
 from services.engine.cards import FULL_DECK, SUIT_OF, beats, lowest_by_rank, mask_of, parse_card, trick_winner_card
 from services.engine.rules import rules_from_dict
-from services.engine.scoring import game_winner, score_round
+from services.engine.scoring import game_winner, round_parts, score_round
 from services.engine.serialization import to_dict
 from services.engine.state import dealt_hands, first_seat, hand_hidden
 from tests.engine.builders import cards, playing_state
@@ -142,6 +142,14 @@ def test_scores_follow_the_documented_table(rules, seed, move_seed):
             total = bags[side] + gained
             hits = total // rules.bag_limit if rules.bag_penalty else 0
             assert record.points[side] == points - hits * rules.bag_penalty
+        shown = view(state, None)["history"][index]["parts"]  # what a round summary shows adds up to the points
+        for side, part in enumerate(shown):
+            nils = sum(n["points"] for n in part["nils"])
+            assert part["contract"]["points"] + part["bags"] + part["penalty"] + nils == part["total"]
+            assert (
+                part["total"] == record.points[side]
+                and part["penalty"] == -record.bag_penalties[side] * rules.bag_penalty
+            )
         bags = record.bags
     if state.phase == "game_over":
         assert game_winner(rules, state.scores) == rules.side_of(state.winner[0])
@@ -341,6 +349,18 @@ def test_a_pass_of_the_wrong_size_or_cards_is_refused(wrong):
 def test_the_scoring_table(options, bids, blind, tricks, points):
     rules = make_rules("partnership", **options)
     assert score_round(rules, bids, tricks, (0, 0), blind).points[0] == points
+
+
+def test_a_rounds_parts_name_blind_bids_the_ten_for_200_bonus_and_a_blind_nil():
+    """Part by part, as the round summary shows them (docs/rules.md's table)."""
+    rules = make_rules("partnership", blind_nil=True, blind_bids=True, ten_for_200=True)
+    blind_round = round_parts(rules, (4, 0, 3, 5), (5, 0, 3, 5), (True, True, False, False), (0, 0))
+    assert blind_round[0]["contract"] == {"bid": 7, "taken": 8, "points": 110, "blind": 4, "bonus": None}
+    assert (blind_round[0]["bags"], blind_round[0]["total"]) == (1, 111)
+    assert blind_round[1]["nils"] == [{"seat": 1, "made": True, "blind": True, "points": 200}]
+    ten = round_parts(rules, (6, 2, 4, 1), (6, 0, 5, 2), (), (0, 0))
+    assert ten[0]["contract"] == {"bid": 10, "taken": 11, "points": 200, "blind": 0, "bonus": "ten_for_200"}
+    assert ten[1]["contract"]["points"] == -30 and ten[1]["total"] == -30
 
 
 def test_the_mercy_rule_ends_the_game_when_a_side_trails_by_the_margin():

@@ -135,6 +135,7 @@ class Round(Body):
     bags: list[int]
     hands: list[list[str]]
     plays: list[str]
+    parts: list[dict[str, Any]]  # per side, what its points are made of (openapi: RoundPart)
     blind: list[bool] | None = None  # house rules: which bids were blind (present when one was)
     passes: list[list[str]] | None = None  # house rules: the cards each seat gave (present when there was an exchange)
 

@@ -58,7 +58,7 @@ def review_round(
     tasks: AnalysisTasks, cache: ViewCache | None, record: GameRecord, round_no: int, seat: int, request_id: str
 ) -> dict[str, Any]:
     state = record.state
-    hand_record = finished_rounds(record.game_id, state.history, cache)[round_no - 1]
+    hand_record = finished_rounds(record.game_id, state.history, state.rules, cache)[round_no - 1]
     replayed = replay_round(state, round_no, hand_record, seat)
     jobs = [
         {

@@ -84,7 +84,7 @@ def _trick_won(record: GameRecord, trick: TrickWon) -> dict[str, Any]:
 
 
 def _round_scored(record: GameRecord, scored: RoundScored) -> dict[str, Any]:
-    return event(record, "round_scored", round_json(scored.round, scored.record))
+    return event(record, "round_scored", round_json(scored.round, scored.record, record.state.rules))
 
 
 def _game_over(record: GameRecord, over: GameOver) -> dict[str, Any]:

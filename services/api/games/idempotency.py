@@ -49,4 +49,7 @@ def replay(stored: StoredResponse, record: GameRecord, cache: ViewCache | None) 
     history = record.state.history
     if len(history) < stored.rounds:
         return None
-    return {**stored.response, "history": finished_rounds(record.game_id, history[: stored.rounds], cache)}
+    return {
+        **stored.response,
+        "history": finished_rounds(record.game_id, history[: stored.rounds], record.state.rules, cache),
+    }

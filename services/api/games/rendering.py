@@ -17,7 +17,7 @@ import orjson
 from services.api.games.clocks import clock_view
 from services.api.games.table_state import reserved_seats, table_view
 from services.api.store.protocol import GameRecord, Seat
-from services.engine import GameState, completed_tricks, last_trick, view
+from services.engine import GameState, Rules, completed_tricks, last_trick, view
 from services.engine import round_view as round_json
 
 
@@ -67,7 +67,7 @@ class RenderedRounds(list):
 NO_ROUNDS = RenderedRounds([], b"[]")
 
 
-def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedRounds:
+def rendered_rounds(game_id: str, history: tuple, rules: Rules, cache: ViewCache) -> RenderedRounds:
     """``history`` rendered, cached by (game, last finished round).
 
     A finished round never changes, so a new round extends the longest
@@ -83,7 +83,7 @@ def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedR
         known -= 1
     if known == len(history):
         return prefix
-    new = [round_json(i + 1, history[i]) for i in range(known, len(history))]
+    new = [round_json(i + 1, history[i], rules) for i in range(known, len(history))]
     encoded = b",".join(orjson.dumps(r) for r in new)
     text = b"".join((b"[", encoded, b"]") if not prefix else (prefix.text[:-1], b",", encoded, b"]"))
     rounds = RenderedRounds([*prefix, *new], text)
@@ -91,11 +91,11 @@ def rendered_rounds(game_id: str, history: tuple, cache: ViewCache) -> RenderedR
     return rounds
 
 
-def finished_rounds(game_id: str, history: tuple, cache: ViewCache | None) -> list[dict[str, Any]]:
+def finished_rounds(game_id: str, history: tuple, rules: Rules, cache: ViewCache | None) -> list[dict[str, Any]]:
     """``history`` (finished rounds) as views show them: through the cache when there is one."""
     if cache is not None:
-        return rendered_rounds(game_id, history, cache)
-    return [round_json(i + 1, record) for i, record in enumerate(history)]
+        return rendered_rounds(game_id, history, rules, cache)
+    return [round_json(i + 1, record, rules) for i, record in enumerate(history)]
 
 
 def rendered_tricks(game_id: str, state: GameState, cache: ViewCache) -> list[dict[str, Any]]:
@@ -131,7 +131,7 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
     data = view(state, seat, history=False, tricks=False)
     data["tricks"] = rendered_tricks(record.game_id, state, cache)
     if state.history:
-        data["history"] = rendered_rounds(record.game_id, state.history, cache)
+        data["history"] = rendered_rounds(record.game_id, state.history, state.rules, cache)
     return data
 
 

@@ -13,9 +13,11 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 from services.api.games.rendering import computer_player_id
 from services.api.store.protocol import GameRecord, Seat
-from services.engine import GameState, completed_tricks, round_view, view
+from services.engine import GameState, completed_tricks, round_parts, round_view, rules_from_dict, view
 from services.ratings.policy import is_rated
 
 FORMAT = 1  # the record document's format: a change that breaks a reader gets a new number
@@ -52,7 +54,7 @@ def _tricks(state: GameState, round_no: int, plays: tuple[int, ...]) -> list[dic
 
 def _round(state: GameState, round_no: int) -> dict[str, Any]:
     finished = state.history[round_no - 1]
-    shown = round_view(round_no, finished)
+    shown = round_view(round_no, finished, state.rules)
     shown["tricks"] = _tricks(state, round_no, finished.plays)
     return shown
 
@@ -103,3 +105,19 @@ def build(record: GameRecord, rate_computer_only: bool = False) -> dict[str, Any
     }
     document["rated"] = is_rated(document, rate_computer_only)
     return document
+
+
+def with_parts(stored: bytes) -> bytes:
+    """A stored record document whose rounds all say their points part by part (``parts``, as
+    :func:`services.engine.round_view` renders them): documents written without them get them from their own
+    rules and rounds, so every client reads one shape."""
+    if b'"parts"' in stored or b'"rounds":[]' in stored:
+        return stored
+    document = orjson.loads(stored)
+    rules = rules_from_dict(document["rules"])
+    for shown in document["rounds"]:
+        blind = tuple(shown.get("blind") or ())
+        shown["parts"] = round_parts(
+            rules, tuple(shown["bids"]), tuple(shown["tricks_won"]), blind, tuple(shown["bag_penalties"])
+        )
+    return orjson.dumps(document)

@@ -14,7 +14,7 @@ import orjson
 from sqlalchemy.exc import SQLAlchemyError
 
 from services.api.problems import ApiError
-from services.api.records.content import FINISHED, build
+from services.api.records.content import FINISHED, build, with_parts
 from services.api.records.repository import RecordRepository
 from services.api.store.protocol import GameStore
 
@@ -33,7 +33,7 @@ def game_record(store: GameStore, repository: RecordRepository, game_id: str) ->
             raise
         return orjson.dumps(build(record))
     if stored is not None and stored[0] == FINISHED:
-        return stored[1]  # a finished game's record never changes: Redis need not be asked
+        return with_parts(stored[1])  # a finished game's record never changes: Redis need not be asked
     record = store.load(game_id)
     if record is not None and record.state.phase != "game_over":
         raise ApiError(409, "game_in_play", "The game is still being played: its record is kept once it ends.")
@@ -41,4 +41,4 @@ def game_record(store: GameStore, repository: RecordRepository, game_id: str) ->
         return orjson.dumps(build(record))
     if stored is None:
         raise ApiError(404, "not_found", "No record of such a game (it never existed, or its record was deleted).")
-    return stored[1]
+    return with_parts(stored[1])

@@ -38,7 +38,7 @@ def diffed_move_events(record: GameRecord, before: GameState, after: GameState, 
         trick = last_trick(after)
         entries.append(event(record, "trick_won", {"seat": trick["winner"], "trick": trick}))
     if len(after.history) > len(before.history):
-        entries.append(event(record, "round_scored", round_view(len(after.history), after.history[-1])))
+        entries.append(event(record, "round_scored", round_view(len(after.history), after.history[-1], after.rules)))
         if after.phase == "game_over":
             data = {"winner": list(after.winner or ()), "scores": list(after.scores)}
             entries.append(event(record, "game_over", data))

@@ -19,7 +19,7 @@ def test_a_finished_games_record_holds_every_round_with_its_tricks_and_the_resul
     assert document["outcome"] == "finished"
     assert len(document["rounds"]) == len(state.history) > 0
     for number, shown in enumerate(document["rounds"], start=1):
-        assert {k: v for k, v in shown.items() if k != "tricks"} == round_view(number, state.history[number - 1])
+        assert {k: v for k, v in shown.items() if k != "tricks"} == round_view(number, state.history[number - 1], state.rules)
         assert [card["card"] for trick in shown["tricks"] for card in trick["cards"]] == shown["plays"]
         assert [sum(t["winner"] == seat for t in shown["tricks"]) for seat in range(4)] == shown["tricks_won"]
     assert document["result"] == {"winner": list(state.winner), "scores": list(state.scores), "bags": list(state.bags)}

@@ -24,7 +24,7 @@ function cell(main, sub = null) {
 }
 
 function pointsTable(view, round) {
-  const parts = roundParts(view.rules, round, bagsBefore(view.history, round));
+  const parts = roundParts(round, bagsBefore(view.history, round));
   // [the row's code (its data-part), its label, its cells]
   const rows = [
     ["contract", t("round.summary.contract"), (p) => cell(p.contract.bid ? signed(p.contract.points) : "—", p.contract.bid ? contractWords(p.contract) : t("round.summary.nilOnly"))],
@@ -63,7 +63,7 @@ function pointsTable(view, round) {
 
 /** "bid 7 (4 blind ×2) · won 8", "bid 10 · 10 for 200 · won 11". */
 function contractWords(c) {
-  if (c.tenFor200) return t("round.summary.contractTen", { bid: c.bid, won: c.taken });
+  if (c.bonus === "ten_for_200") return t("round.summary.contractTen", { bid: c.bid, won: c.taken });
   if (c.blind) return t("round.summary.contractBlind", { bid: c.bid, blind: c.blind, won: c.taken });
   return t("round.summary.contractWords", { bid: c.bid, won: c.taken });
 }

@@ -1,6 +1,6 @@
 // What a player tracks, computed from the view alone (pure: no DOM): each side's contract and the
 // tricks it has taken toward it, bags toward the penalty, each nil alive or set, and a finished
-// round's score taken apart into its scoring parts. The rules are the view's `rules` (the engine's
+// round's score as the server took it apart (its `parts`). The rules are the view's `rules` (the engine's
 // scoring: services/engine/scoring.py), so every variant the lobby offers is followed.
 
 /** The seats that score together for `side`: partners in partnership play, else the seat alone. */
@@ -56,48 +56,16 @@ export function bagsToward(view, side) {
 }
 
 /**
- * A finished round's points per side, part by part (`round`: a history entry; `bagsBefore`: the
- * side's bags before the round): [{contract: {bid, taken, points}, bags: {count, points},
- * penalty, nils: [{seat, made, points}], total}] — contract + bags + penalty + nil = total, and
- * total is the round's `points` for that side.
+ * A finished round's points per side, part by part, as the server's scoring rule counted them (`round.parts`:
+ * every house rule is already in them), with the side's bags before and after the round (`bagsBefore`: the
+ * side's bags before it): [{side, contract: {bid, taken, points, blind, bonus}, bags: {count, points, before,
+ * after}, penalty, nils: [{seat, made, blind, points}], total}] — contract + bags + penalty + nils = total.
  */
-export function roundParts(rules, round, bagsBefore) {
-  return round.points.map((total, side) => {
-    const seats = seatsOfSide(rules, side);
-    const blind = round.blind || [];
-    const bid = seats.reduce((sum, s) => sum + (round.bids[s] > 0 ? round.bids[s] : 0), 0);
-    // house rules: blind bids count twice; a contract of 10 or more is worth the 10-for-200 bonus
-    const blindBid = seats.reduce((sum, s) => sum + (round.bids[s] > 0 && blind[s] ? round.bids[s] : 0), 0);
-    const tenFor200 = Boolean(rules.ten_for_200) && bid >= 10;
-    const value = tenFor200 ? rules.ten_for_200_value : 10 * (bid + blindBid);
-    const taken = countedTricks(rules, seats, round.bids, round.tricks_won);
-    let contract = 0;
-    let bags = 0;
-    if (taken >= bid) {
-      contract = value;
-      bags = taken - bid;
-    } else if (rules.set_penalty === "negative") {
-      contract = -value;
-    }
-    const nils = seats
-      .filter((s) => round.bids[s] === 0)
-      .map((seat) => {
-        const made = round.tricks_won[seat] === 0;
-        const worth = blind[seat] ? rules.blind_nil_value : rules.nil_value;
-        return { seat, made, blind: Boolean(blind[seat]), points: made ? worth : -worth };
-      });
-    const penalty = -round.bag_penalties[side] * rules.bag_penalty;
-    const sum = contract + bags + penalty + nils.reduce((a, n) => a + n.points, 0);
-    return {
-      side,
-      contract: { bid, taken, points: contract, blind: blindBid, tenFor200 },
-      bags: { count: bags, points: bags, before: bagsBefore[side] ?? 0, after: round.bags[side] },
-      penalty,
-      nils,
-      total,
-      consistent: sum === total,
-    };
-  });
+export function roundParts(round, bagsBefore) {
+  return round.parts.map((part) => ({
+    ...part,
+    bags: { count: part.bags, points: part.bags, before: bagsBefore[part.side] ?? 0, after: round.bags[part.side] },
+  }));
 }
 
 /** Does the game end after a round with these `scores` (the engine's game_winner: a side at the
