@@ -1,4 +1,4 @@
-"""Computer players: seed 000's three levels and seed 002's three, over a numba kernel.
+"""Computer players: the levels of ``services.computers.LEVELS``, over a numba kernel.
 
     decide(view, level, seed) -> {"bid": n} | {"card": "QS"}
     # house rules: {"look": True} | {"bid": n, "blind": True} | {"pass": ["AS", "KH"]}
@@ -15,9 +15,8 @@
 * ``bits``: cards as bit masks and the trick in progress; ``dealing``: the RNG and the deals of the
   unseen cards; ``playout``: the standard rule and whole-round playouts with it; ``passing``: the
   cards a level gives in the nil exchange.
-* ``levels``: one module per level family (``easy``; ``standard``, ``pro``; ``normal_bid``,
-  ``normal``; ``hard``, ``hard_inference``, ``hard_scoring``; ``expert`` and ``dd``, its exact
-  endgame search).
+* ``levels``: one module per level, named as the level, and the parts they share (``normal_bid``,
+  ``hard_inference``, ``hard_scoring``, ``dd``).
 """
 
 from .kernel_cache import use_kernel_cache

@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 
 from services.ai_worker import LEVELS, decide
+from services.ai_worker.dispatch import level_module
+from services.computers import HINT_LEVEL, LEVEL_NAMES
 from services.engine import apply, make_rules, new_game, view
 from services.engine.cards import cards_in
 from services.engine.state import turn
@@ -96,3 +98,20 @@ def test_refuses_a_view_whose_turn_it_is_not():
         decide(view(state, not_turn), "standard", 1)
     with pytest.raises(ValueError):
         decide(view(state, turn(state)), "grandmaster", 1)
+
+
+def test_every_catalogue_level_is_found_by_its_name():
+    """dispatch routes by convention: level ``<name>`` is ``levels/<name>.py`` with ``move``."""
+    assert LEVELS == LEVEL_NAMES
+    for level in LEVEL_NAMES:
+        assert callable(level_module(level).move), level
+    assert callable(level_module(HINT_LEVEL).analysis)
+
+
+def test_basic_answers_as_the_apis_fallback_in_any_phase():
+    """basic is the API's fallback, which checks no phase: the worker gives the same answer."""
+    state = play_randomly(new_game(make_rules("partnership"), seed=3), 6, random.Random(2))
+    v = {**view(state, turn(state)), "phase": "unknown"}
+    assert decide(v, "basic", 1) == decide({**v, "phase": "playing"}, "basic", 1)
+    with pytest.raises(ValueError, match="no move in phase"):
+        decide(v, "normal", 1)

@@ -1,14 +1,10 @@
-"""The levels without simulation: seed 000's "easy" and seed 002's "basic".
+"""Seed 000's "easy" level, without simulation.
 
-easy: bids uniformly among the view's legal bids in 1..4 (if none of them is
+Easy bids uniformly among the view's legal bids in 1..4 (if none of them is
 legal, uniformly among all legal bids) and plays a uniformly random legal
 card, from ``random.Random(seed)``.  House rules: it never bids blind (it
 looks, then bids as above) and gives uniformly random cards in the nil
 exchange.
-
-basic: :mod:`services.computers.basic` (pure Python beside the level catalogue,
-so the API can play it as its fallback without this package); the worker
-serves the same function.
 """
 
 from __future__ import annotations
@@ -16,12 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from services.computers import basic_move
 
-__all__ = ["basic_move", "easy_move"]
-
-
-def easy_move(view: dict[str, Any], seed: int) -> dict[str, Any]:
+def move(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """Easy's move for the seat whose turn ``view`` shows."""
     rng = random.Random(seed)
     legal = view["legal"]
