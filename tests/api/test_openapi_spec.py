@@ -19,6 +19,7 @@ from marshmallow import ValidationError
 from openapi_spec_validator import validate as validate_spec
 
 from services.api.http.request_schemas import CREATE_GAME_REQUEST
+from services.computers import LEVEL_NAMES
 from services.engine import PRESETS, RuleError, Rules, make_rules
 from services.engine.errors import CODES as ENGINE_CODES
 from services.engine.rules import OPTION_CHOICES, OPTION_RANGES
@@ -211,3 +212,8 @@ def test_a_rules_request_is_schema_valid_exactly_when_the_api_accepts_it(request
 def test_a_problems_reason_is_any_of_the_engines_codes():
     reasons = spec()["components"]["schemas"]["Problem"]["properties"]["reason"]["enum"]
     assert sorted(reasons) == sorted(ENGINE_CODES)
+
+
+def test_the_level_enum_is_the_catalogues():
+    """Code generators read the enum; services.computers is the one list it must match, in its order."""
+    assert spec()["components"]["schemas"]["AiLevel"]["enum"] == list(LEVEL_NAMES)
