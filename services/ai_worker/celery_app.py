@@ -1,7 +1,10 @@
 """The Celery application of the AI worker.
 
-    celery -A services.ai_worker.celery_app worker -Q ai.easy,ai.standard,ai.pro,ai.basic,ai.normal,ai.hard,ai.expert \
+    celery -A services.ai_worker.celery_app worker -Q ai.hard,ai.bulk.hard \
         --without-gossip --without-mingle --without-heartbeat
+
+(one level's two queues; ``python -m services.stack`` starts workers for every
+level's, ``services.computers.QUEUES`` and ``BULK_QUEUES``).
 
 Configuration comes from the environment: ``CELERY_BROKER_URL`` and
 ``CELERY_RESULT_BACKEND``, both defaulting to ``REDIS_URL`` (default
@@ -25,8 +28,8 @@ Reliability settings, and why:
   publication was missed, by the API's deadline sweep within seconds.  Five
   minutes covers that with room to spare and bounds Redis memory (at 500
   decisions/s an hour of results would hold ~600 MB).
-* one queue per level (``services.computers.QUEUES``: ``ai.easy``, ``ai.standard``,
-  ``ai.pro``, ``ai.basic``, ``ai.normal``, ``ai.hard``, ``ai.expert``), routed by the caller
+* one queue per level (``services.computers.QUEUES``: ``ai.<level>`` for each
+  level of the catalogue), routed by the caller
   (``send_task("ai.decide", queue=f"ai.{level}")``), so cheap and expensive
   levels can be scaled apart; the routes below are the defaults.  Hints
   (``ai.hint``) run on the hint level's queue, ``ai.expert``.
