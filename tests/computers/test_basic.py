@@ -4,6 +4,7 @@ bids nil by accident – it is also the API's fallback move."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -80,8 +81,10 @@ def test_basic_never_bids_nil_unless_nil_is_the_only_legal_bid(preset, nil):
         assert seen_team_minimum > 0
 
 
-def test_the_catalogue_lists_seven_levels_with_their_seed_and_queue():
-    assert LEVEL_NAMES == ("easy", "standard", "pro", "basic", "normal", "hard", "expert")
+def test_the_catalogue_names_each_level_once_with_its_seed_and_queue():
+    """A name is a module of services/ai_worker/levels, a queue's suffix and a catalogue key: a plain word."""
+    assert all(re.fullmatch(r"[a-z]+", name) and LEVELS[name].name == name for name in LEVEL_NAMES)
+    assert {"easy", "standard", "pro", "basic", "normal", "hard", "expert"} <= set(LEVEL_NAMES)
     assert {LEVELS[name].seed for name in ("easy", "standard", "pro")} == {"000"}
     assert {LEVELS[name].seed for name in ("basic", "normal", "hard", "expert")} == {"002"}
     assert tuple(f"ai.{name}" for name in LEVEL_NAMES) == QUEUES

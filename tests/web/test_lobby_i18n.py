@@ -32,15 +32,20 @@ def test_every_rule_option_house_rule_preset_and_level_has_its_words(code: str):
     wanted = [f"lobby.rule.{option}{part}" for option in [*OPTION_DOCS, *HOUSE_RULES] for part in ("", ".about")]
     wanted += [f"lobby.preset.{preset}{part}" for preset in PRESETS for part in ("", ".short", ".about")]
     wanted += [f"lobby.level.{level}{part}" for level in LEVEL_NAMES for part in ("", ".summary")]
+    wanted += [f"players.level.{level}" for level in LEVEL_NAMES]  # the players' lists name it too
     assert sorted(key for key in wanted if key not in keys) == []
 
 
 def test_level_lines_follow_the_levels_strength():
-    """The lines say what docs/ai.md measured: normal above standard and pro, which are even; expert
-    the strongest."""
+    """The lines say what docs/ai.md measured: easy the gentlest, normal above standard and pro, which
+    are even (next to each other), hard above normal, expert the strongest."""
     english = catalogue("en")
     by_strength = sorted(LEVEL_NAMES, key=lambda name: LEVELS[name].strength)
-    assert by_strength == ["easy", "basic", "standard", "pro", "normal", "hard", "expert"]
+    assert (by_strength[0], by_strength[-1]) == ("easy", "expert")
+    assert abs(by_strength.index("standard") - by_strength.index("pro")) == 1
+    assert by_strength.index("pro") < by_strength.index("normal") < by_strength.index("hard")
+    assert by_strength.index("standard") < by_strength.index("normal")
+    assert "gentlest" in english["lobby.level.easy.summary"].lower()
     assert "strongest" in english["lobby.level.expert.summary"].lower()
     assert "strongest" not in english["lobby.level.hard.summary"].lower()
     assert "above Standard and Pro" in english["lobby.level.normal.summary"]
