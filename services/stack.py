@@ -1,7 +1,7 @@
 """Run the whole service on one machine: ``python -m services.stack``.
 
 Starts two AI workers (Celery) and the API (gunicorn) against ``REDIS_URL``: one
-worker for the six levels' interactive queues (games a person sits in), one for
+worker for every level's interactive queue (games a person sits in), one for
 their bulk queues (computer-only games) with one process at a lower CPU priority
 (``nice`` +10), so on one machine bulk games use what the people's turns leave
 and never hold a process a person's turn needs.  With ``REDIS_URL`` unset it uses the Redis on

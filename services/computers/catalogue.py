@@ -1,4 +1,4 @@
-"""The seven computer levels: the one list every layer reads.
+"""The computer levels: the one list every layer reads.
 
 Seed 000 describes easy, standard and pro (written for individual scoring);
 seed 002 describes its own three for partnership play, named here basic,

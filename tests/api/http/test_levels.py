@@ -1,4 +1,4 @@
-"""The seven computer levels over HTTP: the catalogue, and every level accepted
+"""The computer levels over HTTP: the catalogue, and every level accepted
 for AI seats and for options.ai_takeover in both presets (checked against openapi.yaml)."""
 
 from __future__ import annotations
