@@ -1,6 +1,7 @@
 """Record what the computer players decide, so a change can prove it decides the same.
 
     python -m tests.ai_worker.record_decisions [--out tests/ai_worker/data/decisions.json.gz]
+    python -m tests.ai_worker.record_decisions --add LEVEL   # a new level's entries, the rest kept
 
 Whole games are played on the engine by tables of mixed levels under several
 rule sets (both scorings, nil on and off, other nil values, bag limits and
@@ -13,7 +14,9 @@ JSON).  Each entry keeps that view, the level, the seed and the answer;
 ``tests/ai_worker/test_recorded_decisions.py`` replays them all.
 
 The file only changes when this command is run again, which is right only when
-a decision is meant to change.
+a decision is meant to change, or with ``--add`` for a new level: that appends
+the level's entries (tables of every level, entries for it alone) and keeps
+every other entry as it was, so the replay still proves the others unchanged.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, 
 DATA = Path(__file__).resolve().parent / "data" / "decisions.json.gz"
 # Decisions wanted per level: hard and expert are the slow ones to replay.
 TARGETS = {"easy": 150, "standard": 170, "pro": 200, "basic": 180, "normal": 200, "hard": 160, "expert": 150}
+DEFAULT_TARGET = 150  # a level not in TARGETS: enough for test_recorded_decisions' coverage
 HINTS = 40  # of the hint level's entries, answered through ai.hint's function (move and figures)
 ROUND_CAP = 4  # rounds played per game at most
 RULE_SETS: list[tuple[str, dict[str, Any]]] = [
@@ -65,21 +69,28 @@ def answer(v: dict[str, Any], level: str, seed: int, entry: str) -> dict[str, An
     return {"move": tasks.decide(v, level, seed)}
 
 
+def target(level: str) -> int:
+    """The entries wanted of ``level``."""
+    return TARGETS.get(level, DEFAULT_TARGET)
+
+
 def pick_level(counts: dict[str, int], rng: random.Random, seat_level: str) -> str | None:
-    """The seat's own level while it still wants entries, else a level still short of its target."""
-    if counts[seat_level] < TARGETS[seat_level] and rng.random() < 0.6:
+    """The seat's own level while it still wants entries, else a level still short of its target
+    (``counts`` holds the levels being recorded)."""
+    if seat_level in counts and counts[seat_level] < target(seat_level) and rng.random() < 0.6:
         return seat_level
-    short = [lv for lv in LEVEL_NAMES if counts[lv] < TARGETS[lv]]
+    short = [lv for lv in counts if counts[lv] < target(lv)]
     return rng.choice(short) if short else None
 
 
-def record(seed: int) -> list[dict[str, Any]]:
+def record(seed: int, levels: tuple[str, ...] = LEVEL_NAMES) -> list[dict[str, Any]]:
+    """Entries for ``levels`` (all by default), from games of tables of every level."""
     rng = random.Random(seed)
-    counts = dict.fromkeys(LEVEL_NAMES, 0)
+    counts = dict.fromkeys(levels, 0)
     hints = 0
     entries: list[dict[str, Any]] = []
     game = 0
-    while any(counts[lv] < TARGETS[lv] for lv in LEVEL_NAMES):
+    while any(counts[lv] < target(lv) for lv in levels):
         preset, options = RULE_SETS[game % len(RULE_SETS)]
         rules = make_rules(preset, **options)
         table = [rng.choice(LEVEL_NAMES) for _ in range(4)]
@@ -134,10 +145,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=DATA)
     # the first seed from 2027 whose record meets test_recorded_decisions' coverage with today's levels
     parser.add_argument("--seed", type=int, default=2034)
+    parser.add_argument("--add", metavar="LEVEL", choices=LEVEL_NAMES, help="record this level only, keep the rest")
     args = parser.parse_args(argv)
-    entries = record(args.seed)
+    if args.add:
+        with gzip.open(args.out, "rt", encoding="utf-8") as f:
+            document = json.load(f)
+        kept = [e for e in document["entries"] if e["level"] != args.add]
+        document = document | {"entries": kept + record(args.seed, (args.add,))}
+        document["added"] = document.get("added", {}) | {args.add: args.seed}
+    else:
+        document = {"seed": args.seed, "entries": record(args.seed)}
+    entries = document["entries"]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"seed": args.seed, "entries": entries}, separators=(",", ":"), sort_keys=True)
+    text = json.dumps(document, separators=(",", ":"), sort_keys=True)
     with open(args.out, "wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as f:  # no name, no time: same bytes
         f.write(text.encode())
     print(json.dumps({"out": str(args.out), "bytes": args.out.stat().st_size, **summary(entries)}))
