@@ -13,6 +13,7 @@ from services.ai_worker import LEVELS, analyse, bits, decide
 from services.ai_worker.levels import hard
 from services.ai_worker.passing import nil_pass
 from services.ai_worker.position import position_of, suicide_minimum
+from services.computers import LEVELS as CATALOGUE
 from services.engine import (
     BIG_JOKER,
     HIGH_DEUCE_OF_SPADES,
@@ -78,7 +79,7 @@ def play_game(rules: Rules, level: str, seed: int, round_cap: int = 40) -> tuple
     return state, kinds
 
 
-SIMULATING = [level for level in LEVELS if level in ("standard", "pro", "hard", "expert")]  # seconds a game
+SIMULATING = [level for level in LEVELS if CATALOGUE[level].simulates]  # seconds a game
 QUICK_CASES = [(level, variant) for level in LEVELS if level not in SIMULATING for variant in VARIANTS] + [
     (level, variant) for level in SIMULATING for variant in ("suicide_passing", "house")
 ]
