@@ -35,7 +35,9 @@ from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, 
 DATA = Path(__file__).resolve().parent / "data" / "decisions.json.gz"
 # Decisions wanted per level: hard and expert are the slow ones to replay.
 TARGETS = {"easy": 150, "standard": 170, "pro": 200, "basic": 180, "normal": 200, "hard": 160, "expert": 150}
-DEFAULT_TARGET = 200  # a level not in TARGETS: as many as the most, so one recording meets the coverage test
+DEFAULT_TARGET = 200  # a level not in TARGETS: as many as the most
+# What test_recorded_decisions wants of each level's entries, at least (--add tries seeds until a level has it).
+MINIMA = {"bids": 40, "cards": 40, "partnership": 40, "individual": 40, "nil_alive": 30, "later_rounds": 50}
 HINTS = 40  # of the hint level's entries, answered through ai.hint's function (move and figures)
 ROUND_CAP = 4  # rounds played per game at most
 RULE_SETS: list[tuple[str, dict[str, Any]]] = [
@@ -135,6 +137,12 @@ def summary(entries: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def covers(entries: list[dict[str, Any]], level: str) -> bool:
+    """``level``'s entries meet :data:`MINIMA`."""
+    figures = summary(entries)["levels"][level]
+    return all(figures[key] >= least for key, least in MINIMA.items())
+
+
 def load(path: Path = DATA) -> list[dict[str, Any]]:
     with gzip.open(path, "rt", encoding="utf-8") as f:
         return json.load(f)["entries"]
@@ -151,8 +159,11 @@ def main(argv: list[str] | None = None) -> None:
         with gzip.open(args.out, "rt", encoding="utf-8") as f:
             document = json.load(f)
         kept = [e for e in document["entries"] if e["level"] != args.add]
-        document = document | {"entries": kept + record(args.seed, (args.add,))}
-        document["added"] = document.get("added", {}) | {args.add: args.seed}
+        seed = args.seed
+        while not covers(added := record(seed, (args.add,)), args.add):  # the first seed from --seed that covers it
+            seed += 1
+        document = document | {"entries": kept + added}
+        document["added"] = document.get("added", {}) | {args.add: seed}
     else:
         document = {"seed": args.seed, "entries": record(args.seed)}
     entries = document["entries"]
