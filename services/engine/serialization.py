@@ -99,14 +99,33 @@ def _house_fields_json(state: GameState) -> str:
     return "," + json.dumps(house, separators=(",", ":"))[1:-1] if house else ""
 
 
+# The options every stored game names. An option declared after them is stored only when it is not its default,
+# so a game that leaves a new house rule off is written as before and reads the same in a process that does not
+# know the rule yet (during a rolling upgrade); a missing option reads as its default (``rules_from_dict``).
+ALWAYS_STORED = frozenset(
+    {
+        "scoring", "win_score", "lose_score", "set_penalty", "bag_limit", "bag_penalty", "nil", "nil_value",
+        "min_team_bid", "max_team_bid", "nil_tricks_count_for_team", "spades_must_be_broken", "jokers",
+        "deuces_high", "blind_nil", "blind_nil_value", "blind_bids", "blind_margin", "nil_pass_cards",
+        "nil_pass_blind_only", "suicide", "ten_for_200", "ten_for_200_value", "mercy_margin",
+    }
+)  # fmt: skip
+_DEFAULTS = Rules().to_dict()
+
+
+def stored_rules(rules: Rules) -> dict[str, Any]:
+    """The options a stored game names (see ``ALWAYS_STORED``)."""
+    return {name: value for name, value in rules.to_dict().items() if name in ALWAYS_STORED or value != _DEFAULTS[name]}
+
+
 @functools.lru_cache(maxsize=256)
 def _rules_json(rules: Rules) -> str:
     """A game's rules never change: encoded once, not on every move."""
-    return json.dumps(rules.to_dict(), separators=(",", ":"))
+    return json.dumps(stored_rules(rules), separators=(",", ":"))
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
-    data = {"schema": _schema(state.seed), "rules": state.rules.to_dict(), **_round_fields(state)}
+    data = {"schema": _schema(state.seed), "rules": stored_rules(state.rules), **_round_fields(state)}
     data["history"] = [json.loads(_record_json(r)) for r in state.history]
     data["winner"] = list(state.winner) if state.winner is not None else None
     return data

@@ -11,6 +11,7 @@ from services.engine import (
     legal_moves,
     make_rules,
     new_game,
+    serialization,
     to_json,
     to_json_parts,
     turn,
@@ -77,3 +78,20 @@ def test_rules_to_dict_hands_out_a_fresh_dict():
     first = rules.to_dict()
     first["win_score"] = -1
     assert rules.to_dict()["win_score"] == 500 and rules.to_dict() is not rules.to_dict()
+
+
+def test_an_option_newer_than_the_stored_ones_is_written_only_when_set(monkeypatch):
+    """A game that leaves a newer house rule off is stored as before and reads the same where the rule is
+    unknown: here mercy_margin plays the newer option."""
+    monkeypatch.setattr(serialization, "ALWAYS_STORED", serialization.ALWAYS_STORED - {"mercy_margin"})
+    serialization._rules_json.cache_clear()
+    try:
+        off = new_game(make_rules("partnership"), seed=3)
+        on = new_game(make_rules("partnership", mercy_margin=300), seed=3)
+        assert "mercy_margin" not in json.loads(to_json(off))["rules"]
+        assert json.loads(to_json(on))["rules"]["mercy_margin"] == 300
+        assert from_json(to_json(off)) == off and from_json(to_json(on)) == on
+        stored = json.loads(to_json(off))["rules"]  # as a process that knows nothing newer reads it
+        assert set(stored) == serialization.ALWAYS_STORED - {"mercy_margin"}
+    finally:
+        serialization._rules_json.cache_clear()
