@@ -84,17 +84,17 @@ def test_a_house_rule_the_form_has_no_layout_for_is_offered_from_the_catalogue(n
     from the preset and sent with the request, so a new house rule reaches players with no edit to the form."""
     page = new_page()
     extra = [
-        {"name": "boston", "type": "boolean", "default": False, "choices": None, "minimum": None, "maximum": None,
+        {"name": "unheard_of", "type": "boolean", "default": False, "choices": None, "minimum": None, "maximum": None,
          "description": "A side that takes all 13 tricks wins.", "house": True},
-        {"name": "boston_value", "type": "integer", "default": 250, "choices": None, "minimum": 0, "maximum": 1000,
-         "description": "What Boston scores.", "house": True},
+        {"name": "unheard_of_value", "type": "integer", "default": 250, "choices": None, "minimum": 0, "maximum": 1000,
+         "description": "What it is worth.", "house": True},
     ]  # fmt: skip
 
     def listed(route):  # the server's catalogue with two house rules this client has never heard of
         catalogue = route.fetch().json()
         catalogue["options"] += extra
         for rules in catalogue["presets"].values():
-            rules.update(boston=False, boston_value=250)
+            rules.update(unheard_of=False, unheard_of_value=250)
         route.fulfill(json=catalogue)
 
     sent = []
@@ -107,19 +107,21 @@ def test_a_house_rule_the_form_has_no_layout_for_is_offered_from_the_catalogue(n
     page.route("**/v1/games", created)
     page.goto("/play?pace=0")
     open_house_rules(page)
-    expect(page.locator("#boston")).not_to_be_checked()
-    expect(page.locator("label[for=boston]")).to_have_text(re.compile("boston", re.IGNORECASE))
-    expect(page.locator("#boston-help")).to_have_text("A side that takes all 13 tricks wins.")
-    expect(page.locator("#boston_value")).to_have_value("250")
-    page.check("#boston")
-    page.fill("#boston_value", "2000")
+    expect(page.locator("#unheard_of")).not_to_be_checked()
+    expect(page.locator("label[for=unheard_of]")).to_have_text(re.compile("unheard of", re.IGNORECASE))
+    expect(page.locator("#unheard_of-help")).to_have_text("A side that takes all 13 tricks wins.")
+    expect(page.locator("#unheard_of_value")).to_have_value("250")
+    page.check("#unheard_of")
+    page.fill("#unheard_of_value", "2000")
     page.click("[data-testid=create]")
-    expect(page.locator("#boston_value-error")).to_contain_text(re.compile(r"0 to 1,?000"))  # the catalogue's range, checked here
+    expect(page.locator("#unheard_of_value-error")).to_contain_text(
+        re.compile(r"0 to 1,?000")
+    )  # the catalogue's range, checked here
     assert sent == []
-    page.fill("#boston_value", "300")
+    page.fill("#unheard_of_value", "300")
     page.click("[data-testid=create]")
     expect(page.locator("[data-testid=create]")).to_be_enabled()
-    assert sent and sent[-1]["rules"]["boston"] is True and sent[-1]["rules"]["boston_value"] == 300
+    assert sent and sent[-1]["rules"]["unheard_of"] is True and sent[-1]["rules"]["unheard_of_value"] == 300
     assert not page.js_errors
 
 
