@@ -157,6 +157,11 @@ class Rules:
     # Not ``applies_with`` ten_for_200: openapi.yaml states each such rule in JSON Schema, and one more outgrows
     # what schemathesis can generate requests from.
     ten_for_200_value: int = option(200, "The 10-for-200 bonus (used only with ten_for_200).", bounds=(0, SCORE_LIMIT))
+    boston: bool = option(
+        False,
+        "A side whose contract is all 13 tricks scores 500 when it makes it (not 10 a trick), and loses 500 when set "
+        "(a Boston).",
+    )
     mercy_margin: int | None = option(
         None,
         "After a round the game ends when a side trails the leader by at least this; the leader wins. null for none.",
@@ -266,6 +271,7 @@ class RuleError(ValueError):
 
 
 TEN_FOR_200_CONTRACT = 10  # the smallest contract that scores the 10-for-200 bonus
+BOSTON_CONTRACT, BOSTON_VALUE = 13, 500  # a Boston: every trick bid, and what it is worth
 # The team options' values in individual play, where they do not apply.
 NEUTRAL_TEAM_BIDS: dict[str, int] = {"min_team_bid": 0, "max_team_bid": 13}
 
@@ -355,6 +361,8 @@ def _validate_house_rules(rules: Rules) -> None:
         raise RuleError("nil_pass_blind_only", "needs blind_nil", "blind_nil")
     if rules.nil_pass_blind_only and not rules.nil_pass_cards:
         raise RuleError("nil_pass_blind_only", "needs nil_pass_cards of 1 to 3", "nil_pass_cards")
+    if rules.boston and rules.partnership and rules.max_team_bid < BOSTON_CONTRACT:
+        raise RuleError("boston", f"needs max_team_bid of {BOSTON_CONTRACT}", "max_team_bid")
     if rules.ten_for_200 and rules.partnership and rules.max_team_bid < TEN_FOR_200_CONTRACT:
         raise RuleError("ten_for_200", f"needs max_team_bid of at least {TEN_FOR_200_CONTRACT}", "max_team_bid")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import TEN_FOR_200_CONTRACT, Rules
+from .rules import BOSTON_CONTRACT, BOSTON_VALUE, TEN_FOR_200_CONTRACT, Rules
 
 POINTS_PER_TRICK = 10
 
@@ -20,7 +20,9 @@ class RoundScore:
 def contract_value(rules: Rules, contract: int, blind: int = 0) -> tuple[int, str | None]:
     """What making a contract is worth, bags aside, and the house rule that set the worth (None: 10 a contract
     trick, ``blind`` of them bid blind and counted twice; ``ten_for_200``: a contract of 10 or more is worth
-    ``ten_for_200_value`` instead)."""
+    ``ten_for_200_value`` instead; ``boston``: a contract of all 13 tricks is worth ``BOSTON_VALUE``)."""
+    if rules.boston and contract == BOSTON_CONTRACT:
+        return BOSTON_VALUE, "boston"
     if rules.ten_for_200 and contract >= TEN_FOR_200_CONTRACT:
         return rules.ten_for_200_value, "ten_for_200"
     return POINTS_PER_TRICK * (contract + blind), None

@@ -54,7 +54,7 @@ BLIND_OFF = {"blind_nil": False, "blind_bids": False}
 def house_rules(draw: st.DrawFn) -> Rules:
     """A valid partnership game with a random set of house rules (blind margin often 0, so blind play happens)."""
     options: dict = {"win_score": draw(st.integers(150, 400)), "lose_score": -draw(st.integers(150, 400))}
-    for name in ("jokers", "deuces_high", "blind_nil", "blind_bids", "suicide", "ten_for_200"):
+    for name in ("jokers", "deuces_high", "blind_nil", "blind_bids", "suicide", "ten_for_200", "boston"):
         options[name] = draw(st.booleans())
     if options["blind_nil"] or options["blind_bids"]:
         options["blind_margin"] = draw(st.sampled_from([0, 0, 50, 100]))
@@ -108,6 +108,8 @@ def documented_side_points(rules: Rules, side: int, bids, blind, tricks) -> tupl
     worth = 10 * (contract + blind_part)
     if rules.ten_for_200 and contract >= 10:
         worth = rules.ten_for_200_value
+    if rules.boston and contract == 13:  # a Boston
+        worth = 500
     if taken >= contract:
         return points + worth + taken - contract, taken - contract
     return points + (-worth if rules.set_penalty == "negative" else 0), 0
@@ -344,6 +346,10 @@ def test_a_pass_of_the_wrong_size_or_cards_is_refused(wrong):
         ({"ten_for_200": True}, (6, 0, 4, 0), (), (7, 0, 4, 0), 201),
         ({"ten_for_200": True}, (6, 0, 4, 0), (), (5, 0, 4, 0), -200),
         ({"ten_for_200": True, "ten_for_200_value": 250}, (6, 0, 3, 0), (), (6, 0, 3, 0), 90),  # 9: not a 10 bid
+        ({"boston": True}, (7, 0, 6, 0), (), (7, 0, 6, 0), 500),  # a Boston made
+        ({"boston": True}, (7, 0, 6, 0), (), (7, 0, 5, 0), -500),
+        ({"boston": True, "ten_for_200": True}, (7, 0, 6, 0), (), (7, 0, 6, 0), 500),  # the Boston's worth, not 200
+        ({"boston": True}, (7, 0, 5, 0), (), (7, 0, 6, 0), 121),  # 12 bid: 10 a trick
     ],
 )
 def test_the_scoring_table(options, bids, blind, tricks, points):
@@ -363,6 +369,12 @@ def test_a_rounds_parts_name_blind_bids_the_ten_for_200_bonus_and_a_blind_nil():
     assert ten[1]["contract"]["points"] == -30 and ten[1]["total"] == -30
 
 
+def test_a_boston_is_named_as_the_contracts_bonus():
+    rules = make_rules("individual", boston=True)
+    parts = round_parts(rules, (13, 0, 0, 0), (13, 0, 0, 0), (), (0, 0, 0, 0))
+    assert parts[0]["contract"] == {"bid": 13, "taken": 13, "points": 500, "blind": 0, "bonus": "boston"}
+
+
 def test_the_mercy_rule_ends_the_game_when_a_side_trails_by_the_margin():
     rules = make_rules("partnership", mercy_margin=300)
     assert game_winner(rules, (150, -150)) == 0
@@ -376,6 +388,7 @@ def test_the_mercy_rule_ends_the_game_when_a_side_trails_by_the_margin():
     ("preset", "options", "named"),
     [
         ("individual", {"suicide": True}, ("suicide", "scoring")),
+        ("partnership", {"boston": True, "max_team_bid": 12}, ("boston", "max_team_bid")),
         ("partnership", {"suicide": True, "nil": False}, ("suicide", "nil")),
         ("partnership", {"blind_nil": True, "nil": False}, ("blind_nil", "nil")),
         ("partnership", {"nil_pass_cards": 2, "nil": False}, ("nil_pass_cards", "nil")),

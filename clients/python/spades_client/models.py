@@ -107,6 +107,7 @@ class Rules(Body):
     suicide: bool
     ten_for_200: bool
     ten_for_200_value: int
+    boston: bool
     mercy_margin: int | None
 
     @property
