@@ -107,8 +107,8 @@ class Rules(Body):
     suicide: bool
     ten_for_200: bool
     ten_for_200_value: int
-    boston: bool
     mercy_margin: int | None
+    boston: bool = False  # absent from a server that predates it
 
     @property
     def partnership(self) -> bool:
