@@ -108,6 +108,7 @@ def position_of(view: dict[str, Any]) -> Position:
         rules.get("ten_for_200", False),
         rules.get("ten_for_200_value", 0),
         rules.get("mercy_margin") or 0,
+        rules.get("boston", False),
         rules.get("nil_pass_cards", 0),
         rules.get("nil_pass_blind_only", False),
     )

@@ -66,6 +66,7 @@ POSITION = np.dtype(
         ("ten_for_200", np.bool_),
         ("ten_for_200_value", _I),
         ("mercy_margin", _I),
+        ("boston", np.bool_),
         ("pass_cards", _I),
         ("pass_blind_only", np.bool_),
     ]
@@ -102,6 +103,7 @@ class House(NamedTuple):
     ten_for_200: bool
     ten_for_200_value: int
     mercy_margin: int  # 0: no mercy rule
+    boston: bool  # a contract of all 13 tricks is worth BOSTON_VALUE
     pass_cards: int  # nil_pass_cards: 0 for no exchange
     pass_blind_only: bool  # nil_pass_blind_only
 
@@ -135,7 +137,7 @@ def house_of(p: np.record) -> House:
     """The house rules of a ``POSITION`` record."""
     return House(
         p.blind_nil_value, p.suicide, p.suicide_minimum, p.ten_for_200, p.ten_for_200_value, p.mercy_margin,
-        p.pass_cards, p.pass_blind_only,
+        p.boston, p.pass_cards, p.pass_blind_only,
     )  # fmt: skip
 
 

@@ -61,6 +61,8 @@ from .events import (
 from .game import Bid, Look, Move, Pass, Play, apply, apply_with_events, legal_moves, move_error, round_started
 from .rules import (
     BOOLEAN_OPTIONS,
+    BOSTON_CONTRACT,
+    BOSTON_VALUE,
     DEFAULT_PRESET,
     HOUSE_RULES,
     NULLABLE,
@@ -69,6 +71,7 @@ from .rules import (
     OPTION_RANGES,
     PRESET_DOCS,
     PRESETS,
+    TEN_FOR_200_CONTRACT,
     RuleError,
     Rules,
     make_rules,
@@ -83,6 +86,8 @@ from .views import completed_tricks, last_trick, round_view, trick_view, view
 __all__ = [
     "BIG_JOKER",
     "BOOLEAN_OPTIONS",
+    "BOSTON_CONTRACT",
+    "BOSTON_VALUE",
     "CODES",
     "DEFAULT_PRESET",
     "FULL_DECK",
@@ -97,6 +102,7 @@ __all__ = [
     "PRESET_DOCS",
     "SCHEMA_VERSION",
     "STANDARD_DECK",
+    "TEN_FOR_200_CONTRACT",
     "Bid",
     "BidMade",
     "CardPlayed",

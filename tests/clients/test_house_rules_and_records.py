@@ -117,7 +117,7 @@ RECORD = {
               for s in range(4)],
     "rounds": [{"round": 1, "dealer": 0, "bids": [3, 0, 4, 5], "tricks_won": [3, 1, 4, 5], "points": [70, -50],
                 "bag_penalties": [0, 0], "scores": [70, -50], "bags": [0, 1], "hands": [HAND] * 4, "plays": [],
-                "parts": [], 
+                "parts": [],
                 "blind": [False, True, False, False], "passes": [[], ["AS", "KS"], [], ["2C", "3C"]],
                 "tricks": [{"leader": 1, "cards": [{"seat": 1, "card": "AS"}], "winner": 1}]}],
     "round_in_play": None, "result": {"winner": [0, 2], "scores": [70, -50], "bags": [0, 1]},

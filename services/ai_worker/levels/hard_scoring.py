@@ -11,7 +11,8 @@ the round's scores end the game (win or lose score reached, or the mercy
 margin, one side on top) with this side on top, and minus it when another
 side is.  ``blind`` (a 4-bit set) names the seats that bid blind: a blind
 nil is worth ``blind_nil_value``, a blind bid's tricks count twice, and with
-10 for 200 a contract of 10 or more is worth its bonus.
+10 for 200 a contract of 10 or more is worth its bonus, with Boston one of 13 is
+worth ``BOSTON_VALUE``.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from services.engine import BOSTON_CONTRACT, BOSTON_VALUE, TEN_FOR_200_CONTRACT
+
 from ..records import House, Rules
 
 GAME_WEIGHT = 200.0  # what ending the game this round is worth, in round points
-TEN_FOR_200_CONTRACT = 10  # the engine's smallest contract that scores the 10-for-200 bonus
 
 
 @njit(cache=True)
@@ -51,6 +53,8 @@ def side_points(
     value = 10 * (contract + blind_tricks)
     if house.ten_for_200 and contract >= TEN_FOR_200_CONTRACT:
         value = house.ten_for_200_value
+    if house.boston and contract == BOSTON_CONTRACT:
+        value = BOSTON_VALUE
     bags = 0
     if counted >= contract:
         points += value + (counted - contract)

@@ -22,7 +22,7 @@ from services.ai_worker.records import House, Rules
 from services.engine.cards import cards_in
 
 RULES = Rules(True, True, False, True, 100, True, 10, 100, 500, True, -200, STANDARD_DECK)
-HOUSE = House(0, False, 0, False, 0, 0, 0, False)
+HOUSE = House(0, False, 0, False, 0, 0, False, 0, False)
 
 
 def minimax(hands: list[int], won: list[int], me: int, leader: int, trick: list[int], broken: bool, scoring) -> float:

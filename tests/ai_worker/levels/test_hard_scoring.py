@@ -1,7 +1,7 @@
 """Hard's round scoring (services.ai_worker.levels.hard_scoring) equals the
 engine's (services/engine/scoring.py) over random rounds, with every
 scoring rule option varied (the house rules' blind nil and blind bids, 10 for
-200 and the mercy rule included), and its objective follows from the
+200, Boston and the mercy rule included), and its objective follows from the
 engine's points, bags and game end."""
 
 from __future__ import annotations
@@ -39,9 +39,11 @@ def random_rules(rng: random.Random) -> Rules:
         options |= {"blind_nil": True, "blind_nil_value": rng.choice([0, 200, 300])}
     if rng.random() < 0.3:
         options |= {"ten_for_200": True, "ten_for_200_value": rng.choice([0, 200, 250])}
+    if rng.random() < 0.2:
+        options["boston"] = True
     if rng.random() < 0.5:
         low = rng.randrange(0, 8)
-        high = rng.randrange(max(low, 10 if options.get("ten_for_200") else 2), 14)
+        high = 13 if options.get("boston") else rng.randrange(max(low, 10 if options.get("ten_for_200") else 2), 14)
         return make_rules("partnership", min_team_bid=low, max_team_bid=high, **options)
     return make_rules("individual", **options)
 

@@ -122,7 +122,9 @@ def test_only_a_commit_is_taken_from_the_recent_copy():
     with pytest.raises(ApiError):
         pipeline.run(ctx, game_id, refuse, recent=True)
     assert fresh == [1, 2]
-    committed = pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("rematch_offered")), recent=True)
+    committed = pipeline.run(
+        ctx, game_id, lambda record: Change(record.successor(), noted("rematch_offered")), recent=True
+    )
     assert isinstance(committed, Change) and ctx.store.loads == 2, "a commit from the copy needs no read"
 
 
