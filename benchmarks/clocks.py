@@ -14,7 +14,7 @@ fall at the creation rate).  Each game's first turn times out; the timeout move 
 worker, result, commit) says when it was made (``turn_timed_out``'s ``at_ms``) and what the deadline was
 (``deadline_ms``): the **lateness** is the difference.  JSON: the settings, ``concurrent_clocks`` (games whose
 clock ran when the first deadline passed), the timeouts found, lateness p50/p90/p99/max in ms, how many were
-over 1 s, its two parts (``sweep``: deadline to ``ai.decide`` sent, from the AI ledger's pending turn;
+over 1 s, its two parts (``sweep``: deadline to ``ai.decide`` sent, from the timers' pending turn;
 ``decision``: sent to committed), the p99 and max of each 20 s of deadlines (``windows``: a stall shows where it
 was), games with no timeout (``missed``) or two for one turn (``duplicates``), the CPU each part used while the
 clocks fired and the machine's load average then, and ``goal_met`` (p99 at most 1 s, nothing missed or doubled).
@@ -86,7 +86,7 @@ def create_games(base: str, games: int, rate: float, control: str) -> list[tuple
 
 def timeouts_of(store: redis.Redis, game_ids: list[str]) -> dict[str, tuple[list[dict[str, Any]], float | None]]:
     """Each game's ``turn_timed_out`` entries at version 2 (its first turn's), read from the stored log, and when
-    the sweep sent its ``ai.decide`` (the AI ledger's pending turn: the next is sent at the next deadline)."""
+    the sweep sent its ``ai.decide`` (the timers' pending turn: the next is sent at the next deadline)."""
     found: dict[str, tuple[list[dict[str, Any]], float | None]] = {}
     for chunk in range(0, len(game_ids), 500):
         ids = game_ids[chunk : chunk + 500]

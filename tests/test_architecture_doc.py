@@ -49,3 +49,21 @@ def test_every_function_or_class_it_cites_in_a_module_is_defined_there():
         if not any(re.search(defined, path.read_text(), re.M) for path in modules(module, SERVICE)):
             missing.append(name)
     assert not missing, f"docs/architecture.md cites names no module defines: {sorted(set(missing))}"
+
+
+def test_the_long_modules_are_the_files_over_300_lines_with_their_lengths():
+    """The "Long modules" paragraph names every module of ``services/`` and ``clients/`` over 300 lines, with its
+    length: a module that grows past it, or shrinks under, is listed or dropped with its reason."""
+    paragraph = DOC.read_text().split("## Long modules", 1)[1].split("\n## ", 1)[0]
+    cited = {name: int(lines) for name, lines in re.findall(r"`([\w/]+\.py)` \((\d+):", paragraph)}
+    long = {}
+    for path in [*SERVICE, *(ROOT / "clients").rglob("*.py")]:
+        count = len(path.read_text().splitlines())
+        if count > 300 and "node_modules" not in path.parts:
+            long[path] = count
+    named = {}
+    for name, lines in cited.items():
+        found = modules(name[:-3], list(long)) or modules(name[:-3])
+        assert len(found) == 1, f"{name} names {len(found)} modules"
+        named[found[0]] = lines
+    assert named == long

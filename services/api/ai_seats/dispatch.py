@@ -4,7 +4,7 @@
 queue ``ai.<level>`` (``ai.bulk.<level>`` for a computer-only game, which workers
 take only when no person's turn waits) with the seat's view as plain JSON (the API never imports
 the worker; the code they share is the engine and services.computers), and
-records the pending turn in the store's ledger (``{task_id, version, seat,
+records the pending turn in the store's timers (``{task_id, version, seat,
 level, sent_at, attempts}``, due by ``AI_DECISION_DEADLINE_SECONDS``), which
 :class:`services.api.ai_seats.driver.AiDriver` sweeps.
 

@@ -71,8 +71,8 @@ from services.engine import view
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
 MAX_DUES = 100_000  # clock deadlines a process wakes for at most
-DUE_SLACK = 0.002  # s: a wake-up a moment after a deadline finds it due in the ledger
-MIN_GAP = 0.05  # s between sweeps a deadline wakes: the ledger is read at most 20 times a second
+DUE_SLACK = 0.002  # s: a wake-up a moment after a deadline finds it due in the timers
+MIN_GAP = 0.05  # s between sweeps a deadline wakes: the timers are read at most 20 times a second
 SWEEP_PARALLEL = 8  # the API's: overdue turns one sweep recovers, and results its listeners apply, at once
 #: What a broker node that is down raises to a send or a result read.
 BROKER_DOWN = (OperationalError, redis.RedisError, OSError)
@@ -90,7 +90,7 @@ def fallback_move(record: GameRecord, seat: int) -> dict[str, Any]:
 class AiDriver:
     """Applies AI decisions as they land and re-sends lost ones (see module doc).
 
-    ``ctx`` is what the commands work with (its store holds the turn ledger);
+    ``ctx`` is what the commands work with (its store holds the timers);
     ``results`` the result backend's Redis, for the listener, or one per broker node in
     ``AI_BROKER_URLS`` order (None: no listener, results are only found by the sweep).  A task
     still awaited ``max_attempts`` deadlines after it was sent is forgotten: by then its turn
@@ -166,7 +166,7 @@ class AiDriver:
             if "elapsed_ms" in result:  # the worker's own time on it: the rest waited (mostly in the queue)
                 waited = max(0.0, took - float(result["elapsed_ms"]) / 1000)
                 AI_QUEUE_WAIT_SECONDS.labels("bulk" if sent.bulk else "interactive").observe(waited)
-        # The game's ledger entry is left alone: a newer turn may already have
+        # The game's timer is left alone: a newer turn may already have
         # replaced it, and a stale one costs the sweep one read.
         return applied
 
@@ -251,7 +251,7 @@ class AiDriver:
                 self.recover(game_id)
             except BROKER_DOWN as error:  # one game's failure (a store error) must not stop the batch
                 log.warning("ai turn not recovered", extra={"game_id": game_id, "error": type(error).__name__})
-                # the claim took its deadline off the ledger: without it back, nothing would send the turn
+                # the claim took its deadline off the timers: without it back, nothing would send the turn
                 self.store.expect_turn(game_id, now + self.dispatcher.deadline)
 
     def recover(self, game_id: str) -> None:

@@ -11,7 +11,7 @@ passed to the commands in :class:`services.api.games.commands.Collaborators`);
   after committing, the AI driver's deadline sweep finds the turn and sends
   it (a registration for a write that then loses its race is dropped by the
   sweep: the game has no AI turn at that version).  A registration the store
-  refuses (the ledger shard's master failing over) fails the change as any
+  refuses (the timers shard's master failing over) fails the change as any
   store error does (503): committed without its deadline, the turn could be
   lost for good;
 * ``after_commit`` sends the decision to the workers at once — unless the
@@ -62,7 +62,7 @@ class DispatchHooks:
         self, dispatcher: Dispatcher, gate: PauseGate = OFF, pacer: Pacer | None = None, store: GameStore | None = None
     ) -> None:
         self.dispatcher = dispatcher
-        self.store: GameStore = store if store is not None else dispatcher.store  # the ledger: clocks' deadlines
+        self.store: GameStore = store if store is not None else dispatcher.store  # the timers: clocks' deadlines
         self.on_deadline: Callable[[float], None] | None = None  # the driver's wake_at: it sweeps at each deadline
         self.gate = gate
         self.pacer = pacer  # None: computer-only games' turns are sent at once too

@@ -9,7 +9,7 @@ Paced, a game makes at most one move per pace (a watchable speed too), so what a
 The wait is here, in the API process that committed the move, not a Celery countdown: a worker takes a
 countdown task off the broker's list at once and holds it in memory until it is due, so the bulk lists
 (what KEDA scales on and ``spades_ai_queue_depth`` shows) would read empty while workers hold the
-backlog.  A turn held here is already in the ledger (registered before its commit, due by the
+backlog.  A turn held here is already in the timers (registered before its commit, due by the
 deadline), so if the process dies holding it the deadline sweep sends it.
 """
 

@@ -5,7 +5,7 @@ hard decisions, whether anyone looks or not.  :class:`PauseGate` holds back the 
 that nobody has read for ``PAUSE_UNWATCHED_SECONDS`` and marks the game paused; the next read of it
 (its view, ``/events``, ``/stream``, a spectator's as much as anyone's) marks it watched again, takes
 the mark and sends the turn, so the game goes on where it stopped.  Its creation counts as a read.  A
-paused game keeps its ledger entry until the deadline sweep finds it unwatched (and marks it paused
+paused game keeps its timer until the deadline sweep finds it unwatched (and marks it paused
 again) and expires after ``GAME_TTL_SECONDS`` like any idle game.
 
 Games a person or a bot sits in are never paused and cost nothing here: the check is on the seats of
@@ -88,9 +88,9 @@ class PauseGate:
             self._leave_to_the_sweep(game_id)
 
     def _leave_to_the_sweep(self, game_id: str) -> None:
-        """The mark may be taken and the turn unsent: due now in the ledger, the deadline sweep sends it
+        """The mark may be taken and the turn unsent: due now in the timers, the deadline sweep sends it
         (the game is watched now).  If the store is down, the next read after it is back finds no mark,
-        and only the ledger (if the turn is still in it) restarts the game."""
+        and only the timers (if the turn is still in it) restarts the game."""
         try:
             assert self.store is not None
             self.store.expect_turn(game_id, time.time())

@@ -223,7 +223,7 @@ def stand_in_level(record: GameRecord, seat: int) -> str:
 
 
 def deadline_seconds(record: GameRecord) -> float | None:
-    """The running person's deadline (Unix seconds, as the AI ledger scores), or None when no clock runs."""
+    """The running person's deadline (Unix seconds, as the timers score), or None when no clock runs."""
     clock = record.clock
     if clock is None or clock["deadline_ms"] is None:
         return None

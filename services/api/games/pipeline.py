@@ -122,7 +122,7 @@ def commit(ctx: Collaborators, before: GameRecord | None, change: Change, repeat
     kept = change.keep(nxt) if change.keep is not None else None
     if creating:
         quotas.hold(ctx.store, ctx.quotas, nxt)
-    try:  # each step may be refused by the store (its ledger or outbox shard failing over): nothing is written
+    try:  # each step may be refused by the store (its timers or outbox shard failing over): nothing is written
         if ends and ctx.records is not None:
             ctx.records.ending(ctx.store, nxt)  # its record is due even if nothing runs after the write
         ctx.ai.before_commit(nxt)

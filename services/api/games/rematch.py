@@ -13,7 +13,7 @@
   revokes the one before (``seat_rejoined``).  The answer is always ``{game_id, seat, token, state}``;
 - when the wait ends, every reserved seat still open goes to a stand-in of the takeover level (claimable), with
   the event ``reservation_ended {seats, ai_takeover}`` (:func:`release_due`).  That deadline is kept in the
-  store's AI ledger (registered before the game is created), so the AI sweeper of any API process ends the wait,
+  store's timers (registered before the game is created), so the AI sweeper of any API process ends the wait,
   whatever restarted meanwhile; a claim after the deadline never waits for the sweep.
 
 Every step is a compare-and-set, and the next game's id is fixed by the one commit on the finished game, so
@@ -163,7 +163,7 @@ def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None)
 
 
 def release_due(ctx: Collaborators, game_id: str, at_ms: int) -> None:
-    """The AI sweeper found the game's ledger entry due: if its wait has ended, each reserved seat still open goes
+    """The AI sweeper found the game's timer due: if its wait has ended, each reserved seat still open goes
     to a stand-in of the takeover level (or stays open, claimable, without one); else the entry goes back."""
 
     released: list[int] = []

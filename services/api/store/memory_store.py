@@ -27,6 +27,7 @@ from services.api.store.fair_share import COMPUTER_GAMES, GAMES
 from services.api.store.memory_matches import MatchesMemory, MemoryMatches
 from services.api.store.memory_table_life import MemoryTableLife, TableBackend
 from services.api.store.memory_tables import MemoryTables, TablesMemory
+from services.api.store.memory_timers import MemoryTimers
 from services.api.store.protocol import (
     GameRecord,
     Notice,
@@ -99,7 +100,7 @@ class MemorySubscription:
                 subscribers.discard(self)
 
 
-class MemoryStore(MemoryTableLife, MemoryTables, MemoryMatches):
+class MemoryStore(MemoryTimers, MemoryTableLife, MemoryTables, MemoryMatches):
     """One API process's view of a :class:`MemoryBackend` (a fresh backend by default)."""
 
     def __init__(
@@ -167,32 +168,6 @@ class MemoryStore(MemoryTableLife, MemoryTables, MemoryMatches):
 
     def ping(self) -> bool:
         return True
-
-    # ---- AI turns in flight ----------------------------------------------------
-
-    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
-        with self.backend.changed:
-            known = self.backend.deadlines.get(game_id)
-            self.backend.deadlines[game_id] = min(due, known) if earlier and known is not None else due
-
-    def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
-        with self.backend.changed:
-            self.backend.pending[game_id] = dict(pending)
-            self.backend.deadlines[game_id] = due
-
-    def pending_turn(self, game_id: str) -> dict[str, Any] | None:
-        with self.backend.changed:
-            pending = self.backend.pending.get(game_id)
-        return dict(pending) if pending is not None else None
-
-    def due_turns(self, now: float, limit: int) -> list[str]:
-        with self.backend.changed:
-            due = sorted((when, game_id) for game_id, when in self.backend.deadlines.items() if when <= now)
-        return [game_id for _, game_id in due[:limit]]
-
-    def claim_turn(self, game_id: str) -> bool:
-        with self.backend.changed:
-            return self.backend.deadlines.pop(game_id, None) is not None
 
     # ---- fair share (services.api.store.fair_share) -------------------------------
 

@@ -2,8 +2,8 @@
 
 :class:`GameStore` is the storage contract, named after storage operations
 (boardgame.io's ``StorageAPI`` is the model): a game record read and written
-with a compare-and-set on its version, an event log, stored idempotent
-responses, and the ledger of AI turns in flight.  Two implementations keep the
+with a compare-and-set on its version, an event log and stored idempotent
+responses, and the side stores by concern (each game's timer, the lobby, table life, …).  Two implementations keep the
 same semantics: :class:`services.api.store.redis_store.RedisStore` (production: one
 Lua script per commit) and :class:`services.api.store.memory_store.MemoryStore`
 (unit tests: the command logic and the AI sweeper without Redis).
@@ -26,6 +26,7 @@ from services.api.store.lobby_tables import TableListing
 from services.api.store.matches import MatchQueue
 from services.api.store.record_outbox import RecordOutbox
 from services.api.store.table_life import TableLifeStore
+from services.api.store.timers import Timers
 from services.api.store.waiting_slots import WaitingSlots
 from services.engine import GameState, from_json, to_json_parts
 
@@ -302,9 +303,9 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
-class GameStore(FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, TableListing, MatchQueue, Protocol):
+class GameStore(Timers, FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, TableListing, MatchQueue, Protocol):
     """The storage operations the API needs; every change goes through :meth:`commit`.
-    (Creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
+    (Each game's deadline and the computer's turn sent: :class:`services.api.store.timers.Timers`; creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
     outbox: :class:`services.api.store.record_outbox.RecordOutbox`; waiting requests' slots:
     :class:`services.api.store.waiting_slots.WaitingSlots`; presence, quick messages and rejoin codes:
     :class:`services.api.store.table_life.TableLifeStore`; public tables:
@@ -348,20 +349,3 @@ class GameStore(FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, Tabl
         (:func:`notify_channel`); the per-process fan-out hub holds one."""
 
     def ping(self) -> bool: ...
-
-    # ---- the ledger of AI turns in flight (services.api.ai_seats.dispatch, services.api.ai_seats.driver)
-
-    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
-        """Register that the game will need an AI turn (or a person's clock runs out), overdue at ``due``;
-        ``earlier``: only if that is sooner than what is registered (a change that may lose its race)."""
-
-    def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
-        """The turn sent (``pending``: task_id, version, seat, level, sent_at, attempts), overdue at ``due``."""
-
-    def pending_turn(self, game_id: str) -> dict[str, Any] | None: ...
-
-    def due_turns(self, now: float, limit: int) -> list[str]:
-        """Ids of games whose AI turn is overdue at ``now``."""
-
-    def claim_turn(self, game_id: str) -> bool:
-        """Take an overdue turn off the ledger; True for exactly one caller across processes."""

@@ -1,7 +1,7 @@
-"""The Redis keys of a game and of the AI ledger.
+"""The Redis keys of a game and of the timers.
 
 Every key of a game carries its ``{game_id}`` hash tag, so a game lives in one Redis Cluster slot and the
-commit script may touch all of its keys; the AI ledger is sharded into ``PENDING_SHARDS`` sorted sets, each
+commit script may touch all of its keys; the timers are sharded into ``PENDING_SHARDS`` sorted sets, each
 its own slot, so on a cluster it is spread over the masters like the games are.  ``PENDING_SHARDS`` is a
 constant: changing it moves live deadlines.
 """
@@ -27,7 +27,7 @@ def pending_key(game_id: str) -> str:
 
 
 def pending_set(game_id: str) -> str:
-    """The ledger shard that holds a game's AI deadline (stable: a hash of the id)."""
+    """The timers shard that holds a game's AI deadline (stable: a hash of the id)."""
     return PENDING_SETS[zlib.crc32(game_id.encode()) % PENDING_SHARDS]
 
 

@@ -1,6 +1,6 @@
 """The records outbox in Redis (:class:`services.api.store.record_outbox.RecordOutbox`).
 
-The outbox is sharded like the AI ledger: 16 sorted sets ``records:outbox:{0}`` … ``{15}``, each its own
+The outbox is sharded like the timers: 16 sorted sets ``records:outbox:{0}`` … ``{15}``, each its own
 slot, a game in the shard its id hashes to, scored by when its record is due.  A claim is one script on
 the shard (:data:`CLAIM_LUA`: still due? then due again a lease later); giving a finished game its expiry
 back is one script on the game's slot (:data:`WRITTEN_LUA`), so a game that changed since the record was

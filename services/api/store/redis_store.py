@@ -21,7 +21,7 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
 * ``game:{id}:ai`` and the sorted sets ``ai:pending:{0}`` … ``ai:pending:{15}``
   — the AI turn in flight and every game's AI deadline
   (:mod:`services.api.ai_seats.dispatch`), the game in the shard its id hashes to, so
-  on a cluster the ledger is spread over the masters like the games are.
+  on a cluster the timers are spread over the masters like the games are.
 * ``game:{id}:watched`` and ``game:{id}:paused``, and per creator ``quota:{creator}:games`` and
   ``:computer`` — fair share (:mod:`services.api.store.redis_fair_share`).
 * ``records:outbox:{0}`` … ``{15}`` — the games whose record is due, scored by when
@@ -59,7 +59,6 @@ from redis.cluster import RedisCluster
 
 from services.api.store.cluster_pubsub import ClusterSubscription
 from services.api.store.protocol import GameRecord, NotReplicated, RecentCopies, Subscription, entry_answers
-from services.api.store.redis_ai_ledger import RedisAiLedger
 from services.api.store.redis_client import make_client
 from services.api.store.redis_commit import COMMIT_LUA, CommitTtls, commit_command
 from services.api.store.redis_fair_share import RedisFairShare
@@ -71,11 +70,12 @@ from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_record_outbox import RedisRecordOutbox
 from services.api.store.redis_send import AtMostOnce
 from services.api.store.redis_table_life import RedisTableLife
+from services.api.store.redis_timers import RedisTimers
 from services.api.store.redis_waiting_slots import RedisWaitingSlots
 
 
 class RedisStore(
-    RedisAiLedger,
+    RedisTimers,
     RedisFairShare,
     RedisRecordOutbox,
     RedisWaitingSlots,

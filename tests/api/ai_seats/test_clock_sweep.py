@@ -1,4 +1,4 @@
-"""Run-out clocks through the AI ledger and sweeper, on the in-memory store: a person's deadline is registered
+"""Run-out clocks through the timers and sweeper, on the in-memory store: a person's deadline is registered
 with the commit that starts the turn, the sweep sends the timeout move to the takeover level's queue once it
 passes (from any process), an entry found before its deadline goes back, and an away seat's turn is sent at
 once.  Celery is the recorder of tests/api/ai_seats/test_driver.py; one clock drives the store and the driver."""
@@ -51,7 +51,7 @@ def people_game(process: Process, seats: list[dict[str, Any]] | None = None, **o
     return commands.create_game(process.ctx, request_schemas.CREATE_GAME_REQUEST.load(body))["game_id"]
 
 
-def test_a_persons_deadline_is_in_the_ledger_and_the_sweep_sends_the_timeout_to_the_takeover_level(world):
+def test_a_persons_deadline_is_in_the_timers_and_the_sweep_sends_the_timeout_to_the_takeover_level(world):
     a, b, celery, clock = world
     game_id = people_game(a, ai_takeover="normal")
     record = a.store.load(game_id)

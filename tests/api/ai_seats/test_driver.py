@@ -354,26 +354,26 @@ def test_two_processes_on_one_bus_each_hear_only_their_own_results(world):
             channels.stop()
 
 
-# ---- a Redis master failing over under the ledger or the game ----------------------------------------
+# ---- a Redis master failing over under the timers or the game ----------------------------------------
 
 
 class FailingOver(MemoryStore):
     """The memory store with parts of a Redis Cluster failing over, raising as redis-py does: the master of
-    the AI ledger's shard (``ledger_down``), or the master of the game's slot for reads (``games_down``)."""
+    the timers' shard (``timers_down``), or the master of the game's slot for reads (``games_down``)."""
 
-    ledger_down = False
+    timers_down = False
     games_down = False
 
     def _refused(self) -> None:
         raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7101. Connection refused.")
 
     def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
-        if self.ledger_down:
+        if self.timers_down:
             self._refused()
         super().expect_turn(game_id, due, earlier)
 
     def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
-        if self.ledger_down:
+        if self.timers_down:
             self._refused()
         super().record_turn(game_id, pending, due)
 
@@ -385,7 +385,7 @@ class FailingOver(MemoryStore):
 
 def test_a_move_whose_computer_turn_cannot_be_registered_is_refused_not_left_without_a_deadline():
     """Committed without its deadline, the computer's turn would be neither sent (the dispatch records it in the
-    same ledger first) nor ever swept: the game would wait forever.  The move fails as the store does (503)."""
+    same timers first) nor ever swept: the game would wait forever.  The move fails as the store does (503)."""
     celery, clock = RecordingCelery(), Clock()
     a = Process(MemoryBackend(), celery, clock, store=FailingOver)
     seats = [{"type": "ai", "level": "basic"}, {"type": "human"}] * 2
@@ -393,18 +393,18 @@ def test_a_move_whose_computer_turn_cannot_be_registered_is_refused_not_left_wit
     created = commands.create_game(a.ctx, body)
     game_id, token = created["game_id"], created["seats"][1]["token"]  # seat 1, a person, bids first
     bid = MoveRequest(token=token, move=parse_move("bid", {"bid": 3}), idempotency_key="k1", fingerprint="f")
-    a.store.ledger_down = True
+    a.store.timers_down = True
     with pytest.raises(redis.ConnectionError):
         commands.make_move(a.ctx, game_id, bid)
     assert a.store.load(game_id).version == 1 and celery.sent == []
-    a.store.ledger_down = False  # the shard's replica is promoted: the person's retry goes through
+    a.store.timers_down = False  # the shard's replica is promoted: the person's retry goes through
     assert commands.make_move(a.ctx, game_id, bid)["version"] == 2
     (task,) = celery.sent
     assert (task["seat"], task["version"]) == (2, 2) and a.store.due_turns(clock.now + DEADLINE, 10) == [game_id]
 
 
 def test_a_claimed_turn_whose_recovery_failed_is_due_again():
-    """The claim takes the deadline off the ledger; a recovery that fails on the game's store (its master failing
+    """The claim takes the deadline off the timers; a recovery that fails on the game's store (its master failing
     over) must put it back, or nothing would ever send the turn."""
     celery, clock = RecordingCelery(), Clock()
     a = Process(MemoryBackend(), celery, clock, store=FailingOver)

@@ -158,7 +158,7 @@ def test_a_computer_only_games_turns_are_paced_and_a_persons_are_not():
     assert celery.sent[-1]["game_id"] == person and process.pacer.held() == 0, "a person's game: sent at once"
 
 
-def test_a_paced_turn_is_in_the_ledger_so_a_process_that_dies_holding_it_loses_nothing():
+def test_a_paced_turn_is_in_the_timers_so_a_process_that_dies_holding_it_loses_nothing():
     backend, celery, clock = MemoryBackend(), RecordingCelery(), Clock()
     dying = Process(backend, celery, clock, pace=0.25)
     game_id = dying.create()  # its turn registered and held; the process dies before the pace is over

@@ -154,10 +154,10 @@ class OutboxDown(MemoryStore):
         raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:7102. Connection refused.")
 
 
-@pytest.mark.parametrize("failing", ["turn ledger", "records outbox"])
+@pytest.mark.parametrize("failing", ["turn timers", "records outbox"])
 def test_a_creation_refused_before_its_commit_gives_its_holds_back(failing: str):
     quotas = Quotas(games_in_play=1, computer_games=1)
-    if failing == "turn ledger":
+    if failing == "turn timers":
         ctx = Collaborators(MemoryStore(), ai=LedgerDown(), quotas=quotas)
     else:
         ctx = Collaborators(OutboxDown(), quotas=quotas, records=RecordSchedule(game_ttl=86_400))

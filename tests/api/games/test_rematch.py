@@ -1,5 +1,5 @@
 """Rematch (services.api.games.rematch) on the in-memory store: the next game offered from a finished one, the
-people's reserved seats, and the end of the wait through the AI ledger and its sweeper."""
+people's reserved seats, and the end of the wait through the timers and its sweeper."""
 
 from __future__ import annotations
 

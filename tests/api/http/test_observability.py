@@ -6,7 +6,7 @@ once had to be a server, not a database: every API process subscribed to every
 ``celery-task-meta-*`` publication, and pub/sub ignores database numbers.  Now
 each process subscribes only to its own tasks' results, so another process
 can't hear this test's decisions; the private server still keeps the turn
-ledger, queues and worker apart, so no other API process's deadline sweep can
+timers, queues and worker apart, so no other API process's deadline sweep can
 apply (and count) one of them.
 """
 

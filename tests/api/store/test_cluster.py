@@ -3,7 +3,7 @@
 The bodies are the single-Redis tests', run against a gunicorn in cluster mode
 (``cluster_api``, tests/conftest.py): whole games of humans and of computers,
 racing and idempotent moves, events and the stream, rate limits; then what only
-a cluster has: each game's keys in one slot, the AI ledger spread over shards,
+a cluster has: each game's keys in one slot, the timers spread over shards,
 expiry, an abandoned game's record shown only once its keys are gone, readiness.
 """
 
@@ -88,7 +88,7 @@ def test_token_rate_limits_on_the_cluster(cluster_gunicorn):
     test_rate_limits.test_token_budget_is_per_token_and_a_refused_move_changes_nothing(cluster_gunicorn)
 
 
-def test_a_games_keys_share_one_slot_and_the_ai_ledger_is_sharded(cluster_api, cluster_client, ai_worker):
+def test_a_games_keys_share_one_slot_and_the_ai_timers_is_sharded(cluster_api, cluster_client, ai_worker):
     session = ContractSession(cluster_api)
     created = create_game(session, seats=[{"type": "human"}] + [{"type": "ai", "level": "easy"}] * 3)
     game_id, token = created["game_id"], created["seats"][0]["token"]
@@ -101,7 +101,7 @@ def test_a_games_keys_share_one_slot_and_the_ai_ledger_is_sharded(cluster_api, c
     assert len({cluster_client.keyslot(key) for key in keys}) == 1
     slots = {cluster_client.keyslot(key) for key in PENDING_SETS}
     masters = {cluster_client.get_node_from_key(key).name for key in PENDING_SETS}
-    assert len(slots) == len(PENDING_SETS) and len(masters) > 1, "the ledger's shards spread over the masters"
+    assert len(slots) == len(PENDING_SETS) and len(masters) > 1, "the timers' shards spread over the masters"
 
 
 def test_waiting_requests_slots_on_the_cluster(cluster_client):

@@ -1,4 +1,4 @@
-"""A game's turn clock in Redis: kept in the game's meta through a commit, and the ledger's ``earlier``
+"""A game's turn clock in Redis: kept in the game's meta through a commit, and the timers' ``earlier``
 registration (``ZADD LT``) only ever brings a deadline sooner."""
 
 from __future__ import annotations

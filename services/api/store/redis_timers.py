@@ -1,8 +1,8 @@
-"""The ledger of AI turns in flight, in Redis: each game's pending turn and its deadline.
+"""The timers in Redis (:class:`services.api.store.timers.Timers`): each game's deadline and the computer's
+turn sent for it.
 
-A game's deadline lives in the ledger shard its id hashes to (:func:`services.api.store.redis_keys.pending_set`);
-the sweeper reads every shard in one pipelined call, and the claim is a ``ZREM``, so exactly one process
-wins it.  Not a separate Redis: the ledger must fail over with the games it recovers.
+A game's deadline lives in the shard its id hashes to (:func:`services.api.store.redis_keys.pending_set`); the
+sweeper reads every shard in one pipelined call, and the claim is a ``ZREM``, so exactly one process wins it.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from redis.cluster import RedisCluster
 from services.api.store.redis_keys import PENDING_SETS, pending_key, pending_set
 
 
-class RedisAiLedger:
-    """The ledger operations of :class:`services.api.store.protocol.GameStore`, for
-    :class:`services.api.store.redis_store.RedisStore`."""
+class RedisTimers:
+    """The timers of :class:`services.api.store.redis_store.RedisStore`."""
 
     client: redis.Redis | RedisCluster
     ttl_seconds: int

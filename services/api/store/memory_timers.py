@@ -1,0 +1,40 @@
+"""The timers in process memory (:class:`services.api.store.timers.Timers`), with Redis's semantics: the part of
+:class:`services.api.store.memory_store.MemoryStore` for each game's deadline and the computer's turn sent for it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from services.api.store.memory_store import MemoryBackend
+
+
+class MemoryTimers:
+    """The timers of :class:`services.api.store.memory_store.MemoryStore` (its backend's ``deadlines`` and
+    ``pending``, under its lock)."""
+
+    backend: MemoryBackend
+
+    def expect_turn(self, game_id: str, due: float, earlier: bool = False) -> None:
+        with self.backend.changed:
+            known = self.backend.deadlines.get(game_id)
+            self.backend.deadlines[game_id] = min(due, known) if earlier and known is not None else due
+
+    def record_turn(self, game_id: str, pending: dict[str, Any], due: float) -> None:
+        with self.backend.changed:
+            self.backend.pending[game_id] = dict(pending)
+            self.backend.deadlines[game_id] = due
+
+    def pending_turn(self, game_id: str) -> dict[str, Any] | None:
+        with self.backend.changed:
+            pending = self.backend.pending.get(game_id)
+        return dict(pending) if pending is not None else None
+
+    def due_turns(self, now: float, limit: int) -> list[str]:
+        with self.backend.changed:
+            due = sorted((when, game_id) for game_id, when in self.backend.deadlines.items() if when <= now)
+        return [game_id for _, game_id in due[:limit]]
+
+    def claim_turn(self, game_id: str) -> bool:
+        with self.backend.changed:
+            return self.backend.deadlines.pop(game_id, None) is not None
