@@ -3,8 +3,8 @@
 Each client is its own loopback address (``from_address``), as distinct clients are on the internet: each test
 has its own, so the tests share one server.  A stream is held open by its response; a long poll by a thread.
 Refusals are answered at once (``REFUSAL_DELAY_SECONDS=0``), so a test may poll with them.  The slot logic is
-unit-tested in tests/api/live/test_waiting_caps.py (memory store) and tests/api/store/test_redis_waiting_slots.py
-(Redis).
+unit-tested in tests/api/live/test_waiting_caps.py (memory store) and the store's part in
+tests/api/store/test_waiting_slots_contract.py (memory, Redis, the Cluster).
 """
 
 from __future__ import annotations

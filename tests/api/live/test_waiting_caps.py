@@ -1,7 +1,8 @@
 """Caps on a client's waiting requests (services.api.live.waiting_caps) on the in-memory store: slots taken
 per address and per seat token across processes, refused past a cap, released, renewed, and lapsed when their
-holder died (no Redis, no HTTP).  The ``check_*`` functions take a store factory, so the same checks run on a
-real Redis (tests/api/store/test_redis_waiting_slots.py); over HTTP: tests/api/http/test_waiting_caps.py."""
+holder died (no Redis, no HTTP).  The ``check_*`` functions take a store factory, so the same checks run on the
+Redis Cluster (tests/api/store/test_cluster.py); the store's slots on memory, Redis and the Cluster:
+tests/api/store/test_waiting_slots_contract.py; over HTTP: tests/api/http/test_waiting_caps.py."""
 
 from __future__ import annotations
 
