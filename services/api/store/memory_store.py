@@ -243,7 +243,7 @@ class MemoryStore(MemoryTimers, MemoryTableLife, MemoryTables, MemoryMatches):
     def keep_game(self, game_id: str, seconds: float) -> None:
         with self.backend.changed:
             self.backend.kept[game_id] = seconds
-            self.backend.ttls[game_id] = max(seconds, self.backend.ttls.get(game_id, 0.0))
+            self.backend.ttls[game_id] = max(seconds, self.backend.ttls.get(game_id, DEFAULT_TTL_SECONDS))
 
     def end_game(self, game_id: str, version: int | None) -> bool:
         backend = self.backend
