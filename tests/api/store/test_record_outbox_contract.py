@@ -31,11 +31,12 @@ def store(request) -> Iterator:
 
 @pytest.fixture
 def ids(store) -> Iterator[Names]:
-    """The test's game ids; their entries leave the (shared) outbox after the test."""
+    """The test's game ids; their entries leave the (shared) outbox and timers after the test."""
     names = Names()
     yield names
     for game_id in names.made:
         store.record_done(game_id)
+        store.claim_turn(game_id)
 
 
 def test_a_due_entry_is_claimed_once_until_its_lease_ends(store, ids):
