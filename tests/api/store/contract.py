@@ -41,7 +41,7 @@ def open_store(request: pytest.FixtureRequest, **settings: str) -> Iterator[Any]
 
 class Names:
     """Ids of the test's own (``name`` and a random tail), so no earlier test on the shared Cluster is in the way;
-    ``made`` lists them, for a suite to clear what lives outside their keys (a shared ledger's entries)."""
+    ``made`` lists them, for a suite to clear what lives outside their keys (the shared timers' entries)."""
 
     def __init__(self) -> None:
         self.made: list[str] = []
