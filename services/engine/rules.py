@@ -361,8 +361,6 @@ def _validate_house_rules(rules: Rules) -> None:
         raise RuleError("nil_pass_blind_only", "needs blind_nil", "blind_nil")
     if rules.nil_pass_blind_only and not rules.nil_pass_cards:
         raise RuleError("nil_pass_blind_only", "needs nil_pass_cards of 1 to 3", "nil_pass_cards")
-    if rules.boston and rules.partnership and rules.max_team_bid < BOSTON_CONTRACT:
-        raise RuleError("boston", f"needs max_team_bid of {BOSTON_CONTRACT}", "max_team_bid")
     if rules.ten_for_200 and rules.partnership and rules.max_team_bid < TEN_FOR_200_CONTRACT:
         raise RuleError("ten_for_200", f"needs max_team_bid of at least {TEN_FOR_200_CONTRACT}", "max_team_bid")
 

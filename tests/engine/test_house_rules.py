@@ -388,7 +388,6 @@ def test_the_mercy_rule_ends_the_game_when_a_side_trails_by_the_margin():
     ("preset", "options", "named"),
     [
         ("individual", {"suicide": True}, ("suicide", "scoring")),
-        ("partnership", {"boston": True, "max_team_bid": 12}, ("boston", "max_team_bid")),
         ("partnership", {"suicide": True, "nil": False}, ("suicide", "nil")),
         ("partnership", {"blind_nil": True, "nil": False}, ("blind_nil", "nil")),
         ("partnership", {"nil_pass_cards": 2, "nil": False}, ("nil_pass_cards", "nil")),
