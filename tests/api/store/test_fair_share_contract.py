@@ -4,26 +4,10 @@ Redis and the Redis Cluster.  Hold times lie far past now: Redis keeps a creator
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
-
-from .contract import BACKENDS, Names, open_store
 
 NOW = 4_000_000_000.0  # Unix seconds, in 2096
 UNTIL = NOW + 3600
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request) -> Iterator:
-    yield from open_store(request)
-
-
-@pytest.fixture
-def ids() -> Names:
-    return Names()
 
 
 def test_a_creator_holds_games_up_to_its_limit_and_a_release_frees_a_place(store, ids):

@@ -17,16 +17,11 @@ from services.api.store.redis_record_outbox import outbox_set
 from services.api.store.redis_store import RedisStore
 
 from ..records.conftest import stored_game
-from .contract import BACKENDS, Names, open_store
+from .contract import Names
 
 T = 100_000_000_000.0  # Unix seconds, about the year 5138
 DAY = 24 * 3600
 ENTRY = b"k" * KEY_DIGEST_BYTES + b"the stored response"
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request) -> Iterator:
-    yield from open_store(request)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ the game."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import orjson
 import pytest
@@ -20,21 +19,9 @@ from services.api.store.redis_store import RedisStore
 from services.api.store.redis_table_life import LAPSED_KEPT_MS, messages_key, presence_key, rejoin_key, said_key
 from services.api.store.table_life import MESSAGES_KEPT, MessageLimits
 
-from .contract import BACKENDS, Names, open_store
-
 N = 4_000_000_000_000  # Unix ms, in 2096
 OFF = [False] * 4
 LIMITS = MessageLimits(gap_ms=10, most=3, window_ms=1000)
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request) -> Iterator:
-    yield from open_store(request)
-
-
-@pytest.fixture
-def ids() -> Names:
-    return Names()
 
 
 @pytest.fixture

@@ -9,14 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from .contract import BACKENDS, Names, open_store
+from .contract import Names
 
 T = 100_000_000_000.0  # Unix seconds, about the year 5138
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request) -> Iterator:
-    yield from open_store(request)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ that died) and takes its holder's key with it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -19,21 +18,10 @@ from services.api.store.redis_keys import waiting_key
 from services.api.store.redis_store import RedisStore
 
 from ..helpers import wait_until
-from .contract import BACKENDS, Names, open_store
 
 NOW = 4_000_000_000.0  # Unix seconds, in 2096
 UNTIL = NOW + 90
 ALICE = "192.0.2.1"
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request) -> Iterator:
-    yield from open_store(request)
-
-
-@pytest.fixture
-def ids() -> Names:
-    return Names()
 
 
 def test_a_holder_holds_slots_up_to_its_cap_and_a_release_frees_one(store, ids):
