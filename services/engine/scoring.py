@@ -95,7 +95,12 @@ def side_round_points(
 ) -> tuple[int, int]:
     """``(points before bag penalty, bags gained)`` for one side: the sum of its :func:`side_parts`."""
     parts = side_parts(rules, seats, bids, tricks, blind)
-    return parts["contract"]["points"] + parts["bags"] + sum(n["points"] for n in parts["nils"]), parts["bags"]
+    return _points_of(parts), parts["bags"]
+
+
+def _points_of(parts: dict[str, Any]) -> int:
+    """A side's round points before the bag penalty: the sum of its :func:`side_parts`."""
+    return parts["contract"]["points"] + parts["bags"] + sum(n["points"] for n in parts["nils"])
 
 
 def round_parts(
@@ -111,8 +116,7 @@ def round_parts(
     for side in range(rules.sides):
         parts = side_parts(rules, rules.seats_of(side), bids, tricks, blind)
         penalty = -bag_penalties[side] * rules.bag_penalty
-        total = parts["contract"]["points"] + parts["bags"] + penalty + sum(n["points"] for n in parts["nils"])
-        shown.append({"side": side, **parts, "penalty": penalty, "total": total})
+        shown.append({"side": side, **parts, "penalty": penalty, "total": _points_of(parts) + penalty})
     return shown
 
 
