@@ -31,10 +31,10 @@ import psutil
 from sqlalchemy import text
 
 from benchmarks.api import CpuMeter, measure
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.records.content import build
 from services.api.records.database import make_engine, migrate
 from services.api.records.repository import RecordRepository
-from services.api.store.protocol import GameRecord, Seat
 from services.computers import basic_move
 from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn, view
 from testkit.postgres import private_postgres
@@ -65,7 +65,7 @@ def finished_games(count: int) -> list[GameRecord]:
             move = basic_move(view(state, seat, history=False))
             state = apply(state, seat, Bid(move["bid"]) if "bid" in move else Play(parse_card(move["card"])))
         seats = [Seat("human", None, "x"), Seat("ai", "hard"), Seat("human", None, "y"), Seat("ai", "standard")]
-        record = GameRecord(f"bench-{seed}", 600, seats, "", {"hints": True}, created_ms=1, changed_ms=2)
+        record = GameRecord(f"bench-{seed}", 600, seats, "", GameOptions(None), created_ms=1, changed_ms=2)
         games.append(record.with_state(state))
     return games
 

@@ -18,7 +18,7 @@ import psycopg
 import redis
 from redis.cluster import RedisCluster
 
-from services.api.store.protocol import GameRecord
+from services.api.games.record import GameRecord
 from services.api.store.redis_keys import game_key
 from services.api.store.redis_record_outbox import outbox_set
 from services.api.store.redis_store import RedisStore
@@ -83,7 +83,7 @@ class StoreReader:
 
     def __init__(self, client: RedisCluster, records_url: str) -> None:
         self.client = client
-        self.store = RedisStore(client, ttl_seconds=60, idem_ttl=60, recent_size=0)
+        self.store = RedisStore(GameRecord.from_stored, client, ttl_seconds=60, idem_ttl=60, recent_size=0)
         self.records_url = records_url
 
     def load(self, game_id: str) -> GameRecord | None:

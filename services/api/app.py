@@ -26,6 +26,7 @@ from services.api.ai_seats.senders import celery_for_node
 from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record import GameRecord
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.http import (  # noqa: F401  (their routes join v1)
@@ -110,7 +111,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json = OrjsonProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     configure_logging(settings["LOG_LEVEL"])
-    store = settings.get("STORE") or make_store(settings)
+    store = settings.get("STORE") or make_store(settings, GameRecord.from_stored)
     app.extensions["spades.store"] = store
     app.extensions["spades.fanout"] = FanoutHub(store, store.subscription, FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS)
     app.extensions["spades.waiting_caps"] = waiting_caps_of(settings)

@@ -6,9 +6,15 @@ import pytest
 import yaml
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.store.memory_store import MemoryStore
 
-SETTINGS = {"STORE": MemoryStore(), "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False, "RECORDS_ENABLED": False}
+SETTINGS = {
+    "STORE": MemoryStore(GameRecord.from_stored),
+    "AI_ENABLED": False,
+    "RATE_LIMIT_ENABLED": False,
+    "RECORDS_ENABLED": False,
+}
 
 
 @pytest.mark.parametrize(

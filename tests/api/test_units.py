@@ -12,11 +12,11 @@ from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.config import load_config
 from services.api.games.events import visible_event
 from services.api.games.move_request import parse_if_match
+from services.api.games.record import GameOptions, GameRecord, Seat, parse_state
 from services.api.games.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
 from services.api.games.tokens import hash_token, new_game_id, new_token, seat_of_token
 from services.api.http import request_schemas, response_schemas
 from services.api.problems import ApiError, flatten_messages, problem_body
-from services.api.store.protocol import GameRecord, Seat, parse_state
 from services.api.store.redis_store import RedisStore
 from services.engine import apply, legal_moves, make_rules, new_game, to_json_parts, turn, view
 from tests.engine.strategies_util import play_random_game
@@ -144,7 +144,9 @@ def test_game_view_dump_shortcut_equals_the_marshmallow_dump():
     cache = ViewCache(256)
     moves = 0
     while True:
-        record = GameRecord("g", moves + 1, seats, "", {"ai_takeover": "standard"}).with_state(state)
+        record = GameRecord("g", moves + 1, seats, "", GameOptions.from_json({"ai_takeover": "standard"})).with_state(
+            state
+        )
         for seat in (None, 0, 1, 2, 3):
             data = game_view(record, seat, cache, remember=False)
             assert response_schemas.dump_game_view(data) == response_schemas.GAME_VIEW.dump(data)
@@ -199,7 +201,7 @@ def test_a_commit_is_sent_at_most_once_when_the_connection_drops():
     # compare-and-set and report an applied move as refused. The error surfaces (a 503).
     connection = _DroppingConnection()
     client = redis.Redis()  # connects lazily: never, here
-    store = RedisStore(client, ttl_seconds=60, idem_ttl=60)
+    store = RedisStore(GameRecord.from_stored, client, ttl_seconds=60, idem_ttl=60)
     client.connection_pool = _OneConnectionPool(connection)  # type: ignore[assignment]
     record = GameRecord("g", 1, [Seat("human")] * 4, "").with_state(new_game(make_rules("partnership"), seed=1))
     with pytest.raises(redis.exceptions.ConnectionError):

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.records.content import build
-from services.api.store.protocol import GameRecord, Seat
 from services.engine import make_rules, new_game
 from services.engine.scoring import side_round_points
 from services.ratings.stats import FIELDS, seat_stats, sides_of
@@ -62,7 +62,7 @@ def test_a_side_of_nil_bidders_has_no_contract():
 def test_whole_games_agree_with_the_engines_scoring(preset, overrides, seed):
     rules = make_rules(preset, win_score=200, **overrides)
     state = played(new_game(rules, seed), random.Random(seed))
-    record = GameRecord("g", 1, [Seat("ai", "hard")] * 4, "", {}, started=True).with_state(state)
+    record = GameRecord("g", 1, [Seat("ai", "hard")] * 4, "", GameOptions(None), started=True).with_state(state)
     document = build(record)
     stats = seat_stats(document)
     sides = sides_of(rules.scoring)

@@ -17,6 +17,7 @@ from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.events import visible_event
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import game_view
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryStore
@@ -45,7 +46,7 @@ def node(tmp_path: Path, script: str, data: object) -> object:
 def played_game(rules: dict, seed: int) -> tuple[list[dict], dict]:
     """A four-person game played with random legal moves through three rounds (or to its end): per
     move, the events seat 0 sees and its view after them; and the first view."""
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     body = request_schemas.CREATE_GAME_REQUEST.load({"seats": [{"type": "human"}] * 4, "seed": seed, "rules": rules})
     created = commands.create_game(ctx, body)
     game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]

@@ -18,6 +18,7 @@ import pytest
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.records.content import build
 from services.api.store.memory_store import MemoryStore
@@ -61,7 +62,7 @@ def table_of(state) -> dict:
 def recorded_game(rules: dict, seed: int) -> tuple[dict, list[dict]]:
     """A four-person game played with random legal moves to its end: its record document, and after each
     move that the replay shows (a decision to look at one's cards is not one) the engine's table."""
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     body = request_schemas.CREATE_GAME_REQUEST.load({"seats": [{"type": "human"}] * 4, "seed": seed, "rules": rules})
     created = commands.create_game(ctx, body)
     game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]

@@ -35,8 +35,9 @@ from celery import Celery
 from services.api.ai_seats.brokers import connect_once, node_of
 from services.api.ai_seats.results import ResultWaiter
 from services.api.games.clocks import stand_in_level
+from services.api.games.record import GameRecord
 from services.api.metrics import AI_DECISIONS_SENT
-from services.api.store.protocol import GameRecord, GameStore
+from services.api.store.protocol import GameStore
 from services.computers import WORKER_QUEUES, queue_of
 from services.engine import Seed, view
 

@@ -54,6 +54,7 @@ from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
 from services.api.games.clocks import deadline_seconds, stand_in_level
 from services.api.games.commands import Collaborators, apply_ai_move
+from services.api.games.record import GameRecord
 from services.api.games.rematch import release_due
 from services.api.metrics import (
     AI_DECISION_SECONDS,
@@ -63,7 +64,6 @@ from services.api.metrics import (
     AI_RESULT_SUBSCRIPTIONS,
     AI_RESULTS_RECEIVED,
 )
-from services.api.store.protocol import GameRecord
 from services.api.store.redis_pubsub import RedisSubscription
 from services.computers import basic_move
 from services.engine import view
@@ -258,7 +258,7 @@ class AiDriver:
         """An AI turn is overdue: apply its result if it exists, else send it (again).  (Or the wait for a
         rematch's reserved seats ended: :func:`services.api.games.rematch.release_due`.)"""
         record = self.store.load(game_id)
-        if record is not None and record.table.get("reserved"):  # a rematch's seats kept for their people
+        if record is not None and record.rematch.reserved:  # a rematch's seats kept for their people
             release_due(self.ctx, game_id, int(self.clock() * 1000))
             return
         seat = ai_seat_to_move(record, round(self.clock() * 1000)) if record is not None else None

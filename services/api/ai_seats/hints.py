@@ -25,9 +25,9 @@ import math
 from typing import Any
 
 from services.api.ai_seats.analysis import AnalysisTasks
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord
 from services.computers import HINT_LEVEL
 from services.engine import Seed, turn, view
 
@@ -62,7 +62,7 @@ def hint_for(
 ) -> dict[str, Any]:
     """The hint for ``seat`` at ``record.version``, checked allowed, and cached
     by (game, version, seat): same version, same seed, the same hint."""
-    check_hint_allowed(record, seat, bool(record.options["hints"]))
+    check_hint_allowed(record, seat, record.options.hints)
     key = ("hint", record.game_id, record.version, seat)
     answer = cache.get(key) if cache is not None else None
     if answer is None:

@@ -32,7 +32,8 @@ from typing import Any, Protocol
 from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.games.clocks import computer_seat, deadline_seconds
-from services.api.store.protocol import GameRecord, GameStore, now_ms
+from services.api.games.record import GameRecord
+from services.api.store.protocol import GameStore, now_ms
 
 log = logging.getLogger(__name__)
 

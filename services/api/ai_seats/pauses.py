@@ -20,8 +20,9 @@ import logging
 import time
 from typing import Any, Protocol
 
+from services.api.games.record import GameRecord
 from services.api.metrics import AI_PAUSES
-from services.api.store.protocol import GameRecord, GameStore
+from services.api.store.protocol import GameStore
 from services.engine import turn
 
 log = logging.getLogger(__name__)

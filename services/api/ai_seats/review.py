@@ -23,9 +23,9 @@ from typing import Any
 
 from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.ai_seats.hints import checked_analysis
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache, finished_rounds
 from services.api.games.replay import check_finished, replay_round
-from services.api.store.protocol import GameRecord
 from services.computers import HINT_LEVEL
 from services.engine import Seed
 

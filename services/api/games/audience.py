@@ -27,8 +27,9 @@ from typing import Any
 
 from services.api.games.event_types import HANDS_ON
 from services.api.games.events import visible_event
+from services.api.games.record import GameRecord
 from services.api.games.tokens import hash_token
-from services.api.store.protocol import GameRecord, GameStore
+from services.api.store.protocol import GameStore
 
 
 def seat_holder(store: GameStore, game_id: str, seat: int) -> str | None:

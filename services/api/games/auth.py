@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from services.api.games.record import GameRecord
 from services.api.games.tokens import seat_of_token
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord
 
 MAX_TOKEN_LENGTH = 256
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from services.api.games import clocks
 from services.api.games.events import event
+from services.api.games.record import Clock, GameRecord
 from services.api.metrics import SEATS_AWAY, TIMEOUT_LATENESS, TURN_TIMEOUTS
-from services.api.store.protocol import GameRecord
 from services.engine import turn
 
 TURN_CLOCK = "turn_clock"
@@ -38,9 +38,9 @@ def opening(nxt: GameRecord, before: GameRecord | None, by: str, seat: int | Non
     entries: list[dict[str, Any]] = []
     if by == "timeout" and before is not None and (mover := turn(before.state)) is not None:
         level = clocks.stand_in_level(before, mover)
-        data = {"seat": mover, "level": level, "deadline_ms": old["deadline_ms"], "at_ms": nxt.changed_ms}
+        data = {"seat": mover, "level": level, "deadline_ms": old.deadline_ms, "at_ms": nxt.changed_ms}
         entries.append(event(nxt, "turn_timed_out", data))
-    for i, (was, now) in enumerate(zip(old["away"], new["away"], strict=True)):
+    for i, (was, now) in enumerate(zip(old.away, new.away, strict=True)):
         if was != now:
             entries.append(event(nxt, "seat_away" if now else "seat_back", {"seat": i}))
     return entries
@@ -51,18 +51,18 @@ def closing(nxt: GameRecord, before: GameRecord | None) -> list[dict[str, Any]]:
     new, old = nxt.clock, before.clock if before is not None else None
     if new is None or nxt.state.phase == "game_over":
         return []
-    if old is not None and (new["seat"], new["deadline_ms"]) == (old["seat"], old["deadline_ms"]):
+    if old is not None and (new.seat, new.deadline_ms) == (old.seat, old.deadline_ms):
         return []
-    if old is None and new["seat"] is None:
+    if old is None and new.seat is None:
         return []  # a new game whose first turn is no person's
     return [event(nxt, TURN_CLOCK, turn_clock(new))]
 
 
-def turn_clock(clock: dict[str, Any]) -> dict[str, Any]:
+def turn_clock(clock: Clock) -> dict[str, Any]:
     """A ``turn_clock`` entry's data: whose clock runs, until when, the seat's reserve left, the move time."""
-    seat = clock["seat"]
-    reserve = clock["reserve_ms"][seat] if seat is not None else None
-    return {"seat": seat, "deadline_ms": clock["deadline_ms"], "reserve_ms": reserve, "move_ms": clock["move_ms"]}
+    seat = clock.seat
+    reserve = clock.reserve_ms[seat] if seat is not None else None
+    return {"seat": seat, "deadline_ms": clock.deadline_ms, "reserve_ms": reserve, "move_ms": clock.move_ms}
 
 
 def delivered(entry: dict[str, Any], server_time_ms: int) -> dict[str, Any]:
@@ -77,9 +77,9 @@ def counted(nxt: GameRecord, before: GameRecord, by: str) -> None:
     old, new = before.clock, nxt.clock
     if old is None or new is None:
         return
-    if by == "timeout" and old["deadline_ms"] is not None:
+    if by == "timeout" and old.deadline_ms is not None:
         TURN_TIMEOUTS.inc()
-        TIMEOUT_LATENESS.observe(max(0, nxt.changed_ms - old["deadline_ms"]) / 1000)
-    for was, now in zip(old["away"], new["away"], strict=True):
+        TIMEOUT_LATENESS.observe(max(0, nxt.changed_ms - old.deadline_ms) / 1000)
+    for was, now in zip(old.away, new.away, strict=True):
         if was != now:
             SEATS_AWAY.labels("away" if now else "back").inc()

@@ -1,7 +1,7 @@
 """Turn clocks: the time-control catalogue and the rules of a person's turn time (pure: no I/O).
 
 A game's time control is one of its settings (``options.clock``, a name from :data:`CONTROLS`); its running
-clock is kept with the game (``GameRecord.clock``, a JSON object in ``meta``) and changed only by the commits
+clock is kept with the game (``GameRecord.clock``, a :class:`~services.api.games.record.Clock`) and changed only by the commits
 that change the game, through :func:`after_change`.  The rules:
 
 * a person's turn (a ``human`` seat, not away, in a game with a clock that is not waiting for players) has a
@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from services.api.store.protocol import GameRecord
+from services.api.games.record import NO_CLOCK, Clock, GameRecord
 from services.computers import DEFAULT_LEVEL
 from services.engine import turn
 
@@ -49,7 +49,6 @@ CONTROLS: dict[str, TimeControl] = {
         TimeControl("correspondence", 24 * 3600, 0, "A day a move, no reserve: play at your own pace."),
     )
 }
-NO_CLOCK = "none"
 PEOPLE_DEFAULT = "normal"  # a game created with two or more people (or open seats for them)
 DEFAULT_RULE = "normal when two or more seats are human or open at creation, else none"
 AWAY_AFTER = 2  # timeouts in a row that make a seat away
@@ -78,74 +77,30 @@ def catalogue() -> list[dict[str, Any]]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """A game's clock as stored (``GameRecord.clock`` holds :meth:`to_json`): the control, its times (scaled at
-    creation), the seat whose clock runs (None: nobody's) with its start and deadline, and per seat the
-    reserve left, the timeouts in a row and whether it is away."""
-
-    control: str
-    move_ms: int
-    full_reserve_ms: int
-    seat: int | None
-    turn_started_ms: int | None
-    deadline_ms: int | None
-    reserve_ms: tuple[int, ...]
-    timeouts: tuple[int, ...]
-    away: tuple[bool, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "control": self.control,
-            "move_ms": self.move_ms,
-            "full_reserve_ms": self.full_reserve_ms,
-            "seat": self.seat,
-            "turn_started_ms": self.turn_started_ms,
-            "deadline_ms": self.deadline_ms,
-            "reserve_ms": list(self.reserve_ms),
-            "timeouts": list(self.timeouts),
-            "away": list(self.away),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Clock:
-        return cls(
-            data["control"],
-            data["move_ms"],
-            data["full_reserve_ms"],
-            data["seat"],
-            data["turn_started_ms"],
-            data["deadline_ms"],
-            tuple(data["reserve_ms"]),
-            tuple(data["timeouts"]),
-            tuple(data["away"]),
-        )
-
-
-def new_clock(control: str, scale: float = 1.0) -> dict[str, Any] | None:
+def new_clock(control: str, scale: float = 1.0) -> Clock | None:
     """A new game's clock (no turn running yet), or None for ``none``.  ``scale`` multiplies the control's
     times (``CLOCK_SCALE``: a test and operations setting, 1 in production)."""
     spec = CONTROLS[control]
     if spec.name == NO_CLOCK:
         return None
     move, reserve = round(spec.move_seconds * 1000 * scale), round(spec.reserve_seconds * 1000 * scale)
-    return Clock(control, move, reserve, None, None, None, (reserve,) * 4, (0,) * 4, (False,) * 4).to_json()
+    return Clock(control, move, reserve, None, None, None, (reserve,) * 4, (0,) * 4, (False,) * 4)
 
 
 def after_change(
-    clock: dict[str, Any] | None,
+    clock: Clock | None,
     before: GameRecord | None,
     after: GameRecord,
     now_ms: int,
     by: str,
     seat: int | None = None,
-) -> dict[str, Any] | None:
+) -> Clock | None:
     """The clock of ``after``, the change of ``before`` (None: the game's creation) made at ``now_ms`` ``by``
     (:data:`MOVES`, ``"back"`` with the ``seat`` coming back, or a change of seats).  A new object: stored
     clocks are shared between versions and never changed in place."""
     if clock is None:
         return None
-    c = Clock.from_json(clock)
+    c = clock
     reserve, timeouts, away = list(c.reserve_ms), list(c.timeouts), list(c.away)
     if before is not None:
         for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
@@ -172,7 +127,7 @@ def after_change(
         started, deadline = now_ms, now_ms + c.move_ms + reserve[running]
     else:  # a change of seats elsewhere at the table: the running turn goes on
         started, deadline = c.turn_started_ms, c.deadline_ms
-    new = Clock(
+    return Clock(
         c.control,
         c.move_ms,
         c.full_reserve_ms,
@@ -183,7 +138,6 @@ def after_change(
         tuple(timeouts),
         tuple(away),
     )
-    return new.to_json()
 
 
 def computer_seat(record: GameRecord, now_ms: int) -> int | None:
@@ -200,17 +154,17 @@ def computer_seat(record: GameRecord, now_ms: int) -> int | None:
     clock = record.clock
     if clock is None or types[seat] != "human":
         return None
-    if clock["away"][seat]:
+    if clock.away[seat]:
         return seat
-    deadline = clock["deadline_ms"]
-    return seat if clock["seat"] == seat and deadline is not None and now_ms >= deadline else None
+    deadline = clock.deadline_ms
+    return seat if clock.seat == seat and deadline is not None and now_ms >= deadline else None
 
 
 def reason(record: GameRecord, seat: int) -> str:
     """Why the computer plays ``seat`` (:func:`computer_seat` chose it): ``ai``, ``stand_in`` (away) or ``timeout``."""
     if record.seats[seat].type == "ai":
         return "ai"
-    return "stand_in" if record.clock is not None and record.clock["away"][seat] else "timeout"
+    return "stand_in" if record.away(seat) else "timeout"
 
 
 def stand_in_level(record: GameRecord, seat: int) -> str:
@@ -219,20 +173,27 @@ def stand_in_level(record: GameRecord, seat: int) -> str:
     own = record.seats[seat]
     if own.type == "ai":
         return own.level or DEFAULT_LEVEL
-    return record.options.get("ai_takeover") or STAND_IN_LEVEL
+    return record.options.ai_takeover or STAND_IN_LEVEL
 
 
 def deadline_seconds(record: GameRecord) -> float | None:
     """The running person's deadline (Unix seconds, as the timers score), or None when no clock runs."""
     clock = record.clock
-    if clock is None or clock["deadline_ms"] is None:
+    if clock is None or clock.deadline_ms is None:
         return None
-    return clock["deadline_ms"] / 1000
+    return clock.deadline_ms / 1000
 
 
-def clock_view(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+def clock_view(clock: Clock | None) -> dict[str, Any] | None:
     """The clock as views show it (None without one): whose clock runs and until when, reserves, away seats."""
     if clock is None:
         return None
-    keys = ("control", "move_ms", "seat", "turn_started_ms", "deadline_ms", "reserve_ms", "away")
-    return {key: clock[key] for key in keys}
+    return {
+        "control": clock.control,
+        "move_ms": clock.move_ms,
+        "seat": clock.seat,
+        "turn_started_ms": clock.turn_started_ms,
+        "deadline_ms": clock.deadline_ms,
+        "reserve_ms": list(clock.reserve_ms),
+        "away": list(clock.away),
+    }

@@ -25,23 +25,15 @@ from services.api.games.events import event, log_entries
 from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.pipeline import Answer, Change, Entries
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record import GameOptions, GameRecord, PlayerRef, Seat
 from services.api.games.record_outbox import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
+from services.api.games.reservations import check_claim
 from services.api.games.table_hooks import NO_TABLES, TableHooks
-from services.api.games.table_state import check_claim
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import MOVES
 from services.api.problems import ApiError, invalid_request
-from services.api.store.protocol import (
-    GameRecord,
-    GameStore,
-    NotReplicated,
-    PlayerRef,
-    Seat,
-    idempotency_key,
-    key_digest,
-    now_ms,
-)
+from services.api.store.protocol import GameStore, NotReplicated, idempotency_key, key_digest, now_ms
 from services.computers import DEFAULT_LEVEL
 from services.engine import (
     Bid,
@@ -124,8 +116,9 @@ def create_game(
         bound = (spec.get("player") and player) or (fixed.players[i] if fixed and i < len(fixed.players) else None)
         seats.append(Seat.taken(token_hash, bound) if spec["type"] == "human" else Seat(spec["type"], level))
         tokens.append(token)
-    options = dict(body["options"])
-    options["clock"] = options.get("clock") or clocks.default_control(s.type for s in seats)
+    asked = body["options"]
+    clock = asked.get("clock") or clocks.default_control(s.type for s in seats)
+    options = GameOptions.from_json({**asked, "clock": clock})
     now = now_ms()
     record = GameRecord(
         fixed.game_id if fixed else new_game_id(),
@@ -139,7 +132,7 @@ def create_game(
         changed_ms=now,
     )
     record = record.with_state(state)
-    record.clock = clocks.new_clock(options["clock"], ctx.clock_scale)
+    record.clock = clocks.new_clock(clock, ctx.clock_scale)
     opened = seat_change("game_created", {"seats": seats_view(record), "rules": rules.to_dict()})
     if not pipeline.create(ctx, Change(record, opened, by="create"), repeated=fixed is not None):
         if fixed is not None:
@@ -174,7 +167,7 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | 
             raise ApiError(409, "seat_taken", f"Seat {seat} is not open.")
         if record.state.phase == "game_over":
             raise ApiError(409, "game_over", "The game is over.")
-        if record.table:
+        if record.rematch:
             check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
         if player is not None:
             check_not_seated(record, player, seat)
@@ -215,7 +208,7 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             raise ApiError(403, "forbidden", "A token may only leave its own seat.")
         ctx.note_seat(seat)
         nxt = record.successor()
-        takeover = record.options.get("ai_takeover")
+        takeover = record.options.ai_takeover
         if takeover and record.state.phase != "game_over":
             # the computer plays the seat for its player until someone claims it: leaving is no way out of a
             # rated game's result (services.api.records.content.seat_player_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from services.api.store.protocol import GameRecord
+from services.api.games.record import GameRecord
 
 
 class AiHooks(Protocol):

@@ -15,7 +15,7 @@ from typing import Any
 
 from services.api.games.event_types import BY_NAME
 from services.api.games.log_retention import start_round
-from services.api.store.protocol import GameRecord
+from services.api.games.record import GameRecord
 from services.engine import (
     BidMade,
     CardPlayed,

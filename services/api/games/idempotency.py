@@ -16,8 +16,9 @@ from typing import Any
 
 import orjson
 
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache, finished_rounds
-from services.api.store.protocol import KEY_DIGEST_BYTES, GameRecord
+from services.api.store.protocol import KEY_DIGEST_BYTES
 
 COMPRESSION_LEVEL = 1  # zlib's fastest: nearly the ratio of the default level, at a third of its cost
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.api.games.record import GameRecord
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord
 
 KEPT_ROUNDS = 2  # the current round's events and the previous round's
 

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from services.api.games import clock_events, quotas
+from services.api.games.record import GameRecord
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord, GameStore, NotReplicated
+from services.api.store.protocol import GameStore, NotReplicated
 
 if TYPE_CHECKING:
     from services.api.games.commands import Collaborators

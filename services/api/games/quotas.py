@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from services.api.games.record import GameRecord
 from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import ApiError
 from services.api.store.fair_share import GAMES
-from services.api.store.protocol import GameRecord, GameStore
+from services.api.store.protocol import GameStore
 
 log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 60  # a game in play ends when its players finish it: ask again in a minute

@@ -16,7 +16,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from services.api.store.protocol import GameRecord, GameStore
+from services.api.games.record import GameRecord
+from services.api.store.protocol import GameStore
 
 EXPIRY_MARGIN_SECONDS = 3600  # an abandoned game is recorded (hidden) this long before it would expire
 ENDING_SECONDS = 10  # before the commit that ends a game, its entry is made due this much later

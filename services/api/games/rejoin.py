@@ -25,11 +25,11 @@ from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators
 from services.api.games.events import event
 from services.api.games.pipeline import Change, load
+from services.api.games.record import GameRecord, Seat
 from services.api.games.rendering import game_view
 from services.api.games.tokens import hash_token, new_token
 from services.api.metrics import REJOINS
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord, Seat
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O or U to misread
 LENGTH = 12  # 60 bits

@@ -2,7 +2,7 @@
 
 ``POST /v1/games/{id}/rematch`` with a seat token of the finished game (:func:`opt_in`):
 
-- the first opt-in offers it: one commit on the finished game picks the next game's id (``table.rematch``, the
+- the first opt-in offers it: one commit on the finished game picks the next game's id (``rematch.next_game``, the
   view's ``rematch``) with the event ``rematch_offered {game_id, seat}``, so the others see it; then the next game
   is created (a new secret deal).  Its seats: the opting person's a human seat with a new token; each other
   person's ``open`` and *reserved* for them until ``REMATCH_WAIT_SECONDS`` from now (the view's ``reserved``; a
@@ -22,6 +22,7 @@ racing opt-ins create one game: a create that finds the game made already joins 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from services.api.games import clocks, pipeline
@@ -29,11 +30,12 @@ from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators, check_not_seated, seat_change
 from services.api.games.events import event
 from services.api.games.pipeline import Answer, Change, load
+from services.api.games.record import GameRecord, PlayerRef, Rematch, Seat
 from services.api.games.rendering import game_view, seats_view
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import REMATCH_SEATS
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord, PlayerRef, Seat, now_ms
+from services.api.store.protocol import now_ms
 from services.engine import new_game
 
 WAIT_SECONDS = 30.0  # REMATCH_WAIT_SECONDS's default
@@ -57,7 +59,7 @@ def opt_in(
     ctx.note_seat(seat)
     if old.state.phase != "game_over":
         raise ApiError(409, "game_in_play", "A rematch can be asked for once the game is over.")
-    next_id = old.table.get("rematch") or _offer(ctx, game_id, seat)
+    next_id = old.rematch.next_game or _offer(ctx, game_id, seat)
     if ctx.store.load(next_id) is None:
         created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player)
         if created is not None:
@@ -69,25 +71,25 @@ def _offer(ctx: Collaborators, game_id: str, seat: int) -> str:
     """The next game's id, fixed by one commit on the finished game (or the id another opt-in fixed first)."""
 
     def offer(record: GameRecord) -> Change | Answer:
-        if "rematch" in record.table:
-            return Answer(str(record.table["rematch"]))
+        if record.rematch.next_game is not None:
+            return Answer(record.rematch.next_game)
         nxt = record.successor()
-        nxt.table = {**record.table, "rematch": new_game_id()}
-        data = {"game_id": nxt.table["rematch"], "seat": seat}
+        nxt.rematch = replace(record.rematch, next_game=new_game_id())
+        data = {"game_id": nxt.rematch.next_game, "seat": seat}
         return Change(nxt, lambda n: [event(n, "rematch_offered", data)])
 
     done = pipeline.run(ctx, game_id, offer)
     if isinstance(done, Answer):
         return str(done.value)
     REMATCH_SEATS.labels("offered").inc()
-    return str(done.nxt.table["rematch"])
+    return str(done.nxt.rematch.next_game)
 
 
 def next_seats(
     old: GameRecord, seat: int, token_hash: str, player: PlayerRef | None = None
 ) -> tuple[list[Seat], list[int]]:
     """The next game's seats and the seats reserved in it, from the finished game's layout."""
-    takeover = old.options.get("ai_takeover")
+    takeover = old.options.ai_takeover
     seats, reserved = [], []
     for i, was in enumerate(old.seats):
         if i == seat:
@@ -115,16 +117,15 @@ def _create_next(
     token = new_token()
     seats, reserved = next_seats(old, seat, hash_token(token), player)
     now = now_ms()
-    table: dict[str, Any] = {"rematch_of": old.game_id, "joined": [seat]}
-    if reserved:
-        table.update(people=reserved, reserved=reserved, until=now + int(wait * 1000))
+    until = now + int(wait * 1000) if reserved else None
+    rematch = Rematch(None, old.game_id, (seat,), tuple(reserved), tuple(reserved), until)
     record = GameRecord(
-        next_id, 1, seats, "", dict(old.options), creators=creators, created_ms=now, changed_ms=now, table=table
+        next_id, 1, seats, "", old.options, creators=creators, created_ms=now, changed_ms=now, rematch=rematch
     ).with_state(new_game(old.state.rules, None))
-    record.clock = clocks.new_clock(record.options.get("clock") or clocks.NO_CLOCK, ctx.clock_scale)
+    record.clock = clocks.new_clock(record.options.clock, ctx.clock_scale)
     data = {"seats": seats_view(record), "rules": old.state.rules.to_dict(), "rematch_of": old.game_id}
-    if reserved:  # the wait's end, kept in the store: any process's AI sweeper ends it (release_due)
-        ctx.store.expect_turn(next_id, table["until"] / 1000)
+    if until is not None:  # the wait's end, kept in the store: any process's AI sweeper ends it (release_due)
+        ctx.store.expect_turn(next_id, until / 1000)
     if not pipeline.create(ctx, Change(record, seat_change("game_created", data), by="create")):
         return None
     REMATCH_SEATS.labels("joined").inc()
@@ -138,10 +139,10 @@ def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None)
 
     def join(record: GameRecord) -> Change:
         nonlocal again
-        table, target = record.table, record.seats[seat]
-        joined = table.get("joined", [])
+        rematch, target = record.rematch, record.seats[seat]
+        joined = rematch.joined
         again = seat in joined and target.type == "human"
-        waiting_for_them = seat in table.get("people", ()) and seat not in joined and target.claimable
+        waiting_for_them = seat in rematch.people and seat not in joined and target.claimable
         if not again and not waiting_for_them:
             raise ApiError(409, "seat_taken", f"Seat {seat} of the rematch was taken by someone else after the wait.")
         if record.state.phase == "game_over":
@@ -150,9 +151,8 @@ def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None)
             check_not_seated(record, player, seat)
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), player)
-        nxt.table = {**table, "joined": sorted({*joined, seat})}
-        if "reserved" in table:
-            nxt.table["reserved"] = [s for s in table["reserved"] if s != seat]
+        reserved = tuple(s for s in rematch.reserved if s != seat)
+        nxt.rematch = replace(rematch, joined=tuple(sorted({*joined, seat})), reserved=reserved)
         return Change(nxt, seat_change("seat_rejoined" if again else "seat_claimed", {"seat": seat}))
 
     done = pipeline.run(ctx, game_id, join)
@@ -169,17 +169,18 @@ def release_due(ctx: Collaborators, game_id: str, at_ms: int) -> None:
     released: list[int] = []
 
     def release(record: GameRecord) -> Change | Answer:
-        if not record.table.get("reserved"):
+        rematch = record.rematch
+        if not rematch.reserved or rematch.until_ms is None:
             return Answer(None)  # every reserved seat was taken
-        until = int(record.table["until"])
+        until = rematch.until_ms
         if until > at_ms:
             return Answer(until)
-        takeover = record.options.get("ai_takeover")
+        takeover = record.options.ai_takeover
         nxt = record.successor()
-        released[:] = [s for s in record.table["reserved"] if record.seats[s].type == "open"]
+        released[:] = [s for s in rematch.reserved if record.seats[s].type == "open"]
         for s in released:
             nxt.seats[s] = Seat("ai", takeover, None, stand_in=True) if takeover else Seat("open")
-        nxt.table = {key: value for key, value in record.table.items() if key not in ("reserved", "until")}
+        nxt.rematch = replace(rematch, reserved=(), until_ms=None)
         data = {"seats": list(released), "ai_takeover": takeover}
         return Change(nxt, seat_change("reservation_ended", data), read=True)
 

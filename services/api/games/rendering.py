@@ -15,8 +15,8 @@ from typing import Any
 import orjson
 
 from services.api.games.clocks import clock_view
-from services.api.games.table_state import reserved_seats, table_view
-from services.api.store.protocol import GameRecord, Seat
+from services.api.games.record import GameRecord, Seat
+from services.api.games.reservations import rematch_view, reserved_seats
 from services.engine import GameState, Rules, completed_tricks, last_trick, view
 from services.engine import round_view as round_json
 
@@ -138,7 +138,7 @@ def engine_view(record: GameRecord, seat: int | None, cache: ViewCache | None) -
 def seats_view(record: GameRecord) -> list[dict[str, Any]]:
     """Each seat: its type, level, whether a claim may take it (not a seat reserved for a rematch's person) and
     who plays it (:func:`seat_player`)."""
-    reserved = reserved_seats(record) if record.table else ()
+    reserved = reserved_seats(record) if record.rematch else ()
     return [
         {
             "seat": i,
@@ -183,11 +183,11 @@ def game_view(
     data["game_id"] = record.game_id
     data["version"] = record.version
     data["seats"] = seats_view(record)
-    data["options"] = record.options
+    data["options"] = record.options.to_json()
     data["seeded"] = record.seeded
     data["last_seq"] = record.seq  # where a client resumes the events (/events?after=, /stream) from this view
-    if record.table:  # a rematch offered, or seats reserved (services.api.games.table_state)
-        data.update(table_view(record))
+    if record.rematch:  # a rematch offered, or seats reserved (services.api.games.reservations)
+        data.update(rematch_view(record))
     data["clock"] = clock_view(record.clock)  # a version's clock never changes: cached with the view
     if record.waiting:
         data["phase"] = "waiting"

@@ -15,9 +15,9 @@ from services.api.games import pipeline
 from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators
 from services.api.games.pipeline import Answer, Change
+from services.api.games.record import GameRecord
 from services.api.games.rendering import game_view
 from services.api.problems import ApiError
-from services.api.store.protocol import GameRecord
 
 
 def come_back(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[str, Any]:
@@ -28,7 +28,7 @@ def come_back(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[s
         if seat_for(record, token) != seat:
             raise ApiError(403, "forbidden", "A token may only bring back its own seat.")
         ctx.note_seat(seat)
-        if record.clock is None or not record.clock["away"][seat]:
+        if not record.away(seat):
             return Answer(game_view(record, seat, ctx.cache))
         return Change(record.successor(), by="back", seat=seat)
 

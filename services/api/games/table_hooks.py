@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from services.api.store.protocol import GameRecord
+from services.api.games.record import GameRecord
 
 
 class TableHooks(Protocol):

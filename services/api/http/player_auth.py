@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from flask import current_app, request
 
+from services.api.games.record import PlayerRef
 from services.api.players.repository import Player, PlayerRepository, player_token_invalid
 from services.api.problems import ApiError
-from services.api.store.protocol import PlayerRef
 
 HEADER = "Player-Token"
 MAX_TOKEN_LENGTH = 256

@@ -15,6 +15,7 @@ from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
 from services.api.games.quotas import creator_ids
+from services.api.games.record import GameRecord, PlayerRef
 from services.api.games.rendering import game_view
 from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
@@ -25,7 +26,7 @@ from services.api.http.rate_limits import client_address
 from services.api.http.view_bodies import live_view_body, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
-from services.api.store.protocol import GameRecord, PlayerRef, now_ms
+from services.api.store.protocol import now_ms
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import orjson
 
+from services.api.games.record import GameRecord
 from services.api.games.rendering import RenderedRounds, seats_view
 from services.api.http import response_schemas
-from services.api.store.protocol import GameRecord
 
 ViewParts = tuple[bytes, bytes]
 

@@ -22,10 +22,10 @@ import orjson
 from services.api.games import commands
 from services.api.games.commands import Collaborators, FixedIds
 from services.api.games.quotas import NO_QUOTAS
+from services.api.games.record import PlayerRef
 from services.api.lobby.rules_summary import rules_request
 from services.api.metrics import MATCH_REQUESTS, MATCH_SEAT_SECONDS, MATCHES_FORMED
 from services.api.store.matches import Group, MatchRequest, MatchTimes
-from services.api.store.protocol import PlayerRef
 
 log = logging.getLogger(__name__)
 SEATS = 4

@@ -21,6 +21,7 @@ from typing import Any
 
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import creator_ids, refusal
+from services.api.games.record import PlayerRef
 from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.live.wakeups import Wakeups
 from services.api.lobby import match_requests as requests
@@ -38,7 +39,6 @@ from services.api.store.matches import (
     MatchTimes,
     match_channel,
 )
-from services.api.store.protocol import PlayerRef
 
 log = logging.getLogger(__name__)
 LOOK_EVERY_SECONDS = 10.0  # a long poll reads its request at least this often (it counts as asked about)

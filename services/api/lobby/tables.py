@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from services.api.games.clocks import NO_CLOCK
-from services.api.games.table_state import reserved_seats
+from services.api.games.record import GameRecord
+from services.api.games.reservations import reserved_seats
 from services.api.lobby.rules_summary import rules_summary
 from services.api.store.lobby_tables import GONE_VERSION, TableEntry
-from services.api.store.protocol import GameRecord, GameStore, now_ms
+from services.api.store.protocol import GameStore, now_ms
 
 log = logging.getLogger(__name__)
 SOON_SECONDS = 5.0  # before a commit that may list a game: checked this soon if its own sync never lands
@@ -37,7 +37,7 @@ CHECK_BATCH = 100
 def is_listed(record: GameRecord) -> bool:
     """Public, not over, with a seat someone may claim, and not abandoned: once under way, a person (or a bot)
     still sits at it — a table every person left plays on among computers, with nobody to play with."""
-    if not record.options.get("public") or record.state.phase == "game_over":
+    if not record.options.public or record.state.phase == "game_over":
         return False
     if record.started and not any(seat.type == "human" for seat in record.seats):
         return False
@@ -55,7 +55,7 @@ def listing_item(record: GameRecord) -> dict[str, object]:
     return {
         "game_id": record.game_id,
         "rules": rules_summary(record.state.rules.to_dict()),
-        "clock": record.options.get("clock") or NO_CLOCK,
+        "clock": record.options.clock,
         "free_seats": free_seats(record),
         "levels": [seat.level if seat.type == "ai" else None for seat in record.seats],
         "people": sum(1 for seat in record.seats if seat.type == "human"),
@@ -80,11 +80,11 @@ class ListingHooks:
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
     def before_seats(self, record: GameRecord) -> None:
-        if record.options.get("public"):
+        if record.options.public:
             self.store.expect_table(record.game_id, self.clock() + SOON_SECONDS)
 
     def after_seats(self, record: GameRecord) -> None:
-        if not record.options.get("public"):
+        if not record.options.public:
             return
         try:
             sync(self.store, listing_entry(record), self.clock(), self.check_seconds)

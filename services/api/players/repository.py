@@ -22,12 +22,13 @@ from sqlalchemy import Connection, Engine, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from services.api.games.record import PlayerRef
 from services.api.players import anonymise
 from services.api.players.names import DisplayName
 from services.api.players.tokens import hash_player_token, new_player_id, new_player_token, well_formed_token
 from services.api.problems import ApiError
 from services.api.records.schema import players
-from services.api.store.protocol import PlayerRef, now_ms
+from services.api.store.protocol import now_ms
 from services.computers import LEVEL_NAMES
 
 KINDS = ("person", "bot")  # what POST /v1/players makes; computer levels are made here on demand

@@ -1,6 +1,6 @@
 """A game's record: what a finished (or abandoned) game was, built from what the store holds.
 
-Built from the stored state alone (:class:`services.api.store.protocol.GameRecord`): the rules as a dict
+Built from the stored state alone (:class:`services.api.games.record.GameRecord`): the rules as a dict
 (whatever options they have), the seats (human, or computer with its level: never a token), every finished
 round with its deal, bids, cards and tricks in order and its score parts, the result and the timestamps.
 Never the seed: an unseeded game's seed is secret, and any seed would only repeat the deals the record
@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
+from services.api.games.record import GameRecord, Seat
 from services.api.games.rendering import computer_player_id
-from services.api.store.protocol import GameRecord, Seat
 from services.engine import GameState, completed_tricks, round_parts, round_view, rules_from_dict, view
 from services.ratings.policy import is_rated
 
@@ -83,7 +83,7 @@ def build(record: GameRecord, rate_computer_only: bool = False) -> dict[str, Any
         "created_at": iso(record.created_ms),
         "ended_at": iso(record.changed_ms or record.created_ms),
         "rules": state.rules.to_dict(),
-        "options": dict(record.options),
+        "options": record.options.to_json(),
         "seeded": record.seeded,
         "seats": [
             {

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from threading import Condition
-from typing import Any
+from typing import Any, Generic
 
 import orjson
 
@@ -29,9 +29,10 @@ from services.api.store.memory_table_life import MemoryTableLife, TableBackend
 from services.api.store.memory_tables import MemoryTables, TablesMemory
 from services.api.store.memory_timers import MemoryTimers
 from services.api.store.protocol import (
-    GameRecord,
+    Decode,
     Notice,
     RecentCopies,
+    Record,
     entry_answers,
     idempotency_key,
     notify_channel,
@@ -100,37 +101,43 @@ class MemorySubscription:
                 subscribers.discard(self)
 
 
-class MemoryStore(MemoryTimers, MemoryTableLife, MemoryTables, MemoryMatches):
-    """One API process's view of a :class:`MemoryBackend` (a fresh backend by default)."""
+class MemoryStore(MemoryTimers, MemoryTableLife, MemoryTables, MemoryMatches, Generic[Record]):
+    """One API process's view of a :class:`MemoryBackend` (a fresh backend by default), reading games back with
+    ``decode``."""
 
     def __init__(
-        self, backend: MemoryBackend | None = None, recent_size: int = 4096, clock: Callable[[], float] = time.time
+        self,
+        decode: Decode[Record],
+        backend: MemoryBackend | None = None,
+        recent_size: int = 4096,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        self.decode = decode
         self.backend = backend or MemoryBackend()
         self.clock = clock  # when a watched mark lapses (the one TTL this store keeps)
-        self._recent = RecentCopies(recent_size)
+        self._recent: RecentCopies[Record] = RecentCopies(recent_size)
         self.commits = 0  # committed writes through this store (tests count round trips with it)
 
-    def load(self, game_id: str) -> GameRecord | None:
+    def load(self, game_id: str) -> Record | None:
         with self.backend.changed:
             stored = self.backend.games.get(game_id)
         if stored is None:
             return None
         version, meta, state, rounds = stored
-        record = GameRecord.from_stored(game_id, version, meta, state, rounds)
+        record = self.decode(game_id, version, meta, state, rounds)
         self._remember(record)
         return record
 
-    def recent(self, game_id: str) -> GameRecord | None:
+    def recent(self, game_id: str) -> Record | None:
         return self._recent.get(game_id)
 
-    def _remember(self, record: GameRecord) -> None:
+    def _remember(self, record: Record) -> None:
         self._recent.remember(record)
 
     def commit(
         self,
-        record: GameRecord,
-        expected: GameRecord | None,
+        record: Record,
+        expected: Record | None,
         events: list[dict[str, Any]],
         idempotent: tuple[str, bytes] | None = None,
     ) -> bool:

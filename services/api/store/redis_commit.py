@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from services.api.store.lua_scripts import lua
-from services.api.store.protocol import GameRecord, idempotency_key, notify_channel
+from services.api.store.protocol import StoredGame, idempotency_key, notify_channel
 from services.api.store.redis_keys import events_key, game_key
 
 COMMIT_LUA = lua("commit/commit.lua")
@@ -34,19 +34,19 @@ class CommitTtls:
     idempotency: int
     keep_finished: bool = False
 
-    def after(self, record: GameRecord, expected: GameRecord | None) -> int:
+    def after(self, record: StoredGame, expected: StoredGame | None) -> int:
         """The game's TTL after this commit: -1 to take it off, 0 to leave it as it is."""
-        if record.state.phase != "game_over":
+        if not record.finished:
             return self.game
         if not self.keep_finished:
             return self.finished
-        newly_over = expected is None or expected.state.phase != "game_over"
+        newly_over = expected is None or not expected.finished
         return -1 if newly_over else 0
 
 
 def commit_command(
-    record: GameRecord,
-    expected: GameRecord | None,
+    record: StoredGame,
+    expected: StoredGame | None,
     events: list[dict[str, Any]],
     idempotent: tuple[str, bytes] | None,
     ttls: CommitTtls,
@@ -73,7 +73,7 @@ def commit_command(
         args += [f"{event['seq']}-0", orjson.dumps(event).decode()]
     idem_key = idempotent[0] if idempotent else game_key(record.game_id) + ":idem:none"
     keys = [game_key(record.game_id), events_key(record.game_id), idem_key, notify_channel(record.game_id)]
-    if record.state.phase == "game_over" and not ttls.keep_finished:
+    if record.finished and not ttls.keep_finished:
         # every seat's entry expires with the finished game (EXPIRE … LT: never lengthened)
         keys += [idempotency_key(record.game_id, seat) for seat in range(len(record.seats))]
     return keys, args

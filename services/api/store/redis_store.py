@@ -51,14 +51,14 @@ and the fan-out subscription is one connection per master
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic
 
 import orjson
 import redis
 from redis.cluster import RedisCluster
 
 from services.api.store.cluster_pubsub import ClusterSubscription
-from services.api.store.protocol import GameRecord, NotReplicated, RecentCopies, Subscription, entry_answers
+from services.api.store.protocol import Decode, NotReplicated, RecentCopies, Record, Subscription, entry_answers
 from services.api.store.redis_client import make_client
 from services.api.store.redis_commit import COMMIT_LUA, CommitTtls, commit_command
 from services.api.store.redis_fair_share import RedisFairShare
@@ -83,11 +83,14 @@ class RedisStore(
     RedisTables,
     RedisMatches,
     RedisMatchDue,
+    Generic[Record],
 ):
-    """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring)."""
+    """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring), reading games back with
+    ``decode``."""
 
     def __init__(
         self,
+        decode: Decode[Record],
         client: redis.Redis | RedisCluster,
         ttl_seconds: int,
         idem_ttl: int,
@@ -97,6 +100,7 @@ class RedisStore(
         finished_ttl: int | None = None,
         keep_finished: bool = False,
     ) -> None:
+        self.decode = decode
         self.client = client  # a redis.Redis, or a RedisCluster
         self.ttl_seconds = ttl_seconds
         self.idem_ttl = idem_ttl
@@ -107,23 +111,23 @@ class RedisStore(
         self.ttls = CommitTtls(ttl_seconds, finished, idem_ttl, keep_finished)
         self._commit = client.register_script(COMMIT_LUA)
         self._sender = AtMostOnce(client)
-        self._recent = RecentCopies(recent_size)
+        self._recent: RecentCopies[Record] = RecentCopies(recent_size)
 
-    def load(self, game_id: str) -> GameRecord | None:
+    def load(self, game_id: str) -> Record | None:
         version, meta, state, rounds = self.client.hmget(game_key(game_id), ["v", "meta", "state", "rounds"])
         if version is None or meta is None or state is None or rounds is None:
             return None
-        record = GameRecord.from_stored(game_id, int(version), meta, state.decode(), rounds.decode())
+        record = self.decode(game_id, int(version), meta, state.decode(), rounds.decode())
         self._recent.remember(record)
         return record
 
-    def recent(self, game_id: str) -> GameRecord | None:
+    def recent(self, game_id: str) -> Record | None:
         return self._recent.get(game_id)
 
     def commit(
         self,
-        record: GameRecord,
-        expected: GameRecord | None,
+        record: Record,
+        expected: Record | None,
         events: list[dict[str, Any]],
         idempotent: tuple[str, bytes] | None = None,
     ) -> bool:
@@ -183,9 +187,11 @@ class RedisStore(
         return self.client.cluster_info().get("cluster_state") == "ok"
 
 
-def make_store(config: dict[str, Any]) -> RedisStore:
-    """The store for these settings (:func:`services.api.store.redis_client.make_client`)."""
+def make_store(config: dict[str, Any], decode: Decode[Record]) -> RedisStore[Record]:
+    """The store for these settings (:func:`services.api.store.redis_client.make_client`), reading games with
+    ``decode``."""
     store = RedisStore(
+        decode,
         make_client(config),
         int(config["GAME_TTL_SECONDS"]),
         int(config["IDEMPOTENCY_TTL_SECONDS"]),

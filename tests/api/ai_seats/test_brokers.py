@@ -20,6 +20,7 @@ from services.api.ai_seats.hooks import DispatchHooks
 from services.api.ai_seats.senders import SenderRedisBackend
 from services.api.app import celery_init_app
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from tests.api.ai_seats.test_driver import DEADLINE, Clock, RecordingCelery, ai_game, decision
 
@@ -59,7 +60,7 @@ def test_the_mapping_is_stable_and_spreads_games_evenly():
 
 def two_nodes(down: int | None = None) -> tuple[Collaborators, AiDriver, list[RecordingCelery], Clock]:
     nodes = [DownCelery() if node == down else RecordingCelery() for node in range(2)]
-    clock, store = Clock(), MemoryStore(MemoryBackend())
+    clock, store = Clock(), MemoryStore(GameRecord.from_stored, MemoryBackend())
     dispatcher = AiDispatcher(nodes, store, DEADLINE, clock=clock)  # type: ignore[arg-type]
     ctx = Collaborators(store, ai=DispatchHooks(dispatcher))
     return ctx, AiDriver(ctx, dispatcher, None, 3, sweep_interval=1.0, clock=clock), nodes, clock

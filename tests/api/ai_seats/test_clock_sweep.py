@@ -16,6 +16,7 @@ from services.api.ai_seats.hooks import DispatchHooks, ai_seat_to_move
 from services.api.ai_seats.pauses import PauseGate
 from services.api.games import commands
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.store import protocol
 from services.api.store.memory_store import MemoryBackend, MemoryStore
@@ -31,7 +32,7 @@ class Process:
     """One API process over the shared backend, its clock the test's."""
 
     def __init__(self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock) -> None:
-        self.store = MemoryStore(backend, clock=clock)
+        self.store = MemoryStore(GameRecord.from_stored, backend, clock=clock)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
         self.gate = PauseGate(self.store, WATCH, self.dispatcher)
         self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher, self.gate), clock_scale=SCALE)
@@ -56,7 +57,7 @@ def test_a_persons_deadline_is_in_the_timers_and_the_sweep_sends_the_timeout_to_
     game_id = people_game(a, ai_takeover="normal")
     record = a.store.load(game_id)
     seat = turn(record.state)
-    deadline = record.clock["deadline_ms"] / 1000
+    deadline = record.clock.deadline_ms / 1000
     assert celery.sent == [] and a.store.due_turns(deadline, 10) == [game_id]
     assert a.store.due_turns(deadline - 0.001, 10) == []
     clock.now = deadline - 0.1
@@ -71,13 +72,13 @@ def test_a_persons_deadline_is_in_the_timers_and_the_sweep_sends_the_timeout_to_
     types = [e["type"] for e in a.store.events_after(game_id, record.seq, 10)]
     assert types == ["turn_timed_out", "bid", "turn_clock"]
     after = a.store.load(game_id)
-    assert after.version == 2 and a.store.due_turns(after.clock["deadline_ms"] / 1000, 10) == [game_id]
+    assert after.version == 2 and a.store.due_turns(after.clock.deadline_ms / 1000, 10) == [game_id]
 
 
 def test_the_timeout_of_a_game_without_a_takeover_level_is_basics(world):
     a, _, celery, clock = world
     game_id = people_game(a, ai_takeover=None)
-    clock.now = a.store.load(game_id).clock["deadline_ms"] / 1000
+    clock.now = a.store.load(game_id).clock.deadline_ms / 1000
     a.driver.sweep_once()
     assert [t["level"] for t in celery.sent] == ["basic"]
 
@@ -85,7 +86,7 @@ def test_the_timeout_of_a_game_without_a_takeover_level_is_basics(world):
 def test_an_entry_found_before_its_clock_runs_out_goes_back_at_the_deadline(world):
     a, _, celery, clock = world
     game_id = people_game(a)
-    deadline = a.store.load(game_id).clock["deadline_ms"] / 1000
+    deadline = a.store.load(game_id).clock.deadline_ms / 1000
     a.store.expect_turn(game_id, clock.now + 0.5, earlier=True)  # a racing change's sooner registration
     a.store.expect_turn(game_id, clock.now + 60, earlier=True)  # a later one never pushes it back
     clock.now += 0.5
@@ -97,8 +98,8 @@ def test_an_entry_found_before_its_clock_runs_out_goes_back_at_the_deadline(worl
 def play_on(a: Process, celery: RecordingCelery, clock: Clock, game_id: str) -> None:
     """The next computer move: a person's once the sweep finds the clock run out, else the one sent."""
     record = a.store.load(game_id)
-    if record.clock["seat"] is not None:
-        clock.now = record.clock["deadline_ms"] / 1000
+    if record.clock.seat is not None:
+        clock.now = record.clock.deadline_ms / 1000
         a.driver.sweep_once()  # the timeout move goes out
     task = celery.sent[-1]
     assert task["version"] == record.version, "every computer turn is sent, a person's when it runs out"
@@ -110,11 +111,11 @@ def test_an_away_seats_turn_goes_to_the_computer_at_once(world):
     game_id = people_game(a, [{"type": "human"}, {"type": "ai", "level": "basic"}] * 2)
     while "seat_away" not in [e["type"] for e in a.store.events_after(game_id, 0, 200)]:
         play_on(a, celery, clock, game_id)
-    gone = a.store.load(game_id).clock["away"].index(True)
+    gone = a.store.load(game_id).clock.away.index(True)
     while turn(a.store.load(game_id).state) != gone:
         play_on(a, celery, clock, game_id)
     record = a.store.load(game_id)
-    assert record.clock["deadline_ms"] is None and ai_seat_to_move(record, 0) == gone
+    assert record.clock.deadline_ms is None and ai_seat_to_move(record, 0) == gone
     sent = celery.sent[-1]
     assert (sent["version"], sent["seat"], sent["level"]) == (record.version, gone, "standard"), "sent with the commit"
 
@@ -124,7 +125,7 @@ def test_a_game_whose_people_are_all_away_is_left_to_bulk_and_paused_while_nobod
     game_id = people_game(a, [{"type": "human"}, {"type": "ai", "level": "basic"}] * 2)
     while not a.store.load(game_id).computer_only:  # both people time out twice in a row: nobody is at the table
         play_on(a, celery, clock, game_id)
-    assert a.store.load(game_id).clock["away"] == [True, False, True, False]
+    assert a.store.load(game_id).clock.away == (True, False, True, False)
     assert celery.sent[-1]["queue"].startswith("ai.bulk."), "nobody waits on its turns"
     clock.now += WATCH + 1  # nobody read it meanwhile
     a.driver._on_message(published(celery.sent[-1]))
@@ -138,7 +139,7 @@ def test_a_burst_of_run_out_clocks_is_sent_in_one_parallel_sweep_each_once(world
     a, b, celery, clock = world
     parallel = AiDriver(a.ctx, a.dispatcher, None, 3, sweep_interval=0.25, clock=clock, parallel=4)
     games = [people_game(a) for _ in range(5)]
-    clock.now = max(a.store.load(g).clock["deadline_ms"] for g in games) / 1000
+    clock.now = max(a.store.load(g).clock.deadline_ms for g in games) / 1000
     parallel.sweep_once()
     b.driver.sweep_once()  # the other process finds nothing left
     assert sorted(t["game_id"] for t in celery.sent) == sorted(games)
@@ -146,7 +147,7 @@ def test_a_burst_of_run_out_clocks_is_sent_in_one_parallel_sweep_each_once(world
 
 def test_the_sweeper_wakes_at_a_deadline_its_process_registered_not_at_its_interval():
     backend, celery = MemoryBackend(), RecordingCelery()
-    store = MemoryStore(backend)
+    store = MemoryStore(GameRecord.from_stored, backend)
     dispatcher = AiDispatcher(celery, store, DEADLINE)  # type: ignore[arg-type]
     hooks = DispatchHooks(dispatcher)
     ctx = Collaborators(store, ai=hooks, clock_scale=0.001)  # fast: a 40 ms first deadline

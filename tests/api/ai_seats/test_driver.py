@@ -19,9 +19,9 @@ from services.api.ai_seats.hooks import DispatchHooks
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.api.store.protocol import GameRecord
 from services.engine import turn
 
 DEADLINE = 10.0
@@ -69,7 +69,7 @@ class Process:
         max_attempts: int = 3,
         store: type[MemoryStore] = MemoryStore,
     ) -> None:
-        self.store = store(backend)
+        self.store = store(GameRecord.from_stored, backend)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
         self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher))
         self.driver = AiDriver(self.ctx, self.dispatcher, None, max_attempts, sweep_interval=1.0, clock=clock)

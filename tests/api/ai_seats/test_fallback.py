@@ -12,8 +12,8 @@ from typing import Any
 
 from services.api.ai_seats.driver import AiDriver, fallback_move
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.store.memory_store import MemoryStore
-from services.api.store.protocol import GameRecord, Seat
 from services.computers import basic_move
 from services.engine import Bid, apply, legal_moves, make_rules, new_game, turn, view
 from services.engine.state import GameState
@@ -22,7 +22,7 @@ AI_SEATS = [Seat("ai", "hard")] * 4
 
 
 def record_of(state: GameState, version: int = 1) -> GameRecord:
-    return GameRecord("g", version, list(AI_SEATS), "", {"ai_takeover": "standard", "hints": True}).with_state(state)
+    return GameRecord("g", version, list(AI_SEATS), "", GameOptions("standard")).with_state(state)
 
 
 def random_bidding_state(rng: random.Random) -> GameState:
@@ -113,7 +113,7 @@ class NeverAnswered:
 
 
 def driver_for(record: GameRecord, dispatcher: NeverAnswered, max_attempts: int) -> tuple[MemoryStore, AiDriver]:
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     assert store.commit(record, None, [])
     driver = AiDriver(Collaborators(store), dispatcher, None, max_attempts, sweep_interval=1.0)  # type: ignore[arg-type]
     return store, driver

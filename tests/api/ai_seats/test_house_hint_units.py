@@ -15,6 +15,7 @@ from services.api.ai_seats.review import review_for
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.games.replay import replay_round
 from services.api.http import request_schemas
@@ -155,7 +156,7 @@ def play_house_round(ctx: Collaborators, seed: int, seat: int) -> tuple[str, lis
 def round_with_exchange(seat: int) -> tuple[Collaborators, str, list[str], list[dict[str, Any]]]:
     """The first seed whose round 1 has a blind nil and an exchange ``seat`` takes part in."""
     for seed in range(40):
-        ctx = Collaborators(MemoryStore(), ViewCache(256))
+        ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
         game_id, tokens, seen = play_house_round(ctx, seed, seat)
         if any("pass" in s["made"] for s in seen) and any("look" in s["made"] for s in seen):
             return ctx, game_id, tokens, seen

@@ -19,6 +19,7 @@ from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
 from services.api.games import commands
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 
@@ -34,7 +35,7 @@ class Process:
     def __init__(
         self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock, watch: float = WATCH, pace: float = 0.0
     ) -> None:
-        self.store = MemoryStore(backend, clock=clock)
+        self.store = MemoryStore(GameRecord.from_stored, backend, clock=clock)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
         self.gate = PauseGate(self.store, watch, self.dispatcher)
         self.pacer = Pacer(pace, clock=clock, thread=False)

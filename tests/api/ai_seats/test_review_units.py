@@ -17,6 +17,7 @@ from services.api.ai_seats.review import review_for
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.games.replay import replay_round
 from services.api.http import request_schemas
@@ -89,7 +90,7 @@ class EchoingTasks:
 
 @pytest.fixture
 def game() -> tuple[Collaborators, str, list[str], list[dict[str, Any]]]:
-    ctx = Collaborators(MemoryStore(), ViewCache(256))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
     game_id, tokens, seen = play_rounds(ctx, seed=31)
     return ctx, game_id, tokens, seen
 

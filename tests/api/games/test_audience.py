@@ -10,6 +10,7 @@ import pytest
 from services.api.games import commands
 from services.api.games.audience import Audience
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.store.memory_store import MemoryStore
 
@@ -77,7 +78,7 @@ def test_a_game_gone_from_the_store_holds_no_seat():
 
 
 def test_on_the_store_a_leave_and_a_stranger_claim_end_the_old_tokens_audience():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     seats = [{"type": "human"}] * 3 + [{"type": "open"}]
     body = request_schemas.CREATE_GAME_REQUEST.load({"seats": seats, "options": {"ai_takeover": None, "clock": "none"}})
     created = commands.create_game(ctx, body)

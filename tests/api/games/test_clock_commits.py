@@ -12,6 +12,7 @@ import pytest
 from services.api.games import clock_events, commands, seat_back
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import game_view
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -59,24 +60,24 @@ def timeout(ctx: Collaborators, game_id: str, version: int | None = None) -> boo
 
 
 def test_people_get_the_normal_clock_by_default_and_one_person_none(now):
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, _ = create(ctx)
     record = ctx.store.load(game_id)
-    assert record.options["clock"] == "normal" and record.clock["move_ms"] == 25_000
+    assert record.options.clock == "normal" and record.clock.move_ms == 25_000
     seat = turn(record.state)
-    assert record.clock["deadline_ms"] == T0 * 1000 + 25_000 + 60_000
+    assert record.clock.deadline_ms == T0 * 1000 + 25_000 + 60_000
     (clock,) = [e for e in ctx.store.events_after(game_id, 0, 10) if e["type"] == "turn_clock"]
     assert clock["data"] == {"seat": seat, "deadline_ms": T0 * 1000 + 85_000, "reserve_ms": 60_000, "move_ms": 25_000}
     alone, _ = create(ctx, [{"type": "human"}] + [{"type": "ai", "level": "basic"}] * 3)
-    assert ctx.store.load(alone).clock is None and ctx.store.load(alone).options["clock"] == "none"
+    assert ctx.store.load(alone).clock is None and ctx.store.load(alone).options.clock == "none"
     assert "turn_clock" not in kinds(ctx, alone)
 
 
 def test_the_chosen_control_is_stored_scaled_and_shown_in_the_view(now):
-    ctx = Collaborators(MemoryStore(), clock_scale=0.1)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), clock_scale=0.1)
     game_id, _ = create(ctx, clock="fast")
     record = ctx.store.load(game_id)
-    assert record.options["clock"] == "fast" and record.clock["move_ms"] == 1_000
+    assert record.options.clock == "fast" and record.clock.move_ms == 1_000
     seat = turn(record.state)
     state = game_view(record, seat)
     assert state["clock"] == {
@@ -93,7 +94,7 @@ def test_the_chosen_control_is_stored_scaled_and_shown_in_the_view(now):
 
 
 def test_a_timeout_decision_is_refused_before_the_deadline_and_made_once_after_it(now):
-    ctx = Collaborators(MemoryStore(), clock_scale=0.1)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), clock_scale=0.1)
     game_id, _ = create(ctx, clock="fast")
     record = ctx.store.load(game_id)
     seat = turn(record.state)
@@ -112,13 +113,16 @@ def test_a_timeout_decision_is_refused_before_the_deadline_and_made_once_after_i
         "at_ms": T0 * 1000 + 4_200,
     }
     clock = ctx.store.load(game_id).clock
-    assert clock["reserve_ms"][seat] == 0 and clock["timeouts"][seat] == 1 and not clock["away"][seat]
+    assert clock.reserve_ms[seat] == 0 and clock.timeouts[seat] == 1 and not clock.away[seat]
     assert after[2]["data"]["seat"] == (seat + 1) % 4 and after[2]["data"]["deadline_ms"] == T0 * 1000 + 4_200 + 4_000
 
 
 def test_a_persons_move_and_the_timeout_for_one_turn_apply_exactly_once(now):
     backend = MemoryBackend()
-    a, b = Collaborators(MemoryStore(backend), clock_scale=0.1), Collaborators(MemoryStore(backend), clock_scale=0.1)
+    a, b = (
+        Collaborators(MemoryStore(GameRecord.from_stored, backend), clock_scale=0.1),
+        Collaborators(MemoryStore(GameRecord.from_stored, backend), clock_scale=0.1),
+    )
     game_id, tokens = create(a, clock="fast")
     record = a.store.load(game_id)
     seat = turn(record.state)
@@ -142,7 +146,7 @@ def test_a_persons_move_and_the_timeout_for_one_turn_apply_exactly_once(now):
 def step(ctx: Collaborators, game_id: str, now: SimpleNamespace) -> None:
     """The next computer move: at a person's deadline (a timeout), else (a computer's, an away seat's) soon."""
     clock = ctx.store.load(game_id).clock
-    now.t = clock["deadline_ms"] / 1000 if clock["seat"] is not None else now.t + 0.1
+    now.t = clock.deadline_ms / 1000 if clock.seat is not None else now.t + 0.1
     assert timeout(ctx, game_id)
 
 
@@ -157,24 +161,24 @@ def away_seat(ctx: Collaborators, game_id: str, now: SimpleNamespace) -> int:
 
 
 def test_two_timeouts_in_a_row_make_the_seat_away_and_its_own_move_brings_it_back(now):
-    ctx = Collaborators(MemoryStore(), clock_scale=0.1)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), clock_scale=0.1)
     game_id, tokens = create(ctx, [{"type": "human"}, {"type": "ai", "level": "basic"}] * 2, clock="fast")
     gone = away_seat(ctx, game_id, now)
     record = ctx.store.load(game_id)
     timed_out = [e["data"]["seat"] for e in ctx.store.events_after(game_id, 0, 200) if e["type"] == "turn_timed_out"]
-    assert timed_out.count(gone) == 2 and record.clock["timeouts"][gone] == 2 and record.clock["away"][gone]
-    assert record.clock["seat"] is None, "an away seat's turn has no clock: the computer plays it at once"
+    assert timed_out.count(gone) == 2 and record.clock.timeouts[gone] == 2 and record.clock.away[gone]
+    assert record.clock.seat is None, "an away seat's turn has no clock: the computer plays it at once"
     assert game_view(record, None)["clock"]["away"][gone]
     seq = record.seq
     own_move(ctx, game_id, tokens[gone])
     after = kinds(ctx, game_id, seq)
     assert after[0] == "seat_back" and after[1] in ("bid", "card_played")
     clock = ctx.store.load(game_id).clock
-    assert not clock["away"][gone] and clock["timeouts"][gone] == 0
+    assert not clock.away[gone] and clock.timeouts[gone] == 0
 
 
 def test_back_clears_away_and_starts_the_seats_clock_on_its_turn(now):
-    ctx = Collaborators(MemoryStore(), clock_scale=0.1)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), clock_scale=0.1)
     game_id, tokens = create(ctx, clock="fast")
     gone = away_seat(ctx, game_id, now)
     seq = ctx.store.load(game_id).seq

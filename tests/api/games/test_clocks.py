@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from services.api.games import clocks
-from services.api.store.protocol import GameRecord, Seat
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.engine import Bid, apply, legal_moves, make_rules, new_game, turn
 
 T0 = 1_000_000  # ms
@@ -15,7 +17,7 @@ MOVE, RESERVE = 10_000, 30_000  # fast
 def people(seats: list[Seat] | None = None, control: str = "fast") -> GameRecord:
     """A new game of four people (or ``seats``) with the ``control``'s clock, its first turn's clock started."""
     seats = seats or [Seat("human", None, f"t{i}") for i in range(4)]
-    record = GameRecord("g", 1, seats, "", {"ai_takeover": "standard", "clock": control})
+    record = GameRecord("g", 1, seats, "", GameOptions.from_json({"ai_takeover": "standard", "clock": control}))
     record = record.with_state(new_game(make_rules("partnership"), 7))
     record.clock = clocks.after_change(clocks.new_clock(control), None, record, T0, "create")
     return record
@@ -61,14 +63,14 @@ def test_a_new_clock_is_the_controls_times_scaled_and_none_has_none():
     assert clocks.new_clock("none") is None
     clock = clocks.new_clock("normal", scale=0.5)
     assert clock is not None
-    assert (clock["move_ms"], clock["reserve_ms"], clock["seat"]) == (12_500, [30_000] * 4, None)
+    assert (clock.move_ms, clock.reserve_ms, clock.seat) == (12_500, (30_000,) * 4, None)
 
 
 def test_a_persons_turn_has_a_deadline_of_move_time_plus_reserve():
     record = people()
     seat = turn(record.state)
-    assert record.clock["seat"] == seat and record.clock["turn_started_ms"] == T0
-    assert record.clock["deadline_ms"] == T0 + MOVE + RESERVE
+    assert record.clock.seat == seat and record.clock.turn_started_ms == T0
+    assert record.clock.deadline_ms == T0 + MOVE + RESERVE
     assert clocks.deadline_seconds(record) == (T0 + MOVE + RESERVE) / 1000
 
 
@@ -76,24 +78,24 @@ def test_a_move_spends_only_the_time_past_the_move_time_from_the_reserve():
     record = people()
     first = turn(record.state)
     quick = moved(record, T0 + MOVE - 1, "move")
-    assert quick.clock["reserve_ms"][first] == RESERVE
+    assert quick.clock.reserve_ms[first] == RESERVE
     slow = moved(record, T0 + MOVE + 4_000, "move")
-    assert slow.clock["reserve_ms"][first] == RESERVE - 4_000
+    assert slow.clock.reserve_ms[first] == RESERVE - 4_000
     second = turn(slow.state)
-    assert slow.clock["seat"] == second and slow.clock["deadline_ms"] == T0 + MOVE + 4_000 + MOVE + RESERVE
+    assert slow.clock.seat == second and slow.clock.deadline_ms == T0 + MOVE + 4_000 + MOVE + RESERVE
     late = moved(record, T0 + MOVE + RESERVE + 500, "move")  # in before the timeout landed: never below zero
-    assert late.clock["reserve_ms"][first] == 0
+    assert late.clock.reserve_ms[first] == 0
 
 
 def test_the_computer_plays_a_persons_turn_only_past_its_deadline():
     record = people()
     seat = turn(record.state)
-    deadline = record.clock["deadline_ms"]
+    deadline = record.clock.deadline_ms
     assert clocks.computer_seat(record, deadline - 1) is None
     assert clocks.computer_seat(record, deadline) == seat
     assert clocks.reason(record, seat) == "timeout"
     assert clocks.stand_in_level(record, seat) == "standard"
-    record.options["ai_takeover"] = None
+    record.options = replace(record.options, ai_takeover=None)
     assert clocks.stand_in_level(record, seat) == clocks.STAND_IN_LEVEL == "basic"
 
 
@@ -101,10 +103,10 @@ def test_two_timeouts_in_a_row_make_a_seat_away_and_its_own_move_brings_it_back(
     record = people()
     seat = turn(record.state)
     for _ in range(4):  # each seat times out once: round the table, back to the first seat
-        record = moved(record, record.clock["deadline_ms"], "timeout")
-    assert record.clock["timeouts"] == [1, 1, 1, 1] and record.clock["reserve_ms"] == [0] * 4
-    assert not any(record.clock["away"]) and record.clock["seat"] == seat
-    assert record.clock["deadline_ms"] == record.clock["turn_started_ms"] + MOVE, "no reserve left"
+        record = moved(record, record.clock.deadline_ms, "timeout")
+    assert record.clock.timeouts == (1, 1, 1, 1) and record.clock.reserve_ms == (0,) * 4
+    assert not any(record.clock.away) and record.clock.seat == seat
+    assert record.clock.deadline_ms == record.clock.turn_started_ms + MOVE, "no reserve left"
 
 
 def test_the_second_timeout_in_a_row_sets_away_the_computer_plays_at_once_and_back_resets():
@@ -112,52 +114,52 @@ def test_the_second_timeout_in_a_row_sets_away_the_computer_plays_at_once_and_ba
     seat = turn(record.state)
     timeouts = [0] * 4
     timeouts[seat] = 1  # its turn timed out before
-    record.clock = dict(record.clock, timeouts=timeouts)
-    away = moved(record, record.clock["deadline_ms"], "timeout")
-    assert away.clock["away"][seat] and away.clock["timeouts"][seat] == 2
+    record.clock = replace(record.clock, timeouts=tuple(timeouts))
+    away = moved(record, record.clock.deadline_ms, "timeout")
+    assert away.clock.away[seat] and away.clock.timeouts[seat] == 2
     # round the table to the away seat again: its turn has no clock, the computer plays it at once
     at = away
     while turn(at.state) != seat:
-        at = moved(at, at.clock["turn_started_ms"] + 1_000, "move")
-    assert at.clock["seat"] is None and at.clock["deadline_ms"] is None
+        at = moved(at, at.clock.turn_started_ms + 1_000, "move")
+    assert at.clock.seat is None and at.clock.deadline_ms is None
     assert clocks.computer_seat(at, at.changed_ms) == seat and clocks.reason(at, seat) == "stand_in"
     back = at.successor()
     back.clock = clocks.after_change(at.clock, at, back, T0 + 99_000, "back", seat)
-    assert not back.clock["away"][seat] and back.clock["timeouts"][seat] == 0
-    assert back.clock["seat"] == seat and back.clock["deadline_ms"] == T0 + 99_000 + MOVE + 0  # no reserve left
+    assert not back.clock.away[seat] and back.clock.timeouts[seat] == 0
+    assert back.clock.seat == seat and back.clock.deadline_ms == T0 + 99_000 + MOVE + 0  # no reserve left
     assert clocks.computer_seat(back, T0 + 99_000) is None
     own = moved(at, T0 + 99_000, "move")  # or the person's own move while away
-    assert not own.clock["away"][seat] and own.clock["timeouts"][seat] == 0
+    assert not own.clock.away[seat] and own.clock.timeouts[seat] == 0
 
 
 def test_a_change_of_seats_elsewhere_keeps_the_running_turn_and_a_new_occupant_gets_a_fresh_seat():
     record = people()
     seat = turn(record.state)
     other = (seat + 1) % 4
-    record.clock = dict(record.clock, reserve_ms=[0] * 4, away=[True] * 4, timeouts=[2] * 4)
-    record.clock["away"] = [i != seat for i in range(4)]
+    record.clock = replace(record.clock, reserve_ms=(0,) * 4, away=(True,) * 4, timeouts=(2,) * 4)
+    record.clock = replace(record.clock, away=tuple(i != seat for i in range(4)))
     nxt = record.successor()
     nxt.seats[other] = Seat("ai", "basic", None, stand_in=True)  # the other seat's person left
     nxt.clock = clocks.after_change(record.clock, record, nxt, T0 + 5_000, "seat")
-    assert nxt.clock["deadline_ms"] == record.clock["deadline_ms"], "the running turn goes on"
-    assert nxt.clock["reserve_ms"][other] == RESERVE and not nxt.clock["away"][other]
+    assert nxt.clock.deadline_ms == record.clock.deadline_ms, "the running turn goes on"
+    assert nxt.clock.reserve_ms[other] == RESERVE and not nxt.clock.away[other]
     again = nxt.successor()
     third = (seat + 2) % 4
     again.seats[third] = Seat("human", None, "a new token")  # the same person, rejoined: back, reserve kept
     again.clock = clocks.after_change(nxt.clock, nxt, again, T0 + 6_000, "seat")
-    assert not again.clock["away"][third] and again.clock["reserve_ms"][third] == 0
+    assert not again.clock.away[third] and again.clock.reserve_ms[third] == 0
 
 
 def test_computer_seats_and_waiting_games_have_no_running_clock():
     seats = [Seat("human", None, "t0"), Seat("ai", "basic"), Seat("open"), Seat("ai", "basic")]
     waiting = people(seats)
-    assert waiting.clock["seat"] is None and clocks.computer_seat(waiting, T0 + 10**9) is None
+    assert waiting.clock.seat is None and clocks.computer_seat(waiting, T0 + 10**9) is None
     seats[2] = Seat("human", None, "t2")
     record = people(seats)
     while seats[turn(record.state)].type == "human":  # to the first computer's turn
         record = moved(record, T0, "move")
     seat = turn(record.state)
-    assert record.clock["seat"] is None and record.clock["deadline_ms"] is None
+    assert record.clock.seat is None and record.clock.deadline_ms is None
     assert clocks.computer_seat(record, T0) == seat and clocks.reason(record, seat) == "ai"
     assert clocks.stand_in_level(record, seat) == "basic"
 

@@ -16,11 +16,12 @@ from services.api.games import commands, pipeline
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
 from services.api.games.pipeline import MAX_CAS_ATTEMPTS
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.api.store.protocol import GameRecord, idempotency_key, key_digest
+from services.api.store.protocol import idempotency_key, key_digest
 
 HUMANS = [{"type": "human"}] * 4
 
@@ -46,14 +47,16 @@ def code_of(call: Any) -> str:
 @pytest.fixture
 def two_processes() -> tuple[Collaborators, Collaborators]:
     backend = MemoryBackend()
-    return Collaborators(MemoryStore(backend), ViewCache(256)), Collaborators(MemoryStore(backend), ViewCache(256))
+    return Collaborators(MemoryStore(GameRecord.from_stored, backend), ViewCache(256)), Collaborators(
+        MemoryStore(GameRecord.from_stored, backend), ViewCache(256)
+    )
 
 
 # ---- compare-and-set ------------------------------------------------------------
 
 
 def test_a_commit_over_a_version_that_moved_on_writes_nothing():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     game_id, _ = create(Collaborators(store))
     first = store.load(game_id)
     assert store.commit(first.successor(), first, [{"seq": first.seq + 1, "type": "x", "version": 2, "data": {}}])
@@ -107,7 +110,7 @@ class AlwaysOvertaken(MemoryStore):
 
 
 def test_a_game_overtaken_on_every_attempt_answers_busy_after_the_attempt_budget():
-    store = AlwaysOvertaken()
+    store = AlwaysOvertaken(GameRecord.from_stored)
     game_id, tokens = create(Collaborators(store))
     assert code_of(lambda: bid(Collaborators(store), game_id, tokens[1], 3)) == "unavailable"
     assert store.load(game_id).version == 1 + MAX_CAS_ATTEMPTS  # only the rival's writes landed
@@ -149,7 +152,7 @@ def test_an_idempotent_move_sent_again_answers_the_first_response_and_commits_on
 
 
 def test_an_idempotency_key_reused_with_another_body_is_refused():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, tokens = create(ctx)
     bid(ctx, game_id, tokens[1], 3, idempotency_key="k", fingerprint=request_fingerprint("bid", {"bid": 3}))
     other = request_fingerprint("bid", {"bid": 4})
@@ -175,7 +178,7 @@ def test_a_seat_keeps_one_idempotency_entry_its_last_keyed_moves(two_processes):
 
 
 def test_claiming_the_last_open_seat_starts_round_one():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, _ = create(ctx, seats=HUMANS[:3] + [{"type": "open"}])
     assert pipeline.load(ctx.store, game_id).waiting
     claimed = commands.claim_seat(ctx, game_id, 3)
@@ -187,7 +190,7 @@ def test_claiming_the_last_open_seat_starts_round_one():
 
 
 def test_a_left_seat_is_taken_over_by_the_games_level_and_can_be_claimed_back():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, tokens = create(ctx, options={"ai_takeover": "basic"})
     assert code_of(lambda: commands.leave_seat(ctx, game_id, 2, tokens[1])) == "forbidden"
     left = commands.leave_seat(ctx, game_id, 1, tokens[1])
@@ -204,7 +207,7 @@ def test_a_left_seat_is_taken_over_by_the_games_level_and_can_be_claimed_back():
 
 
 def test_without_takeover_a_left_seat_opens_and_the_game_waits():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, tokens = create(ctx, options={"ai_takeover": None})
     left = commands.leave_seat(ctx, game_id, 3, tokens[3])
     assert left["seats"][3]["type"] == "open" and left["phase"] == "waiting"
@@ -229,7 +232,7 @@ class RecordingHooks:
 
 
 def test_the_ai_hooks_run_around_every_commit():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     hooks = RecordingHooks(store)
     ctx = Collaborators(store, ai=hooks)
     game_id, tokens = create(ctx)
@@ -239,7 +242,7 @@ def test_the_ai_hooks_run_around_every_commit():
 
 
 def test_every_view_says_whether_the_game_was_seeded():
-    ctx = Collaborators(MemoryStore(), ViewCache(64))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(64))
     seeded, tokens = create(ctx)
     body = request_schemas.CREATE_GAME_REQUEST.load({})
     unseeded = commands.create_game(ctx, body)
@@ -251,7 +254,7 @@ def test_every_view_says_whether_the_game_was_seeded():
 
 
 def test_a_server_that_refuses_seeds_refuses_seeded_games_only():
-    ctx = Collaborators(MemoryStore(), allow_seeded=False)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), allow_seeded=False)
     assert code_of(lambda: create(ctx)) == "seeded_games_disabled"
     created = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load({}))
     assert created["state"]["seeded"] is False

@@ -16,6 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.http.observability import JsonFormatter
 from services.api.records.content import build
 from services.api.store.memory_store import MemoryStore
@@ -44,7 +45,7 @@ def move(http: FlaskClient, game_id: str, tokens: list[str]) -> dict[str, Any]:
 
 
 def test_a_game_whose_seed_the_server_picks_is_stored_with_a_256_bit_secret():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     created = app_on(store).post("/v1/games", json={"seats": [{"type": "human"}] * 4}).get_json()
     _, _, state, _ = store.backend.games[created["game_id"]]  # the game hash's state, as Redis keeps it
     document = json.loads(state)
@@ -65,7 +66,7 @@ def test_on_redis_a_server_picked_seed_is_a_256_bit_secret_and_a_chosen_one_stay
 
 
 def test_the_secret_never_leaves_the_server():
-    store, log = MemoryStore(), io.StringIO()
+    store, log = MemoryStore(GameRecord.from_stored), io.StringIO()
     http = app_on(store)
     handler = logging.StreamHandler(log)
     handler.setFormatter(JsonFormatter())
@@ -90,7 +91,7 @@ def test_the_secret_never_leaves_the_server():
 
 
 def test_a_game_stored_before_secrets_plays_on_and_deals_as_it_did():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     game_id, tokens = STORED["game_id"], STORED["tokens"]
     store.backend.games[game_id] = (STORED["v"], STORED["meta"], STORED["state"], STORED["rounds"])
     http = app_on(store)

@@ -10,7 +10,7 @@ import orjson
 
 from services.api.games.events import event, log_entries
 from services.api.games.log_retention import start_round
-from services.api.store.protocol import GameRecord, Seat
+from services.api.games.record import GameRecord, Seat
 from services.engine import Bid, GameState, Play, Rules, apply_with_events, legal_moves, make_rules, new_game, turn
 from services.engine import round_started as first_deal
 from services.engine.cards import codes

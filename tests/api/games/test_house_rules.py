@@ -12,6 +12,7 @@ from services.api.games import commands, pipeline
 from services.api.games.commands import Collaborators
 from services.api.games.events import visible_event
 from services.api.games.move_request import MoveRequest, computer_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -44,7 +45,7 @@ def move_for(view: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, A
 
 
 def test_a_house_rules_game_plays_through_the_commands_and_its_log_leaks_nothing():
-    ctx = Collaborators(MemoryStore(), ViewCache(64))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(64))
     game_id, tokens = create(ctx, RULES)
     rng = random.Random(3)
     kinds = set()
@@ -72,7 +73,7 @@ def test_a_house_rules_game_plays_through_the_commands_and_its_log_leaks_nothing
 
 
 def test_a_combination_is_a_422_naming_both_options_and_a_bad_option_a_400():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     with pytest.raises(ApiError) as error:
         create(ctx, {"preset": "individual", "nil_pass_cards": 2})
     assert (error.value.status, error.value.code) == (422, "invalid_rules")

@@ -8,6 +8,7 @@ import pytest
 
 from services.api.games import idempotency
 from services.api.games.commands import Collaborators, make_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.http.routes import view_body
 from services.api.problems import ApiError
@@ -31,7 +32,7 @@ def test_an_entry_starts_with_its_keys_digest_holds_no_history_and_is_compressed
 
 
 def test_a_replay_after_later_rounds_finished_equals_the_original_response():
-    ctx = Collaborators(MemoryStore(), ViewCache(256))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
     game_id, tokens = new_game(ctx)
     play_until_round(ctx, game_id, tokens, 2)
     request = next_move(ctx, game_id, tokens, key="k-round-2")
@@ -45,7 +46,10 @@ def test_a_replay_after_later_rounds_finished_equals_the_original_response():
 
 def test_a_stale_copy_with_fewer_rounds_than_the_entry_replays_from_a_fresh_read():
     backend = MemoryBackend()
-    first, second = Collaborators(MemoryStore(backend), ViewCache(256)), Collaborators(MemoryStore(backend))
+    first, second = (
+        Collaborators(MemoryStore(GameRecord.from_stored, backend), ViewCache(256)),
+        Collaborators(MemoryStore(GameRecord.from_stored, backend)),
+    )
     game_id, tokens = new_game(first)
     second.store.load(game_id)  # the second process's recent copy: round 1, no finished round
     play_until_round(first, game_id, tokens, 3)
@@ -74,7 +78,7 @@ def test_over_http_a_retried_move_returns_the_original_bytes_after_the_log_was_t
 
 
 def test_a_seats_next_keyed_move_replaces_its_entry_and_the_older_key_is_judged_as_a_new_move():
-    ctx = Collaborators(MemoryStore(), ViewCache(256))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
     game_id, tokens = new_game(ctx)
     seat = turn(ctx.store.load(game_id).state)
     first = next_move(ctx, game_id, tokens, key="k-1")

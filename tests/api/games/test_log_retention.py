@@ -8,6 +8,7 @@ from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.log_retention import KEPT_ROUNDS, check_resumable
 from services.api.games.move_request import MoveRequest, parse_move, request_fingerprint
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -48,7 +49,7 @@ def round_starts(events: list[dict]) -> list[int]:
 
 
 def test_the_log_keeps_the_current_and_the_previous_round_and_every_seq_in_them():
-    ctx = Collaborators(MemoryStore(), ViewCache(256))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
     game_id, tokens = new_game(ctx)
     play_until_round(ctx, game_id, tokens, KEPT_ROUNDS)
     assert ctx.store.events_after(game_id, 0, 10_000)[0]["type"] == "game_created"  # nothing trimmed yet
@@ -63,7 +64,7 @@ def test_the_log_keeps_the_current_and_the_previous_round_and_every_seq_in_them(
 
 
 def test_a_resume_point_before_the_kept_log_is_410_with_first_seq_and_one_inside_is_not():
-    ctx = Collaborators(MemoryStore(), ViewCache(256))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
     game_id, tokens = new_game(ctx)
     play_until_round(ctx, game_id, tokens, KEPT_ROUNDS + 1)
     record = ctx.store.load(game_id)
@@ -78,7 +79,7 @@ def test_a_resume_point_before_the_kept_log_is_410_with_first_seq_and_one_inside
 
 
 def test_a_view_s_last_seq_is_the_log_s_last_event():
-    ctx = Collaborators(MemoryStore(), ViewCache(256))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(256))
     game_id, tokens = new_game(ctx)
     play_until_round(ctx, game_id, tokens, KEPT_ROUNDS + 2)
     view = move(ctx, game_id, tokens)

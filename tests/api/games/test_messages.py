@@ -8,6 +8,7 @@ import pytest
 
 from services.api.games import commands, messages
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
@@ -19,7 +20,7 @@ LIMITS = MessageLimits(gap_ms=2000, most=3, window_ms=60_000)
 
 @pytest.fixture
 def table() -> tuple[Collaborators, str, list[str]]:
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     created = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load({}))
     return ctx, created["game_id"], [s["token"] for s in created["seats"]]
 

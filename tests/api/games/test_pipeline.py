@@ -18,10 +18,11 @@ from services.api.games.commands import Collaborators
 from services.api.games.commit_hooks import NoAi
 from services.api.games.events import event
 from services.api.games.pipeline import Answer, Change
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
-from services.api.store.protocol import GameRecord, NotReplicated
+from services.api.store.protocol import NotReplicated
 
 SERVICES = Path(__file__).resolve().parents[3] / "services"
 PIPELINE = SERVICES / "api" / "games" / "pipeline.py"
@@ -51,7 +52,7 @@ def noted(kind: str) -> pipeline.Entries:
 
 
 def test_the_clocks_entries_go_around_the_changes_own_numbered_in_that_order():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, _ = new_game(ctx)
     before = ctx.store.load(game_id)
     pipeline.run(ctx, game_id, lambda record: Change(record.successor(), noted("rematch_offered"), by="back", seat=1))
@@ -64,7 +65,7 @@ class Overtaken(MemoryStore):
     """Another writer gets in before each of the first ``times`` commits."""
 
     def __init__(self, times: int) -> None:
-        super().__init__()
+        super().__init__(GameRecord.from_stored)
         self.times = times
 
     def commit(self, record: GameRecord, expected: GameRecord | None, events: list, idempotent: Any = None) -> bool:
@@ -103,7 +104,7 @@ class Reads(MemoryStore):
 
 
 def test_only_a_commit_is_taken_from_the_recent_copy():
-    ctx = Collaborators(Reads())
+    ctx = Collaborators(Reads(GameRecord.from_stored))
     game_id, _ = new_game(ctx, "none")
     fresh: list[int] = []
 
@@ -144,7 +145,7 @@ class Counting(NoAi):
 
 def test_a_write_the_replicas_did_not_confirm_runs_what_follows_a_write_then_raises():
     hooks = Counting()
-    ctx = Collaborators(Unconfirmed(), ai=hooks)
+    ctx = Collaborators(Unconfirmed(GameRecord.from_stored), ai=hooks)
     body = request_schemas.CREATE_GAME_REQUEST.load({"seats": [{"type": "human"}] * 4})
     with pytest.raises(NotReplicated):
         commands.create_game(ctx, body)

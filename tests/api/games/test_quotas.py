@@ -11,6 +11,7 @@ import redis
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import RETRY_AFTER_SECONDS, Quotas, creator_ids
+from services.api.games.record import GameRecord
 from services.api.games.record_outbox import RecordSchedule
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -34,7 +35,7 @@ class Clock:
 def world(games: int = 2, computer: int = 1, hold_seconds: int = 3600) -> tuple[Collaborators, Clock]:
     clock = Clock()
     quotas = Quotas(games_in_play=games, computer_games=computer, hold_seconds=hold_seconds, clock=clock)
-    return Collaborators(MemoryStore(MemoryBackend()), quotas=quotas), clock
+    return Collaborators(MemoryStore(GameRecord.from_stored, MemoryBackend()), quotas=quotas), clock
 
 
 def create(ctx: Collaborators, creators: tuple[str, ...], seats: list[dict] = HUMANS) -> dict[str, Any]:
@@ -116,7 +117,7 @@ def test_creators_are_stored_hashed_never_in_clear():
 
 
 def test_without_quotas_nothing_is_held_or_stored():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     for _ in range(5):
         create(ctx, ())
     assert not ctx.store.backend.holds
@@ -131,7 +132,7 @@ class LosingStore(MemoryStore):
 
 def test_a_creation_that_fails_gives_its_holds_back():
     quotas = Quotas(games_in_play=1, computer_games=1)
-    ctx = Collaborators(LosingStore(), quotas=quotas)
+    ctx = Collaborators(LosingStore(GameRecord.from_stored), quotas=quotas)
     for _ in range(3):
         assert refusal(ctx, ALICE).code == "unavailable"
     assert not any(ctx.store.backend.holds.values())
@@ -158,9 +159,9 @@ class OutboxDown(MemoryStore):
 def test_a_creation_refused_before_its_commit_gives_its_holds_back(failing: str):
     quotas = Quotas(games_in_play=1, computer_games=1)
     if failing == "turn timers":
-        ctx = Collaborators(MemoryStore(), ai=LedgerDown(), quotas=quotas)
+        ctx = Collaborators(MemoryStore(GameRecord.from_stored), ai=LedgerDown(), quotas=quotas)
     else:
-        ctx = Collaborators(OutboxDown(), quotas=quotas, records=RecordSchedule(game_ttl=86_400))
+        ctx = Collaborators(OutboxDown(GameRecord.from_stored), quotas=quotas, records=RecordSchedule(game_ttl=86_400))
     for _ in range(3):
         with pytest.raises(redis.ConnectionError):
             create(ctx, ALICE)

@@ -10,6 +10,7 @@ import pytest
 import redis
 
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.games.record_outbox import RecordSchedule
 from services.api.store.memory_store import MemoryStore
 from services.api.store.redis_commit import CommitTtls
@@ -20,7 +21,7 @@ SCHEDULE = RecordSchedule(game_ttl=7 * 86_400)
 
 
 def test_a_new_game_is_due_a_margin_before_its_expiry_and_at_once_when_it_ends():
-    ctx = Collaborators(MemoryStore(), records=SCHEDULE)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), records=SCHEDULE)
     before = time.time()
     created = create(ctx, ())
     due = ctx.store.backend.outbox[created["game_id"]]
@@ -45,7 +46,7 @@ class OutboxLostAfterTheEnd(MemoryStore):
 def test_a_game_whose_end_is_committed_is_due_soon_even_if_nothing_runs_after_the_commit():
     """Made due only after the commit, a game ended just before its process died or its outbox shard failed
     over kept its creation's entry: recorded a week later.  It is made due before the commit too."""
-    ctx = Collaborators(OutboxLostAfterTheEnd(), records=SCHEDULE)
+    ctx = Collaborators(OutboxLostAfterTheEnd(GameRecord.from_stored), records=SCHEDULE)
     created = create(ctx, ())
     with pytest.raises(redis.ConnectionError):  # the end's own entry, after its commit: refused
         play_to_the_end(ctx, created)
@@ -55,7 +56,7 @@ def test_a_game_whose_end_is_committed_is_due_soon_even_if_nothing_runs_after_th
 
 
 def test_without_records_nothing_goes_to_the_outbox():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     play_to_the_end(ctx, create(ctx, ()))
     assert ctx.store.backend.outbox == {}
 
@@ -65,7 +66,7 @@ def test_the_margin_is_an_hour_or_half_a_short_ttl():
 
 
 def test_the_commit_that_ends_a_game_takes_its_expiry_off_and_later_ones_leave_it():
-    ctx = Collaborators(MemoryStore(), records=SCHEDULE)
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), records=SCHEDULE)
     created = create(ctx, ())
     play_to_the_end(ctx, created)
     over = ctx.store.load(created["game_id"])

@@ -7,6 +7,7 @@ import pytest
 
 from services.api.games import commands, rejoin
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -15,7 +16,7 @@ from services.api.store.memory_store import MemoryStore
 
 @pytest.fixture
 def table() -> tuple[Collaborators, str, list[str]]:
-    ctx = Collaborators(MemoryStore(), ViewCache(64))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(64))
     body = request_schemas.CREATE_GAME_REQUEST.load({"seats": [{"type": "human"}] * 2 + [{"type": "ai"}] * 2})
     created = commands.create_game(ctx, body)
     return ctx, created["game_id"], [s.get("token") for s in created["seats"]]

@@ -13,6 +13,7 @@ from services.api.ai_seats.hooks import DispatchHooks
 from services.api.games import commands, rematch
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache, game_view
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -46,7 +47,7 @@ def finished_game(ctx: Collaborators) -> tuple[str, list[str]]:
 
 @pytest.fixture
 def over() -> tuple[Collaborators, str, list[str]]:
-    ctx = Collaborators(MemoryStore(), ViewCache(64))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(64))
     return (ctx, *finished_game(ctx))
 
 
@@ -57,7 +58,7 @@ def code_of(call: Any) -> str:
 
 
 def test_a_rematch_waits_for_the_end_of_the_game():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     created = commands.create_game(ctx, request_schemas.CREATE_GAME_REQUEST.load({}))
     assert code_of(lambda: rematch.opt_in(ctx, created["game_id"], created["seats"][0]["token"])) == "game_in_play"
 
@@ -99,7 +100,7 @@ def test_each_later_opt_in_takes_its_seat_and_a_repeated_one_replaces_its_token(
 
 def test_when_the_wait_ends_the_sweeper_gives_unclaimed_seats_to_stand_ins_and_they_stay_claimable(over):
     base, game_id, tokens = over
-    store = MemoryStore(base.store.backend)  # a process whose sweeper runs
+    store = MemoryStore(GameRecord.from_stored, base.store.backend)  # a process whose sweeper runs
     dispatcher = AiDispatcher(RecordingCelery(), store, 10.0)  # type: ignore[arg-type]
     ctx = Collaborators(store, ai=DispatchHooks(dispatcher))
     driver = AiDriver(ctx, dispatcher, None, 3, sweep_interval=1.0)

@@ -11,12 +11,12 @@ import pytest
 
 from services.api.games import commands, rejoin, rematch
 from services.api.games.commands import Collaborators
+from services.api.games.record import GameRecord, PlayerRef, Seat
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.records.content import build
 from services.api.store.memory_store import MemoryStore
-from services.api.store.protocol import GameRecord, PlayerRef, Seat
 
 from .test_rematch import finished_game
 
@@ -38,7 +38,7 @@ def create(ctx: Collaborators, seats: list[dict], player: PlayerRef | None) -> t
 
 
 def test_the_seat_marked_player_is_the_players_and_views_and_events_show_it():
-    ctx = Collaborators(MemoryStore(), ViewCache(64))
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored), ViewCache(64))
     seats = [{"type": "human", "player": True}, {"type": "open"}, {"type": "ai", "level": "hard"}, {"type": "human"}]
     game_id, _ = create(ctx, seats, ADA)
     record = ctx.store.load(game_id)
@@ -55,7 +55,7 @@ def test_the_seat_marked_player_is_the_players_and_views_and_events_show_it():
 
 
 def test_a_claim_with_a_player_binds_the_seat_and_one_player_holds_one_seat_of_a_game():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, _ = create(ctx, [{"type": "human", "player": True}] + [{"type": "open"}] * 3, ADA)
     assert code_of(lambda: commands.claim_seat(ctx, game_id, 1, ADA)) == "player_seated"
     claimed = commands.claim_seat(ctx, game_id, 1, BOT)
@@ -65,7 +65,7 @@ def test_a_claim_with_a_player_binds_the_seat_and_one_player_holds_one_seat_of_a
 
 
 def test_a_stand_in_plays_for_the_player_who_left_until_someone_claims_the_seat():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, tokens = create(ctx, [{"type": "human", "player": True}] + [{"type": "human"}] * 3, ADA)
     left = commands.leave_seat(ctx, game_id, 0, tokens[0])
     assert left["seats"][0]["player"] == {"id": "computer-standard", "name": "standard", "kind": "computer"}
@@ -84,7 +84,7 @@ def test_a_stand_in_plays_for_the_player_who_left_until_someone_claims_the_seat(
 
 
 def test_a_rejoin_keeps_the_seats_player():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, tokens = create(ctx, [{"type": "human", "player": True}] + [{"type": "human"}] * 3, ADA)
     code = rejoin.create_code(ctx, game_id, 0, tokens[0])["code"]
     rejoin.redeem(ctx, game_id, code)
@@ -92,7 +92,7 @@ def test_a_rejoin_keeps_the_seats_player():
 
 
 def test_a_rematch_seat_is_the_player_of_the_seat_it_comes_from_or_of_the_token_sent():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     game_id, tokens = finished_game(ctx)
     old = ctx.store.load(game_id)
     nxt = old.successor()
@@ -121,7 +121,7 @@ def test_seats_stored_before_players_read_back_unchanged_and_a_bound_seat_round_
 
 
 def test_a_record_names_each_seats_player_by_id_and_each_computer_by_its_level():
-    ctx = Collaborators(MemoryStore())
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
     seats = [{"type": "human", "player": True}, {"type": "human"}, {"type": "ai", "level": "pro"}, {"type": "open"}]
     game_id, _ = create(ctx, seats, ADA)
     document = build(ctx.store.load(game_id))

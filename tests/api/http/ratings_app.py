@@ -9,12 +9,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.store.memory_store import MemoryStore
 
 
 def ratings_client(tmp_path: Any) -> tuple[FlaskClient, Engine]:
     settings = {
-        "STORE": MemoryStore(),
+        "STORE": MemoryStore(GameRecord.from_stored),
         "AI_ENABLED": False,
         "RATE_LIMIT_ENABLED": False,
         "LOG_LEVEL": "WARNING",

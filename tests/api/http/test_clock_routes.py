@@ -12,6 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.store import protocol
 from services.api.store.memory_store import MemoryStore
 
@@ -28,7 +29,12 @@ def now(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
 
 
 def client(**config: Any) -> FlaskClient:
-    settings = {"STORE": MemoryStore(), "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False, "LOG_LEVEL": "WARNING"}
+    settings = {
+        "STORE": MemoryStore(GameRecord.from_stored),
+        "AI_ENABLED": False,
+        "RATE_LIMIT_ENABLED": False,
+        "LOG_LEVEL": "WARNING",
+    }
     return create_app({**settings, **config}).test_client()
 
 

@@ -7,6 +7,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.http.inbound import trusted_hosts
 from services.api.http.wsgi_edge import as_path
 from services.api.store.memory_store import MemoryStore
@@ -15,7 +16,12 @@ REDIRECTS = [("/play//x", "/play/x"), ("/docs", "/docs/"), ("/v1//rules", "/v1/r
 
 
 def client(**config) -> FlaskClient:
-    settings = {"STORE": MemoryStore(), "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False, "RECORDS_ENABLED": False}
+    settings = {
+        "STORE": MemoryStore(GameRecord.from_stored),
+        "AI_ENABLED": False,
+        "RATE_LIMIT_ENABLED": False,
+        "RECORDS_ENABLED": False,
+    }
     return create_app({**settings, "LOG_LEVEL": "WARNING", **config}).test_client()
 
 

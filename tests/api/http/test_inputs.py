@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from services.api.app import create_app
 from services.api.games.move_request import parse_if_match
+from services.api.games.record import GameRecord
 from services.api.live.stream import resume_point
 from services.api.problems import MAX_INT64, ApiError, ascii_int, int_param
 from services.api.records.repository import decode_cursor, encode_cursor
@@ -81,7 +82,7 @@ def test_a_cursor_holds_what_the_column_holds(text: str):
 @pytest.fixture
 def client(tmp_path) -> FlaskClient:
     settings: dict[str, Any] = {
-        "STORE": MemoryStore(),
+        "STORE": MemoryStore(GameRecord.from_stored),
         "AI_ENABLED": False,
         "RATE_LIMIT_ENABLED": False,
         "LOG_LEVEL": "WARNING",

@@ -9,6 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.store.memory_store import MemoryStore
 from testkit.processes import free_port
 
@@ -17,7 +18,7 @@ PEOPLE = [{"type": "human", "player": True}, {"type": "human"}, {"type": "human"
 
 def client(tmp_path, **config: Any) -> FlaskClient:
     settings = {
-        "STORE": MemoryStore(),
+        "STORE": MemoryStore(GameRecord.from_stored),
         "AI_ENABLED": False,
         "RATE_LIMIT_ENABLED": False,
         "LOG_LEVEL": "WARNING",

@@ -12,6 +12,7 @@ import pytest
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.http.request_body import BodyGuard, BodyTimeout, ReadWatchdog
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
@@ -32,7 +33,12 @@ def chunked_environ(path: str, body: bytes, headers: dict[str, str]) -> dict[str
 
 @pytest.fixture
 def app():
-    settings = {"STORE": MemoryStore(), "AI_ENABLED": False, "RATE_LIMIT_ENABLED": False, "RECORDS_ENABLED": False}
+    settings = {
+        "STORE": MemoryStore(GameRecord.from_stored),
+        "AI_ENABLED": False,
+        "RATE_LIMIT_ENABLED": False,
+        "RECORDS_ENABLED": False,
+    }
     return create_app({**settings, "LOG_LEVEL": "WARNING", "MAX_CONTENT_LENGTH": LIMIT})
 
 

@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 
 from services.api.app import create_app
+from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.store.memory_store import MemoryStore
 from services.api.store.table_life import MessageLimits
@@ -18,7 +19,7 @@ from services.api.store.table_life import MessageLimits
 @pytest.fixture
 def app(tmp_path) -> Flask:
     settings: dict[str, Any] = {
-        "STORE": MemoryStore(),
+        "STORE": MemoryStore(GameRecord.from_stored),
         "AI_ENABLED": False,
         "RATE_LIMIT_ENABLED": False,
         "LOG_LEVEL": "WARNING",

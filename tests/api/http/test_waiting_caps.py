@@ -24,6 +24,7 @@ import redis
 import requests
 
 from services.api.games.quotas import creator_ids
+from services.api.games.record import GameRecord
 from services.api.store.redis_keys import waiting_key
 from services.api.store.redis_store import RedisStore
 from testkit.http_clients import from_address
@@ -225,7 +226,7 @@ def test_a_stopping_worker_releases_its_slots_and_a_killed_ones_lapse(stack, sig
     assert [response.status_code for response in opened] == [200] * CAP
     assert_refused(stream(base, me, game_id, last), CAP, "this address")
     holder, now = creator_ids(me, None)[0], time.time()
-    RedisStore(stack.client, 600, 300).renew_waiting([holder], "probe", now, now + 600)
+    RedisStore(GameRecord.from_stored, stack.client, 600, 300).renew_waiting([holder], "probe", now, now + 600)
     workers = stack.master.children()
     for worker in workers:
         os.kill(worker.pid, signum)

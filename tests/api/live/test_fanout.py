@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import threading
 
+from services.api.games.record import GameRecord
 from services.api.live.fanout import FanoutHub
 from services.api.store.memory_store import MemoryBackend, MemoryStore, MemorySubscription
-from services.api.store.protocol import GameRecord, notify_channel
+from services.api.store.protocol import notify_channel
 
 from ..helpers import wait_until
 
@@ -68,7 +69,7 @@ def _wait_in_thread(hub: FanoutHub, after: int, seconds: float = 30.0) -> tuple[
 
 
 def test_a_waiter_wakes_with_the_published_events_and_the_last_one_out_unsubscribes():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = _game(store, 2)
     hub = FanoutHub(store, store.subscription)
     with hub.listen("g") as first, hub.listen("g") as second:
@@ -91,7 +92,7 @@ def _store_unpublished(store: MemoryStore, seq: int) -> None:
 
 
 def test_a_gap_in_the_published_seqs_is_filled_from_the_store():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = _game(store, 1)
     hub = FanoutHub(store, store.subscription)
     thread, out = _wait_in_thread(hub, after=1)
@@ -103,7 +104,7 @@ def test_a_gap_in_the_published_seqs_is_filled_from_the_store():
 
 
 def test_a_lost_message_is_found_when_the_wait_times_out():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = _game(store, 1)
     hub = FanoutHub(store, lambda: Recording(store.backend, drop=True))
     thread, out = _wait_in_thread(hub, after=1, seconds=0.5)
@@ -114,7 +115,7 @@ def test_a_lost_message_is_found_when_the_wait_times_out():
 
 
 def test_after_a_lost_connection_the_hub_resubscribes_and_waiters_reread_the_store():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = _game(store, 1)
     Recording.made = 0
     hub = FanoutHub(store, lambda: Recording(store.backend, fail_after=0))
@@ -129,7 +130,7 @@ def test_after_a_lost_connection_the_hub_resubscribes_and_waiters_reread_the_sto
 
 
 def test_an_unreadable_message_makes_listeners_reread_the_store_and_the_reader_lives_on():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = _game(store, 1)
     hub = FanoutHub(store, store.subscription)
     thread, out = _wait_in_thread(hub, after=1)
@@ -146,7 +147,7 @@ def test_an_unreadable_message_makes_listeners_reread_the_store_and_the_reader_l
 
 
 def test_a_drained_hub_ends_every_wait_and_waits_no_more():
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     _game(store, 2)
     hub = FanoutHub(store, store.subscription)
     thread, out = _wait_in_thread(hub, after=2, seconds=600)

@@ -9,11 +9,12 @@ import orjson
 import pytest
 
 from services.api.games.audience import Audience
+from services.api.games.record import GameRecord
 from services.api.live.fanout import FanoutHub
 from services.api.live.presence import PresenceSettings, Renewals, SeatPresence
 from services.api.live.stream import KEEP_ALIVE, StreamSettings, TableFeed, sse_frames
 from services.api.store.memory_store import MemoryStore, MemorySubscription
-from services.api.store.protocol import GameRecord, notify_channel
+from services.api.store.protocol import notify_channel
 from services.api.store.table_life import MessageLimits
 from tests.api.helpers import wait_until
 from tests.api.live.test_waiting_caps import RecordingHub, ticking
@@ -32,7 +33,7 @@ def published(probe: MemorySubscription) -> list[dict]:
 
 @pytest.fixture
 def store() -> tuple[MemoryStore, MemorySubscription]:
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     probe = store.subscription()
     probe.subscribe(notify_channel("g"))
     published(probe)  # the confirmation
@@ -51,7 +52,7 @@ def test_a_lease_connects_its_seat_until_it_ends_and_each_change_is_published_on
 
 def test_seat_presence_holds_for_its_lease_and_never_raises():
     clock = lambda: 100.0  # noqa: E731
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     presence = SeatPresence(store, PresenceSettings(20.0, clock), "g", 2)
     assert presence.hold() == [False, False, True, False] and presence.renew_seconds == pytest.approx(20 / 3)
     assert SeatPresence(store, PresenceSettings(20.0, clock), "g", None).renew_seconds == 20.0, "a spectator sweeps"
@@ -61,7 +62,7 @@ def test_seat_presence_holds_for_its_lease_and_never_raises():
         def hold_presence(self, *args: object) -> list[bool]:
             raise ConnectionError("store down")
 
-    assert SeatPresence(Down(), PresenceSettings(20.0), "g", 2).hold() is None
+    assert SeatPresence(Down(GameRecord.from_stored), PresenceSettings(20.0), "g", 2).hold() is None
     assert SeatPresence(store, PresenceSettings(0.0), "g", 2).hold() is None, "0: presence off"
 
 
@@ -76,7 +77,7 @@ def test_renewals_call_each_part_at_its_own_interval():
 
 
 def hub_with(events: list[dict]) -> tuple[MemoryStore, FanoutHub]:
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     assert store.commit(GameRecord("g", 5, [], "{}"), None, events)
     return store, FanoutHub(store, store.subscription)
 

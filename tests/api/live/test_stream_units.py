@@ -7,15 +7,15 @@ from itertools import pairwise
 import pytest
 
 from services.api.games.audience import Audience
+from services.api.games.record import GameRecord
 from services.api.live.fanout import FanoutHub
 from services.api.live.stream import KEEP_ALIVE, StreamSettings, resume_point, sse_frames
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
-from services.api.store.protocol import GameRecord
 
 
 def _hub_with(events: list[dict]) -> FanoutHub:
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = GameRecord("g", 1, [], "{}")
     assert store.commit(record, None, events)
     return FanoutHub(store, store.subscription)

@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 
 from services.api.games.audience import Audience
+from services.api.games.record import GameRecord
 from services.api.live.fanout import FanoutHub
 from services.api.live.stream import KEEP_ALIVE, StreamSettings, sse_frames
 from services.api.live.waiting_caps import NO_CAPS, RETRY_AFTER_SECONDS, WaitingCaps, WaitingSlot, take_slot
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
-from services.api.store.protocol import GameRecord, GameStore
+from services.api.store.protocol import GameStore
 
 ALICE, TOKEN = "192.0.2.1", "a-seat-token"
 Stores = Callable[[], GameStore]  # a new API process's store over the one shared backend
@@ -105,11 +106,11 @@ CHECKS = [
 @pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__.removeprefix("check_"))
 def test_slots_on_the_memory_store(check: Callable[[Stores], None]) -> None:
     backend = MemoryBackend()
-    check(lambda: MemoryStore(backend))
+    check(lambda: MemoryStore(GameRecord.from_stored, backend))
 
 
 def test_with_no_cap_a_wait_takes_no_slot() -> None:
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     for caps, token in ((NO_CAPS, TOKEN), (WaitingCaps(per_address=0, per_token=3), None)):
         slot = take_slot(store, caps, ALICE, token)
         slot.renew()
@@ -126,7 +127,7 @@ def test_a_store_failure_after_the_take_never_fails_the_wait() -> None:
         def release_waiting(self, *args: Any) -> None:
             raise ConnectionError("store down")
 
-    slot = take_slot(Failing(), WaitingCaps(per_address=1, lease_seconds=30), ALICE, None)
+    slot = take_slot(Failing(GameRecord.from_stored), WaitingCaps(per_address=1, lease_seconds=30), ALICE, None)
     assert slot.renew_seconds == 10
     slot.renew()
     slot.release()  # logged; the slot lapses at its lease's end
@@ -174,7 +175,7 @@ def test_an_open_stream_renews_its_slot_and_never_reads_longer_than_a_renewal_pe
 
 
 def test_a_long_poll_longer_than_a_renewal_period_renews_its_slot() -> None:
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     assert store.commit(GameRecord("g", 1, [], "{}"), None, [{"seq": 1, "type": "bid", "version": 1, "data": {}}])
     hub = FanoutHub(store, store.subscription)
     renewals: list[int] = []

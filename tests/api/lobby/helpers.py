@@ -7,6 +7,7 @@ from typing import Any
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
+from services.api.games.record import GameRecord
 from services.api.http import request_schemas
 from services.api.lobby.matchmaker import Matchmaker, MatchSettings
 from services.api.lobby.tables import ListingHooks
@@ -27,7 +28,7 @@ class Clock:
 
 def process(backend: MemoryBackend, clock: Clock, quotas: Quotas = NO_QUOTAS) -> Collaborators:
     """One API process's collaborators over ``backend`` (its own store, hence its own recent copies)."""
-    store = MemoryStore(backend, clock=clock)
+    store = MemoryStore(GameRecord.from_stored, backend, clock=clock)
     return Collaborators(store, quotas=quotas, tables=ListingHooks(store, 60.0, clock))
 
 

@@ -86,6 +86,7 @@ from services.api.games.commands import Collaborators
 from services.api.lobby import matchmaker as module
 from services.api.lobby.matchmaker import Matchmaker
 from services.api.store.redis_store import make_store
+from services.api.games.record import GameRecord
 
 SECRET = "a-secret-only-the-killed-process-and-the-test-know-0123456789"
 module.new_token = lambda: SECRET
@@ -94,7 +95,7 @@ def killed(ctx, bucket, group, times, hold_seconds):
     print(group.members[-1].match_id, SECRET, group.game_id, flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # the group is formed and leased to this process: its game is not made
 
-store = make_store(load_config({"REDIS_URL": sys.argv[1]}))
+store = make_store(load_config({"REDIS_URL": sys.argv[1]}), GameRecord.from_stored)
 module.seat_group = killed
 body = {"rules": {"preset": "individual"}, "clock": "relaxed", "max_wait_seconds": 60, "fill_level": "easy"}
 Matchmaker(Collaborators(store)).submit(body, "192.0.2.44", None)

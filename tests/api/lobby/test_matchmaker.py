@@ -11,13 +11,13 @@ import pytest
 
 from services.api.games.auth import seat_for
 from services.api.games.quotas import Quotas, creator_ids
+from services.api.games.record import PlayerRef
 from services.api.lobby.match_games import seat_group
 from services.api.lobby.match_requests import bucket_spec, resolved_rules
 from services.api.lobby.matchmaker import Matchmaker
 from services.api.problems import ApiError
 from services.api.store.matches import FORMING, MatchRequest, MatchTimes
 from services.api.store.memory_store import MemoryBackend
-from services.api.store.protocol import PlayerRef
 from testkit.ending_play import play_to_the_end
 
 from .helpers import ONE_ROUND, Clock, matchmaker, process
@@ -55,7 +55,7 @@ def test_four_compatible_requests_are_seated_together_at_once(two):
     record = a.store.load(views[0]["game_id"])
     assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
     assert [s.type for s in record.seats] == ["human"] * 4
-    assert record.options == {
+    assert record.options.to_json() == {
         "ai_takeover": "standard",
         "hints": True,
         "public": False,
@@ -89,7 +89,7 @@ def test_when_the_wait_runs_out_every_waiting_request_sits_down_with_computers(t
     assert (one["seat"], two_["seat"]) == (0, 1)
     record = a.store.load(one["game_id"])
     assert [(s.type, s.level) for s in record.seats] == [("human", None)] * 2 + [("ai", "hard")] * 2
-    assert record.options["ai_takeover"] == "hard"
+    assert record.options.ai_takeover == "hard"
 
 
 def test_a_sweep_before_the_deadline_seats_nobody(two):

@@ -10,6 +10,7 @@ import orjson
 import pytest
 from sqlalchemy import Engine, insert, select
 
+from services.api.games.record import PlayerRef, Seat
 from services.api.players.names import display_name
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError
@@ -25,7 +26,6 @@ from services.api.records.schema import (
     rating_buckets,
     record_seats,
 )
-from services.api.store.protocol import PlayerRef, Seat
 from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, display
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, func, select
 
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.records.content import build
 from services.api.records.database import make_engine, migrate
 from services.api.records.schema import (
@@ -20,7 +21,6 @@ from services.api.records.schema import (
     players,
     rating_buckets,
 )
-from services.api.store.protocol import GameRecord, Seat
 from services.engine import make_rules, new_game
 from services.ratings.buckets import bucket_of
 from testkit.postgres import throwaway_database
@@ -72,7 +72,9 @@ def finished(
     state = played(new_game(make_rules(preset, win_score=100), seed), random.Random(seed))
     stored = [Seat("ai", who[3:]) if who.startswith("ai:") else Seat("human", None, f"hash-{i}") for i, who in
               enumerate(seats)]  # fmt: skip
-    record = GameRecord(game_id, 40, stored, "", {"hints": True, **(options or {})}, started=True)
+    record = GameRecord(
+        game_id, 40, stored, "", GameOptions.from_json({"hints": True, **(options or {})}), started=True
+    )
     record.created_ms, record.changed_ms = NOW, NOW + 600_000
     document = build(record.with_state(state))
     for seat, who in zip(document["seats"], seats, strict=True):

@@ -20,9 +20,9 @@ import redis
 import requests
 from sqlalchemy import func, select
 
+from services.api.games.record import GameOptions, GameRecord, PlayerRef, Seat
 from services.api.records.database import make_engine
 from services.api.records.schema import game_ratings, game_records, player_games, player_ratings, player_stats
-from services.api.store.protocol import GameRecord, PlayerRef, Seat
 from services.api.store.redis_record_outbox import OUTBOX_SETS
 from services.api.store.redis_store import RedisStore
 from services.computers import LEVEL_NAMES
@@ -52,7 +52,7 @@ def records_db(request, tmp_path) -> Iterator[tuple[dict[str, str], str]]:
 def finished_games(url: str, people: list[PlayerRef]) -> dict[str, list[str]]:
     """``GAMES`` finished games put into Redis with their outbox entries due: the even ones of a person (in turn)
     against three computers, the odd ones of computers alone; each game's players."""
-    store = RedisStore(redis.Redis.from_url(url), ttl_seconds=3600, idem_ttl=60)
+    store = RedisStore(GameRecord.from_stored, redis.Redis.from_url(url), ttl_seconds=3600, idem_ttl=60)
     rng = random.Random(5)
     players: dict[str, list[str]] = {}
     for n in range(GAMES):
@@ -60,7 +60,7 @@ def finished_games(url: str, people: list[PlayerRef]) -> dict[str, list[str]]:
         if n % 2 == 0:
             seats[n % 4] = Seat.taken(f"hash-{n}", people[n // 2 % len(people)])
         state = played(new_game(make_rules("partnership", win_score=100), n), random.Random(n))
-        record = GameRecord(f"g{n}", 9, seats, "", {"hints": True}, started=True)
+        record = GameRecord(f"g{n}", 9, seats, "", GameOptions.from_json({"hints": True}), started=True)
         record.created_ms, record.changed_ms = 1_796_000_000_000 + n, 1_796_000_600_000 + n
         assert store.commit(record.with_state(state), None, [])
         store.schedule_record(record.game_id, 0)

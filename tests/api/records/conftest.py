@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Engine
 
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.records.database import make_engine, migrate
-from services.api.store.protocol import GameRecord, Seat
 from services.engine import GameState, apply, legal_moves, make_rules, new_game, turn
 
 
@@ -29,7 +29,9 @@ def stored_game(game_id: str = "g-finished", seed: int = 7, over: bool = True, m
     moves into its first round."""
     state = played(new_game(make_rules("partnership", win_score=100), seed), random.Random(seed), over, moves)
     seats = [Seat("human", None, "hash-0"), Seat("ai", "hard"), Seat("human", None, "hash-2"), Seat("ai", "easy")]
-    record = GameRecord(game_id, 40, seats, "", {"hints": True, "ai_takeover": "standard"}, started=True)
+    record = GameRecord(
+        game_id, 40, seats, "", GameOptions.from_json({"hints": True, "ai_takeover": "standard"}), started=True
+    )
     record.created_ms, record.changed_ms = 1_796_000_000_000, 1_796_000_600_000
     return record.with_state(state)
 

@@ -9,6 +9,7 @@ import orjson
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from services.api.games.record import GameRecord
 from services.api.games.record_outbox import RecordSchedule
 from services.api.records import writer as writer_module
 from services.api.records.content import build
@@ -56,7 +57,7 @@ def writer(store, engine, clock, repository=None) -> RecordWriter:
 
 
 def test_a_finished_game_is_recorded_then_given_its_expiry(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     record = stored_game("g1")
     put(store, record)
     store.schedule_record("g1", clock.now)
@@ -67,7 +68,7 @@ def test_a_finished_game_is_recorded_then_given_its_expiry(sqlite_engine, clock)
 
 
 def test_a_game_that_changed_after_it_was_read_is_recorded_again(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("g1"))
     store.record_written = lambda game_id, version: False  # type: ignore[method-assign]  # a leave got in first
     store.schedule_record("g1", clock.now)
@@ -76,7 +77,7 @@ def test_a_game_that_changed_after_it_was_read_is_recorded_again(sqlite_engine, 
 
 
 def test_a_game_in_play_is_due_again_a_margin_before_it_expires(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("g1", over=False))
     store.backend.ttls["g1"] = 3 * DAY
     writer(store, sqlite_engine, clock).handle("g1")
@@ -85,7 +86,7 @@ def test_a_game_in_play_is_due_again_a_margin_before_it_expires(sqlite_engine, c
 
 
 def test_an_abandoned_game_is_recorded_hidden_then_ended_at_its_expiry_and_only_then_shown(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("g1", over=False))
     store.backend.ttls["g1"] = 60.0
     records = RecordRepository(sqlite_engine)
@@ -102,7 +103,7 @@ def test_an_abandoned_game_is_recorded_hidden_then_ended_at_its_expiry_and_only_
 
 
 def test_a_move_made_before_the_end_wins_over_the_abandonment(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     abandoned = stored_game("g1", over=False)
     put(store, abandoned)
     store.backend.ttls["g1"] = 0.5
@@ -128,7 +129,7 @@ def test_a_move_made_before_the_end_wins_over_the_abandonment(sqlite_engine, clo
 
 
 def test_a_database_down_keeps_the_entry_and_holds_an_expiring_game(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("over"))
     put(store, stored_game("abandoned", over=False))
     store.backend.ttls["abandoned"] = 60.0
@@ -148,7 +149,7 @@ def test_a_database_down_keeps_the_entry_and_holds_an_expiring_game(sqlite_engin
 def test_a_database_down_or_a_crash_before_the_record_is_shown_leaves_the_entry_until_it_is(sqlite_engine, clock):
     """The game ended (by the writer, or by its expiry) with its record still hidden: a database down at that
     step, or a writer that died, leaves the entry, and the next look shows the record."""
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     RecordRepository(sqlite_engine).save(build(stored_game("g1", over=False)), 1, 2)  # hidden; the game gone
     store.schedule_record("g1", clock.now)
     assert writer(store, sqlite_engine, clock, FailingRepository(sqlite_engine)).drain() == 1
@@ -163,7 +164,7 @@ def test_a_finished_game_replaces_the_hidden_record_of_its_abandonment_and_is_sh
     records = RecordRepository(sqlite_engine)
     abandoned = stored_game("g1", over=False)
     records.save(build(abandoned), 1, 2)
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     over = stored_game("g1")
     over.version = abandoned.version + 1
     put(store, over)
@@ -175,7 +176,7 @@ def test_a_finished_game_replaces_the_hidden_record_of_its_abandonment_and_is_sh
 def test_the_sweep_shows_hidden_records_whose_game_is_gone_a_batch_at_a_time(sqlite_engine, clock, monkeypatch):
     monkeypatch.setattr(writer_module, "SWEEP_BATCH", 2)
     records = RecordRepository(sqlite_engine)
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     for game_id in ("a", "b", "c", "live"):
         records.save(build(stored_game(game_id, over=False)), 1, 2)
     put(store, stored_game("live", over=False))  # no outbox entry for any of them (lost with a failover)
@@ -190,14 +191,14 @@ def test_the_sweep_shows_hidden_records_whose_game_is_gone_a_batch_at_a_time(sql
 
 
 def test_a_game_that_is_gone_leaves_the_outbox(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     store.schedule_record("never", clock.now)
     writer(store, sqlite_engine, clock).drain()
     assert store.backend.outbox == {}
 
 
 def test_entries_not_yet_due_wait(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("g1"))
     store.schedule_record("g1", clock.now + 5)
     assert writer(store, sqlite_engine, clock).drain() == 0
@@ -205,7 +206,7 @@ def test_entries_not_yet_due_wait(sqlite_engine, clock):
 
 
 def test_a_game_that_never_started_is_not_recorded(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     waiting = stored_game("g1", over=False, moves=0)
     waiting.started = False  # a seat stayed open
     put(store, waiting)
@@ -220,7 +221,7 @@ def test_retention_deletes_old_records_once_an_hour(sqlite_engine, clock):
     old, new = stored_game("old"), stored_game("new")
     repository.save(build(old), 1, int((clock.now - 3 * DAY) * 1000))
     repository.save(build(new), 1, int(clock.now * 1000))
-    keeping = RecordWriter(MemoryStore(), repository, SCHEDULE, retention_days=2, clock=clock)
+    keeping = RecordWriter(MemoryStore(GameRecord.from_stored), repository, SCHEDULE, retention_days=2, clock=clock)
     keeping._purge()
     assert repository.get("old") is None and repository.get("new") is not None
     repository.save(build(old), 1, int((clock.now - 3 * DAY) * 1000))
@@ -230,7 +231,7 @@ def test_retention_deletes_old_records_once_an_hour(sqlite_engine, clock):
 
 
 def test_a_finished_game_is_applied_to_its_players_after_its_record_and_before_its_entry_goes(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("g1"))
     store.schedule_record("g1", clock.now)
     applied: list[tuple[str, int, bool]] = []
@@ -248,7 +249,7 @@ def test_a_finished_game_is_applied_to_its_players_after_its_record_and_before_i
 
 
 def test_ratings_the_database_refused_keep_the_entry_until_they_are_applied(sqlite_engine, clock):
-    store = MemoryStore()
+    store = MemoryStore(GameRecord.from_stored)
     put(store, stored_game("g1"))
     store.schedule_record("g1", clock.now)
     calls: list[str] = []

@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from services.api.config import load_config
+from services.api.games.record import GameRecord
 from services.api.store.memory_store import MemoryStore
 from services.api.store.redis_store import make_store
 from tests.conftest import redis_url
@@ -27,14 +28,14 @@ BACKENDS = [
 def open_store(request: pytest.FixtureRequest, **settings: str) -> Iterator[Any]:
     """The store of ``request.param`` (one of :data:`BACKENDS`), closed after the test."""
     if request.param == "memory":
-        yield MemoryStore()
+        yield MemoryStore(GameRecord.from_stored)
         return
     if request.param == "redis":
         redis.Redis.from_url(redis_url(CONTRACT_DB)).flushdb()
-        made = make_store(load_config({"REDIS_URL": redis_url(CONTRACT_DB), **settings}))
+        made = make_store(load_config({"REDIS_URL": redis_url(CONTRACT_DB), **settings}), GameRecord.from_stored)
     else:
         nodes = request.getfixturevalue("redis_cluster").nodes
-        made = make_store(load_config({"REDIS_CLUSTER_NODES": nodes, **settings}))
+        made = make_store(load_config({"REDIS_CLUSTER_NODES": nodes, **settings}), GameRecord.from_stored)
     yield made
     made.client.close()
 

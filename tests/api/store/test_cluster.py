@@ -16,6 +16,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.api.config import load_config
+from services.api.games.record import GameRecord
 from services.api.store.redis_keys import PENDING_SETS, waiting_key
 from services.api.store.redis_store import RedisStore, make_store
 
@@ -109,7 +110,7 @@ def test_waiting_requests_slots_on_the_cluster(cluster_client):
     and a token's refusal gives the address's slot back (tests/api/live/test_waiting_caps.py's checks)."""
     assert cluster_client.keyslot(waiting_key("a1")) != cluster_client.keyslot(waiting_key("t1"))
     for check in test_waiting_caps.CHECKS:
-        check(lambda: RedisStore(cluster_client, 600, 300, recent_size=0))
+        check(lambda: RedisStore(GameRecord.from_stored, cluster_client, 600, 300, recent_size=0))
 
 
 def test_games_expire_on_the_cluster(cluster_gunicorn):
@@ -180,7 +181,9 @@ def test_a_move_the_replicas_do_not_confirm_is_not_acknowledged(cluster_gunicorn
 def test_a_burst_over_the_pool_size_waits_for_a_connection_on_every_node(redis_cluster):
     """As on one Redis, each node's pool makes a request wait for a free connection (up to the socket
     timeout) rather than fail at once: here 16 readers share one connection per node."""
-    store = make_store(load_config({"REDIS_CLUSTER_NODES": redis_cluster.nodes, "REDIS_MAX_CONNECTIONS": "1"}))
+    store = make_store(
+        load_config({"REDIS_CLUSTER_NODES": redis_cluster.nodes, "REDIS_MAX_CONNECTIONS": "1"}), GameRecord.from_stored
+    )
     masters = store.client.get_primaries()
     assert masters and all(
         isinstance(m.redis_connection.connection_pool, redis.BlockingConnectionPool) for m in masters

@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from services.api.config import load_config
+from services.api.games.record import GameRecord
 from services.api.store.lobby_tables import GONE_VERSION, TABLES_CHANNEL, TableEntry
 from services.api.store.matches import (
     CANCELLED,
@@ -36,10 +37,10 @@ LEASE, IDLE, KEEP = 5_000, 30_000, 600_000
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration)])
 def store(request) -> Iterator:
     if request.param == "memory":
-        yield MemoryStore()
+        yield MemoryStore(GameRecord.from_stored)
         return
     redis.Redis.from_url(redis_url(LOBBY_DB)).flushdb()
-    made = make_store(load_config({"REDIS_URL": redis_url(LOBBY_DB), "LOBBY_LOG_SIZE": "5"}))
+    made = make_store(load_config({"REDIS_URL": redis_url(LOBBY_DB), "LOBBY_LOG_SIZE": "5"}), GameRecord.from_stored)
     yield made
     made.client.close()
 
@@ -246,7 +247,7 @@ def test_a_bucket_publishes_the_ids_it_changed(store):
 def test_every_lobby_script_runs_on_a_cluster(redis_cluster):
     """Each script's keys share one slot (no CROSSSLOT); the ids are the test's own, the times far from now, so
     a cluster-mode server's sweeper in the same session leaves them alone."""
-    store = make_store(load_config({"REDIS_CLUSTER_NODES": redis_cluster.nodes}))
+    store = make_store(load_config({"REDIS_CLUSTER_NODES": redis_cluster.nodes}), GameRecord.from_stored)
     game, bucket = f"t{secrets.token_hex(8)}", secrets.token_hex(8)
     seq = store.tables_page(None, 1).last_seq
     assert store.sync_table(entry(game, 1, [1], created=NOW * 10), 1, 4e12) == "table_opened"

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from services.api.games.record import GameRecord
 from services.api.store.protocol import KEY_DIGEST_BYTES, NotReplicated, idempotency_key
 from services.api.store.redis_record_outbox import outbox_set
 from services.api.store.redis_store import RedisStore
@@ -129,7 +130,15 @@ def client(private_redis_url) -> redis.Redis:
 
 
 def store_of(client: redis.Redis) -> RedisStore:
-    return RedisStore(client, ttl_seconds=600, idem_ttl=300, finished_ttl=60, keep_finished=True, recent_size=0)
+    return RedisStore(
+        GameRecord.from_stored,
+        client,
+        ttl_seconds=600,
+        idem_ttl=300,
+        finished_ttl=60,
+        keep_finished=True,
+        recent_size=0,
+    )
 
 
 @pytest.mark.integration
@@ -176,7 +185,15 @@ def test_ending_a_game_deletes_every_key_of_it_at_once(client):
 def test_an_end_that_the_replicas_do_not_confirm_is_not_taken_as_done(client):
     """No replica here: with one required, the game's keys are deleted but the end raises, so the writer does
     not show the record until a retry is confirmed."""
-    store = RedisStore(client, ttl_seconds=600, idem_ttl=300, wait_replicas=1, wait_timeout_ms=10, recent_size=0)
+    store = RedisStore(
+        GameRecord.from_stored,
+        client,
+        ttl_seconds=600,
+        idem_ttl=300,
+        wait_replicas=1,
+        wait_timeout_ms=10,
+        recent_size=0,
+    )
     client.hset("game:{g1}", mapping={"v": 3})
     with pytest.raises(NotReplicated):
         store.end_game("g1", 3)

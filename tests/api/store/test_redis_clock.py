@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from services.api.games import clocks
-from services.api.store.protocol import GameRecord, Seat
+from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.store.redis_keys import pending_set
 from services.api.store.redis_store import RedisStore
 from services.engine import make_rules, new_game
@@ -18,9 +18,9 @@ pytestmark = pytest.mark.integration
 
 
 def test_the_clock_is_kept_in_meta_and_an_earlier_registration_never_pushes_a_deadline_back(redis_db1: redis.Redis):
-    store = RedisStore(redis_db1, ttl_seconds=600, idem_ttl=300, recent_size=0)
+    store = RedisStore(GameRecord.from_stored, redis_db1, ttl_seconds=600, idem_ttl=300, recent_size=0)
     seats = [Seat("human", None, f"t{i}") for i in range(4)]
-    record = GameRecord(uuid.uuid4().hex, 1, seats, "", {"clock": "fast"}).with_state(
+    record = GameRecord(uuid.uuid4().hex, 1, seats, "", GameOptions(None, clock="fast")).with_state(
         new_game(make_rules("partnership"), 3)
     )
     record.clock = clocks.after_change(clocks.new_clock("fast"), None, record, 1_000, "create")

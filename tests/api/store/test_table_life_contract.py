@@ -13,6 +13,7 @@ import pytest
 import redis
 from redis.crc import key_slot
 
+from services.api.games.record import GameRecord
 from services.api.store.protocol import notify_channel
 from services.api.store.redis_keys import game_key
 from services.api.store.redis_store import RedisStore
@@ -155,7 +156,7 @@ def test_every_table_life_key_and_its_channel_are_in_the_games_slot() -> None:
 
 @pytest.mark.integration
 def test_the_keys_expire_with_the_game(private_redis_url: str) -> None:
-    store = RedisStore(redis.Redis.from_url(private_redis_url), 600, 300, recent_size=0)
+    store = RedisStore(GameRecord.from_stored, redis.Redis.from_url(private_redis_url), 600, 300, recent_size=0)
     client, game, gone = store.client, "t" + os.urandom(6).hex(), "t" + os.urandom(6).hex()
     client.set(game_key(game), "x", px=300_000)  # the game's hash: its keys take its time left
     assert store.post_message(game, 2, message(2, "wow", 5), 5, LIMITS) == 0

@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from services.api.games.quotas import creator_ids
+from services.api.games.record import GameRecord
 from services.api.live.waiting_caps import WaitingCaps, take_slot
 from services.api.problems import ApiError
 from services.api.store.redis_keys import waiting_key
@@ -90,7 +91,7 @@ def test_a_renewal_holds_the_slot_whatever_the_cap_even_after_a_lapse(store, ids
 
 
 def store_of(client: redis.Redis) -> RedisStore:
-    return RedisStore(client, ttl_seconds=600, idem_ttl=300, recent_size=0)
+    return RedisStore(GameRecord.from_stored, client, ttl_seconds=600, idem_ttl=300, recent_size=0)
 
 
 @pytest.mark.integration

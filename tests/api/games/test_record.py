@@ -1,0 +1,74 @@
+"""The typed game (services/api/games/record.py): each part read and written by its one codec, and games stored by
+another version of the service read back as they were."""
+
+from __future__ import annotations
+
+import orjson
+
+from services.api.games import clocks
+from services.api.games.record import NO_REMATCH, GameOptions, GameRecord, PlayerRef, Rematch, Seat
+from services.engine import make_rules, new_game
+
+
+def full_record() -> GameRecord:
+    """A record with every part set: a bound seat, a stand-in, options, a clock, a rematch waiting for people."""
+    seats = [
+        Seat.taken("h0", PlayerRef("p1", "Ana", "person")),
+        Seat("ai", "hard"),
+        Seat("ai", "standard", None, stand_in=True),
+        Seat("open"),
+    ]
+    options = GameOptions("standard", hints=False, public=True, clock="fast", matched=True)
+    rematch = Rematch(None, "old", (0,), (3,), (3,), 1_700_000_000_000)
+    record = GameRecord("g", 3, seats, "", options, True, 7, seeded=True, creators=("c",), rematch=rematch)
+    record = record.with_state(new_game(make_rules("partnership"), 5))
+    record.clock = clocks.new_clock("fast")
+    return record
+
+
+def test_a_record_reads_back_as_it_was_written():
+    record = full_record()
+    again = GameRecord.from_stored("g", 3, record.meta_json(), record.state_json, record.rounds_json)
+    assert (again.seats, again.options, again.clock, again.rematch) == (
+        record.seats,
+        record.options,
+        record.clock,
+        record.rematch,
+    )
+    assert (again.started, again.seq, again.seeded, again.creators) == (True, 7, True, ("c",))
+    assert again.meta_json() == record.meta_json()
+
+
+def test_a_game_stored_with_fewer_options_reads_with_their_defaults():
+    """Options stored before ``public``, ``clock`` and ``matched`` existed: off, no clock, not matched."""
+    meta = {"seats": [["human", None, "h"]] * 4, "options": {"ai_takeover": None, "hints": True}, "started": False}
+    meta |= {"seq": 0, "log": [1]}
+    record = GameRecord.from_stored("g", 1, orjson.dumps(meta), "", "[]")
+    assert record.options == GameOptions(None, hints=True, public=False, clock="none", matched=False)
+    assert record.clock is None and record.rematch is NO_REMATCH and not record.rematch
+    assert "table" not in orjson.loads(record.meta_json())
+
+
+def test_a_rematch_writes_only_the_keys_it_has():
+    assert NO_REMATCH.to_json() == {}
+    offered = Rematch(next_game="n")
+    assert offered.to_json() == {"rematch": "n"} and offered
+    joined_all = Rematch(None, "old", (0, 1), (1,), (), 5)
+    assert joined_all.to_json() == {"rematch_of": "old", "joined": [0, 1], "people": [1], "reserved": [], "until": 5}
+    assert Rematch.from_json(joined_all.to_json()) == joined_all
+    ended = Rematch(None, "old", (0,), (1,))
+    assert ended.to_json() == {"rematch_of": "old", "joined": [0], "people": [1]}
+
+
+def test_options_write_matched_only_when_set():
+    assert GameOptions("basic").to_json() == {"ai_takeover": "basic", "hints": True, "public": False, "clock": "none"}
+    assert GameOptions("basic", matched=True).to_json()["matched"] is True
+
+
+def test_away_and_computer_only_read_the_clock():
+    record = full_record()
+    assert not record.away(0) and not record.computer_only
+    record.clock = None
+    assert not record.away(0)
+    all_computers = GameRecord("c", 1, [Seat("ai", "basic")] * 4, "")
+    assert all_computers.computer_only
