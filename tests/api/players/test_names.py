@@ -1,10 +1,12 @@
 """Display names: normalised (NFKC, spaces collapsed, trimmed), visible (no control, format or invisible
-character), 2 to 24 characters, and one key for names that differ only in case or compatibility form."""
+character, no variation selector), in one script, 2 to 24 characters, and one key for names that differ only
+in case or compatibility form."""
 
 from __future__ import annotations
 
 import unicodedata
 
+import icu
 import pytest
 
 from services.api.players.names import MAX_LENGTH, NameRefused, display_name, name_key
@@ -104,3 +106,89 @@ def test_the_computer_levels_names_are_taken(raw: str):
         display_name(raw)
     assert refused.value.taken
     assert display_name("hard rock").text == "hard rock"  # only the name itself is theirs
+
+
+VARIATION_SELECTORS = [
+    "\ufe0f",  # VS16, emoji presentation: "Farmer A" + it draws as "Farmer A" in Chromium
+    "\ufe00",  # VS1
+    "\ufe0e",  # VS15, text presentation
+    "\U000e0100",  # VS17, the first of the ideographic variation selectors
+    "\U000e01ef",  # VS256, the last
+    "\u180b",  # Mongolian free variation selector one
+    "\u180c",
+    "\u180d",
+    "\u180f",  # the fourth (Unicode 14)
+]
+
+
+@pytest.mark.parametrize("selector", VARIATION_SELECTORS, ids=lambda selector: f"U+{ord(selector):04X}")
+def test_a_variation_selector_is_refused_wherever_it_stands(selector: str):
+    for raw in ("Farmer A" + selector, "Farmer" + selector + " A", selector + "Farmer A"):
+        with pytest.raises(NameRefused, match=f"variation selector \\(U\\+{ord(selector):04X}\\)") as refused:
+            display_name(raw)
+        assert not refused.value.taken
+
+
+def test_every_default_ignorable_code_point_is_refused():
+    """What Unicode says a renderer may draw as nothing (ICU's data) is refused, whichever rule refuses it."""
+    ignorables = list(icu.UnicodeSet("[:Default_Ignorable_Code_Point:]"))
+    assert len(ignorables) > 4000
+    for char in ignorables:
+        with pytest.raises(NameRefused, match=r"invisible or control|variation selector"):
+            display_name("Ada" + char)
+
+
+@pytest.mark.parametrize(
+    ("raw", "scripts"),
+    [
+        ("Farmer \u0410", "Latin and Cyrillic"),  # a Cyrillic capital A beside Latin letters
+        ("Farmer \u0430", "Latin and Cyrillic"),  # a Cyrillic small a
+        ("\u0392ob", "Greek and Latin"),  # a Greek capital Beta
+        ("\u039fscar", "Greek and Latin"),  # a Greek capital Omicron
+        ("Ivan \u0418\u0432\u0430\u043d", "Latin and Cyrillic"),  # each word in one script: the name in two
+        ("\u0391\u043b\u0435\u043a\u0441", "Greek and Cyrillic"),
+        ("Farmer \u09ea", "Latin and Bengali"),  # a Bengali digit four, drawn like 8
+    ],
+)
+def test_letters_of_different_scripts_are_refused(raw: str, scripts: str):
+    with pytest.raises(NameRefused, match=f"must not mix letters of different scripts \\({scripts}\\)") as refused:
+        display_name(raw)
+    assert not refused.value.taken
+
+
+def test_digits_of_two_number_systems_are_refused():
+    with pytest.raises(NameRefused, match="digits of different number systems"):
+        display_name("\u0968\u0966 20")  # २० in Devanagari digits, then 20 in Western ones
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "i\u0307ggy",  # a dot over the i's own dot: drawn as "iggy"
+        "Ada\u0301\u0301",  # one acute twice: drawn as one
+    ],
+)
+def test_a_mark_that_would_not_show_is_refused(raw: str):
+    with pytest.raises(NameRefused, match="repeat a combining mark"):
+        display_name(raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "Budi Santoso",  # Latin (Indonesian)
+        "Siti Nurhaliza 99",  # digits and spaces go with any script
+        "Иван Петров",  # Cyrillic alone
+        "Ὀδυσσεύς",  # Greek alone
+        "ꦧꦸꦢꦶ",  # Javanese alone
+        "محمد",  # Arabic alone
+        "田中たろうタロウ",  # Japanese: Han, Hiragana and Katakana together
+        "田中 Taro",  # Japanese with Latin
+        "김민준 Kim",  # Korean with Latin
+        "王小明",  # Han alone
+        "Ada ♠ 42!",  # symbols and punctuation (Common)
+        "Zoë-Renée",
+    ],
+)
+def test_a_name_in_one_script_or_a_mix_a_language_writes_is_accepted(raw: str):
+    assert display_name(raw).text == raw
