@@ -1,6 +1,6 @@
 """A player deleting themselves: what goes, what stays, in one transaction.
 
-Goes: the name (and its key: anyone may take it now), the token (every copy of it stops working), the ratings
+Goes: the name (and its keys: anyone may take it now), the token (every copy of it stops working), the ratings
 (the leaderboards' rows, and the player's place in each rating bucket), the stats and the list of the player's
 games.  Stays, anonymised: the player's row (``deleted_ms`` set; its id is what the games' other seats were
 played against) and every record of the player's games, whose document no longer names the player (each
@@ -40,7 +40,7 @@ def delete_player(connection: Connection, player_id: str, now_ms: int) -> bool:
     cleared = connection.execute(
         update(players)
         .where(players.c.id == player_id, players.c.deleted_ms.is_(None), players.c.kind != "computer")
-        .values(name=None, name_key=None, token_hash=None, deleted_ms=now_ms)
+        .values(name=None, name_key=None, shape_key=None, token_hash=None, deleted_ms=now_ms)
     ).rowcount
     if not cleared:
         return False

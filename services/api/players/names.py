@@ -1,4 +1,4 @@
-"""Display names: what a player may be called, and the key that makes two names the same.
+"""Display names: what a player may be called, and the keys that make two names the same.
 
 A name is shown at every table its player sits at, so it must read as what it is, and never pass for another
 player's name:
@@ -22,14 +22,25 @@ player's name:
   Han and Hangul (Korean).  Anything else, Latin with Cyrillic or Greek above all, is refused (``Farmer А``
   with a Cyrillic ``А`` is a look-alike of ``Farmer A``), and so are digits of two number systems.
 - **2 to 24 characters** (code points, after normalising).
-- **Unique, case-insensitively**: :func:`name_key` (NFKC of the casefolded name, so ``ß`` and ``SS`` agree)
-  is unique in the players table; the computer levels' names are taken by the levels themselves.
+- **Unique, look-alikes included**: two keys, each unique in the players table (a unique index apiece, so the
+  database refuses a look-alike in the same statement that would store it).  :func:`name_key` is the UTS #39
+  skeleton of the casefolded name: names that differ only in case (``ß`` and ``SS``), or in characters drawn
+  alike once in lower case (``rn`` and ``m``, ``0`` and ``o``, Cyrillic ``а`` and Latin ``a``), have one key.
+  :func:`shape_key` is the skeleton of the name as shown, for what casefolding hides: capitals drawn alike
+  across scripts (Cyrillic ``НЕАТ`` and Latin ``HEAT`` fold apart, to ``неат`` and ``heat``) and ``I`` beside
+  ``l``.  The keys are SHA-256 digests of the skeletons, so a key fits its column whatever a skeleton's
+  length (a Hangul syllable's skeleton is up to 7 code points).  The computer levels' names, and their
+  look-alikes, are taken by the levels themselves.
+
+The skeletons come from ICU's data, so a new ICU or Unicode can change a name's keys: :data:`KEY_RULES` names
+what the keys depend on, and :mod:`services.api.players.rekey` keys the stored names again when it changes.
 
 Pure: no I/O.  :func:`display_name` raises :class:`NameRefused` with the reason a person can act on.
 """
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from dataclasses import dataclass
 
@@ -38,7 +49,6 @@ import icu
 from services.computers import LEVEL_NAMES
 
 MIN_LENGTH, MAX_LENGTH = 2, 24
-KEY_LENGTH = 64  # the players.name_key column
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")  # render as nothing
 VARIATION_SELECTORS = frozenset(
@@ -49,6 +59,8 @@ VARIATION_SELECTORS = frozenset(
 MAX_MARKS = 3  # combining marks in a row on one letter: enough for any script, too few to stack over a table
 RESERVED = frozenset({*LEVEL_NAMES, "computer", "player"})  # the levels' own names, and what tables show
 HIDDEN_OVERLAY = 256  # USPOOF_HIDDEN_OVERLAY (ICU 62): PyICU's USpoofChecks does not name it
+# Bump the number when name_key or shape_key change meaning: every stored key is made again at the next start.
+KEY_RULES = f"skeleton-sha256/1 icu-{icu.ICU_VERSION} python-unicode-{unicodedata.unidata_version}"
 
 
 def _spoof_checker() -> icu.SpoofChecker:
@@ -75,15 +87,40 @@ class NameRefused(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DisplayName:
-    """A name as stored: the text shown and its uniqueness key."""
+    """A name as stored: the text shown and its two uniqueness keys."""
 
     text: str
     key: str
+    shape: str
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text``: two strings draw alike when their skeletons are equal."""
+    return str(SPOOF_CHECKER.getSkeleton(0, text))
+
+
+def folded_skeleton(text: str) -> str:
+    """The skeleton of ``text`` casefolded (NFKC on both sides of the fold, so ``ß`` and ``SS`` agree)."""
+    return skeleton(unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()))
 
 
 def name_key(text: str) -> str:
-    """Two names with the same key are the same name (case and compatibility forms aside)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    """Two names with the same key are the same name ignoring case, or drawn alike once casefolded."""
+    return _digest(folded_skeleton(text))
+
+
+def shape_key(text: str) -> str:
+    """Two names with the same shape key are drawn alike as they are written (case kept)."""
+    return _digest(skeleton(unicodedata.normalize("NFKC", text)))
+
+
+def _digest(skeleton_text: str) -> str:
+    """A skeleton as a key of fixed length (hex SHA-256 of its UTF-8)."""
+    return hashlib.sha256(skeleton_text.encode("utf-8")).hexdigest()
+
+
+RESERVED_KEYS = frozenset(name_key(name) for name in RESERVED)
+COMPUTER_ID_PREFIX = folded_skeleton("computer-")  # a level's player id is computer-<level>
 
 
 def display_name(raw: str) -> DisplayName:
@@ -108,12 +145,11 @@ def display_name(raw: str) -> DisplayName:
     if not any(unicodedata.category(char)[0] in "LN" for char in text):
         raise NameRefused("must contain a letter or a digit")
     _check_spoofing(text)
-    key = name_key(text)
-    if len(key) > KEY_LENGTH:
-        raise NameRefused("is too long once case is folded")
-    if key in RESERVED or key.startswith("computer-"):
-        raise NameRefused("is the name of a computer level", taken=True)
-    return DisplayName(text, key)
+    folded = folded_skeleton(text)
+    key = _digest(folded)
+    if key in RESERVED_KEYS or folded.startswith(COMPUTER_ID_PREFIX):
+        raise NameRefused("is the name of a computer level, or looks like one", taken=True)
+    return DisplayName(text, key, shape_key(text))
 
 
 def _check_spoofing(text: str) -> None:

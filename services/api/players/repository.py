@@ -1,9 +1,10 @@
 """Players in the records database: made, found by id or by token, renamed, given a new token, deleted.
 
 SQLAlchemy Core on the records' engine (one database, one migration history: ``records/schema.py`` has the
-``players`` table).  A name is unique by its key (:mod:`services.api.players.names`), held by the unique index
-``players_name_key``: two requests racing for one name both pass the look-up, and the index refuses the
-second (``409 name_taken`` either way).  A token is found by its hash (:mod:`services.api.players.tokens`),
+``players`` table).  A name is unique by its two keys (:mod:`services.api.players.names`: the same name in any
+case, or one drawn alike), held by the unique indexes ``players_name_key`` and ``players_shape_key``: two
+requests racing for one name, or for two look-alikes, both pass the look-up, and an index refuses the second
+(``409 name_taken`` either way).  A token is found by its hash (:mod:`services.api.players.tokens`),
 also under a unique index.
 
 Computer levels are players too (``computer-<level>``, kind ``computer``, the level's name): their rows are
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, select, update
+from sqlalchemy import Connection, Engine, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -51,7 +52,12 @@ class Player:
 
 
 def name_taken() -> ApiError:
-    return ApiError(409, "name_taken", "Another player has that name (names are compared ignoring case).")
+    return ApiError(
+        409,
+        "name_taken",
+        "Another player has that name or one that looks the same (names are compared ignoring case, and"
+        " characters drawn alike, such as Cyrillic and Latin 'a' or 'rn' and 'm', count as the same).",
+    )
 
 
 class PlayerRepository:
@@ -67,14 +73,14 @@ class PlayerRepository:
             raise ValueError(kind)
         token = new_player_token()
         player = Player(new_player_id(), kind, name.text, now_ms())
-        row = {"id": player.id, "kind": kind, "name": name.text, "name_key": name.key, "created_ms": player.created_ms}
-        row["token_hash"] = hash_player_token(token)
+        row = {"id": player.id, "kind": kind, "name": name.text, "name_key": name.key, "shape_key": name.shape}
+        row |= {"token_hash": hash_player_token(token), "created_ms": player.created_ms}
         try:
             with self.engine.begin() as connection:
-                self._check_free(connection, name.key, None)
+                self._check_free(connection, name, None)
                 connection.execute(players.insert().values(row))
         except IntegrityError:
-            raise name_taken() from None  # the unique name key: a race for the name, lost
+            raise name_taken() from None  # a unique name key: a race for the name (or a look-alike), lost
         return player, token
 
     def get(self, player_id: str) -> Player | None:
@@ -99,11 +105,11 @@ class PlayerRepository:
         """``player`` called ``name`` from now on (its old name free at once); ``409 name_taken``."""
         try:
             with self.engine.begin() as connection:
-                self._check_free(connection, name.key, player.id)
+                self._check_free(connection, name, player.id)
                 changed = connection.execute(
                     update(players)
                     .where(players.c.id == player.id, players.c.deleted_ms.is_(None))
-                    .values(name=name.text, name_key=name.key)
+                    .values(name=name.text, name_key=name.key, shape_key=name.shape)
                 ).rowcount
         except IntegrityError:
             raise name_taken() from None
@@ -138,9 +144,12 @@ class PlayerRepository:
         connection.execute(self._insert(players).values(row).on_conflict_do_nothing(index_elements=[players.c.id]))
 
     @staticmethod
-    def _check_free(connection: Connection, key: str, mine: str | None) -> None:
-        holder = connection.execute(select(players.c.id).where(players.c.name_key == key)).scalar()
-        if holder is not None and holder != mine:
+    def _check_free(connection: Connection, name: DisplayName, mine: str | None) -> None:
+        """``409 name_taken`` when another player holds either key (the indexes settle a race)."""
+        holders = connection.execute(
+            select(players.c.id).where(or_(players.c.name_key == name.key, players.c.shape_key == name.shape))
+        ).scalars()
+        if any(holder != mine for holder in holders):
             raise name_taken()
 
 

@@ -2,8 +2,9 @@
 
 ``RECORDS_DATABASE_URL`` names PostgreSQL (``postgresql://…``, driven by psycopg 3) for a deployment; left
 empty, records go to an embedded SQLite file, ``records.sqlite3`` under ``DATA_DIR``, so the run command
-needs nothing installed.  :func:`migrate` runs the Alembic migrations (``migrations/``) to head under a lock
-(PostgreSQL's advisory lock; a file lock beside a SQLite file), so every API process may call it at start.
+needs nothing installed.  :func:`migrate` runs the Alembic migrations (``migrations/``) to head, then makes the
+players' name keys again if the rules that make them changed, under a lock (PostgreSQL's advisory lock; a file
+lock beside a SQLite file), so every API process may call it at start.
 
 ``python -m services.api.records.database`` migrates the configured database and exits (a deployment's
 migration job).
@@ -21,6 +22,8 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
+
+from services.api.players.rekey import rekey_if_stale
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -68,11 +71,14 @@ def alembic_config() -> Config:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration; safe to run from many processes at once."""
+    """Bring the schema to the newest migration, and the players' name keys to the running code's rules
+    (:mod:`services.api.players.rekey`: data the migrations cannot know, ICU's confusables); safe to run from
+    many processes at once."""
     with _migration_lock(engine), engine.begin() as connection:
         config = alembic_config()
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+        rekey_if_stale(connection)
 
 
 @contextmanager

@@ -8,9 +8,12 @@ gone); the few hidden rows have an index of their own.
 
 The players' tables live here too (one database, one migration history):
 
-- ``players``: a person, a bot or a computer level (kind), its display name (``name_key`` is the name
-  casefolded and normalised, unique) and the hash of its bearer token; a deleted player keeps its row with
-  no name and no token, so its games stay, anonymised.
+- ``players``: a person, a bot or a computer level (kind), its display name with its two keys (each unique:
+  ``name_key`` for the name casefolded, ``shape_key`` for the name as drawn; :mod:`services.api.players.names`)
+  and the hash of its bearer token; a deleted player keeps its row with no name, no keys and no token, so its
+  games stay, anonymised.
+- ``name_key_rules``: one row, the rules the stored name keys were made by (``names.KEY_RULES``): when the
+  running code's differ, the keys are made again (:mod:`services.api.players.rekey`).
 - ``player_ratings``: one rating per player and board (:mod:`services.ratings.model`), ``score`` being the
   ordinal the leaderboards rank on; ``rating_buckets`` counts the players of each board and kind per sixteenth
   of a point of score (:mod:`services.ratings.buckets`), so a player's rank is a sum over buckets plus a count
@@ -75,12 +78,21 @@ players = Table(
     Column("id", String(40), primary_key=True),
     Column("kind", String(8), nullable=False),  # person | bot | computer
     Column("name", String(64)),  # None once deleted
-    Column("name_key", String(64)),  # the name casefolded and NFKC-normalised: unique
+    Column("name_key", String(64)),  # sha256 of the casefolded name's UTS #39 skeleton: unique
     Column("token_hash", String(64)),  # sha256 of the bearer token; None once revoked or deleted
     Column("created_ms", BigInteger, nullable=False),
     Column("deleted_ms", BigInteger),
+    Column("shape_key", String(64)),  # sha256 of the name's UTS #39 skeleton, case kept: unique
     Index("players_name_key", "name_key", unique=True),
     Index("players_token_hash", "token_hash", unique=True),
+    Index("players_shape_key", "shape_key", unique=True),
+)
+
+name_key_rules = Table(
+    "name_key_rules",
+    metadata,
+    Column("rules", String(200), primary_key=True),  # names.KEY_RULES when the keys were made
+    Column("keyed_ms", BigInteger, nullable=False),
 )
 
 player_ratings = Table(

@@ -1,6 +1,6 @@
 """Display names: normalised (NFKC, spaces collapsed, trimmed), visible (no control, format or invisible
-character, no variation selector), in one script, 2 to 24 characters, and one key for names that differ only
-in case or compatibility form."""
+character, no variation selector), in one script, 2 to 24 characters, and keys shared by names that differ
+only in case or compatibility form, or that are drawn alike (UTS #39 skeletons)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import unicodedata
 import icu
 import pytest
 
-from services.api.players.names import MAX_LENGTH, NameRefused, display_name, name_key
+from services.api.players.names import MAX_LENGTH, NameRefused, display_name, name_key, shape_key
 
 
 @pytest.mark.parametrize(
@@ -129,6 +129,13 @@ def test_a_variation_selector_is_refused_wherever_it_stands(selector: str):
         assert not refused.value.taken
 
 
+@pytest.mark.parametrize("selector", VARIATION_SELECTORS, ids=lambda selector: f"U+{ord(selector):04X}")
+def test_a_variation_selector_adds_nothing_to_a_names_keys(selector: str):
+    """Refused above, and had it been let through, the keys would still make it the name it draws as."""
+    assert name_key("Farmer A" + selector) == name_key("Farmer A")
+    assert shape_key("Farmer A" + selector) == shape_key("Farmer A")
+
+
 def test_every_default_ignorable_code_point_is_refused():
     """What Unicode says a renderer may draw as nothing (ICU's data) is refused, whichever rule refuses it."""
     ignorables = list(icu.UnicodeSet("[:Default_Ignorable_Code_Point:]"))
@@ -192,3 +199,49 @@ def test_a_mark_that_would_not_show_is_refused(raw: str):
 )
 def test_a_name_in_one_script_or_a_mix_a_language_writes_is_accepted(raw: str):
     assert display_name(raw).text == raw
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Farmer A", "Farrner A"),  # rn is drawn as m
+        ("Farmer A", "ＦＡＲＭＥＲ Ａ"),  # full-width letters, which NFKC folds, in any case
+        ("Farmer A", "Ｆａｒｍｅｒ ａ"),
+        ("OXO", "\u039f\u03a7\u039f"),  # all Greek: Omicron, Chi, Omicron
+        ("TOM", "\u03a4\u039f\u039c"),  # all Greek: Tau, Omicron, Mu
+        ("HEAT", "\u041d\u0415\u0410\u0422"),  # all Cyrillic: En, Ie, A, Te
+        ("papa", "\u0440\u0430\u0440\u0430"),  # all Cyrillic, in lower case
+        ("Ian", "lan"),  # capital I and small L
+        ("Agent 007", "Agent OO7"),  # zeros and capital O
+        ("will1", "wiIlI"),
+    ],
+)
+def test_names_drawn_alike_share_a_key(one: str, other: str):
+    assert name_key(one) == name_key(other) or shape_key(one) == shape_key(other)
+
+
+def test_cyrillic_a_and_greek_omicron_are_keyed_as_the_latin_letters_they_look_like():
+    """Refused as mixed scripts; and the keys would make them the Latin names all the same."""
+    assert name_key("Farmer \u0410") == name_key("Farmer A") and shape_key("Farmer \u0410") == shape_key("Farmer A")
+    assert name_key("\u039fscar") == name_key("Oscar") and shape_key("\u039fscar") == shape_key("Oscar")
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Ada", "Ada2"),
+        ("Zoë", "Zoe"),
+        ("ian", "lan"),  # in lower case i and l are told apart
+        ("heat", "\u041d\u0415\u0410\u0422"),  # Cyrillic capitals look like HEAT, not heat
+        ("Kim", "Tim"),
+    ],
+)
+def test_names_drawn_differently_have_different_keys(one: str, other: str):
+    assert name_key(one) != name_key(other) and shape_key(one) != shape_key(other)
+
+
+@pytest.mark.parametrize("raw", ["cornputer", "Hard", "EXPERT", "computer-rn", "norrnal"])
+def test_a_look_alike_of_a_computer_levels_name_is_taken(raw: str):
+    with pytest.raises(NameRefused) as refused:
+        display_name(raw)
+    assert refused.value.taken

@@ -1,6 +1,7 @@
-"""Players in the records database, on SQLite and PostgreSQL: made with a unique name (ignoring case, also when
-two requests race for it), found by id and by token, renamed, given a new token (the old one stops), the
-computer levels made on demand, and a deletion that anonymises everything the player left behind in one go."""
+"""Players in the records database, on SQLite and PostgreSQL: made with a unique name (ignoring case and
+look-alike characters, also when two requests race for it), found by id and by token, renamed, given a new
+token (the old one stops), the computer levels made on demand, and a deletion that anonymises everything the
+player left behind in one go."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from sqlalchemy import Engine, insert, select
 
 from services.api.games.record import PlayerRef, Seat
-from services.api.players.names import display_name
+from services.api.players.names import display_name, name_key, shape_key
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError
 from services.api.ratings.standing import standing
@@ -53,8 +54,9 @@ def test_a_player_is_found_by_id_and_by_token_and_shows_no_rating_yet(engine: En
         profile = standing(connection, player.id)
     assert profile["ratings"] == {} and profile["stats"]["games"] == 0 and profile["stats"]["bags_per_round"] == 0.0
     with engine.connect() as connection:  # the token is kept only as its hash
-        stored = connection.execute(select(players.c.token_hash, players.c.name_key)).one()
-    assert token not in stored.token_hash and len(stored.token_hash) == 64 and stored.name_key == "ada lovelace"
+        stored = connection.execute(select(players.c.token_hash, players.c.name_key, players.c.shape_key)).one()
+    assert token not in stored.token_hash and len(stored.token_hash) == 64
+    assert (stored.name_key, stored.shape_key) == (name_key("Ada Lovelace"), shape_key("Ada Lovelace"))
 
 
 def test_names_are_unique_ignoring_case_and_a_rename_frees_the_old_one(engine: Engine):
@@ -89,6 +91,28 @@ def test_two_players_racing_for_one_name_one_gets_it(engine: Engine):
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["made", "name_taken", "name_taken", "name_taken"]
+
+
+def test_a_look_alike_of_a_name_is_taken_in_either_case(engine: Engine):
+    repository = PlayerRepository(engine)
+    heat, _ = make(repository, "HEAT")
+    farmer, _ = make(repository, "Farmer")
+    for look_alike in ("\u041d\u0415\u0410\u0422", "heat", "ＨＥＡＴ"):  # Cyrillic capitals; case; full-width
+        assert code_of(lambda name=look_alike: make(repository, name)) == "name_taken"
+    assert code_of(lambda: make(repository, "FARRNER")) == "name_taken"  # rn drawn as m, in another case
+    assert code_of(lambda: repository.rename(farmer, display_name("hEAT"))) == "name_taken"
+    assert repository.rename(heat, display_name("Heat")).name == "Heat"  # its own name, drawn otherwise
+    assert make(repository, "\u041d\u0415\u0410\u0422")[0].name == "НЕАТ"  # not drawn as "Heat"
+
+
+def test_the_database_refuses_a_look_alike_that_the_look_up_missed(engine: Engine, monkeypatch):
+    """Each key's unique index holds on its own: two requests racing with "HEAT" and "НЕАТ" both pass the
+    look-up, and the shape key's index refuses the second."""
+    repository = PlayerRepository(engine)
+    make(repository, "HEAT")
+    monkeypatch.setattr(PlayerRepository, "_check_free", staticmethod(lambda *_: None))
+    assert code_of(lambda: make(repository, "\u041d\u0415\u0410\u0422")) == "name_taken"  # the shape key
+    assert code_of(lambda: make(repository, "heat")) == "name_taken"  # the name key
 
 
 def test_a_new_token_replaces_the_old_one_and_a_rotation_with_a_stale_token_is_refused(engine: Engine):
@@ -158,7 +182,7 @@ def test_a_deletion_anonymises_the_players_records_and_drops_its_standing(engine
     assert make(repository, "gone soon")[0].name == "gone soon"  # the name is free
     with engine.connect() as connection:
         row = connection.execute(select(players).where(players.c.id == gone.id)).one()
-        assert (row.name, row.name_key, row.token_hash) == (None, None, None) and row.deleted_ms is not None
+        assert (row.name, row.name_key, row.shape_key, row.token_hash) == (None,) * 4 and row.deleted_ms is not None
         for table in (player_ratings, player_stats, player_games):
             owners = set(connection.execute(select(table.c.player_id)).scalars())
             assert owners == {stays.id}, table.name
