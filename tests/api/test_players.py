@@ -4,7 +4,8 @@ checked against openapi.yaml.
 A player made, a game created with its seat (``player: true``), a seat claimed by another player's token: the
 table shows both names and the record both ids.  A rename, a new token (the old one refused), a token that names
 nobody refused wherever it is sent; then a deletion: the player is gone, its name free, its games' record no
-longer names it.  A rematch and a quick match bind their seats to their players too."""
+longer names it.  A rematch and a quick match bind their seats to their players too.  Every look-alike of a
+player's name is refused, each with the reason."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def session(request, gunicorn_factory, private_redis_url, tmp_path) -> Iterator[
         database = {"DATA_DIR": str(tmp_path)}
     else:
         database = {"RECORDS_DATABASE_URL": request.getfixturevalue("postgres_records_url")}
-    env = {"AI_ENABLED": "0", "RECORDS_DRAIN_INTERVAL_SECONDS": "0.2", **database}
+    env = {"AI_ENABLED": "0", "RECORDS_DRAIN_INTERVAL_SECONDS": "0.2", "PLAYER_CREATE_RATE_LIMIT": "", **database}
     yield ContractSession(gunicorn_factory(env, redis=private_redis_url))
 
 
@@ -134,3 +135,38 @@ def test_quick_match_seats_each_request_as_the_player_it_was_sent_with(session: 
     view = session.get(f"/v1/games/{seated[0]['game_id']}").json()
     by_request = [view["seats"][m["seat"]]["player"] for m in seated]
     assert [p and p["id"] for p in by_request] == [players[0][0], players[1][0], None, None]
+
+
+LOOK_ALIKES = [  # (a name drawn like one of the players' below, what it is, the code, what the answer says)
+    ("Farmer A\ufe0f", "VS16, the emoji variation selector", "invalid_request", "variation selector (U+FE0F)"),
+    ("Farmer A\ufe00", "VS1", "invalid_request", "variation selector (U+FE00)"),
+    ("Farmer A\U000e0100", "VS17, an ideographic variation selector", "invalid_request", "(U+E0100)"),
+    ("Farmer A\u180b", "a Mongolian free variation selector", "invalid_request", "variation selector (U+180B)"),
+    ("Farmer \u0410", "a Cyrillic capital A", "invalid_request", "different scripts (Latin and Cyrillic)"),
+    ("\u039ftto Farm", "a Greek capital Omicron", "invalid_request", "different scripts (Greek and Latin)"),
+    ("\u039f\u03a7\u039f", "all Greek: Omicron, Chi, Omicron", "name_taken", "looks the same"),
+    ("\u041d\u0415\u0410\u0422", "all Cyrillic: En, Ie, A, Te", "name_taken", "looks the same"),
+    ("Ｆａｒｍｅｒ Ａ", "full-width letters, which NFKC folds", "name_taken", "looks the same"),
+    ("FARMER A", "another case", "name_taken", "looks the same"),
+    ("Farrner A", "rn drawn as m", "name_taken", "looks the same"),
+    ("Otto Farrn", "rn drawn as m, in the other name", "name_taken", "looks the same"),
+]
+
+
+def test_each_look_alike_of_a_players_name_is_refused_with_the_reason(session: ContractSession):
+    farmer, token = make_player(session, "Farmer A")
+    for name in ("OXO", "HEAT", "Otto Farm"):
+        make_player(session, name)
+    for name, what, expected, says in LOOK_ALIKES:
+        refused = session.post("/v1/players", json={"name": name})
+        assert (refused.status_code, code(refused)) == (409 if expected == "name_taken" else 400, expected), what
+        if expected == "invalid_request":
+            assert refused.json()["errors"][0]["field"] == "name", what
+            assert says in refused.json()["errors"][0]["message"], what
+        else:
+            assert says in refused.json()["detail"], what
+    assert code(session.patch("/v1/players/me", json={"name": "Farmer \u0410"}, headers=as_player(token))) == (
+        "invalid_request"
+    )
+    assert code(session.patch("/v1/players/me", json={"name": "ｏｘｏ"}, headers=as_player(token))) == "name_taken"
+    assert session.get(f"/v1/players/{farmer}").json()["name"] == "Farmer A"
