@@ -4,11 +4,12 @@
 On a private PostgreSQL (``fsync`` off, as :mod:`benchmarks.records`), migrated to the newest revision:
 
 1. **Bytes per player**: ``--players`` rows as ``POST /v1/players`` stores them (an id, a name checked by
-   :mod:`services.api.players.names` and its key, a token's SHA-256, a time), written in batches; then the
-   ``players`` table with its indexes (the primary key, the unique name key, the unique token hash), per row.
+   :mod:`services.api.players.names` and its two keys, a token's SHA-256, a time), written in batches; then the
+   ``players`` table with its indexes (the primary key, the unique name and shape keys, the unique token hash),
+   per row.
 2. **Players made per database core-second**: ``--threads`` threads calling
-   :meth:`~services.api.players.repository.PlayerRepository.create` (the route's own call: the name looked up,
-   then the insert) for ``--seconds``; the players a second, the PostgreSQL processes' CPU, and their ratio.
+   :meth:`~services.api.players.repository.PlayerRepository.create` (the route's own call: the name's keys looked
+   up, then the insert) for ``--seconds``; the players a second, the PostgreSQL processes' CPU, and their ratio.
 3. **Token look-ups per database core-second**: the same threads calling ``by_token`` (what every request with a
    ``Player-Token`` costs) with tokens of players made in part 2.
 
@@ -53,7 +54,13 @@ def bytes_per_player(engine: Engine, count: int) -> dict[str, Any]:
         for n in range(start, min(count, start + BATCH)):
             name = display_name(name_of(n))
             token_hash = hash_player_token(new_player_token())
-            row = {"id": new_player_id(), "kind": "person", "name": name.text, "name_key": name.key}
+            row = {
+                "id": new_player_id(),
+                "kind": "person",
+                "name": name.text,
+                "name_key": name.key,
+                "shape_key": name.shape,
+            }
             rows.append({**row, "token_hash": token_hash, "created_ms": NOW_MS + n})
         with engine.begin() as connection:
             connection.execute(insert(players), rows)
