@@ -20,6 +20,8 @@ from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.record import GameRecord
 from services.api.http import request_schemas
+from services.api.players.names import NameRefused, display_name
+from services.api.players.repository import name_taken
 from services.api.records.content import build
 from services.api.store.memory_store import MemoryStore
 from services.engine import codes, turn, view
@@ -210,3 +212,46 @@ def test_the_chart_scale_description_and_the_profile_figures(tmp_path):
         None,
     ]
     assert got["initials"] == ["AL", "A", "ÉZ", "?", "🂡A"]
+
+
+NAMES_REFUSED = [  # a name for each reason services/api/players/names.py gives
+    "Ada\u200b",  # invisible
+    "Farmer A\ufe0f",  # a variation selector
+    "Ha" + "\u0301" * 8,  # a pile of marks
+    "Ada\u0301\u0301",  # one mark twice
+    "Farmer \u0410",  # Latin and Cyrillic
+    "\u0968\u0966 20",  # two number systems
+    "--",  # no letter or digit
+    "a" * 30,  # too long
+]
+
+
+def test_each_reason_the_server_gives_for_a_name_has_its_own_words_in_each_language(tmp_path):
+    """identity.js reads the server's English reason (``errors[].message``) to pick the catalogue's words: none
+    falls through to the generic "try another"."""
+    problems = []
+    for raw in NAMES_REFUSED:
+        with pytest.raises(NameRefused) as refused:
+            display_name(raw)
+        problems.append(
+            {"status": 400, "code": "invalid_request", "errors": [{"field": "name", "message": str(refused.value)}]}
+        )
+    problems.append({"status": 409, "code": "name_taken", "detail": str(name_taken().detail)})
+    got = node(
+        tmp_path,
+        """
+        const i18n = await js("i18n.js");
+        const identity = await js("identity.js");
+        const said = {};
+        for (const language of ["en", "id"]) {
+          await i18n.useLanguage(language);
+          said[language] = { words: data.map(identity.nameError), generic: i18n.t("players.name.refused") };
+        }
+        console.log(JSON.stringify(said));
+        """,
+        problems,
+    )
+    for language in ("en", "id"):
+        words = got[language]["words"]
+        assert got[language]["generic"] not in words, (language, words)
+        assert len(set(words)) == len(problems), (language, words)

@@ -79,7 +79,11 @@ export async function refreshPlayer() {
 const NAME_REASONS = [
   [/characters long|too long/, "players.name.length"],
   [/invisible|control/, "players.name.invisible"],
+  [/variation selector/, "players.name.selector"],
   [/combining marks/, "players.name.marks"],
+  [/repeat a combining mark/, "players.name.hidden"],
+  [/different scripts/, "players.name.scripts"],
+  [/number systems/, "players.name.digits"],
   [/letter or a digit/, "players.name.letter"],
   [/computer level/, "players.name.level"],
 ];
