@@ -25,7 +25,7 @@ player's name:
 - **Unique, look-alikes included**: two keys, each unique in the players table (a unique index apiece, so the
   database refuses a look-alike in the same statement that would store it).  :func:`name_key` is the UTS #39
   skeleton of the casefolded name: names that differ only in case (``ß`` and ``SS``), or in characters drawn
-  alike once in lower case (``rn`` and ``m``, ``0`` and ``o``, Cyrillic ``а`` and Latin ``a``), have one key.
+  alike once in lower case (``rn`` and ``m``, ``1`` and ``l``, Cyrillic ``а`` and Latin ``a``), have one key.
   :func:`shape_key` is the skeleton of the name as shown, for what casefolding hides: capitals drawn alike
   across scripts (Cyrillic ``НЕАТ`` and Latin ``HEAT`` fold apart, to ``неат`` and ``heat``) and ``I`` beside
   ``l``.  The keys are SHA-256 digests of the skeletons, so a key fits its column whatever a skeleton's
