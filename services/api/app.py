@@ -27,7 +27,7 @@ from services.api.config import check_config, load_config
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record import GameRecord
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.http import (  # noqa: F401  (their routes join v1)
     leaderboard_routes,
@@ -36,7 +36,8 @@ from services.api.http import (  # noqa: F401  (their routes join v1)
     player_games_routes,
     player_routes,
     record_routes,
-    table_routes,
+    rematch_routes,
+    table_life_routes,
 )
 from services.api.http.health import health, healthz
 from services.api.http.inbound import init_inbound
@@ -62,6 +63,7 @@ from services.api.live.wakeups import Wakeups
 from services.api.lobby.service import lobby_service
 from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
+from services.api.players.rekey import rekey_if_stale
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.ratings.apply import applier
@@ -176,7 +178,7 @@ def init_records(app: Flask, ctx: Collaborators) -> None:
     players, on the same database."""
     if ctx.records is None:
         return
-    writer = records_service(app.config, ctx.store, ctx.records, applier)
+    writer = records_service(app.config, ctx.store, ctx.records, applier, upkeep=(rekey_if_stale,))
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
     app.extensions["spades.players"] = PlayerRepository(writer.repository.engine)  # the same database and pool
     if app.config["RECORDS_WRITER_ENABLED"]:

@@ -14,7 +14,7 @@ from services.api.games.events import visible_event
 from services.api.games.move_request import parse_if_match
 from services.api.games.record import GameOptions, GameRecord, Seat, parse_state
 from services.api.games.rendering import ViewCache, game_view, rendered_rounds, rendered_tricks
-from services.api.games.tokens import hash_token, new_game_id, new_token, seat_of_token
+from services.api.games.seat_tokens import hash_token, new_game_id, new_token, seat_of_token
 from services.api.http import request_schemas, response_schemas
 from services.api.problems import ApiError, flatten_messages, problem_body
 from services.api.store.redis_store import RedisStore

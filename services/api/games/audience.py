@@ -28,7 +28,7 @@ from typing import Any
 from services.api.games.event_types import HANDS_ON
 from services.api.games.events import visible_event
 from services.api.games.record import GameRecord
-from services.api.games.tokens import hash_token
+from services.api.games.seat_tokens import hash_token
 from services.api.store.protocol import GameStore
 
 

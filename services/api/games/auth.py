@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from services.api.games.record import GameRecord
-from services.api.games.tokens import seat_of_token
+from services.api.games.seat_tokens import seat_of_token
 from services.api.problems import ApiError
 
 MAX_TOKEN_LENGTH = 256

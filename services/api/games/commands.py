@@ -26,11 +26,11 @@ from services.api.games.move_request import MoveRequest, computer_move
 from services.api.games.pipeline import Answer, Change, Entries
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record import GameOptions, GameRecord, PlayerRef, Seat
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.reservations import check_claim
+from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.games.table_hooks import NO_TABLES, TableHooks
-from services.api.games.tokens import hash_token, new_game_id, new_token
 from services.api.metrics import MOVES
 from services.api.problems import ApiError, invalid_request
 from services.api.store.protocol import GameStore, NotReplicated, idempotency_key, key_digest, now_ms
@@ -66,7 +66,7 @@ class Collaborators:
     allow_seeded: bool = True  # the app passes ALLOW_SEEDED_GAMES (off unless set): a seed's creator knows the deals
     note_seat: Callable[[int | None], None] = _ignore_seat  # the seat a request acts for, for its log line
     quotas: Quotas = NO_QUOTAS  # games each creator may keep in play (services.api.games.quotas)
-    records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_outbox); None: not
+    records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_schedule); None: not
     tables: TableHooks = NO_TABLES  # public tables listed (services.api.games.table_hooks)
     clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
 

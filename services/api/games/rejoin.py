@@ -27,7 +27,7 @@ from services.api.games.events import event
 from services.api.games.pipeline import Change, load
 from services.api.games.record import GameRecord, Seat
 from services.api.games.rendering import game_view
-from services.api.games.tokens import hash_token, new_token
+from services.api.games.seat_tokens import hash_token, new_token
 from services.api.metrics import REJOINS
 from services.api.problems import ApiError
 

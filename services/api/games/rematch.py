@@ -32,7 +32,7 @@ from services.api.games.events import event
 from services.api.games.pipeline import Answer, Change, load
 from services.api.games.record import GameRecord, PlayerRef, Rematch, Seat
 from services.api.games.rendering import game_view, seats_view
-from services.api.games.tokens import hash_token, new_game_id, new_token
+from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.metrics import REMATCH_SEATS
 from services.api.problems import ApiError
 from services.api.store.protocol import now_ms

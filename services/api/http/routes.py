@@ -54,6 +54,20 @@ def json_response(schema: Schema, data: Any, status: int = 200, headers: dict[st
     return response
 
 
+def required_token() -> str:
+    """The request's seat token (``Authorization: Bearer``): ``401`` without one."""
+    token = bearer_token(request.headers.get("Authorization"), required=True)
+    assert token is not None
+    return token
+
+
+def seated(claimed: dict[str, Any]) -> Response:
+    """A seat and its new token (``ClaimedSeat``: a claim, a redeemed rejoin code, a rematch), tagged with its
+    view's version."""
+    etag = {"ETag": f'"{claimed["state"]["version"]}"'}
+    return json_response(response_schemas.CLAIMED_SEAT, claimed, 200, etag)
+
+
 def _view_response(data: dict[str, Any], status: int = 200) -> Response:
     """A view's response, with ``server_time_ms`` (a move's view has its own already: the time of its commit,
     stored with it, so that an ``Idempotency-Key`` replay answers the same bytes)."""
@@ -173,14 +187,13 @@ def get_game(game_id: str) -> Response:
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
     claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player()))
-    return json_response(response_schemas.CLAIMED_SEAT, claimed, 200, {"ETag": f'"{claimed["state"]["version"]}"'})
+    return seated(claimed)
 
 
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/leave")
 def leave_seat(game_id: str, seat: int) -> Response:
-    token = bearer_token(request.headers.get("Authorization"), required=True)
+    token = required_token()
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    assert token is not None
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
     return _view_response(commands.leave_seat(collaborators(), game_id, seat, token))
@@ -189,9 +202,8 @@ def leave_seat(game_id: str, seat: int) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/back")
 def come_back(game_id: str, seat: int) -> Response:
     """An away seat's person is back (:mod:`services.api.games.seat_back`): the computer stops playing it."""
-    token = bearer_token(request.headers.get("Authorization"), required=True)
+    token = required_token()
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    assert token is not None
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
     return _view_response(seat_back.come_back(collaborators(), game_id, seat, token))

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from services.api.games.tokens import hash_token
+from services.api.games.seat_tokens import hash_token
 from services.api.problems import ApiError, invalid_request
 from services.api.store.matches import CANCELLED, EXPIRED, SEATED, MatchRequest
 from services.engine import RuleError, make_rules

@@ -22,7 +22,7 @@ from typing import Any
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import creator_ids, refusal
 from services.api.games.record import PlayerRef
-from services.api.games.tokens import hash_token, new_game_id, new_token
+from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.live.wakeups import Wakeups
 from services.api.lobby import match_requests as requests
 from services.api.lobby.match_games import release_request, request_hold, seat_group, slot_holders

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import fcntl
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
-
-from services.api.players.rekey import rekey_if_stale
+from sqlalchemy import Connection, Engine, create_engine, event, text
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -70,15 +68,16 @@ def alembic_config() -> Config:
     return config
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration, and the players' name keys to the running code's rules
-    (:mod:`services.api.players.rekey`: data the migrations cannot know, ICU's confusables); safe to run from
-    many processes at once."""
+def migrate(engine: Engine, upkeep: Sequence[Callable[[Connection], object]] = ()) -> None:
+    """Bring the schema to the newest migration, then run each ``upkeep`` step in the same transaction (the
+    players' name keys, :func:`services.api.players.rekey.rekey_if_stale`: data the migrations cannot know,
+    ICU's confusables); safe to run from many processes at once."""
     with _migration_lock(engine), engine.begin() as connection:
         config = alembic_config()
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
-        rekey_if_stale(connection)
+        for step in upkeep:
+            step(connection)
 
 
 @contextmanager

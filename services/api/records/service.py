@@ -4,13 +4,13 @@ if it answers, else by the writer once it does) and the process's writer."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.records.database import database_url, make_engine, migrate
 from services.api.records.repository import RecordRepository
 from services.api.records.writer import Ratings, RecordWriter
@@ -24,9 +24,11 @@ def records_service(
     store: GameStore,
     schedule: RecordSchedule,
     ratings: Callable[[Engine, bool], Ratings] | None = None,
+    upkeep: Sequence[Callable[[Connection], object]] = (),
 ) -> RecordWriter:
     """The writer (not started), its repository at ``writer.repository``; ``ratings`` makes the hook that applies
-    each finished game to its players on this engine (:func:`services.api.ratings.apply.applier`)."""
+    each finished game to its players on this engine (:func:`services.api.ratings.apply.applier`); ``upkeep``,
+    the steps run after the migrations (:func:`services.api.records.database.migrate`)."""
     engine = make_engine(database_url(settings), int(settings["RECORDS_POOL_SIZE"]))
     computer_only = bool(settings["RATE_COMPUTER_ONLY_GAMES"])
     writer = RecordWriter(
@@ -38,9 +40,10 @@ def records_service(
         retention_days=float(settings["RECORDS_RETENTION_DAYS"]),
         ratings=ratings(engine, computer_only) if ratings is not None else None,
         rate_computer_only=computer_only,
+        upkeep=upkeep,
     )
     try:
-        migrate(engine)
+        migrate(engine, upkeep)
         writer.migrated = True
     except SQLAlchemyError as error:
         log.warning("records database not ready at start (the writer retries): %s", error.__class__.__name__)

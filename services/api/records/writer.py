@@ -34,13 +34,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.metrics import RECORD_WRITE_FAILURES, RECORDS_WRITTEN
 from services.api.records.content import build
 from services.api.records.crash_points import crash_point
@@ -74,8 +75,10 @@ class RecordWriter:
         clock: Callable[[], float] = time.time,
         ratings: Ratings | None = None,
         rate_computer_only: bool = False,
+        upkeep: Sequence[Callable[[Connection], object]] = (),
     ) -> None:
         self.store = store
+        self.upkeep = upkeep  # run after the migrations (services.api.records.database.migrate)
         self.ratings = ratings
         self.rate_computer_only = rate_computer_only
         self.repository = repository
@@ -115,7 +118,7 @@ class RecordWriter:
         """Handle every due entry (after migrating the database, the first time it answers); how many."""
         if not self.migrated:
             try:
-                migrate(self.repository.engine)
+                migrate(self.repository.engine, self.upkeep)
             except SQLAlchemyError as error:
                 log.warning("records database not ready: %s", error.__class__.__name__)
                 return 0

@@ -1,7 +1,7 @@
 """The store's part in keeping every finished game: the outbox of records to write.
 
 :class:`RecordOutbox` is the part of :class:`services.api.store.protocol.GameStore` that the commands
-(:mod:`services.api.games.record_outbox`: an entry at creation and at game over) and the records writer
+(:mod:`services.api.games.record_schedule`: an entry at creation and at game over) and the records writer
 (:mod:`services.api.records.writer`) use; Redis implements it in :mod:`services.api.store.redis_record_outbox`,
 the memory store in :class:`services.api.store.memory_store.MemoryStore`.
 

@@ -12,7 +12,7 @@ from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import RETRY_AFTER_SECONDS, Quotas, creator_ids
 from services.api.games.record import GameRecord
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.http import request_schemas
 from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore

@@ -97,7 +97,7 @@ def test_an_upgrade_keys_the_players_names_by_their_skeletons_and_the_older_of_t
                 | {"deleted_ms": deleted_ms},
             )
     with caplog.at_level(logging.WARNING, logger="services.api.players.rekey"):
-        migrate(empty_engine)  # what every API process does at start: the migrations, then the keys
+        migrate(empty_engine, (rekey_if_stale,))  # what every API process does at start: the migrations, then the keys
     keys = stored_keys(empty_engine)
     assert keys["p_farmer"] == (name_key("Farmer A"), shape_key("Farmer A"))
     assert keys["p_farmer_cyrillic"] == (None, None)  # both its keys are the older player's: the name stays

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from services.api.games.record import GameRecord
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.records import writer as writer_module
 from services.api.records.content import build
 from services.api.records.repository import RecordRepository

@@ -35,7 +35,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    from services.api.players.rekey import assign_keys
+    from services.api.records.name_keys import assign_keys
 
     op.drop_table("name_key_rules")
     op.drop_index("players_shape_key", "players")

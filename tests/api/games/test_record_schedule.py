@@ -11,7 +11,7 @@ import redis
 
 from services.api.games.commands import Collaborators
 from services.api.games.record import GameRecord
-from services.api.games.record_outbox import RecordSchedule
+from services.api.games.record_schedule import RecordSchedule
 from services.api.store.memory_store import MemoryStore
 from services.api.store.redis_commit import CommitTtls
 

@@ -1,4 +1,4 @@
-"""marshmallow schemas of the table-life routes (:mod:`services.api.http.table_routes`): requests refuse unknown
+"""marshmallow schemas of the table-life routes (:mod:`services.api.http.table_life_routes`): requests refuse unknown
 fields and coerce nothing, as every request schema does (:mod:`services.api.http.request_schemas`)."""
 
 from __future__ import annotations
