@@ -73,7 +73,13 @@ def run_gunicorn(
     """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL."""
     # tests/api/http/test_rate_limits.py turns limits on; computer-only games play unpaced (the pace:
     # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which runs paced)
-    full_env = {"RATE_LIMIT_ENABLED": "0", "COMPUTER_GAME_PACE_SECONDS": "0", **(env or {})}
+    # RATED_MIN_WIN_SCORE: the tests' short games (to 50) can be rated, so rated play is tested in seconds
+    full_env = {
+        "RATE_LIMIT_ENABLED": "0",
+        "COMPUTER_GAME_PACE_SECONDS": "0",
+        "RATED_MIN_WIN_SCORE": "50",
+        **(env or {}),
+    }
     # Stopped at once (SIGQUIT) when done: no test checks a server after it, and a graceful stop would wait
     # for the connections still open (keep-alives) to close.
     url = redis or redis_url(API_TEST_DB)

@@ -137,6 +137,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         records=RecordSchedule(int(settings["GAME_TTL_SECONDS"])) if settings["RECORDS_ENABLED"] else None,
         tables=ListingHooks(store, float(settings["LOBBY_CHECK_SECONDS"])),
         clock_scale=float(settings["CLOCK_SCALE"]),
+        rated_min_win_score=int(settings["RATED_MIN_WIN_SCORE"]),
     )
     app.extensions["spades.commands"] = ctx
     app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups)

@@ -51,6 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for run-out turn clocks (the same sweep)
     "CLOCK_SCALE": 1.0,  # tests and drills only: the time controls' times multiplied (1 = the catalogue's)
+    "RATED_MIN_WIN_SCORE": 500,  # a game to a lower winning score is not rated (services.ratings.policy.may_count)
     "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (computers)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
     "HINT_TIMEOUT_SECONDS": 5.0,  # how long a hint request waits for a worker before a 503 hint_unavailable
@@ -127,6 +128,7 @@ _CASTS = {
     "AI_SWEEP_INTERVAL_SECONDS": float,
     "CLOCK_SWEEP_INTERVAL_SECONDS": float,
     "CLOCK_SCALE": float,
+    "RATED_MIN_WIN_SCORE": int,
     "HINT_TIMEOUT_SECONDS": float,
     "REVIEW_TIMEOUT_SECONDS": float,
     "READY_CACHE_SECONDS": float,

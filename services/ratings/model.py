@@ -70,13 +70,15 @@ def board_of(scoring: str) -> str:
     return scoring
 
 
-def places(board: str, scores: Sequence[int], winner: Sequence[int]) -> list[int]:
-    """Each side's place (1 = best; equal places are ties): the winning side first, then by final score.
+def places(board: str, scores: Sequence[int], winner: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
+    """Each side's place (1 = best; equal places are ties): a side with a seat in ``forfeits`` below every side
+    without one, then the winning side first, then by final score.
 
     ``scores`` are the sides' final scores (two teams, or four seats), ``winner`` the winning seats."""
-    sides = _sides(board)
+    sides = board_sides(board)
     won = [bool(set(side) & set(winner)) for side in sides]
-    keys = [(w, scores[i]) for i, w in enumerate(won)]
+    kept = [not set(side) & set(forfeits) for side in sides]
+    keys = [(kept[i], w, scores[i]) for i, w in enumerate(won)]
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
@@ -85,7 +87,7 @@ def rate(
 ) -> list[Rating]:
     """The four seats' new ratings after a game: ``ratings`` by seat, ``side_places`` by side (:func:`places`);
     ``steady`` by seat: a computer level, whose rating takes no drift (see the module doc)."""
-    sides = _sides(board)
+    sides = board_sides(board)
     if len(ratings) != 4 or len(side_places) != len(sides) or len(steady) != 4:
         raise ValueError("four seats' ratings, a place for each side and whether each seat is steady")
     sigmas = [r.sigma if steady[s] else math.hypot(r.sigma, TAU) for s, r in enumerate(ratings)]
@@ -98,7 +100,8 @@ def rate(
     return new
 
 
-def _sides(board: str) -> tuple[tuple[int, ...], ...]:
+def board_sides(board: str) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side on ``board``."""
     if board == "partnership":
         return PARTNERSHIP_TEAMS
     if board == "individual":

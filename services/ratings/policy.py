@@ -1,15 +1,26 @@
-"""Which finished games are rated, on which board, and each seat's player — read off a record document.
+"""Which games are rated, on which board, and each seat's player: the one rule, told in docs/api.md.
 
-A rating is only worth what its games are: a game counts when nobody could have arranged it — no chosen seed
-(its creator knows every deal), every person's seat held by a player, and either strangers met (a public
-table or a quick match) under a clock (nobody can stall a lost game away), or one person or bot played the
-computers (the levels are rated players, so such a game measures its one player against known strengths).
-Games of computers alone are rated only when the server is told to (``RATE_COMPUTER_ONLY_GAMES``: a rating
-run that places the levels on the scale).
+A rating is only worth what its games are, so a game counts only when nobody could have arranged it or had help:
+
+- **made to count** (:func:`may_count`, when the game is created): no chosen seed (its creator knows every deal),
+  no hints (engine help), a real length (a winning score of at least :data:`RATED_MIN_TARGET`, every preset's
+  own: not a one-round game), and either strangers meeting (a public table or a quick match) under a clock
+  (nobody can stall a lost game away), or one person or bot alone against the computers (the levels are rated
+  players, so such a game measures its one player against known strengths);
+- **still counting at its end** (the game's ``fair_play``, kept by ``services.api.games.fair_play``): no person
+  left, nor was away, before the first card (an abort), and no client (an address) held two person seats;
+- **played by distinct players**: every person's seat bound to a player, none on two seats.
+
+A person who leaves, or loses two turns in a row to the clock, after the first card *forfeits*: their side is
+placed below every side that did not, whatever their stand-in then scores (:func:`side_places`).  Games of
+computers alone are rated only when the server is told to (``RATE_COMPUTER_ONLY_GAMES``: a rating run that places
+the levels on the scale).  A record's ``fair_play`` is null for a game not made to count; a record without the
+key was written before games kept it, and is judged by its options (strangers under a clock, or one player
+against the computers).
 
 A seat's player is the record seat's ``player_id``: a bound person's or bot's id, a computer seat's level's fixed
 id ``computer-<level>`` (:func:`computer_id`), or null — a person without a player, or a computer standing in
-for a person who left (whose seat is then nobody's, and the game unrated).
+for nobody's seat.
 """
 
 from __future__ import annotations
@@ -17,10 +28,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from services.ratings.model import board_of, places
+from services.ratings.model import board_of, board_sides, places
 
 COMPUTER_PREFIX = "computer-"
 NO_CLOCK = "none"
+RATED_MIN_TARGET = 500  # every preset's winning score: a shorter game is a different, luckier contest
+
+
+def may_count(
+    seat_types: Sequence[str],
+    *,
+    seeded: bool,
+    hints: bool,
+    public: bool,
+    matched: bool,
+    clock: str,
+    win_score: int,
+    min_win_score: int = RATED_MIN_TARGET,
+) -> bool:
+    """Whether a game made so can be rated (see the module doc): its seats' types as created (``human``,
+    ``open``, ``ai``), its options and its rules' winning score (``min_win_score``: the server's
+    ``RATED_MIN_WIN_SCORE``, :data:`RATED_MIN_TARGET` by default)."""
+    if seeded or hints or win_score < min_win_score:
+        return False
+    if list(seat_types).count("human") == 1 and "open" not in seat_types:
+        return True  # one person or bot against the computers
+    return (public or matched) and clock != NO_CLOCK
 
 
 def computer_id(level: str) -> str:
@@ -53,10 +86,17 @@ def board(document: Mapping[str, Any]) -> str:
     return board_of(str(document["rules"]["scoring"]))
 
 
+def forfeits(document: Mapping[str, Any]) -> list[int]:
+    """The seats whose player forfeited (left, or away, after the first card)."""
+    fair = document.get("fair_play") or {}
+    return list(fair.get("forfeits", ()))
+
+
 def side_places(document: Mapping[str, Any]) -> list[int]:
-    """Each side's finishing place (1 = best, ties share), from the record's result."""
+    """Each side's finishing place (1 = best, ties share), from the record's result: a side with a seat that
+    forfeited below every side without one."""
     result = document["result"]
-    return places(board(document), result["scores"], result["winner"] or [])
+    return places(board(document), result["scores"], result["winner"] or [], forfeits(document))
 
 
 def is_rated(document: Mapping[str, Any], computer_only: bool = False) -> bool:
@@ -64,10 +104,20 @@ def is_rated(document: Mapping[str, Any], computer_only: bool = False) -> bool:
     alone are rated too (``RATE_COMPUTER_ONLY_GAMES``)."""
     if document["outcome"] != "finished" or document.get("seeded") or not document["result"].get("winner"):
         return False
+    if "fair_play" in document:  # a game of fair play's time: made to count, or not rated
+        fair = document["fair_play"]
+        if fair is None:
+            return computer_only and all(p is not None and is_computer(p) for p in seat_players(document))
+        forfeited = set(forfeits(document))
+        if not fair["counts"] or all(forfeited & set(side) for side in board_sides(board(document))):
+            return False  # an abort, one client on two seats; or every side forfeited: nobody to credit
+        return _players_qualify(seat_players(document), {}, computer_only, made_to_count=True)
     return _players_qualify(seat_players(document), document.get("options") or {}, computer_only)
 
 
-def _players_qualify(players: Sequence[str | None], options: Mapping[str, Any], computer_only: bool) -> bool:
+def _players_qualify(
+    players: Sequence[str | None], options: Mapping[str, Any], computer_only: bool, made_to_count: bool = False
+) -> bool:
     if any(player is None for player in players):
         return False  # a person played unbound: nobody's rating could carry the seat's result
     people = [player for player in players if player is not None and not is_computer(player)]
@@ -75,7 +125,7 @@ def _players_qualify(players: Sequence[str | None], options: Mapping[str, Any], 
         return False  # one player on two seats plays with itself
     if not people:
         return computer_only
-    if len(people) == 1:
-        return True  # one person or bot against the computers
+    if len(people) == 1 or made_to_count:
+        return True  # one person or bot against the computers; or a game made to count (may_count)
     strangers = bool(options.get("public") or options.get("matched"))
     return strangers and (options.get("clock") or NO_CLOCK) != NO_CLOCK

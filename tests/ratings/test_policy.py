@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from services.ratings.policy import board, computer_id, is_rated, seat_player, seat_players, side_places
+from services.ratings.policy import board, computer_id, is_rated, may_count, seat_player, seat_players, side_places
 
 
 def document(
@@ -87,3 +87,44 @@ def test_the_board_and_places_come_from_the_rules_and_the_result():
     cutthroat = document(PEOPLE, scoring="individual")
     cutthroat["result"] = {"winner": [2], "scores": [100, 250, 260, 100], "bags": [0, 0, 0, 0]}
     assert board(cutthroat) == "individual" and side_places(cutthroat) == [3, 2, 1, 3]
+
+
+# ---- games made to count: fair play ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seats", "changes", "made"),
+    [
+        (["human", "open", "open", "open"], {}, True),  # a public table under a clock
+        (["human", "human", "open", "open"], {"public": False, "matched": True}, True),  # a quick match
+        (["human", "ai", "ai", "ai"], {"public": False, "clock": "none"}, True),  # one person against computers
+        (["human", "open", "open", "open"], {"hints": True}, False),  # engine help
+        (["human", "open", "open", "open"], {"seeded": True}, False),  # the creator knows the deals
+        (["human", "open", "open", "open"], {"win_score": 100}, False),  # not a real length
+        (["human", "open", "open", "open"], {"clock": "none"}, False),  # a lost game could be stalled away
+        (["human", "open", "open", "open"], {"public": False}, False),  # friends could arrange anything
+        (["human", "open", "ai", "ai"], {"public": False}, False),  # not alone against the computers
+    ],
+)
+def test_a_game_is_made_to_count_only_without_help_at_length_and_for_strangers_or_alone(seats, changes, made):
+    settings = {"seeded": False, "hints": False, "public": True, "matched": False, "clock": "normal"}
+    settings |= {"win_score": 500} | changes
+    assert may_count(seats, **settings) is made
+
+
+def made_to_count(seats, counts=True, forfeits=()):
+    doc = document(seats, {"hints": False})
+    doc["fair_play"] = {"counts": counts, "reason": None if counts else "aborted", "forfeits": list(forfeits)}
+    return doc
+
+
+def test_a_game_made_to_count_is_rated_by_its_fair_play_not_its_options():
+    assert is_rated(made_to_count(PEOPLE))  # no public/matched needed: decided when it was made
+    assert not is_rated(made_to_count(PEOPLE, counts=False))
+
+
+def test_a_forfeiting_side_is_placed_last_whatever_it_scored():
+    assert side_places(made_to_count(PEOPLE)) == [1, 2]  # seats 0 and 2 won
+    assert side_places(made_to_count(PEOPLE, forfeits=[2])) == [2, 1]
+    assert is_rated(made_to_count(PEOPLE, forfeits=[2]))
+    assert not is_rated(made_to_count(PEOPLE, forfeits=[0, 1])), "every side forfeited: nobody to credit"

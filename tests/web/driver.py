@@ -47,9 +47,10 @@ def create_game(
     preset: str = "partnership",
     pace: int = 0,
     clock: str | None = None,
+    hints: bool = True,
 ) -> str:
     """From the lobby's "Set up a table" (computer moves at `pace`, 0: full speed; `clock`: a time control
-    of the form's list, None: the server's default): the new game's id."""
+    of the form's list, None: the server's default; `hints` off: a game that can be rated): the new game's id."""
     page.goto(f"/play?pace={pace}")
     open_house_rules(page)
     page.select_option("#preset", preset)
@@ -59,6 +60,8 @@ def create_game(
         page.select_option(f"#seat-{seat}", choice)
     if clock is not None:
         page.select_option("#clock", clock)
+    if not hints:
+        page.uncheck("#hints")
     page.click("[data-testid=create]")
     page.wait_for_selector("[data-testid=table]")
     return page.evaluate("new URLSearchParams(location.search).get('game')")

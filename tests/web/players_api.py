@@ -32,6 +32,7 @@ def play_rated_game(base: str, player_token: str, rng: random.Random, partner: s
             "rules": {"preset": "partnership", "win_score": 50, "lose_score": -50},
             "seats": [{"type": "human", "player": True}]
             + [{"type": "ai", "level": level} for level in ("easy", partner, "easy")],
+            "options": {"hints": False},  # rated: no engine help
         },
         headers={"Player-Token": player_token},
         timeout=30,

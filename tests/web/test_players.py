@@ -103,8 +103,8 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     others = threading.Thread(target=others_play, args=(web, me["token"], more, failed), daemon=True)
     others.start()
 
-    # a short game against three computers: the seat is the player's, the game rated
-    game_id = create_game(page, ["you", "ai:easy", "ai:hard", "ai:easy"], win_score=50, lose_score=-50)
+    # a short game against three computers without hints: the seat is the player's, the game rated
+    game_id = create_game(page, ["you", "ai:easy", "ai:hard", "ai:easy"], win_score=50, lose_score=-50, hints=False)
     view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
     assert view["seats"][0]["player"] == {"id": me["id"], "name": name, "kind": "person"}
     assert view["seats"][1]["player"]["kind"] == "computer"

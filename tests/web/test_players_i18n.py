@@ -125,7 +125,7 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
     others.start()
 
     # a short rated game: the rating changes at its end
-    game_id = create_game(page, ["you", "ai:easy", "ai:hard", "ai:easy"], win_score=50, lose_score=-50)
+    game_id = create_game(page, ["you", "ai:easy", "ai:hard", "ai:easy"], win_score=50, lose_score=-50, hints=False)
     Player(page).play_to_end()
     changes = page.locator("[data-testid=rating-changes]")
     expect(changes).to_be_visible(timeout=LONG)

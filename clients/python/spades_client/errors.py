@@ -113,6 +113,8 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "records_unavailable": Retryable,
     "invalid_rules": InvalidRules,
     "seat_reserved": Conflict,
+    "seat_kept": Conflict,
+    "rated_game": Conflict,
     "invalid_rejoin_code": Unauthorized,
     "rejoin_rate_limited": Retryable,
     "too_many_messages": Retryable,

@@ -223,6 +223,17 @@ class TurnClock(Body):
 
 
 @dataclass
+class FairPlay(Body):
+    """A game made to count (rated play): whether it still counts (``reason``: ``aborted``, ``shared_client``),
+    and the seats whose player forfeited (left or away after the first card: their side is placed last)."""
+
+    SCHEMA: ClassVar[str] = "FairPlay"
+    counts: bool
+    reason: str | None
+    forfeits: list[int]
+
+
+@dataclass
 class PassExchange(Body):
     """House rules: the cards a seat gave in the nil exchange and (once every passing seat gave) received."""
 
@@ -276,6 +287,8 @@ class GameView(Body):
     rematch: RematchLink | None = None
     reserved: SeatReservation | None = None
     messages: list[TableMessage] | None = None
+    # Rated play: only in a game made to count.
+    fair_play: FairPlay | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -519,6 +532,7 @@ class GameRecordDocument(Body):
     round_in_play: RecordRoundInPlay | None
     result: RecordResult
     rated: bool | None = None  # whether the game counts for its players' ratings (absent in older records)
+    fair_play: FairPlay | None = None  # a game made to count: whether it still counted, who forfeited
     ratings: list[RecordRating] | None = None  # a record read's, once the game is applied to its players
     players: list[RecordPlayer | None] | None = None  # a record read's: who sat where, names as they are now
 

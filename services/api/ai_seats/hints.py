@@ -25,6 +25,7 @@ import math
 from typing import Any
 
 from services.api.ai_seats.analysis import AnalysisTasks
+from services.api.games import fair_play
 from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache
 from services.api.problems import ApiError
@@ -62,6 +63,7 @@ def hint_for(
 ) -> dict[str, Any]:
     """The hint for ``seat`` at ``record.version``, checked allowed, and cached
     by (game, version, seat): same version, same seed, the same hint."""
+    fair_play.check_no_engine_help(record, "hint")
     check_hint_allowed(record, seat, record.options.hints)
     key = ("hint", record.game_id, record.version, seat)
     answer = cache.get(key) if cache is not None else None

@@ -23,6 +23,7 @@ from typing import Any
 
 from services.api.ai_seats.analysis import AnalysisTasks
 from services.api.ai_seats.hints import checked_analysis
+from services.api.games import fair_play
 from services.api.games.record import GameRecord
 from services.api.games.rendering import ViewCache, finished_rounds
 from services.api.games.replay import check_finished, replay_round
@@ -44,6 +45,7 @@ def review_for(
     tasks: AnalysisTasks, cache: ViewCache | None, record: GameRecord, round_no: int, seat: int, request_id: str
 ) -> dict[str, Any]:
     """``seat``'s review of finished round ``round_no`` (404 / 409 first), cached by (game, round, seat)."""
+    fair_play.check_no_engine_help(record, "round review")
     check_finished(record.state, round_no)
     key = ("review", record.game_id, round_no, seat)
     answer = cache.get(key) if cache is not None else None

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from services.api.games import fair_play
 from services.api.games.record import NO_CLOCK, Clock, GameRecord
 from services.computers import DEFAULT_LEVEL
 from services.engine import turn
@@ -173,7 +174,7 @@ def stand_in_level(record: GameRecord, seat: int) -> str:
     own = record.seats[seat]
     if own.type == "ai":
         return own.level or DEFAULT_LEVEL
-    return record.options.ai_takeover or STAND_IN_LEVEL
+    return fair_play.stand_in_level(record) or STAND_IN_LEVEL
 
 
 def deadline_seconds(record: GameRecord) -> float | None:

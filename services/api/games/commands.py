@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from services.api.games import clocks, idempotency, pipeline
+from services.api.games import clocks, fair_play, idempotency, pipeline
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, log_entries
@@ -48,6 +48,7 @@ from services.engine import (
     new_game,
     round_started,
 )
+from services.ratings.policy import RATED_MIN_TARGET
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ class Collaborators:
     records: RecordSchedule | None = None  # finished games recorded (services.api.games.record_schedule); None: not
     tables: TableHooks = NO_TABLES  # public tables listed (services.api.games.table_hooks)
     clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
+    rated_min_win_score: int = RATED_MIN_TARGET  # RATED_MIN_WIN_SCORE: a shorter game is not rated
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,7 @@ class FixedIds:
     game_id: str
     token_hashes: tuple[str | None, ...]
     players: tuple[PlayerRef | None, ...] = ()  # the people's players, where their requests carried one
+    clients: tuple[str | None, ...] = ()  # the people's clients (hashed addresses), by seat
 
 
 def create_game(
@@ -87,10 +90,12 @@ def create_game(
     creators: tuple[str, ...] = (),
     fixed: FixedIds | None = None,
     player: PlayerRef | None = None,
+    client: str | None = None,
 ) -> dict[str, Any] | None:
     """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play.
     With ``fixed``, the game of those ids, or None when it exists already.  The seat whose spec says
-    ``player: true`` is bound to ``player`` (the request's player token; the route checks there is one)."""
+    ``player: true`` is bound to ``player`` (the request's player token; the route checks there is one).
+    ``client`` (:func:`services.api.games.quotas.address_id`) gets every human seat's token: it took them all."""
     seed = body.get("seed")
     if seed is not None and not ctx.allow_seeded:
         raise ApiError(
@@ -119,6 +124,7 @@ def create_game(
     asked = body["options"]
     clock = asked.get("clock") or clocks.default_control(s.type for s in seats)
     options = GameOptions.from_json({**asked, "clock": clock})
+    clients = fixed.clients if fixed and fixed.clients else (client,) * len(seats)
     now = now_ms()
     record = GameRecord(
         fixed.game_id if fixed else new_game_id(),
@@ -133,6 +139,7 @@ def create_game(
     )
     record = record.with_state(state)
     record.clock = clocks.new_clock(clock, ctx.clock_scale)
+    record.fair = fair_play.begin(seats, options, rules, seed is not None, clients, ctx.rated_min_win_score)
     opened = seat_change("game_created", {"seats": seats_view(record), "rules": rules.to_dict()})
     if not pipeline.create(ctx, Change(record, opened, by="create"), repeated=fixed is not None):
         if fixed is not None:
@@ -156,8 +163,11 @@ def _rules_refused(error: RuleError) -> ApiError:
     return ApiError(422, "invalid_rules", detail, errors=errors)
 
 
-def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None = None) -> dict[str, Any]:
-    """Take an open seat (or a stand-in's) with a new token; bound to ``player`` when the request carried one."""
+def claim_seat(
+    ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None = None, client: str | None = None
+) -> dict[str, Any]:
+    """Take an open seat (or a stand-in's) with a new token; bound to ``player`` when the request carried one;
+    ``client``: who took it (:func:`services.api.games.fair_play.seat_taken`)."""
     token = new_token()
 
     def claim(record: GameRecord) -> Change:
@@ -169,10 +179,12 @@ def claim_seat(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | 
             raise ApiError(409, "game_over", "The game is over.")
         if record.rematch:
             check_claim(record, seat, now_ms())  # a rematch's seat kept for its person: 409 seat_reserved
+        fair_play.check_claim(record, seat, player)  # a rated game's left seat is kept for its player
         if player is not None:
             check_not_seated(record, player, seat)
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), player)
+        fair_play.seat_taken(nxt, seat, client)
         return Change(nxt, seat_change("seat_claimed", {"seat": seat}))
 
     done = pipeline.run(ctx, game_id, claim)
@@ -208,7 +220,7 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             raise ApiError(403, "forbidden", "A token may only leave its own seat.")
         ctx.note_seat(seat)
         nxt = record.successor()
-        takeover = record.options.ai_takeover
+        takeover = fair_play.stand_in_level(record)
         if takeover and record.state.phase != "game_over":
             # the computer plays the seat for its player until someone claims it: leaving is no way out of a
             # rated game's result (services.api.records.content.seat_player_id)

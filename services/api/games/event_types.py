@@ -43,6 +43,7 @@ TYPES: tuple[EventType, ...] = (
     EventType("seat_away", leaves=True),
     EventType("seat_back"),
     EventType("turn_clock"),
+    EventType("fair_play"),
 )
 BY_NAME = {kind.name: kind for kind in TYPES}
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from services.api.games import clock_events, quotas
+from services.api.games import clock_events, fair_play, quotas
 from services.api.games.record import GameRecord
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED
 from services.api.problems import ApiError
@@ -117,6 +117,7 @@ def commit(ctx: Collaborators, before: GameRecord | None, change: Change, repeat
     timed = creating or before.state.phase != "game_over"
     events = clock_events.opening(nxt, before, change.by, change.seat) if timed else []
     events += change.entries(nxt)
+    events += fair_play.judged(nxt, before) if before is not None else []
     events += clock_events.closing(nxt, before) if timed else []
     ends = nxt.state.phase == "game_over" and not (before is not None and before.state.phase == "game_over")
     seats = creating or nxt.seats != before.seats

@@ -54,12 +54,19 @@ def _digest(kind: str, value: str) -> str:
     return hashlib.sha256(f"spades-creator:{kind}:{value}".encode("utf-8", "surrogatepass")).hexdigest()[:_ID_HEX]
 
 
+def address_id(address: str | None) -> str | None:
+    """A client address as the store keeps it (hashed: a pseudonym): a creator id, and who took a seat
+    (:mod:`services.api.games.fair_play`)."""
+    return f"a{_digest('address', address)}" if address else None
+
+
 def creator_ids(address: str | None, token: str | None) -> tuple[str, ...]:
     """The creators a create request counts for: its address, and its seat token when it holds one (hashed).
 
     The hash keeps addresses and tokens out of the store in clear; an IPv4 address is a small space, so
     for an address it is a pseudonym, not a secret (the rate-limit counters name addresses anyway)."""
-    ids = [f"a{_digest('address', address)}"] if address else []
+    held = address_id(address)
+    ids = [held] if held else []
     if token:
         ids.append(f"t{_digest('token', token)}")
     return tuple(ids)

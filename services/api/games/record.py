@@ -1,5 +1,5 @@
 """The game as the API keeps it: :class:`GameRecord` and the typed parts it holds — its seats, its options, its turn
-clock and its rematch — each a dataclass with the one codec that reads and writes its stored JSON.
+clock, its rematch and its fair play — each a dataclass with the one codec that reads and writes its stored JSON.
 
 The store (:mod:`services.api.store`) keeps a game as four texts and never looks inside them: it is given
 :meth:`GameRecord.from_stored` to read one back, and writes what :meth:`GameRecord.meta_json` says.  Every stored
@@ -223,6 +223,30 @@ class Rematch:
 NO_REMATCH = Rematch()
 
 
+@dataclass(frozen=True, slots=True)
+class FairPlay:
+    """A game made to count (:func:`services.ratings.policy.may_count`; :mod:`services.api.games.fair_play` keeps
+    it): whether it still counts and why not, the seats whose player forfeited, and each person seat's client (a
+    hashed address: one client on two seats is one person playing both).  Stored as ``meta.fair``."""
+
+    counts: bool = True
+    reason: str | None = None  # why it no longer counts: aborted | shared_client
+    forfeits: tuple[int, ...] = ()  # seats whose player left, or was away, after the first card
+    clients: tuple[str | None, ...] = (None,) * 4  # who took each person seat (None: open, a computer's)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"c": self.counts, "cl": list(self.clients)}
+        if self.reason is not None:
+            data["r"] = self.reason
+        if self.forfeits:
+            data["f"] = list(self.forfeits)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FairPlay:
+        return cls(bool(data["c"]), data.get("r"), tuple(data.get("f", ())), tuple(data["cl"]))
+
+
 @dataclass
 class GameRecord:
     """One game as stored: version, seats, options and the engine state as
@@ -244,6 +268,7 @@ class GameRecord:
     changed_ms: int = 0  # when this version was made (Unix ms): a finished game's end, an abandoned one's last change
     rematch: Rematch = NO_REMATCH  # rematch links and reserved seats (services.api.games.rematch); replaced
     clock: Clock | None = None  # the turn clock (services.api.games.clocks), None without one
+    fair: FairPlay | None = None  # a game made to count (services.api.games.fair_play), None for any other
 
     @cached_property
     def state(self) -> GameState:
@@ -282,6 +307,7 @@ class GameRecord:
             self.changed_ms,
             self.rematch,
             self.clock,
+            self.fair,
         )
 
     @property
@@ -321,6 +347,8 @@ class GameRecord:
             meta["table"] = self.rematch.to_json()
         if self.clock is not None:  # only in games with a clock
             meta["clock"] = self.clock.to_json()
+        if self.fair is not None:  # only in games made to count
+            meta["fair"] = self.fair.to_json()
         return orjson.dumps(meta).decode()
 
     @classmethod
@@ -328,7 +356,7 @@ class GameRecord:
         meta = orjson.loads(meta_json)
         log = meta["log"]  # the kept log's first seq, then each kept round's first seq
         created, changed = meta.get("t", (0, 0))
-        clock = meta.get("clock")
+        clock, fair = meta.get("clock"), meta.get("fair")
         return cls(
             game_id,
             version,
@@ -346,4 +374,5 @@ class GameRecord:
             changed,
             Rematch.from_json(meta.get("table", {})),
             None if clock is None else Clock.from_json(clock),
+            None if fair is None else FairPlay.from_json(fair),
         )

@@ -20,7 +20,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from services.api.games import pipeline
+from services.api.games import fair_play, pipeline
 from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators
 from services.api.games.events import event
@@ -91,8 +91,9 @@ def _refused() -> ApiError:
     )
 
 
-def redeem(ctx: Collaborators, game_id: str, code: str) -> dict[str, Any]:
-    """The seat of ``code`` with a new token; the seat's old token is revoked in the same commit."""
+def redeem(ctx: Collaborators, game_id: str, code: str, client: str | None = None) -> dict[str, Any]:
+    """The seat of ``code`` with a new token; the seat's old token is revoked in the same commit.  ``client``:
+    who took it (:func:`services.api.games.fair_play.seat_taken`)."""
     compact = normalized(code)
     load(ctx.store, game_id)  # 404 for a game that is gone
     taken = ctx.store.take_rejoin_code(game_id, code_digest(game_id, compact)) if compact else None
@@ -100,14 +101,14 @@ def redeem(ctx: Collaborators, game_id: str, code: str) -> dict[str, Any]:
         raise _refused()
     seat, stored = taken
     try:
-        return _rejoin(ctx, game_id, seat, stored[_DIGEST_HEX:])
+        return _rejoin(ctx, game_id, seat, stored[_DIGEST_HEX:], client)
     except ApiError as error:
         if error.status >= 500:  # not redeemed: the code stays good for a retry
             ctx.store.set_rejoin_code(game_id, seat, stored)
         raise
 
 
-def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str) -> dict[str, Any]:
+def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str, client: str | None) -> dict[str, Any]:
     token = new_token()
 
     def rejoin(record: GameRecord) -> Change:
@@ -115,6 +116,7 @@ def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str) -> dict[
             raise _refused()
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), record.seats[seat].player)  # the same player
+        fair_play.seat_taken(nxt, seat, client)
         # the same person with a new token: back at the table (no longer away), the turn's clock runs on
         return Change(nxt, lambda n: [event(n, "seat_rejoined", {"seat": seat})])
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from services.api.games import clocks, pipeline
+from services.api.games import clocks, fair_play, pipeline
 from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators, check_not_seated, seat_change
 from services.api.games.events import event
@@ -48,10 +48,11 @@ def opt_in(
     wait_seconds: float = WAIT_SECONDS,
     creators: tuple[str, ...] = (),
     player: PlayerRef | None = None,
+    client: str | None = None,
 ) -> dict[str, Any]:
     """The token's person joins the rematch of the finished game ``game_id`` (see the module docstring); their
     seat in it is bound to ``player`` (the request's player token), else to the player of their seat in
-    ``game_id``, if any."""
+    ``game_id``, if any; ``client``: who took it (:func:`services.api.games.fair_play.seat_taken`)."""
     old = load(ctx.store, game_id)
     seat = seat_for(old, token)
     assert seat is not None
@@ -61,10 +62,10 @@ def opt_in(
         raise ApiError(409, "game_in_play", "A rematch can be asked for once the game is over.")
     next_id = old.rematch.next_game or _offer(ctx, game_id, seat)
     if ctx.store.load(next_id) is None:
-        created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player)
+        created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player, client)
         if created is not None:
             return created
-    return _join(ctx, next_id, seat, player)  # made already (by another opt-in, or this person's lost answer)
+    return _join(ctx, next_id, seat, player, client)  # made already (by another opt-in, or this person's lost answer)
 
 
 def _offer(ctx: Collaborators, game_id: str, seat: int) -> str:
@@ -112,6 +113,7 @@ def _create_next(
     wait: float,
     creators: tuple[str, ...],
     player: PlayerRef | None,
+    client: str | None,
 ) -> dict[str, Any] | None:
     """Create the next game with ``seat`` taken; None when it exists already (nothing written)."""
     token = new_token()
@@ -123,6 +125,8 @@ def _create_next(
         next_id, 1, seats, "", old.options, creators=creators, created_ms=now, changed_ms=now, rematch=rematch
     ).with_state(new_game(old.state.rules, None))
     record.clock = clocks.new_clock(record.options.clock, ctx.clock_scale)
+    clients = [client if i == seat else None for i in range(len(seats))]
+    record.fair = fair_play.begin(seats, record.options, old.state.rules, False, clients, ctx.rated_min_win_score)
     data = {"seats": seats_view(record), "rules": old.state.rules.to_dict(), "rematch_of": old.game_id}
     if until is not None:  # the wait's end, kept in the store: any process's AI sweeper ends it (release_due)
         ctx.store.expect_turn(next_id, until / 1000)
@@ -132,7 +136,7 @@ def _create_next(
     return {"game_id": next_id, "seat": seat, "token": token, "state": game_view(record, seat, ctx.cache)}
 
 
-def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None) -> dict[str, Any]:
+def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None, client: str | None) -> dict[str, Any]:
     """The person of ``seat`` takes it in the next game, ``game_id``."""
     token = new_token()
     again = False
@@ -151,6 +155,7 @@ def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None)
             check_not_seated(record, player, seat)
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), player)
+        fair_play.seat_taken(nxt, seat, client)
         reserved = tuple(s for s in rematch.reserved if s != seat)
         nxt.rematch = replace(rematch, joined=tuple(sorted({*joined, seat})), reserved=reserved)
         return Change(nxt, seat_change("seat_rejoined" if again else "seat_claimed", {"seat": seat}))

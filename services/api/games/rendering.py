@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from services.api.games.clocks import clock_view
+from services.api.games.fair_play import fair_play_view
 from services.api.games.record import GameRecord, Seat
 from services.api.games.reservations import rematch_view, reserved_seats
 from services.engine import GameState, Rules, completed_tricks, last_trick, view
@@ -189,6 +190,8 @@ def game_view(
     if record.rematch:  # a rematch offered, or seats reserved (services.api.games.reservations)
         data.update(rematch_view(record))
     data["clock"] = clock_view(record.clock)  # a version's clock never changes: cached with the view
+    if record.fair is not None:  # a game made to count (services.api.games.fair_play)
+        data["fair_play"] = fair_play_view(record.fair)
     if record.waiting:
         data["phase"] = "waiting"
         data["turn"] = None

@@ -70,6 +70,7 @@ class GameView(Schema):
     reserved = Codes()  # table life: {seats, until_ms, previous_game_id} while a rematch keeps seats for people
     messages = Codes()  # table life: the last quick messages ([TableMessage]), added at each GET (view_bodies)
     clock = Codes(allow_none=True)  # rendered by clocks.clock_view (openapi: TurnClock), null without a clock
+    fair_play = Codes()  # rendered by fair_play.fair_play_view (openapi: FairPlay), in a game made to count only
     server_time_ms = fields.Integer()  # the server's time as the response left: added at dump, never cached
 
 

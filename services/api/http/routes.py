@@ -14,7 +14,7 @@ from services.api.games import commands, pipeline, seat_back
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
-from services.api.games.quotas import creator_ids
+from services.api.games.quotas import address_id, creator_ids
 from services.api.games.record import GameRecord, PlayerRef
 from services.api.games.rendering import game_view
 from services.api.http import json_codec as jsonio
@@ -145,7 +145,8 @@ def create_game() -> Response:
     creators: tuple[str, ...] = ()
     if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
         creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
-    created = with_server_time_state(commands.create_game(ctx, body, creators, player=player))
+    client = address_id(client_address())
+    created = with_server_time_state(commands.create_game(ctx, body, creators, player=player, client=client))
     location = url_for("v1.get_game", game_id=created["game_id"])
     return json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
@@ -186,7 +187,8 @@ def get_game(game_id: str) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player()))
+    client = address_id(client_address())
+    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player(), client))
     return seated(claimed)
 
 

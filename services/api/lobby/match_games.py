@@ -47,8 +47,8 @@ def creation_body(group: Group) -> dict[str, object]:
     level = group.members[0].level
     people = len(group.members)
     seats = [{"type": "human"}] * people + [{"type": "ai", "level": level}] * (SEATS - people)
-    # matched: strangers met here (a rated game when it has a clock: services.ratings.policy)
-    options = {"ai_takeover": level, "hints": True, "public": False, "matched": True, "clock": spec["clock"]}
+    # matched: strangers met here, without hints (a rated game when it has a clock: services.ratings.policy)
+    options = {"ai_takeover": level, "hints": False, "public": False, "matched": True, "clock": spec["clock"]}
     return {"rules": rules_request(spec["rules"]), "seats": seats, "options": options}
 
 
@@ -79,7 +79,8 @@ def seat_group(
         for creator in creators:  # idempotent: a repeated creation holds nothing twice
             store.hold_game(creator, group.game_id, False, (0, 0), now, now + hold_seconds)
     token_hashes = tuple(m.token_hash for m in group.members) + (None,) * (SEATS - len(group.members))
-    fixed = FixedIds(group.game_id, token_hashes, group_players(group))
+    clients = tuple(m.client for m in group.members) + (None,) * (SEATS - len(group.members))
+    fixed = FixedIds(group.game_id, token_hashes, group_players(group), clients)
     commands.create_game(dataclasses.replace(ctx, quotas=NO_QUOTAS), creation_body(group), creators, fixed)
     seated = store.match_seated(bucket, group.game_id, times)
     if seated:

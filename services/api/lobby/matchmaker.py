@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.api.games.commands import Collaborators
-from services.api.games.quotas import creator_ids, refusal
+from services.api.games.quotas import address_id, creator_ids, refusal
 from services.api.games.record import PlayerRef
 from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.live.wakeups import Wakeups
@@ -99,6 +99,7 @@ class Matchmaker:
             times.now_ms,
             holders,
             player=None if player is None else (player.id, player.name, player.kind),
+            client=address_id(address),
         )
         try:
             self.store.lower_match_due(bucket, min(deadline, times.now_ms + times.lease_ms))  # before: never lost

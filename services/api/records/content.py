@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from services.api.games.fair_play import fair_play_view
 from services.api.games.record import GameRecord, Seat
 from services.api.games.rendering import computer_player_id
 from services.engine import GameState, completed_tricks, round_parts, round_view, rules_from_dict, view
@@ -103,6 +104,8 @@ def build(record: GameRecord, rate_computer_only: bool = False) -> dict[str, Any
             "bags": list(state.bags),
         },
     }
+    # a game made to count: whether it still did, and who forfeited; null: a game not made to count
+    document["fair_play"] = None if record.fair is None else fair_play_view(record.fair)
     document["rated"] = is_rated(document, rate_computer_only)
     return document
 

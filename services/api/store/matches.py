@@ -63,14 +63,17 @@ class MatchRequest:
     seat: int | None = None
     ended_ms: int | None = None
     player: tuple[str, str, str] | None = None  # the player the request's seat is bound to: (id, name, kind)
+    client: str | None = None  # who sent it (a hashed address): the seat's client in the game (fair play)
 
     def stored(self) -> str:
         """The JSON the bucket keeps (the scripts read and write the same fields, and keep the player's, ``p``,
-        as they found it)."""
+        as they found it, and the client's, ``cl``)."""
         data: dict[str, Any] = {"s": self.status, "sec": self.secret_hash, "tok": self.token_hash, "lvl": self.level}
         data |= {"c": self.created_ms, "d": self.deadline_ms, "seen": self.seen_ms, "q": " ".join(self.holders)}
         if self.player is not None:
             data["p"] = list(self.player)
+        if self.client is not None:
+            data["cl"] = self.client
         return orjson.dumps(data).decode()
 
     @classmethod
@@ -91,6 +94,7 @@ class MatchRequest:
             None if data.get("seat") is None else int(data["seat"]),
             None if ended is None else int(ended),
             tuple(data["p"]) if data.get("p") else None,  # type: ignore[arg-type]
+            data.get("cl"),
         )
 
 

@@ -57,7 +57,7 @@ def test_four_compatible_requests_are_seated_together_at_once(two):
     assert [s.type for s in record.seats] == ["human"] * 4
     assert record.options.to_json() == {
         "ai_takeover": "standard",
-        "hints": True,
+        "hints": False,
         "public": False,
         "matched": True,
         "clock": "normal",

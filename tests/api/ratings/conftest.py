@@ -80,6 +80,11 @@ def finished(
     for seat, who in zip(document["seats"], seats, strict=True):
         if who.startswith("p_"):
             seat["player_id"] = who
+    opts = options or {}
+    alone = sum(not who.startswith("ai:") for who in seats) == 1
+    if alone or ((opts.get("public") or opts.get("matched")) and opts.get("clock", "none") != "none"):
+        # made to count as the service would make it (services.ratings.policy.may_count; short for speed)
+        document["fair_play"] = {"counts": True, "reason": None, "forfeits": []}
     return document
 
 

@@ -27,6 +27,7 @@ def session(request, gunicorn_factory, private_redis_url, tmp_path) -> ContractS
         "AI_DECISION_DEADLINE_SECONDS": "0.2",
         "AI_SWEEP_INTERVAL_SECONDS": "0.1",
         "RECORDS_DRAIN_INTERVAL_SECONDS": "0.2",
+        "RATED_MIN_WIN_SCORE": "1",  # a rated game of a round or two: the test's speed
         **database,
     }
     return ContractSession(gunicorn_factory(env, redis=private_redis_url))
@@ -57,7 +58,9 @@ def test_a_person_against_the_computers_sees_their_rating_move_everywhere(sessio
     ada, player_token = made["player"]["id"], made["token"]
     seats = [{"type": "human", "player": True}] + [{"type": "ai", "level": "basic"}] * 3
     created = session.post(
-        "/v1/games", json={"rules": RULES, "seats": seats}, headers={"Player-Token": player_token}
+        "/v1/games",
+        json={"rules": RULES, "seats": seats, "options": {"hints": False}},  # rated: no engine help
+        headers={"Player-Token": player_token},
     ).json()
     game_id = created["game_id"]
     play_to_the_end(session, game_id, created["seats"][0]["token"])

@@ -4,6 +4,7 @@ results on the memory store and on Redis (the Lua scripts), and every script leg
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Iterator
 
@@ -152,10 +153,11 @@ def test_a_requests_player_goes_through_every_script_as_it_came(store):
     player = ("p_" + "z" * 22, 'Zoë 李 / "quoted"', "bot")
     for n in range(4):
         made = request("b", n, NOW + n)
-        bound = MatchRequest(*[getattr(made, f) for f in made.__slots__][:-1], player if n % 2 else None)
+        bound = dataclasses.replace(made, player=player if n % 2 else None, client=f"a{n % 2}")
         formed = store.enqueue_match("b", bound, "{spec}", times(NOW + n), ["g1"])
     (group,) = formed.groups
     assert [m.player for m in group.members] == [None, player, None, player]
+    assert [m.client for m in group.members] == ["a0", "a1", "a0", "a1"], "and its client"
     store.match_seated("b", "g1", times(NOW + 10))
     assert store.look_match("b", "b.1", times(NOW + 11)).player == player
 

@@ -90,6 +90,8 @@ export default {
   "problem.records_unavailable": "Finished games can't be read just now. Try again in a moment.",
   "problem.invalid_rules": "These rules can't be played together: change one of them.",
   "problem.seat_reserved": "That seat is kept for a player of the last game for a few more seconds.",
+  "problem.seat_kept": "That seat is kept for the player who left it: this game is rated.",
+  "problem.rated_game": "No hints or reviews in a rated game until it is over.",
   "problem.invalid_rejoin_code": "That rejoin code doesn't work: it may be mistyped, used, or replaced by a newer one.",
   "problem.rejoin_rate_limited": "Too many wrong rejoin codes from here: wait a minute and try again.",
   "problem.too_many_messages": "One quick message at a time: wait a moment before the next.",

@@ -90,6 +90,8 @@ export default {
   "problem.records_unavailable": "Permainan yang selesai belum dapat dibaca. Coba lagi sebentar lagi.",
   "problem.invalid_rules": "Aturan ini tidak dapat dimainkan bersama: ubah salah satunya.",
   "problem.seat_reserved": "Kursi itu masih disimpan beberapa detik untuk pemain permainan sebelumnya.",
+  "problem.seat_kept": "Kursi itu disimpan untuk pemain yang meninggalkannya: permainan ini berperingkat.",
+  "problem.rated_game": "Tidak ada petunjuk atau ulasan dalam permainan berperingkat sampai selesai.",
   "problem.invalid_rejoin_code": "Kode itu tidak berlaku: mungkin salah ketik, sudah dipakai, atau diganti yang lebih baru.",
   "problem.rejoin_rate_limited": "Terlalu banyak kode salah dari sini: tunggu semenit lalu coba lagi.",
   "problem.too_many_messages": "Satu pesan cepat sekali waktu: tunggu sebentar sebelum berikutnya.",
