@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 from typing import Any
@@ -139,12 +140,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         clock_scale=float(settings["CLOCK_SCALE"]),
         rated_min_win_score=int(settings["RATED_MIN_WIN_SCORE"]),
     )
+    ctx = init_records(app, ctx)
     app.extensions["spades.commands"] = ctx
     app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups)
     if sweeper is not None:
         app.extensions["spades.lobby_sweeper"] = sweeper
         sweeper.start()
-    init_records(app, ctx)
     app.extensions["spades.hints"], app.extensions["spades.reviews"] = make_analysis_clients(app, dispatcher)
     init_observability(app, dispatcher.queue_depth)
     _register_errors(app)
@@ -174,16 +175,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def init_records(app: Flask, ctx: Collaborators) -> None:
+def init_records(app: Flask, ctx: Collaborators) -> Collaborators:
     """The records database and this process's records writer (:mod:`services.api.records.service`); the
-    players, on the same database."""
+    players, on the same database, which the commands then look seats' players up in (``ctx`` with them)."""
     if ctx.records is None:
-        return
+        return ctx
     writer = records_service(app.config, ctx.store, ctx.records, applier, upkeep=(rekey_if_stale,))
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
-    app.extensions["spades.players"] = PlayerRepository(writer.repository.engine)  # the same database and pool
+    players = PlayerRepository(writer.repository.engine)  # the same database and pool
+    app.extensions["spades.players"] = players
     if app.config["RECORDS_WRITER_ENABLED"]:
         writer.start()
+    return dataclasses.replace(ctx, players=players)
 
 
 def _under_gevent() -> bool:

@@ -30,7 +30,8 @@ class InvalidRequest(ProblemError):
 
 
 class Unauthorized(ProblemError):
-    """401/403: a missing or wrong seat token, or another seat's; a player token of no live player."""
+    """401/403: a missing or wrong seat token, or another seat's; a player token of no live player; a seat whose
+    player deleted themselves."""
 
 
 class NotFound(ProblemError):
@@ -123,6 +124,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "name_taken": Conflict,
     "player_seated": Conflict,  # the player holds another seat of that game
     "player_create_rate_limited": Retryable,
+    "player_deleted": Unauthorized,  # 403: the seat's player deleted themselves, and is never seated again
 }
 
 

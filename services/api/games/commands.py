@@ -29,6 +29,7 @@ from services.api.games.record import GameOptions, GameRecord, PlayerRef, Seat
 from services.api.games.record_schedule import RecordSchedule
 from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.reservations import check_claim
+from services.api.games.seat_players import AS_BOUND, Players
 from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.games.table_hooks import NO_TABLES, TableHooks
 from services.api.metrics import MOVES
@@ -71,6 +72,7 @@ class Collaborators:
     tables: TableHooks = NO_TABLES  # public tables listed (services.api.games.table_hooks)
     clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
     rated_min_win_score: int = RATED_MIN_TARGET  # RATED_MIN_WIN_SCORE: a shorter game is not rated
+    players: Players = AS_BOUND  # seats' players as they are now (services.api.games.seat_players)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@ the web client shows it, or its link ``/play#rejoin=<game>.<code>`` (a fragment:
 in a log), to the person alone.  A new code replaces the seat's previous one; ``DELETE`` on the same path
 revokes it.  Redeemed (``POST /v1/games/{id}/rejoin``, no token), it gives a NEW token for the seat: the seat's
 token hash is replaced in one commit with the event ``seat_rejoined {seat}``, so the old token stops working
-(and its open streams end, :mod:`services.api.live.stream`).  A code is used once.
+(and its open streams end, :mod:`services.api.live.stream`).  A code is used once.  The seat's player, if any,
+goes with it; a player who has deleted themselves gets no new token (``403 player_deleted``,
+:mod:`services.api.games.seat_players`), though the token the seat has plays on.
 
 At rest a code is only its SHA-256 (with the game id), stored beside the hash of the token that asked for it:
 a seat that changed hands since (left and claimed, or rejoined already) refuses the code.  Guessing: 60 random
@@ -27,6 +29,7 @@ from services.api.games.events import event
 from services.api.games.pipeline import Change, load
 from services.api.games.record import GameRecord, Seat
 from services.api.games.rendering import game_view
+from services.api.games.seat_players import live_player
 from services.api.games.seat_tokens import hash_token, new_token
 from services.api.metrics import REJOINS
 from services.api.problems import ApiError
@@ -106,6 +109,9 @@ def redeem(ctx: Collaborators, game_id: str, code: str, client: str | None = Non
         if error.status >= 500:  # not redeemed: the code stays good for a retry
             ctx.store.set_rejoin_code(game_id, seat, stored)
         raise
+    except Exception:  # the store or the records database (the seat's player) failed: not redeemed either
+        ctx.store.set_rejoin_code(game_id, seat, stored)
+        raise
 
 
 def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str, client: str | None) -> dict[str, Any]:
@@ -114,8 +120,10 @@ def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str, client: 
     def rejoin(record: GameRecord) -> Change:
         if record.seats[seat].token_hash != bound_to:
             raise _refused()
+        player = record.seats[seat].player
+        live_player(ctx.players, player)  # 403 player_deleted: a deleted player's seat gets no new token
         nxt = record.successor()
-        nxt.seats[seat] = Seat.taken(hash_token(token), record.seats[seat].player)  # the same player
+        nxt.seats[seat] = Seat.taken(hash_token(token), player)  # the same player, as the seat was taken
         fair_play.seat_taken(nxt, seat, client)
         # the same person with a new token: back at the table (no longer away), the turn's clock runs on
         return Change(nxt, lambda n: [event(n, "seat_rejoined", {"seat": seat})])

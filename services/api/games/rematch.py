@@ -32,6 +32,7 @@ from services.api.games.events import event
 from services.api.games.pipeline import Answer, Change, load
 from services.api.games.record import GameRecord, PlayerRef, Rematch, Seat
 from services.api.games.rendering import game_view, seats_view
+from services.api.games.seat_players import live_player
 from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.metrics import REMATCH_SEATS
 from services.api.problems import ApiError
@@ -52,14 +53,16 @@ def opt_in(
 ) -> dict[str, Any]:
     """The token's person joins the rematch of the finished game ``game_id`` (see the module docstring); their
     seat in it is bound to ``player`` (the request's player token), else to the player of their seat in
-    ``game_id``, if any; ``client``: who took it (:func:`services.api.games.fair_play.seat_taken`)."""
+    ``game_id`` as it is now, if any: ``403 player_deleted`` once that player has deleted itself (deletion is
+    final, :mod:`services.api.games.seat_players`); ``client``: who took it
+    (:func:`services.api.games.fair_play.seat_taken`)."""
     old = load(ctx.store, game_id)
     seat = seat_for(old, token)
     assert seat is not None
-    player = player or old.seats[seat].player
     ctx.note_seat(seat)
     if old.state.phase != "game_over":
         raise ApiError(409, "game_in_play", "A rematch can be asked for once the game is over.")
+    player = player or live_player(ctx.players, old.seats[seat].player)
     next_id = old.rematch.next_game or _offer(ctx, game_id, seat)
     if ctx.store.load(next_id) is None:
         created = _create_next(ctx, old, next_id, seat, wait_seconds, creators, player, client)

@@ -11,7 +11,8 @@ Computer levels are players too (``computer-<level>``, kind ``computer``, the le
 made on demand (an insert that does nothing when the row is there), by whoever needs one first.
 
 A deletion (:mod:`services.api.players.anonymise`) keeps the row — the player's games still name a seat — but
-clears the name, its key (free for anyone) and the token.  A deleted player is not found by any read here.
+clears the name, its key (free for anyone) and the token.  A deleted player is not found by any read here, so no
+seat is bound to it again (:meth:`PlayerRepository.current`).
 """
 
 from __future__ import annotations
@@ -91,6 +92,14 @@ class PlayerRepository:
                 self.ensure_computer(connection, level)
             row = connection.execute(_live().where(players.c.id == player_id)).first()
         return None if row is None else _player(row)
+
+    def current(self, player: PlayerRef) -> PlayerRef | None:
+        """The player a seat was bound to as it is now (its name today), None once it has deleted itself: the
+        games room's :class:`services.api.games.seat_players.Players`, for the seats taken again without the
+        request's player token (a rematch, a rejoin, a quick match)."""
+        with self.engine.connect() as connection:
+            row = connection.execute(_live().where(players.c.id == player.id)).first()
+        return None if row is None else _player(row).ref
 
     def by_token(self, token: str) -> Player | None:
         """The player ``token`` belongs to; None for any other string (a revoked token, a deleted player's)."""

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from services.api.app import create_app
 from services.api.games.record import GameRecord
+from services.api.games.seat_players import AS_BOUND
 from services.api.store.memory_store import MemoryStore
 from testkit.processes import free_port
 
@@ -27,6 +28,13 @@ def client(tmp_path, **config: Any) -> FlaskClient:
         "LOBBY_SWEEPER_ENABLED": False,
     }
     return create_app({**settings, **config}).test_client()
+
+
+def test_the_commands_look_seats_players_up_in_the_players_and_without_records_take_them_as_bound(tmp_path):
+    app = client(tmp_path).application
+    assert app.extensions["spades.commands"].players is app.extensions["spades.players"]
+    assert app.extensions["spades.matchmaker"].ctx.players is app.extensions["spades.players"]
+    assert client(tmp_path, RECORDS_ENABLED=False).application.extensions["spades.commands"].players is AS_BOUND
 
 
 def test_a_refused_name_is_a_400_naming_the_field_and_why(tmp_path):

@@ -123,6 +123,18 @@ def test_a_new_token_replaces_the_old_one_and_a_rotation_with_a_stale_token_is_r
     assert code_of(lambda: repository.rotate(player, token)) == "player_token_invalid"
 
 
+def test_a_seats_player_is_looked_up_as_it_is_now_and_not_at_all_once_deleted(engine: Engine):
+    repository = PlayerRepository(engine)
+    player, _ = make(repository, "Ada", "bot")
+    bound = player.ref  # as a seat was bound to it
+    assert repository.current(bound) == bound
+    repository.rename(player, display_name("Countess"))
+    assert repository.current(bound) == PlayerRef(player.id, "Countess", "bot")
+    assert repository.delete(player)
+    assert repository.current(bound) is None
+    assert repository.current(PlayerRef("p_" + "x" * 22, "Nobody", "person")) is None
+
+
 def test_a_computer_level_is_a_player_made_on_first_read(engine: Engine):
     repository = PlayerRepository(engine)
     hard = repository.get("computer-hard")

@@ -100,6 +100,7 @@ export default {
   "problem.name_taken": "Someone already plays under that name: try another.",
   "problem.player_seated": "Your name already holds a seat at this table: one seat per player.",
   "problem.player_create_rate_limited": "Too many new names from here just now: try again in a minute.",
+  "problem.player_deleted": "The name this seat was played under has been deleted: it can't sit down again.",
   "reason.not_your_turn": "It's not your turn.",
   "reason.wrong_phase": "That move doesn't fit this part of the round.",
   "reason.card_not_in_hand": "That card is not in your hand.",

@@ -1,0 +1,54 @@
+"""The players seats are bound to, as they are now: deletion is final.
+
+A seat taken with the request's ``Player-Token`` is bound to a live player (the HTTP edge checks the token).  Two
+paths bind a seat to a player the request does not name: a rematch (the player of the seat in the finished game)
+and a rejoin code redeemed (the seat's own player, with a new token).  Each looks the player up again through
+:class:`Players`, so a player who deleted themselves meanwhile is never seated again: ``403 player_deleted``.  A
+seat a deleted player holds in a game in play keeps playing with its token to the end of that game.
+
+The players live in the records database (``services.api.players``, a room above this one): the app factory gives
+:class:`~services.api.games.commands.Collaborators` the player repository; without records nobody is a player, and
+a seat's player stands as it was bound (:data:`AS_BOUND`, also the unit tests' default).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from services.api.games.record import PlayerRef
+from services.api.problems import ApiError
+
+
+class Players(Protocol):
+    def current(self, player: PlayerRef) -> PlayerRef | None:
+        """``player`` as it is now (a new name shows), None once it has deleted itself."""
+
+
+class _AsBound:
+    """Every player as its seat was bound to it: for a process that keeps no players."""
+
+    def current(self, player: PlayerRef) -> PlayerRef | None:
+        return player
+
+
+AS_BOUND: Players = _AsBound()
+
+
+def player_deleted() -> ApiError:
+    return ApiError(
+        403,
+        "player_deleted",
+        "The player this seat was taken as has deleted themselves, and a deleted player is never seated again. "
+        "Send a live 'Player-Token' to take the seat as that player.",
+    )
+
+
+def live_player(players: Players, player: PlayerRef | None) -> PlayerRef | None:
+    """``player`` as it is now (None stays None: a seat of nobody's); ``403 player_deleted`` once it has deleted
+    itself."""
+    if player is None:
+        return None
+    current = players.current(player)
+    if current is None:
+        raise player_deleted()
+    return current
