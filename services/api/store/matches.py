@@ -15,8 +15,8 @@
   whose creation was not finished within their lease (its process died).  Each group gets a game id the
   caller chose beforehand, its members their seats, and a lease: whoever holds the group creates its game
   with that id and the members' pre-made seat-token hashes (a repeated creation finds the game made), then
-  :meth:`MatchQueue.match_seated` marks the members seated.  No request is lost: a group is completed by
-  whoever holds it next.
+  :meth:`MatchQueue.match_seated` marks the members seated (a member dropped from the game cancelled).  No
+  request is lost: a group is completed by whoever holds it next.
 - **The due buckets** are one sorted set (its own slot) scored by when each bucket next needs a look (the
   soonest deadline, or a lease's end): :meth:`MatchQueue.lower_match_due` before an enqueue (so a process that
   dies right after it leaves the bucket due), :meth:`MatchQueue.raise_match_due` after a look, applied only
@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -139,8 +140,12 @@ class MatchQueue(Protocol):
         """Expire idle requests, form what is due (four waiting; or all waiting once the soonest deadline
         passed) with ``game_ids``, and hand back groups whose lease ended (leased again to the caller)."""
 
-    def match_seated(self, bucket: str, game_id: str, times: MatchTimes) -> list[MatchRequest]:
-        """The group's game exists: its members are seated (and returned); none if another caller did it."""
+    def match_seated(
+        self, bucket: str, game_id: str, times: MatchTimes, dropped: Sequence[str] = ()
+    ) -> list[MatchRequest]:
+        """The group's game exists: its members are seated, but for the ids in ``dropped``, cancelled (their
+        players deleted themselves: the game was made without them, or not at all when none is left).  Returns
+        the members this call ended; none if another caller did it."""
 
     def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
         """The request (None if unknown or no longer kept); a waiting one counts as asked about now."""

@@ -4,6 +4,7 @@ scripts of :mod:`services.api.store.redis_matches` (each step under the backend'
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from threading import Condition
 from typing import Protocol
@@ -144,23 +145,26 @@ class MemoryMatches:
             self._published(bucket, step)
             return Formed(tuple(step.group(game_id) for game_id in formed), next_due)
 
-    def match_seated(self, bucket: str, game_id: str, times: MatchTimes) -> list[MatchRequest]:
+    def match_seated(
+        self, bucket: str, game_id: str, times: MatchTimes, dropped: Sequence[str] = ()
+    ) -> list[MatchRequest]:
         with self.backend.changed:
             state = self.backend.matches.buckets.setdefault(bucket, Bucket())
             step = _Step(state, times, [])
             members = state.groups.pop(game_id, None)
             state.forming.pop(game_id, None)
-            seated = []
+            ended = []
             for match_id in members or ():
                 request = state.requests.get(match_id)
                 if request is not None and request.status == FORMING and request.game_id == game_id:
-                    done = dataclasses.replace(request, status=SEATED, ended_ms=times.now_ms)
+                    status = CANCELLED if match_id in dropped else SEATED
+                    done = dataclasses.replace(request, status=status, ended_ms=times.now_ms)
                     state.requests[match_id] = done
                     state.ended[match_id] = times.now_ms + times.keep_ms
                     step.touched.append(match_id)
-                    seated.append(done)
+                    ended.append(done)
             self._published(bucket, step)
-            return seated
+            return ended
 
     def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
         with self.backend.changed:

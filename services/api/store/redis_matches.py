@@ -14,9 +14,11 @@ The keys expire a day after the bucket's last change.  The due buckets are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
+import orjson
 import redis
 from redis.cluster import RedisCluster
 
@@ -94,8 +96,10 @@ class RedisMatches:
         due = int(reply[0])
         return Formed(_groups(reply[1:]), None if due < 0 else due)
 
-    def match_seated(self, bucket: str, game_id: str, times: MatchTimes) -> list[MatchRequest]:
-        reply = self._bucket_call("seated", bucket, times, [], game_id)
+    def match_seated(
+        self, bucket: str, game_id: str, times: MatchTimes, dropped: Sequence[str] = ()
+    ) -> list[MatchRequest]:
+        reply = self._bucket_call("seated", bucket, times, [], game_id, orjson.dumps(list(dropped)))
         return [MatchRequest.from_stored(_text(reply[i]), reply[i + 1]) for i in range(0, len(reply), 2)]
 
     def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:

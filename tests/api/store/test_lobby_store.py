@@ -149,6 +149,27 @@ def test_the_fourth_request_forms_a_group_in_arrival_order(store):
     assert store.look_match("b", "b.2", times(NOW + 12)).game_id == "g1"
 
 
+def test_a_dropped_member_ends_cancelled_and_the_others_seated(store):
+    for n in range(4):
+        formed = store.enqueue_match("b", request("b", n, NOW + n), "{spec}", times(NOW + n), ["g1"])
+    assert [m.match_id for m in formed.groups[0].members] == [f"b.{n}" for n in range(4)]
+    ended = store.match_seated("b", "g1", times(NOW + 10), ["b.2", "b.0"])
+    assert [(m.match_id, m.status, m.ended_ms) for m in ended] == [
+        ("b.0", CANCELLED, NOW + 10),
+        ("b.1", SEATED, NOW + 10),
+        ("b.2", CANCELLED, NOW + 10),
+        ("b.3", SEATED, NOW + 10),
+    ]
+    assert store.match_seated("b", "g1", times(NOW + 11), ["b.1"]) == [], "once"
+    assert [store.look_match("b", f"b.{n}", times(NOW + 12)).status for n in range(4)] == [
+        CANCELLED,
+        SEATED,
+        CANCELLED,
+        SEATED,
+    ]
+    assert store.form_matches("b", times(NOW + 20_000), ["g2", "g3"]).groups == (), "a dropped one never forms again"
+
+
 def test_a_requests_player_goes_through_every_script_as_it_came(store):
     player = ("p_" + "z" * 22, 'Zoë 李 / "quoted"', "bot")
     for n in range(4):
