@@ -111,7 +111,8 @@ PRESENCE_HOLDS = Counter(
 )
 MATCH_REQUESTS = Counter(
     "spades_match_requests_total",
-    "Quick-match requests, by event: submitted, seated, cancelled (by their client).",
+    "Quick-match requests, by event: submitted, seated, cancelled (by their client), dropped (their player "
+    "deleted themselves while they waited).",
     ["outcome"],
 )
 MATCH_REQUESTS_WAITING = Gauge(

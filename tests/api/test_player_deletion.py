@@ -1,7 +1,8 @@
 """Deletion is final, over HTTP (gunicorn, Redis and each records database; every response checked against
-openapi.yaml): a player who deleted themselves is not seated again by their old seat token's rematch
-(``403 player_deleted``, while the others' rematch goes on without them).  The rules, on the memory store:
-tests/api/games/test_seat_players.py."""
+openapi.yaml): a player who deleted themselves is seated again neither by their old seat token's rematch
+(``403 player_deleted``, while the others' rematch goes on without them) nor by the quick-match request they
+sent before (it ends ``cancelled``, and a computer takes its seat).  The rules, on the memory store:
+tests/api/games/test_seat_players.py and tests/api/lobby/test_matchmaker.py."""
 
 from __future__ import annotations
 
@@ -66,3 +67,26 @@ def test_a_deleted_players_old_seat_token_gets_no_seat_in_the_rematch(session: C
     joined = session.post(f"/v1/games/{game_id}/rematch", headers={**auth(tokens[0]), **as_player(fresh_token)})
     assert joined.status_code == 200, joined.text
     assert joined.json()["state"]["seats"][0]["player"]["name"] == "Ada Again"
+
+
+def test_a_quick_match_request_of_a_player_deleted_while_it_waits_is_never_seated(session: ContractSession):
+    _, gone_token = make_player(session, "Quick Gone")
+    body = {"rules": RULES, "clock": "none", "max_wait_seconds": 60, "fill_level": "easy"}
+    first = session.post("/v1/matches", json=body, headers=as_player(gone_token))
+    assert first.status_code == 202, first.text
+    assert session.delete("/v1/players/me", headers=as_player(gone_token)).status_code == 204
+    others = [session.post("/v1/matches", json=body).json() for _ in range(3)]  # the fourth forms the group
+
+    def looked(match: dict) -> dict:
+        found = session.get(f"/v1/matches/{match['match_id']}", params={"wait": 10}, headers=auth(match["secret"]))
+        assert found.status_code == 200, found.text
+        return found.json()
+
+    mine = looked(first.json())
+    assert (mine["status"], mine["game_id"], mine["seat"], mine["token"]) == ("cancelled", None, None, None)
+    seated = [looked(match) for match in others]
+    assert {m["status"] for m in seated} == {"seated"} and len({m["game_id"] for m in seated}) == 1
+    view = session.get(f"/v1/games/{seated[0]['game_id']}").json()
+    assert sorted(m["seat"] for m in seated) == [1, 2, 3]
+    assert (view["seats"][0]["type"], view["seats"][0]["level"]) == ("ai", "easy")  # her seat: a computer's
+    assert view["phase"] == "bidding"

@@ -1,10 +1,12 @@
 """The players seats are bound to, as they are now: deletion is final.
 
-A seat taken with the request's ``Player-Token`` is bound to a live player (the HTTP edge checks the token).  Two
-paths bind a seat to a player the request does not name: a rematch (the player of the seat in the finished game)
-and a rejoin code redeemed (the seat's own player, with a new token).  Each looks the player up again through
-:class:`Players`, so a player who deleted themselves meanwhile is never seated again: ``403 player_deleted``.  A
-seat a deleted player holds in a game in play keeps playing with its token to the end of that game.
+A seat taken with the request's ``Player-Token`` is bound to a live player (the HTTP edge checks the token).  Three
+paths bind a seat to a player the request does not name: a rematch (the player of the seat in the finished game), a
+rejoin code redeemed (the seat's own player, with a new token) and a quick-match request's seat (the player the
+request was sent with).  Each looks the player up again through :class:`Players`, so a player who deleted
+themselves meanwhile is never seated again: a rematch or a rejoin is ``403 player_deleted``, and a quick-match
+request is dropped (:mod:`services.api.lobby.match_games`).  A seat a deleted player holds in a game in play keeps
+playing with its token to the end of that game.
 
 The players live in the records database (``services.api.players``, a room above this one): the app factory gives
 :class:`~services.api.games.commands.Collaborators` the player repository; without records nobody is a player, and

@@ -8,6 +8,7 @@ from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record import GameRecord
+from services.api.games.seat_players import AS_BOUND, Players
 from services.api.http import request_schemas
 from services.api.lobby.matchmaker import Matchmaker, MatchSettings
 from services.api.lobby.tables import ListingHooks
@@ -26,10 +27,12 @@ class Clock:
         return self.now
 
 
-def process(backend: MemoryBackend, clock: Clock, quotas: Quotas = NO_QUOTAS) -> Collaborators:
+def process(
+    backend: MemoryBackend, clock: Clock, quotas: Quotas = NO_QUOTAS, players: Players = AS_BOUND
+) -> Collaborators:
     """One API process's collaborators over ``backend`` (its own store, hence its own recent copies)."""
     store = MemoryStore(GameRecord.from_stored, backend, clock=clock)
-    return Collaborators(store, quotas=quotas, tables=ListingHooks(store, 60.0, clock))
+    return Collaborators(store, quotas=quotas, tables=ListingHooks(store, 60.0, clock), players=players)
 
 
 def matchmaker(ctx: Collaborators, clock: Clock, **settings: Any) -> Matchmaker:

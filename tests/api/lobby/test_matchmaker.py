@@ -1,6 +1,6 @@
 """Quick match on the in-memory store: two API processes over one backend, a clock the tests move.  Groups
 of four and groups topped up with computers, nobody seated twice, a forming process that dies, cancel,
-idle requests, quotas.  The same scripts on Redis: tests/api/store/test_lobby_store.py; over HTTP across
+idle requests, quotas, players (and a player deleted while its request waits, who is never seated).  The same scripts on Redis: tests/api/store/test_lobby_store.py; over HTTP across
 two servers: tests/api/lobby/test_lobby_live.py."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from services.api.problems import ApiError
 from services.api.store.matches import FORMING, MatchRequest, MatchTimes
 from services.api.store.memory_store import MemoryBackend
 from testkit.ending_play import play_to_the_end
+from tests.api.games.test_seat_players import ADA, BOT, Directory
 
 from .helpers import ONE_ROUND, Clock, matchmaker, process
 
@@ -284,3 +285,80 @@ def test_a_request_with_a_player_is_seated_as_that_player_and_a_player_sits_once
     ada_seats = sorted(seat for seat, player in asked_by_seat.items() if player == ada)
     expected = [None if seat == ada_seats[1] else asked_by_seat[seat] for seat in range(4)]  # her second: unbound
     assert [seat.player for seat in record.seats] == expected and expected.count(ada) == 1
+
+
+@pytest.fixture
+def directory():
+    """Two processes' matchmakers whose players are Ada and the bot (a deletion shows at once), and the clock."""
+    backend, clock, players = MemoryBackend(), Clock(), Directory(ADA, BOT)
+    ctxs = [process(backend, clock, players=players) for _ in range(2)]
+    return matchmaker(ctxs[0], clock), matchmaker(ctxs[1], clock), clock, players
+
+
+def test_a_request_whose_player_was_deleted_while_it_waited_is_dropped_and_a_computer_takes_its_seat(directory):
+    a, b, clock, players = directory
+    gone = a.submit(DEFAULT, "192.0.2.1", None, ADA)
+    players.delete(ADA)
+    others = []
+    for mm, player in ((b, None), (b, BOT), (a, None)):  # the fourth forms the group, in arrival order
+        clock.now += 0.01
+        others.append(mm.submit(DEFAULT, "192.0.2.2", None, player))
+    mine = look(a, gone)
+    assert (mine["status"], mine["game_id"], mine["seat"], mine["token"]) == ("cancelled", None, None, None)
+    views = [look(b, m) for m in others]
+    assert {v["status"] for v in views} == {"seated"} and sorted(v["seat"] for v in views) == [1, 2, 3]
+    record = a.store.load(views[0]["game_id"])
+    assert [(s.type, s.level) for s in record.seats] == [("ai", "standard")] + [("human", None)] * 3
+    assert [s.player for s in record.seats] == [None, None, BOT, None]
+    assert record.state.phase == "bidding"
+    assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
+
+
+def test_a_deleted_players_request_alone_at_the_deadline_makes_no_game(directory):
+    a, b, clock, players = directory
+    gone = a.submit({**DEFAULT, "max_wait_seconds": 5}, "192.0.2.1", None, ADA)
+    players.delete(ADA)
+    clock.now += 5
+    b.sweep_once()
+    assert look(a, gone)["status"] == "cancelled"
+    assert a.store.backend.games == {}, "nobody left to play: no game of computers alone"
+
+
+def test_a_dropped_request_gives_back_its_place_and_holds_no_game():
+    backend, clock, players = MemoryBackend(), Clock(), Directory(ADA, BOT)
+    quotas = Quotas(games_in_play=1, hold_seconds=3600, clock=clock)
+    mm = matchmaker(process(backend, clock, quotas, players), clock)
+    mm.submit(DEFAULT, "192.0.2.1", None, ADA)
+    players.delete(ADA)
+    views = [look(mm, m) for m in [ask(mm, address=f"192.0.2.{i}") for i in (2, 3, 4)]]
+    (gone_id,) = creator_ids("192.0.2.1", None)
+    assert backend.holds.get(gone_id, {}) == {}, "her request's place is given back, and her seat's game is not hers"
+    assert {v["status"] for v in views} == {"seated"}
+    ask(mm, address="192.0.2.1")  # the address may ask again
+
+
+def test_a_game_made_while_its_player_lived_is_the_truth_for_the_process_that_finishes_the_group(directory):
+    a, b, clock, players = directory
+    asked = [a.submit(DEFAULT, "192.0.2.1", None, ADA)] + [ask(a) for _ in range(2)]
+    original = a.store.match_seated
+    a.store.match_seated = lambda *args, **kwargs: []  # a creates the game, then dies before marking it seated
+    asked.append(ask(a))
+    a.store.match_seated = original
+    players.delete(ADA)  # after her seat was made, before the group was finished
+    clock.now += 6
+    b.sweep_once()  # the group's lease ended: b finishes it, and the game made says who sits there
+    views = [look(b, m) for m in asked]
+    assert {v["status"] for v in views} == {"seated"} and sorted(v["seat"] for v in views) == [0, 1, 2, 3]
+    record = b.store.load(views[0]["game_id"])
+    assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
+    assert len(b.store.backend.games) == 1
+    assert record.seats[views[0]["seat"]].player == ADA, "her seat as it was made: a game in play plays on"
+
+
+def test_a_request_is_seated_as_its_player_is_now(directory):
+    a, _, _, players = directory
+    players.players[ADA.id] = PlayerRef(ADA.id, "Countess", "person")
+    asked = [a.submit(DEFAULT, "192.0.2.1", None, ADA)] + [ask(a) for _ in range(3)]
+    seated = look(a, asked[0])
+    record = a.store.load(seated["game_id"])
+    assert record.seats[seated["seat"]].player == PlayerRef(ADA.id, "Countess", "person")
