@@ -14,7 +14,9 @@ of the seven, each split the three ways it can be, make 105 matchups, and every 
 in 10 of them and opposed in 20.  The run goes round them cycle after cycle (each cycle in its own shuffled
 order, the seat of each partner alternating between cycles) and plays each matchup as a *pair* of games on
 the same game seed, the teams swapped, so both teams see the same deals for as long as both games last.
-``--games`` counts games (two a pair); 2,000 games is 1,000 pairs, a little over nine cycles.
+``--games`` counts games (two a pair); 2,000 games is 1,000 pairs, a little over nine cycles.  A run's games
+are the first games of any longer run's with the same seed and rules, so a short run gives a long run's
+first figures (``sigma_falls``) at a fraction of its cost.
 
 **A whole game** is ``new_game(rules, seed)`` to the end the engine declares: the preset's winning score
 (500 / −200 in ``partnership``), or ``--win-score`` (and ``--lose-score``) for a shorter stated target;
@@ -24,7 +26,9 @@ depend only on ``--seed`` and the rules, not on the number of workers.
 
 The JSON gives, per player: ``mu``, ``sigma``, the 95 % interval of ``mu`` (``interval95``), the ``display``
 rating (1500 + 40 × (mu − 3·sigma), what the service shows), games and wins; ``order`` (by display rating,
-as the leaderboards rank), the same at half the games (``order_at_half``), and ``tournament_check``: every
+as the leaderboards rank), the same at half the games (``order_at_half``), how each player's sigma fell with its
+games and when its rating stopped being provisional (``sigma_falls``: the figures the provisional rule of
+:mod:`services.ratings.provisional` is set from), and ``tournament_check``: every
 partnership row of the tournaments table of docs/ai.md (read from the file) against the ratings — whether
 the ratings order each measured pair as the tournament's difference does, and whether their intervals are
 apart wherever the tournament's interval excludes 0; judged against the plain and the bag-adjusted
@@ -58,6 +62,7 @@ from services.ai_worker import decide, warm_up
 from services.computers import LEVEL_NAMES
 from services.engine import PRESETS, make_rules
 from services.ratings.model import INITIAL, Rating, board_of, display, interval, ordinal, places, rate
+from services.ratings.provisional import provisional
 from spades_client.cli import load_bot
 from spades_client.duplicate import wilson
 from spades_client.models import GameView
@@ -70,6 +75,7 @@ DEFAULT_BOT = "examples/bot.py:choose"  # relative to the repository's root
 # more on two cores; expert is measured against hard by benchmarks.tournament (docs/ai.md).
 RATED_LEVELS: tuple[str, ...] = tuple(level for level in LEVEL_NAMES if level != "expert")
 PLAYERS: tuple[str, ...] = (*RATED_LEVELS, BOT)
+SIGMA_STEPS = (1, 10, 20, 30, 50, 75, 100, 150, 200, 500, 1000)  # a player's games at which its sigma is shown
 DOCS_AI = ROOT / "docs" / "ai.md"
 Seating = tuple[str, str, str, str]  # the player in each seat: seats 0 & 2 are one team, 1 & 3 the other
 
@@ -245,6 +251,29 @@ def rate_games(board: str, games: Sequence[dict[str, Any]]) -> dict[str, Rating]
         new = rate(board, [ratings[p] for p in seating], side_places, steady)
         ratings.update(zip(seating, new, strict=True))
     return ratings
+
+
+def sigma_falls(board: str, games: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """How each player's sigma falls with its games, applied as :func:`rate_games` applies them: its sigma after
+    its n-th game for each n of :data:`SIGMA_STEPS` it reached (``after``), and the game after which its rating
+    stopped being provisional (``established_after``, :func:`services.ratings.provisional.provisional`; None
+    while it still is)."""
+    ratings = dict.fromkeys(PLAYERS, INITIAL)
+    played = dict.fromkeys(PLAYERS, 0)
+    falls: dict[str, dict[str, Any]] = {p: {"after": {}, "established_after": None} for p in PLAYERS}
+    for game in games:
+        seating = game["seating"]
+        side_places = places(board, game["scores"], game["winner"] or ())
+        new = rate(board, [ratings[p] for p in seating], side_places, [p != BOT for p in seating])
+        ratings.update(zip(seating, new, strict=True))
+        for player in seating:
+            played[player] += 1
+            fall = falls[player]
+            if played[player] in SIGMA_STEPS:
+                fall["after"][str(played[player])] = round(ratings[player].sigma, 3)
+            if fall["established_after"] is None and not provisional(ratings[player], played[player]):
+                fall["established_after"] = played[player]
+    return falls
 
 
 def order_of(ratings: dict[str, Rating]) -> list[str]:
@@ -435,6 +464,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "order": order_of(ratings),
         "order_at_half": order_of(rate_games(board, games[: len(games) // 2])),
         "head_to_head": meetings,
+        "sigma_falls": sigma_falls(board, games),
         "tournament_check": tournament_check(ratings, tournament_rows(args.docs.read_text()), meetings),
     }  # fmt: skip
     report["elapsed_s"] = round(time.perf_counter() - started, 1)

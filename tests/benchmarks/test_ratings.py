@@ -37,6 +37,11 @@ def test_a_short_run_rates_every_player_and_counts_every_game(capsys):
     assert len(check["pairs"]) == 10 and set(check["agrees"]) == {"plain", "bag_adjusted"}
     opposed = sum(m["games"] for row in report["head_to_head"].values() for m in row.values())
     assert opposed == 8 * 8  # each game: four ordered pairs of opponents on each side
+    for player, fall in report["sigma_falls"].items():  # nobody is past the provisional line after 8 games
+        played = report["players"][player]["games"]
+        assert fall["established_after"] is None
+        assert set(fall["after"]) == ({"1"} if played else set())
+        assert not played or report["players"][player]["sigma"] <= fall["after"]["1"] < INITIAL.sigma
 
 
 def test_a_recorded_run_rates_the_same(tmp_path, capsys):
@@ -50,6 +55,18 @@ def test_a_recorded_run_rates_the_same(tmp_path, capsys):
         r.main(["--games", "4", "--seed", "3", "--from-games", str(games)])
 
 
+def test_sigma_falls_with_each_players_games_until_it_is_no_longer_provisional():
+    games = [{"seating": list(seating), "scores": [500, 100], "winner": [0, 2]} for seating, _ in
+             r.schedule(r.PLAYERS, 700, seed=1)]  # fmt: skip
+    falls = r.sigma_falls("partnership", games)
+    rated = r.rate_games("partnership", games)
+    for player, fall in falls.items():
+        sigmas = [fall["after"][str(n)] for n in r.SIGMA_STEPS if str(n) in fall["after"]]
+        assert sigmas == sorted(sigmas, reverse=True) and len(sigmas) == 9  # 1 to 200 of its 400 games
+        assert fall["after"]["1"] < INITIAL.sigma and rated[player].sigma <= fall["after"]["200"]
+        assert fall["established_after"] is not None and fall["established_after"] >= 30
+
+
 def test_every_matchup_once_a_cycle_and_every_pair_meets_equally():
     every = r.matchups(r.PLAYERS)
     assert len(every) == len({frozenset(map(frozenset, m)) for m in every}) == 105
@@ -60,6 +77,7 @@ def test_every_matchup_once_a_cycle_and_every_pair_meets_equally():
         "partnered": {"min": 20, "max": 20},  # 10 matchups × 2 games
         "opposed": {"min": 40, "max": 40},
     }
+    assert r.schedule(r.PLAYERS, 57, seed=1) == cycle[:57]  # a shorter run plays a longer one's first games
     first, second = cycle[0][0], cycle[1][0]
     assert second == (first[1], first[0], first[3], first[2])  # the pair's second game: teams swapped
 
