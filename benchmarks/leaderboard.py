@@ -3,13 +3,14 @@
 Fills a throwaway PostgreSQL database (on ``TEST_POSTGRES_URL``'s server, or ``--server-url``) with
 ``--players`` players — nine in ten people, one in ten bots — each rated on the partnership board (and a
 third of them on the individual board too), their ratings spread as a played-in population's are (``mu``
-around 25, ``sigma`` from 1 to 8.3), and ``rating_buckets`` counting them, all inside PostgreSQL
-(``generate_series``: no rows cross the wire).  Then, through the API's own functions on one connection
-(:mod:`services.api.ratings.leaderboard`):
+around 25, ``sigma`` from 1 to 8.3, 1 to 400 games), each flagged provisional by the rule of
+:mod:`services.ratings.provisional` (about two in five), and ``rating_buckets`` counting the others, all inside
+PostgreSQL (``generate_series``: no rows cross the wire).  Then, through the API's own functions on one
+connection (:mod:`services.api.ratings.leaderboard`):
 
 - **top 50** of the people's partnership board, ``--queries`` times;
 - **own rank** (``own_place``: the rating row, the buckets above, the count inside its bucket) of
-  ``--queries`` players drawn at random;
+  ``--queries`` players on the board drawn at random (a provisional player's own place has no rank to count);
 
 each timed alone, and prints JSON with p50, p99 and max in milliseconds.  ``--checks`` of the drawn players'
 ranks are compared with a plain ``COUNT`` over the whole board (the slow way), and the top with a plain
@@ -34,6 +35,7 @@ from sqlalchemy import Connection, text
 
 from services.api.ratings.leaderboard import own_place, top
 from services.api.records.database import make_engine, migrate
+from services.ratings.provisional import PROVISIONAL_GAMES, PROVISIONAL_SIGMA
 from testkit.postgres import SHARED_URL, throwaway_database
 
 BOARD, KIND = "partnership", "person"
@@ -51,9 +53,9 @@ FILL = [
        SELECT 'p_' || left(md5(n::text), 22), CASE WHEN n % 10 = 0 THEN 'bot' ELSE 'person' END,
               'Player ' || n, 'player ' || n, NULL, :now
        FROM generate_series(1, :players) AS n""",
-    # ratings: mu ~ N(25, 4) (Box-Muller), sigma 1..8.3, skewed towards the settled
-    """INSERT INTO player_ratings (player_id, board, kind, mu, sigma, score, games, updated_ms)
-       SELECT id, board, kind, mu, sigma, mu - 3 * sigma, games, :now FROM (
+    # ratings: mu ~ N(25, 4) (Box-Muller), sigma 1..8.3, skewed towards the settled; provisional by the rule
+    """INSERT INTO player_ratings (player_id, board, kind, mu, sigma, score, games, updated_ms, provisional)
+       SELECT id, board, kind, mu, sigma, mu - 3 * sigma, games, :now, sigma > :sigma OR games < :games FROM (
          SELECT 'p_' || left(md5(n::text), 22) AS id, b.board,
                 CASE WHEN n % 10 = 0 THEN 'bot' ELSE 'person' END AS kind,
                 25 + 4 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS mu,
@@ -64,7 +66,8 @@ FILL = [
          WHERE b.board = 'partnership' OR n % 3 = 0
        ) AS rated""",
     """INSERT INTO rating_buckets (board, kind, bucket, players)
-       SELECT board, kind, floor(score * 16)::int, count(*) FROM player_ratings GROUP BY 1, 2, 3""",
+       SELECT board, kind, floor(score * 16)::int, count(*) FROM player_ratings WHERE NOT provisional
+       GROUP BY 1, 2, 3""",
 ]
 
 
@@ -74,7 +77,8 @@ def fill(connection: Connection, players: int, seed: float) -> dict[str, float]:
     taken: dict[str, float] = {}
     for name, statement in zip(("players", "ratings", "buckets"), FILL, strict=True):
         started = time.perf_counter()
-        connection.execute(text(statement), {"players": players, "now": NOW_MS})
+        rule = {"sigma": PROVISIONAL_SIGMA, "games": PROVISIONAL_GAMES}
+        connection.execute(text(statement), {"players": players, "now": NOW_MS, **rule})
         taken[name] = round(time.perf_counter() - started, 2)
     return taken
 
@@ -103,6 +107,7 @@ def counted_rank(connection: Connection, player: str) -> int:
     query = text(
         """SELECT 1 + count(*) FROM player_ratings o, player_ratings me
            WHERE me.player_id = :player AND me.board = :board AND o.board = me.board AND o.kind = me.kind
+             AND NOT o.provisional
              AND (o.score > me.score OR (o.score = me.score AND o.player_id < me.player_id))"""
     )
     return int(connection.execute(query, {"player": player, "board": BOARD}).scalar_one())
@@ -120,10 +125,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 connection.execute(text("VACUUM ANALYZE"))  # as autovacuum leaves a table at rest
             with engine.connect() as connection:
                 rated = int(connection.execute(text("SELECT count(*) FROM player_ratings")).scalar_one())
-                drawn = [player_id(rng.randint(1, args.players)) for _ in range(args.queries)]
+                counted = int(connection.execute(text("SELECT sum(players) FROM rating_buckets")).scalar_one())
+                candidates = [player_id(rng.randint(1, args.players)) for _ in range(3 * args.queries)]
                 kinds = dict(
-                    connection.execute(text("SELECT id, kind FROM players WHERE id = ANY(:ids)"), {"ids": drawn}).all()
+                    connection.execute(
+                        text(
+                            "SELECT player_id, kind FROM player_ratings WHERE player_id = ANY(:ids) AND board = :b"
+                            " AND NOT provisional"
+                        ),
+                        {"ids": candidates, "b": BOARD},
+                    ).all()
                 )
+                drawn = [p for p in candidates if p in kinds][: args.queries]
                 for _ in range(args.warmup):
                     top(connection, BOARD, KIND, 50)
                 top_times = timed([None] * args.queries, lambda _: top(connection, BOARD, KIND, 50))
@@ -136,7 +149,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     connection.execute(
                         text(
                             "SELECT player_id FROM player_ratings WHERE board = :b AND kind = :k"
-                            " ORDER BY score DESC, player_id LIMIT 50"
+                            " AND NOT provisional ORDER BY score DESC, player_id LIMIT 50"
                         ),
                         {"b": BOARD, "k": KIND},
                     )
@@ -157,6 +170,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "postgres": version,
         "players": args.players,
         "rating_rows": rated,
+        "on_the_boards": counted,
         "buckets": buckets,
         "largest_bucket": largest,
         "fill_seconds": fill_seconds,

@@ -68,6 +68,7 @@ from services.api.players.rekey import rekey_if_stale
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.ratings.apply import applier
+from services.api.ratings.recount import recount_if_stale
 from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
@@ -180,7 +181,7 @@ def init_records(app: Flask, ctx: Collaborators) -> Collaborators:
     players, on the same database, which the commands then look seats' players up in (``ctx`` with them)."""
     if ctx.records is None:
         return ctx
-    writer = records_service(app.config, ctx.store, ctx.records, applier, upkeep=(rekey_if_stale,))
+    writer = records_service(app.config, ctx.store, ctx.records, applier, upkeep=(rekey_if_stale, recount_if_stale))
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
     players = PlayerRepository(writer.repository.engine)  # the same database and pool
     app.extensions["spades.players"] = players

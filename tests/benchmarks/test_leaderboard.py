@@ -19,6 +19,7 @@ def test_a_small_run_times_both_queries_and_its_ranks_are_right():
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     out = json.loads(run.stdout)
     assert out["players"] == 3000 and out["rating_rows"] == 3000 + 1000  # a third also on the individual board
+    assert 0.4 < out["on_the_boards"] / out["rating_rows"] < 0.8  # the others provisional
     for figures in (out["top50"], out["own_rank"]):
         assert figures["queries"] == 200 and figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0
     assert out["ranks_checked"] == 100 and out["rank_mismatches"] == 0 and out["top_agrees"]

@@ -492,7 +492,8 @@ class RecordResult(Body):
 
 @dataclass
 class RecordRating(Body):
-    """A rated seat's rating before and after its game (display ratings), in a record read."""
+    """A rated seat's rating before and after its game (display ratings) and whether the one after was
+    provisional, in a record read."""
 
     SCHEMA: ClassVar[str] = "RecordRating"
     seat: int
@@ -500,6 +501,7 @@ class RecordRating(Body):
     before: int
     after: int
     change: int
+    provisional: bool
 
 
 @dataclass

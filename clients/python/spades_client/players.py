@@ -30,13 +30,15 @@ PLAYER_OPERATIONS: dict[str, tuple[str, str]] = {
 
 @dataclass
 class PlayerRating(Body):
-    """A rating on one board: ``rating`` is what is shown (1500 + 40 × (mu − 3 sigma))."""
+    """A rating on one board: ``rating`` is what is shown (1500 + 40 × (mu − 3 sigma)); a ``provisional`` one
+    (sigma above 4.0 or under 30 rated games) is on no leaderboard, so it has no ``rank``."""
 
     SCHEMA: ClassVar[str] = "PlayerRating"
     rating: int
     mu: float
     sigma: float
     games: int
+    provisional: bool
     rank: int | None = None
 
 

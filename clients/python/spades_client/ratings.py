@@ -36,9 +36,12 @@ class LeaderboardEntry(Body):
 
 @dataclass
 class LeaderboardPlace(Body):
+    """Your own place: no ``rank`` while your rating is ``provisional`` (it is on no board)."""
+
     SCHEMA: ClassVar[str] = "LeaderboardPlace"
-    rank: int
     rating: int
+    provisional: bool
+    rank: int | None = None
 
 
 @dataclass
@@ -54,7 +57,8 @@ class Leaderboard(Body):
 
 @dataclass
 class PlayerGame(Body):
-    """One of a player's games; a rated one has the display ratings before and after."""
+    """One of a player's games; a rated one has the display ratings before and after, and whether the one after
+    was provisional."""
 
     SCHEMA: ClassVar[str] = "PlayerGame"
     game_id: str
@@ -66,6 +70,7 @@ class PlayerGame(Body):
     rating_before: int | None = None
     rating_after: int | None = None
     change: int | None = None
+    provisional: bool | None = None
 
 
 @dataclass

@@ -57,10 +57,13 @@ def delete_player(connection: Connection, player_id: str, now_ms: int) -> bool:
 
 
 def drop_ratings(connection: Connection, player_id: str) -> None:
-    """The player's ratings removed, each from its rating bucket's count too (:func:`services.ratings.buckets.
-    bucket_of`, the leaderboards' one rule): the leaderboards and every rank no longer count them."""
-    query = select(player_ratings.c.board, player_ratings.c.kind, player_ratings.c.score)
+    """The player's ratings removed, each from its rating bucket's count too when it was counted there (not
+    provisional; :func:`services.ratings.buckets.bucket_of`, the leaderboards' one rule): the leaderboards and
+    every rank no longer count them."""
+    query = select(player_ratings.c.board, player_ratings.c.kind, player_ratings.c.score, player_ratings.c.provisional)
     for row in list(connection.execute(query.where(player_ratings.c.player_id == player_id).with_for_update())):
+        if row.provisional:
+            continue
         connection.execute(
             update(rating_buckets)
             .where(

@@ -11,10 +11,12 @@ guard row and then finds it.
 What a game writes:
 
 - **rated** (:func:`services.ratings.policy.is_rated`): each player's rating on the game's board from the
-  model (:func:`services.ratings.model.rate`), its ``score`` (the ordinal the leaderboards rank on) and the
-  move of one player between ``rating_buckets`` (:mod:`services.ratings.buckets`); stats and a player game with
-  the rating before and after, for every player including the computer levels (their rows are made on first
-  use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
+  model (:func:`services.ratings.model.rate`), its ``score`` (the ordinal the leaderboards rank on), whether it
+  is provisional (:func:`services.ratings.provisional.provisional`) and its move in ``rating_buckets``
+  (:mod:`services.ratings.buckets`), which count only ratings that are not: out of the old bucket if it was
+  counted there, into the new one if it is counted now; stats and a player game with the rating before and
+  after and the games it has rated, for every player including the computer levels (their rows are made on
+  first use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
   seats cancel out) and counts the game once, as its first seat;
 - **unrated**: stats and a player game (``rated`` false) for each person or bot bound to a seat;
 - no bound person and not rated: only the guard row.
@@ -47,6 +49,7 @@ from services.api.store.protocol import now_ms as clock_ms
 from services.ratings import policy
 from services.ratings.buckets import bucket_of
 from services.ratings.model import INITIAL, Rating, ordinal, rate
+from services.ratings.provisional import provisional
 from services.ratings.stats import FIELDS, seat_stats
 
 
@@ -88,13 +91,13 @@ def apply_in(
     if not first_seat:
         return True
     board = policy.board(document)
-    changes: dict[str, tuple[Rating, Rating]] = {}
+    changes: dict[str, Change] = {}
     if rated:
         changes = _rate(connection, insert, document, board, seats, kinds, now_ms)
     _add_stats(connection, insert, document, first_seat, now_ms)
     rows = []
     for player, seat in sorted(first_seat.items()):
-        before, after = changes.get(player, (None, None))
+        before, after, games = changes.get(player, (None, None, None))
         rows.append(
             {
                 "player_id": player,
@@ -108,10 +111,14 @@ def apply_in(
                 "sigma_before": before.sigma if before else None,
                 "mu_after": after.mu if after else None,
                 "sigma_after": after.sigma if after else None,
+                "games_after": games,
             }
         )
     connection.execute(insert(player_games).on_conflict_do_nothing(), rows)
     return True
+
+
+Change = tuple[Rating, Rating, int]  # a player's rating before and after a game, and its rated games with it
 
 
 def combined(before: Rating, after_by_seat: Sequence[Rating]) -> Rating:
@@ -161,11 +168,11 @@ def _rate(
     seats: Sequence[str | None],
     kinds: Mapping[str, str],
     now_ms: int,
-) -> dict[str, tuple[Rating, Rating]]:
-    """Lock, rate and write the players' ratings and buckets; each player's rating before and after."""
+) -> dict[str, Change]:
+    """Lock, rate and write the players' ratings and buckets; each player's rating before and after, and its
+    rated games."""
     ids = sorted(kinds)
-    created = set()
-    for player in ids:  # a first game: its row made now (sorted, as the locks below are taken)
+    for player in ids:  # a first game: its row made now (sorted, as the locks below are taken), provisional
         row = {
             "player_id": player,
             "board": board,
@@ -175,10 +182,9 @@ def _rate(
             "score": ordinal(INITIAL),
             "games": 0,
             "updated_ms": now_ms,
+            "provisional": True,
         }
-        made = insert(player_ratings).values(row).on_conflict_do_nothing().returning(player_ratings.c.player_id)
-        if connection.execute(made).first() is not None:
-            created.add(player)
+        connection.execute(insert(player_ratings).values(row).on_conflict_do_nothing())
     locked = (
         select(player_ratings)
         .where(player_ratings.c.board == board, player_ratings.c.player_id.in_(ids))
@@ -190,19 +196,22 @@ def _rate(
     rated = [p for p in seats if p is not None]
     steady = [stored[p].kind == "computer" for p in rated]  # a level's play never changes: no drift
     by_seat = rate(board, [before[p] for p in rated], policy.side_places(document), steady)
-    changes: dict[str, tuple[Rating, Rating]] = {}
+    changes: dict[str, Change] = {}
     moves: Counter[tuple[str, int]] = Counter()
     for player in ids:
         after = combined(before[player], [by_seat[s] for s, p in enumerate(seats) if p == player])
-        changes[player] = (before[player], after)
-        kind, score = stored[player].kind, ordinal(after)
-        if player not in created:
-            moves[(kind, bucket_of(stored[player].score))] -= 1
-        moves[(kind, bucket_of(score))] += 1
+        row, score = stored[player], ordinal(after)
+        games = row.games + 1
+        changes[player] = (before[player], after, games)
+        now = provisional(after, games)
+        if not row.provisional:  # counted in the buckets until now (a new row is provisional)
+            moves[(row.kind, bucket_of(row.score))] -= 1
+        if not now:
+            moves[(row.kind, bucket_of(score))] += 1
         connection.execute(
             player_ratings.update()
             .where(player_ratings.c.player_id == player, player_ratings.c.board == board)
-            .values(mu=after.mu, sigma=after.sigma, score=score, games=player_ratings.c.games + 1, updated_ms=now_ms)
+            .values(mu=after.mu, sigma=after.sigma, score=score, games=games, provisional=now, updated_ms=now_ms)
         )
     for (kind, bucket), delta in sorted(moves.items()):
         if delta:

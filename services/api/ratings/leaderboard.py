@@ -1,9 +1,10 @@
 """The leaderboards: per board and kind of player, ranked by ``score`` (the ordinal), higher first and, at an
-equal score, the lower player id first.
+equal score, the lower player id first.  A provisional rating (:mod:`services.ratings.provisional`) is on no
+board and in nobody's rank: its player's own place says so, without a rank.
 
-The top of a board is one index walk (``player_ratings_rank``: board, kind, score, player id).  A player's own
+The top of a board is one index walk (``player_ratings_rank``: board, kind, provisional, score, player id).  A player's own
 rank must not count a million rows, so ``rating_buckets`` keeps how many players of each board and kind have
-a score in each sixteenth of a point (:mod:`services.ratings.buckets`): the rank is one more than the players in
+a score in each sixteenth of a point (:mod:`services.ratings.buckets`), ratings that are not provisional only: the rank is one more than the players in
 the buckets above the player's own (a sum over at most a few thousand small rows) plus those ahead of it in its
 own bucket (an index range inside one bucket, counted from its nearer end).
 The buckets move in the transaction that moves a rating (:mod:`services.api.ratings.apply`), so the two never
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, or_, select
+from sqlalchemy import Connection, and_, false, func, or_, select
 
 from services.api.records.schema import player_ratings, players, rating_buckets
 from services.ratings.buckets import bounds, bucket_of
@@ -22,6 +23,7 @@ from services.ratings.model import Rating, display
 
 KINDS = ("person", "bot", "computer")
 MAX_LIMIT = 100
+ON_THE_BOARD = player_ratings.c.provisional == false()  # "= false", not "IS FALSE": an index can seek it
 
 
 def top(connection: Connection, board: str, kind: str, limit: int) -> list[dict[str, Any]]:
@@ -35,7 +37,7 @@ def top(connection: Connection, board: str, kind: str, limit: int) -> list[dict[
             players.c.name,
         )
         .join(players, players.c.id == player_ratings.c.player_id)
-        .where(player_ratings.c.board == board, player_ratings.c.kind == kind)
+        .where(player_ratings.c.board == board, player_ratings.c.kind == kind, ON_THE_BOARD)
         .order_by(player_ratings.c.score.desc(), player_ratings.c.player_id)
         .limit(limit)
     )
@@ -51,14 +53,15 @@ def top(connection: Connection, board: str, kind: str, limit: int) -> list[dict[
 
 
 def rank(connection: Connection, board: str, kind: str, player_id: str, score: float) -> int:
-    """The rank of ``player_id`` (with ``score``) on its board among players of ``kind`` (see the module doc).
+    """The rank of ``player_id`` (with ``score``, not provisional) on its board among players of ``kind`` (see the
+    module doc).
 
     One statement (one snapshot): the players in the buckets above, the own bucket's count, and a count inside the
     own bucket from whichever end the score is nearer — the players ahead, or those behind taken from the
     bucket's count — so at most about half a bucket is read."""
     bucket = bucket_of(score)
     low, high = bounds(bucket)
-    here = and_(player_ratings.c.board == board, player_ratings.c.kind == kind)
+    here = and_(player_ratings.c.board == board, player_ratings.c.kind == kind, ON_THE_BOARD)
     buckets = and_(rating_buckets.c.board == board, rating_buckets.c.kind == kind)
     above = select(func.coalesce(func.sum(rating_buckets.c.players), 0)).where(
         buckets, rating_buckets.c.bucket > bucket
@@ -85,16 +88,19 @@ def rank(connection: Connection, board: str, kind: str, player_id: str, score: f
     return 1 + int(row[0]) + in_bucket_ahead
 
 
-def own_place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, int] | None:
-    """The player's rank and display rating on this board and kind; None when it has no rating there."""
+def own_place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, Any] | None:
+    """The player's display rating on this board and kind, whether it is provisional and, when it is not, its
+    rank; None when it has no rating there."""
     query = select(player_ratings).where(
         player_ratings.c.player_id == player_id, player_ratings.c.board == board, player_ratings.c.kind == kind
     )
     row = connection.execute(query).first()
     if row is None:
         return None
-    place = rank(connection, board, kind, player_id, row.score)
-    return {"rank": place, "rating": display(Rating(row.mu, row.sigma))}
+    shown = display(Rating(row.mu, row.sigma))
+    if row.provisional:
+        return {"rating": shown, "provisional": True}
+    return {"rank": rank(connection, board, kind, player_id, row.score), "rating": shown, "provisional": False}
 
 
 def leaderboard(connection: Connection, board: str, kind: str, limit: int, me: str | None = None) -> dict[str, Any]:

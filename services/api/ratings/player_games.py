@@ -1,7 +1,8 @@
 """A player's games, newest first, a page at a time (``GET /v1/players/{id}/games``): from ``player_games``,
 whose index (player, ended, game) serves each page as one range read; the cursor is the last row's
 ``(ended_ms, game_id)`` as the records' listing has it, so a page never skips or repeats a game however many
-end meanwhile.  A rated game shows the player's display rating before and after, and the change."""
+end meanwhile.  A rated game shows the player's display rating before and after, the change, and whether the
+rating after it was provisional (:func:`services.ratings.provisional.provisional`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from services.api.records.content import iso
 from services.api.records.repository import Cursor
 from services.api.records.schema import player_games
 from services.ratings.model import Rating, display
+from services.ratings.provisional import provisional
 
 
 def games_page(
@@ -41,6 +43,12 @@ def game_of(row: Any) -> dict[str, Any]:
     }
     if row.rated and row.mu_before is not None and row.mu_after is not None:
         before = display(Rating(row.mu_before, row.sigma_before))
-        after = display(Rating(row.mu_after, row.sigma_after))
-        game.update(rating_before=before, rating_after=after, change=after - before)
+        rated = Rating(row.mu_after, row.sigma_after)
+        after = display(rated)
+        game.update(
+            rating_before=before,
+            rating_after=after,
+            change=after - before,
+            provisional=provisional(rated, row.games_after or 0),
+        )
     return game

@@ -1,6 +1,8 @@
 """What a record read adds to the stored record document, at the time of the read: who sat where (names as they
 are now: a renamed player shows its new name, a deleted one nobody), whether the game was rated (as applied,
-once it is) and each rated seat's rating before and after the game and the change (display ratings)."""
+once it is) and each rated seat's rating before and after the game, the change (display ratings) and whether
+the rating after it was provisional (:func:`services.ratings.provisional.provisional`, by the rule that runs
+now)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from sqlalchemy import Connection, select
 from services.api.records.schema import game_ratings, player_games, players
 from services.ratings import policy
 from services.ratings.model import Rating, display
+from services.ratings.provisional import provisional
 
 
 def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]:
@@ -40,8 +43,18 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
         if row is None or row.mu_before is None:
             continue
         before = display(Rating(row.mu_before, row.sigma_before))
-        after = display(Rating(row.mu_after, row.sigma_after))
-        ratings.append({"seat": seat, "player_id": player, "before": before, "after": after, "change": after - before})
+        rated = Rating(row.mu_after, row.sigma_after)
+        after = display(rated)
+        ratings.append(
+            {
+                "seat": seat,
+                "player_id": player,
+                "before": before,
+                "after": after,
+                "change": after - before,
+                "provisional": provisional(rated, row.games_after or 0),
+            }
+        )
     document["ratings"] = ratings
     return document
 

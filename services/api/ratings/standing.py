@@ -1,6 +1,6 @@
 """A player's standing, as ``GET /v1/players/{id}`` shows it: a rating per board it has played rated games on
-(the display rating, the model's ``mu`` and ``sigma``, its rated games and its rank among its kind) and what
-its finished games add up to."""
+(the display rating, the model's ``mu`` and ``sigma``, its rated games, whether it is provisional and, when it
+is not, its rank among its kind) and what its finished games add up to."""
 
 from __future__ import annotations
 
@@ -19,13 +19,16 @@ def standing(connection: Connection, player_id: str) -> dict[str, Any]:
     ratings: dict[str, Any] = {}
     query = select(player_ratings).where(player_ratings.c.player_id == player_id).order_by(player_ratings.c.board)
     for row in connection.execute(query).all():
-        ratings[row.board] = {
+        rating = {
             "rating": display(Rating(row.mu, row.sigma)),
             "mu": row.mu,
             "sigma": row.sigma,
             "games": row.games,
-            "rank": rank(connection, row.board, row.kind, player_id, row.score),
+            "provisional": bool(row.provisional),
         }
+        if not row.provisional:  # a provisional rating is on no leaderboard
+            rating["rank"] = rank(connection, row.board, row.kind, player_id, row.score)
+        ratings[row.board] = rating
     found = connection.execute(select(player_stats).where(player_stats.c.player_id == player_id)).first()
     stats: dict[str, Any] = {name: (getattr(found, name) if found else 0) for name in FIELDS}
     stats["bags_per_round"] = round(stats["bags"] / stats["rounds"], 3) if stats["rounds"] else 0.0

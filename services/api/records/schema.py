@@ -15,12 +15,15 @@ The players' tables live here too (one database, one migration history):
 - ``name_key_rules``: one row, the rules the stored name keys were made by (``names.KEY_RULES``): when the
   running code's differ, the keys are made again (:mod:`services.api.players.rekey`).
 - ``player_ratings``: one rating per player and board (:mod:`services.ratings.model`), ``score`` being the
-  ordinal the leaderboards rank on; ``rating_buckets`` counts the players of each board and kind per sixteenth
-  of a point of score (:mod:`services.ratings.buckets`), so a player's rank is a sum over buckets plus a count
-  inside one bucket.
+  ordinal the leaderboards rank on and ``provisional`` whether the rating is (:mod:`services.ratings.provisional`:
+  off the leaderboards); ``rating_buckets`` counts the players of each board and kind per sixteenth of a point
+  of score (:mod:`services.ratings.buckets`) whose rating is not provisional, so a player's rank is a sum over
+  buckets plus a count inside one bucket.
+- ``bucket_rules``: one row, the rules the stored ``provisional`` flags and the buckets were counted by: when
+  the running code's differ, they are counted again (:mod:`services.api.ratings.recount`).
 - ``player_stats``: what a player's finished games add up to.
 - ``player_games``: a player's games, newest first (their page and the rating chart), with the rating before
-  and after when the game was rated.
+  and after and the player's rated games on the board with this one (``games_after``) when the game was rated.
 - ``game_ratings``: one row per finished game whose players' ratings and stats were applied: the guard that
   applies each game exactly once.
 """
@@ -41,6 +44,7 @@ from sqlalchemy import (
     Text,
     false,
     text,
+    true,
 )
 
 metadata = MetaData()
@@ -106,7 +110,15 @@ player_ratings = Table(
     Column("score", Float, nullable=False),  # ordinal: mu - 3 sigma, what the leaderboards rank on
     Column("games", Integer, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
-    Index("player_ratings_rank", "board", "kind", "score", "player_id"),
+    Column("provisional", Boolean, nullable=False, server_default=true()),  # off the boards: services.ratings
+    Index("player_ratings_rank", "board", "kind", "provisional", "score", "player_id"),
+)
+
+bucket_rules = Table(
+    "bucket_rules",
+    metadata,
+    Column("rules", String(200), primary_key=True),
+    Column("counted_ms", BigInteger, nullable=False),
 )
 
 rating_buckets = Table(
@@ -148,6 +160,7 @@ player_games = Table(
     Column("sigma_before", Float),
     Column("mu_after", Float),
     Column("sigma_after", Float),
+    Column("games_after", Integer),  # the player's rated games on the board, this one included
     Index("player_games_newest", "player_id", "ended_ms", "game_id"),
 )
 

@@ -1,11 +1,13 @@
 """``GET /v1/players/{id}/games``: a player's games newest first, pages that never skip or repeat, rated games
-with their display ratings before and after; an unknown player is a 404."""
+with their display ratings before and after and whether the one after was provisional; an unknown player is a
+404."""
 
 from __future__ import annotations
 
 from services.api.ratings.apply import apply_record
+from services.ratings.provisional import PROVISIONAL_GAMES
 
-from ..ratings.conftest import NOW, add_players, finished
+from ..ratings.conftest import NOW, add_players, finished, seasoned
 from ..records.spec import validator
 from .ratings_app import ratings_client
 
@@ -26,11 +28,23 @@ def test_a_players_games_newest_first_in_pages(tmp_path):
         if cursor is None:
             break
     assert [game["game_id"] for game in seen] == ["g9", "g4", "g3", "g2", "g1", "g0"]
-    assert not seen[0]["rated"] and "change" not in seen[0]
+    assert not seen[0]["rated"] and "change" not in seen[0] and "provisional" not in seen[0]
+    assert all(game["provisional"] for game in seen[1:])  # five games: every rating after one provisional
     for older, newer in zip(seen[2:], seen[1:-1], strict=True):
         assert older["rating_after"] == newer["rating_before"]  # each rated game starts where the last one ended
     assert all(game["change"] == game["rating_after"] - game["rating_before"] for game in seen[1:])
     assert seen[-1]["rating_before"] == 1500 and seen[-1]["board"] == "partnership" and seen[-1]["seat"] == 0
+
+
+def test_the_game_that_ends_a_players_provisional_rating_shows_it(tmp_path):
+    client, engine = ratings_client(tmp_path)
+    add_players(engine, "p_a")
+    seasoned(engine, "p_a", "partnership", "person", PROVISIONAL_GAMES - 2)
+    for n in range(2):
+        apply_record(engine, finished(f"g{n}", ["p_a", "ai:hard", "ai:easy", "ai:hard"], seed=n), NOW + n, NOW, False)
+    body = client.get("/v1/players/p_a/games").get_json()
+    validator("PlayerGamesPage").validate(body)
+    assert [(game["game_id"], game["provisional"]) for game in body["games"]] == [("g1", False), ("g0", True)]
 
 
 def test_an_unknown_player_and_a_bad_cursor_are_refused(tmp_path):

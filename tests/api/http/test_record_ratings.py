@@ -38,4 +38,5 @@ def test_a_record_shows_its_players_names_now_and_the_rating_changes(tmp_path):
     assert [entry["seat"] for entry in shown["ratings"]] == [0, 1, 2, 3]
     mine = shown["ratings"][0]
     assert mine["player_id"] == "p_a" and mine["before"] == 1500 and mine["change"] == mine["after"] - 1500
+    assert mine["provisional"] is True  # a first game
     assert shown["ratings"][1] == {**shown["ratings"][2], "seat": 1}  # one level on three seats: one rating

@@ -29,6 +29,7 @@ from services.api.records.schema import (
 )
 from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, display
+from services.ratings.provisional import provisional
 
 from ..records.conftest import stored_game
 
@@ -177,12 +178,16 @@ def test_a_deletion_anonymises_the_players_records_and_drops_its_standing(engine
     with engine.begin() as connection:
         connection.execute(record_seats.update().where(record_seats.c.game_id == "g-old").values(player_id=None))
         for player in (gone, stays):
-            connection.execute(insert(player_ratings).values(_rating(player.id, "partnership", 12.5, 3.0)))
+            connection.execute(insert(player_ratings).values(_rating(player.id, "partnership", 12.5, 3.0, games=40)))
             connection.execute(insert(player_stats).values(_stats(player.id)))
             for game_id in ("g-gone", "g-old"):
                 connection.execute(insert(player_games).values(_game(player.id, game_id)))
         bucket = {"board": "partnership", "kind": "person", "bucket": bucket_of(3.5), "players": 2}  # both: 3.5
         connection.execute(insert(rating_buckets).values(bucket))
+        # on the individual board only the one who stays is counted: the other is provisional (3 games)
+        connection.execute(insert(player_ratings).values(_rating(stays.id, "individual", 12.5, 3.0, games=40)))
+        connection.execute(insert(player_ratings).values(_rating(gone.id, "individual", 12.5, 3.0)))
+        connection.execute(insert(rating_buckets).values({**bucket, "board": "individual", "players": 1}))
     assert [row["game_id"] for row in records.page(RecordFilter(player_id=gone.id), None, 10)[0]] == [
         "g-gone",
         "g-both",
@@ -198,8 +203,8 @@ def test_a_deletion_anonymises_the_players_records_and_drops_its_standing(engine
         for table in (player_ratings, player_stats, player_games):
             owners = set(connection.execute(select(table.c.player_id)).scalars())
             assert owners == {stays.id}, table.name
-        bucket = connection.execute(select(rating_buckets.c.players)).scalar_one()
-        assert bucket == 1
+        buckets = dict(connection.execute(select(rating_buckets.c.board, rating_buckets.c.players)).all())
+        assert buckets == {"partnership": 1, "individual": 1}  # only a counted rating leaves its bucket
         assert (
             connection.execute(select(record_seats.c.player_id).where(record_seats.c.player_id == gone.id)).all() == []
         )
@@ -219,9 +224,10 @@ def test_a_record_stored_after_its_player_deleted_themselves_does_not_name_them(
     assert gone.id.encode() not in body and orjson.loads(body)["seats"][1]["player_id"] == "computer-hard"
 
 
-def _rating(player_id: str, board: str, mu: float, sigma: float) -> dict:
+def _rating(player_id: str, board: str, mu: float, sigma: float, games: int = 3) -> dict:
     return {"player_id": player_id, "board": board, "kind": "person", "mu": mu, "sigma": sigma,
-            "score": mu - 3 * sigma, "games": 3, "updated_ms": 1}  # fmt: skip
+            "score": mu - 3 * sigma, "games": games, "updated_ms": 1,
+            "provisional": provisional(Rating(mu, sigma), games)}  # fmt: skip
 
 
 def _stats(player_id: str, rounds: int = 4, bags: int = 2) -> dict:

@@ -23,6 +23,8 @@ from services.api.records.schema import (
 )
 from services.engine import make_rules, new_game
 from services.ratings.buckets import bucket_of
+from services.ratings.model import Rating, ordinal
+from services.ratings.provisional import provisional
 from testkit.postgres import throwaway_database
 
 from ..records.conftest import played
@@ -107,11 +109,39 @@ def snapshot(engine: Engine) -> dict[str, list[tuple]]:
 
 
 def buckets_agree(engine: Engine) -> bool:
-    """Each bucket counts exactly the rating rows whose score falls in it (and no other bucket counts any)."""
+    """Each rating's stored flag is the provisional rule's, and each bucket counts exactly the rating rows that are
+    not provisional whose score falls in it (and no other bucket counts any)."""
     with engine.connect() as connection:
         expected: dict[tuple, int] = {}
         for row in connection.execute(select(player_ratings)):
-            key = (row.board, row.kind, bucket_of(row.score))
-            expected[key] = expected.get(key, 0) + 1
+            if bool(row.provisional) != provisional(Rating(row.mu, row.sigma), row.games):
+                return False
+            if not row.provisional:
+                key = (row.board, row.kind, bucket_of(row.score))
+                expected[key] = expected.get(key, 0) + 1
         stored = {(r.board, r.kind, r.bucket): r.players for r in connection.execute(select(rating_buckets))}
     return {k: v for k, v in stored.items() if v} == expected
+
+
+def seasoned(engine: Engine, player: str, board: str, kind: str, games: int, mu: float = 25.0, sigma: float = 2.0):
+    """A rating row of ``games`` rated games for ``player`` (its ``players`` row made if missing, a computer level's
+    as the apply makes it), its flag by the rule and its bucket counted when it is on the board."""
+    rating = Rating(mu, sigma)
+    flag = provisional(rating, games)
+    score = ordinal(rating)
+    with engine.begin() as connection:
+        if connection.execute(select(players.c.id).where(players.c.id == player)).first() is None:
+            name_key = None if kind == "computer" else player
+            row = {"id": player, "kind": kind, "name": player.removeprefix("computer-"), "name_key": name_key}
+            connection.execute(players.insert().values(**row, created_ms=NOW))
+        connection.execute(
+            player_ratings.insert().values(player_id=player, board=board, kind=kind, mu=mu, sigma=sigma, score=score,
+                                           games=games, provisional=flag, updated_ms=NOW)
+        )  # fmt: skip
+        if not flag:
+            key = {"board": board, "kind": kind, "bucket": bucket_of(score)}
+            found = connection.execute(select(rating_buckets.c.players).filter_by(**key)).scalar()
+            if found is None:
+                connection.execute(rating_buckets.insert().values(**key, players=1))
+            else:
+                connection.execute(rating_buckets.update().filter_by(**key).values(players=found + 1))

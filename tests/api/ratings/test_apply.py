@@ -1,5 +1,6 @@
 """A finished game applied to its players once: ratings (the model's answer), buckets, stats and player games in
-one transaction behind the game's guard row; again, nothing; unrated games add stats and games only; on
+one transaction behind the game's guard row; again, nothing; the buckets count a rating from the game it stops
+being provisional; unrated games add stats and games only; on
 PostgreSQL, the same game applied by many writers at once counts once and games sharing players never
 deadlock."""
 
@@ -11,12 +12,21 @@ import pytest
 from sqlalchemy import select
 
 from services.api.ratings.apply import apply_record, combined
-from services.api.records.schema import game_ratings, player_games, player_ratings, player_stats, players
+from services.api.records.schema import (
+    game_ratings,
+    player_games,
+    player_ratings,
+    player_stats,
+    players,
+    rating_buckets,
+)
+from services.ratings.buckets import bucket_of
 from services.ratings.model import INITIAL, Rating, ordinal, rate
 from services.ratings.policy import side_places
+from services.ratings.provisional import PROVISIONAL_GAMES
 from services.ratings.stats import seat_stats
 
-from .conftest import NOW, add_players, buckets_agree, counts, finished, snapshot
+from .conftest import NOW, add_players, buckets_agree, counts, finished, seasoned, snapshot
 
 STRANGERS = {"public": True, "clock": "normal"}
 
@@ -44,6 +54,7 @@ def test_one_person_against_the_computers_moves_both_ratings_and_counts_the_game
     assert games["p_a"]["seat"] == 0 and games["computer-hard"]["seat"] == 1 and games["p_a"]["rated"]
     assert (games["p_a"]["mu_before"], games["p_a"]["mu_after"]) == (INITIAL.mu, by_seat[0].mu)
     assert games["p_a"]["won"] == document["seats"][0]["won"] and games["p_a"]["ended_ms"] == NOW
+    assert games["p_a"]["games_after"] == 1 and person["provisional"] is True
     [stats] = rows(engine, player_stats, player_id="p_a")
     assert {k: stats[k] for k in seat_stats(document)[0]} == seat_stats(document)[0]
     assert rows(engine, game_ratings)[0]["rated"] is True
@@ -127,14 +138,35 @@ def test_a_deleted_players_game_is_not_rated_and_skips_them(engine):
     assert counts(engine)["player_games"] == 0 and rows(engine, game_ratings)[0]["rated"] is False
 
 
+def test_a_rating_is_counted_in_the_buckets_from_the_game_it_stops_being_provisional(engine):
+    seasoned(engine, "p_short", "partnership", "person", PROVISIONAL_GAMES - 2)  # two games short
+    seasoned(engine, "p_next", "partnership", "person", PROVISIONAL_GAMES - 1)  # one game short
+    seasoned(engine, "p_on", "partnership", "person", PROVISIONAL_GAMES + 10)  # on the board already
+    for n, player in enumerate(("p_short", "p_next", "p_on")):
+        apply_record(engine, finished(f"g{n}", [player, "ai:hard", "ai:easy", "ai:hard"], seed=n), NOW, NOW, False)
+    flags = {row["player_id"]: row["provisional"] for row in rows(engine, player_ratings)}
+    assert flags == {"p_short": True, "p_next": False, "p_on": False, "computer-hard": True, "computer-easy": True}
+    assert buckets_agree(engine)
+    on = rows(engine, player_ratings, player_id="p_on")[0]
+    with engine.connect() as connection:
+        counted = {row.bucket: row.players for row in connection.execute(select(rating_buckets)) if row.players}
+    assert sum(counted.values()) == 2 and bucket_of(on["score"]) in counted  # p_on moved, p_next came in
+    games = {row["player_id"]: row["games_after"] for row in rows(engine, player_games, board="partnership")}
+    assert games["p_short"] == PROVISIONAL_GAMES - 1 and games["p_next"] == PROVISIONAL_GAMES
+
+
 def test_many_games_keep_every_bucket_equal_to_its_players(engine):
     ids = [f"p_{n}" for n in range(6)]
     add_players(engine, *ids)
+    for n, player in enumerate(ids):  # all provisional; eight games each take some past both thresholds
+        seasoned(engine, player, "partnership", "person", PROVISIONAL_GAMES - 9 + n, sigma=3.0 + n / 2.5)
     for n in range(12):
         seats = [ids[n % 6], ids[(n + 1) % 6], ids[(n + 3) % 6], ids[(n + 4) % 6]]
         apply_record(engine, finished(f"g{n}", seats, STRANGERS, seed=n), NOW + n, NOW, computer_only=False)
     assert buckets_agree(engine)
     assert sum(row["games"] for row in rows(engine, player_stats)) == 12 * 4
+    flags = [row["provisional"] for row in rows(engine, player_ratings)]
+    assert True in flags and False in flags
 
 
 @pytest.mark.integration

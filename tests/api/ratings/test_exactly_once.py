@@ -2,7 +2,9 @@
 (SIGKILL: no cleanup) at each point between its writes — the record saved and the ratings not yet applied;
 the ratings written and not yet committed; committed and the game's outbox entry not yet gone — and gunicorn
 starts a new worker in its place.  Every game still ends up counted once: one guard row, one player game per
-player, each level's games in its stats and its rating equal to the games it played.
+player, each level's games in its stats and its rating equal to the games it played.  The players start a game
+or two short of leaving provisional, so the buckets take them in during the crashes, and still count exactly the
+ratings on the boards.
 
 The crashes are the test setting ``TEST_CRASH_AT`` (:mod:`services.api.records.crash_points`): the first worker
 to reach each named point kills itself there.  The games are finished and put into the test's own Redis as the
@@ -27,10 +29,11 @@ from services.api.store.redis_record_outbox import OUTBOX_SETS
 from services.api.store.redis_store import RedisStore
 from services.computers import LEVEL_NAMES
 from services.engine import make_rules, new_game
+from services.ratings.provisional import PROVISIONAL_GAMES
 
 from ..helpers import wait_until
 from ..records.conftest import played
-from .conftest import buckets_agree
+from .conftest import buckets_agree, seasoned
 
 pytestmark = pytest.mark.integration
 POINTS = ("record_saved", "ratings_written", "ratings_applied")
@@ -93,11 +96,17 @@ def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_
         assert made.status_code == 201, made.text
         player = made.json()["player"]
         people.append(PlayerRef(player["id"], player["name"], player["kind"]))
+    engine = make_engine(url)  # migrated by the server that made the players
+    seeded = {f"computer-{level}": PROVISIONAL_GAMES - 2 for level in LEVEL_NAMES} | {
+        p.id: PROVISIONAL_GAMES - 1 for p in people
+    }
+    for player, games in seeded.items():
+        kind = "computer" if player.startswith("computer-") else "person"
+        seasoned(engine, player, "partnership", kind, games, sigma=2.0)
     players = finished_games(private_redis_url, people)
     base = gunicorn_factory(settings, redis=private_redis_url)
     wait_until(lambda: sum(client.zcard(key) for key in OUTBOX_SETS) == 0, "the outbox did not drain", bound=120)
     assert sorted(path.name for path in marks.iterdir()) == sorted(POINTS)  # a worker died at each point
-    engine = make_engine(url)
     try:
         with engine.connect() as connection:
 
@@ -110,10 +119,13 @@ def test_each_game_counts_once_though_the_process_applying_it_is_killed_between_
             assert count(player_games) == sum(played_in.values())
             stats = {row.player_id: row.games for row in connection.execute(select(player_stats))}
             ratings = {row.player_id: row.games for row in connection.execute(select(player_ratings))}
-            assert stats == ratings == dict(played_in)
+            assert stats == dict(played_in) and ratings == dict(Counter(seeded) + played_in)
+            on_board = {row.player_id for row in connection.execute(select(player_ratings)) if not row.provisional}
+            assert on_board == {p for p, games in ratings.items() if games >= PROVISIONAL_GAMES} != set()
         assert buckets_agree(engine)
     finally:
         engine.dispose()
     for person in people:
         shown = requests.get(f"{base}/v1/players/{person.id}", timeout=10).json()
-        assert shown["stats"]["games"] == shown["ratings"]["partnership"]["games"] == played_in[person.id] > 0
+        assert shown["stats"]["games"] == played_in[person.id] > 0
+        assert shown["ratings"]["partnership"]["games"] == seeded[person.id] + played_in[person.id]

@@ -1,6 +1,7 @@
 """The records' migrations on SQLite (the embedded default) and PostgreSQL: from each revision to the newest,
 existing rows kept (an abandoned game's record hidden until the writer finds its game gone; the players' names
-keyed again by their UTS #39 skeletons), the schema then what ``records/schema.py`` says, and back down."""
+keyed again by their UTS #39 skeletons; provisional ratings flagged and off the buckets, rated games numbered),
+the schema then what ``records/schema.py`` says, and back down."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from services.api.players.names import KEY_RULES, display_name, name_key, shape_
 from services.api.players.rekey import rekey_if_stale
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError
+from services.api.ratings.recount import recount_if_stale
 from services.api.records.database import alembic_config, make_engine, migrate
 from services.api.records.schema import metadata, name_key_rules
+from services.ratings.buckets import bucket_of
 from testkit.postgres import throwaway_database
 
 
@@ -124,3 +127,72 @@ def test_an_upgrade_keys_the_players_names_by_their_skeletons_and_the_older_of_t
     assert {player: key for player, (key, _) in stored_keys(empty_engine).items()} == {
         player_id: key for player_id, _, _, key, _, _ in PLAYERS_AT_0005
     }
+
+
+RATINGS_AT_0006 = [  # player, board, kind, mu, sigma, games: the boards counted every rating then
+    ("p_new", "partnership", "person", 30.0, 6.5, 3),
+    ("p_sure", "partnership", "person", 26.0, 2.0, 45),
+    ("p_unsure", "individual", "person", 29.0, 4.5, 90),
+    ("computer-hard", "partnership", "computer", 41.0, 1.2, 1200),
+]
+GAMES_AT_0006 = [  # player, game, ended, rated
+    ("p_new", "g1", 10, True),
+    ("p_new", "g3", 30, True),
+    ("p_new", "g2", 20, False),
+    ("p_new", "g4", 30, True),  # ended with g3: the id orders them
+    ("p_sure", "g1", 10, True),
+]
+
+
+def test_an_upgrade_flags_provisional_ratings_numbers_the_rated_games_and_counts_only_the_others(empty_engine):
+    migrate_to(empty_engine, "0006")
+    with empty_engine.begin() as connection:
+        for player_id, board, kind, mu, sigma, games in RATINGS_AT_0006:
+            connection.execute(
+                text("INSERT INTO players (id, kind, name, created_ms) VALUES (:id, :kind, :id, 1)"),
+                {"id": player_id, "kind": kind},
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO player_ratings (player_id, board, kind, mu, sigma, score, games, updated_ms)"
+                    " VALUES (:id, :board, :kind, :mu, :sigma, :score, :games, 1)"
+                ),
+                {"id": player_id, "board": board, "kind": kind, "mu": mu, "sigma": sigma}
+                | {"score": mu - 3 * sigma, "games": games},
+            )
+            connection.execute(
+                text("INSERT INTO rating_buckets (board, kind, bucket, players) VALUES (:board, :kind, :bucket, 1)"),
+                {"board": board, "kind": kind, "bucket": bucket_of(mu - 3 * sigma)},
+            )
+        for player_id, game_id, ended_ms, rated in GAMES_AT_0006:
+            connection.execute(
+                text(
+                    "INSERT INTO player_games (player_id, game_id, seat, ended_ms, won, board, rated)"
+                    " VALUES (:id, :game, 0, :ended, true, 'partnership', :rated)"
+                ),
+                {"id": player_id, "game": game_id, "ended": ended_ms, "rated": rated},
+            )
+    migrate(empty_engine, (rekey_if_stale, recount_if_stale))  # what every API process does at start
+    with empty_engine.connect() as connection:
+        flags = dict(connection.execute(text("SELECT player_id, provisional FROM player_ratings")).all())
+        buckets = connection.execute(text("SELECT board, kind, bucket, players FROM rating_buckets")).all()
+        numbered = dict(
+            connection.execute(text("SELECT player_id || ' ' || game_id, games_after FROM player_games")).all()
+        )
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+    assert {player: bool(flag) for player, flag in flags.items()} == {
+        "p_new": True,  # three games
+        "p_sure": False,
+        "p_unsure": True,  # 90 games, sigma 4.5
+        "computer-hard": False,
+    }
+    assert sorted(tuple(row) for row in buckets) == [
+        ("partnership", "computer", bucket_of(41.0 - 3 * 1.2), 1),
+        ("partnership", "person", bucket_of(26.0 - 3 * 2.0), 1),
+    ]
+    assert numbered == {"p_new g1": 1, "p_new g2": None, "p_new g3": 2, "p_new g4": 3, "p_sure g1": 1}
+
+    migrate_to(empty_engine, "0006", down=True)  # every rating counted again, for the code of then
+    with empty_engine.connect() as connection:
+        buckets = connection.execute(text("SELECT players FROM rating_buckets")).scalars().all()
+    assert sum(buckets) == len(RATINGS_AT_0006)
