@@ -3,7 +3,8 @@ recorded game (replaysteps.js) shows, after every move, the hands, bids, tricks,
 scores and the next seat to move exactly as the engine had them, for the plain rules and the house
 rules (blind bids, the nil exchange, jokers); the rating chart's scale and description (chart.js);
 the rating series, stat tiles and rating changes a profile and the final scores show (profile.js,
-gameratings.js); the fragment addresses of the players' pages (router.js)."""
+gameratings.js); a provisional rating's "?" and the rule's count of games it explains (playertext.js); the
+fragment addresses of the players' pages (router.js)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from services.api.records.content import build
 from services.api.store.memory_store import MemoryStore
 from services.engine import codes, turn, view
 from services.engine.state import current_trick
+from services.ratings.provisional import PROVISIONAL_GAMES
 from services.web import WEB_ROOT
 
 from .test_client_logic import random_move
@@ -224,6 +226,25 @@ NAMES_REFUSED = [  # a name for each reason services/api/players/names.py gives
     "--",  # no letter or digit
     "a" * 30,  # too long
 ]
+
+
+def test_a_provisional_rating_reads_with_a_question_mark_and_says_the_rules_games(tmp_path):
+    got = node(
+        tmp_path,
+        """
+        const text = await js("playertext.js");
+        const ratings = await js("gameratings.js");
+        console.log(JSON.stringify({
+          marked: text.ratingText(1522, true), plain: text.ratingText(1522, false), unsaid: text.ratingText(1522),
+          games: text.PROVISIONAL_GAMES, why: text.provisionalWhy(),
+          rows: ratings.ratingRows([{ seat: 0, player_id: "p_x", before: 1500, after: 1530, change: 30, provisional: true },
+                                    { seat: 1, player_id: "computer-hard", before: 2900, after: 2899, change: -1, provisional: false }]),
+        }));
+        """,
+    )
+    assert (got["marked"], got["plain"], got["unsaid"]) == ("1522?", "1522", "1522")
+    assert got["games"] == PROVISIONAL_GAMES and f"fewer than {PROVISIONAL_GAMES} rated games" in got["why"]
+    assert [row["provisional"] for row in got["rows"]] == [True, False]
 
 
 def test_each_reason_the_server_gives_for_a_name_has_its_own_words_in_each_language(tmp_path):

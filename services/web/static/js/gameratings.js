@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { currentPlayer } from "./identity.js";
-import { formatChange, formatRating, playerName } from "./playertext.js";
+import { formatChange, formatRating, playerName, ratingMark } from "./playertext.js";
 import { followLink, profileUrl } from "./router.js";
 import { playerOf, seatName } from "./seating.js";
 
@@ -19,7 +19,7 @@ function namedPeople(view) {
   return view.seats.some((s) => s.player && s.player.kind !== "computer");
 }
 
-/** The seats' rows (pure): [{seat, name, before, after, change, id, mine}] from the record's `ratings`. */
+/** The seats' rows (pure): [{seat, name, before, after, change, provisional, id, mine}] from the record's `ratings`. */
 export function ratingRows(ratings, { players = [], view = null, you = null } = {}) {
   return [...ratings]
     .sort((a, b) => a.seat - b.seat)
@@ -33,6 +33,7 @@ export function ratingRows(ratings, { players = [], view = null, you = null } = 
         before: r.before,
         after: r.after,
         change: r.change ?? r.after - r.before,
+        provisional: Boolean(r.provisional),
         mine: r.seat === you,
       };
     });
@@ -101,7 +102,7 @@ export function ratingsBox(game) {
             row.id ? h("a", { href: profileUrl(row.id), onclick: followLink }, row.name) : row.name,
             row.mine ? h("span.rc-you", {}, ` ${t("players.you")}`) : null,
           ),
-          h("td", {}, h("span.rc-before", {}, formatRating(row.before)), h("span.rc-arrow", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, ` ${t("players.ratings.to")} `), h("strong", {}, formatRating(row.after))),
+          h("td", {}, h("span.rc-before", {}, formatRating(row.before)), h("span.rc-arrow", { "aria-hidden": "true" }, " → "), h("span.visually-hidden", {}, ` ${t("players.ratings.to")} `), ratingMark(row.after, row.provisional, "strong")),
           h("td", { class: `rc-change ${row.change > 0 ? "up" : row.change < 0 ? "down" : "same"}` }, formatChange(row.change)),
         ),
       ),

@@ -1,13 +1,14 @@
 // The leaderboards (#/leaderboards[/<board>][?kind=…]): per board (partnership, individual) the top 50
 // people, bots or computer levels (GET /v1/leaderboards/{board}?kind=&limit=50), and — with this
-// browser's player token — the viewer's own rank, even far below the top.
+// browser's player token — the viewer's own rank, even far below the top, or that their rating is still
+// provisional (on no board: "1522?").
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { askName, currentPlayer, withPlayer } from "./identity.js";
 import { formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
-import { BOARD_CODES, boardName, formatRating, levelName, tParts } from "./playertext.js";
+import { BOARD_CODES, PROVISIONAL_GAMES, boardName, formatRating, levelName, ratingMark, tParts } from "./playertext.js";
 import { followLink, leaderboardsUrl, lobbyUrl, profileUrl } from "./router.js";
 
 const KINDS = ["person", "bot", "computer"]; // the tabs of who is ranked (players.who.<kind> names them)
@@ -31,13 +32,15 @@ function meBox(board, kind, answer) {
   }
   if (player.kind && player.kind !== kind) return null;
   const me = answer.me;
-  return h(
-    "p.lb-me",
-    { dataset: { testid: "lb-me" } },
-    me && me.rank
-      ? tParts(`players.lb.me.${board}`, {}, { rank: h("strong", {}, t("players.rank", { rank: me.rank })), rating: h("strong", {}, formatRating(me.rating)) })
-      : t(`players.lb.unrated.${board}`),
-  );
+  let said;
+  if (me && me.provisional) {
+    said = tParts(`players.lb.provisional.${board}`, { games: PROVISIONAL_GAMES }, { rating: ratingMark(me.rating, true, "strong") });
+  } else if (me && me.rank) {
+    said = tParts(`players.lb.me.${board}`, {}, { rank: h("strong", {}, t("players.rank", { rank: me.rank })), rating: h("strong", {}, formatRating(me.rating)) });
+  } else {
+    said = t(`players.lb.unrated.${board}`);
+  }
+  return h("p.lb-me", { class: me && me.provisional ? "provisional-note" : null, dataset: { testid: "lb-me" } }, said);
 }
 
 function table(answer, kind) {

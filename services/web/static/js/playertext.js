@@ -1,12 +1,45 @@
 // The players' pages' shared words (names, profiles, leaderboards, replays, ratings), all from the
 // catalogues' `players.…` keys: the boards, the kinds of player, the computer levels, how a seat's
-// player is named, and messages with an element inside (a name in bold, a link).
+// player is named, a provisional rating's "?", and messages with an element inside (a name in bold, a link).
 
+import { h } from "./dom.js";
 import { formatNumber, formatSigned, has, t } from "./i18n.js";
+
+/**
+ * The provisional rule's count of rated games (services/ratings/provisional.py, PROVISIONAL_GAMES; its other
+ * line, sigma 4.0, the words call "sure enough"): what the "?" explains. tests/web/test_players_logic.py
+ * holds the two equal.
+ */
+export const PROVISIONAL_GAMES = 30;
 
 /** A rating as the pages show it: the language's digits, no grouping ("1522", as ratings are written). */
 export function formatRating(value) {
   return formatNumber(value, { useGrouping: false });
+}
+
+/** A rating's text (pure): "1522", or "1522?" while it is provisional (too few games, or not sure enough yet). */
+export function ratingText(value, provisional = false) {
+  return provisional ? `${formatRating(value)}?` : formatRating(value);
+}
+
+/** Why a rating has its "?", in a sentence (a tooltip's, and the profile's). */
+export function provisionalWhy() {
+  return t("players.provisional.why", { games: PROVISIONAL_GAMES });
+}
+
+/**
+ * A rating as an element (`tag`: "strong" where it stands out): a provisional one reads "1522?", its title
+ * says why and screen readers hear "provisional" instead of a question mark.
+ */
+export function ratingMark(value, provisional = false, tag = "span") {
+  if (!provisional) return h(tag, {}, formatRating(value));
+  return h(
+    `${tag}.provisional`,
+    { title: provisionalWhy(), dataset: { provisional: "true" } },
+    formatRating(value),
+    h("span.provisional-mark", { "aria-hidden": "true" }, "?"),
+    h("span.visually-hidden", {}, ` (${t("players.provisional")})`),
+  );
 }
 
 /** A rating's change: "+12", "-8". */

@@ -9,7 +9,7 @@ import { fill, h } from "./dom.js";
 import { askName, currentPlayer, initials } from "./identity.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
-import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName } from "./playertext.js";
+import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName, provisionalWhy, ratingMark } from "./playertext.js";
 import { followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
 import { seatName } from "./seating.js";
 
@@ -60,7 +60,7 @@ function ratingCards(player) {
         "div.rating-card",
         { dataset: { testid: `rating-${board}` } },
         h("span.rating-board", {}, boardName(board)),
-        h("span.rating-value", {}, formatRating(r.rating)),
+        h("span.rating-value", {}, ratingMark(r.rating, r.provisional)),
         h(
           "span.rating-detail",
           {},
@@ -68,6 +68,7 @@ function ratingCards(player) {
           r.rank ? " · " : null,
           t("players.games", { count: r.games }),
         ),
+        r.provisional ? h("span.rating-provisional", { dataset: { testid: `provisional-${board}` } }, provisionalWhy()) : null,
       );
     }),
   );
@@ -139,7 +140,7 @@ function gameItem(game) {
       "span.game-rating",
       {},
       game.rated && typeof game.rating_after === "number"
-        ? [h("span.game-after", {}, formatRating(game.rating_after)), change !== null ? h("span", { class: `game-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, formatChange(change)) : null]
+        ? [h("span.game-after", {}, ratingMark(game.rating_after, game.provisional)), change !== null ? h("span", { class: `game-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, formatChange(change)) : null]
         : h("span.game-unrated", {}, t("players.game.unrated")),
     ),
     h("a.button.small-link", { href: replayUrl(game.game_id, game.seat), onclick: followLink, dataset: { testid: `replay-${game.game_id}` }, "aria-label": t("players.game.replayLabel", { when: formatDate(game.ended_at, { dateStyle: "medium", timeStyle: "short" }) }) }, t("players.replay")),

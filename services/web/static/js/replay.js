@@ -13,7 +13,7 @@ import { cardFace, seatPanel, trickArea } from "./felt.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { currentPlayer } from "./identity.js";
 import { describeProblem } from "./messages.js";
-import { computerName, formatChange, formatRating, tParts } from "./playertext.js";
+import { computerName, formatChange, ratingMark, tParts } from "./playertext.js";
 import { recordView } from "./record.js";
 import { replaySteps, roundStarts, stepWords, tableAt, trickBounds } from "./replaysteps.js";
 import { followLink, gameUrl, lobbyUrl, profileUrl } from "./router.js";
@@ -174,7 +174,7 @@ function playersList(record) {
           ? h(
               "span.rp-detail",
               {},
-              rating ? [...tParts("players.replay.ratingAfter", {}, { rating: h("strong", {}, formatRating(rating.after)) }), " ", h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, formatChange(rating.change))] : null,
+              rating ? [...tParts("players.replay.ratingAfter", {}, { rating: ratingMark(rating.after, rating.provisional, "strong") }), " ", h("span", { class: `rp-change ${rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same"}` }, formatChange(rating.change))] : null,
               rating && won ? " · " : null,
               won ? h("span.rp-won", {}, t("players.replay.won")) : null,
             )
