@@ -1,7 +1,11 @@
 """Rated games played through the API alone (no page), so that the players' pages have more than one
 game and one player to show: each player made with ``POST /v1/players`` sits South (its seat bound with
 ``Player-Token``) against three computers in a short game and makes random legal moves until it ends.
-Every step waits on the game's view (a poll with a deadline), never on a sleep's length."""
+Every step waits on the game's view (a poll with a deadline), never on a sleep's length.
+
+A few games leave every rating provisional (off the leaderboards), and thirty are too long for a browser test:
+:func:`season` writes a rating of many games straight into the records database the tests' servers share, so a
+leaderboard has someone on it."""
 
 from __future__ import annotations
 
@@ -10,6 +14,11 @@ import secrets
 import time
 
 import requests
+from sqlalchemy import Engine, text
+
+from services.api.config import load_config
+from services.api.ratings.recount import recount
+from services.api.records.database import database_url, make_engine
 
 DEADLINE = 300.0  # seconds a whole game may take on a busy machine
 
@@ -67,3 +76,40 @@ def rated_once(base: str, game_id: str) -> dict:
             return answer.json()
         time.sleep(0.1)
     raise AssertionError(f"game {game_id} was not rated in 60 s")
+
+
+def records_engine() -> Engine:
+    """The records database of the tests' servers (they read the settings of this process's environment)."""
+    return make_engine(database_url(load_config()))
+
+
+def season(player_ids: list[str], board: str = "partnership", games: int = 60, sigma: float = 2.0) -> None:
+    """These players' ratings on ``board`` as a seasoned player's: at least ``games`` rated games and ``sigma``
+    (a rating made at mu 25 where there is none), then every flag and bucket counted again, as a server's start
+    does (:func:`services.api.ratings.recount.recount`): the leaderboards list them.  Writes before it reads, so
+    the SQLite file's one writer is this transaction from its first statement."""
+    engine = records_engine()
+    try:
+        with engine.begin() as connection:
+            for player in player_ids:
+                values = {"id": player, "board": board, "games": games, "sigma": sigma}
+                updated = connection.execute(
+                    text(
+                        "UPDATE player_ratings SET sigma = :sigma, score = mu - 3 * :sigma,"
+                        " games = CASE WHEN games > :games THEN games ELSE :games END"
+                        " WHERE player_id = :id AND board = :board"
+                    ),
+                    values,
+                )
+                if updated.rowcount == 0:
+                    connection.execute(
+                        text(
+                            "INSERT INTO player_ratings (player_id, board, kind, mu, sigma, score, games, updated_ms,"
+                            " provisional) SELECT id, :board, kind, 25.0, :sigma, 25.0 - 3 * :sigma, :games, 0, true"
+                            " FROM players WHERE id = :id"
+                        ),
+                        values,
+                    )
+            recount(connection)
+    finally:
+        engine.dispose()

@@ -2,7 +2,8 @@
 (`locale="id-ID"`) chooses a name (a refused one first), plays a short rated game and reads the rating
 changes at its end, then opens its profile (the chart and its figures), steps through the game's
 replay (every hand and as one seat saw it, to the round's score) and the leaderboards (people and
-computer levels). Every text, label, title and chart description of those parts shows no word only
+computer levels; the player's rating still provisional, a rival and the levels seasoned in the records
+database). Every text, label, title and chart description of those parts shows no word only
 English has (tests/web/catalogues.py; the players' names aside), the numbers and dates are written the
 Indonesian way, and every page holds at 1280×720, 375×667 and 667×375: nothing scrolls sideways and no button,
 tab, heading or cell is too narrow for its words. Screenshots of the profile and the replay at both
@@ -20,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 from .catalogues import english_words_in
 from .driver import LONG, Player, create_game
-from .players_api import play_rated_game, rated_once
+from .players_api import make_player, play_rated_game, rated_once, season
 from .test_players import no_sideways_scroll
 
 pytestmark = pytest.mark.integration
@@ -241,13 +242,17 @@ def test_the_players_pages_in_indonesian(new_page, web, screenshots):
             page.screenshot(path=str(screenshots / f"players-id-{shot}-{width}x{height}.png"))  # 667×375 too
     page.set_viewport_size({"width": 1280, "height": 720})
 
-    # the leaderboards: people (the player's own rank) and the computer levels by their Indonesian names
+    # the leaderboards: people (the player's own place, provisional; a seasoned rival listed) and the computer
+    # levels by their Indonesian names
+    rival = make_player(web, f"Rival {secrets.token_hex(3)}")["player"]
+    season([rival["id"], "computer-easy", "computer-hard"])
     page.goto(f"/play?pace=0#/players/{me['id']}")
     page.click(".crumbs >> text=Papan peringkat")
     board = page.locator("[data-testid=leaderboard]")
     expect(board).to_be_visible(timeout=LONG)
-    expect(page.locator("[data-testid=lb-me]")).to_contain_text("Anda di #")
-    expect(board.locator(f"tr[data-player='{me['id']}']")).to_contain_text("(Anda)")
+    expect(page.locator("[data-testid=lb-me]")).to_contain_text("masih sementara: Anda masuk papan setelah 30")
+    expect(board.locator(f"tr[data-player='{rival['id']}']")).to_be_visible()
+    expect(board.locator(f"tr[data-player='{me['id']}']")).to_have_count(0)
     expect(board.locator("caption")).to_contain_text("Papan Tim: ")
     names = board.locator(".lb-name a").all_text_contents()
     no_english(page, "[data-testid=leaderboards]", allowed_names(*names), "the people's leaderboard")
