@@ -203,15 +203,15 @@ def _rate(
         row, score = stored[player], ordinal(after)
         games = row.games + 1
         changes[player] = (before[player], after, games)
-        now = provisional(after, games)
+        off_board = provisional(after, games)
         if not row.provisional:  # counted in the buckets until now (a new row is provisional)
             moves[(row.kind, bucket_of(row.score))] -= 1
-        if not now:
+        if not off_board:
             moves[(row.kind, bucket_of(score))] += 1
         connection.execute(
             player_ratings.update()
             .where(player_ratings.c.player_id == player, player_ratings.c.board == board)
-            .values(mu=after.mu, sigma=after.sigma, score=score, games=games, provisional=now, updated_ms=now_ms)
+            .values(mu=after.mu, sigma=after.sigma, score=score, games=games, provisional=off_board, updated_ms=now_ms)
         )
     for (kind, bucket), delta in sorted(moves.items()):
         if delta:

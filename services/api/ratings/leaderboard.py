@@ -2,13 +2,13 @@
 equal score, the lower player id first.  A provisional rating (:mod:`services.ratings.provisional`) is on no
 board and in nobody's rank: its player's own place says so, without a rank.
 
-The top of a board is one index walk (``player_ratings_rank``: board, kind, provisional, score, player id).  A player's own
-rank must not count a million rows, so ``rating_buckets`` keeps how many players of each board and kind have
-a score in each sixteenth of a point (:mod:`services.ratings.buckets`), ratings that are not provisional only: the rank is one more than the players in
-the buckets above the player's own (a sum over at most a few thousand small rows) plus those ahead of it in its
-own bucket (an index range inside one bucket, counted from its nearer end).
-The buckets move in the transaction that moves a rating (:mod:`services.api.ratings.apply`), so the two never
-disagree.
+The top of a board is one index walk (``player_ratings_rank``: board, kind, provisional, score, player id).  A
+player's own rank must not count a million rows, so ``rating_buckets`` keeps how many ratings on the board (not
+provisional) of each board and kind have a score in each sixteenth of a point (:mod:`services.ratings.buckets`):
+the rank is one more than the players in the buckets above the player's own (a sum over at most a few thousand
+small rows) plus those ahead of it in its own bucket (an index range inside one bucket, counted from its nearer
+end).  The buckets and the flags move in the transaction that moves a rating (:mod:`services.api.ratings.apply`),
+so they never disagree.
 """
 
 from __future__ import annotations
