@@ -69,12 +69,16 @@ def stand_in_level(record: GameRecord) -> str | None:
     return RATED_STAND_IN if counting(record) else record.options.ai_takeover
 
 
-def check_claim(record: GameRecord, seat: int, player: PlayerRef | None) -> None:
-    """``409 seat_kept``: while the game counts, a left seat's stand-in plays for its player, who alone takes
-    it back (a claim with their Player-Token)."""
+def kept_for_player(record: GameRecord, seat: int) -> bool:
+    """While the game counts, a left seat's stand-in plays for its player, who alone takes it back."""
     held = record.seats[seat]
-    theirs = player is not None and player.id == held.player_id
-    if counting(record) and held.stand_in and held.player_id is not None and not theirs:
+    return held.stand_in and held.player_id is not None and counting(record)
+
+
+def check_claim(record: GameRecord, seat: int, player: PlayerRef | None) -> None:
+    """``409 seat_kept``: a seat :func:`kept_for_player` claimed by anyone but its player (their Player-Token)."""
+    theirs = player is not None and player.id == record.seats[seat].player_id
+    if kept_for_player(record, seat) and not theirs:
         raise ApiError(
             409,
             "seat_kept",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from services.api.games import fair_play
 from services.api.games.record import GameRecord
 from services.api.games.reservations import reserved_seats
 from services.api.lobby.rules_summary import rules_summary
@@ -45,9 +46,14 @@ def is_listed(record: GameRecord) -> bool:
 
 
 def free_seats(record: GameRecord) -> list[int]:
-    """The seats a stranger may claim: open or a computer standing in, and not kept for a rematch's person."""
+    """The seats a stranger may claim: open or a computer standing in, and not kept for a rematch's person nor,
+    in a rated game, for the player who left it."""
     kept = reserved_seats(record)
-    return [i for i, seat in enumerate(record.seats) if seat.claimable and i not in kept]
+    return [
+        i
+        for i, seat in enumerate(record.seats)
+        if seat.claimable and i not in kept and not fair_play.kept_for_player(record, i)
+    ]
 
 
 def listing_item(record: GameRecord) -> dict[str, object]:

@@ -15,6 +15,7 @@ from services.api.games.move_request import MoveRequest
 from services.api.games.record import GameRecord, PlayerRef
 from services.api.games.rendering import ViewCache
 from services.api.http import request_schemas
+from services.api.lobby.tables import free_seats
 from services.api.problems import ApiError
 from services.api.records.content import build
 from services.api.store.memory_store import MemoryStore
@@ -154,3 +155,12 @@ def test_a_seat_away_after_the_first_card_forfeits_and_before_it_aborts(ctx):
     nxt.clock = replace(before.clock, away=(False, True, False, False))
     assert [e["type"] for e in fair_play.judged(nxt, before)] == ["fair_play"]
     assert nxt.fair.counts and nxt.fair.forfeits == (1,)
+
+
+def test_a_seat_kept_for_its_player_is_not_listed_as_free(ctx):
+    game_id = table(ctx)
+    until_first_card(ctx, game_id)
+    commands.leave_seat(ctx, game_id, 2, TOKENS[game_id][2])
+    record = ctx.store.load(game_id)
+    assert record.seats[2].claimable and fair_play.kept_for_player(record, 2)
+    assert free_seats(record) == []
