@@ -5,6 +5,7 @@
 import { fill } from "./dom.js";
 import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
 import { ratingsBox, watchRatings } from "./gameratings.js";
+import { ratedInPlay, ratedMark } from "./fairplay.js";
 import { hintsAllowed } from "./hint.js";
 import { t } from "./i18n.js";
 import { showToast } from "./messages.js";
@@ -22,7 +23,7 @@ export function drawGame(game) {
   game.focusNext = null;
   watchRatings(game); // at the end: each player's rating change, once the server has rated the game
   const canMove = !game.derived && !game.pending && Boolean(game.token);
-  const onReview = game.token ? (round) => game.review(round) : null;
+  const onReview = game.token && !ratedInPlay(view) ? (round) => game.review(round) : null; // refused while rated
   const table = renderTable(view, {
     gameId: game.gameId,
     turn: view.turn,
@@ -39,6 +40,7 @@ export function drawGame(game) {
     hint: game.hint,
     hintPending: game.hintPending,
     hintsAllowed: hintsAllowed(view),
+    ratedNote: view.you !== null && view.fair_play ? ratedMark(view) : null,
     onHint: () => game.askHint(),
     lastTrickOpen: game.lastTrickOpen,
     focusKey,

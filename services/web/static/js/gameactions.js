@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { confirmLeave } from "./gamebar.js";
+import { leaveCost, ratedInPlay } from "./fairplay.js";
 import { describeHint, fetchHint } from "./hint.js";
 import { withPlayer } from "./identity.js";
 import { clearMessage, describeProblem, showMessage, showProblem, showToast } from "./messages.js";
@@ -36,7 +37,7 @@ export const actions = {
   async showSummary(view, round) {
     const last = view.phase === "game_over" || Boolean(view.winner && view.winner.length) || gameEnds(view.rules, round.scores);
     const buttons = [{ label: last ? t("round.summary.result") : t("round.summary.next"), value: "next", primary: true }];
-    if (this.token) buttons.unshift({ label: t("round.summary.review"), value: "review" });
+    if (this.token && (last || !ratedInPlay(view))) buttons.unshift({ label: t("round.summary.review"), value: "review" }); // none while rated
     for (;;) {
       const choice = await openDialog(renderRoundSummary(view, round), { testid: "summary", label: t("round.summary.title", { round: round.round }), buttons });
       if (choice !== "review" || this.stopped) return;
@@ -95,7 +96,7 @@ export const actions = {
 
   /** Leave the seat (a computer takes it over) and go back to the lobby. */
   async leave() {
-    if (!(await confirmLeave())) return;
+    if (!(await confirmLeave(leaveCost(this.view)))) return;
     const seat = this.view.you;
     this.stop(); // no request with this token after it dies
     try {

@@ -5,6 +5,7 @@
 
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
+import { ratedMark } from "./fairplay.js";
 import { renderScoreHistory } from "./summary.js";
 import { invitePanel } from "./table.js";
 import { t } from "./i18n.js";
@@ -25,7 +26,7 @@ export function drawGameBar(ui) {
     return;
   }
   const { view } = ui;
-  fill(meta, t("lobby.bar.meta", { round: view.round, score: view.rules.win_score }));
+  fill(meta, t("lobby.bar.meta", { round: view.round, score: view.rules.win_score }), ratedChip(view));
   const canInvite = view.phase !== "waiting" && view.phase !== "game_over" && view.seats.some((s) => s.claimable);
   const canLeave = view.you !== null && view.phase !== "game_over";
   const canRejoin = Boolean(ui.onRejoin);
@@ -57,6 +58,13 @@ export function drawGameBar(ui) {
   );
 }
 
+/** "Rated" beside the round and the target while the game counts; "Not rated: <why>" once it stopped. */
+function ratedChip(view) {
+  const mark = ratedMark(view);
+  if (!mark) return null;
+  return h("span", { class: `rated-mark${mark.rated ? " rated" : " unrated"}`, title: mark.title, dataset: { testid: "rated-mark", rated: mark.rated ? "yes" : "no" } }, mark.text);
+}
+
 export async function showScores(view, onReview) {
   await openDialog(renderScoreHistory(view, { onReview }), { testid: "scores", label: t("lobby.bar.scoreHistory"), buttons: closeButton() });
 }
@@ -84,9 +92,11 @@ export async function showInvites(view, gameId, onCopy) {
   await openDialog(panel || h("p", {}, t("lobby.invite.full")), { testid: "invite", label: t("lobby.invite.title"), buttons: closeButton() });
 }
 
-export async function confirmLeave() {
+/** `cost`: what leaving a rated game costs now (fairplay.js `leaveCost`: "abort", "forfeit" or null). */
+export async function confirmLeave(cost = null) {
+  const warning = cost ? h("p.leave-warning", { dataset: { testid: "leave-warning", cost } }, t(cost === "abort" ? "lobby.leave.ratedAbort" : "lobby.leave.ratedForfeit")) : null;
   const choice = await openDialog(
-    h("p", {}, t("lobby.leave.question")),
+    [warning, h("p", {}, t("lobby.leave.question"))],
     { testid: "leave", label: t("lobby.leave.title"), buttons: [{ label: t("lobby.leave.stay"), value: "stay" }, { label: t("lobby.bar.leave"), value: "leave", primary: true }] },
   );
   return choice === "leave";

@@ -7,11 +7,13 @@
 
 import { request } from "./api.js";
 import { cardName } from "./cards.js";
+import { ratedInPlay } from "./fairplay.js";
 import { formatList, formatNumber, t } from "./i18n.js";
 
-/** Whether this game offers hints to this viewer (a seated player, the game allowing them). */
+/** Whether this game offers hints to this viewer (a seated player, the game allowing them, and not a rated
+ * game in play: the server refuses those with 409 rated_game). */
 export function hintsAllowed(view) {
-  return view.you !== null && Boolean(view.options && view.options.hints === true);
+  return view.you !== null && Boolean(view.options && view.options.hints === true) && !ratedInPlay(view);
 }
 
 export async function fetchHint(gameId, token) {

@@ -88,7 +88,7 @@ export function newGameForm(levels, { onSubmit }) {
     h("h2", { id: "new-game-title" }, t("lobby.setUp.title")),
     h("p.help", {}, t("lobby.setUp.help")),
     [0, 1, 2, 3].map((seat) => field(`seat-${seat}`, seatName(seat), seatSelect(seat, levels))),
-    check("hints", t("lobby.setUp.hints"), true),
+    check("hints", t("lobby.setUp.hints"), true, t("lobby.setUp.hintsRated")),
     h(
       "details.house-rules",
       { dataset: { testid: "house-rules" } },

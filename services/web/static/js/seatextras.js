@@ -1,10 +1,11 @@
 // What a seat shows of its person (drawn into felt.js's seat panel): a connection dot, the running
 // clock on the seat whose turn it is (time to move and the reserve), "Away" while the computer plays
-// for them, and a quick message as a bubble by the seat. Pure renders; clockface.js keeps the clock
+// for them (or, in a rated game, that they left and it counts as their loss), and a quick message as a bubble by the seat. Pure renders; clockface.js keeps the clock
 // ticking between draws.
 
 import { clockWords, formatClock } from "./clock.js";
 import { h } from "./dom.js";
+import { forfeited } from "./fairplay.js";
 import { t } from "./i18n.js";
 import { messageText } from "./news.js";
 import { playerOf, seatKind } from "./seating.js";
@@ -49,6 +50,7 @@ export function seatLine(view, seat, people) {
   const mine = seat === view.you;
   const kept = view.phase === "waiting" && view.reserved && (view.reserved.seats || []).includes(seat);
   const kind = kept ? t("table.kind.kept") : seatKind(view, seat);
+  if (forfeited(view, seat)) return h("div.seat-kind.forfeit", { dataset: { testid: `forfeit-${seat}` } }, t("table.kind.forfeit"));
   if (!people) return h("div.seat-kind", {}, kind);
   if (people.away(seat)) {
     return h(

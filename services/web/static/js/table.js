@@ -83,10 +83,18 @@ export function invitePanel(view, gameId, onCopy) {
   );
 }
 
+/** Where the hint button would be, in a game made to count: "No hints in rated games" while it counts;
+ * once it stopped counting, why (the top bar says it too, where it has room). */
+function ratedNote(mark) {
+  return mark.rated
+    ? h("span.rated-note", { title: mark.title, dataset: { testid: "rated-note", rated: "yes" } }, t("table.hint.rated"))
+    : h("span.rated-note.unrated.narrow-only", { dataset: { testid: "rated-note", rated: "no" } }, mark.text);
+}
+
 /**
  * ui: {gameId, turn (displayed), shownTrick, canMove, onPlay, onBid, onRefused, hint, hintsAllowed,
- * onHint, hintPending, lastTrickOpen, focusKey, onCopy, gameOver (an element or null), people (the
- * seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js)}.
+ * onHint, hintPending, ratedNote (fairplay.js ratedMark for a seated player, or null), lastTrickOpen,
+ * focusKey, onCopy, gameOver (an element or null), people (the seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js)}.
  */
 export function renderTable(view, ui) {
   const turn = ui.turn;
@@ -96,6 +104,8 @@ export function renderTable(view, ui) {
   const hintButton =
     ui.hintsAllowed && myTurn && ui.canMove && ["bidding", "passing", "playing"].includes(view.phase) // bids, blind decisions, passes, cards
       ? h("button.hint-button", { type: "button", onclick: ui.onHint, disabled: ui.hintPending, dataset: { testid: "hint-button", focusKey: "hint" } }, t(ui.hintPending ? "table.hint.thinking" : "table.hint.button"))
+      : ui.ratedNote
+      ? ratedNote(ui.ratedNote)
       : null;
   const focusKey = ui.focusKey || "";
   let overlay = null;
