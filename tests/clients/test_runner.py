@@ -27,7 +27,10 @@ RACE_CODES = {"not_your_turn", "version_conflict"}  # the documented races (spad
 @pytest.fixture(scope="module")
 def bots_server(gunicorn_factory_module: Callable[..., str]) -> str:
     """A server of its own, so that no other test's unfinished games count against the runner's quota."""
-    return gunicorn_factory_module({"MAX_GAMES_IN_PLAY": "1000", "MAX_COMPUTER_GAMES": "1000"})
+    # RATED_MIN_WIN_SCORE 1: the runner's quick games (to 1 point) can be rated
+    return gunicorn_factory_module(
+        {"MAX_GAMES_IN_PLAY": "1000", "MAX_COMPUTER_GAMES": "1000", "RATED_MIN_WIN_SCORE": "1"}
+    )
 
 
 @pytest.fixture(scope="module")

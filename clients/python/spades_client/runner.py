@@ -175,8 +175,9 @@ class Runner:
 
     def create_and_play(self, seats: list[dict[str, Any]], rules: dict[str, Any] | None = None,
                         seed: int | None = None) -> GameView:  # fmt: skip
-        """Create a game (the bot plays its ``human`` seats) and play it to the end."""
-        created = self.client.create_game(rules=rules, seats=seats, seed=seed)
+        """Create a game (the bot plays its ``human`` seats) and play it to the end.  Without hints: a bot plays on
+        its own, so its game against the computers can be rated (docs/api.md, "Which games are rated")."""
+        created = self.client.create_game(rules=rules, seats=seats, seed=seed, options={"hints": False})
         tokens = {s.seat: s.token for s in created.seats if s.token is not None}
         return self.play_game(created.game_id, tokens)
 
