@@ -169,8 +169,9 @@ def reason(record: GameRecord, seat: int) -> str:
 
 
 def stand_in_level(record: GameRecord, seat: int) -> str:
-    """The level that plays ``seat``'s turn: an ai seat's own; for a person, the game's takeover level
-    (``options.ai_takeover``), basic when that is null."""
+    """The level that plays ``seat``'s turn: an ai seat's own; for a person, the takeover level
+    (:func:`services.api.games.fair_play.stand_in_level`: the server's in a game that counts, else
+    ``options.ai_takeover``), basic when that is null."""
     own = record.seats[seat]
     if own.type == "ai":
         return own.level or DEFAULT_LEVEL

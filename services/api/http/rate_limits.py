@@ -31,6 +31,7 @@ from flask_limiter.errors import RateLimitExceeded
 
 from services.api.config import rate_limit_storage
 from services.api.games.auth import token_of
+from services.api.games.quotas import address_id
 from services.api.http.listeners import Listeners
 from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import MAX_INT64, ApiError, ascii_int, problem_response
@@ -72,6 +73,12 @@ def client_address() -> str:
     put in ``X-Forwarded-For`` (werkzeug's ProxyFix, applied by the app factory); a header a client
     forges is never read with 0 hops."""
     return request.remote_addr or "unknown"
+
+
+def client_id() -> str | None:
+    """This request's client as a game keeps who took a seat: its address, hashed
+    (:func:`services.api.games.quotas.address_id`)."""
+    return address_id(client_address())
 
 
 def bearer_token() -> str | None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask import Response, current_app
 
 from services.api.games import rematch
-from services.api.games.quotas import address_id, creator_ids
+from services.api.games.quotas import creator_ids
 from services.api.http import request_schemas
 from services.api.http.player_auth import seat_player
-from services.api.http.rate_limits import client_address
+from services.api.http.rate_limits import client_address, client_id
 from services.api.http.routes import collaborators, load_body, required_token, seated, v1
 
 
@@ -20,5 +20,4 @@ def offer_rematch(game_id: str) -> Response:
     ctx = collaborators()
     creators = creator_ids(client_address(), token) if ctx.quotas.active else ()  # the next game counts for them
     wait = float(current_app.config["REMATCH_WAIT_SECONDS"])
-    client = address_id(client_address())
-    return seated(rematch.opt_in(ctx, game_id, token, wait, creators, seat_player(), client))
+    return seated(rematch.opt_in(ctx, game_id, token, wait, creators, seat_player(), client_id()))

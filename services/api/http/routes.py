@@ -14,7 +14,7 @@ from services.api.games import commands, pipeline, seat_back
 from services.api.games.auth import bearer_token, seat_for, token_of
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_if_match, request_fingerprint
-from services.api.games.quotas import address_id, creator_ids
+from services.api.games.quotas import creator_ids
 from services.api.games.record import GameRecord, PlayerRef
 from services.api.games.rendering import game_view
 from services.api.http import json_codec as jsonio
@@ -22,7 +22,7 @@ from services.api.http import request_schemas, response_schemas
 from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
 from services.api.http.player_auth import seat_player
-from services.api.http.rate_limits import client_address
+from services.api.http.rate_limits import client_address, client_id
 from services.api.http.view_bodies import live_view_body, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
@@ -145,8 +145,7 @@ def create_game() -> Response:
     creators: tuple[str, ...] = ()
     if ctx.quotas.active:  # the client address (after the trusted proxies) and the seat token it carries
         creators = creator_ids(client_address(), token_of(request.headers.get("Authorization")))
-    client = address_id(client_address())
-    created = with_server_time_state(commands.create_game(ctx, body, creators, player=player, client=client))
+    created = with_server_time_state(commands.create_game(ctx, body, creators, player=player, client=client_id()))
     location = url_for("v1.get_game", game_id=created["game_id"])
     return json_response(
         response_schemas.CREATED_GAME, created, 201, {"Location": location, "ETag": f'"{created["state"]["version"]}"'}
@@ -187,8 +186,7 @@ def get_game(game_id: str) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    client = address_id(client_address())
-    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player(), client))
+    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player(), client_id()))
     return seated(claimed)
 
 

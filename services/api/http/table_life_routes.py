@@ -10,9 +10,8 @@ from __future__ import annotations
 from flask import Response
 
 from services.api.games import messages, rejoin
-from services.api.games.quotas import address_id
 from services.api.http import request_schemas, table_life_schemas
-from services.api.http.rate_limits import client_address
+from services.api.http.rate_limits import client_id
 from services.api.http.routes import collaborators, json_response, load_body, required_token, seated, v1
 from services.api.problems import ApiError
 
@@ -42,7 +41,7 @@ def revoke_rejoin_code(game_id: str, seat: int) -> Response:
 def redeem_rejoin_code(game_id: str) -> Response:
     """Its refusals count against ``REJOIN_RATE_LIMIT`` (:func:`services.api.http.rate_limits.limit_rejoins`)."""
     body = load_body(table_life_schemas.REJOIN_REQUEST)
-    return seated(rejoin.redeem(collaborators(), game_id, body["code"], address_id(client_address())))
+    return seated(rejoin.redeem(collaborators(), game_id, body["code"], client_id()))
 
 
 @v1.post("/games/<game_id>/messages")
