@@ -111,7 +111,13 @@ def test_four_puppets_of_one_client_in_one_quick_match_make_no_rated_game(base):
         if reason is None:
             assert "fair_play" not in game, "a one-round game is not made to count"
         else:
-            assert game["fair_play"] == {"counts": False, "reason": reason, "forfeits": []}
+            assert game["fair_play"] == {
+                "counts": False,
+                "reason": reason,
+                "forfeits": [],
+                "timed_out": [],
+                "aborted_by": None,
+            }
 
 
 def test_one_client_filling_a_public_tables_open_seats_makes_it_stop_counting(base):
@@ -119,11 +125,23 @@ def test_one_client_filling_a_public_tables_open_seats_makes_it_stop_counting(ba
     body = {"seats": [{"type": "human", "player": True}] + [{"type": "open"}] * 3, "options": RATED_TABLE}
     created = creator.post("/v1/games", json=body, headers={"Player-Token": player(creator, "Table Maker")}).json()
     game_id = created["game_id"]
-    assert view(creator, game_id)["fair_play"] == {"counts": True, "reason": None, "forfeits": []}
+    assert view(creator, game_id)["fair_play"] == {
+        "counts": True,
+        "reason": None,
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": None,
+    }
     puppet = player(creator, "Table Puppet")
     claimed = creator.post(f"/v1/games/{game_id}/seats/1/claim", headers={"Player-Token": puppet})
     assert claimed.status_code == 200
-    assert claimed.json()["state"]["fair_play"] == {"counts": False, "reason": "shared_client", "forfeits": []}
+    assert claimed.json()["state"]["fair_play"] == {
+        "counts": False,
+        "reason": "shared_client",
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": None,
+    }
 
 
 def test_leaving_a_rated_game_is_a_forfeit_and_only_the_players_own_token_takes_the_seat_back(base):
@@ -133,7 +151,7 @@ def test_leaving_a_rated_game_is_a_forfeit_and_only_the_players_own_token_takes_
     left = session.post(f"/v1/games/{game_id}/seats/1/leave", headers=seat_auth(tokens[1]))
     assert left.status_code == 200, left.text
     state = view(session, game_id)
-    assert state["fair_play"] == {"counts": True, "reason": None, "forfeits": [1]}
+    assert state["fair_play"] == {"counts": True, "reason": None, "forfeits": [1], "timed_out": [], "aborted_by": None}
     assert (state["seats"][1]["type"], state["seats"][1]["level"]) == ("ai", "standard"), "the server's stand-in"
     assert code(session.post(f"/v1/games/{game_id}/seats/1/claim")) == "seat_kept", "no token"
     other = session.post(f"/v1/games/{game_id}/seats/1/claim", headers={"Player-Token": player(session, "Someone")})
@@ -151,7 +169,13 @@ def test_leaving_at_once_with_an_expert_takeover_aborts_the_rated_game(base):
     left = session.post(f"/v1/games/{game_id}/seats/2/leave", headers=seat_auth(tokens[2]))
     assert left.status_code == 200, left.text
     state = view(session, game_id)
-    assert state["fair_play"] == {"counts": False, "reason": "aborted", "forfeits": []}
+    assert state["fair_play"] == {
+        "counts": False,
+        "reason": "aborted",
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": 2,
+    }
     assert state["seats"][2]["level"] == "standard"
 
 
@@ -164,7 +188,13 @@ def test_a_person_who_leaves_a_game_against_the_computers_at_once_is_not_rated_b
     game_id = created["game_id"]
     assert view(solo, game_id)["fair_play"]["counts"] is True, "one person against the computers, no hints"
     left = solo.post(f"/v1/games/{game_id}/seats/0/leave", headers=seat_auth(created["seats"][0]["token"]))
-    assert left.json()["fair_play"] == {"counts": False, "reason": "aborted", "forfeits": []}
+    assert left.json()["fair_play"] == {
+        "counts": False,
+        "reason": "aborted",
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": 0,
+    }
 
 
 def test_no_hint_nor_round_review_in_a_rated_game(base):

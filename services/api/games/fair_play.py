@@ -117,18 +117,27 @@ def judged(nxt: GameRecord, before: GameRecord) -> list[dict[str, Any]]:
     if fair is None or not fair.counts or before.finished:
         return []
     started = card_played(before.state)
-    reason, forfeits = None, set(fair.forfeits)
+    reason, aborted_by = None, None
+    forfeits, timed_out = set(fair.forfeits), set(fair.timed_out)
     for i, (was, now) in enumerate(zip(before.seats, nxt.seats, strict=True)):
         left = was.type == "human" and now.type != "human"
         away = now.type == "human" and nxt.away(i) and not before.away(i)
-        if left or away:
-            if started:
-                forfeits.add(i)
-            else:
-                reason = ABORTED
+        if (left or away) and started:
+            forfeits.add(i)
+            if away:
+                timed_out.add(i)
+        elif (left or away) and aborted_by is None:
+            reason, aborted_by = ABORTED, i
     if reason is None and _shared(nxt.seats, fair.clients):
         reason = SHARED_CLIENT
-    new = replace(fair, counts=reason is None, reason=reason, forfeits=tuple(sorted(forfeits)))
+    new = replace(
+        fair,
+        counts=reason is None,
+        reason=reason,
+        forfeits=tuple(sorted(forfeits)),
+        timed_out=tuple(sorted(timed_out)),
+        aborted_by=aborted_by,
+    )
     if new == fair:
         return []
     nxt.fair = new
@@ -137,7 +146,13 @@ def judged(nxt: GameRecord, before: GameRecord) -> list[dict[str, Any]]:
 
 def fair_play_view(fair: FairPlay) -> dict[str, Any]:
     """What views and the log show of it (never the clients)."""
-    return {"counts": fair.counts, "reason": fair.reason, "forfeits": list(fair.forfeits)}
+    return {
+        "counts": fair.counts,
+        "reason": fair.reason,
+        "forfeits": list(fair.forfeits),
+        "timed_out": list(fair.timed_out),
+        "aborted_by": fair.aborted_by,
+    }
 
 
 def _shared(seats: Sequence[Seat], clients: Sequence[str | None]) -> bool:

@@ -226,13 +226,16 @@ NO_REMATCH = Rematch()
 @dataclass(frozen=True, slots=True)
 class FairPlay:
     """A game made to count (:func:`services.ratings.policy.may_count`; :mod:`services.api.games.fair_play` keeps
-    it): whether it still counts and why not, the seats whose player forfeited, and each person seat's client (a
-    hashed address: one client on two seats is one person playing both).  Stored as ``meta.fair``."""
+    it): whether it still counts and why not, the seats whose player forfeited (and which of them by the clock),
+    the seat whose player aborted it, and each person seat's client (a hashed address: one client on two seats is
+    one person playing both).  Stored as ``meta.fair``."""
 
     counts: bool = True
     reason: str | None = None  # why it no longer counts: aborted | shared_client
     forfeits: tuple[int, ...] = ()  # seats whose player left, or was away, after the first card
     clients: tuple[str | None, ...] = (None,) * 4  # who took each person seat (None: open, a computer's)
+    timed_out: tuple[int, ...] = ()  # the forfeits by the clock (away), not by leaving
+    aborted_by: int | None = None  # the seat whose player left, or was away, before the first card
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"c": self.counts, "cl": list(self.clients)}
@@ -240,11 +243,16 @@ class FairPlay:
             data["r"] = self.reason
         if self.forfeits:
             data["f"] = list(self.forfeits)
+        if self.timed_out:
+            data["t"] = list(self.timed_out)
+        if self.aborted_by is not None:
+            data["a"] = self.aborted_by
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FairPlay:
-        return cls(bool(data["c"]), data.get("r"), tuple(data.get("f", ())), tuple(data["cl"]))
+        forfeits, timed_out = tuple(data.get("f", ())), tuple(data.get("t", ()))
+        return cls(bool(data["c"]), data.get("r"), forfeits, tuple(data["cl"]), timed_out, data.get("a"))
 
 
 @dataclass

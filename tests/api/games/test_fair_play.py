@@ -73,7 +73,13 @@ def test_a_public_table_with_a_clock_and_no_hints_is_made_to_count_and_views_say
     game_id = table(ctx)
     record = ctx.store.load(game_id)
     assert record.fair is not None and record.fair.counts and record.fair.clients == ("a", "b", "c", "d")
-    assert commands.game_view(record, None)["fair_play"] == {"counts": True, "reason": None, "forfeits": []}
+    assert commands.game_view(record, None)["fair_play"] == {
+        "counts": True,
+        "reason": None,
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -97,8 +103,11 @@ def test_leaving_before_the_first_card_aborts_with_no_penalty(ctx):
     commands.leave_seat(ctx, game_id, 1, TOKENS[game_id][1])
     record = ctx.store.load(game_id)
     assert record.fair.counts is False and record.fair.reason == "aborted" and record.fair.forfeits == ()
+    assert record.fair.aborted_by == 1
     entries = [e for e in ctx.store.events_after(game_id, 0, 100) if e["type"] == "fair_play"]
-    assert [e["data"] for e in entries] == [{"counts": False, "reason": "aborted", "forfeits": []}]
+    assert [e["data"] for e in entries] == [
+        {"counts": False, "reason": "aborted", "forfeits": [], "timed_out": [], "aborted_by": 1}
+    ]
 
 
 def test_leaving_after_the_first_card_forfeits_and_the_seat_is_kept_for_its_player(ctx):
@@ -112,7 +121,13 @@ def test_leaving_after_the_first_card_forfeits_and_the_seat_is_kept_for_its_play
     assert code_of(lambda: commands.claim_seat(ctx, game_id, 1, None, client="e")) == "seat_kept"
     assert code_of(lambda: commands.claim_seat(ctx, game_id, 1, PLAYERS[4], client="e")) == "seat_kept"
     back = commands.claim_seat(ctx, game_id, 1, PLAYERS[1], client="b")
-    assert back["state"]["fair_play"] == {"counts": True, "reason": None, "forfeits": [1]}, "leaving is the loss"
+    assert back["state"]["fair_play"] == {
+        "counts": True,
+        "reason": None,
+        "forfeits": [1],
+        "timed_out": [],
+        "aborted_by": None,
+    }, "leaving is the loss"
 
 
 def test_a_claim_from_the_client_of_another_seat_stops_the_game_counting(ctx):
@@ -123,7 +138,13 @@ def test_a_claim_from_the_client_of_another_seat_stops_the_game_counting(ctx):
     game_id = created["game_id"]
     commands.claim_seat(ctx, game_id, 1, PLAYERS[1], client="b")
     claimed = commands.claim_seat(ctx, game_id, 2, PLAYERS[2], client="a")  # the creator's puppet
-    assert claimed["state"]["fair_play"] == {"counts": False, "reason": "shared_client", "forfeits": []}
+    assert claimed["state"]["fair_play"] == {
+        "counts": False,
+        "reason": "shared_client",
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": None,
+    }
 
 
 def test_a_creator_who_keeps_two_human_seats_makes_a_game_that_does_not_count(ctx):
@@ -139,7 +160,13 @@ def test_no_hint_nor_review_while_it_counts_and_the_record_carries_it(ctx):
     until_first_card(ctx, game_id)
     commands.leave_seat(ctx, game_id, 3, TOKENS[game_id][3])
     document = build(ctx.store.load(game_id))
-    assert document["fair_play"] == {"counts": True, "reason": None, "forfeits": [3]}
+    assert document["fair_play"] == {
+        "counts": True,
+        "reason": None,
+        "forfeits": [3],
+        "timed_out": [],
+        "aborted_by": None,
+    }
 
 
 def test_a_seat_away_after_the_first_card_forfeits_and_before_it_aborts(ctx):
@@ -149,12 +176,13 @@ def test_a_seat_away_after_the_first_card_forfeits_and_before_it_aborts(ctx):
     early = fresh.successor()
     early.clock = replace(fresh.clock, away=(False, True, False, False))
     assert [e["data"]["reason"] for e in fair_play.judged(early, fresh)] == ["aborted"]
+    assert early.fair.aborted_by == 1
     until_first_card(ctx, game_id)
     before = ctx.store.load(game_id)
     nxt = before.successor()
     nxt.clock = replace(before.clock, away=(False, True, False, False))
     assert [e["type"] for e in fair_play.judged(nxt, before)] == ["fair_play"]
-    assert nxt.fair.counts and nxt.fair.forfeits == (1,)
+    assert nxt.fair.counts and nxt.fair.forfeits == (1,) and nxt.fair.timed_out == (1,), "lost to the clock"
 
 
 def test_a_seat_kept_for_its_player_is_not_listed_as_free(ctx):

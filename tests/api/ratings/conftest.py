@@ -86,7 +86,7 @@ def finished(
     alone = sum(not who.startswith("ai:") for who in seats) == 1
     if alone or ((opts.get("public") or opts.get("matched")) and opts.get("clock", "none") != "none"):
         # made to count as the service would make it (services.ratings.policy.may_count; short for speed)
-        document["fair_play"] = {"counts": True, "reason": None, "forfeits": []}
+        document["fair_play"] = {"counts": True, "reason": None, "forfeits": [], "timed_out": [], "aborted_by": None}
     return document
 
 
