@@ -19,7 +19,10 @@ What a game writes:
   first use).  A computer level on several seats moves by the mean of its seats' changes (partner and opponent
   seats cancel out) and counts the game once, as its first seat;
 - **unrated**: stats and a player game (``rated`` false) for each person or bot bound to a seat;
-- no bound person and not rated: only the guard row.
+- no bound person and not rated: only the guard row;
+- a game made to count: each person's outcome, and the bans and flags it earns (the fair-play watch,
+  :mod:`services.api.ratings.watch`); a game that would be rated but has a player with an open or confirmed flag
+  moves no rating (``unrated_reason`` ``flagged``).
 
 Concurrent games lock what they share in one order — the people's ``players`` rows (shared: a deletion waits
 for this game, or went first and its player is skipped), the guard, the rating rows sorted by player (``SELECT …
@@ -36,6 +39,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from services.api.ratings import watch
 from services.api.records.crash_points import crash_point
 from services.api.records.schema import (
     game_ratings,
@@ -51,6 +55,8 @@ from services.ratings.buckets import bucket_of
 from services.ratings.model import INITIAL, Rating, ordinal, rate
 from services.ratings.provisional import provisional
 from services.ratings.stats import FIELDS, seat_stats
+
+FLAGGED = "flagged"  # game_ratings.unrated_reason: held by the fair-play watch
 
 
 def applier(engine: Engine, computer_only: bool) -> Callable[[dict[str, Any], int], bool]:
@@ -78,12 +84,18 @@ def apply_in(
     people = sorted({p for p in seats if p is not None and not policy.is_computer(p)})
     kinds = _live_kinds(connection, people)
     rated = policy.is_rated(document, computer_only) and len(kinds) == len(people)
+    reason = None
+    if rated and watch.held(connection, people):
+        rated, reason = False, FLAGGED  # a flagged player sat: no rating moves until an operator decides
     if rated:
         _ensure_computers(connection, insert, sorted({p for p in seats if p and policy.is_computer(p)}), now_ms)
         kinds.update({p: "computer" for p in seats if p and policy.is_computer(p)})
-    guard = insert(game_ratings).values(game_id=document["game_id"], rated=rated, applied_ms=now_ms)
+    guard = insert(game_ratings).values(
+        game_id=document["game_id"], rated=rated, applied_ms=now_ms, unrated_reason=reason
+    )
     if connection.execute(guard.on_conflict_do_nothing().returning(game_ratings.c.game_id)).first() is None:
         return False  # applied before
+    watch.watch_game(connection, insert, document, kinds, ended_ms, now_ms)
     first_seat: dict[str, int] = {}
     for seat, player in enumerate(seats):
         if player is not None and player in kinds and (rated or not policy.is_computer(player)):

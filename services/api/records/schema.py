@@ -25,7 +25,11 @@ The players' tables live here too (one database, one migration history):
 - ``player_games``: a player's games, newest first (their page and the rating chart), with the rating before
   and after and the player's rated games on the board with this one (``games_after``) when the game was rated.
 - ``game_ratings``: one row per finished game whose players' ratings and stats were applied: the guard that
-  applies each game exactly once.
+  applies each game exactly once, and why it moved no rating when the fair-play watch held it or an operator
+  removed it (``unrated_reason``).
+- ``fair_play_outcomes``, ``pairing_bans``, ``fair_play_flags``: the fair-play watch
+  (:mod:`services.api.ratings.watch`): each player's recent outcomes in games made to count, their bans from
+  pairing, and the flags an operator decides.
 """
 
 from __future__ import annotations
@@ -170,4 +174,41 @@ game_ratings = Table(
     Column("game_id", String(64), primary_key=True),
     Column("rated", Boolean, nullable=False),
     Column("applied_ms", BigInteger, nullable=False),
+    Column("unrated_reason", String(16)),  # flagged (held by the watch) | removed (a confirmed flag's game)
+)
+
+fair_play_outcomes = Table(
+    "fair_play_outcomes",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("ended_ms", BigInteger, nullable=False),
+    Column("outcome", String(16), nullable=False),  # services.ratings.watch.OUTCOMES
+    Column("fast", Boolean, nullable=False),  # the game ended within watch.FAST_ROUNDS rounds
+    Column("beat", Text, nullable=False),  # the opponents placed below, space-separated ids
+    Column("lost_to", Text, nullable=False),  # the opponents placed above
+    Index("fair_play_outcomes_newest", "player_id", "ended_ms"),
+)
+
+pairing_bans = Table(
+    "pairing_bans",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("started_ms", BigInteger, primary_key=True),
+    Column("ends_ms", BigInteger, nullable=False),
+)
+
+fair_play_flags = Table(
+    "fair_play_flags",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(16), nullable=False),  # sandbagging | boosting | accuracy
+    Column("status", String(16), nullable=False),  # open | cleared | confirmed
+    Column("raised_ms", BigInteger, nullable=False),
+    Column("decided_ms", BigInteger),
+    Column("games", Text, nullable=False),  # JSON: the games that raised it
+    Column("detail", Text, nullable=False),  # JSON: what the rule saw
+    Index("fair_play_flags_player", "player_id", "status"),
+    Index("fair_play_flags_status", "status", "raised_ms", "id"),
 )
