@@ -31,6 +31,7 @@ from services.api.games.record import GameRecord
 from services.api.games.record_schedule import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.http import (  # noqa: F401  (their routes join v1)
+    fair_play_routes,
     leaderboard_routes,
     live_routes,
     lobby_routes,

@@ -51,6 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for run-out turn clocks (the same sweep)
     "CLOCK_SCALE": 1.0,  # tests and drills only: the time controls' times multiplied (1 = the catalogue's)
+    "OPERATOR_TOKEN": "",  # the operator API's bearer token (/v1/operator: fair-play flags); "" = no operator API
     "RATED_MIN_WIN_SCORE": 500,  # a game to a lower winning score is not rated (services.ratings.policy.may_count)
     "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (computers)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)

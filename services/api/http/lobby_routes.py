@@ -8,7 +8,7 @@ from flask import Response, current_app, request, url_for
 
 from services.api.games.auth import bearer_token, token_of
 from services.api.http import lobby_schemas
-from services.api.http.player_auth import seat_player
+from services.api.http.player_auth import check_not_banned, seat_player
 from services.api.http.rate_limits import client_address
 from services.api.http.routes import _load_body, collaborators, json_response, query_args, v1, waiting_slot
 from services.api.live.stream import StreamSettings, resume_point
@@ -67,7 +67,9 @@ def tables_stream() -> Response:
 def create_match() -> Response:
     body = _load_body(lobby_schemas.MATCH_REQUEST, allow_empty=True)
     token = token_of(request.headers.get("Authorization"))
-    created = matchmaker().submit(body, client_address(), token, seat_player())
+    player = seat_player()
+    check_not_banned(player)
+    created = matchmaker().submit(body, client_address(), token, player)
     location = url_for("v1.get_match", match_id=created["match_id"])
     return json_response(lobby_schemas.MATCH_CREATED, created, 202, {"Location": location})
 

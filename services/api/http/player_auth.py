@@ -14,6 +14,9 @@ from flask import current_app, request
 from services.api.games.record import PlayerRef
 from services.api.players.repository import Player, PlayerRepository, player_token_invalid
 from services.api.problems import ApiError
+from services.api.ratings.watch import active_ban
+from services.api.records.content import iso
+from services.api.store.protocol import now_ms
 
 HEADER = "Player-Token"
 MAX_TOKEN_LENGTH = 256
@@ -45,6 +48,32 @@ def request_player(required: bool) -> Player | None:
     if player is None:
         raise player_token_invalid()
     return player
+
+
+def check_not_banned(player: PlayerRef | None) -> None:
+    """``409 pairing_banned`` for a player the fair-play watch banned from pairing with strangers (a quick match, a
+    public table), with when it ends (``ends_at``, ``Retry-After``); nothing without a player."""
+    if player is None:
+        return
+    now = now_ms()
+    with player_repository().engine.connect() as connection:
+        ends = active_ban(connection, player.id, now)
+    if ends is not None:
+        raise ApiError(
+            409,
+            "pairing_banned",
+            "You left or lost to the clock too many rated games lately: quick matches and public tables are "
+            f"closed to you until {iso(ends)}. Games with friends and against the computers stay open.",
+            retry_after=max(1, (ends - now + 999) // 1000),
+            ends_at=iso(ends),
+        )
+
+
+def pairing_ban_of(player_id: str) -> str | None:
+    """When ``player_id``'s ban from pairing ends (ISO time), or None."""
+    with player_repository().engine.connect() as connection:
+        ends = active_ban(connection, player_id, now_ms())
+    return None if ends is None else iso(ends)
 
 
 def seat_player() -> PlayerRef | None:

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Response, url_for
 
 from services.api.http import player_schemas, request_schemas
-from services.api.http.player_auth import player_repository, player_token, request_player
+from services.api.http.player_auth import pairing_ban_of, player_repository, player_token, request_player
 from services.api.http.routes import json_response, load_body, v1
 from services.api.players.names import DisplayName, NameRefused, display_name
 from services.api.players.repository import Player, PlayerRepository, name_taken, player_not_found
@@ -44,7 +44,9 @@ def get_player(player_id: str) -> Response:
 
 @v1.get("/players/me")
 def get_me() -> Response:
-    return json_response(player_schemas.PLAYER, profile(player_repository(), _me()))
+    me = _me()
+    body = {**profile(player_repository(), me), "pairing_ban": pairing_ban_of(me.id)}
+    return json_response(player_schemas.ME, body)
 
 
 @v1.patch("/players/me")

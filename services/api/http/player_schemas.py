@@ -33,6 +33,12 @@ class PlayerSchema(Schema):
     stats = fields.Dict()
 
 
+class MeSchema(PlayerSchema):
+    """The player of the request's own token: also when its ban from pairing ends (null: none)."""
+
+    pairing_ban = fields.Function(lambda player: {"ends_at": player["pairing_ban"]} if player["pairing_ban"] else None)
+
+
 class CreatedPlayer(Schema):
     player = fields.Nested(PlayerSchema)
     token = fields.String()
@@ -45,4 +51,5 @@ def created(player: dict[str, Any], token: str) -> dict[str, Any]:
 CREATE_PLAYER_REQUEST = CreatePlayerRequest()
 RENAME_PLAYER_REQUEST = RenamePlayerRequest()
 PLAYER = PlayerSchema()
+ME = MeSchema()
 CREATED_PLAYER = CreatedPlayer()

@@ -21,7 +21,7 @@ from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
 from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
-from services.api.http.player_auth import seat_player
+from services.api.http.player_auth import check_not_banned, seat_player
 from services.api.http.rate_limits import client_address, client_id
 from services.api.http.view_bodies import live_view_body, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
@@ -186,7 +186,12 @@ def get_game(game_id: str) -> Response:
 @v1.post("/games/<game_id>/seats/<int(signed=True):seat>/claim")
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    claimed = with_server_time_state(commands.claim_seat(collaborators(), game_id, seat, seat_player(), client_id()))
+    player, ctx = seat_player(), collaborators()
+    if player is not None:
+        record = ctx.store.load(game_id)
+        if record is not None and (record.options.public or record.options.matched):
+            check_not_banned(player)  # strangers' tables are closed to a player banned from pairing
+    claimed = with_server_time_state(commands.claim_seat(ctx, game_id, seat, player, client_id()))
     return seated(claimed)
 
 

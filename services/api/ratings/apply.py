@@ -79,7 +79,7 @@ def apply_in(
     connection: Connection, document: Mapping[str, Any], ended_ms: int, now_ms: int, computer_only: bool
 ) -> bool:
     """:func:`apply_record` inside the caller's transaction."""
-    insert = _insert_of(connection)
+    insert = insert_of(connection)
     seats = policy.seat_players(document)
     people = sorted({p for p in seats if p is not None and not policy.is_computer(p)})
     kinds = _live_kinds(connection, people)
@@ -140,7 +140,7 @@ def combined(before: Rating, after_by_seat: Sequence[Rating]) -> Rating:
     return Rating(before.mu + shift, min(each.sigma for each in after_by_seat))
 
 
-def _insert_of(connection: Connection) -> Any:
+def insert_of(connection: Connection) -> Any:
     return postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
 
 
@@ -225,6 +225,12 @@ def _rate(
             .where(player_ratings.c.player_id == player, player_ratings.c.board == board)
             .values(mu=after.mu, sigma=after.sigma, score=score, games=games, provisional=off_board, updated_ms=now_ms)
         )
+    move_buckets(connection, insert, board, moves)
+    return changes
+
+
+def move_buckets(connection: Connection, insert: Any, board: str, moves: Mapping[tuple[str, int], int]) -> None:
+    """Add each (kind, bucket)'s change of counted ratings on ``board`` to ``rating_buckets``, in sorted order."""
     for (kind, bucket), delta in sorted(moves.items()):
         if delta:
             add = insert(rating_buckets).values(board=board, kind=kind, bucket=bucket, players=delta)
@@ -234,7 +240,6 @@ def _rate(
                     set_={"players": rating_buckets.c.players + add.excluded.players},
                 )
             )
-    return changes
 
 
 def _add_stats(

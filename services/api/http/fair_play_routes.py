@@ -1,0 +1,74 @@
+"""The operator API on the v1 blueprint: the fair-play watch's flags, listed and decided
+(:mod:`services.api.ratings.flags`); the pairing bans are checked by
+:func:`services.api.http.player_auth.check_not_banned`.
+
+The operator API answers only a request whose ``Authorization: Bearer`` is the server's ``OPERATOR_TOKEN``
+(compared in constant time); a player's token, a seat's, or none is a ``403 operator_only``, and a server with
+no ``OPERATOR_TOKEN`` has no operator API (``404``).
+"""
+
+from __future__ import annotations
+
+import hmac
+
+import orjson
+from flask import Response, current_app, request
+from marshmallow import Schema, ValidationError, fields, validate
+
+from services.api.http.record_routes import records_engine
+from services.api.http.request_schemas import QueryInteger, StrictSchema, StrictString
+from services.api.http.routes import load_body, v1
+from services.api.problems import ApiError, flatten_messages, invalid_request
+from services.api.ratings import flags
+from services.api.store.protocol import now_ms
+
+MAX_FLAGS_PAGE = 100
+
+
+class FlagsQuery(Schema):
+    status = fields.String(load_default=flags.OPEN, validate=validate.OneOf(flags.STATUSES))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, MAX_FLAGS_PAGE))
+    after = fields.String(load_default=None, validate=validate.Length(max=40))
+
+
+class DecisionRequest(StrictSchema):
+    decision = StrictString(required=True, validate=validate.OneOf(tuple(flags.DECISIONS)))
+
+
+FLAGS_QUERY = FlagsQuery()
+DECISION_REQUEST = DecisionRequest()
+
+
+def _operator() -> None:
+    expected = str(current_app.config.get("OPERATOR_TOKEN") or "")
+    if not expected:
+        raise ApiError(404, "not_found", "This server has no operator API (OPERATOR_TOKEN is unset).")
+    sent = request.headers.get("Authorization", "")
+    scheme, _, token = sent.partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), expected.encode()):
+        raise ApiError(403, "operator_only", "Only the server's operator token may use the operator API.")
+
+
+def _json(body: object) -> Response:
+    return Response(orjson.dumps(body), 200, [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
+
+
+@v1.get("/operator/flags")
+def list_flags() -> Response:
+    """The fair-play flags of a status, oldest first."""
+    _operator()
+    try:
+        query = FLAGS_QUERY.load(request.args.to_dict())
+    except ValidationError as error:
+        raise invalid_request(flatten_messages(error.messages)) from None
+    found = flags.list_flags(records_engine(), query["status"], query["limit"], query["after"])
+    last = found[-1]["id"] if len(found) == query["limit"] else None
+    return _json({"flags": found, "next": last})
+
+
+@v1.post("/operator/flags/<flag_id>/decision")
+def decide_flag(flag_id: str) -> Response:
+    """Clear or confirm a flag (``409 flag_decided`` once decided)."""
+    _operator()
+    body = load_body(DECISION_REQUEST)
+    return _json(flags.decide(records_engine(), flag_id, body["decision"], now_ms()))
