@@ -58,6 +58,10 @@ TITLES: dict[str, str] = {
     "name_taken": "Another player has that name",
     "player_seated": "This player holds a seat of this game already",
     "player_create_rate_limited": "Too many players created from this address",
+    "pairing_banned": "Banned from pairing with strangers for now",
+    "operator_only": "Only the operator may do this",
+    "flag_not_found": "No such flag",
+    "flag_decided": "This flag was decided already",
     "internal_error": "Internal server error",
 }
 

@@ -8,12 +8,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine
 
+from services.api.ratings.watch import raise_flag
+from services.api.records.database import SQLITE_FILE, make_engine
+from services.api.records.schema import pairing_bans
+from services.ratings.watch import BOOSTING
 from testkit.http_clients import from_address
 
 from .contract import ContractSession
 
 pytestmark = pytest.mark.integration
+OPERATOR_TOKEN = "operator-secret-for-tests"
 RATED_TABLE = {"public": True, "hints": False, "clock": "normal", "ai_takeover": "expert"}
 ONE_ROUND = {"preset": "partnership", "win_score": 1}
 
@@ -30,8 +36,17 @@ def base(gunicorn_factory, private_redis_url, tmp_path) -> Iterator[str]:
         "AI_DECISION_DEADLINE_SECONDS": "0.2",
         "AI_SWEEP_INTERVAL_SECONDS": "0.1",
         "RECORDS_DRAIN_INTERVAL_SECONDS": "0.2",
+        "OPERATOR_TOKEN": OPERATOR_TOKEN,
     }
     yield gunicorn_factory(env, redis=private_redis_url)
+
+
+@pytest.fixture
+def records(base, tmp_path) -> Iterator[Engine]:
+    """The server's records database (SQLite in its DATA_DIR, migrated by its first request for a player)."""
+    engine = make_engine(f"sqlite:///{tmp_path}/{SQLITE_FILE}")
+    yield engine
+    engine.dispose()
 
 
 def client(base: str, n: int) -> ContractSession:
@@ -205,3 +220,65 @@ def test_no_hint_nor_round_review_in_a_rated_game(base):
     assert (hint.status_code, code(hint)) == (409, "rated_game")
     review = session.get(f"/v1/games/{game_id}/rounds/1/review", headers=seat_auth(tokens[turn]))
     assert (review.status_code, code(review)) == (409, "rated_game")
+
+
+def player_id(session: ContractSession, token: str) -> str:
+    return session.get("/v1/players/me", headers={"Player-Token": token}).json()["id"]
+
+
+def test_a_player_banned_from_pairing_is_refused_a_quick_match_and_a_public_seat_until_the_ban_ends(base, records):
+    banned = client(base, 80)
+    token = player(banned, "Banned Leaver")
+    me = banned.get("/v1/players/me", headers={"Player-Token": token}).json()
+    assert me["pairing_ban"] is None
+    ends = 4_102_444_800_000  # 2100-01-01: a ban long enough for any test run
+    with records.begin() as connection:
+        connection.execute(pairing_bans.insert().values(player_id=me["id"], started_ms=1, ends_ms=ends))
+    asked = banned.post("/v1/matches", json={"clock": "normal"}, headers={"Player-Token": token})
+    assert (asked.status_code, code(asked)) == (409, "pairing_banned")
+    assert asked.json()["ends_at"].startswith("2100-01-01") and int(asked.headers["Retry-After"]) > 0
+    assert (
+        banned.get("/v1/players/me", headers={"Player-Token": token})
+        .json()["pairing_ban"]["ends_at"]
+        .startswith("2100-01-01")
+    )
+    creator = client(base, 81)
+    body = {"seats": [{"type": "human"}] + [{"type": "open"}] * 3, "options": RATED_TABLE}
+    game_id = creator.post("/v1/games", json=body).json()["game_id"]
+    claimed = banned.post(f"/v1/games/{game_id}/seats/1/claim", headers={"Player-Token": token})
+    assert (claimed.status_code, code(claimed)) == (409, "pairing_banned")
+    friends = creator.post("/v1/games", json={**body, "options": {**RATED_TABLE, "public": False}}).json()
+    at_friends = banned.post(f"/v1/games/{friends['game_id']}/seats/1/claim", headers={"Player-Token": token})
+    assert at_friends.status_code == 200, "friends' tables stay open"
+
+
+def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_once(base, records):
+    session = client(base, 90)
+    token = player(session, "Flagged Booster")
+    flagged = player_id(session, token)
+    with records.begin() as connection:
+        flag_id = raise_flag(connection, flagged, BOOSTING, ["g_unknown"], {"loser": "p_x"}, 1)
+    for headers in ({}, {"Authorization": f"Bearer {token}"}, {"Authorization": "Bearer operator-secret-for-test"}):
+        refused = session.get("/v1/operator/flags", headers=headers)
+        assert (refused.status_code, code(refused)) == (403, "operator_only")
+    operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    listed = session.get("/v1/operator/flags", headers=operator)
+    assert listed.status_code == 200, listed.text
+    flag = next(f for f in listed.json()["flags"] if f["id"] == flag_id)
+    assert (flag["player"], flag["kind"], flag["status"]) == (
+        {"id": flagged, "name": "Flagged Booster"},
+        "boosting",
+        "open",
+    )
+    decide = f"/v1/operator/flags/{flag_id}/decision"
+    by_player = session.post(decide, json={"decision": "confirm"}, headers={"Authorization": f"Bearer {token}"})
+    assert by_player.status_code == 403
+    confirmed = session.post(decide, json={"decision": "confirm"}, headers=operator)
+    assert confirmed.status_code == 200, confirmed.text
+    assert (confirmed.json()["status"], confirmed.json()["removed_games"]) == ("confirmed", [])
+    again = session.post(decide, json={"decision": "confirm"}, headers=operator)
+    assert (again.status_code, code(again)) == (409, "flag_decided")
+    assert (
+        session.get("/v1/operator/flags", params={"status": "confirmed"}, headers=operator).json()["flags"][0]["id"]
+        == flag_id
+    )

@@ -40,7 +40,13 @@ def test_a_rated_game_is_marked_offers_no_hint_and_warns_before_leaving(new_page
     expect(page.locator("#hints-help")).to_have_text("Games with hints are not rated.")
     expect(page.locator("#hints")).to_have_attribute("aria-describedby", "hints-help")
     game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], hints=False)
-    assert fair_play(web, page, game_id) == {"counts": True, "reason": None, "forfeits": [], "timed_out": [], "aborted_by": None}
+    assert fair_play(web, page, game_id) == {
+        "counts": True,
+        "reason": None,
+        "forfeits": [],
+        "timed_out": [],
+        "aborted_by": None,
+    }
 
     player = Player(page)
     assert player.state() == "bid"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from services.api.games.record import PlayerRef
+from services.api.games.record import GameRecord, PlayerRef
 from services.api.players.repository import Player, PlayerRepository, player_token_invalid
 from services.api.problems import ApiError
 from services.api.ratings.watch import active_ban
@@ -50,10 +50,11 @@ def request_player(required: bool) -> Player | None:
     return player
 
 
-def check_not_banned(player: PlayerRef | None) -> None:
+def check_not_banned(player: PlayerRef | None, table: GameRecord | None = None) -> None:
     """``409 pairing_banned`` for a player the fair-play watch banned from pairing with strangers (a quick match, a
-    public table), with when it ends (``ends_at``, ``Retry-After``); nothing without a player."""
-    if player is None:
+    public table), with when it ends (``ends_at``, ``Retry-After``); nothing without a player.  ``table``: the game
+    whose seat the player claims: only a public or matched one is closed to them."""
+    if player is None or (table is not None and not (table.options.public or table.options.matched)):
         return
     now = now_ms()
     with player_repository().engine.connect() as connection:

@@ -187,10 +187,8 @@ def get_game(game_id: str) -> Response:
 def claim_seat(game_id: str, seat: int) -> Response:
     _load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
     player, ctx = seat_player(), collaborators()
-    if player is not None:
-        record = ctx.store.load(game_id)
-        if record is not None and (record.options.public or record.options.matched):
-            check_not_banned(player)  # strangers' tables are closed to a player banned from pairing
+    if (table := ctx.store.load(game_id) if player is not None else None) is not None:
+        check_not_banned(player, table)  # a public table is closed to a player banned from pairing
     claimed = with_server_time_state(commands.claim_seat(ctx, game_id, seat, player, client_id()))
     return seated(claimed)
 

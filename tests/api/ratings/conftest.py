@@ -30,6 +30,7 @@ from testkit.postgres import throwaway_database
 from ..records.conftest import played
 
 NOW = 1_796_000_000_000
+STRANGERS = {"public": True, "clock": "normal"}  # options of a game made for strangers under a clock
 TABLES = (players, player_ratings, rating_buckets, player_stats, player_games, game_ratings)
 
 
@@ -145,3 +146,10 @@ def seasoned(engine: Engine, player: str, board: str, kind: str, games: int, mu:
                 connection.execute(rating_buckets.insert().values(**key, players=1))
             else:
                 connection.execute(rating_buckets.update().filter_by(**key).values(players=found + 1))
+
+
+def rows(engine: Engine, table: Any, **where: Any) -> list[dict[str, Any]]:
+    """A table's rows (those matching ``where``), as dicts."""
+    query = select(table).where(*(table.c[k] == v for k, v in where.items()))
+    with engine.connect() as connection:
+        return [row._asdict() for row in connection.execute(query)]

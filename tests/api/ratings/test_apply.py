@@ -26,15 +26,7 @@ from services.ratings.policy import side_places
 from services.ratings.provisional import PROVISIONAL_GAMES
 from services.ratings.stats import seat_stats
 
-from .conftest import NOW, add_players, buckets_agree, counts, finished, seasoned, snapshot
-
-STRANGERS = {"public": True, "clock": "normal"}
-
-
-def rows(engine, table, **where):
-    query = select(table).where(*(table.c[k] == v for k, v in where.items()))
-    with engine.connect() as connection:
-        return [row._asdict() for row in connection.execute(query)]
+from .conftest import NOW, STRANGERS, add_players, buckets_agree, counts, finished, rows, seasoned, snapshot
 
 
 def test_one_person_against_the_computers_moves_both_ratings_and_counts_the_game_once(engine):
