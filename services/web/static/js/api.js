@@ -14,6 +14,7 @@ export class ApiProblem extends Error {
     this.errors = body.errors || [];
     this.retryAfter = retryAfter;
     this.firstSeq = body.first_seq ?? null; // 410 too_far_behind: the oldest event the log still keeps
+    this.endsAt = body.ends_at ?? null; // 409 pairing_banned: when the ban ends
   }
 }
 

@@ -1,7 +1,7 @@
 // Every problem+json the server answers, as a sentence a player can read; shown in one live region.
 
 import { fill, h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { formatDate, has, t } from "./i18n.js";
 
 // Each problem `code` has `problem.<code>` in the catalogues, each illegal move's `reason` `reason.<reason>`
 // (tests/web/test_i18n.py: every code and reason openapi.yaml lists); "network" is the page's own.
@@ -12,8 +12,16 @@ export function describeProblem(problem) {
   if (problem.code === "invalid_request" && problem.errors && problem.errors.length) {
     return t("problem.invalid_request.because", { why: (problem.errors[0].message || "").replace(/^./, (c) => c.toLowerCase()) });
   }
+  if (problem.code === "pairing_banned" && problem.endsAt) return t("problem.pairing_banned", { until: banEnd(problem.endsAt) });
   if (problem.code && has(`problem.${problem.code}`)) return t(`problem.${problem.code}`);
   return problem.detail || problem.message || t("problem.unknown");
+}
+
+/** When a pairing ban ends, in the reader's language: the time, with the date when it is not today. */
+export function banEnd(endsAt, now = new Date()) {
+  const end = new Date(endsAt);
+  const sameDay = end.toDateString() === now.toDateString();
+  return formatDate(end, sameDay ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" });
 }
 
 let region = null;
