@@ -29,6 +29,7 @@ from services.api.games.rendering import ViewCache, finished_rounds
 from services.api.games.replay import check_finished, replay_round
 from services.computers import HINT_LEVEL
 from services.engine import Seed
+from services.ratings import accuracy
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +75,23 @@ def review_round(
         for decision in replayed.decisions
     ]
     results = tasks.run(jobs, record.game_id)
-    decisions = []
+    decisions, scored = [], []
     for decision, result in zip(replayed.decisions, results, strict=True):
         try:
             best, candidates = checked_analysis(result, (record.game_id, record.version, seat), decision.view)
         except (KeyError, TypeError, ValueError) as error:
             log.error("a review answer was refused", extra={"game_id": record.game_id, "error": str(error)})
             raise tasks.unavailable("The AI worker's analysis was not usable; retry later.") from None
-        entry = {"made": decision.made, "best": best, "candidates": candidates}
+        took = None if decision.trick is None else took_trick(replayed.tricks[decision.trick - 1], seat, state)
+        mark = accuracy.score(candidates, decision.made, took)
+        scored.append(mark)
+        entry = {
+            "made": decision.made,
+            "best": best,
+            "candidates": candidates,
+            "given_away": None if mark is None else mark.given_away,
+            "accurate": None if mark is None else mark.accurate,
+        }
         decisions.append(entry if decision.trick is None else {"trick": decision.trick, **entry})
     return {
         "game_id": record.game_id,
@@ -91,4 +101,11 @@ def review_round(
         "record": hand_record,
         "tricks": replayed.tricks,
         "decisions": decisions,
+        "accuracy": accuracy.total(scored).figures(),
     }
+
+
+def took_trick(trick: dict[str, Any], seat: int, state: Any) -> bool:
+    """Whether ``seat``'s side (its partner too, in a partnership game) took ``trick`` (as views show it)."""
+    winner = trick["winner"]
+    return winner == seat or (state.rules.partnership and winner == (seat + 2) % 4)

@@ -187,6 +187,8 @@ class ReviewDecision(Schema):
     made = fields.Nested(HintMove)
     best = fields.Nested(HintMove)
     candidates = fields.List(fields.Nested(HintCandidate))
+    given_away = fields.Float(allow_none=True)  # None: not scored (a lone move, or one the hint level did not weigh)
+    accurate = fields.Boolean(allow_none=True)
 
 
 class RoundReview(Schema):
@@ -197,6 +199,7 @@ class RoundReview(Schema):
     record = Codes()  # the engine-rendered finished round (openapi: Round)
     tricks = Codes()  # engine-rendered tricks (openapi: Trick)
     decisions = fields.List(fields.Nested(ReviewDecision))
+    accuracy = fields.Dict()  # the seat's scored decisions added up (services.ratings.accuracy)
 
 
 # Schema instances are built once: building one per request was a measurable part of a move.

@@ -25,6 +25,7 @@ from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryStore
 from services.computers import HINT_LEVEL
 from services.engine import turn, view
+from services.ratings import accuracy
 
 REVIEWED = 1  # the seat whose moves are reviewed
 
@@ -278,3 +279,20 @@ def test_a_games_analyses_go_to_the_broker_node_of_its_turns():
         assert tasks.run([{"seed": node}], game_id) == [{"n": node}]
         assert len(celeries[node].sent) == 1 and results[node].deleted == [result_channel(celeries[node].sent[0])]
     assert [len(c.sent) for c in celeries] == [1, 1]
+
+
+def test_each_scored_move_says_what_it_gave_away_against_the_best(game):
+    """The echo values the i-th legal move at i, so a move gives away (last index − its index) points."""
+    ctx, game_id, _, seen = game
+    review = review_for(EchoingTasks(), None, ctx.store.load(game_id), 1, REVIEWED, "req-2")  # type: ignore[arg-type]
+    scored = 0
+    for decision, point in zip(review["decisions"], seen[1], strict=True):
+        legal = point["view"]["legal"]
+        if len(legal) == 1:
+            assert decision["given_away"] is None and decision["accurate"] is None, "a lone move is not scored"
+            continue
+        made = next(iter(point["made"].values()))
+        assert decision["given_away"] == len(legal) - 1 - legal.index(made)
+        assert decision["accurate"] is (decision["given_away"] <= accuracy.MARGIN)
+        scored += 1
+    assert review["accuracy"]["decisions"] == scored
