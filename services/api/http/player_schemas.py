@@ -31,6 +31,7 @@ class PlayerSchema(Schema):
     created_at = fields.Function(lambda player: iso(player["created_ms"]))
     ratings = fields.Dict()
     stats = fields.Dict()
+    accuracy = fields.Dict()  # services.api.ratings.standing.accuracy_of
 
 
 class MeSchema(PlayerSchema):

@@ -1,21 +1,23 @@
 """A player's standing, as ``GET /v1/players/{id}`` shows it: a rating per board it has played rated games on
 (the display rating, the model's ``mu`` and ``sigma``, its rated games, whether it is provisional and, when it
-is not, its rank among its kind) and what its finished games add up to."""
+is not, its rank among its kind), what its finished games add up to, and its accuracy in its scored rated games."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from services.api.ratings.leaderboard import rank
-from services.api.records.schema import player_ratings, player_stats
+from services.api.records.schema import game_accuracy, player_ratings, player_stats
+from services.ratings.accuracy import Accuracy
 from services.ratings.model import Rating, display
 from services.ratings.stats import FIELDS
 
 
 def standing(connection: Connection, player_id: str) -> dict[str, Any]:
-    """``{"ratings": {board: Rating}, "stats": Stats}`` of the player (no games yet: no ratings, zero stats)."""
+    """``{"ratings": {board: Rating}, "stats": Stats, "accuracy": Accuracy}`` of the player (no games yet: no
+    ratings, zero stats, no accuracy figures)."""
     ratings: dict[str, Any] = {}
     query = select(player_ratings).where(player_ratings.c.player_id == player_id).order_by(player_ratings.c.board)
     for row in connection.execute(query).all():
@@ -32,4 +34,19 @@ def standing(connection: Connection, player_id: str) -> dict[str, Any]:
     found = connection.execute(select(player_stats).where(player_stats.c.player_id == player_id)).first()
     stats: dict[str, Any] = {name: (getattr(found, name) if found else 0) for name in FIELDS}
     stats["bags_per_round"] = round(stats["bags"] / stats["rounds"], 3) if stats["rounds"] else 0.0
-    return {"ratings": ratings, "stats": stats}
+    return {"ratings": ratings, "stats": stats, "accuracy": accuracy_of(connection, player_id)}
+
+
+def accuracy_of(connection: Connection, player_id: str) -> dict[str, Any]:
+    """The player's scored rated games, and their decisions pooled: the share accurate, the mean points given away."""
+    c = game_accuracy.c
+    row = connection.execute(
+        select(
+            func.count(),
+            func.coalesce(func.sum(c.decisions), 0),
+            func.coalesce(func.sum(c.accurate), 0),
+            func.coalesce(func.sum(c.given_away), 0.0),
+        ).where(c.player_id == player_id)
+    ).one()
+    pooled = Accuracy(int(row[1]), int(row[2]), float(row[3])).figures()
+    return {"games": int(row[0]), **{k: pooled[k] for k in ("decisions", "accurate_share", "mean_given_away")}}

@@ -30,6 +30,9 @@ The players' tables live here too (one database, one migration history):
 - ``fair_play_outcomes``, ``pairing_bans``, ``fair_play_flags``: the fair-play watch
   (:mod:`services.api.ratings.watch`): each player's recent outcomes in games made to count, their bans from
   pairing, and the flags an operator decides.
+- ``game_accuracy``: a person's accuracy in one rated game (a row per game and seat): its decisions scored against
+  expert's analysis from the seat's view, added up (:mod:`services.ratings.accuracy`); the profile's accuracy and
+  the flag read a player's rows.
 """
 
 from __future__ import annotations
@@ -211,4 +214,19 @@ fair_play_flags = Table(
     Column("detail", Text, nullable=False),  # JSON: what the rule saw
     Index("fair_play_flags_player", "player_id", "status"),
     Index("fair_play_flags_status", "status", "raised_ms", "id"),
+)
+
+game_accuracy = Table(
+    "game_accuracy",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("decisions", Integer, nullable=False),  # scored decisions (services.ratings.accuracy)
+    Column("accurate", Integer, nullable=False),
+    Column("given_away", Float, nullable=False),  # points given away, in all
+    Column("cards", Integer, nullable=False),  # cards with a trick excess
+    Column("trick_excess", Float, nullable=False),  # their trick excess, in all
+    Column("scored_ms", BigInteger, nullable=False),
+    Index("game_accuracy_player", "player_id", "scored_ms"),
 )
