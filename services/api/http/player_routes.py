@@ -75,7 +75,7 @@ def delete_me() -> Response:
 
 
 def profile(repository: PlayerRepository, player: Player) -> dict[str, Any]:
-    """A player as ``GET /v1/players/{id}`` shows it: the player, and its standing (ratings per board, stats:
+    """A player as ``GET /v1/players/{id}`` shows it: the player, and its standing (ratings per board, stats, accuracy:
     :func:`services.api.ratings.standing.standing`), read on the players' database."""
     with repository.engine.connect() as connection:
         found = standing(connection, player.id)
@@ -86,6 +86,7 @@ def profile(repository: PlayerRepository, player: Player) -> dict[str, Any]:
         "created_ms": player.created_ms,
         "ratings": found["ratings"],
         "stats": found["stats"],
+        "accuracy": found["accuracy"],
     }
 
 
