@@ -80,7 +80,7 @@ from .rules import (
 )
 from .scoring import round_parts
 from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json, to_json_parts
-from .state import GameState, blind_eligible, first_seat, hand_hidden, new_game, passing_seats, turn
+from .state import GameState, RoundRecord, blind_eligible, first_seat, hand_hidden, new_game, passing_seats, turn
 from .views import completed_tricks, last_trick, round_view, trick_view, view
 
 __all__ = [
@@ -118,6 +118,7 @@ __all__ = [
     "Move",
     "Pass",
     "Play",
+    "RoundRecord",
     "RoundScored",
     "RoundStarted",
     "RuleError",

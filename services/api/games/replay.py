@@ -14,11 +14,26 @@ the review reveals nothing a player can't already read.  The round in play is re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from services.api.problems import ApiError
-from services.engine import Bid, Deck, GameState, Look, Pass, Play, apply, hand_hidden, turn, view
+from services.engine import (
+    Bid,
+    Deck,
+    GameState,
+    Look,
+    Pass,
+    Play,
+    RoundRecord,
+    apply,
+    hand_hidden,
+    new_game,
+    rules_from_dict,
+    turn,
+    view,
+)
 
 SEATS = 4
 
@@ -122,3 +137,50 @@ def replay_round(state: GameState, round_no: int, record: dict[str, Any], seat: 
         if index % SEATS == SEATS - 1:  # a trick is complete: the newest one any view shows as last_trick
             tricks.append(view(position, None, history=False, tricks=False)["last_trick"])
     return ReplayedRound(decisions, tricks)
+
+
+def record_state(document: Mapping[str, Any]) -> GameState:
+    """A finished game's position after its last round, rebuilt from its record document (its rules and finished
+    rounds: what :func:`replay_round` reads; no seed, no deal of a round in play)."""
+    rules = rules_from_dict(document["rules"])
+    deck = rules.deck
+    history = tuple(
+        RoundRecord(
+            tuple(shown["bids"]),
+            tuple(deck.parse(code) for code in shown["plays"]),
+            tuple(shown["points"]),
+            tuple(shown["bag_penalties"]),
+            tuple(shown["scores"]),
+            tuple(shown["bags"]),
+            tuple(shown.get("blind") or ()),
+            tuple(_mask(cards, deck) for cards in shown.get("passes") or ()),
+        )
+        for shown in document["rounds"]
+    )
+    return replace(new_game(rules, 0), round=max(len(history), 1), history=history)
+
+
+def record_decisions(document: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Every decision of ``seat`` in a game's finished rounds, from its record document, in play order: ``round``,
+    ``trick`` and ``step`` (as :class:`Decision`), the seat's ``view`` before it, the move ``made``, and for a card
+    whether the seat's side took its trick (``took``; None for the other steps)."""
+    state = record_state(document)
+    found = []
+    for round_no, shown in enumerate(document["rounds"], start=1):
+        replayed = replay_round(state, round_no, shown, seat)
+        for decision in replayed.decisions:
+            took = None
+            if decision.trick is not None:
+                winner = replayed.tricks[decision.trick - 1]["winner"]
+                took = winner == seat or (state.rules.partnership and winner == (seat + 2) % SEATS)
+            found.append(
+                {
+                    "round": round_no,
+                    "trick": decision.trick,
+                    "step": decision.step,
+                    "view": decision.view,
+                    "made": decision.made,
+                    "took": took,
+                }
+            )
+    return found

@@ -22,7 +22,9 @@ What a game writes:
 - no bound person and not rated: only the guard row;
 - a game made to count: each person's outcome, and the bans and flags it earns (the fair-play watch,
   :mod:`services.api.ratings.watch`); a game that would be rated but has a player with an open or confirmed flag
-  moves no rating (``unrated_reason`` ``flagged``).
+  moves no rating (``unrated_reason`` ``flagged``);
+- a rated game with people in it, when asked (``score``): its accuracy job (:mod:`services.api.ratings.accuracy_jobs`),
+  so the accuracy collector scores its people's moves.
 
 Concurrent games lock what they share in one order — the people's ``players`` rows (shared: a deletion waits
 for this game, or went first and its player is skipped), the guard, the rating rows sorted by player (``SELECT …
@@ -39,7 +41,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from services.api.ratings import watch
+from services.api.ratings import accuracy_jobs, watch
 from services.api.records.crash_points import crash_point
 from services.api.records.schema import (
     game_ratings,
@@ -59,24 +61,37 @@ from services.ratings.stats import FIELDS, seat_stats
 FLAGGED = "flagged"  # game_ratings.unrated_reason: held by the fair-play watch
 
 
-def applier(engine: Engine, computer_only: bool) -> Callable[[dict[str, Any], int], bool]:
+def applier(engine: Engine, computer_only: bool, score: bool = False) -> Callable[[dict[str, Any], int], bool]:
     """The records writer's hook: :func:`apply_record` on ``engine``, stamped with the time it runs."""
-    return lambda document, ended_ms: apply_record(engine, document, ended_ms, clock_ms(), computer_only)
+    return lambda document, ended_ms: apply_record(engine, document, ended_ms, clock_ms(), computer_only, score)
 
 
-def apply_record(engine: Engine, document: Mapping[str, Any], ended_ms: int, now_ms: int, computer_only: bool) -> bool:
+def apply_record(
+    engine: Engine,
+    document: Mapping[str, Any],
+    ended_ms: int,
+    now_ms: int,
+    computer_only: bool,
+    score: bool = False,
+) -> bool:
     """Apply a finished game's record (see the module doc) in one transaction; False when it was applied before.
 
-    ``computer_only``: games of computers alone are rated too (``RATE_COMPUTER_ONLY_GAMES``)."""
+    ``computer_only``: games of computers alone are rated too (``RATE_COMPUTER_ONLY_GAMES``); ``score``: a rated
+    game with people in it is queued for the accuracy collector (a process that runs one)."""
     with engine.begin() as connection:
-        applied = apply_in(connection, document, ended_ms, now_ms, computer_only)
+        applied = apply_in(connection, document, ended_ms, now_ms, computer_only, score)
         if applied:
             crash_point("ratings_written")
         return applied
 
 
 def apply_in(
-    connection: Connection, document: Mapping[str, Any], ended_ms: int, now_ms: int, computer_only: bool
+    connection: Connection,
+    document: Mapping[str, Any],
+    ended_ms: int,
+    now_ms: int,
+    computer_only: bool,
+    score: bool = False,
 ) -> bool:
     """:func:`apply_record` inside the caller's transaction."""
     insert = insert_of(connection)
@@ -96,6 +111,8 @@ def apply_in(
     if connection.execute(guard.on_conflict_do_nothing().returning(game_ratings.c.game_id)).first() is None:
         return False  # applied before
     watch.watch_game(connection, insert, document, kinds, ended_ms, now_ms)
+    if rated and score and people:
+        accuracy_jobs.enqueue(connection, insert, document["game_id"], now_ms)  # scored by the collector
     first_seat: dict[str, int] = {}
     for seat, player in enumerate(seats):
         if player is not None and player in kinds and (rated or not policy.is_computer(player)):

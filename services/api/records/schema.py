@@ -33,6 +33,9 @@ The players' tables live here too (one database, one migration history):
 - ``game_accuracy``: a person's accuracy in one rated game (a row per game and seat): its decisions scored against
   expert's analysis from the seat's view, added up (:mod:`services.ratings.accuracy`); the profile's accuracy and
   the flag read a player's rows.
+- ``accuracy_jobs``: the rated games whose people's moves are still to be scored, written with the game's ratings
+  and worked off by the accuracy collector (:mod:`services.api.ratings.collector`): when each is due, how often
+  its analyses were sent, and the decisions sent or scored so far (``work``, JSON).
 """
 
 from __future__ import annotations
@@ -229,4 +232,15 @@ game_accuracy = Table(
     Column("trick_excess", Float, nullable=False),  # their trick excess, in all
     Column("scored_ms", BigInteger, nullable=False),
     Index("game_accuracy_player", "player_id", "scored_ms"),
+)
+
+accuracy_jobs = Table(
+    "accuracy_jobs",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("due_ms", BigInteger, nullable=False),  # claimed: moved a lease ahead
+    Column("sends", Integer, nullable=False),  # how often its analyses were sent (a resend for lost answers adds 1)
+    Column("work", Text),  # JSON: each decision's task or score (services.api.ratings.collector); null: not sent
+    Column("created_ms", BigInteger, nullable=False),
+    Index("accuracy_jobs_due", "due_ms"),
 )

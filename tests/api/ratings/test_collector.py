@@ -1,0 +1,156 @@
+"""The accuracy collector on fakes: a rated game with people in it is queued when it is applied, its people's
+decisions are sent without waiting and scored once answered, lost answers are sent again a bounded number of
+times, and a player whose cards take tricks their view does not explain is flagged once, through the watch."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import select
+
+from services.api.games.replay import record_decisions
+from services.api.ratings import accuracy_jobs
+from services.api.ratings.apply import apply_record
+from services.api.ratings.collector import AccuracyCollector, analysis_seed
+from services.api.ratings.standing import accuracy_of
+from services.api.records.repository import RecordRepository
+from services.api.records.schema import fair_play_flags, game_accuracy
+from services.ratings import accuracy
+
+from .conftest import NOW, add_players, finished
+
+ALONE = ["p_me", "ai:hard", "ai:hard", "ai:hard"]
+
+
+class Worker:
+    """Fake bulk queue and result backend: ``answer(kwargs)`` is what a worker would store for a task."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        self.queued: dict[str, dict] = {}
+        self.results: dict[str, dict] = {}
+
+    def send(self, kwargs: dict, game_id: str) -> str:
+        task = f"t{len(self.queued)}"
+        self.queued[task] = kwargs
+        return task
+
+    def work(self) -> None:
+        for task, kwargs in self.queued.items():
+            if task not in self.results and kwargs is not None:
+                self.results[task] = {"status": "SUCCESS", "result": self.answer(kwargs)}
+                self.queued[task] = None
+
+    def fetch(self, task: str, game_id: str) -> dict | None:
+        return self.results.pop(task, None)  # read and deleted
+
+
+def honest(kwargs: dict) -> dict:
+    """Every legal move worth the same: each decision accurate, no card leaning any way."""
+    legal = kwargs["view"]["legal"]
+    moves = [{"card": each} if isinstance(each, str) else {"bid": each} for each in legal if not isinstance(each, dict)]
+    candidates = [{**move, "value": 0.0, "trick_chance": 0.5} for move in moves]
+    return {"game_id": kwargs["game_id"], "seat": kwargs["seat"], "candidates": candidates}
+
+
+def seer(decisions: dict[int, dict]):
+    """The made card always leans the way its trick fell: the cards of a player who sees the hands."""
+
+    def answer(kwargs: dict) -> dict:
+        found = decisions[kwargs["seed"]]
+        made = found["made"]
+        if found["took"] is None:
+            return honest(kwargs)
+        mine = 0.55 if found["took"] else 0.45
+        other = {"card": "XX", "value": 0.0, "trick_chance": 1 - mine}
+        candidates = [{**made, "value": 0.0, "trick_chance": mine}, other]
+        return {"game_id": kwargs["game_id"], "seat": kwargs["seat"], "candidates": candidates}
+
+    return answer
+
+
+def applied(engine, game_id: str, score: bool = True, ended: int = NOW) -> dict:
+    document = finished(game_id, ALONE)
+    RecordRepository(engine).save(document, NOW, ended)
+    apply_record(engine, document, ended, ended, False, score)
+    return document
+
+
+def collector(engine, worker: Worker, clock: list[float], **kwargs) -> AccuracyCollector:
+    return AccuracyCollector(engine, record_decisions, worker.send, worker.fetch, clock=lambda: clock[0], **kwargs)
+
+
+def test_a_rated_game_is_queued_only_when_asked(engine):
+    add_players(engine, "p_me")
+    applied(engine, "g_quiet", score=False)
+    applied(engine, "g_scored")
+    with engine.connect() as connection:
+        assert list(accuracy_jobs.pending(connection)) == ["g_scored"]
+
+
+def test_a_games_decisions_are_sent_then_scored_and_fill_the_profile(engine):
+    add_players(engine, "p_me")
+    document = applied(engine, "g1")
+    worker, clock = Worker(honest), [NOW / 1000]
+    scorer = collector(engine, worker, clock, interval=1.0)
+    assert scorer.step() == 1
+    decisions = record_decisions(document, 0)
+    assert len(worker.queued) == len(decisions) > 13  # one task per decision, none waited for
+    clock[0] += 1
+    assert scorer.step() == 1  # nothing answered yet: still pending
+    worker.work()
+    clock[0] += 1
+    scorer.step()
+    with engine.connect() as connection:
+        assert list(accuracy_jobs.pending(connection)) == []
+        rows = connection.execute(select(game_accuracy)).all()
+        profile = accuracy_of(connection, "p_me")
+    scored = sum(1 for d in decisions if len(d["view"]["legal"]) > 1 and not isinstance(d["view"]["legal"][0], dict))
+    assert [(r.game_id, r.seat, r.player_id) for r in rows] == [("g1", 0, "p_me")]
+    assert rows[0].decisions == rows[0].accurate == scored
+    assert profile == {"games": 1, "decisions": scored, "accurate_share": 1.0, "mean_given_away": 0.0}
+
+
+def test_lost_answers_are_sent_again_then_the_game_is_given_up(engine):
+    add_players(engine, "p_me")
+    applied(engine, "g_lost")
+    worker, clock = Worker(honest), [NOW / 1000]
+    scorer = collector(engine, worker, clock, interval=1.0, wait=10.0, max_sends=2)
+    scorer.step()
+    first = len(worker.queued)
+    clock[0] += 11  # no answer within the wait: sent again
+    scorer.step()
+    assert len(worker.queued) == 2 * first
+    clock[0] += 11  # lost again, and that was the last send
+    scorer.step()
+    with engine.connect() as connection:
+        assert list(accuracy_jobs.pending(connection)) == []
+        assert connection.execute(select(game_accuracy)).all() == []
+
+
+def test_seeds_are_the_same_on_every_send():
+    decision = {"round": 2, "trick": 5, "step": "card"}
+    assert analysis_seed("g", decision, 1) == analysis_seed("g", dict(decision), 1) != analysis_seed("g", decision, 3)
+
+
+def test_cards_beyond_the_view_are_flagged_once_through_the_watch(engine):
+    add_players(engine, "p_me")
+    clock = [NOW / 1000]
+    flagged_after = None
+    for game in range(accuracy.FLAG_MIN_GAMES + 2):
+        document = applied(engine, f"g{game}", ended=NOW + game)
+        by_seed = {analysis_seed(document["game_id"], d, 0): d for d in record_decisions(document, 0)}
+        worker = Worker(seer(by_seed))
+        scorer = collector(engine, worker, clock, interval=1.0)
+        scorer.step()
+        worker.work()
+        clock[0] += 1
+        scorer.step()
+        clock[0] += 1
+        with engine.connect() as connection:
+            flags = connection.execute(select(fair_play_flags).where(fair_play_flags.c.kind == "accuracy")).all()
+        if flags and flagged_after is None:
+            flagged_after = game + 1
+    assert flagged_after == accuracy.FLAG_MIN_GAMES  # as soon as the rule may read the games
+    assert [(f.player_id, f.kind, f.status) for f in flags] == [("p_me", "accuracy", "open")]  # raised once
+    assert len(json.loads(flags[0].games)) == accuracy.FLAG_MIN_GAMES
