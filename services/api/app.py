@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,11 @@ import sqlalchemy.exc
 from celery import Celery
 from flask import Flask, Response, has_request_context, redirect, request, send_file
 from flask_swagger_ui import get_swaggerui_blueprint
+from sqlalchemy import Engine
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from services.api.ai_seats.analysis import AnalysisTasks
+from services.api.ai_seats.analysis import AnalysisTasks, BulkAnalyses
 from services.api.ai_seats.brokers import broker_nodes
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import SWEEP_PARALLEL, AiDriver
@@ -30,6 +32,7 @@ from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record import GameRecord
 from services.api.games.record_schedule import RecordSchedule
 from services.api.games.rendering import ViewCache
+from services.api.games.replay import record_decisions
 from services.api.http import (  # noqa: F401  (their routes join v1)
     fair_play_routes,
     leaderboard_routes,
@@ -69,10 +72,12 @@ from services.api.players.rekey import rekey_if_stale
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.ratings.apply import applier
+from services.api.ratings.collector import AccuracyCollector
 from services.api.ratings.recount import recount_if_stale
 from services.api.records.service import records_service
 from services.api.store.protocol import NotReplicated
 from services.api.store.redis_store import make_store
+from services.computers import HINT_LEVEL, queue_of
 from services.web import web
 
 CONTRACT = "openapi.yaml"
@@ -174,7 +179,25 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         hooks.on_deadline = driver.wake_at  # the clocks this process starts: swept as they run out
         app.extensions["spades.ai_driver"] = driver
         driver.start()
+        start_collector(app, dispatcher, results)
     return app
+
+
+ACCURACY_SEND_EXPIRES_SECONDS = 600.0  # an analysis not taken off the bulk queue by then is dropped, then sent again
+
+
+def start_collector(app: Flask, dispatcher: AiDispatcher, results: list[redis.Redis]) -> None:
+    """The accuracy collector (:mod:`services.api.ratings.collector`), with the records writer that queues its
+    games: their analyses on the bulk expert queue, read back from the result backends."""
+    repository = app.extensions.get("spades.records")
+    if repository is None or not app.config["RECORDS_WRITER_ENABLED"]:
+        return
+    bulk = BulkAnalyses(results, dispatcher, queue_of(HINT_LEVEL, bulk=True), ACCURACY_SEND_EXPIRES_SECONDS)
+    collector = AccuracyCollector(
+        repository.engine, record_decisions, bulk.send, bulk.fetch, wait=ACCURACY_SEND_EXPIRES_SECONDS * 1.5
+    )
+    app.extensions["spades.accuracy_collector"] = collector
+    collector.start()
 
 
 def init_records(app: Flask, ctx: Collaborators) -> Collaborators:
@@ -182,7 +205,12 @@ def init_records(app: Flask, ctx: Collaborators) -> Collaborators:
     players, on the same database, which the commands then look seats' players up in (``ctx`` with them)."""
     if ctx.records is None:
         return ctx
-    writer = records_service(app.config, ctx.store, ctx.records, applier, upkeep=(rekey_if_stale, recount_if_stale))
+    score = bool(app.config["AI_ENABLED"]) and bool(app.config["RECORDS_WRITER_ENABLED"])  # the collector runs
+
+    def ratings(engine: Engine, computer_only: bool) -> Callable[[dict[str, Any], int], bool]:
+        return applier(engine, computer_only, score)  # rated games queued for the accuracy collector
+
+    writer = records_service(app.config, ctx.store, ctx.records, ratings, upkeep=(rekey_if_stale, recount_if_stale))
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
     players = PlayerRepository(writer.repository.engine)  # the same database and pool
     app.extensions["spades.players"] = players

@@ -122,3 +122,34 @@ class AnalysisTasks:
         if payload is None:
             payload = results.get(result_channel(task_id))  # published while the subscription was broken
         return payload or None
+
+
+class BulkAnalyses:
+    """``ai.hint`` tasks nobody waits for (the accuracy collector, :mod:`services.api.ratings.collector`): sent to
+    ``queue`` (the bulk expert queue) on the game's broker node with ``expires`` seconds to be taken off it, and
+    their results read later, by task id, from that node's result backend and deleted when found."""
+
+    def __init__(self, results: Sequence[redis.Redis], dispatcher: AiDispatcher, queue: str, expires: float) -> None:
+        if len(results) != len(dispatcher.nodes):
+            raise ValueError("one result backend per broker node")
+        self.results = list(results)
+        self.dispatcher = dispatcher
+        self.queue = queue
+        self.expires = expires
+
+    def send(self, kwargs: dict[str, Any], game_id: str) -> str:
+        """Send one analysis; its task id."""
+        task_id = str(uuid.uuid4())
+        celery = self.dispatcher.nodes[self.dispatcher.node_for(game_id)]
+        celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.expires)
+        return task_id
+
+    def fetch(self, task_id: str, game_id: str) -> dict[str, Any] | None:
+        """The task's result meta (``{"status", "result", …}``), deleted once read; None while there is none."""
+        results = self.results[self.dispatcher.node_for(game_id)]
+        key = result_channel(task_id)
+        payload = results.get(key)
+        if payload is None:
+            return None
+        results.delete(key)
+        return json.loads(payload)
