@@ -171,6 +171,8 @@ def test_the_chart_scale_description_and_the_profile_figures(tmp_path):
           described: chart.describeSeries(series), empty: chart.describeSeries([]),
           tiles: profile.statTiles({ games: 10, wins: 6, rounds: 40, contracts_bid: 30, contracts_made: 24, sets: 6, nils_bid: 4, nils_made: 3, bags: 50, bags_per_round: 1.25 }),
           zero: profile.statTiles({}),
+          accuracy: profile.accuracyTile({ games: 3, decisions: 120, accurate_share: 0.85, mean_given_away: 2.34 }),
+          unscored: profile.accuracyTile({ games: 0, decisions: 0, accurate_share: null, mean_given_away: null }),
           rows: ratings.ratingRows([{ seat: 2, player_id: "computer-hard", before: 1600, after: 1594, change: -6 }, { seat: 0, player_id: "p_x", before: 1500, after: 1506, change: 6 }],
             { players: [{ id: "p_x", name: "Ada", kind: "person" }, null, { id: "computer-hard", name: "hard", kind: "computer" }, null], you: 0 }),
           pages: ["#/players/p_abc-_1", "#/replay/g1?seat=2", "#/replay/g1?seat=9", "#/replay/g1", "#/leaderboards",
@@ -196,6 +198,11 @@ def test_the_chart_scale_description_and_the_profile_figures(tmp_path):
     assert tiles["Nils made"]["value"] == "3" and tiles["Nils made"]["detail"] == "of 4 bid"
     assert tiles["Bags per round"]["value"] == "1.25" and tiles["Sets"]["value"] == "6"
     assert {t["label"]: t["detail"] for t in got["zero"]}["Wins"] == "—", "no games: no percentage"
+    assert (got["accuracy"]["value"], got["accuracy"]["detail"]) == (
+        "85%",
+        "2.3 points given away a move · 3 rated games",
+    )
+    assert got["unscored"] is None, "no tile before a rated game is scored"
     assert [(r["seat"], r["name"], r["change"], r["mine"]) for r in got["rows"]] == [
         (0, "Ada", 6, True),
         (2, "Computer · hard", -6, False),

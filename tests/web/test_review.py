@@ -52,6 +52,9 @@ def test_a_finished_round_is_reviewed_step_by_step_with_hards_moves(new_page, we
         "all four hands"
     )
     assert [sorted(hand) for hand in dealt] == [sorted(hand) for hand in review["record"]["hands"]]
+    accuracy = review["accuracy"]  # the round's accuracy: its share of moves within a few points of expert's best
+    share = f"{round(accuracy['accurate_share'] * 100)}%"
+    expect(dialog.locator("[data-testid=review-accuracy]")).to_contain_text(f"Accuracy {share}")
     for step, decision in enumerate(review["decisions"]):
         if step:
             dialog.locator("[data-testid=review-next]").click()
@@ -60,12 +63,18 @@ def test_a_finished_round_is_reviewed_step_by_step_with_hards_moves(new_page, we
         panel = dialog.locator("[data-testid=review-decision]")
         expect(panel).to_have_attribute("data-made", short(decision["made"]))
         expect(panel).to_have_attribute("data-best", short(decision["best"]))  # hard's move at this point
+        if decision["given_away"]:  # the expected points the move gave away
+            expect(panel.locator("[data-testid=review-verdict]")).to_contain_text("That gave away")
         if any("value" in c for c in decision["candidates"]):  # what hard expected each move to be worth
             expect(panel.locator("[data-testid=review-candidates] tr.best th")).to_contain_text(short(decision["best"]))
         else:
             expect(panel).to_contain_text("Only one move was possible here.")
         if step == 5:
             page.screenshot(path=str(screenshots / "review.png"))
+            page.set_viewport_size({"width": 375, "height": 667})
+            expect(dialog.locator("[data-testid=review-accuracy]")).to_be_visible()
+            page.screenshot(path=str(screenshots / "review-375x667.png"))
+            page.set_viewport_size({"width": 1280, "height": 720})
     expect(dialog.locator("[data-testid=review-next]")).to_be_disabled()
     dialog.locator("[data-testid=review-step-0]").click()
     expect(dialog.locator("[data-testid=review-step-title]")).to_have_text("The bidding")

@@ -35,6 +35,19 @@ export function ratingSeries(games, board) {
   return [{ rating: start, at: null, game: null }, ...rated.map((g) => ({ rating: g.rating_after, at: g.ended_at, game: g.game_id }))];
 }
 
+/** The accuracy tile (pure): the share of moves within a few points of expert's best in scored rated games,
+ * and the points given away per move; null before any game is scored. */
+export function accuracyTile(accuracy) {
+  if (!accuracy || !accuracy.games || accuracy.accurate_share === null) return null;
+  const away = formatNumber(Number(accuracy.mean_given_away || 0), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return {
+    label: t("players.stats.accuracy"),
+    value: formatNumber(accuracy.accurate_share, { style: "percent" }),
+    detail: t("players.stats.accuracyDetail", { away, count: accuracy.games }),
+    testid: "stat-accuracy",
+  };
+}
+
 /** The stats as tiles (pure): [{label, value, detail, testid}]. */
 export function statTiles(stats) {
   const s = { games: 0, wins: 0, contracts_bid: 0, contracts_made: 0, sets: 0, nils_bid: 0, nils_made: 0, bags_per_round: 0, rounds: 0, ...stats };
@@ -78,7 +91,7 @@ function statsGrid(player) {
   return h(
     "dl.stat-grid",
     { dataset: { testid: "stats" } },
-    statTiles(player.stats).map((t) => h("div.stat", { dataset: { testid: t.testid } }, h("dt", {}, t.label), h("dd", {}, h("span.stat-value", {}, t.value), h("span.stat-detail", {}, t.detail)))),
+    [...statTiles(player.stats), accuracyTile(player.accuracy)].filter(Boolean).map((t) => h("div.stat", { dataset: { testid: t.testid } }, h("dt", {}, t.label), h("dd", {}, h("span.stat-value", {}, t.value), h("span.stat-detail", {}, t.detail)))),
   );
 }
 

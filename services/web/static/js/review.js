@@ -113,6 +113,9 @@ function decisionPanel(review, k, hands) {
   else if (!differs(decision)) verdict = t("round.review.asGood", { move: moveName(decision.best) });
   else if ("look" in decision.best) verdict = t("round.review.wouldLook");
   else verdict = t(card ? "round.review.wouldPlay" : "round.review.wouldBid", { move: moveName(decision.best) });
+  if (typeof decision.given_away === "number" && decision.given_away > 0) {
+    verdict = `${verdict} ${t("round.review.gaveAway", { points: formatNumber(decision.given_away, { maximumFractionDigits: 1 }) })}`;
+  }
   return h(
     "section.review-decision",
     { "aria-label": t("round.review.decision"), "data-testid": "review-decision", dataset: { made: moveText(decision.made), best: moveText(decision.best) } },
@@ -157,6 +160,15 @@ function handsPanel(review, k) {
   );
 }
 
+/** The round's accuracy: the share of your moves within a few points of expert's best, and the points given
+ * away per move (nothing when no move was scored). */
+export function accuracyLine(accuracy) {
+  if (!accuracy || !accuracy.decisions || accuracy.accurate_share === null) return null;
+  const share = formatNumber(accuracy.accurate_share, { style: "percent" });
+  const away = formatNumber(Number(accuracy.mean_given_away || 0), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return h("p.review-accuracy", { dataset: { testid: "review-accuracy" } }, t("round.review.accuracy", { share, away, count: accuracy.decisions }));
+}
+
 function stepLabel(review, k) {
   if (k === 0) return t("round.review.bidding");
   const trick = review.tricks[k - 1];
@@ -186,6 +198,7 @@ function renderStep(root, review, k, go) {
         ),
       ),
     ),
+    accuracyLine(review.accuracy),
     h("p.note", {}, t("round.review.legend")),
     h(
       "div.review-nav",
