@@ -1,6 +1,6 @@
 """What a record read adds to the stored record document, at the time of the read: who sat where (names as they
 are now: a renamed player shows its new name, a deleted one nobody), whether the game was rated (as applied,
-once it is) and each rated seat's rating before and after the game, the change (display ratings) and whether
+once it is, and why not when the fair-play watch held it or an operator removed it) and each rated seat's rating before and after the game, the change (display ratings) and whether
 the rating after it was provisional (:func:`services.ratings.provisional.provisional`, by the rule that runs
 now)."""
 
@@ -29,11 +29,14 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
     document["players"] = [_player(seat, player, found) for seat, player in enumerate(seats)]
     document.setdefault("rated", policy.is_rated(document))
     game_id = document["game_id"]
-    applied = connection.execute(select(game_ratings.c.rated).where(game_ratings.c.game_id == game_id)).first()
+    query = select(game_ratings.c.rated, game_ratings.c.unrated_reason).where(game_ratings.c.game_id == game_id)
+    applied = connection.execute(query).first()
     if applied is None:
         return document
     document["rated"] = bool(applied.rated)
     if not applied.rated:
+        if applied.unrated_reason:  # the fair-play watch held it, or an operator removed it
+            document["unrated_reason"] = applied.unrated_reason
         return document
     query = select(player_games).where(player_games.c.game_id == game_id, player_games.c.rated)
     moved = {row.player_id: row for row in connection.execute(query)}

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, select
 from services.api.problems import ApiError
 from services.api.ratings import flags
 from services.api.ratings.apply import apply_record
+from services.api.ratings.record_view import annotate
 from services.api.ratings.watch import active_ban, raise_flag
 from services.api.records.schema import (
     fair_play_outcomes,
@@ -89,6 +90,9 @@ def test_an_open_flag_holds_the_players_games_until_cleared(engine):
     with engine.connect() as connection:
         guard = connection.execute(select(game_ratings).where(game_ratings.c.game_id == "held")).one()
     assert (guard.rated, guard.unrated_reason) == (False, "flagged")
+    with engine.connect() as connection:
+        shown = annotate(connection, game("held"))
+    assert (shown["rated"], shown["unrated_reason"]) == (False, "flagged"), "a record read says why"
     assert flags.decide(engine, flag_id, "clear", NOW)["status"] == "cleared"
     with pytest.raises(ApiError) as decided:
         flags.decide(engine, flag_id, "confirm", NOW)
@@ -136,6 +140,9 @@ def test_confirming_a_flag_removes_its_games_rating_changes_and_replays_its_play
             select(player_games).where(player_games.c.player_id == "p_a").order_by(player_games.c.ended_ms)
         ).all()
     assert (guard.rated, guard.unrated_reason) == (False, "removed")
+    with engine.connect() as connection:
+        shown = annotate(connection, game("boosted", seed=3))
+    assert (shown["rated"], shown["unrated_reason"], "ratings" in shown) == (False, "removed", False)
     assert [(g.game_id, g.rated, g.games_after) for g in ledger] == [("boosted", False, None), ("later", True, 1)]
     assert ledger[1].mu_before == pytest.approx(25.0), "the later game replayed from the first rating"
     assert ledger[1].mu_after == pytest.approx(after["p_a"]["mu"])
