@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from services.api.games.record import PlayerRef
@@ -29,6 +28,7 @@ from services.api.players import anonymise
 from services.api.players.names import DisplayName
 from services.api.players.tokens import hash_player_token, new_player_id, new_player_token, well_formed_token
 from services.api.problems import ApiError
+from services.api.records.database import insert_of
 from services.api.records.schema import players
 from services.api.store.protocol import now_ms
 from services.computers import LEVEL_NAMES
@@ -66,7 +66,7 @@ class PlayerRepository:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+        self._insert = insert_of(engine)
 
     def create(self, name: DisplayName, kind: str) -> tuple[Player, str]:
         """A new player named ``name`` and its token (shown once: only its hash is kept); ``409 name_taken``."""

@@ -39,10 +39,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Engine, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from services.api.ratings import accuracy_jobs, watch
 from services.api.records.crash_points import crash_point
+from services.api.records.database import insert_of
 from services.api.records.schema import (
     game_ratings,
     player_games,
@@ -155,10 +155,6 @@ def combined(before: Rating, after_by_seat: Sequence[Rating]) -> Rating:
     smallest ``sigma`` (one game's worth of certainty, however many seats it filled)."""
     shift = sum(each.mu - before.mu for each in after_by_seat) / len(after_by_seat)
     return Rating(before.mu + shift, min(each.sigma for each in after_by_seat))
-
-
-def insert_of(connection: Connection) -> Any:
-    return postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
 
 
 def _live_kinds(connection: Connection, ids: Sequence[str]) -> dict[str, str]:

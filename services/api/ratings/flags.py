@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy import Connection, Engine, select
 
 from services.api.problems import ApiError
-from services.api.ratings.apply import insert_of
 from services.api.ratings.removal import remove_games
 from services.api.ratings.watch import CLEARED, CONFIRMED, OPEN
+from services.api.records.database import insert_of
 from services.api.records.schema import fair_play_flags, players
 
 DECISIONS = {"clear": CLEARED, "confirm": CONFIRMED}

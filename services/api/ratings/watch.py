@@ -20,7 +20,8 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
 
-from services.api.records.schema import fair_play_flags, fair_play_outcomes, pairing_bans
+from services.api.records.database import insert_of
+from services.api.records.schema import OPEN_FLAG, fair_play_flags, fair_play_outcomes, pairing_bans
 from services.ratings import policy, watch
 from services.ratings.watch import Outcome
 
@@ -92,14 +93,10 @@ def raise_flag(
     detail: Mapping[str, Any],
     now_ms: int,
 ) -> str | None:
-    """Flag a player for an operator's review (None: a flag of that kind is already open for them); its id."""
+    """Flag a player for an operator's review (None: a flag of that kind is already open for them: the unique
+    ``fair_play_flags_open`` index decides, so two games raising it at once make one flag); its id."""
     if kind not in KINDS:
         raise ValueError(f"unknown flag kind {kind!r}")
-    query = select(fair_play_flags.c.id).where(
-        fair_play_flags.c.player_id == player_id, fair_play_flags.c.kind == kind, fair_play_flags.c.status == OPEN
-    )
-    if connection.execute(query).first() is not None:
-        return None
     flag_id = f"f_{secrets.token_hex(8)}"
     row = {
         "id": flag_id,
@@ -110,8 +107,10 @@ def raise_flag(
         "games": json.dumps(sorted(set(game_ids))),
         "detail": json.dumps(dict(detail), sort_keys=True),
     }
-    connection.execute(fair_play_flags.insert().values(row))
-    return flag_id
+    add = insert_of(connection)(fair_play_flags).values(row)
+    unique = {"index_elements": [fair_play_flags.c.player_id, fair_play_flags.c.kind], "index_where": OPEN_FLAG}
+    raised = connection.execute(add.on_conflict_do_nothing(**unique).returning(fair_play_flags.c.id)).first()
+    return None if raised is None else flag_id
 
 
 def _kept(connection: Connection, player: str) -> list[Outcome]:

@@ -22,6 +22,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.dialects import postgresql, sqlite
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -39,6 +40,11 @@ def database_url(config: dict[str, Any]) -> str:
         if url.startswith(plain):
             return "postgresql+psycopg://" + url[len(plain) :]
     return url
+
+
+def insert_of(bind: Engine | Connection) -> Any:
+    """The database's own ``INSERT`` (PostgreSQL's or SQLite's), which has ``ON CONFLICT``."""
+    return postgresql.insert if bind.dialect.name == "postgresql" else sqlite.insert
 
 
 def make_engine(url: str, pool_size: int = 2) -> Engine:

@@ -24,10 +24,10 @@ from typing import Any
 
 import orjson
 from sqlalchemy import Connection, Engine, and_, delete, exists, false, select, true, tuple_, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from services.api.problems import MAX_INT64, ascii_int
 from services.api.records.content import FINISHED, player
+from services.api.records.database import insert_of
 from services.api.records.schema import game_records, players, record_seats
 from services.api.store.protocol import now_ms
 
@@ -69,7 +69,7 @@ class RecordRepository:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+        self._insert = insert_of(engine)
 
     def save(self, document: dict[str, Any], created_ms: int, ended_ms: int) -> bool:
         """Store ``document`` (:func:`services.api.records.content.build`) unless a record of a later (or the

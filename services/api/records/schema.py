@@ -204,6 +204,7 @@ pairing_bans = Table(
     Column("ends_ms", BigInteger, nullable=False),
 )
 
+OPEN_FLAG = text("status = 'open'")  # one open flag of a kind per player
 fair_play_flags = Table(
     "fair_play_flags",
     metadata,
@@ -217,6 +218,7 @@ fair_play_flags = Table(
     Column("detail", Text, nullable=False),  # JSON: what the rule saw
     Index("fair_play_flags_player", "player_id", "status"),
     Index("fair_play_flags_status", "status", "raised_ms", "id"),
+    Index("fair_play_flags_open", "player_id", "kind", unique=True, sqlite_where=OPEN_FLAG, postgresql_where=OPEN_FLAG),
 )
 
 game_accuracy = Table(

@@ -49,6 +49,14 @@ def upgrade() -> None:
     )
     op.create_index("fair_play_flags_player", "fair_play_flags", ["player_id", "status"])
     op.create_index("fair_play_flags_status", "fair_play_flags", ["status", "raised_ms", "id"])
+    op.create_index(  # one open flag of a kind per player, however many games raise it at once
+        "fair_play_flags_open",
+        "fair_play_flags",
+        ["player_id", "kind"],
+        unique=True,
+        sqlite_where=sa.text("status = 'open'"),
+        postgresql_where=sa.text("status = 'open'"),
+    )
     with op.batch_alter_table("game_ratings", recreate="never") as batch:
         batch.add_column(sa.Column("unrated_reason", sa.String(16)))
 
