@@ -99,6 +99,21 @@ def side_places(document: Mapping[str, Any]) -> list[int]:
     return places(board(document), result["scores"], result["winner"] or [], forfeits(document))
 
 
+def seats_won(document: Mapping[str, Any]) -> list[bool]:
+    """Whether each seat won, for its player's stats and games: the record's ``won`` (the scores), except that a
+    side with a forfeit loses to every side without one (as :func:`side_places` places it): leaving a game, or
+    losing it to the clock, is a loss whatever the stand-in scores."""
+    won = [bool(seat.get("won")) for seat in document["seats"]]
+    if not forfeits(document) or not document["result"].get("winner"):
+        return won
+    places = side_places(document)
+    by_seat = [False] * len(won)
+    for index, side in enumerate(board_sides(board(document))):
+        for seat in side:
+            by_seat[seat] = places[index] == 1 and places.count(1) == 1
+    return by_seat
+
+
 def is_rated(document: Mapping[str, Any], computer_only: bool = False) -> bool:
     """Whether the game updates its players' ratings (see the module doc); ``computer_only``: games of computers
     alone are rated too (``RATE_COMPUTER_ONLY_GAMES``)."""

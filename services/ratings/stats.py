@@ -27,14 +27,15 @@ def sides_of(scoring: str) -> list[tuple[int, ...]]:
     return [(0, 2), (1, 3)] if scoring == "partnership" else [(seat,) for seat in range(SEATS)]
 
 
-def seat_stats(document: Mapping[str, Any]) -> list[dict[str, int]]:
-    """Each seat's stats from a finished game's record (see the module doc), by seat."""
+def seat_stats(document: Mapping[str, Any], won: Sequence[bool] | None = None) -> list[dict[str, int]]:
+    """Each seat's stats from a finished game's record (see the module doc), by seat; ``won``: whether each seat
+    won, when not the record's (a forfeit is a loss: :func:`services.ratings.policy.seats_won`)."""
     rules = document["rules"]
     sides = sides_of(str(rules["scoring"]))
     stats = [dict.fromkeys(FIELDS, 0) for _ in range(SEATS)]
     for seat, each in enumerate(document["seats"]):
         stats[seat]["games"] = 1
-        stats[seat]["wins"] = int(bool(each.get("won")))
+        stats[seat]["wins"] = int(bool(each.get("won") if won is None else won[seat]))
         stats[seat]["rounds"] = len(document["rounds"])
     bags_before = [0] * len(sides)
     for shown in document["rounds"]:

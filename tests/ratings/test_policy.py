@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 
-from services.ratings.policy import board, computer_id, is_rated, may_count, seat_player, seat_players, side_places
+from services.ratings.policy import (
+    board,
+    computer_id,
+    is_rated,
+    may_count,
+    seat_player,
+    seat_players,
+    seats_won,
+    side_places,
+)
 
 
 def document(
@@ -128,3 +137,10 @@ def test_a_forfeiting_side_is_placed_last_whatever_it_scored():
     assert side_places(made_to_count(PEOPLE, forfeits=[2])) == [2, 1]
     assert is_rated(made_to_count(PEOPLE, forfeits=[2]))
     assert not is_rated(made_to_count(PEOPLE, forfeits=[0, 1])), "every side forfeited: nobody to credit"
+
+
+def test_a_forfeit_is_a_loss_in_the_players_stats_and_games_whatever_the_stand_in_scored():
+    assert seats_won(made_to_count(PEOPLE)) == [True, False, True, False], "the record's, without a forfeit"
+    assert seats_won(made_to_count(PEOPLE, forfeits=[2])) == [False, True, False, True], "the leavers' side lost"
+    assert seats_won(made_to_count(PEOPLE, forfeits=[0, 3])) == [True, False, True, False], "both: the scores"
+    assert seats_won(document(PEOPLE)) == [True, False, True, False], "a game of no fair play: the record's"

@@ -124,7 +124,7 @@ def apply_in(
     if rated:
         changes = _rate(connection, insert, document, board, seats, kinds, now_ms)
     _add_stats(connection, insert, document, first_seat, now_ms)
-    rows = []
+    rows, won = [], policy.seats_won(document)
     for player, seat in sorted(first_seat.items()):
         before, after, games = changes.get(player, (None, None, None))
         rows.append(
@@ -133,7 +133,7 @@ def apply_in(
                 "game_id": document["game_id"],
                 "seat": seat,
                 "ended_ms": ended_ms,
-                "won": bool(document["seats"][seat].get("won")),
+                "won": won[seat],
                 "board": board,
                 "rated": rated,
                 "mu_before": before.mu if before else None,
@@ -259,7 +259,7 @@ def _add_stats(
     connection: Connection, insert: Any, document: Mapping[str, Any], first_seat: Mapping[str, int], now_ms: int
 ) -> None:
     """Each player's stats plus what its (first) seat did this game."""
-    by_seat = seat_stats(document)
+    by_seat = seat_stats(document, policy.seats_won(document))
     for player, seat in sorted(first_seat.items()):
         add = insert(player_stats).values(player_id=player, updated_ms=now_ms, **by_seat[seat])
         update = {name: player_stats.c[name] + add.excluded[name] for name in FIELDS}
