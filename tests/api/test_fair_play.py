@@ -275,7 +275,7 @@ def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_o
     assert by_player.status_code == 403
     confirmed = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert confirmed.status_code == 200, confirmed.text
-    assert (confirmed.json()["status"], confirmed.json()["removed_games"]) == ("confirmed", [])
+    assert (confirmed.json()["flag"]["status"], confirmed.json()["removed_games"]) == ("confirmed", [])
     again = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert (again.status_code, code(again)) == (409, "flag_decided")
     assert (

@@ -10,6 +10,7 @@ from spades_client.errors import (
     InvalidRules,
     NotFound,
     NotYourTurn,
+    PairingBanned,
     ProblemError,
     Retryable,
     SeededGamesDisabled,
@@ -20,7 +21,8 @@ from spades_client.errors import (
 from spades_client.lobby import Match, MatchCreated, PublicTable, TableChange, TablesPage
 from spades_client.models import CreatedGame, Event, GameRecordDocument, GameView, Problem, RecordPage, Round, Rules
 from spades_client.moves import Move, as_move, bid, blind_bid, card, look, pass_cards
-from spades_client.players import CreatedPlayer, Player, PlayerRating, PlayerStats
+from spades_client.operator import DecidedFairPlayFlag, FairPlayFlag, FairPlayFlagsPage
+from spades_client.players import CreatedPlayer, Player, PlayerAccuracy, PlayerRating, PlayerStats
 from spades_client.ratings import Leaderboard, PlayerGame, PlayerGamesPage
 from spades_client.runner import Bot, GamePlayer, Runner
 
@@ -30,7 +32,10 @@ __all__ = [
     "Conflict",
     "CreatedGame",
     "CreatedPlayer",
+    "DecidedFairPlayFlag",
     "Event",
+    "FairPlayFlag",
+    "FairPlayFlagsPage",
     "GameInPlay",
     "GamePlayer",
     "GameRecordDocument",
@@ -44,7 +49,9 @@ __all__ = [
     "Move",
     "NotFound",
     "NotYourTurn",
+    "PairingBanned",
     "Player",
+    "PlayerAccuracy",
     "PlayerGame",
     "PlayerGamesPage",
     "PlayerRating",

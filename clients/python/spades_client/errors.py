@@ -76,6 +76,11 @@ class SeededGamesDisabled(ProblemError):
     """403 ``seeded_games_disabled``: this server has no match mode (``ALLOW_SEEDED_GAMES`` off)."""
 
 
+class PairingBanned(Conflict):
+    """409 ``pairing_banned``: the player left, or lost to the clock, too many rated games lately; no quick match
+    nor public table until ``problem.ends_at`` (``retry_after``: the seconds left)."""
+
+
 # Every code of the contract's Problem.code enum, and the exception it raises.
 PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "invalid_request": InvalidRequest,
@@ -125,6 +130,10 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "player_seated": Conflict,  # the player holds another seat of that game
     "player_create_rate_limited": Retryable,
     "player_deleted": Unauthorized,  # 403: the seat's player deleted themselves, and is never seated again
+    "pairing_banned": PairingBanned,
+    "operator_only": Unauthorized,  # 403: the operator API without the server's operator token
+    "flag_not_found": NotFound,
+    "flag_decided": Conflict,  # the fair-play flag was decided already
 }
 
 

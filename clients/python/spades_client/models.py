@@ -231,6 +231,8 @@ class FairPlay(Body):
     counts: bool
     reason: str | None
     forfeits: list[int]
+    timed_out: list[int] | None = None  # those of ``forfeits`` lost to the clock (absent in older records)
+    aborted_by: int | None = None  # the seat whose player aborted it
 
 
 @dataclass
@@ -387,6 +389,20 @@ class ReviewDecision(Body):
     best: dict[str, Any]
     candidates: list[dict[str, Any]]
     trick: int | None = None
+    given_away: float | None = None  # expected points the move gave away (None: not scored)
+    accurate: bool | None = None  # within the accuracy margin of the best (None: not scored)
+
+
+@dataclass
+class ReviewAccuracy(Body):
+    """The reviewed seat's scored decisions of the round added up (docs/api.md, "Accuracy")."""
+
+    SCHEMA: ClassVar[str] = "ReviewAccuracy"
+    decisions: int
+    accurate_share: float | None
+    mean_given_away: float | None
+    cards: int
+    mean_trick_excess: float | None
 
 
 @dataclass
@@ -399,6 +415,7 @@ class RoundReview(Body):
     record: Round
     tricks: list[Trick]
     decisions: list[ReviewDecision]
+    accuracy: ReviewAccuracy
 
 
 @dataclass
@@ -537,6 +554,7 @@ class GameRecordDocument(Body):
     fair_play: FairPlay | None = None  # a game made to count: whether it still counted, who forfeited
     ratings: list[RecordRating] | None = None  # a record read's, once the game is applied to its players
     players: list[RecordPlayer | None] | None = None  # a record read's: who sat where, names as they are now
+    unrated_reason: str | None = None  # a record read's: why it moved no rating (flagged, removed)
 
 
 @dataclass
@@ -586,11 +604,13 @@ class Problem(Body):
     errors: list[FieldError] | None = None
     first_seq: int | None = None  # TooFarBehindProblem
     limit: int | None = None  # QuotaProblem
+    ends_at: str | None = None  # PairingBannedProblem
 
 
 MODELS: tuple[type[Body], ...] = (
     PlayedCard, Trick, Rules, Round, PlayerRef, SeatInfo, GameOptionsView, TurnClock, PassExchange, GameView, CreatedSeat,
-    CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, RoundReview, RuleOption, RulesCatalogue,
+    CreatedGame, ClaimedSeat, Event, EventPage, HintResponse, ReviewDecision, ReviewAccuracy, RoundReview, RuleOption,
+    RulesCatalogue,
     TimeControl, Level,
     LevelsCatalogue, RecordSeat, RecordRound, RecordRoundInPlay, RecordResult, RecordRating, RecordPlayer, GameRecordDocument, RecordSummarySeat,
     RecordSummary, RecordPage, FieldError, Problem, TableMessage, RematchLink, SeatReservation, RejoinCode,

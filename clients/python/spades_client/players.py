@@ -58,6 +58,17 @@ class PlayerStats(Body):
 
 
 @dataclass
+class PlayerAccuracy(Body):
+    """The player's moves in its scored rated games against expert's best from its seat (None: none scored)."""
+
+    SCHEMA: ClassVar[str] = "PlayerAccuracy"
+    games: int
+    decisions: int
+    accurate_share: float | None
+    mean_given_away: float | None
+
+
+@dataclass
 class Player(Body):
     """A player: ``ratings`` maps a board (``partnership``, ``individual``) to its :class:`PlayerRating`."""
 
@@ -68,6 +79,8 @@ class Player(Body):
     created_at: str
     ratings: dict[str, Any]
     stats: PlayerStats
+    accuracy: PlayerAccuracy
+    pairing_ban: dict[str, Any] | None = None  # your own player only: {"ends_at": …} while banned from pairing
 
     def rating(self, board: str) -> PlayerRating | None:
         found = self.ratings.get(board)
@@ -83,7 +96,7 @@ class CreatedPlayer(Body):
     token: str
 
 
-PLAYER_MODELS: tuple[type[Body], ...] = (PlayerRating, PlayerStats, Player, CreatedPlayer)
+PLAYER_MODELS: tuple[type[Body], ...] = (PlayerRating, PlayerStats, PlayerAccuracy, Player, CreatedPlayer)
 
 
 class PlayerMethods:

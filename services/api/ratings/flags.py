@@ -46,7 +46,8 @@ def list_flags(engine: Engine, status: str, limit: int, after: str | None) -> li
 
 
 def decide(engine: Engine, flag_id: str, decision: str, now_ms: int) -> dict[str, Any]:
-    """Clear or confirm a flag (see the module doc); the flag as decided, with the games a confirm removed."""
+    """Clear or confirm a flag (see the module doc): ``{"flag": …, "removed_games": […]}``, the flag as decided and
+    the games a confirm removed now."""
     with engine.begin() as connection:
         row = _locked(connection, flag_id)
         if row.status != OPEN and not (row.status == CONFIRMED and decision == "clear"):
@@ -61,7 +62,7 @@ def decide(engine: Engine, flag_id: str, decision: str, now_ms: int) -> dict[str
         )
         name = connection.execute(select(players.c.name).where(players.c.id == row.player_id)).scalar()
         decided = _locked(connection, flag_id)
-        return {**flag_view(decided, name), "removed_games": removed}
+        return {"flag": flag_view(decided, name), "removed_games": removed}
 
 
 def _locked(connection: Connection, flag_id: str) -> Any:

@@ -93,7 +93,7 @@ def test_an_open_flag_holds_the_players_games_until_cleared(engine):
     with engine.connect() as connection:
         shown = annotate(connection, game("held"))
     assert (shown["rated"], shown["unrated_reason"]) == (False, "flagged"), "a record read says why"
-    assert flags.decide(engine, flag_id, "clear", NOW)["status"] == "cleared"
+    assert flags.decide(engine, flag_id, "clear", NOW)["flag"]["status"] == "cleared"
     with pytest.raises(ApiError) as decided:
         flags.decide(engine, flag_id, "confirm", NOW)
     assert decided.value.code == "flag_decided"
@@ -126,7 +126,7 @@ def test_confirming_a_flag_removes_its_games_rating_changes_and_replays_its_play
         flag_id = raise_flag(connection, "p_a", watch.BOOSTING, ["boosted"], {}, NOW)
         other = raise_flag(connection, "p_b", watch.BOOSTING, ["boosted"], {}, NOW)
     decided = flags.decide(engine, flag_id, "confirm", NOW + 10)
-    assert decided["status"] == "confirmed" and decided["removed_games"] == ["boosted"]
+    assert decided["flag"]["status"] == "confirmed" and decided["removed_games"] == ["boosted"]
     after = {r["player_id"]: r for r in rows(engine, player_ratings)}
     assert flags.decide(engine, other, "confirm", NOW + 20)["removed_games"] == [], "removed once"
     assert {r["player_id"]: r for r in rows(engine, player_ratings)} == after
