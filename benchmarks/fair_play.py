@@ -1,7 +1,7 @@
 """Fair-play run: a population of simulated players and colluding rings playing rated quick matches, judged by the
 service's own rules and applied to ratings and the fair-play watch by its own code.
 
-    python -m benchmarks.fair_play                       # --players 10000 --games 40000 --seed 1
+    python -m benchmarks.fair_play                       # --players 10000 --games 20000 --seed 1
     python -m benchmarks.fair_play --quick               # a small population for a test
 
 **What is real**: the pairing is the quick-match store's own step (``services.api.store.memory_matches``, the
@@ -23,7 +23,7 @@ game takes a pool game whose two teams had the same backers, its seats bound to 
 leaves or times out keeps the pool game's cards: after the first card the forfeit places their side last
 whatever the stand-in scores (``services.ratings.policy.side_places``), so the rating is what it would be.  Why
 a pool and not live play: the levels take 0.1 to 0.3 s a game on one core, and ``apply_record`` about 10 ms, so
-the 40,000 games of a full run cost minutes of applying alone; the pool is 2 × 231 games, every pair of teams of
+the 20,000 games of a full run cost minutes of applying alone; the pool is 2 × 231 games, every pair of teams of
 six backers twice.  ``hard`` and ``expert`` back nobody (their decisions cost 20 to 200 times the others'; the
 rating run of ``benchmarks.ratings`` places them).  The board is partnership, the board the watch's fast-loss
 rule bites on (an individual game has no losing score, so it cannot be lost within three rounds).
@@ -486,7 +486,7 @@ def build_pool(args: argparse.Namespace) -> tuple[dict[Any, list[dict[str, Any]]
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=10_000, help="honest players")
-    parser.add_argument("--games", type=int, default=40_000, help="honest players' games (about)")
+    parser.add_argument("--games", type=int, default=20_000, help="honest players' games (about)")
     parser.add_argument("--days", type=float, default=14.0, help="the simulated span of the requests")
     parser.add_argument("--ring-size", type=int, default=8, help="puppets in each ring (and a booster)")
     parser.add_argument("--ring-games", type=int, default=120, help="each ring's games")
