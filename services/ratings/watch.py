@@ -18,10 +18,13 @@ records database and calls them as each finished game is applied.
   now and then (7 % bad outcomes) is banned with a probability under 1 % over 30 games (binomial tail of 4 in
   30 at 25 %+ share, measured by ``benchmarks.fair_play``).
 - **Flags**: *sandbagging* (:func:`sandbagging`): :data:`FLAG_FAST` games lost fast within :data:`FAST_WINDOW_MS`;
-  *boosting* (:func:`boosting`): :data:`FLAG_FAST` fast wins over one opponent within :data:`FAST_WINDOW_MS`, or
-  :data:`FLAG_REPEATED` wins over one opponent, with none lost to them, within :data:`REPEAT_WINDOW_MS` —
-  strangers meet again rarely, and a ring that meets to trade results meets often.  A flag stops the player's
-  games counting until an operator clears or confirms it.
+  *boosting* (:func:`boosting`), over people only (a computer level is the same opponent to everyone):
+  :data:`FLAG_FAST` fast wins over one opponent within :data:`FAST_WINDOW_MS`; :data:`FLAG_REPEATED` wins over
+  one opponent, with none lost to them, within :data:`REPEAT_WINDOW_MS`; or a *closed group*: within
+  :data:`OUTCOME_WINDOW_MS`, :data:`FLAG_GROUP_GAMES` games won over opponents each beaten at least twice and
+  never lost to, at most :data:`FLAG_GROUP_SIZE` of them — strangers meet again rarely, and a ring that meets to
+  trade results meets often, however it spreads its wins.  A flag stops the player's games counting until an
+  operator clears or confirms it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.ratings.model import board_sides
+from services.ratings.policy import is_computer
 
 PLAYED, ABORTED, LEFT, TIMED_OUT, LOST_FAST = "played", "aborted", "left", "timed_out", "lost_fast"
 OUTCOMES = (PLAYED, ABORTED, LEFT, TIMED_OUT, LOST_FAST)
@@ -48,6 +52,7 @@ ESCALATION_WINDOW_MS = 72 * HOUR_MS
 NEW_ACCOUNT_GAMES = 10
 FLAG_FAST, FAST_WINDOW_MS = 4, 24 * HOUR_MS
 FLAG_REPEATED, REPEAT_WINDOW_MS = 6, 72 * HOUR_MS
+FLAG_GROUP_GAMES, FLAG_GROUP_SIZE = 10, 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,27 +133,42 @@ def sandbagging(recent: Sequence[Outcome], now_ms: int) -> list[str]:
     return lost if len(lost) >= FLAG_FAST else []
 
 
-def boosting(recent: Sequence[Outcome], now_ms: int) -> tuple[str, list[str]] | None:
-    """The opponent and games that flag a booster (None: no flag): :data:`FLAG_FAST` fast wins over one opponent
-    within :data:`FAST_WINDOW_MS`, or :data:`FLAG_REPEATED` wins over one, none lost to them, within
-    :data:`REPEAT_WINDOW_MS`."""
+def boosting(recent: Sequence[Outcome], now_ms: int) -> tuple[tuple[str, ...], list[str]] | None:
+    """The opponents and games that flag a booster (None: no flag), people only: :data:`FLAG_FAST` fast wins over
+    one opponent within :data:`FAST_WINDOW_MS`; :data:`FLAG_REPEATED` wins over one, none lost to them, within
+    :data:`REPEAT_WINDOW_MS`; or a closed group (see the module doc)."""
     fast_wins: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     losses: Counter[str] = Counter()
+    week_wins: Counter[str] = Counter()
+    week_losses: Counter[str] = Counter()
     for each in recent:
-        if each.ended_ms <= now_ms - REPEAT_WINDOW_MS:
+        age = now_ms - each.ended_ms
+        beat = [p for p in each.beat if not is_computer(p)]
+        lost_to = [p for p in each.lost_to if not is_computer(p)]
+        if age < OUTCOME_WINDOW_MS:
+            week_wins.update(beat)
+            week_losses.update(lost_to)
+        if age >= REPEAT_WINDOW_MS:
             continue
-        wins.update(each.beat)
-        losses.update(each.lost_to)
-        if each.fast and each.ended_ms > now_ms - FAST_WINDOW_MS:
-            fast_wins.update(each.beat)
+        wins.update(beat)
+        losses.update(lost_to)
+        if each.fast and age < FAST_WINDOW_MS:
+            fast_wins.update(beat)
     for opponent in sorted(wins):
         if fast_wins[opponent] >= FLAG_FAST or (wins[opponent] >= FLAG_REPEATED and not losses[opponent]):
-            games = [
-                each.game_id for each in recent if opponent in each.beat and each.ended_ms > now_ms - REPEAT_WINDOW_MS
-            ]
-            return opponent, games
+            return (opponent,), _games_over(recent, {opponent}, now_ms - REPEAT_WINDOW_MS)
+    group = {p for p, n in week_wins.items() if n >= 2 and not week_losses[p]}
+    if 0 < len(group) <= FLAG_GROUP_SIZE:
+        games = _games_over(recent, group, now_ms - OUTCOME_WINDOW_MS)
+        if len(games) >= FLAG_GROUP_GAMES:
+            return tuple(sorted(group)), games
     return None
+
+
+def _games_over(recent: Sequence[Outcome], opponents: set[str], since_ms: int) -> list[str]:
+    """The games since ``since_ms`` won over any of ``opponents``."""
+    return [each.game_id for each in recent if each.ended_ms > since_ms and opponents & set(each.beat)]
 
 
 def _side_of(document: Mapping[str, Any], seat: int) -> int:

@@ -95,9 +95,25 @@ def test_four_fast_losses_in_a_day_flag_a_sandbagger():
 
 def test_fast_wins_over_one_opponent_or_repeated_wins_without_a_loss_flag_a_booster():
     fast_wins = [Outcome(f"g{n}", NOW - n * HOUR, watch.PLAYED, True, ("puppet", f"x{n}")) for n in range(4)]
-    assert watch.boosting(fast_wins, NOW) == ("puppet", ["g0", "g1", "g2", "g3"])
+    assert watch.boosting(fast_wins, NOW) == (("puppet",), ["g0", "g1", "g2", "g3"])
     slow = [Outcome(f"s{n}", NOW - n * HOUR, watch.PLAYED, False, ("puppet",)) for n in range(6)]
-    assert watch.boosting(slow, NOW)[0] == "puppet"
+    assert watch.boosting(slow, NOW)[0] == ("puppet",)
     rival = slow[:5] + [Outcome("s9", NOW, watch.PLAYED, False, (), ("puppet",))]
     assert watch.boosting(rival, NOW) is None, "a rival who also wins is no puppet"
     assert watch.boosting(slow[:5], NOW) is None
+
+
+def test_wins_spread_over_a_closed_group_flag_a_booster_and_computers_are_nobodys_puppets():
+    """Eight puppets beaten in turn, each a few times and never winning back: no one opponent often enough for
+    the repeated rule, but a closed group."""
+    puppets = [f"p{n}" for n in range(8)]
+    spread = [
+        Outcome(f"g{n}", NOW - n * 6 * HOUR, watch.PLAYED, False, (puppets[n % 8], puppets[(n + 1) % 8]))
+        for n in range(watch.FLAG_GROUP_GAMES)
+    ]
+    opponents, games = watch.boosting(spread, NOW)
+    assert len(games) == watch.FLAG_GROUP_GAMES and set(opponents) <= set(puppets)
+    strangers = [Outcome(f"h{n}", NOW - n * HOUR, watch.PLAYED, False, (f"x{n}", f"y{n}")) for n in range(30)]
+    assert watch.boosting(strangers, NOW) is None, "strangers beaten once each"
+    computers = [Outcome(f"c{n}", NOW - n * HOUR, watch.PLAYED, True, ("computer-standard",)) for n in range(30)]
+    assert watch.boosting(computers, NOW) is None, "a level is everyone's opponent"

@@ -151,8 +151,7 @@ def _flag(connection: Connection, player: str, recent: Sequence[Outcome], now_ms
         raise_flag(connection, player, watch.SANDBAGGING, lost, {"lost_fast": len(lost)}, now_ms)
     boosted = watch.boosting(recent, now_ms)
     if boosted is not None:
-        opponent, games = boosted
-        detail = {"winner": player, "loser": opponent, "games": len(games)}
-        raise_flag(connection, player, watch.BOOSTING, games, detail, now_ms)
-        if not policy.is_computer(opponent):
-            raise_flag(connection, opponent, watch.BOOSTING, games, detail, now_ms)
+        opponents, games = boosted
+        detail = {"winner": player, "losers": list(opponents), "games": len(games)}
+        for flagged in (player, *opponents):
+            raise_flag(connection, flagged, watch.BOOSTING, games, detail, now_ms)
