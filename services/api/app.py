@@ -190,7 +190,7 @@ def start_collector(app: Flask, dispatcher: AiDispatcher, results: list[redis.Re
     """The accuracy collector (:mod:`services.api.ratings.collector`), with the records writer that queues its
     games: their analyses on the bulk expert queue, read back from the result backends."""
     repository = app.extensions.get("spades.records")
-    if repository is None or not app.config["RECORDS_WRITER_ENABLED"]:
+    if repository is None or not app.config["RECORDS_WRITER_ENABLED"] or not app.config["ACCURACY_ENABLED"]:
         return
     bulk = BulkAnalyses(results, dispatcher, queue_of(HINT_LEVEL, bulk=True), ACCURACY_SEND_EXPIRES_SECONDS)
     collector = AccuracyCollector(
@@ -205,7 +205,7 @@ def init_records(app: Flask, ctx: Collaborators) -> Collaborators:
     players, on the same database, which the commands then look seats' players up in (``ctx`` with them)."""
     if ctx.records is None:
         return ctx
-    score = bool(app.config["AI_ENABLED"]) and bool(app.config["RECORDS_WRITER_ENABLED"])  # the collector runs
+    score = all(bool(app.config[name]) for name in ("AI_ENABLED", "RECORDS_WRITER_ENABLED", "ACCURACY_ENABLED"))
 
     def ratings(engine: Engine, computer_only: bool) -> Callable[[dict[str, Any], int], bool]:
         return applier(engine, computer_only, score)  # rated games queued for the accuracy collector

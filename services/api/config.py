@@ -51,6 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for run-out turn clocks (the same sweep)
     "CLOCK_SCALE": 1.0,  # tests and drills only: the time controls' times multiplied (1 = the catalogue's)
+    "ACCURACY_ENABLED": True,  # score rated games' moves on the bulk expert queue (docs/capacity.md: its cost)
     "OPERATOR_TOKEN": "",  # the operator API's bearer token (/v1/operator: fair-play flags); "" = no operator API
     "RATED_MIN_WIN_SCORE": 500,  # a game to a lower winning score is not rated (services.ratings.policy.may_count)
     "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (computers)
@@ -130,6 +131,7 @@ _CASTS = {
     "CLOCK_SWEEP_INTERVAL_SECONDS": float,
     "CLOCK_SCALE": float,
     "RATED_MIN_WIN_SCORE": int,
+    "ACCURACY_ENABLED": flag,
     "HINT_TIMEOUT_SECONDS": float,
     "REVIEW_TIMEOUT_SECONDS": float,
     "READY_CACHE_SECONDS": float,
