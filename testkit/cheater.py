@@ -5,7 +5,9 @@ other hands is told apart from the levels by its accuracy (``services.ratings.ac
 (from its view: a bid's search samples the deal anyway, and it is one decision of fourteen) and plays each card by
 expert's search with every sampled deal replaced by the true one: the round played out by expert's rollouts after
 each legal card (every seat's cards known, so one rollout per card), and from five tricks left in a partnership
-game the true deal solved exactly (:mod:`services.ai_worker.levels.dd`) — perfect play from there.
+game the true deal solved exactly (:mod:`services.ai_worker.levels.dd`) — perfect play from there.  Its values
+are :mod:`services.ai_worker.true_deal`'s (the true-deal evaluation a finished round's cards are scored by),
+which solves exactly from more tricks left: the cheater's rollout cards are judged by a search it did not make.
 """
 
 from __future__ import annotations
@@ -13,66 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from services.ai_worker import decide
-from services.ai_worker.bits import INDEX_LIMIT, lowest_index, trick_state
-from services.ai_worker.levels import hard
-from services.ai_worker.levels.dd import card_values, new_memo
-from services.ai_worker.levels.hard_scoring import round_value
-from services.ai_worker.playout import lay_card
+from services.ai_worker.levels.dd import new_memo
 from services.ai_worker.position import position_of
-from services.ai_worker.records import new_table
+from services.ai_worker.true_deal import exact_values, rollout_values
 from services.engine import GameState, card_code, lowest_by_rank, parse_card
 
 EXACT_FROM = 5  # tricks left from which the true deal is solved exactly (expert's endgame)
-
-
-@njit(cache=True)
-def rollout_values(position: np.ndarray, candidates: int, hands: np.ndarray) -> np.ndarray:
-    """Each candidate card's value: the round played out by expert's rollouts on the true ``hands``."""
-    p = position[0]
-    rules, house, near = hard.rollout_rules(p)
-    table = new_table()
-    values = np.full(INDEX_LIMIT, -1e9)
-    rest = candidates
-    while rest:
-        card = lowest_index(rest)
-        rest &= rest - 1
-        hard.rollout(table, lay_card(table, position, hands, card), rules, near, True)
-        values[card] = round_value(p.seat, table[0].bids, table[0].won, rules, house, p.bags, p.scores, p.blind)
-    return values
-
-
-@njit(cache=True)
-def exact_values(
-    position: np.ndarray,
-    candidates: int,
-    hands: np.ndarray,
-    memo_keys: np.ndarray,
-    memo_bounds: np.ndarray,
-    memo_nodes: np.ndarray,
-) -> np.ndarray:
-    """Each candidate card's exact value on the true ``hands`` (expert's endgame search on one deal)."""
-    p = position[0]
-    rules, house, _ = hard.rollout_rules(p)
-    out = np.full(INDEX_LIMIT, -1e9)
-    won = np.zeros(4, dtype=np.int64)
-    state = np.zeros(11, dtype=np.int64)
-    scoring = np.zeros(13, dtype=np.int64)
-    for s in range(4):
-        won[s] = p.won[s]
-        scoring[s] = p.bids[s]
-        scoring[4 + s] = p.bags[s]
-        scoring[8 + s] = p.scores[s]
-    scoring[12] = p.blind
-    led, best, winner = trick_state(position, hard.Trick(p.trick_n, p.leader, p.broken))
-    state[0], state[1], state[2] = p.seat, p.leader, p.trick_n
-    state[3], state[4], state[5], state[6] = led, best, winner, 1 if p.broken else 0
-    for k in range(p.trick_n):
-        state[7 + k] = p.trick[k]
-    card_values(hands.copy(), won, state, rules, house, scoring, candidates, out, memo_keys, memo_bounds, memo_nodes)
-    return out
 
 
 def cheat(state: GameState, view: dict[str, Any], seed: int) -> dict[str, Any]:

@@ -118,7 +118,11 @@ celery.conf.update(
     task_time_limit=20,
     result_expires=300,
     task_default_queue=queue_of(DEFAULT_LEVEL),
-    task_routes={"ai.decide": {"queue": queue_of(DEFAULT_LEVEL)}, "ai.hint": {"queue": queue_of(HINT_LEVEL)}},
+    task_routes={
+        "ai.decide": {"queue": queue_of(DEFAULT_LEVEL)},
+        "ai.hint": {"queue": queue_of(HINT_LEVEL)},
+        "ai.true_deal": {"queue": queue_of(HINT_LEVEL, bulk=True)},  # finished rounds only: the accuracy collector
+    },
     broker_connection_retry_on_startup=True,
     broker_transport_options={"queue_order_strategy": "priority"},  # -Q order: interactive before bulk
     worker_hijack_root_logger=False,

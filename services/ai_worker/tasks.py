@@ -1,10 +1,12 @@
-"""The Celery tasks: ``ai.decide``, a computer player's move, and ``ai.hint``,
-the hint level's move for a person with the figures behind it.
+"""The Celery tasks: ``ai.decide``, a computer player's move, ``ai.hint``,
+the hint level's move for a person with the figures behind it, and
+``ai.true_deal``, a finished round's card decision valued on its true deal.
 
 The API sends them by name (``send_task("ai.decide", kwargs=..., queue=f"ai.{level}")``,
 ``send_task("ai.hint", kwargs=..., queue="ai.expert")``) and never imports this
 package.  Inputs and output are plain JSON.  Both take the keyword arguments
-of :class:`Request`; ``ai.decide`` also takes ``level``.
+of :class:`Request`; ``ai.decide`` also takes ``level``, ``ai.true_deal`` the
+finished round's complete ``plays`` (and refuses any other: :mod:`.true_deal`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from .celery_app import celery
 from .dispatch import analyse, decide
+from .true_deal import evaluation
 
 log = logging.getLogger(__name__)
 
@@ -67,3 +70,12 @@ def hint_task(**request: Any) -> dict[str, Any]:
     ``{game_id, version, seat, level, move, candidates, elapsed_ms}``."""
     asked = Request(**request)
     return _answer("ai.hint", asked, lambda: analyse(asked.view, asked.seed))
+
+
+@celery.task(name="ai.true_deal")
+def true_deal_task(*, plays: list[str], **request: Any) -> dict[str, Any]:
+    """A card decision of a finished round valued on its true deal (:func:`.true_deal.evaluation`; ``plays``: the
+    round's every card in play order, refused unless complete and this view's round):
+    ``{game_id, version, seat, level, move, candidates, exact, elapsed_ms}``."""
+    asked = Request(**request)
+    return _answer("ai.true_deal", asked, lambda: {"level": "expert", **evaluation(asked.view, plays)})
