@@ -28,6 +28,17 @@ below the strong levels'.
 mean excess per scored card is above :data:`LEVEL_CEILING_EXCESS` (the highest any level reaches from its own view,
 ``python -m benchmarks.accuracy``) by more than :data:`FLAG_Z` standard errors (a card's excess has a variance of at
 most 1/4) is flagged: its cards take more tricks than any view explains.
+
+**True-deal agreement**: once a round is over its deal is public, so each card decision is also scored against the
+true deal (a card's ``true_agrees``): expert's evaluation of each legal card with the true deal as its only sample
+(:mod:`services.ai_worker.true_deal`: solved exactly from 8 tricks left, played out by expert's rollouts before).
+The card agrees when its true-deal value is within :data:`TRUE_MARGIN` of the best legal card's; a decision whose
+legal cards are all worth the same on the true deal (within the margin) tells nothing and is not scored.  A player
+who sees only its view picks from sampled deals and agrees with the true deal only as far as its view guesses it; a
+player who sees the other hands agrees far more.  After at least :data:`FLAG_MIN_GAMES` scored rated games, a player
+whose pooled agreement is above :data:`LEVEL_CEILING_AGREEMENT` (the best level's, ``python -m
+benchmarks.accuracy``) by more than :data:`FLAG_Z` standard errors (of a share of that many cards at the ceiling) is
+flagged (:func:`beyond_levels`: either rule flags).
 """
 
 from __future__ import annotations
@@ -43,6 +54,9 @@ FIGURES = ("value", "make_chance", "trick_chance")  # a candidate's figures; the
 LEVEL_CEILING_EXCESS = 0.03  # the highest mean trick excess per card a level reaches from its own view
 FLAG_MIN_GAMES = 5  # scored rated games before a player can be flagged
 FLAG_Z = 3.0  # standard errors above the ceiling: about one chance in 740 for a player at the ceiling
+# True-deal agreement (module doc): docs/ai.md ("Accuracy") has the table these come from.
+TRUE_MARGIN = 5.0  # points a card may give away on the true deal and still agree (as MARGIN)
+LEVEL_CEILING_AGREEMENT = 0.80  # the highest share of scored cards agreeing with the true deal a level reaches
 LEAN_MIN = 0.01  # a card's trick chance this close to the candidates' mean leans no way
 KIND = "accuracy"  # the flag's kind
 
@@ -59,13 +73,15 @@ class Scored:
 @dataclass(frozen=True, slots=True)
 class Accuracy:
     """Scored decisions added up: ``decisions`` scored, ``accurate`` of them, ``given_away`` in all; ``cards`` with a
-    trick excess and its sum (``trick_excess``)."""
+    trick excess and its sum (``trick_excess``); ``true_cards`` scored on the true deal, ``true_agreed`` of them."""
 
     decisions: int = 0
     accurate: int = 0
     given_away: float = 0.0
     cards: int = 0
     trick_excess: float = 0.0
+    true_cards: int = 0
+    true_agreed: int = 0
 
     @property
     def share(self) -> float | None:
@@ -79,6 +95,10 @@ class Accuracy:
     def mean_trick_excess(self) -> float | None:
         return self.trick_excess / self.cards if self.cards else None
 
+    @property
+    def true_agreement(self) -> float | None:
+        return self.true_agreed / self.true_cards if self.true_cards else None
+
     def __add__(self, other: Accuracy) -> Accuracy:
         return Accuracy(
             self.decisions + other.decisions,
@@ -86,17 +106,22 @@ class Accuracy:
             self.given_away + other.given_away,
             self.cards + other.cards,
             self.trick_excess + other.trick_excess,
+            self.true_cards + other.true_cards,
+            self.true_agreed + other.true_agreed,
         )
 
     def figures(self) -> dict[str, Any]:
-        """As JSON: decisions, share accurate and mean points given away (rounded)."""
-        share, mean, excess = self.share, self.mean_given_away, self.mean_trick_excess
+        """As JSON: decisions, share accurate and mean points given away, trick excess, true-deal agreement
+        (rounded)."""
+        share, mean, excess, agreement = self.share, self.mean_given_away, self.mean_trick_excess, self.true_agreement
         return {
             "decisions": self.decisions,
             "accurate_share": None if share is None else round(share, 4),
             "mean_given_away": None if mean is None else round(mean, 3),
             "cards": self.cards,
             "mean_trick_excess": None if excess is None else round(excess, 4),
+            "true_cards": self.true_cards,
+            "true_agreement": None if agreement is None else round(agreement, 4),
         }
 
 
@@ -142,9 +167,25 @@ def trick_excess(
     return round((float(took_trick) - float(mine["trick_chance"])) * (1 if lean > 0 else -1), 3)
 
 
-def total(scored: Iterable[Scored | None]) -> Accuracy:
-    """The scored decisions (None: not scored) added up."""
-    decisions = accurate = cards = 0
+def true_agrees(candidates: Sequence[Mapping[str, Any]], made: Mapping[str, Any]) -> bool | None:
+    """Whether the made card agrees with the true deal (module doc), given the true-deal ``candidates`` (each legal
+    card with its ``value``); None when not scored: fewer than two valued cards, the made card not among them, or
+    every card within :data:`TRUE_MARGIN` of the best."""
+    values = {c.get("card"): c.get("value") for c in candidates}
+    valued = [v for v in values.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    mine = values.get(made.get("card"))
+    if len(valued) < 2 or len(valued) != len(values) or mine is None:
+        return None
+    best = max(valued)
+    if min(valued) >= best - TRUE_MARGIN:
+        return None
+    return float(mine) >= best - TRUE_MARGIN
+
+
+def total(scored: Iterable[Scored | None], true: Iterable[bool | None] = ()) -> Accuracy:
+    """The scored decisions (None: not scored) added up, with ``true``: cards' true-deal agreement (:func:`true_agrees`;
+    None: not scored)."""
+    decisions = accurate = cards = true_cards = true_agreed = 0
     given = excess = 0.0
     for each in scored:
         if each is not None:
@@ -154,7 +195,11 @@ def total(scored: Iterable[Scored | None]) -> Accuracy:
             if each.trick_excess is not None:
                 cards += 1
                 excess += each.trick_excess
-    return Accuracy(decisions, accurate, round(given, 2), cards, round(excess, 3))
+    for agrees in true:
+        if agrees is not None:
+            true_cards += 1
+            true_agreed += agrees
+    return Accuracy(decisions, accurate, round(given, 2), cards, round(excess, 3), true_cards, true_agreed)
 
 
 def flag_threshold(cards: int, ceiling: float = LEVEL_CEILING_EXCESS, z: float = FLAG_Z) -> float:
@@ -163,16 +208,26 @@ def flag_threshold(cards: int, ceiling: float = LEVEL_CEILING_EXCESS, z: float =
     return ceiling + z * 0.5 / math.sqrt(max(cards, 1))
 
 
+def agreement_threshold(cards: int, ceiling: float = LEVEL_CEILING_AGREEMENT, z: float = FLAG_Z) -> float:
+    """The true-deal agreement over ``cards`` scored cards above which a player is beyond the levels: the ceiling
+    plus ``z`` standard errors of a share of that many cards at the ceiling."""
+    return ceiling + z * math.sqrt(ceiling * (1 - ceiling) / max(cards, 1))
+
+
 def beyond_levels(
     games: Sequence[Accuracy],
     min_games: int = FLAG_MIN_GAMES,
     ceiling: float = LEVEL_CEILING_EXCESS,
     z: float = FLAG_Z,
+    agreement_ceiling: float = LEVEL_CEILING_AGREEMENT,
 ) -> bool:
-    """Whether a player's scored rated games (``games``, one :class:`Accuracy` each) flag them (module doc)."""
+    """Whether a player's scored rated games (``games``, one :class:`Accuracy` each) flag them (module doc): its
+    pooled trick excess or its pooled true-deal agreement beyond the levels'."""
     if len(games) < min_games:
         return False
     pooled = sum(games, Accuracy())
-    if not pooled.cards:
-        return False
-    return pooled.trick_excess / pooled.cards > flag_threshold(pooled.cards, ceiling, z)
+    if pooled.cards and pooled.trick_excess / pooled.cards > flag_threshold(pooled.cards, ceiling, z):
+        return True
+    return bool(pooled.true_cards) and pooled.true_agreed / pooled.true_cards > agreement_threshold(
+        pooled.true_cards, agreement_ceiling, z
+    )

@@ -61,3 +61,37 @@ def test_no_flag_before_enough_games_nor_at_the_levels_ceiling() -> None:
 
 def test_the_threshold_narrows_with_more_cards() -> None:
     assert accuracy.flag_threshold(100) > accuracy.flag_threshold(10_000) > accuracy.LEVEL_CEILING_EXCESS
+
+
+TRUE_DEAL = [{"card": "AS", "value": 40.0}, {"card": "2H", "value": 36.0}, {"card": "KD", "value": 20.0}]
+
+
+def test_a_card_agrees_with_the_true_deal_within_the_margin() -> None:
+    assert accuracy.true_agrees(TRUE_DEAL, {"card": "AS"}) is True
+    assert accuracy.true_agrees(TRUE_DEAL, {"card": "2H"}) is True  # 4 points short: within the margin
+    assert accuracy.true_agrees(TRUE_DEAL, {"card": "KD"}) is False
+
+
+def test_a_card_whose_choices_are_worth_the_same_or_unknown_is_not_scored_on_the_true_deal() -> None:
+    level = [{"card": "AS", "value": 40.0}, {"card": "2H", "value": 40.0 - accuracy.TRUE_MARGIN}]
+    assert accuracy.true_agrees(level, {"card": "2H"}) is None  # nothing to tell
+    assert accuracy.true_agrees(TRUE_DEAL[:1], {"card": "AS"}) is None  # a lone card
+    assert accuracy.true_agrees(TRUE_DEAL, {"card": "QC"}) is None  # not among the cards valued
+    assert accuracy.true_agrees([*TRUE_DEAL, {"card": "QC"}], {"card": "AS"}) is None  # a card not valued
+
+
+def test_true_deal_agreement_adds_up_beside_the_views_scores() -> None:
+    game = total([score(CARDS, {"card": "AS"}, True), None], [True, False, None, True])
+    assert (game.decisions, game.true_cards, game.true_agreed) == (1, 3, 2)
+    assert game.figures()["true_agreement"] == round(2 / 3, 4)
+    assert (game + game).true_cards == 6
+
+
+def test_agreement_beyond_the_best_levels_is_flagged_and_at_it_is_not() -> None:
+    ceiling = accuracy.LEVEL_CEILING_AGREEMENT
+    at_ceiling = Accuracy(100, 99, 20.0, 0, 0.0, 100, round(100 * ceiling))
+    seer = Accuracy(100, 80, 300.0, 0, 0.0, 60, 57)
+    assert not beyond_levels([at_ceiling] * 100)
+    assert not beyond_levels([seer] * (accuracy.FLAG_MIN_GAMES - 1))
+    assert beyond_levels([seer] * accuracy.FLAG_MIN_GAMES)
+    assert accuracy.agreement_threshold(100) > accuracy.agreement_threshold(10_000) > ceiling
