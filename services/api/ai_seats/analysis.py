@@ -125,7 +125,7 @@ class AnalysisTasks:
 
 
 class BulkAnalyses:
-    """``ai.hint`` tasks nobody waits for (the accuracy collector, :mod:`services.api.ratings.collector`): sent to
+    """``ai.hint`` and ``ai.true_deal`` tasks nobody waits for (the accuracy collector, :mod:`services.api.ratings.collector`): sent to
     ``queue`` (the bulk expert queue) on the game's broker node with ``expires`` seconds to be taken off it, and
     their results read later, by task id, from that node's result backend and deleted when found."""
 
@@ -137,11 +137,11 @@ class BulkAnalyses:
         self.queue = queue
         self.expires = expires
 
-    def send(self, kwargs: dict[str, Any], game_id: str) -> str:
-        """Send one analysis; its task id."""
+    def send(self, kwargs: dict[str, Any], game_id: str, task: str = TASK_NAME) -> str:
+        """Send one analysis (``task``: ``ai.hint``, or ``ai.true_deal`` for a finished round); its task id."""
         task_id = str(uuid.uuid4())
         celery = self.dispatcher.nodes[self.dispatcher.node_for(game_id)]
-        celery.send_task(TASK_NAME, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.expires)
+        celery.send_task(task, task_id=task_id, kwargs=kwargs, queue=self.queue, expires=self.expires)
         return task_id
 
     def fetch(self, task_id: str, game_id: str) -> dict[str, Any] | None:

@@ -104,7 +104,13 @@ def finish(
             games = newest_games(connection, player, FLAG_GAMES)
             if accuracy.beyond_levels([figures for _, figures in games]):
                 pooled = sum((figures for _, figures in games), Accuracy())
-                detail = {"games": len(games), "cards": pooled.cards, "mean_trick_excess": pooled.mean_trick_excess}
+                detail = {
+                    "games": len(games),
+                    "cards": pooled.cards,
+                    "mean_trick_excess": pooled.mean_trick_excess,
+                    "true_cards": pooled.true_cards,
+                    "true_agreement": pooled.true_agreement,
+                }
                 game_ids = [each for each, _ in games]
                 flagged[player] = watch.raise_flag(connection, player, watch.ACCURACY, game_ids, detail, now_ms)
     return flagged
@@ -118,7 +124,9 @@ def newest_games(connection: Connection, player_id: str, limit: int) -> list[tup
     for row in connection.execute(query).all():
         if row.game_id not in games and len(games) == limit:
             break
-        figures = Accuracy(row.decisions, row.accurate, row.given_away, row.cards, row.trick_excess)
+        figures = Accuracy(
+            row.decisions, row.accurate, row.given_away, row.cards, row.trick_excess, row.true_cards, row.true_agreed
+        )
         games[row.game_id] = games.get(row.game_id, Accuracy()) + figures
     return list(games.items())
 
@@ -130,6 +138,8 @@ def _columns(figures: Accuracy) -> dict[str, Any]:
         "given_away": figures.given_away,
         "cards": figures.cards,
         "trick_excess": figures.trick_excess,
+        "true_cards": figures.true_cards,
+        "true_agreed": figures.true_agreed,
     }
 
 

@@ -38,7 +38,8 @@ def standing(connection: Connection, player_id: str) -> dict[str, Any]:
 
 
 def accuracy_of(connection: Connection, player_id: str) -> dict[str, Any]:
-    """The player's scored rated games, and their decisions pooled: the share accurate, the mean points given away."""
+    """The player's scored rated games, and their decisions pooled: the share accurate, the mean points given away,
+    and the cards scored on the true deal with the share agreeing with it."""
     c = game_accuracy.c
     row = connection.execute(
         select(
@@ -46,7 +47,10 @@ def accuracy_of(connection: Connection, player_id: str) -> dict[str, Any]:
             func.coalesce(func.sum(c.decisions), 0),
             func.coalesce(func.sum(c.accurate), 0),
             func.coalesce(func.sum(c.given_away), 0.0),
+            func.coalesce(func.sum(c.true_cards), 0),
+            func.coalesce(func.sum(c.true_agreed), 0),
         ).where(c.player_id == player_id)
     ).one()
-    pooled = Accuracy(int(row[1]), int(row[2]), float(row[3])).figures()
-    return {"games": int(row[0]), **{k: pooled[k] for k in ("decisions", "accurate_share", "mean_given_away")}}
+    pooled = Accuracy(int(row[1]), int(row[2]), float(row[3]), true_cards=int(row[4]), true_agreed=int(row[5]))
+    shown = ("decisions", "accurate_share", "mean_given_away", "true_cards", "true_agreement")
+    return {"games": int(row[0]), **{k: pooled.figures()[k] for k in shown}}

@@ -31,8 +31,8 @@ The players' tables live here too (one database, one migration history):
   (:mod:`services.api.ratings.watch`): each player's recent outcomes in games made to count, their bans from
   pairing, and the flags an operator decides.
 - ``game_accuracy``: a person's accuracy in one rated game (a row per game and seat): its decisions scored against
-  expert's analysis from the seat's view, added up (:mod:`services.ratings.accuracy`); the profile's accuracy and
-  the flag read a player's rows.
+  expert's analysis from the seat's view, and its cards against the true deal, added up
+  (:mod:`services.ratings.accuracy`); the profile's accuracy and the flag read a player's rows.
 - ``accuracy_jobs``: the rated games whose people's moves are still to be scored, written with the game's ratings
   and worked off by the accuracy collector (:mod:`services.api.ratings.collector`): when each is due, how often
   its analyses were sent, and the decisions sent or scored so far (``work``, JSON).
@@ -232,6 +232,8 @@ game_accuracy = Table(
     Column("given_away", Float, nullable=False),  # points given away, in all
     Column("cards", Integer, nullable=False),  # cards with a trick excess
     Column("trick_excess", Float, nullable=False),  # their trick excess, in all
+    Column("true_cards", Integer, nullable=False, server_default="0"),  # cards scored on the true deal
+    Column("true_agreed", Integer, nullable=False, server_default="0"),  # of them, agreeing with it
     Column("scored_ms", BigInteger, nullable=False),
     Index("game_accuracy_player", "player_id", "scored_ms"),
 )

@@ -30,15 +30,20 @@ class Worker:
         self.queued: dict[str, dict] = {}
         self.results: dict[str, dict] = {}
 
-    def send(self, kwargs: dict, game_id: str) -> str:
+        self.names: dict[str, str] = {}  # task id → task name
+        self.true_deal = honest  # ai.true_deal's answer
+
+    def send(self, kwargs: dict, game_id: str, name: str) -> str:
         task = f"t{len(self.queued)}"
         self.queued[task] = kwargs
+        self.names[task] = name
         return task
 
     def work(self) -> None:
         for task, kwargs in self.queued.items():
             if task not in self.results and kwargs is not None:
-                self.results[task] = {"status": "SUCCESS", "result": self.answer(kwargs)}
+                answer = self.true_deal if self.names[task] == "ai.true_deal" else self.answer
+                self.results[task] = {"status": "SUCCESS", "result": answer(kwargs)}
                 self.queued[task] = None
 
     def fetch(self, task: str, game_id: str) -> dict | None:
@@ -64,6 +69,17 @@ def seer(decisions: dict[int, dict]):
         mine = 0.55 if found["took"] else 0.45
         other = {"card": "XX", "value": 0.0, "trick_chance": 1 - mine}
         candidates = [{**made, "value": 0.0, "trick_chance": mine}, other]
+        return {"game_id": kwargs["game_id"], "seat": kwargs["seat"], "candidates": candidates}
+
+    return answer
+
+
+def sees_the_deal(decisions: dict[int, dict]):
+    """True-deal answers in which the made card is always the best by a trick: a player who sees the hands."""
+
+    def answer(kwargs: dict) -> dict:
+        made = decisions[kwargs["seed"]]["made"]["card"]
+        candidates = [{"card": c, "value": 10.0 if c == made else 0.0} for c in kwargs["view"]["legal"]]
         return {"game_id": kwargs["game_id"], "seat": kwargs["seat"], "candidates": candidates}
 
     return answer
@@ -95,7 +111,14 @@ def test_a_games_decisions_are_sent_then_scored_and_fill_the_profile(engine):
     scorer = collector(engine, worker, clock, interval=1.0)
     assert scorer.step() == 1
     decisions = record_decisions(document, 0)
-    assert len(worker.queued) == len(decisions) > 13  # one task per decision, none waited for
+    hints = [t for t, name in worker.names.items() if name == "ai.hint"]
+    truths = [t for t, name in worker.names.items() if name == "ai.true_deal"]
+    assert len(hints) == len(decisions) > 13  # one analysis per decision, none waited for
+    cards = [d for d in decisions if d["step"] == "card" and len(d["view"]["legal"]) > 1]
+    assert len(truths) == len(cards) > 0  # and a true-deal evaluation per card with a choice
+    for task, decision in zip(truths, cards, strict=True):  # each of a finished round, with its complete plays
+        plays = document["rounds"][decision["round"] - 1]["plays"]
+        assert worker.queued[task]["plays"] == plays and len(plays) == 52
     clock[0] += 1
     assert scorer.step() == 1  # nothing answered yet: still pending
     worker.work()
@@ -108,7 +131,14 @@ def test_a_games_decisions_are_sent_then_scored_and_fill_the_profile(engine):
     scored = sum(1 for d in decisions if len(d["view"]["legal"]) > 1 and not isinstance(d["view"]["legal"][0], dict))
     assert [(r.game_id, r.seat, r.player_id) for r in rows] == [("g1", 0, "p_me")]
     assert rows[0].decisions == rows[0].accurate == scored
-    assert profile == {"games": 1, "decisions": scored, "accurate_share": 1.0, "mean_given_away": 0.0}
+    assert profile == {
+        "games": 1,
+        "decisions": scored,
+        "accurate_share": 1.0,
+        "mean_given_away": 0.0,
+        "true_cards": 0,  # every card worth the same on the true deal: none scored
+        "true_agreement": None,
+    }
 
 
 def test_lost_answers_are_sent_again_then_the_game_is_given_up(engine):
@@ -154,3 +184,29 @@ def test_cards_beyond_the_view_are_flagged_once_through_the_watch(engine):
     assert flagged_after == accuracy.FLAG_MIN_GAMES  # as soon as the rule may read the games
     assert [(f.player_id, f.kind, f.status) for f in flags] == [("p_me", "accuracy", "open")]  # raised once
     assert len(json.loads(flags[0].games)) == accuracy.FLAG_MIN_GAMES
+
+
+def test_cards_agreeing_with_the_true_deal_are_flagged_and_shown(engine):
+    add_players(engine, "p_me")
+    clock = [NOW / 1000]
+    flagged_after = None
+    for game in range(accuracy.FLAG_MIN_GAMES + 1):
+        document = applied(engine, f"g{game}", ended=NOW + game)
+        by_seed = {analysis_seed(document["game_id"], d, 0): d for d in record_decisions(document, 0)}
+        worker = Worker(honest)  # from the view, nothing beyond the levels
+        worker.true_deal = sees_the_deal(by_seed)
+        scorer = collector(engine, worker, clock, interval=1.0)
+        scorer.step()
+        worker.work()
+        clock[0] += 1
+        scorer.step()
+        clock[0] += 1
+        with engine.connect() as connection:
+            flags = connection.execute(select(fair_play_flags).where(fair_play_flags.c.kind == "accuracy")).all()
+            profile = accuracy_of(connection, "p_me")
+        if flags and flagged_after is None:
+            flagged_after = game + 1
+    assert flagged_after == accuracy.FLAG_MIN_GAMES
+    assert profile["true_agreement"] == 1.0 and profile["true_cards"] > 0
+    detail = json.loads(flags[0].detail)
+    assert detail["true_agreement"] == 1.0 and detail["games"] == accuracy.FLAG_MIN_GAMES

@@ -89,7 +89,14 @@ def test_a_players_standing_shows_its_rating_rank_and_stats(engine):
         assert standing(connection, "p_nobody") == {
             "ratings": {},
             "stats": {**{k: 0 for k in shown["stats"]}, "bags_per_round": 0.0},
-            "accuracy": {"games": 0, "decisions": 0, "accurate_share": None, "mean_given_away": None},
+            "accuracy": {
+                "games": 0,
+                "decisions": 0,
+                "accurate_share": None,
+                "mean_given_away": None,
+                "true_cards": 0,
+                "true_agreement": None,
+            },
         }
     rating = shown["ratings"]["partnership"]  # one game: provisional, so no rank
     assert rating == {"rating": display(Rating(row.mu, row.sigma)), "mu": row.mu, "sigma": row.sigma, "games": 1,
@@ -136,9 +143,10 @@ def test_a_players_accuracy_pools_its_scored_games(tmp_path) -> None:
         connection.execute(players.insert().values(id="p_acc", kind="person", name="Acc", created_ms=1))
         row = {"player_id": "p_acc", "seat": 0, "scored_ms": 1, "cards": 0, "trick_excess": 0.0}
         connection.execute(game_accuracy.insert(), [
-            {**row, "game_id": "g1", "decisions": 10, "accurate": 9, "given_away": 10.0},
-            {**row, "game_id": "g2", "decisions": 30, "accurate": 21, "given_away": 70.0},
+            {**row, "game_id": "g1", "decisions": 10, "accurate": 9, "given_away": 10.0, "true_cards": 6, "true_agreed": 4},
+            {**row, "game_id": "g2", "decisions": 30, "accurate": 21, "given_away": 70.0, "true_cards": 14, "true_agreed": 10},
         ])  # fmt: skip
         assert accuracy_of(connection, "p_acc") == {
-            "games": 2, "decisions": 40, "accurate_share": 0.75, "mean_given_away": 2.0
+            "games": 2, "decisions": 40, "accurate_share": 0.75, "mean_given_away": 2.0, "true_cards": 20,
+            "true_agreement": 0.7,
         }  # fmt: skip
