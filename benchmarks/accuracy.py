@@ -1,6 +1,6 @@
 """The levels' accuracy, scored by expert's analysis from each seat's view, printed as JSON.
 
-    python -m benchmarks.accuracy [--rounds 8] [--seed 7100] [--opponent normal] [--players easy,...,cheater]
+    python -m benchmarks.accuracy [--rounds 8] [--seed 7100] [--opponent normal] [--players easy,...,cheater] [--raw]
 
 Each player (the catalogue's levels, and ``cheater``: :mod:`testkit.cheater`, expert's search on the true deal,
 test-only) plays ``--rounds`` single partnership rounds on seats 0 and 2 against ``--opponent`` on seats 1 and 3,
@@ -9,8 +9,13 @@ the service scores a person's (:mod:`services.ratings.accuracy`): expert's analy
 .analyse`, the ``ai.hint`` task's answer) of the seat's view, with a seed of its own, and the move made.  Per player:
 decisions scored, the share accurate and the mean points given away (and split into bids and cards), and per round
 the same, from which ``flag`` groups rounds into games and finds how many games the flag rule needs to flag each
-player (``games_to_flag``; null: not flagged).  ``seconds_per_analysis``: the mean time of one expert analysis (one
-core), for the capacity figures.  A benchmark, not a test: nothing fails.
+player (``games_to_flag``; null: not flagged).  Once the round is over, each of the player's card decisions is also
+scored against the true deal (:func:`services.ai_worker.true_deal.evaluation`, the ``ai.true_deal`` task's answer;
+:func:`services.ratings.accuracy.true_agrees`): ``true_cards`` scored, ``true_agreement`` the share agreeing, and
+split by how the true deal was valued (``true_by_band``: ``exact``, solved; ``rollout``, played out).
+``seconds_per_analysis``, ``seconds_per_true_deal``: the mean time of one expert analysis and of one true-deal
+evaluation (one core), for the capacity figures.  ``--raw``: each scored card's ``[exact, points given away on the
+true deal, the legal cards' spread]`` too (to choose the margin).  A benchmark, not a test: nothing fails.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ from typing import Any
 
 from benchmarks.tournament import move_of
 from services.ai_worker import analyse, decide, warm_up
+from services.ai_worker.true_deal import evaluation
 from services.computers import LEVEL_NAMES
-from services.engine import apply, make_rules, new_game, turn, view
+from services.engine import apply, card_code, make_rules, new_game, turn, view
 from services.engine.state import first_seat, replay_tricks
 from services.ratings import accuracy
 from testkit.cheater import cheat
@@ -33,11 +39,24 @@ CHEATER = "cheater"
 ROUNDS_PER_GAME = 8  # a rated game (to 500) lasts about this many rounds: rounds grouped into games for the flag
 
 
-def play_round(player: str, opponent: str, game_seed: int, timings: list[float]) -> list[accuracy.Scored | None]:
-    """One partnership round of ``player`` (seats 0, 2) against ``opponent``; ``player``'s decisions scored."""
+class Timings:
+    """Seconds per expert analysis (``analyses``) and per true-deal evaluation (``true``)."""
+
+    def __init__(self) -> None:
+        self.analyses: list[float] = []
+        self.true: list[float] = []
+
+
+def play_round(
+    player: str, opponent: str, game_seed: int, timings: Timings, raw: list[list[float]] | None = None
+) -> tuple[list[accuracy.Scored | None], list[bool | None], dict[str, list[int]]]:
+    """One partnership round of ``player`` (seats 0, 2) against ``opponent``: ``player``'s decisions scored, its
+    cards' true-deal agreement, and the cards scored on the true deal and agreeing, by band (``exact``,
+    ``rollout``)."""
     rules = make_rules("partnership")
     state = new_game(rules, seed=game_seed)
     asked: list[tuple[int | None, int, list[dict[str, Any]], dict[str, Any]]] = []  # trick, seat, candidates, made
+    views: list[dict[str, Any]] = []
     move_no = 0
     while not state.history:
         seat = turn(state)
@@ -48,18 +67,37 @@ def play_round(player: str, opponent: str, game_seed: int, timings: list[float])
             made = cheat(state, seat_view, seed) if player == CHEATER else decide(seat_view, player, seed)
             started = time.perf_counter()
             analysis = analyse(seat_view, seed + 500)  # a seed of its own, as the service's review seeds
-            timings.append(time.perf_counter() - started)
+            timings.analyses.append(time.perf_counter() - started)
             trick = (move_no - 4) // 4 if state.phase == "playing" else None
             asked.append((trick, seat, analysis["candidates"], made))
+            views.append(seat_view)
         else:
             made = decide(seat_view, opponent, seed)
         state = apply(state, seat, move_of(made, rules.deck))
         move_no += 1
     winners = [winner for _, _, winner in replay_tricks(first_seat(1), state.history[0].plays)]
-    return [
+    plays = [card_code(c) for c in state.history[0].plays]  # the round is over: its deal is public
+    scored = [
         accuracy.score(candidates, made, None if trick is None else winners[trick] % 2 == seat % 2)
         for trick, seat, candidates, made in asked
     ]
+    trues: list[bool | None] = []
+    bands: dict[str, list[int]] = {"exact": [0, 0], "rollout": [0, 0]}
+    for (trick, _, _, made), seat_view in zip(asked, views, strict=True):
+        if trick is not None and len(seat_view["legal"]) > 1:
+            started = time.perf_counter()
+            true = evaluation(seat_view, plays)
+            timings.true.append(time.perf_counter() - started)
+            agrees = accuracy.true_agrees(true["candidates"], made)
+            if agrees is not None:
+                band = bands["exact" if true["exact"] else "rollout"]
+                band[0], band[1] = band[0] + 1, band[1] + agrees
+                if raw is not None:
+                    values = {c["card"]: c["value"] for c in true["candidates"]}
+                    top, low = max(values.values()), min(values.values())
+                    raw.append([int(true["exact"]), round(top - values[made["card"]], 2), round(top - low, 2)])
+            trues.append(agrees)
+    return scored, trues, bands
 
 
 def games_to_flag(rounds: list[accuracy.Accuracy], per_game: int) -> int | None:
@@ -77,6 +115,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7100)
     parser.add_argument("--opponent", default="normal")
     parser.add_argument("--players", default=",".join([*LEVEL_NAMES, CHEATER]))
+    parser.add_argument("--raw", action="store_true")
     args = parser.parse_args()
     warm_up()
     out: dict[str, Any] = {
@@ -84,23 +123,38 @@ def main() -> None:
         "seed": args.seed,
         "opponent": args.opponent,
         "margin": accuracy.MARGIN,
+        "true_margin": accuracy.TRUE_MARGIN,
         "machine": platform.processor() or platform.machine(),
         "players": {},
     }
-    timings: list[float] = []
+    timings = Timings()
     for player in args.players.split(","):
         started = time.perf_counter()
-        rounds = [accuracy.total(play_round(player, args.opponent, args.seed + r, timings)) for r in range(args.rounds)]
+        raw: list[list[float]] | None = [] if args.raw else None
+        rounds: list[accuracy.Accuracy] = []
+        bands = {"exact": [0, 0], "rollout": [0, 0]}
+        for r in range(args.rounds):
+            scored, trues, by_band = play_round(player, args.opponent, args.seed + r, timings, raw)
+            rounds.append(accuracy.total(scored, trues))
+            for band, (cards, agreed) in by_band.items():
+                bands[band] = [bands[band][0] + cards, bands[band][1] + agreed]
         pooled = sum(rounds, accuracy.Accuracy())
         out["players"][player] = {
             **pooled.figures(),
-            "per_round": [[r.decisions, r.accurate, r.given_away, r.cards, r.trick_excess] for r in rounds],
+            "true_by_band": bands,
+            "per_round": [
+                [r.decisions, r.accurate, r.given_away, r.cards, r.trick_excess, r.true_cards, r.true_agreed]
+                for r in rounds
+            ],
             "games_to_flag": games_to_flag(rounds, ROUNDS_PER_GAME),
             "seconds": round(time.perf_counter() - started, 1),
+            **({"raw": raw} if raw is not None else {}),
         }
         print(json.dumps({player: out["players"][player]}), flush=True)
-    out["seconds_per_analysis"] = round(sum(timings) / len(timings), 4) if timings else None
-    out["analyses"] = len(timings)
+    out["seconds_per_analysis"] = round(sum(timings.analyses) / len(timings.analyses), 4) if timings.analyses else None
+    out["analyses"] = len(timings.analyses)
+    out["seconds_per_true_deal"] = round(sum(timings.true) / len(timings.true), 4) if timings.true else None
+    out["true_deal_evaluations"] = len(timings.true)
     print(json.dumps(out, indent=2))
 
 

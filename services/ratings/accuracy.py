@@ -56,7 +56,7 @@ FLAG_MIN_GAMES = 5  # scored rated games before a player can be flagged
 FLAG_Z = 3.0  # standard errors above the ceiling: about one chance in 740 for a player at the ceiling
 # True-deal agreement (module doc): docs/ai.md ("Accuracy") has the table these come from.
 TRUE_MARGIN = 5.0  # points a card may give away on the true deal and still agree (as MARGIN)
-LEVEL_CEILING_AGREEMENT = 0.80  # the highest share of scored cards agreeing with the true deal a level reaches
+LEVEL_CEILING_AGREEMENT = 0.65  # the best level's share of cards agreeing with the true deal (expert: 0.605), + 2 SE
 LEAN_MIN = 0.01  # a card's trick chance this close to the candidates' mean leans no way
 KIND = "accuracy"  # the flag's kind
 
