@@ -66,6 +66,8 @@ class PlayerAccuracy(Body):
     decisions: int
     accurate_share: float | None
     mean_given_away: float | None
+    true_cards: int
+    true_agreement: float | None
 
 
 @dataclass
