@@ -21,9 +21,11 @@ records database and calls them as each finished game is applied.
   *boosting* (:func:`boosting`), over people only (a computer level is the same opponent to everyone):
   :data:`FLAG_FAST` fast wins over one opponent within :data:`FAST_WINDOW_MS`; :data:`FLAG_REPEATED` wins over
   one opponent, with none lost to them, within :data:`REPEAT_WINDOW_MS`; or a *closed group*: within
-  :data:`OUTCOME_WINDOW_MS`, :data:`FLAG_GROUP_GAMES` games won over opponents each beaten at least twice and
-  never lost to, at most :data:`FLAG_GROUP_SIZE` of them — strangers meet again rarely, and a ring that meets to
-  trade results meets often, however it spreads its wins.  A flag stops the player's games counting until an
+  :data:`OUTCOME_WINDOW_MS`, :data:`FLAG_GROUP_GAMES` games against none but *regulars* (opponents met
+  :data:`FLAG_GROUP_MEETINGS` times or more), at most :data:`FLAG_GROUP_SIZE` of them, whoever won — strangers
+  meet again rarely, and a ring that meets to trade results meets often, however it spreads its wins; a ring
+  playing only itself keeps its ratings at the population's middle whatever its play, so it is flagged even when
+  its results are even.  A flag stops the player's games counting until an
   operator clears or confirms it.
 """
 
@@ -52,7 +54,7 @@ ESCALATION_WINDOW_MS = 72 * HOUR_MS
 NEW_ACCOUNT_GAMES = 10
 FLAG_FAST, FAST_WINDOW_MS = 4, 24 * HOUR_MS
 FLAG_REPEATED, REPEAT_WINDOW_MS = 6, 72 * HOUR_MS
-FLAG_GROUP_GAMES, FLAG_GROUP_SIZE = 10, 8
+FLAG_GROUP_GAMES, FLAG_GROUP_SIZE, FLAG_GROUP_MEETINGS = 10, 8, 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,15 +142,13 @@ def boosting(recent: Sequence[Outcome], now_ms: int) -> tuple[tuple[str, ...], l
     fast_wins: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     losses: Counter[str] = Counter()
-    week_wins: Counter[str] = Counter()
-    week_losses: Counter[str] = Counter()
+    met: Counter[str] = Counter()
     for each in recent:
         age = now_ms - each.ended_ms
         beat = [p for p in each.beat if not is_computer(p)]
         lost_to = [p for p in each.lost_to if not is_computer(p)]
         if age < OUTCOME_WINDOW_MS:
-            week_wins.update(beat)
-            week_losses.update(lost_to)
+            met.update(set(beat) | set(lost_to))
         if age >= REPEAT_WINDOW_MS:
             continue
         wins.update(beat)
@@ -158,17 +158,23 @@ def boosting(recent: Sequence[Outcome], now_ms: int) -> tuple[tuple[str, ...], l
     for opponent in sorted(wins):
         if fast_wins[opponent] >= FLAG_FAST or (wins[opponent] >= FLAG_REPEATED and not losses[opponent]):
             return (opponent,), _games_over(recent, {opponent}, now_ms - REPEAT_WINDOW_MS)
-    group = {p for p, n in week_wins.items() if n >= 2 and not week_losses[p]}
-    if 0 < len(group) <= FLAG_GROUP_SIZE:
-        games = _games_over(recent, group, now_ms - OUTCOME_WINDOW_MS)
+    regulars = {p for p, n in met.items() if n >= FLAG_GROUP_MEETINGS}
+    if 0 < len(regulars) <= FLAG_GROUP_SIZE:
+        games = [each.game_id for each in recent if _among(each, regulars, now_ms - OUTCOME_WINDOW_MS)]
         if len(games) >= FLAG_GROUP_GAMES:
-            return tuple(sorted(group)), games
+            return tuple(sorted(regulars)), games
     return None
 
 
 def _games_over(recent: Sequence[Outcome], opponents: set[str], since_ms: int) -> list[str]:
     """The games since ``since_ms`` won over any of ``opponents``."""
     return [each.game_id for each in recent if each.ended_ms > since_ms and opponents & set(each.beat)]
+
+
+def _among(each: Outcome, regulars: set[str], since_ms: int) -> bool:
+    """A game since ``since_ms`` against people, all of them ``regulars``."""
+    people = {p for p in (*each.beat, *each.lost_to) if not is_computer(p)}
+    return each.ended_ms > since_ms and bool(people) and people <= regulars
 
 
 def _side_of(document: Mapping[str, Any], seat: int) -> int:

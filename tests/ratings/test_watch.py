@@ -104,15 +104,22 @@ def test_fast_wins_over_one_opponent_or_repeated_wins_without_a_loss_flag_a_boos
 
 
 def test_wins_spread_over_a_closed_group_flag_a_booster_and_computers_are_nobodys_puppets():
-    """Eight puppets beaten in turn, each a few times and never winning back: no one opponent often enough for
-    the repeated rule, but a closed group."""
+    """Eight puppets beaten in turn over five days, each a few times: no one opponent often enough for the
+    repeated rule, but a closed group."""
     puppets = [f"p{n}" for n in range(8)]
     spread = [
         Outcome(f"g{n}", NOW - n * 6 * HOUR, watch.PLAYED, False, (puppets[n % 8], puppets[(n + 1) % 8]))
-        for n in range(watch.FLAG_GROUP_GAMES)
+        for n in range(2 * watch.FLAG_GROUP_GAMES)
     ]
     opponents, games = watch.boosting(spread, NOW)
-    assert len(games) == watch.FLAG_GROUP_GAMES and set(opponents) <= set(puppets)
+    assert len(games) >= watch.FLAG_GROUP_GAMES and set(opponents) == set(puppets)
+    trading = [  # a ring trading results evenly among itself
+        Outcome(
+            f"t{n}", NOW - n * HOUR, watch.PLAYED, False, *((puppets[n % 4],), ()) if n % 2 else ((), (puppets[n % 4],))
+        )
+        for n in range(2 * watch.FLAG_GROUP_GAMES)
+    ]
+    assert watch.boosting(trading, NOW) is not None, "even results, but only ever each other"
     strangers = [Outcome(f"h{n}", NOW - n * HOUR, watch.PLAYED, False, (f"x{n}", f"y{n}")) for n in range(30)]
     assert watch.boosting(strangers, NOW) is None, "strangers beaten once each"
     computers = [Outcome(f"c{n}", NOW - n * HOUR, watch.PLAYED, True, ("computer-standard",)) for n in range(30)]
