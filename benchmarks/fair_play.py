@@ -74,6 +74,7 @@ from sqlalchemy import Engine, func, select
 from benchmarks import fair_play_games as pool_of
 from benchmarks.fair_play_games import BOT, FAST_THROW, SLOW_THROW, key_of
 from services.api.games.fair_play import ABORTED, RATED_STAND_IN, SHARED_CLIENT
+from services.api.ratings import flags
 from services.api.ratings.apply import FLAGGED, apply_record
 from services.api.ratings.leaderboard import top
 from services.api.ratings.watch import active_ban
@@ -472,6 +473,42 @@ def report(run: Run) -> dict[str, Any]:
     }
 
 
+def operator_pass(run: Run) -> dict[str, Any]:
+    """An operator decides every open flag at the run's end, as the operator API does it
+    (``services.api.ratings.flags.decide``): a ring member's confirmed (its flagged games' rating changes removed,
+    its players replayed from the ledger), an honest player's cleared; then each ring's ratings again, and how many
+    members stand above what their backer's play earns (provisional or not)."""
+    ring_ids = {m.id for members in run.rings.values() for m in members}
+    decided: Counter[str] = Counter()
+    removed = 0
+    while page := flags.list_flags(run.engine, "open", 100, None):
+        for flag in page:
+            confirm = flag["player"]["id"] in ring_ids
+            answer = flags.decide(run.engine, flag["id"], "confirm" if confirm else "clear", run.end_ms)
+            decided["confirmed" if confirm else "cleared"] += 1
+            removed += len(answer["removed_games"])
+    with run.engine.connect() as connection:
+        rows = connection.execute(select(player_ratings).where(player_ratings.c.board == "partnership")).all()
+    shown = {row.player_id: display(Rating(row.mu, row.sigma)) for row in rows}
+    on_board = {row.player_id for row in rows if not row.provisional}
+    earned: dict[str, float | None] = {}
+    for backer in run.args.backers:
+        values = [
+            shown[p.id] for p in run.players.values() if p.role == "honest" and p.backer == backer and p.id in on_board
+        ]
+        earned[backer] = statistics.median(values) if values else None
+    rings = {}
+    for strategy, members in run.rings.items():
+        above = [
+            m.id for m in members if m.id in shown and earned[m.backer] is not None and shown[m.id] > earned[m.backer]
+        ]
+        rings[strategy] = {
+            "highest_display": max((shown[m.id] for m in members if m.id in shown), default=None),
+            "members_above_earned": len(above),
+        }
+    return {"flags": dict(decided), "games_removed": removed, "rings": rings}
+
+
 def build_pool(args: argparse.Namespace) -> tuple[dict[Any, list[dict[str, Any]]], int]:
     throws = [(PUPPET, PUPPET, FAST_THROW), (PUPPET, PUPPET, SLOW_THROW)]
     jobs = pool_of.pool_jobs(args.backers, args.per_key, args.seed,
@@ -518,6 +555,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         try:
             run.run()
             out = report(run)
+            out["after_operator"] = operator_pass(run)
         finally:
             engine.dispose()
     out |= {

@@ -30,6 +30,9 @@ def test_a_quick_run_catches_every_ring(capsys, tmp_path):
     honest = report["honest"]
     assert 0 <= honest["ever_banned_share"] <= 1 and 0 <= honest["ever_flagged_share"] <= 1
     assert report["top50"]["ring_members"] == []
+    after = report["after_operator"]  # every ring flag confirmed, every honest one cleared, as an operator would
+    assert after["flags"]["confirmed"] > 0 and after["games_removed"] > 0
+    assert set(after["rings"]) == set(fp.STRATEGIES)
 
 
 def test_pool_keys_and_seatings_agree():
