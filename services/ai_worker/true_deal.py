@@ -8,12 +8,13 @@ the cards each of them plays later in the round.  A round in play has no complet
 (:class:`NotFinished`), so nothing here can tell a seat of a round in play what the other hands hold.  The answer
 names only the seat's legal cards and their values.
 
-A card's value is expert's (:mod:`.levels.expert`) with the one true deal as its only sample: from
-:data:`EXACT_FROM` tricks left in a partnership game, the rest of the round solved exactly (:mod:`.levels.dd`,
-both sides playing their best with every card known); before that, the round played out by expert's rollouts
-after each legal card (one rollout per card: every card is known).  The value is the round's points for the
-seat's side against the other side's, bags charged, the end of the game weighed
-(:func:`.levels.hard_scoring.round_value`).
+Only a card whose true-deal value is exact is valued (:func:`evaluated`): at most :data:`EXACT_FROM` tricks left
+in a partnership game, where the rest of the round is solved exactly (:mod:`.levels.dd`, both sides playing their
+best with every card known).  Any other card, earlier in the round or of an individual game (the solver plays two
+sides), is not valued: the answer has no candidates and no move (``"exact": false``), so it is not scored.  A
+value by a search of its own (rollouts, say) would measure agreement with that search, not with the deal.  The
+value is the round's points for the seat's side against the other side's, bags charged, the end of the game
+weighed (:func:`.levels.hard_scoring.round_value`).
 """
 
 from __future__ import annotations
@@ -26,36 +27,17 @@ from numba import njit
 from services.computers import deck_of
 from services.engine import card_code, first_seat, lowest_by_rank
 
-from .bits import INDEX_LIMIT, NO_CARD, add_to_trick, lowest_index, trick_state
+from .bits import INDEX_LIMIT, NO_CARD, add_to_trick, trick_state
 from .levels import hard
 from .levels.dd import card_values, new_memo
-from .levels.hard_scoring import round_value
-from .playout import lay_card
 from .position import position_of
-from .records import new_table
 
-EXACT_FROM = 8  # tricks left from which the true deal is solved exactly (a partnership game)
+EXACT_FROM = 8  # tricks left from which the true deal is solved exactly, and valued (a partnership game)
 SEATS = 4
 
 
 class NotFinished(ValueError):
     """The question is not about a finished round of this view's game: refused."""
-
-
-@njit(cache=True)
-def rollout_values(position: np.ndarray, candidates: int, hands: np.ndarray) -> np.ndarray:
-    """Each candidate card's value: the round played out by expert's rollouts on the true ``hands``."""
-    p = position[0]
-    rules, house, near = hard.rollout_rules(p)
-    table = new_table()
-    values = np.full(INDEX_LIMIT, -1e9)
-    rest = candidates
-    while rest:
-        card = lowest_index(rest)
-        rest &= rest - 1
-        hard.rollout(table, lay_card(table, position, hands, card), rules, near, True)
-        values[card] = round_value(p.seat, table[0].bids, table[0].won, rules, house, p.bags, p.scores, p.blind)
-    return values
 
 
 @njit(cache=True)
@@ -129,18 +111,26 @@ def hands_at(view: dict[str, Any], plays: list[str]) -> list[int]:
     return hands
 
 
+def evaluated(view: dict[str, Any]) -> bool:
+    """Whether a card decision of this view is valued on its true deal (module doc): a partnership game's, with at
+    most :data:`EXACT_FROM` tricks left."""
+    return len(view["hand"]) <= EXACT_FROM and view["rules"]["scoring"] == "partnership"
+
+
 def evaluation(view: dict[str, Any], plays: list[str]) -> dict[str, Any]:
     """The true-deal value of each of the view's legal cards (module doc): ``{"move": {"card"}, "candidates":
-    [{"card", "value"}], "exact": solved exactly}``; the move is the best (ties to the lowest card)."""
+    [{"card", "value"}], "exact": true}``, the move the best (ties to the lowest card); for a card not valued
+    (:func:`evaluated`), ``{"move": None, "candidates": [], "exact": false}``.  The round must be finished either
+    way (:class:`NotFinished`)."""
     hands = np.array(hands_at(view, plays), dtype=np.int64)
+    if not evaluated(view):
+        return {"move": None, "candidates": [], "exact": False}
     deck = deck_of(view)
     cards = [deck.parse(code) for code in view["legal"]]
     mask = sum(1 << c for c in cards)
-    position = position_of(view)
-    exact = len(view["hand"]) <= EXACT_FROM and view["rules"]["scoring"] == "partnership"
-    values = exact_values(position, mask, hands, *new_memo()) if exact else rollout_values(position, mask, hands)
+    values = exact_values(position_of(view), mask, hands, *new_memo())
     value = {c: round(float(values[c]), 9) for c in cards}
     top = max(value.values())
     chosen = lowest_by_rank(sum(1 << c for c in cards if value[c] == top))
     candidates = [{"card": card_code(c), "value": round(value[c], 2)} for c in cards]
-    return {"move": {"card": card_code(chosen)}, "candidates": candidates, "exact": exact}
+    return {"move": {"card": card_code(chosen)}, "candidates": candidates, "exact": True}

@@ -1,5 +1,6 @@
 """The true-deal evaluation (``ai.true_deal``): a finished round's card decision valued with every hand known, only
-ever for a finished round, answering with the seat's legal cards alone."""
+ever for a finished round, answering with the seat's legal cards alone, and only where the value is exact (a
+partnership game's card with at most EXACT_FROM tricks left)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ import random
 import pytest
 
 from services.ai_worker.tasks import true_deal_task
-from services.ai_worker.true_deal import EXACT_FROM, NotFinished, evaluation, hands_at
+from services.ai_worker.true_deal import EXACT_FROM, NotFinished, evaluated, evaluation, hands_at
 from services.engine import card_code, make_rules, new_game, turn, view
 from testkit.random_play import play_randomly
 
 IDS = {"game_id": "g", "version": 3, "seed": 1}
 
 
-def finished_round(seed: int):
-    """A partnership round played to its end at random, with each card decision's view (more than one legal card)."""
+def finished_round(seed: int, scoring: str = "partnership"):
+    """A round played to its end at random, with each card decision's view (more than one legal card)."""
     rng = random.Random(seed)
-    state = new_game(make_rules("partnership"), seed=seed)
+    state = new_game(make_rules(scoring), seed=seed)
     views = []
     while not state.history:
         seat = turn(state)
@@ -37,16 +38,30 @@ def test_the_hands_at_a_decision_are_the_cards_each_seat_plays_later():
 
 def test_a_finished_rounds_card_is_valued_with_only_the_legal_cards_in_the_answer():
     plays, views = finished_round(42)
-    for seat_view, _ in views[:: max(1, len(views) // 6)]:
+    late = [each for each in views if len(each[0]["hand"]) <= EXACT_FROM]
+    assert late and all(evaluated(seat_view) for seat_view, _ in late)
+    for seat_view, _ in late[:: max(1, len(late) // 6)]:
         seat = seat_view["you"]
         result = true_deal_task.run(view=seat_view, plays=plays, seat=seat, **IDS)
         assert (result["game_id"], result["seat"]) == ("g", seat)
         assert [c["card"] for c in result["candidates"]] == seat_view["legal"]
         assert result["move"]["card"] in seat_view["legal"]
-        assert result["exact"] == (len(seat_view["hand"]) <= EXACT_FROM)
+        assert result["exact"] is True
         shown = {v for k, v in result.items() if isinstance(v, str)} | {c["card"] for c in result["candidates"]}
         others = set(plays) - set(seat_view["hand"])
         assert not (shown & others), "nothing of the other hands"
+
+
+@pytest.mark.parametrize("scoring", ["partnership", "individual"])
+def test_a_card_whose_value_would_not_be_exact_is_not_valued(scoring: str):
+    plays, views = finished_round(46, scoring)
+    early = [v for v, _ in views if scoring == "individual" or len(v["hand"]) > EXACT_FROM]
+    assert early and not any(evaluated(v) for v in early)
+    for seat_view in early[:: max(1, len(early) // 4)]:
+        result = true_deal_task.run(view=seat_view, plays=plays, seat=seat_view["you"], **IDS)
+        assert (result["move"], result["candidates"], result["exact"]) == (None, [], False)
+        with pytest.raises(NotFinished):  # still only of a finished round
+            evaluation(seat_view, plays[:-4])
 
 
 def test_a_round_in_play_is_refused():
