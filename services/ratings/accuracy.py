@@ -29,16 +29,17 @@ mean excess per scored card is above :data:`LEVEL_CEILING_EXCESS` (the highest a
 ``python -m benchmarks.accuracy``) by more than :data:`FLAG_Z` standard errors (a card's excess has a variance of at
 most 1/4) is flagged: its cards take more tricks than any view explains.
 
-**True-deal agreement**: once a round is over its deal is public, so each card decision is also scored against the
-true deal (a card's ``true_agrees``): expert's evaluation of each legal card with the true deal as its only sample
-(:mod:`services.ai_worker.true_deal`: solved exactly from 8 tricks left, played out by expert's rollouts before).
-The card agrees when its true-deal value is within :data:`TRUE_MARGIN` of the best legal card's; a decision whose
-legal cards are all worth the same on the true deal (within the margin) tells nothing and is not scored.  A player
-who sees only its view picks from sampled deals and agrees with the true deal only as far as its view guesses it; a
-player who sees the other hands agrees far more.  After at least :data:`FLAG_MIN_GAMES` scored rated games, a player
-whose pooled agreement is above :data:`LEVEL_CEILING_AGREEMENT` (the best level's, ``python -m
-benchmarks.accuracy``) by more than :data:`FLAG_Z` standard errors (of a share of that many cards at the ceiling) is
-flagged (:func:`beyond_levels`: either rule flags).
+**True-deal agreement**: once a round is over its deal is public, so a card decision whose value on the true deal
+is exact is also scored against it (a card's ``true_agrees``): a partnership game's card with at most
+:data:`TRUE_DEAL_FROM` tricks left (:func:`true_deal_scored`), each legal card valued with the rest of the round
+solved exactly on the true deal (:mod:`services.ai_worker.true_deal`, which values no other card; an individual
+game's cards are never scored).  The card agrees when its true-deal value is within :data:`TRUE_MARGIN` of the best
+legal card's; a decision whose legal cards are all worth the same on the true deal (within the margin) tells nothing
+and is not scored.  A player who sees only its view picks from sampled deals and agrees with the true deal only as
+far as its view guesses it; a player who sees the other hands agrees more.  After at least :data:`FLAG_MIN_GAMES`
+scored rated games, a player whose pooled agreement is above :data:`LEVEL_CEILING_AGREEMENT` (the best level's,
+``python -m benchmarks.accuracy``) by more than :data:`FLAG_Z` standard errors (of a share of that many cards at
+the ceiling) is flagged (:func:`beyond_levels`: either rule flags).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ FLAG_Z = 3.0  # standard errors above the ceiling: about one chance in 740 for a
 # True-deal agreement (module doc): docs/ai.md ("Accuracy") has the table these come from.
 TRUE_MARGIN = 5.0  # points a card may give away on the true deal and still agree (as MARGIN)
 LEVEL_CEILING_AGREEMENT = 0.65  # the best level's share of cards agreeing with the true deal (expert: 0.605), + 2 SE
+TRUE_DEAL_FROM = 8  # tricks left from which a card is scored on the true deal (services.ai_worker.true_deal)
 LEAN_MIN = 0.01  # a card's trick chance this close to the candidates' mean leans no way
 KIND = "accuracy"  # the flag's kind
 
@@ -165,6 +167,12 @@ def trick_excess(
     if abs(lean) < LEAN_MIN:
         return None
     return round((float(took_trick) - float(mine["trick_chance"])) * (1 if lean > 0 else -1), 3)
+
+
+def true_deal_scored(view: Mapping[str, Any]) -> bool:
+    """Whether a card decision of this view (the seat's, with more than one legal card) is scored on the true deal
+    (module doc): a partnership game's, with at most :data:`TRUE_DEAL_FROM` tricks left."""
+    return len(view["hand"]) <= TRUE_DEAL_FROM and view["rules"]["scoring"] == "partnership"
 
 
 def true_agrees(candidates: Sequence[Mapping[str, Any]], made: Mapping[str, Any]) -> bool | None:

@@ -11,6 +11,7 @@ import pytest
 from services.ai_worker.tasks import true_deal_task
 from services.ai_worker.true_deal import EXACT_FROM, NotFinished, evaluated, evaluation, hands_at
 from services.engine import card_code, make_rules, new_game, turn, view
+from services.ratings import accuracy
 from testkit.random_play import play_randomly
 
 IDS = {"game_id": "g", "version": 3, "seed": 1}
@@ -62,6 +63,13 @@ def test_a_card_whose_value_would_not_be_exact_is_not_valued(scoring: str):
         assert (result["move"], result["candidates"], result["exact"]) == (None, [], False)
         with pytest.raises(NotFinished):  # still only of a finished round
             evaluation(seat_view, plays[:-4])
+
+
+@pytest.mark.parametrize("scoring", ["partnership", "individual"])
+def test_the_collector_asks_exactly_for_the_cards_the_worker_values(scoring: str):
+    assert accuracy.TRUE_DEAL_FROM == EXACT_FROM  # services.ratings imports nothing of the worker: kept equal here
+    _, views = finished_round(47, scoring)
+    assert [accuracy.true_deal_scored(v) for v, _ in views] == [evaluated(v) for v, _ in views]
 
 
 def test_a_round_in_play_is_refused():

@@ -8,9 +8,10 @@ on a worker:
 1. **not sent**: the game's record document is read, each person's decisions are replayed from it to the seat's
    view at that moment (``decisions``, :func:`services.api.games.replay.record_decisions`), and one ``ai.hint``
    task per decision is sent to the bulk expert queue (``send``: it returns the task id), and for each card
-   decision with a choice one ``ai.true_deal`` task too (:data:`TRUE_DEAL`: the view and the finished round's
-   complete plays, which the worker refuses for anything else); the task ids are stored with the job, due again in
-   ``interval``;
+   decision with a choice that is scored on the true deal (:func:`services.ratings.accuracy.true_deal_scored`: a
+   partnership game's, at most 8 tricks left) one ``ai.true_deal`` task too (:data:`TRUE_DEAL`: the view and the
+   finished round's complete plays, which the worker refuses for anything else); no task is sent for an earlier
+   card, which is not scored; the task ids are stored with the job, due again in ``interval``;
 2. **sent**: each stored task's result is read from the result backend and deleted (``fetch``: Celery's result
    meta, or None while there is none), scored at once (:func:`services.ratings.accuracy.score`, and
    :func:`services.ratings.accuracy.true_agrees` for a true-deal answer) and stored in its place; when every
@@ -100,8 +101,10 @@ def true_answer(meta: Mapping[str, Any], echo: tuple[str, int], item: Mapping[st
 
 
 def needs_true_deal(decision: Mapping[str, Any]) -> bool:
-    """A card decision with more than one legal card: scored on the true deal too."""
-    return decision["step"] == "card" and len(decision["view"]["legal"]) > 1
+    """A card decision with more than one legal card, scored on the true deal too (a partnership game's, at most
+    8 tricks left: :func:`services.ratings.accuracy.true_deal_scored`)."""
+    view = decision["view"]
+    return decision["step"] == "card" and len(view["legal"]) > 1 and accuracy.true_deal_scored(view)
 
 
 def done(item: Mapping[str, Any]) -> bool:
