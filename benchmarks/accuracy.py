@@ -9,13 +9,14 @@ the service scores a person's (:mod:`services.ratings.accuracy`): expert's analy
 .analyse`, the ``ai.hint`` task's answer) of the seat's view, with a seed of its own, and the move made.  Per player:
 decisions scored, the share accurate and the mean points given away (and split into bids and cards), and per round
 the same, from which ``flag`` groups rounds into games and finds how many games the flag rule needs to flag each
-player (``games_to_flag``; null: not flagged).  Once the round is over, each of the player's card decisions is also
-scored against the true deal (:func:`services.ai_worker.true_deal.evaluation`, the ``ai.true_deal`` task's answer;
-:func:`services.ratings.accuracy.true_agrees`): ``true_cards`` scored, ``true_agreement`` the share agreeing, and
-split by how the true deal was valued (``true_by_band``: ``exact``, solved; ``rollout``, played out).
+player (``games_to_flag``; null: not flagged).  Once the round is over, each of the player's card decisions with
+a choice and at most 8 tricks left is also scored against the true deal, solved exactly
+(:func:`services.ai_worker.true_deal.evaluation`, the ``ai.true_deal`` task's answer, asked only of those cards, as
+the service asks; :func:`services.ratings.accuracy.true_agrees`): ``true_cards`` scored, ``true_agreement`` the
+share agreeing, and split by tricks left (``true_by_tricks_left``: ``{tricks: [cards, agreeing]}``).
 ``seconds_per_analysis``, ``seconds_per_true_deal``: the mean time of one expert analysis and of one true-deal
-evaluation (one core), for the capacity figures.  ``--raw``: each scored card's ``[exact, points given away on the
-true deal, the legal cards' spread]`` too (to choose the margin).  A benchmark, not a test: nothing fails.
+evaluation (one core), for the capacity figures.  ``--raw``: each scored card's ``[tricks left, points given away on
+the true deal, the legal cards' spread]`` too (to choose the margin).  A benchmark, not a test: nothing fails.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 
 from benchmarks.tournament import move_of
 from services.ai_worker import analyse, decide, warm_up
-from services.ai_worker.true_deal import evaluation
+from services.ai_worker.true_deal import evaluated, evaluation
 from services.computers import LEVEL_NAMES
 from services.engine import apply, card_code, make_rules, new_game, turn, view
 from services.engine.state import first_seat, replay_tricks
@@ -49,10 +50,9 @@ class Timings:
 
 def play_round(
     player: str, opponent: str, game_seed: int, timings: Timings, raw: list[list[float]] | None = None
-) -> tuple[list[accuracy.Scored | None], list[bool | None], dict[str, list[int]]]:
+) -> tuple[list[accuracy.Scored | None], list[bool | None], dict[int, list[int]]]:
     """One partnership round of ``player`` (seats 0, 2) against ``opponent``: ``player``'s decisions scored, its
-    cards' true-deal agreement, and the cards scored on the true deal and agreeing, by band (``exact``,
-    ``rollout``)."""
+    cards' true-deal agreement, and the cards scored on the true deal and agreeing, by tricks left."""
     rules = make_rules("partnership")
     state = new_game(rules, seed=game_seed)
     asked: list[tuple[int | None, int, list[dict[str, Any]], dict[str, Any]]] = []  # trick, seat, candidates, made
@@ -82,20 +82,21 @@ def play_round(
         for trick, seat, candidates, made in asked
     ]
     trues: list[bool | None] = []
-    bands: dict[str, list[int]] = {"exact": [0, 0], "rollout": [0, 0]}
+    bands: dict[int, list[int]] = {}
     for (trick, _, _, made), seat_view in zip(asked, views, strict=True):
-        if trick is not None and len(seat_view["legal"]) > 1:
+        if trick is not None and len(seat_view["legal"]) > 1 and evaluated(seat_view):
             started = time.perf_counter()
             true = evaluation(seat_view, plays)
             timings.true.append(time.perf_counter() - started)
             agrees = accuracy.true_agrees(true["candidates"], made)
             if agrees is not None:
-                band = bands["exact" if true["exact"] else "rollout"]
+                left = len(seat_view["hand"])
+                band = bands.setdefault(left, [0, 0])
                 band[0], band[1] = band[0] + 1, band[1] + agrees
                 if raw is not None:
                     values = {c["card"]: c["value"] for c in true["candidates"]}
                     top, low = max(values.values()), min(values.values())
-                    raw.append([int(true["exact"]), round(top - values[made["card"]], 2), round(top - low, 2)])
+                    raw.append([left, round(top - values[made["card"]], 2), round(top - low, 2)])
             trues.append(agrees)
     return scored, trues, bands
 
@@ -132,16 +133,16 @@ def main() -> None:
         started = time.perf_counter()
         raw: list[list[float]] | None = [] if args.raw else None
         rounds: list[accuracy.Accuracy] = []
-        bands = {"exact": [0, 0], "rollout": [0, 0]}
+        bands: dict[int, list[int]] = {}
         for r in range(args.rounds):
             scored, trues, by_band = play_round(player, args.opponent, args.seed + r, timings, raw)
             rounds.append(accuracy.total(scored, trues))
-            for band, (cards, agreed) in by_band.items():
-                bands[band] = [bands[band][0] + cards, bands[band][1] + agreed]
+            for left, (cards, agreed) in by_band.items():
+                bands[left] = [bands.get(left, [0, 0])[0] + cards, bands.get(left, [0, 0])[1] + agreed]
         pooled = sum(rounds, accuracy.Accuracy())
         out["players"][player] = {
             **pooled.figures(),
-            "true_by_band": bands,
+            "true_by_tricks_left": dict(sorted(bands.items())),
             "per_round": [
                 [r.decisions, r.accurate, r.given_away, r.cards, r.trick_excess, r.true_cards, r.true_agreed]
                 for r in rounds

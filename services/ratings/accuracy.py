@@ -57,7 +57,9 @@ FLAG_MIN_GAMES = 5  # scored rated games before a player can be flagged
 FLAG_Z = 3.0  # standard errors above the ceiling: about one chance in 740 for a player at the ceiling
 # True-deal agreement (module doc): docs/ai.md ("Accuracy") has the table these come from.
 TRUE_MARGIN = 5.0  # points a card may give away on the true deal and still agree (as MARGIN)
-LEVEL_CEILING_AGREEMENT = 0.65  # the best level's share of cards agreeing with the true deal (expert: 0.605), + 2 SE
+# The best level's share of its cards from 8 tricks left agreeing with the true deal, p = 0.727 over n = 956 cards
+# (expert), plus two standard errors of that figure, rounded up: ceil(100 * (p + 2 * sqrt(p * (1 - p) / n))) / 100.
+LEVEL_CEILING_AGREEMENT = 0.76
 TRUE_DEAL_FROM = 8  # tricks left from which a card is scored on the true deal (services.ai_worker.true_deal)
 LEAN_MIN = 0.01  # a card's trick chance this close to the candidates' mean leans no way
 KIND = "accuracy"  # the flag's kind

@@ -90,7 +90,7 @@ def test_true_deal_agreement_adds_up_beside_the_views_scores() -> None:
 def test_agreement_beyond_the_best_levels_is_flagged_and_at_it_is_not() -> None:
     ceiling = accuracy.LEVEL_CEILING_AGREEMENT
     at_ceiling = Accuracy(100, 99, 20.0, 0, 0.0, 100, round(100 * ceiling))
-    seer = Accuracy(100, 80, 300.0, 0, 0.0, 60, 50)
+    seer = Accuracy(100, 80, 300.0, 0, 0.0, 32, 30)  # a game's ~32 cards from 8 tricks left, nearly all agreeing
     assert not beyond_levels([at_ceiling] * 100)
     assert not beyond_levels([seer] * (accuracy.FLAG_MIN_GAMES - 1))
     assert beyond_levels([seer] * accuracy.FLAG_MIN_GAMES)
