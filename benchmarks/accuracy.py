@@ -8,8 +8,8 @@ the same deals for every player (game seeds ``--seed``, ``--seed`` + 1, ...).  E
 the service scores a person's (:mod:`services.ratings.accuracy`): expert's analysis (:func:`services.ai_worker
 .analyse`, the ``ai.hint`` task's answer) of the seat's view, with a seed of its own, and the move made.  Per player:
 decisions scored, the share accurate and the mean points given away (and split into bids and cards), and per round
-the same, from which ``flag`` groups rounds into games and finds how many games the flag rule needs to flag each
-player (``games_to_flag``; null: not flagged).  Once the round is over, each of the player's card decisions with
+the same, from which ``flag`` groups rounds into a person's games (:data:`ROUNDS_PER_GAME`) and finds how many games
+the flag rule needs to flag each player (``games_to_flag``; null: not flagged).  Once the round is over, each of the player's card decisions with
 a choice and at most 8 tricks left is also scored against the true deal, solved exactly
 (:func:`services.ai_worker.true_deal.evaluation`, the ``ai.true_deal`` task's answer, asked only of those cards, as
 the service asks; :func:`services.ratings.accuracy.true_agrees`): ``true_cards`` scored, ``true_agreement`` the
@@ -37,7 +37,9 @@ from services.ratings import accuracy
 from testkit.cheater import cheat
 
 CHEATER = "cheater"
-ROUNDS_PER_GAME = 8  # a rated game (to 500) lasts about this many rounds: rounds grouped into games for the flag
+# A person's rated game (to 500) lasts about 8 rounds in one seat; a round here holds two seats' decisions (0 and 2),
+# so 4 rounds hold about one person's game of decisions: rounds grouped into games for the flag.
+ROUNDS_PER_GAME = 4
 
 
 class Timings:
