@@ -76,6 +76,7 @@ def hint_task(**request: Any) -> dict[str, Any]:
 def true_deal_task(*, plays: list[str], **request: Any) -> dict[str, Any]:
     """A card decision of a finished round valued on its true deal (:func:`.true_deal.evaluation`; ``plays``: the
     round's every card in play order, refused unless complete and this view's round):
-    ``{game_id, version, seat, level, move, candidates, exact, elapsed_ms}``."""
+    ``{game_id, version, seat, level, move, candidates, exact, elapsed_ms}`` (``move`` null and no candidates for a
+    card not valued: before 8 tricks left, or an individual game's)."""
     asked = Request(**request)
     return _answer("ai.true_deal", asked, lambda: {"level": "expert", **evaluation(asked.view, plays)})
