@@ -258,7 +258,8 @@ def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_o
     flagged = player_id(session, token)
     with records.begin() as connection:
         flag_id = raise_flag(connection, flagged, BOOSTING, ["g_unknown"], {"loser": "p_x"}, 1)
-    for headers in ({}, {"Authorization": f"Bearer {token}"}, {"Authorization": "Bearer operator-secret-for-test"}):
+    assert code(session.get("/v1/operator/flags")) == "unauthorized", "no token"
+    for headers in ({"Authorization": f"Bearer {token}"}, {"Authorization": "Bearer operator-secret-for-test"}):
         refused = session.get("/v1/operator/flags", headers=headers)
         assert (refused.status_code, code(refused)) == (403, "operator_only")
     operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}

@@ -3,8 +3,8 @@
 :func:`services.api.http.player_auth.check_not_banned`.
 
 The operator API answers only a request whose ``Authorization: Bearer`` is the server's ``OPERATOR_TOKEN``
-(compared in constant time); a player's token, a seat's, or none is a ``403 operator_only``, and a server with
-no ``OPERATOR_TOKEN`` has no operator API (``404``).
+(compared in constant time): none is a ``401``, a player's token or a seat's a ``403 operator_only``, as is every
+token on a server with no ``OPERATOR_TOKEN`` (nobody is its operator).
 """
 
 from __future__ import annotations
@@ -40,12 +40,13 @@ DECISION_REQUEST = DecisionRequest()
 
 
 def _operator() -> None:
+    """``401`` without a bearer token; ``403 operator_only`` for any token but ``OPERATOR_TOKEN`` (every token on
+    a server with none set: nobody is its operator)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "The operator API needs 'Authorization: Bearer <operator token>'.")
     expected = str(current_app.config.get("OPERATOR_TOKEN") or "")
-    if not expected:
-        raise ApiError(404, "not_found", "This server has no operator API (OPERATOR_TOKEN is unset).")
-    sent = request.headers.get("Authorization", "")
-    scheme, _, token = sent.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), expected.encode()):
+    if not expected or not hmac.compare_digest(token.strip().encode(), expected.encode()):
         raise ApiError(403, "operator_only", "Only the server's operator token may use the operator API.")
 
 
