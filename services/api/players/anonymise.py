@@ -1,6 +1,7 @@
 """A player deleting themselves: what goes, what stays, in one transaction.
 
-Goes: the name (and its keys: anyone may take it now), the token (every copy of it stops working), the ratings
+Goes: the name (and its keys: anyone may take it now), the token (every copy of it stops working), its devices'
+sessions, link codes and recovery codes, the ratings
 (the leaderboards' rows, and the player's place in each rating bucket), the stats and the list of the player's
 games.  Stays, anonymised: the player's row (``deleted_ms`` set; its id is what the games' other seats were
 played against) and every record of the player's games, whose document no longer names the player (each
@@ -22,12 +23,15 @@ from sqlalchemy import Connection, delete, select, update
 
 from services.api.records.schema import (
     game_records,
+    link_codes,
     player_games,
     player_ratings,
+    player_sessions,
     player_stats,
     players,
     rating_buckets,
     record_seats,
+    recovery_codes,
 )
 from services.ratings.buckets import bucket_of
 
@@ -44,6 +48,8 @@ def delete_player(connection: Connection, player_id: str, now_ms: int) -> bool:
     ).rowcount
     if not cleared:
         return False
+    for table in (player_sessions, link_codes, recovery_codes):
+        connection.execute(delete(table).where(table.c.player_id == player_id))
     drop_ratings(connection, player_id)
     connection.execute(delete(player_stats).where(player_stats.c.player_id == player_id))
     games = set(connection.execute(select(player_games.c.game_id).where(player_games.c.player_id == player_id)))

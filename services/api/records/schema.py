@@ -36,6 +36,10 @@ The players' tables live here too (one database, one migration history):
 - ``accuracy_jobs``: the rated games whose people's moves are still to be scored, written with the game's ratings
   and worked off by the accuracy collector (:mod:`services.api.ratings.collector`): when each is due, how often
   its analyses were sent, and the decisions sent or scored so far (``work``, JSON).
+- ``player_sessions``, ``link_codes``, ``recovery_codes``: a player's devices (:mod:`services.api.players.sessions`,
+  :mod:`services.api.players.device_codes`): each device's session (the hash of its bearer credential, its name,
+  when it was made, last seen and revoked), the short single-use codes that link another device (hashed, until
+  they expire) and the player's set of single-use recovery codes (hashed).
 """
 
 from __future__ import annotations
@@ -247,4 +251,41 @@ accuracy_jobs = Table(
     Column("work", Text),  # JSON: each decision's task or score (services.api.ratings.collector); null: not sent
     Column("created_ms", BigInteger, nullable=False),
     Index("accuracy_jobs_due", "due_ms"),
+)
+
+player_sessions = Table(
+    "player_sessions",
+    metadata,
+    Column("id", String(40), primary_key=True),  # ses_…: names the session to its player (list, revoke)
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("token_hash", String(64), nullable=False),  # sha256 of the session's bearer credential (sps_…)
+    Column("name", String(64), nullable=False),  # the device's name, as its holder gave it
+    Column("via", String(16), nullable=False),  # how it signed in: link | recovery
+    Column("created_ms", BigInteger, nullable=False),
+    Column("last_seen_ms", BigInteger, nullable=False),  # moved at most once a minute
+    Column("revoked_ms", BigInteger),  # kept after a revocation, so its next request is told so
+    Index("player_sessions_token_hash", "token_hash", unique=True),
+    Index("player_sessions_player", "player_id", "created_ms"),
+)
+
+link_codes = Table(
+    "link_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),  # sha256 of the code, in its one spelling
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Column("used_ms", BigInteger),  # single use: set by the sign-in that used it
+    Column("session_id", String(40)),  # the session it made
+    Index("link_codes_player", "player_id", "created_ms"),
+)
+
+recovery_codes = Table(
+    "recovery_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),  # sha256 of the code, in its one spelling
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("used_ms", BigInteger),  # single use
+    Index("recovery_codes_player", "player_id"),
 )
