@@ -42,6 +42,7 @@ from services.api.http import (  # noqa: F401  (their routes join v1)
     player_routes,
     record_routes,
     rematch_routes,
+    session_routes,
     table_life_routes,
 )
 from services.api.http.health import health, healthz
@@ -60,6 +61,7 @@ from services.api.http.rate_limits import (
 )
 from services.api.http.request_body import body_guard
 from services.api.http.routes import v1
+from services.api.http.session_limits import limit_sessions
 from services.api.http.wsgi_edge import Edge
 from services.api.live.fanout import FanoutHub
 from services.api.live.presence import PresenceSettings
@@ -164,6 +166,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limit_exports(app, limiter, record_routes.wants_export)
     limit_rejoins(app, limiter)
     limit_player_creates(app, limiter)
+    limit_sessions(app, limiter)
     app.register_blueprint(health)
     app.register_blueprint(web)
     _register_docs(app)

@@ -75,6 +75,10 @@ DEFAULTS: dict[str, Any] = {
     "REMATCH_WAIT_SECONDS": 30.0,  # a rematch keeps the last game's people's seats this long, then computers take them
     "REJOIN_RATE_LIMIT": "10/minute",  # refused rejoin codes per client address ("" = none)
     "PLAYER_CREATE_RATE_LIMIT": "10/hour",  # players made per client address (POST /v1/players) ("" = none)
+    "LINK_CODE_SECONDS": 600,  # how long a link code signs a device in (0 to 600: at most ten minutes)
+    "LINK_CODE_RATE_LIMIT": "10/hour",  # link codes made per player ("" = none)
+    "LINK_CODE_ADDRESS_RATE_LIMIT": "30/hour",  # link codes made per client address ("" = none)
+    "SIGN_IN_RATE_LIMIT": "10/minute",  # refused sign-ins (POST /v1/sessions) per client address ("" = none)
     "MAX_MATCHES_PER_ADDRESS": 20,  # quick-match requests one client address has waiting at once (0 = no cap)
     "MAX_MATCHES_PER_TOKEN": 1,  # the same per seat token sent with the request (0 = no cap)
     "MATCH_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for quick-match buckets due
@@ -146,6 +150,7 @@ _CASTS = {
     "PRESENCE_LEASE_SECONDS": float,
     "REMATCH_WAIT_SECONDS": float,
     "MAX_MATCHES_PER_ADDRESS": int,
+    "LINK_CODE_SECONDS": int,
     "MAX_MATCHES_PER_TOKEN": int,
     "MATCH_SWEEP_INTERVAL_SECONDS": float,
     "MATCH_FORM_LEASE_SECONDS": float,
@@ -219,6 +224,8 @@ def check_config(config: dict[str, Any]) -> None:
                 f"REDIS_CLUSTER_NODES is set, so {' and '.join(missing)} must name a plain (non-cluster) Redis: "
                 "Celery's Redis transport cannot use a Redis Cluster (or set AI_BROKER_URLS)."
             )
+    if not 0 <= int(config["LINK_CODE_SECONDS"]) <= 600:
+        raise ConfigError("LINK_CODE_SECONDS must be 0 to 600: a link code lives at most ten minutes")
     if not float(config["CLOCK_SCALE"]) > 0:
         raise ConfigError("CLOCK_SCALE must be a positive number (1: the time controls as the catalogue gives them)")
     waits = int(config["REDIS_WAIT_REPLICAS"]) > 0

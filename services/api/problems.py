@@ -62,6 +62,15 @@ TITLES: dict[str, str] = {
     "operator_only": "Only the operator may do this",
     "flag_not_found": "No such flag",
     "flag_decided": "This flag was decided already",
+    "session_revoked": "This device's session was revoked",
+    "session_not_found": "No such session",
+    "link_code_invalid": "No device made that link code",
+    "link_code_expired": "The link code has expired",
+    "link_code_used": "The link code was used already",
+    "link_code_rate_limited": "Too many link codes made",
+    "recovery_code_invalid": "No player has that recovery code",
+    "recovery_code_used": "The recovery code was used already",
+    "sign_in_rate_limited": "Too many refused sign-ins from this address",
     "internal_error": "Internal server error",
 }
 

@@ -30,8 +30,8 @@ class InvalidRequest(ProblemError):
 
 
 class Unauthorized(ProblemError):
-    """401/403: a missing or wrong seat token, or another seat's; a player token of no live player; a seat whose
-    player deleted themselves."""
+    """401/403: a missing or wrong seat token, or another seat's; a player token of no live player, a revoked
+    session; a seat whose player deleted themselves; a link or recovery code that is no code."""
 
 
 class NotFound(ProblemError):
@@ -66,6 +66,11 @@ class InvalidRules(InvalidRequest):
 
 class GameInPlay(Conflict):
     """409 ``game_in_play``: the game has no record yet (it is still being played); ask again once it ends."""
+
+
+class Gone(ProblemError):
+    """410 ``link_code_used``, ``link_code_expired``, ``recovery_code_used``: the code signed a device in already or
+    lived its time; ask for a new one."""
 
 
 class Retryable(ProblemError):
@@ -134,6 +139,15 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "operator_only": Unauthorized,  # 403: the operator API without the server's operator token
     "flag_not_found": NotFound,
     "flag_decided": Conflict,  # the fair-play flag was decided already
+    "session_revoked": Unauthorized,  # 401: this device's session was revoked; sign it in again
+    "session_not_found": NotFound,
+    "link_code_invalid": Unauthorized,  # 403: no device made that link code
+    "link_code_expired": Gone,
+    "link_code_used": Gone,
+    "link_code_rate_limited": Retryable,
+    "recovery_code_invalid": Unauthorized,  # 403: no player has that recovery code
+    "recovery_code_used": Gone,
+    "sign_in_rate_limited": Retryable,
 }
 
 

@@ -1,10 +1,13 @@
 """The players' operations: make a player, read one, and your own (``/v1/players/me``: read, rename, a new
-token, delete).
+token, delete); your devices (sessions: list, revoke one, sign out everywhere else; a link code and recovery codes
+that sign a device in, and the sign-in).
 
 :class:`PlayerMethods` is part of :class:`spades_client.client.SpadesClient` (its methods use the client's
 plumbing).  A client made with ``player_token`` sends it as the ``Player-Token`` header on every request, so
-the seats it creates (with ``player: True``), claims, matches or rematches are its player's; the models are the
-contract's ``Player``, ``PlayerRating``, ``PlayerStats`` and ``CreatedPlayer``, held to it by
+the seats it creates (with ``player: True``), claims, matches or rematches are its player's (a session's credential
+from ``sign_in`` goes in the same header); the models are the contract's ``Player``, ``PlayerRating``,
+``PlayerStats``, ``CreatedPlayer`` and the sessions' ``Session``, ``SessionList``, ``LinkCode``, ``RecoveryCodes``
+and ``CreatedSession``, held to it by
 ``tests/clients/test_models_match_spec.py`` like every other model.
 """
 
@@ -25,6 +28,12 @@ PLAYER_OPERATIONS: dict[str, tuple[str, str]] = {
     "renameMyPlayer": ("PATCH", "/v1/players/me"),
     "deleteMyPlayer": ("DELETE", "/v1/players/me"),
     "rotatePlayerToken": ("POST", "/v1/players/me/token"),
+    "listMySessions": ("GET", "/v1/players/me/sessions"),
+    "revokeMySessions": ("DELETE", "/v1/players/me/sessions"),
+    "revokeMySession": ("DELETE", "/v1/players/me/sessions/{session_id}"),
+    "createLinkCode": ("POST", "/v1/players/me/link-codes"),
+    "createRecoveryCodes": ("POST", "/v1/players/me/recovery-codes"),
+    "signIn": ("POST", "/v1/sessions"),
 }
 
 
@@ -98,7 +107,66 @@ class CreatedPlayer(Body):
     token: str
 
 
-PLAYER_MODELS: tuple[type[Body], ...] = (PlayerRating, PlayerStats, PlayerAccuracy, Player, CreatedPlayer)
+@dataclass
+class Session(Body):
+    """One signed-in device of your player (never its credential); ``current``: the one asking."""
+
+    SCHEMA: ClassVar[str] = "Session"
+    id: str
+    name: str
+    via: str
+    created_at: str
+    last_seen_at: str
+    current: bool
+
+
+@dataclass
+class SessionList(Body):
+    SCHEMA: ClassVar[str] = "SessionList"
+    sessions: list[Session]
+
+
+@dataclass
+class LinkCode(Body):
+    """A code (``XXXX-XXXX``) and its link that sign one other device in, once, until ``expires_at``."""
+
+    SCHEMA: ClassVar[str] = "LinkCode"
+    code: str
+    link: str
+    expires_at: str
+
+
+@dataclass
+class RecoveryCodes(Body):
+    """A fresh set of recovery codes (shown only in this answer), each signing a device in once."""
+
+    SCHEMA: ClassVar[str] = "RecoveryCodes"
+    codes: list[str]
+    created_at: str
+
+
+@dataclass
+class CreatedSession(Body):
+    """A new session, its credential (``token``, shown only here) and its player."""
+
+    SCHEMA: ClassVar[str] = "CreatedSession"
+    session: Session
+    token: str
+    player: Player
+
+
+PLAYER_MODELS: tuple[type[Body], ...] = (
+    PlayerRating,
+    PlayerStats,
+    PlayerAccuracy,
+    Player,
+    CreatedPlayer,
+    Session,
+    SessionList,
+    LinkCode,
+    RecoveryCodes,
+    CreatedSession,
+)
 
 
 class PlayerMethods:
@@ -131,3 +199,37 @@ class PlayerMethods:
         """Delete this client's player (its games stay, anonymised); the client sends no player token after."""
         self._call("deleteMyPlayer", resend_after_fault=False)
         self.player_token = None
+
+    def list_my_sessions(self: SpadesClient) -> SessionList:
+        return SessionList.from_dict(self._call("listMySessions").json())
+
+    def revoke_my_sessions(self: SpadesClient) -> SessionList:
+        """Sign out everywhere else: every session but this client's (all of them with the player token)."""
+        return SessionList.from_dict(self._call("revokeMySessions").json())
+
+    def revoke_my_session(self: SpadesClient, session_id: str) -> None:
+        """Sign one device out (this client's own session too)."""
+        self._call("revokeMySession", session_id=session_id)
+
+    def create_link_code(self: SpadesClient) -> LinkCode:
+        """A code that signs one other device in as this client's player (``sign_in`` there)."""
+        return LinkCode.from_dict(self._call("createLinkCode", json={}, resend_after_fault=False).json())
+
+    def create_recovery_codes(self: SpadesClient) -> RecoveryCodes:
+        """A fresh set of recovery codes, replacing the old set: keep them apart from your devices."""
+        return RecoveryCodes.from_dict(self._call("createRecoveryCodes", json={}, resend_after_fault=False).json())
+
+    def sign_in(
+        self: SpadesClient,
+        link_code: str | None = None,
+        recovery_code: str | None = None,
+        device_name: str | None = None,
+    ) -> CreatedSession:
+        """A new session for this device from one code (a link code or a recovery code); this client sends its
+        credential as its player token from now on."""
+        body = {"link_code": link_code, "recovery_code": recovery_code, "device_name": device_name}
+        created = CreatedSession.from_dict(
+            self._call("signIn", json={k: v for k, v in body.items() if v is not None}, resend_after_fault=False).json()
+        )
+        self.player_token = created.token
+        return created

@@ -1,18 +1,22 @@
 """The ``Player-Token`` header: the one parser of a request's player, for the players' routes and for the
 routes that bind a seat to a player (create, claim, quick match, rematch).
 
-A header that is there is checked, never ignored: a token that names no live player (malformed, rotated,
-revoked, its player deleted) is a ``401 player_token_invalid``, so a client that meant to play as someone
-learns at once that it would not.  Player tokens are never seat tokens: they go in their own header, and
+The header carries a player token (``spt_…``) or a device's session credential (``sps_…``,
+:mod:`services.api.players.sessions`), told apart by the prefix: both name the player, so every route that takes a
+player takes a session.  A header that is there is checked, never ignored: a token that names no live player
+(malformed, rotated, revoked, its player deleted) is a ``401 player_token_invalid``, and a revoked session a
+``401 session_revoked``, so a client that meant to play as someone learns at once that it would not.  Player tokens are never seat tokens: they go in their own header, and
 ``Authorization`` keeps carrying the seat's.
 """
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from services.api.games.record import GameRecord, PlayerRef
+from services.api.players.credentials import is_session_credential
 from services.api.players.repository import Player, PlayerRepository, player_token_invalid
+from services.api.players.sessions import Session, Sessions
 from services.api.problems import ApiError
 from services.api.ratings.watch import active_ban
 from services.api.records.content import iso
@@ -37,17 +41,32 @@ def player_token() -> str | None:
 
 
 def request_player(required: bool) -> Player | None:
-    """The player of the request's ``Player-Token``: None without the header (a 401 if ``required``), a 401
-    ``player_token_invalid`` for a token of no live player."""
+    """The player of the request's ``Player-Token`` (a player token or a session): None without the header (a 401
+    if ``required``), a 401 ``player_token_invalid`` for a token of no live player, ``session_revoked`` for a
+    revoked session.  The session, if any, is :func:`request_session`'s."""
     token = player_token()
+    g.player_session = None
     if token is None:
         if required:
             raise ApiError(401, "player_token_invalid", f"This request needs '{HEADER}: <player token>'.")
         return None
-    player = player_repository().by_token(token) if 0 < len(token) <= MAX_TOKEN_LENGTH else None
+    if not 0 < len(token) <= MAX_TOKEN_LENGTH:
+        raise player_token_invalid()
+    if is_session_credential(token):
+        found = Sessions(player_repository().engine).find(token, now_ms())
+        if found is None:
+            raise player_token_invalid()
+        player, g.player_session = found
+        return player
+    player = player_repository().by_token(token)
     if player is None:
         raise player_token_invalid()
     return player
+
+
+def request_session() -> Session | None:
+    """The session the request's ``Player-Token`` is (after :func:`request_player`), None for a player token."""
+    return g.get("player_session")
 
 
 def check_not_banned(player: PlayerRef | None, table: GameRecord | None = None) -> None:

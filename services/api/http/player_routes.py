@@ -14,12 +14,18 @@ from typing import Any
 from flask import Response, url_for
 
 from services.api.http import player_schemas, request_schemas
-from services.api.http.player_auth import pairing_ban_of, player_repository, player_token, request_player
+from services.api.http.player_auth import (
+    pairing_ban_of,
+    player_repository,
+    player_token,
+    request_player,
+    request_session,
+)
 from services.api.http.routes import json_response, load_body, v1
 from services.api.players.names import DisplayName, NameRefused, display_name
 from services.api.players.repository import Player, PlayerRepository, name_taken, player_not_found
 from services.api.players.tokens import well_formed_id
-from services.api.problems import invalid_request
+from services.api.problems import ApiError, invalid_request
 from services.api.ratings.standing import standing
 
 
@@ -60,6 +66,8 @@ def rename_me() -> Response:
 @v1.post("/players/me/token")
 def rotate_my_token() -> Response:
     player = _me()
+    if request_session() is not None:  # a device's session never mints a credential that outlives it
+        raise ApiError(403, "forbidden", "A device's session cannot replace the player token: send the player token.")
     load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
     repository = player_repository()
     token = player_token()

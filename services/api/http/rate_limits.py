@@ -41,12 +41,16 @@ SCOPE_CODES = {  # a scope's refusal code
     "export": "export_rate_limited",
     "rejoin": "rejoin_rate_limited",
     "players": "player_create_rate_limited",
+    "link_codes": "link_code_rate_limited",
+    "sign_in": "sign_in_rate_limited",
 }
 REFUSED_WHAT = {
     "create_rate_limited": "games created from this address",
     "export_rate_limited": "record exports",
     "rejoin_rate_limited": "refused rejoin codes from this address",
     "player_create_rate_limited": "players created from this address",
+    "link_code_rate_limited": "link codes made from this address",
+    "sign_in_rate_limited": "refused sign-ins from this address",
 }
 EXPOSED_HEADERS = [
     "ETag",
