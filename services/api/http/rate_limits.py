@@ -204,14 +204,14 @@ class SlowRefusals:
 def limit_creates(app: Flask, limiter: Limiter) -> None:
     """``CREATE_RATE_LIMIT`` per client address on ``POST /v1/games``, on top of the shared budgets: a
     game costs far more than a request (and a computer-only one, workers' time until it ends)."""
-    _limit_per_address(app, limiter, "v1.create_game", app.config["CREATE_RATE_LIMIT"], "create")
+    limit_per_address(app, limiter, "v1.create_game", app.config["CREATE_RATE_LIMIT"], "create")
 
 
 def limit_exports(app: Flask, limiter: Limiter, is_export: Callable[[], bool]) -> None:
     """``EXPORT_RATE_LIMIT`` per client address on the records' NDJSON export (``GET /v1/records`` when
     ``is_export``: the route's own test), on top of the shared budgets: one export streams up to
     ``EXPORT_MAX_RECORDS`` whole records, a page of the listing 200 summaries at most."""
-    _limit_per_address(
+    limit_per_address(
         app, limiter, "v1.records", app.config["EXPORT_RATE_LIMIT"], "export", exempt_when=lambda: not is_export()
     )
 
@@ -220,7 +220,7 @@ def limit_rejoins(app: Flask, limiter: Limiter) -> None:
     """``REJOIN_RATE_LIMIT`` per client address on redeeming a rejoin code (``POST /v1/games/{id}/rejoin``),
     counting only the redeems refused: guessing codes (:mod:`services.api.games.rejoin`) is bounded by it, a
     person who types theirs right is never held back."""
-    _limit_per_address(
+    limit_per_address(
         app,
         limiter,
         "v1.redeem_rejoin_code",
@@ -234,10 +234,10 @@ def limit_player_creates(app: Flask, limiter: Limiter) -> None:
     """``PLAYER_CREATE_RATE_LIMIT`` per client address on ``POST /v1/players``, on top of the shared budgets:
     a player is a row kept for good and a name taken from everyone else, so one address cannot mint them in
     bulk (or squat on names)."""
-    _limit_per_address(app, limiter, "v1.create_player", app.config["PLAYER_CREATE_RATE_LIMIT"], "players")
+    limit_per_address(app, limiter, "v1.create_player", app.config["PLAYER_CREATE_RATE_LIMIT"], "players")
 
 
-def _limit_per_address(
+def limit_per_address(
     app: Flask,
     limiter: Limiter,
     endpoint: str,

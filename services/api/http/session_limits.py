@@ -19,7 +19,7 @@ from flask import Flask, current_app
 from flask_limiter import Limiter
 from limits import parse
 
-from services.api.http.rate_limits import _limit_per_address  # the one way a route gets a per-address limit
+from services.api.http.rate_limits import limit_per_address
 from services.api.metrics import QUOTA_REFUSALS
 from services.api.problems import ApiError
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 def limit_sessions(app: Flask, limiter: Limiter) -> None:
     """The per-address limits of the device routes (after the v1 blueprint is registered)."""
-    _limit_per_address(
+    limit_per_address(
         app,
         limiter,
         "v1.sign_in",
@@ -36,7 +36,7 @@ def limit_sessions(app: Flask, limiter: Limiter) -> None:
         "sign_in",
         deduct_when=lambda response: response.status_code != 201,
     )
-    _limit_per_address(app, limiter, "v1.create_link_code", app.config["LINK_CODE_ADDRESS_RATE_LIMIT"], "link_codes")
+    limit_per_address(app, limiter, "v1.create_link_code", app.config["LINK_CODE_ADDRESS_RATE_LIMIT"], "link_codes")
 
 
 def spend_link_code(player_id: str) -> None:
