@@ -377,6 +377,17 @@ def _placed(seated: list[Player | None], backers: list[str], pool_seating: list[
 # --- the figures ----------------------------------------------------------------------------------------
 
 
+def earned_by_backer(run: Run, shown: dict[str, int], on_board: set[str]) -> dict[str, float | None]:
+    """What each backer's play earns: the median display of the honest players it backs that are on the board."""
+    earned: dict[str, float | None] = {}
+    for backer in run.args.backers:
+        values = [
+            shown[p.id] for p in run.players.values() if p.role == "honest" and p.backer == backer and p.id in on_board
+        ]
+        earned[backer] = statistics.median(values) if values else None
+    return earned
+
+
 def report(run: Run) -> dict[str, Any]:
     """The run's figures (see the module doc)."""
     with run.engine.connect() as connection:
@@ -394,10 +405,7 @@ def report(run: Run) -> dict[str, Any]:
     shown = {p: display(Rating(r.mu, r.sigma)) for p, r in ratings.items()}
     on_board = {p for p, r in ratings.items() if not r.provisional}
     honest = [p for p in run.players.values() if p.role == "honest" and p.games]
-    earned: dict[str, float | None] = {}
-    for backer in run.args.backers:
-        values = [shown[p.id] for p in honest if p.backer == backer and p.id in on_board]
-        earned[backer] = statistics.median(values) if values else None
+    earned = earned_by_backer(run, shown, on_board)
     flagged: dict[str, set[str]] = defaultdict(set)
     first_flag: dict[str, int] = {}
     for player, kind, raised in flags:
@@ -491,12 +499,7 @@ def operator_pass(run: Run) -> dict[str, Any]:
         rows = connection.execute(select(player_ratings).where(player_ratings.c.board == "partnership")).all()
     shown = {row.player_id: display(Rating(row.mu, row.sigma)) for row in rows}
     on_board = {row.player_id for row in rows if not row.provisional}
-    earned: dict[str, float | None] = {}
-    for backer in run.args.backers:
-        values = [
-            shown[p.id] for p in run.players.values() if p.role == "honest" and p.backer == backer and p.id in on_board
-        ]
-        earned[backer] = statistics.median(values) if values else None
+    earned = earned_by_backer(run, shown, on_board)
     rings = {}
     for strategy, members in run.rings.items():
         above = [

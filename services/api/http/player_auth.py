@@ -76,8 +76,7 @@ def check_not_banned(player: PlayerRef | None, table: GameRecord | None = None) 
     if player is None or (table is not None and not (table.options.public or table.options.matched)):
         return
     now = now_ms()
-    with player_repository().engine.connect() as connection:
-        ends = active_ban(connection, player.id, now)
+    ends = _ban_ends(player.id, now)
     if ends is not None:
         raise ApiError(
             409,
@@ -91,9 +90,13 @@ def check_not_banned(player: PlayerRef | None, table: GameRecord | None = None) 
 
 def pairing_ban_of(player_id: str) -> str | None:
     """When ``player_id``'s ban from pairing ends (ISO time), or None."""
-    with player_repository().engine.connect() as connection:
-        ends = active_ban(connection, player_id, now_ms())
+    ends = _ban_ends(player_id, now_ms())
     return None if ends is None else iso(ends)
+
+
+def _ban_ends(player_id: str, now: int) -> int | None:
+    with player_repository().engine.connect() as connection:
+        return active_ban(connection, player_id, now)
 
 
 def seat_player() -> PlayerRef | None:
