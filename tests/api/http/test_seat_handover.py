@@ -255,22 +255,29 @@ def test_a_client_that_starts_past_the_change_gets_no_private_event_of_the_seats
     assert streamed == [] and ended, "the stream ends before the new holder's hand"
 
 
-def test_a_player_token_opens_no_seats_connection_so_a_rotated_one_ends_none(servers):
-    """A stream or a long poll is opened with a seat token: a player's token, sent as a seat token, holds no seat
-    (``401``), and sent as ``Player-Token`` it is not read (the spectator's events). Rotating or deleting a
-    player thus has no connection to end; the seat's own token is the credential that counts."""
+def test_a_player_credential_opens_no_seats_connection_so_revoking_one_ends_none(servers):
+    """A stream or a long poll is opened with a seat token: a player's token or a device's session, sent as a seat
+    token, holds no seat (``401``), and sent as ``Player-Token`` it is not read (the spectator's events). Rotating,
+    revoking or deleting a player credential thus has no connection to end; the seat's own token is the
+    credential that counts."""
     b = ContractSession(servers[1])
     made = b.post("/v1/players", json={"name": f"Streamer {uuid.uuid4().hex[:8]}"})
     assert made.status_code == 201, made.text
     player_token = made.json()["token"]
+    link = b.post("/v1/players/me/link-codes", headers={"Player-Token": player_token})
+    assert link.status_code == 201, link.text
+    signed_in = b.post("/v1/sessions", json={"link_code": link.json()["code"], "device_name": "Phone"})
+    assert signed_in.status_code == 201, signed_in.text
+    session = signed_in.json()["token"]
     seats = [{"type": "human", "player": True}, *FOUR[1:]]
     created = b.post(
-        "/v1/games", json={"seats": seats, "options": {"clock": "none"}}, headers={"Player-Token": player_token}
+        "/v1/games", json={"seats": seats, "options": {"clock": "none"}}, headers={"Player-Token": session}
     )
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
-    for path in ("events", "stream"):
-        refused = requests.get(f"{servers[0]}/v1/games/{game_id}/{path}", headers=auth(player_token), timeout=30)
-        assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
-    page = b.get(f"/v1/games/{game_id}/events", headers={"Player-Token": player_token}).json()
-    assert all("hand" not in event["data"] for event in page["events"])
+    for credential in (player_token, session):
+        for path in ("events", "stream"):
+            refused = requests.get(f"{servers[0]}/v1/games/{game_id}/{path}", headers=auth(credential), timeout=30)
+            assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
+        page = b.get(f"/v1/games/{game_id}/events", headers={"Player-Token": credential}).json()
+        assert all("hand" not in event["data"] for event in page["events"])
