@@ -43,10 +43,44 @@ def short_stream_web(redis_db1, ai_worker: None) -> Iterator[str]:
         yield base
 
 
+# Page errors a test may leave behind: none.  An entry is a substring of the error's text, with the reason beside it.
+ALLOWED_PAGE_ERRORS: dict[str, str] = {}
+NETWORK_LOG = "Failed to load resource: "  # Chromium's line for every answer >= 400 and every request cut off
+
+
+class PageErrors:
+    """Every uncaught error, unhandled rejection and ``console.error`` of a browser context's pages (every page the
+    context opens, the test's own ones too), so a test fails on a script error nobody looked for."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def watch(self, context) -> None:
+        context.on("weberror", lambda error: self.seen.append(f"uncaught: {error.error}"))
+        context.on("console", self._console)
+
+    def _console(self, message) -> None:
+        # the browser's own network log ("Failed to load resource: … 409"): a refusal the page reads and handles
+        if message.type == "error" and not message.text.startswith(NETWORK_LOG):
+            self.seen.append(f"console.error: {message.text} ({message.location.get('url')})")
+
+    def unexpected(self) -> list[str]:
+        return [error for error in self.seen if not any(allowed in error for allowed in ALLOWED_PAGE_ERRORS)]
+
+
 @pytest.fixture
-def new_page(browser, web):
+def page_errors() -> Iterator[PageErrors]:
+    """The errors of every page :func:`new_page` made; the test fails at teardown if there is any."""
+    errors = PageErrors()
+    yield errors
+    if found := errors.unexpected():
+        pytest.fail("the page reported errors:\n" + "\n".join(found[:20]), pytrace=False)
+
+
+@pytest.fixture
+def new_page(browser, web, page_errors):
     """Pages in fresh browser contexts (each its own localStorage), closed at teardown; on `web`
-    unless given another server's base URL."""
+    unless given another server's base URL.  Any script error on them fails the test (:class:`PageErrors`)."""
     contexts = []
 
     def make(
@@ -67,6 +101,7 @@ def new_page(browser, web):
             reduced_motion=reduced_motion or "no-preference",
         )
         context.set_default_timeout(60_000)
+        page_errors.watch(context)
         contexts.append(context)
         page = context.new_page()
         errors: list[str] = []

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import PageErrors
+
 SSE_JS = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "js" / "sse.js"
 ORIGIN = "http://client.test"  # answered by the route below, never the network
 
@@ -27,7 +29,8 @@ SERVER_MESSAGES = [
 @pytest.fixture(scope="module")
 def parse(browser):
     """parse(chunks) -> (messages, retry, lastEventId) from one SseParser fed the chunks in order."""
-    context = browser.new_context()
+    context, errors = browser.new_context(), PageErrors()
+    errors.watch(context)
     page = context.new_page()
     page.route(f"{ORIGIN}/sse.js", lambda route: route.fulfill(body=SSE_JS.read_text(), content_type="text/javascript"))
     page.route(
@@ -50,6 +53,7 @@ def parse(browser):
 
     yield run
     context.close()
+    assert not errors.unexpected(), errors.unexpected()
 
 
 def test_the_servers_framing_gives_its_events_and_retry(parse):

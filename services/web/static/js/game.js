@@ -272,7 +272,9 @@ export class Game {
         return;
       default: {
         this.show(view);
-        const computer = data.seat !== undefined && view.seats[data.seat].type === "ai" && data.seat !== view.you;
+        // turn_clock's seat is null while nobody's clock runs; other entries name no seat at all
+        const seat = view.seats[data.seat ?? -1];
+        const computer = seat !== undefined && seat.type === "ai" && data.seat !== view.you;
         if (computer) await pause(this.pace);
       }
     }
