@@ -14,6 +14,7 @@ run out, go away and come back in test_people_table.py.
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 import requests
@@ -31,9 +32,9 @@ HUMAN, OPEN, EASY = {"type": "human"}, {"type": "open"}, {"type": "ai", "level":
 CLOCK = {"control": "normal", "move_ms": 25_000, "reserve_ms": [60_000, 42_000, 60_000, 0]}
 
 
-def new_game(web: str, seats: list[dict], **rules) -> tuple[str, list[str | None]]:
+def new_game(web: str, seats: list[dict], headers: dict | None = None, **rules) -> tuple[str, list[str | None]]:
     body = {"seats": seats, **({"rules": {"preset": "partnership", **rules}} if rules else {})}
-    created = requests.post(f"{web}/v1/games", json=body, timeout=30).json()
+    created = requests.post(f"{web}/v1/games", json=body, headers=headers, timeout=30).json()
     return created["game_id"], [s.get("token") for s in created["seats"]]
 
 
@@ -54,9 +55,12 @@ def move_as(web: str, game_id: str, token: str) -> None:
     requests.post(f"{web}/v1/games/{game_id}/{kind}", json={key: view["legal"][0]}, headers=headers, timeout=30)
 
 
-def finished_game(web: str) -> tuple[str, list[str | None]]:
-    """South and West (people, over the API) with two computers, played to the end."""
-    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY], win_score=30, lose_score=-30)
+def finished_game(web: str, west: str | None = None) -> tuple[str, list[str | None]]:
+    """South and West (people, over the API; West the player of the token ``west``, if any) with two computers,
+    played to the end."""
+    seats = [HUMAN, {**HUMAN, "player": True} if west else HUMAN, EASY, EASY]
+    headers = {"Player-Token": west} if west else None
+    game_id, tokens = new_game(web, seats, headers, win_score=30, lose_score=-30)
     for _ in range(3000):
         view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
         if view["phase"] == "game_over":
@@ -304,15 +308,18 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
 
 
 def test_rematch_at_the_end_goes_to_the_next_game(new_page, web, screenshots):
-    """The real server: West asks for the rematch first; South's page sees it and joins."""
-    over, tokens = finished_game(web)
+    """The real server: West (a named player) asks for the rematch first; South's page sees it, by West's name,
+    and joins."""
+    wendy = requests.post(f"{web}/v1/players", json={"name": f"Wendy {uuid.uuid4().hex[:6]}"}, timeout=30).json()
+    over, tokens = finished_game(web, west=wendy["token"])
     page = new_page(375, 667, bypass_csp=True)
     hold(page, over, 0, tokens[0])
     page.goto(f"/play?game={over}&pace=0")
     expect(page.locator("[data-testid=rematch-button]")).to_have_text("Rematch")
     asked = requests.post(f"{web}/v1/games/{over}/rematch", json={}, headers=auth(tokens[1]), timeout=30).json()
     following = asked["game_id"]
-    expect(page.locator("[data-testid=rematch-offered]")).to_be_visible(timeout=LONG)  # the view's `rematch`
+    offered = page.locator("[data-testid=rematch-offered]")
+    expect(offered).to_have_text(f"{wendy['player']['name']} offered a rematch.", timeout=LONG)  # the view's `rematch`
     expect(page.locator("[data-testid=rematch-button]")).to_have_text("Join the rematch")
     assert_fits(page, {"[data-testid=rematch-button]": 1, "[data-testid=new-game]": 1})
     page.screenshot(path=str(screenshots / "people-rematch-375x667.png"))

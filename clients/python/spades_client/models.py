@@ -177,6 +177,7 @@ class TableMessage(Body):
 class RematchLink(Body):
     SCHEMA: ClassVar[str] = "RematchLink"
     game_id: str
+    seat: int | None = None  # who offered it
 
 
 @dataclass

@@ -176,7 +176,7 @@ class Clock:
 @dataclass(frozen=True, slots=True)
 class Rematch:
     """A game's links to its rematches and the seats it keeps for the last game's people
-    (:mod:`services.api.games.rematch`).  Stored as ``meta.table`` (``rematch``, ``rematch_of``, ``joined``,
+    (:mod:`services.api.games.rematch`).  Stored as ``meta.table`` (``rematch``, ``by``, ``rematch_of``, ``joined``,
     ``people``, ``reserved``, ``until``), each key only when set."""
 
     next_game: str | None = None  # the rematch offered from this finished game
@@ -185,6 +185,7 @@ class Rematch:
     people: tuple[int, ...] = ()  # the seats of the last game's people
     reserved: tuple[int, ...] = ()  # the seats still kept for them (until ``until_ms``)
     until_ms: int | None = None  # when the wait for them ends (Unix ms)
+    offered_by: int | None = None  # the seat whose person offered ``next_game``
 
     def __bool__(self) -> bool:
         return self != NO_REMATCH
@@ -193,6 +194,8 @@ class Rematch:
         data: dict[str, Any] = {}
         if self.next_game is not None:
             data["rematch"] = self.next_game
+        if self.offered_by is not None:
+            data["by"] = self.offered_by
         if self.previous_game is not None:
             data["rematch_of"] = self.previous_game
         if self.joined:
@@ -209,7 +212,7 @@ class Rematch:
     def from_json(cls, data: dict[str, Any]) -> Rematch:
         if not data:
             return NO_REMATCH
-        until = data.get("until")
+        until, by = data.get("until"), data.get("by")
         return cls(
             data.get("rematch"),
             data.get("rematch_of"),
@@ -217,6 +220,7 @@ class Rematch:
             tuple(data.get("people", ())),
             tuple(data.get("reserved", ())),
             None if until is None else int(until),
+            None if by is None else int(by),
         )
 
 

@@ -78,7 +78,7 @@ def _offer(ctx: Collaborators, game_id: str, seat: int) -> str:
         if record.rematch.next_game is not None:
             return Answer(record.rematch.next_game)
         nxt = record.successor()
-        nxt.rematch = replace(record.rematch, next_game=new_game_id())
+        nxt.rematch = replace(record.rematch, next_game=new_game_id(), offered_by=seat)
         data = {"game_id": nxt.rematch.next_game, "seat": seat}
         return Change(nxt, lambda n: [event(n, "rematch_offered", data)])
 

@@ -23,6 +23,8 @@ def rematch_view(record: GameRecord) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if rematch.next_game is not None:
         fields["rematch"] = {"game_id": rematch.next_game}
+        if rematch.offered_by is not None:  # a game whose rematch was offered by an older process names nobody
+            fields["rematch"]["seat"] = rematch.offered_by
     reserved = reserved_seats(record)
     if reserved:
         fields["reserved"] = {

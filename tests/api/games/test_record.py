@@ -53,6 +53,8 @@ def test_a_rematch_writes_only_the_keys_it_has():
     assert NO_REMATCH.to_json() == {}
     offered = Rematch(next_game="n")
     assert offered.to_json() == {"rematch": "n"} and offered
+    by_west = Rematch(next_game="n", offered_by=1)
+    assert by_west.to_json() == {"rematch": "n", "by": 1} and Rematch.from_json(by_west.to_json()) == by_west
     joined_all = Rematch(None, "old", (0, 1), (1,), (), 5)
     assert joined_all.to_json() == {"rematch_of": "old", "joined": [0, 1], "people": [1], "reserved": [], "until": 5}
     assert Rematch.from_json(joined_all.to_json()) == joined_all

@@ -76,7 +76,7 @@ def test_the_first_opt_in_offers_the_next_game_and_keeps_the_other_persons_seat(
     ]
     assert state["reserved"]["seats"] == [0] and state["reserved"]["previous_game_id"] == game_id
     old = ctx.store.load(game_id)
-    assert old.state.phase == "game_over" and game_view(old, None)["rematch"] == {"game_id": next_id}
+    assert old.state.phase == "game_over" and game_view(old, None)["rematch"] == {"game_id": next_id, "seat": 1}
     offered = ctx.store.events_after(game_id, old.seq - 1, 5)
     assert [(e["type"], e["data"]) for e in offered] == [("rematch_offered", {"game_id": next_id, "seat": 1})]
     assert ctx.store.load(next_id).state.rules == old.state.rules

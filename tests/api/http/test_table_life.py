@@ -145,7 +145,7 @@ def test_a_rematch_of_two_people_and_two_computers_keeps_a_seat_until_the_wait_e
     next_id, state = seated.json()["game_id"], seated.json()["state"]
     assert state["phase"] == "waiting" and state["reserved"]["seats"] == [1]
     assert [s["type"] for s in state["seats"]] == ["human", "open", "ai", "ai"]
-    assert session_b.get(f"/v1/games/{old_id}").json()["rematch"] == {"game_id": next_id}
+    assert session_b.get(f"/v1/games/{old_id}").json()["rematch"] == {"game_id": next_id, "seat": 0}
     assert session_b.post(f"/v1/games/{next_id}/seats/1/claim").json()["code"] == "seat_reserved"
 
     def seat_1_went_to_a_computer() -> bool:

@@ -9,7 +9,7 @@
 import { cardName, suitOf } from "./cards.js";
 import { mergeClock } from "./clock.js";
 import { t } from "./i18n.js";
-import { seatName } from "./seating.js";
+import { personAt, seatName } from "./seating.js";
 
 /** "South bid 3.", "South bid blind nil." */
 function bidSaid(data) {
@@ -95,7 +95,7 @@ export function step(before, event) {
     }
     case "rematch_offered":
       view.rematch = { game_id: data.game_id };
-      return { view, say: Number.isInteger(data.seat) ? t("table.said.rematch", { seat: seatName(data.seat) }) : t("table.said.rematchAnyone") };
+      return { view, say: Number.isInteger(data.seat) ? t("table.said.rematch", { seat: personAt(view, data.seat) }) : t("table.said.rematchAnyone") };
     default: // the seats changed (event_types.py: seats), or a type with no step here: read the view again
       return { view: before, say: "", needsView: true };
   }

@@ -58,6 +58,7 @@ export class People {
     }
     if (view.seats.some((s) => typeof s.connected === "boolean")) this.connected = view.seats.map((s) => s.connected === true);
     this.rematch = rematchOf(view.rematch || view.rematch_offered) || this.rematch;
+    if (view.rematch && Number.isInteger(view.rematch.seat)) this.rematchSeat = view.rematch.seat;
     const now = this.base ? serverNow(this.base, localMs) : null;
     for (const m of view.messages || []) {
       if (now !== null && Number.isFinite(m.at_ms)) this.bubbles.add(m, localMs, now - m.at_ms);

@@ -46,6 +46,12 @@ export function playerOf(view, seat) {
   return info && info.player && info.player.name ? info.player : null;
 }
 
+/** Who sits at `seat`, as a sentence names them: a person by their name ("Ada"), else the seat ("North"). */
+export function personAt(view, seat) {
+  const player = view.seats[seat] && view.seats[seat].type === "human" ? playerOf(view, seat) : null;
+  return player ? player.name : seatName(seat);
+}
+
 /** "You", "Computer · Pro", "Ada" (a person with a name), "Ada · bot", "Player" (no name), "Open seat". */
 export function seatKind(view, seat) {
   const info = view.seats[seat];

@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { noticeTurn } from "./attention.js";
 import { t } from "./i18n.js";
 import { isAway } from "./people.js";
-import { seatName } from "./seating.js";
+import { personAt } from "./seating.js";
 
 const REMATCH_POLL_MS = 5000; // after the end, the view is read this often to see a rematch offered…
 const REMATCH_WATCH_MS = 180_000; // …for this long
@@ -61,7 +61,7 @@ export function rematchBox(game) {
     "div.rematch",
     { dataset: { testid: "rematch" } },
     offered
-      ? h("p.rematch-offer", { dataset: { testid: "rematch-offered" } }, game.people.rematchSeat === null ? t("table.people.rematchAnyone") : t("table.said.rematch", { seat: seatName(game.people.rematchSeat) }))
+      ? h("p.rematch-offer", { dataset: { testid: "rematch-offered" } }, game.people.rematchSeat === null ? t("table.people.rematchAnyone") : t("table.said.rematch", { seat: personAt(view, game.people.rematchSeat) }))
       : null,
     h(
       "button.primary",
