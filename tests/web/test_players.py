@@ -22,7 +22,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .axe import assert_no_violations
-from .driver import LONG, Player, create_game
+from .driver import LONG, Player, assert_fits, create_game
 from .players_api import make_player, play_rated_game, rated_once, season
 from .recorder import Recorder, check_exchange
 
@@ -126,12 +126,14 @@ def test_a_named_player_plays_a_rated_game_then_sees_profile_replay_and_leaderbo
     expect(mine.locator("td strong")).to_have_text(f"{change['after']}? (provisional)")
     assert mine.locator("td strong").get_attribute("title").startswith("Provisional: fewer than 30 rated games")
     assert_no_violations(page, "game over with rating changes")
-    page.screenshot(path=str(screenshots / "players-game-over-1280x720.png"))
-    page.set_viewport_size({"width": 375, "height": 667})
-    expect(changes).to_be_visible()
+    next_steps = {"[data-testid=winner]": 1, "[data-testid=rematch-button]": 1, "[data-testid=new-game]": 1}
+    for width, height in [(1280, 720), (1366, 768), (375, 667), (667, 375)]:
+        page.set_viewport_size({"width": width, "height": height})
+        expect(changes).to_be_attached()
+        assert_fits(page, {**next_steps, "[data-testid=to-lobby]": 1})  # what to do next, in sight at every size
+        page.screenshot(path=str(screenshots / f"players-game-over-{width}x{height}.png"))
     no_sideways_scroll(page, "the final scores on a phone")
     assert_no_violations(page, "game over with rating changes on a phone")
-    page.screenshot(path=str(screenshots / "players-game-over-375x667.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
     others.join(timeout=900)
     assert not others.is_alive() and not failed, failed

@@ -12,7 +12,9 @@ import { followLink, profileUrl } from "./router.js";
 import { playerOf, seatName } from "./seating.js";
 
 const POLL_MS = 800; // the record is read this often after the end…
-const WATCH_MS = 20_000; // …for at most this long
+const SLOW_POLL_MS = 3000; // …then this often, once a busy server has kept the ratings waiting FAST_MS…
+const FAST_MS = 10_000;
+const WATCH_MS = 120_000; // …for at most this long
 
 /** Whether anyone at the table can be rated: a person or a bot with a name. */
 function namedPeople(view) {
@@ -48,7 +50,8 @@ export function watchRatings(game) {
     return;
   }
   game.ratings = { state: "waiting" };
-  const until = performance.now() + WATCH_MS;
+  const started = performance.now();
+  const until = started + WATCH_MS;
   const look = async () => {
     if (game.stopped) return;
     let record = null;
@@ -63,7 +66,7 @@ export function watchRatings(game) {
     } else if (record && record.rated === false) {
       game.ratings = { state: "unrated" };
     } else if (performance.now() < until) {
-      game.ratingsTimer = setTimeout(look, POLL_MS);
+      game.ratingsTimer = setTimeout(look, performance.now() - started < FAST_MS ? POLL_MS : SLOW_POLL_MS);
       return;
     } else {
       game.ratings = { state: "none" };

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { cardFace } from "./felt.js";
 import { formatList, formatNumber, t } from "./i18n.js";
 import { sideLabel } from "./scoreboard.js";
+import { lobbyUrl } from "./router.js";
 import { isPartnership, seatName, sideOf } from "./seating.js";
 import { bagsBefore, mercyEnded, roundParts, signed } from "./tracking.js";
 
@@ -201,22 +202,22 @@ export function mercyText(rules, scores) {
   return t("round.over.mercy", { gap, margin: rules.mercy_margin });
 }
 
-/** The end of the game, drawn over the felt above your seat: the score history (each round
- * reviewable) and a new game with the same rules. The final scores; `ratings` (each player's change) under the winner, `extra` (the rematch) above
- * the "New game" button. */
+/** The end of the game, drawn over the felt: what a person looks for first, the result and what to do next
+ * (`extra`, the rematch; a new game with the same rules; the lobby), always in sight; then the details, which
+ * scroll on their own: `ratings` (each player's change) and the score history (each round reviewable). */
 export function renderGameOver(view, { onNewGame, onReview, extra = null, ratings = null }) {
   return h(
     "section.game-over.overlay-panel",
     { "aria-labelledby": "game-over-title", "data-testid": "game-over" },
     h("h2.game-over-title", { id: "game-over-title", "data-testid": "winner" }, winnerText(view)),
     mercyEnded(view.rules, view.scores) ? h("p.mercy-note", { "data-testid": "mercy-note" }, mercyText(view.rules, view.scores)) : null,
-    ratings,
-    renderScoreHistory(view, { onReview }),
     h(
       "div.end-actions",
       {},
       extra,
       h(extra ? "button" : "button.primary", { type: "button", onclick: onNewGame, dataset: { focusKey: "new-game", testid: "new-game" } }, t("round.over.newGame")),
+      h("a.button", { href: lobbyUrl(), dataset: { testid: "to-lobby" } }, t("players.lobby")),
     ),
+    h("div.game-over-details", { tabindex: "0", "aria-label": t("round.over.details") }, ratings, renderScoreHistory(view, { onReview })),
   );
 }
