@@ -115,7 +115,9 @@ def test_the_player_reads_rules_and_levels_in_plain_words(new_page, web):
     play_now(page, "easy")
     page.click("[data-testid=rules-button]")
     rules = page.locator("[data-testid=rules]")
-    expect(rules.locator("[data-testid=no-house-rules]")).to_have_text("No house rules at this table.")
+    expect(rules.locator("[data-testid=no-house-rules]")).to_have_text(
+        "No house rules; this table plays to 500 points."
+    )
     listed = rules.locator("[data-testid=table-rules-list]")
     expect(listed).to_contain_text("Partners together bid at least 4 tricks, unless one of them bids nil")
     expect(listed).to_contain_text("500 points or falls to -200")
