@@ -21,7 +21,7 @@ def test_a_game_to_one_point_is_said_in_the_singular(tmp_path):
             one: words.tableRuleWords(rules(1, null))[1],
             oneOrLose: words.tableRuleWords(rules(1, -1))[1],
             many: words.tableRuleWords(rules(500, -200))[1],
-            noHouse: [i18n.t("lobby.rules.noHouse", { score: 1, count: 1 }), i18n.t("lobby.rules.noHouse", { score: 500, count: 500 })],
+            noHouse: [i18n.t("lobby.rules.noHouse", { count: 1 }), i18n.t("lobby.rules.noHouse", { count: 500 })],
           };
         }
         console.log(JSON.stringify(out));

@@ -77,7 +77,7 @@ export function rulesList(rules) {
     "div.rules-list",
     { "data-testid": "rules-list" },
     h("h3.panel-title", {}, t("lobby.rules.house")),
-    variants.length ? h("ul", { "data-testid": "house-rules-list" }, variants.map((w) => h("li", {}, w))) : h("p", { "data-testid": "no-house-rules" }, t("lobby.rules.noHouse", { score: rules.win_score, count: rules.win_score })),
+    variants.length ? h("ul", { "data-testid": "house-rules-list" }, variants.map((w) => h("li", {}, w))) : h("p", { "data-testid": "no-house-rules" }, t("lobby.rules.noHouse", { count: rules.win_score })),
     h("h3.panel-title", {}, t("lobby.rules.table")),
     h("ul", { "data-testid": "table-rules-list" }, tableRuleWords(rules).map((w) => h("li", {}, w))),
   );

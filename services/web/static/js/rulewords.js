@@ -70,8 +70,8 @@ export function tableRuleWords(rules) {
   const said = [t(partnership ? "lobby.table.partnership" : "lobby.table.individual")];
   said.push(
     rules.lose_score === null || rules.lose_score === undefined
-      ? t("lobby.table.winAt", { score: rules.win_score, count: rules.win_score })
-      : t("lobby.table.winOrLose", { score: rules.win_score, low: rules.lose_score, count: rules.win_score }),
+      ? t("lobby.table.winAt", { count: rules.win_score })
+      : t("lobby.table.winOrLose", { low: rules.lose_score, count: rules.win_score }),
   );
   if (partnership) {
     if (rules.min_team_bid > 0) {
