@@ -4,8 +4,8 @@ checked against openapi.yaml.
 A second device signs in with a link code and is the same player (its session works wherever the player token
 does, and seats a game as that player); a code used twice, a wrong one, an expired one (``LINK_CODE_SECONDS`` 0 on a
 server of its own: no sleeping), a recovery code used twice and a revoked session are each refused with their own
-code and change nothing; signing out everywhere keeps the asking device; the link codes' and sign-ins' limits
-answer 429."""
+code and change nothing; a link code comes with the QR code of its link; signing out everywhere keeps the asking
+device; the link codes' and sign-ins' limits answer 429."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import secrets
 from collections.abc import Iterator
 
 import pytest
+
+from services.api.http.link_qr import absolute_link, qr_svg
 
 from .contract import ContractSession
 
@@ -72,6 +74,9 @@ def link_code(http: ContractSession, token: str) -> str:
     made = http.post("/v1/players/me/link-codes", headers=as_player(token))
     assert made.status_code == 201, made.text
     assert made.json()["link"] == "/play#link=" + made.json()["code"].replace("-", "")
+    # the QR code holds the link as an absolute address on the server asked (tests/api/http/test_link_qr.py: drawn
+    # faithfully)
+    assert made.json()["qr_svg"] == qr_svg(absolute_link(http.base_url + "/", made.json()["link"]))
     return made.json()["code"]
 
 

@@ -128,11 +128,13 @@ class SessionList(Body):
 
 @dataclass
 class LinkCode(Body):
-    """A code (``XXXX-XXXX``) and its link that sign one other device in, once, until ``expires_at``."""
+    """A code (``XXXX-XXXX``) and its link that sign one other device in, once, until ``expires_at``; ``qr_svg``: an
+    SVG document of the link's QR code (as an absolute address), for a phone's camera."""
 
     SCHEMA: ClassVar[str] = "LinkCode"
     code: str
     link: str
+    qr_svg: str
     expires_at: str
 
 

@@ -1,5 +1,6 @@
 """The device routes on the v1 blueprint: a player's sessions (list, revoke one, sign out everywhere else), the
-codes that sign a device in (a link code, a set of recovery codes) and the sign-in that redeems one.
+codes that sign a device in (a link code with its QR code, :mod:`services.api.http.link_qr`; a set of recovery
+codes) and the sign-in that redeems one.
 
 Handlers parse, check and call :class:`services.api.players.sessions.Sessions` and
 :class:`services.api.players.device_codes.DeviceCodes` (on the records database, as the players are).  Every route
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 
 from services.api.http import request_schemas, session_schemas
+from services.api.http.link_qr import absolute_link, qr_svg
 from services.api.http.player_auth import player_repository, request_player, request_session
 from services.api.http.player_routes import profile
 from services.api.http.routes import json_response, load_body, v1
@@ -57,7 +59,13 @@ def create_link_code() -> Response:
     spend_link_code(player.id)
     lifetime_ms = int(current_app.config["LINK_CODE_SECONDS"]) * 1000
     code, expires_ms = _codes().new_link_code(player.id, now_ms(), lifetime_ms)
-    body = {"code": shown(code), "link": f"/play#link={code}", "expires_ms": expires_ms}
+    link = f"/play#link={code}"
+    body = {
+        "code": shown(code),
+        "link": link,
+        "qr_svg": qr_svg(absolute_link(request.host_url, link)),
+        "expires_ms": expires_ms,
+    }
     return json_response(session_schemas.LINK_CODE, body, 201)
 
 

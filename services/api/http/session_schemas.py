@@ -40,6 +40,7 @@ class SessionList(Schema):
 class LinkCode(Schema):
     code = fields.String()
     link = fields.String()
+    qr_svg = fields.String()
     expires_at = fields.Function(lambda link: iso(link["expires_ms"]))
 
 
