@@ -41,6 +41,19 @@ function tell(reachable, stream) {
   for (const listener of networkListeners) listener({ reachable, stream });
 }
 
+const refusedListeners = new Set();
+const DEAD_CREDENTIAL = new Set(["session_revoked", "player_token_invalid"]);
+
+/**
+ * Calls listener({playerToken, code}) whenever the server refuses a Player-Token sent with a call (401
+ * `session_revoked`, or `player_token_invalid`: revoked, rotated, deleted), whichever module made the call
+ * (identity.js forgets the credential, once). Returns a function that stops the calls.
+ */
+export function onCredentialRefused(listener) {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
+}
+
 /** fetch, with a network failure as an ApiProblem (status 0); an abort stays an AbortError. */
 async function send(path, init, stream = false) {
   let response;
@@ -73,10 +86,25 @@ export async function request(method, path, { token = null, playerToken = null, 
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
-  if (!response.ok) throw await problemOf(response);
+  if (!response.ok) {
+    const problem = await problemOf(response);
+    if (playerToken && problem.status === 401 && DEAD_CREDENTIAL.has(problem.code)) {
+      for (const listener of refusedListeners) listener({ playerToken, code: problem.code });
+    }
+    throw problem;
+  }
   const type = response.headers.get("Content-Type") || "";
   const parsed = type.includes("json") ? await response.json().catch(() => ({})) : {};
-  return { body: parsed, etag: response.headers.get("ETag"), status: response.status };
+  return { body: parsed, etag: response.headers.get("ETag"), status: response.status, date: response.headers.get("Date") };
+}
+
+/**
+ * How long from the answer until `at` (ms), by the server's clock when it sent its Date header (whole
+ * seconds, so up to a second early: never later than the server's), else by this device's (pure).
+ */
+export function timeLeft(at, date, now = Date.now()) {
+  const sent = Date.parse(date || "");
+  return Math.max(0, Date.parse(at) - (Number.isNaN(sent) ? now : sent + 1000));
 }
 
 /**
@@ -161,6 +189,22 @@ export const api = {
   getPlayer: (id) => request("GET", player(id)).then((r) => r.body),
   /** A page of a player's games, newest first: {games, next}. */
   playerGames: (id, query = {}) => request("GET", `${player(id)}/games${queryString(query)}`).then((r) => r.body),
+  // ---- devices: a session per device (account.js, signin.js); every call but the sign-in with the
+  // player token or this device's session
+  /** 201 {code: "XXXX-XXXX", link: "/play#link=…", qr_svg, expires_at} and its `lifetime_ms` by the server's
+   * clock: signs one other device in, once. */
+  linkCode: (playerToken) =>
+    request("POST", "/v1/players/me/link-codes", { playerToken, body: {} }).then((r) => ({ ...r.body, lifetime_ms: timeLeft(r.body.expires_at, r.date) })),
+  /** {link_code | recovery_code, device_name} -> 201 {session, token, player}: the token is shown once. */
+  signIn: (body) => request("POST", "/v1/sessions", { body }).then((r) => r.body),
+  /** {sessions: [{id, name, via, created_at, last_seen_at, current}]}. */
+  sessions: (playerToken) => request("GET", "/v1/players/me/sessions", { playerToken }).then((r) => r.body),
+  revokeSession: (playerToken, id) => request("DELETE", `/v1/players/me/sessions/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
+  /** Every session but the asking one (all of them with the player token): the sessions left. */
+  revokeOtherSessions: (playerToken) => request("DELETE", "/v1/players/me/sessions", { playerToken }).then((r) => r.body),
+  /** 201 {codes: [ten "XXXX-XXXX-XXXX-XXXX"], created_at}, shown once; the set made before stops working. */
+  recoveryCodes: (playerToken) => request("POST", "/v1/players/me/recovery-codes", { playerToken, body: {} }).then((r) => r.body),
+
   /** {board, kind, top, me?}; `me` (the viewer's own rank) when a player token is sent. */
   leaderboard: (board, query = {}, playerToken = null) =>
     request("GET", `/v1/leaderboards/${encodeURIComponent(board)}${queryString(query)}`, { playerToken }).then((r) => r.body),

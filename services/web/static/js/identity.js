@@ -3,13 +3,18 @@
 // the Player-Token header — on a new game (its "You" seat marked `player: true`), a claimed seat, a
 // quick match and a rematch — so those seats are this player's in the game and in its record.
 // Playing without a name stays possible: nothing here is ever required.
+// Another device signs in as the same player with a code (signin.js): it keeps a session credential
+// (`sps_…`) in the same place, sent in the same header; the first device keeps the player token
+// (`spt_…`), which never leaves it. A credential the server refuses (a session signed out from
+// another device, a player deleted) is forgotten wherever the refusal comes from, and said once.
 
-import { api } from "./api.js";
+import { api, onCredentialRefused } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { describeProblem, showMessage } from "./messages.js";
 import { tParts } from "./playertext.js";
-import { followLink, leaderboardsUrl, profileUrl } from "./router.js";
+import { accountUrl, followLink, leaderboardsUrl, profileUrl } from "./router.js";
+import { askSignIn } from "./signin.js";
 
 const KEY = "spades.player";
 export const NAME_MIN = 2; // a display name's length (the server has the last word)
@@ -30,7 +35,8 @@ export function playerToken() {
   return player ? player.token : null;
 }
 
-function keepPlayer(player, token) {
+/** Keep `player` and its credential (a player token, or this device's session) as this browser's. */
+export function keepPlayer(player, token) {
   localStorage.setItem(KEY, JSON.stringify({ id: player.id, name: player.name, kind: player.kind, token }));
   document.dispatchEvent(new CustomEvent("spades:player", { detail: currentPlayer() }));
 }
@@ -40,14 +46,33 @@ export function forgetPlayer() {
   document.dispatchEvent(new CustomEvent("spades:player", { detail: null }));
 }
 
-/** A token the server no longer knows (revoked, rotated elsewhere, the player deleted). */
-export function isDeadToken(problem) {
-  return Boolean(problem) && problem.code === "player_token_invalid";
+/** Whether a credential is a device's session (signed in with a code), not the player token itself. */
+export function isSession(token) {
+  return typeof token === "string" && token.startsWith("sps_");
 }
+
+/** A token the server no longer knows (a session signed out, a token rotated elsewhere, the player deleted). */
+export function isDeadToken(problem) {
+  return Boolean(problem) && ["player_token_invalid", "session_revoked"].includes(problem.code);
+}
+
+/** What to say when the server refuses this browser's credential (pure): the catalogue's key. */
+export function refusedMessage(code, token) {
+  if (code === "session_revoked") return "players.signedOut";
+  return isSession(token) ? "players.sessionGone" : "players.forgotten";
+}
+
+// Any call that sent this browser's credential and had it refused: forget it and say so, once (the next
+// call sends none, so nothing is said twice).
+onCredentialRefused(({ playerToken: refused, code }) => {
+  if (refused !== playerToken()) return;
+  forgetPlayer();
+  showMessage(t(refusedMessage(code, refused)), "info");
+});
 
 /**
  * `call(playerToken)` with this browser's player token; when the server no longer knows it, the
- * player is forgotten (said once) and the call made again without a name, so a game still starts.
+ * player is forgotten (said once, above) and the call made again without a name, so a game still starts.
  */
 export async function withPlayer(call) {
   const token = playerToken();
@@ -55,8 +80,6 @@ export async function withPlayer(call) {
     return await call(token);
   } catch (problem) {
     if (!token || !isDeadToken(problem)) throw problem;
-    forgetPlayer();
-    showMessage(t("players.forgotten"), "info");
     return call(null);
   }
 }
@@ -69,9 +92,8 @@ export async function refreshPlayer() {
     const me = await api.me(held.token);
     if (me.name !== held.name) keepPlayer(me, held.token);
     return currentPlayer();
-  } catch (problem) {
-    if (isDeadToken(problem)) forgetPlayer();
-    return currentPlayer();
+  } catch {
+    return currentPlayer(); // a refused credential is forgotten (and said) as every call's is
   }
 }
 
@@ -167,14 +189,9 @@ async function created(name) {
 }
 
 async function renamed(held, name) {
-  try {
-    const player = await api.rename(held.token, name);
-    keepPlayer(player, held.token);
-    return currentPlayer();
-  } catch (problem) {
-    if (isDeadToken(problem)) forgetPlayer();
-    throw problem;
-  }
+  const player = await api.rename(held.token, name); // a refused credential is forgotten (and said) as every call's is
+  keepPlayer(player, held.token);
+  return currentPlayer();
 }
 
 /**
@@ -195,8 +212,11 @@ export function identityStrip() {
         "span.identity-actions",
         {},
         player
-          ? link(profileUrl(player.id), t("players.identity.profile"), "profile-link")
-          : h("button.small.primary", { type: "button", dataset: { testid: "choose-name" }, onclick: () => askName() }, t("players.name.choose")),
+          ? [link(profileUrl(player.id), t("players.identity.profile"), "profile-link"), link(accountUrl(), t("players.identity.account"), "account-link")]
+          : [
+              h("button.small.primary", { type: "button", dataset: { testid: "choose-name" }, onclick: () => askName() }, t("players.name.choose")),
+              h("button.small", { type: "button", dataset: { testid: "sign-in" }, onclick: () => askSignIn() }, t("players.identity.signIn")),
+            ],
         link(leaderboardsUrl(), t("players.leaderboards"), "leaderboards-link"),
       ),
     );

@@ -1,11 +1,12 @@
 // /play: the lobby, an invite, or a game, by the page's address
 // (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite, #rejoin=<game>.<code> to take
 // your seat from another device; never a token), or a page of players in the fragment
-// (#/players/<id>, #/replay/<game>, #/leaderboards).
+// (#/players/<id>, #/replay/<game>, #/leaderboards, #/account); #link=<code> signs this device in.
 
 import { attentionChanged, attentionFields } from "./attention.js";
 import { fill, h } from "./dom.js";
 import { Game } from "./game.js";
+import { renderAccount } from "./account.js";
 import { renderInvite } from "./invite.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboards } from "./leaderboards.js";
@@ -19,6 +20,7 @@ import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
 import { clearMessage, describeProblem, showMessage } from "./messages.js";
 import { parseRejoin, redeemRejoin } from "./rejoin.js";
+import { askSignIn, linkCodeIn } from "./signin.js";
 import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACE_NAMES, PACES, saveSettings } from "./settings.js";
 
 /** {choice: its name} from {choice: catalogue key}. */
@@ -86,12 +88,15 @@ function route() {
   clearMessage(); // a message belongs to the page it was shown on
   const rejoin = parseRejoin(location.hash);
   if (rejoin) return rejoinSeat(root, rejoin);
+  const link = linkCodeIn(location.hash);
+  if (link) return signInByLink(root, link);
   const page = fragmentPage(location.hash);
   document.body.dataset.page = page ? page.page : gameId ? "game" : "lobby";
   if (page) {
     window.scrollTo(0, 0);
     if (page.page === "player") current = renderProfile(root, page.id);
     else if (page.page === "replay") current = renderReplay(root, page.gameId, page.seat);
+    else if (page.page === "account") current = renderAccount(root);
     else current = renderLeaderboards(root, page.board, page.kind);
     return current;
   }
@@ -114,6 +119,16 @@ async function rejoinSeat(root, rejoin) {
     current = renderLobby(root);
     showMessage(t("app.rejoinFailed", { why: describeProblem(problem) }));
   }
+}
+
+/** A link to sign this device in (/play#link=<code>): the lobby, and the sign-in asked to confirm; the
+ * code leaves the address (and the history) at once. */
+function signInByLink(root, code) {
+  history.replaceState(null, "", lobbyUrl());
+  document.body.dataset.page = "lobby";
+  current = renderLobby(root);
+  askSignIn({ code, fromLink: true });
+  return current;
 }
 
 async function main() {

@@ -10,7 +10,7 @@ import { askName, currentPlayer, initials } from "./identity.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
 import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName, provisionalWhy, ratingMark } from "./playertext.js";
-import { followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
+import { accountUrl, followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
 import { seatName } from "./seating.js";
 
 export const BOARDS = Object.fromEntries(BOARD_CODES.map((b) => [b, b])); // the boards' codes (boardName() names them)
@@ -254,6 +254,7 @@ async function load(root, playerId, page) {
           if (renamed) nameEl.textContent = renamed.name;
         } }, t("players.name.change"))
       : null,
+    mine ? h("a.button.profile-account", { href: accountUrl(), onclick: followLink, dataset: { testid: "profile-account" } }, t("players.profile.account")) : null,
     ratingCards(player),
   );
   nameEl.id = "profile-name-heading";

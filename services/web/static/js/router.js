@@ -39,6 +39,11 @@ export function profileUrl(playerId) {
   return `${lobbyUrl()}#/players/${encodeURIComponent(playerId)}`;
 }
 
+/** This browser's player's account: link a device, the devices signed in, recovery codes. */
+export function accountUrl() {
+  return `${lobbyUrl()}#/account`;
+}
+
 /** A game's replay, as `seat` saw it (null: every hand). */
 export function replayUrl(gameId, seat = null) {
   return `${lobbyUrl()}#/replay/${encodeURIComponent(gameId)}${seat === null || seat === undefined ? "" : `?seat=${seat}`}`;
@@ -51,7 +56,7 @@ export function leaderboardsUrl(board = null, kind = null) {
 }
 
 /** The page a fragment names: {page: "player", id} | {page: "replay", gameId, seat} |
- * {page: "leaderboards", board, kind} | null (pure). */
+ * {page: "leaderboards", board, kind} | {page: "account"} | null (pure). */
 export function fragmentPage(hash) {
   const match = /^#\/([a-z]+)(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash || "");
   if (!match) return null;
@@ -63,6 +68,7 @@ export function fragmentPage(hash) {
     const seat = params.get("seat");
     return { page: "replay", gameId: id, seat: seat !== null && /^[0-3]$/.test(seat) ? Number(seat) : null };
   }
+  if (page === "account" && !id) return { page: "account" };
   if (page === "leaderboards") {
     const kind = params.get("kind");
     return { page: "leaderboards", board: id || null, kind: ["person", "bot", "computer"].includes(kind) ? kind : null };
