@@ -38,6 +38,7 @@ from services.api.http import (  # noqa: F401  (their routes join v1)
     leaderboard_routes,
     live_routes,
     lobby_routes,
+    passkey_routes,
     player_games_routes,
     player_routes,
     record_routes,

@@ -79,6 +79,11 @@ DEFAULTS: dict[str, Any] = {
     "LINK_CODE_RATE_LIMIT": "10/hour",  # link codes made per player ("" = none)
     "LINK_CODE_ADDRESS_RATE_LIMIT": "30/hour",  # link codes made per client address ("" = none)
     "SIGN_IN_RATE_LIMIT": "10/minute",  # refused sign-ins (POST /v1/sessions) per client address ("" = none)
+    "WEBAUTHN_RP_ID": "localhost",  # the passkeys' relying party: the site's domain (never an IP address)
+    "WEBAUTHN_RP_NAME": "Spades",  # the name an authenticator shows with a passkey
+    "WEBAUTHN_ORIGINS": "",  # pages passkeys answer from ("" = https://<RP id>, and http://localhost on any port)
+    "PASSKEY_CHALLENGE_SECONDS": 300,  # how long a passkey's options may be answered (0 to 300)
+    "PASSKEY_OPTIONS_RATE_LIMIT": "30/minute",  # passkey sign-in options per client address ("" = none)
     "MAX_MATCHES_PER_ADDRESS": 20,  # quick-match requests one client address has waiting at once (0 = no cap)
     "MAX_MATCHES_PER_TOKEN": 1,  # the same per seat token sent with the request (0 = no cap)
     "MATCH_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for quick-match buckets due
@@ -151,6 +156,7 @@ _CASTS = {
     "REMATCH_WAIT_SECONDS": float,
     "MAX_MATCHES_PER_ADDRESS": int,
     "LINK_CODE_SECONDS": int,
+    "PASSKEY_CHALLENGE_SECONDS": int,
     "MAX_MATCHES_PER_TOKEN": int,
     "MATCH_SWEEP_INTERVAL_SECONDS": float,
     "MATCH_FORM_LEASE_SECONDS": float,
@@ -226,6 +232,13 @@ def check_config(config: dict[str, Any]) -> None:
             )
     if not 0 <= int(config["LINK_CODE_SECONDS"]) <= 600:
         raise ConfigError("LINK_CODE_SECONDS must be 0 to 600: a link code lives at most ten minutes")
+    if not 0 <= int(config["PASSKEY_CHALLENGE_SECONDS"]) <= 300:
+        raise ConfigError(
+            "PASSKEY_CHALLENGE_SECONDS must be 0 to 300: a passkey's challenge lives at most five minutes"
+        )
+    rp_id = str(config["WEBAUTHN_RP_ID"]).strip()
+    if not rp_id or rp_id.replace(".", "").isdigit() or ":" in rp_id or "/" in rp_id:
+        raise ConfigError("WEBAUTHN_RP_ID must be a domain (localhost, example.com): never empty or an IP address")
     if not float(config["CLOCK_SCALE"]) > 0:
         raise ConfigError("CLOCK_SCALE must be a positive number (1: the time controls as the catalogue gives them)")
     waits = int(config["REDIS_WAIT_REPLICAS"]) > 0

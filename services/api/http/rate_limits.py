@@ -43,6 +43,7 @@ SCOPE_CODES = {  # a scope's refusal code
     "players": "player_create_rate_limited",
     "link_codes": "link_code_rate_limited",
     "sign_in": "sign_in_rate_limited",
+    "passkey_options": "passkey_options_rate_limited",
 }
 REFUSED_WHAT = {
     "create_rate_limited": "games created from this address",
@@ -51,6 +52,7 @@ REFUSED_WHAT = {
     "player_create_rate_limited": "players created from this address",
     "link_code_rate_limited": "link codes made from this address",
     "sign_in_rate_limited": "refused sign-ins from this address",
+    "passkey_options_rate_limited": "passkey sign-ins started from this address",
 }
 EXPOSED_HEADERS = [
     "ETag",

@@ -1,9 +1,11 @@
 """The device routes' rate limits, on the machinery of :mod:`services.api.http.rate_limits` (flask-limiter, its
 Redis storage, its ``429`` with ``Retry-After``):
 
-- refused sign-ins (``POST /v1/sessions``) per client address (``SIGN_IN_RATE_LIMIT``, ``sign_in_rate_limited``),
-  counting only the refusals, as rejoin codes do: guessing link and recovery codes is bounded by it, a person who
-  types theirs right is never held back;
+- refused sign-ins (``POST /v1/sessions``: a link code, a recovery code, a passkey) per client address
+  (``SIGN_IN_RATE_LIMIT``, ``sign_in_rate_limited``), counting only the refusals, as rejoin codes do: guessing link
+  and recovery codes is bounded by it, a person who types theirs right is never held back;
+- a passkey sign-in's options (``POST /v1/sessions/passkey-options``, each a challenge kept until it expires) per
+  client address (``PASSKEY_OPTIONS_RATE_LIMIT``, ``passkey_options_rate_limited``);
 - link codes made, per client address (``LINK_CODE_ADDRESS_RATE_LIMIT``) and per player
   (``LINK_CODE_RATE_LIMIT``, however many devices it asks from), both ``link_code_rate_limited``.  The player is
   known only once its ``Player-Token`` is read, so the route spends the player's budget itself
@@ -37,6 +39,8 @@ def limit_sessions(app: Flask, limiter: Limiter) -> None:
         deduct_when=lambda response: response.status_code != 201,
     )
     limit_per_address(app, limiter, "v1.create_link_code", app.config["LINK_CODE_ADDRESS_RATE_LIMIT"], "link_codes")
+    options = app.config["PASSKEY_OPTIONS_RATE_LIMIT"]
+    limit_per_address(app, limiter, "v1.start_passkey_sign_in", options, "passkey_options")
 
 
 def spend_link_code(player_id: str) -> None:

@@ -1,11 +1,11 @@
 """The device routes on the v1 blueprint: a player's sessions (list, revoke one, sign out everywhere else), the
 codes that sign a device in (a link code with its QR code, :mod:`services.api.http.link_qr`; a set of recovery
-codes) and the sign-in that redeems one.
+codes) and the sign-in that redeems one, or a passkey's answer (:mod:`services.api.http.passkey_routes`).
 
 Handlers parse, check and call :class:`services.api.players.sessions.Sessions` and
 :class:`services.api.players.device_codes.DeviceCodes` (on the records database, as the players are).  Every route
 under ``/v1/players/me`` takes the player token or a session (:mod:`services.api.http.player_auth`); the sign-in
-takes neither: its code is its credential.  Limits: :mod:`services.api.http.session_limits`.
+takes neither: its code, or its passkey's signature, is its credential.  Limits: :mod:`services.api.http.session_limits`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from flask import Response, current_app, request
 
 from services.api.http import request_schemas, session_schemas
 from services.api.http.link_qr import absolute_link, qr_svg
+from services.api.http.passkey_routes import passkeys
 from services.api.http.player_auth import player_repository, request_player, request_session
 from services.api.http.player_routes import profile
 from services.api.http.routes import json_response, load_body, v1
@@ -85,11 +86,12 @@ def sign_in() -> Response:
         name = device_name(body.get("device_name"))
     except ValueError as refused:
         raise invalid_request([{"field": "device_name", "message": str(refused)}]) from None
-    codes = _codes()
     if "link_code" in body:
-        player, session, credential = codes.sign_in_with_link_code(body["link_code"], name, now_ms())
+        player, session, credential = _codes().sign_in_with_link_code(body["link_code"], name, now_ms())
+    elif "recovery_code" in body:
+        player, session, credential = _codes().sign_in_with_recovery_code(body["recovery_code"], name, now_ms())
     else:
-        player, session, credential = codes.sign_in_with_recovery_code(body["recovery_code"], name, now_ms())
+        player, session, credential = passkeys().sign_in(body["passkey"], name, now_ms())
     answer = {
         "session": _shown(session, session.id),
         "token": credential,

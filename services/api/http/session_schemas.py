@@ -1,11 +1,12 @@
 """marshmallow schemas of the device routes (:mod:`services.api.http.session_routes`): a sign-in's request (strict,
-as every request schema), a session as its player sees it (never its credential), a link code, a set of recovery
+as every request schema; a passkey's answer as :mod:`services.api.http.passkey_schemas` reads it), a session as its player sees it (never its credential), a link code, a set of recovery
 codes, a new session with its credential."""
 
 from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from services.api.http.passkey_schemas import SignInAnswer
 from services.api.http.player_schemas import PlayerSchema
 from services.api.http.request_schemas import StrictSchema, StrictString
 from services.api.records.content import iso
@@ -16,12 +17,13 @@ MAX_RAW_CODE = 64  # before normalising: dashes and spaces go
 class SignInRequest(StrictSchema):
     link_code = StrictString(validate=validate.Length(max=MAX_RAW_CODE))
     recovery_code = StrictString(validate=validate.Length(max=MAX_RAW_CODE))
+    passkey = fields.Nested(SignInAnswer)
     device_name = StrictString(validate=validate.Length(max=200))
 
     @validates_schema
     def one_code(self, data: dict, **_: object) -> None:
-        if ("link_code" in data) == ("recovery_code" in data):
-            raise ValidationError("Send exactly one of link_code and recovery_code.", "body")
+        if sum(way in data for way in ("link_code", "recovery_code", "passkey")) != 1:
+            raise ValidationError("Send exactly one of link_code, recovery_code and passkey.", "body")
 
 
 class SessionSchema(Schema):

@@ -1,7 +1,7 @@
 """A player deleting themselves: what goes, what stays, in one transaction.
 
 Goes: the name (and its keys: anyone may take it now), the token (every copy of it stops working), its devices'
-sessions, link codes and recovery codes, the ratings
+sessions, link codes, recovery codes and passkeys, the ratings
 (the leaderboards' rows, and the player's place in each rating bucket), the stats and the list of the player's
 games.  Stays, anonymised: the player's row (``deleted_ms`` set; its id is what the games' other seats were
 played against) and every record of the player's games, whose document no longer names the player (each
@@ -24,6 +24,8 @@ from sqlalchemy import Connection, delete, select, update
 from services.api.records.schema import (
     game_records,
     link_codes,
+    passkey_challenges,
+    passkeys,
     player_games,
     player_ratings,
     player_sessions,
@@ -48,7 +50,7 @@ def delete_player(connection: Connection, player_id: str, now_ms: int) -> bool:
     ).rowcount
     if not cleared:
         return False
-    for table in (player_sessions, link_codes, recovery_codes):
+    for table in (player_sessions, link_codes, recovery_codes, passkeys, passkey_challenges):
         connection.execute(delete(table).where(table.c.player_id == player_id))
     drop_ratings(connection, player_id)
     connection.execute(delete(player_stats).where(player_stats.c.player_id == player_id))

@@ -1,8 +1,8 @@
 """Device sessions: one bearer credential per device of a player, on the records database (``player_sessions``).
 
 A session is opened by a sign-in on a new device (:mod:`services.api.players.device_codes`: a link code or a
-recovery code), and its credential (``sps_…``, :mod:`services.api.players.credentials`) is shown once, in that
-answer, and kept only as its SHA-256 (a unique index finds it).  Sent as ``Player-Token``, it names its player
+recovery code; :mod:`services.api.players.passkeys`: a passkey), and its credential (``sps_…``,
+:mod:`services.api.players.credentials`) is shown once, in that answer, and kept only as its SHA-256 (a unique index finds it).  Sent as ``Player-Token``, it names its player
 wherever the player token does.  A revoked session keeps its row, so its next request is told why it is refused
 (``401 session_revoked``) rather than that its credential means nothing; a deleted player's sessions go with it
 (:mod:`services.api.players.anonymise`).
@@ -33,7 +33,7 @@ from services.api.records.schema import player_sessions, players
 LAST_SEEN_STEP_MS = 60_000
 MAX_DEVICE_NAME = 40
 DEFAULT_DEVICE_NAME = "Device"
-VIAS = ("link", "recovery")
+VIAS = ("link", "recovery", "passkey")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def session_revoked() -> ApiError:
         401,
         "session_revoked",
         "This device's session was revoked (signed out from another device, or everywhere). Sign this device in "
-        "again with a link code from a signed-in device, or a recovery code.",
+        "again with a passkey, a link code from a signed-in device, or a recovery code.",
     )
 
 

@@ -40,6 +40,9 @@ The players' tables live here too (one database, one migration history):
   :mod:`services.api.players.device_codes`): each device's session (the hash of its bearer credential, its name,
   when it was made, last seen and revoked), the short single-use codes that link another device (hashed, until
   they expire) and the player's set of single-use recovery codes (hashed).
+- ``passkeys``, ``passkey_challenges``: a player's passkeys (:mod:`services.api.players.passkeys`: each credential's
+  id, public key, signature counter, transports, name, when made and last used) and the WebAuthn challenges the
+  server gave out (hashed, each answered once, until it expires).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -288,4 +292,32 @@ recovery_codes = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("used_ms", BigInteger),  # single use
     Index("recovery_codes_player", "player_id"),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", String(40), primary_key=True),  # pk_…: names the passkey to its player (list, delete)
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("credential_id", String(1400), nullable=False),  # base64url of the authenticator's credential id
+    Column("public_key", LargeBinary, nullable=False),  # COSE key, as registered
+    Column("sign_count", BigInteger, nullable=False),  # the authenticator's signature counter, last seen
+    Column("transports", String(200), nullable=False),  # comma-separated hints for the browser (usb, internal…)
+    Column("name", String(64), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("last_used_ms", BigInteger),
+    Index("passkeys_credential", "credential_id", unique=True),
+    Index("passkeys_player", "player_id", "created_ms"),
+)
+
+passkey_challenges = Table(
+    "passkey_challenges",
+    metadata,
+    Column("challenge_hash", String(64), primary_key=True),  # sha256 of the challenge
+    Column("purpose", String(16), nullable=False),  # register | sign_in
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE")),  # a registration's player
+    Column("created_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Column("used_ms", BigInteger),  # single use: set by the answer that was accepted
+    Index("passkey_challenges_expiry", "expires_ms"),
 )
