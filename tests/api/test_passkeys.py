@@ -6,7 +6,7 @@ passkey (discoverable: the options name no credential) and is the same player, w
 Each refusal — a replayed challenge, an expired one (``PASSKEY_CHALLENGE_SECONDS`` 0 on a server of its own: no
 sleeping), another site's origin, an unknown credential, a bad signature, a counter that did not grow — has its own
 code and changes nothing; refused passkey sign-ins count against ``SIGN_IN_RATE_LIMIT`` and a sign-in's options
-against ``PASSKEY_OPTIONS_RATE_LIMIT``."""
+against ``PASSKEY_OPTIONS_RATE_LIMIT``.  The Python client signs in with a passkey too."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import secrets
 from collections.abc import Iterator
 
 import pytest
+
+from spades_client import SpadesClient, Unauthorized
 
 from .contract import ContractSession
 from .soft_authenticator import SoftAuthenticator
@@ -91,7 +93,8 @@ def test_a_device_that_knows_nothing_signs_in_with_a_passkey_and_is_the_same_pla
     phone = SoftAuthenticator(ORIGIN)
     first = add_passkey(api, token, phone, "  My   phone ")
     assert (first["name"], first["last_used_at"], first["transports"]) == ("My phone", None, ["hybrid", "internal"])
-    second = add_passkey(api, token, SoftAuthenticator(ORIGIN), "")
+    key = SoftAuthenticator(ORIGIN)
+    second = add_passkey(api, token, key, "")
     assert second["name"] == "Passkey"
     options = sign_in_options(api)
     assert options["allowCredentials"] == [] and options["rpId"] == "localhost"
@@ -117,6 +120,16 @@ def test_a_device_that_knows_nothing_signs_in_with_a_passkey_and_is_the_same_pla
     assert code(api.post("/v1/sessions", json=both)) == "invalid_request"
     assert code(api.post("/v1/sessions", json={"passkey": {"id": "AA"}})) == "invalid_request"
     assert api.checked > 15
+
+    tablet = SpadesClient(api.base_url)  # the Python client carries the WebAuthn JSON both ways
+    created = tablet.sign_in(passkey=key.get(tablet.start_passkey_sign_in().options), device_name="Tablet")
+    assert (created.player.id, created.session.via) == (ada, "passkey")
+    assert [p.name for p in tablet.list_my_passkeys().passkeys] == ["Passkey"]
+    tablet.delete_my_passkey(second["id"])
+    with pytest.raises(Unauthorized) as refused:
+        SpadesClient(api.base_url).sign_in(passkey=key.get(tablet.start_passkey_sign_in().options))
+    assert refused.value.code == "passkey_unknown"
+    assert tablet.start_passkey_registration().options["excludeCredentials"] == []
 
 
 def test_each_refused_passkey_sign_in_has_its_code_and_changes_nothing(api: ContractSession):

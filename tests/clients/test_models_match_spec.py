@@ -19,6 +19,7 @@ from spades_client.models import MODELS as CORE_MODELS
 from spades_client.models import Body
 from spades_client.moves import MOVE_PATHS
 from spades_client.operator import OPERATOR_MODELS
+from spades_client.passkeys import PASSKEY_MODELS
 from spades_client.players import PLAYER_MODELS
 from spades_client.ratings import RATING_MODELS
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
 METHODS = ("get", "post", "put", "patch", "delete")
-MODELS = CORE_MODELS + LOBBY_MODELS + PLAYER_MODELS + RATING_MODELS + OPERATOR_MODELS
+MODELS = CORE_MODELS + LOBBY_MODELS + PLAYER_MODELS + PASSKEY_MODELS + RATING_MODELS + OPERATOR_MODELS
 # Problem subtypes whose own properties the one Problem model carries as optional fields.
 PROBLEM_SUBTYPES = ("QuotaProblem", "TooFarBehindProblem", "PairingBannedProblem")
 

@@ -41,6 +41,7 @@ from spades_client.models import (
 )  # fmt: skip
 from spades_client.moves import MOVE_PATHS, Move, as_move
 from spades_client.operator import OPERATOR_OPERATIONS, OperatorMethods
+from spades_client.passkeys import PASSKEY_OPERATIONS, PasskeyMethods
 from spades_client.players import PLAYER_OPERATIONS, PlayerMethods
 from spades_client.ratings import RATING_OPERATIONS, RatingMethods
 from spades_client.sse import EventStream
@@ -77,6 +78,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getMetrics": ("GET", "/metrics"),
     **LOBBY_OPERATIONS,  # spades_client.lobby
     **PLAYER_OPERATIONS,  # spades_client.players
+    **PASSKEY_OPERATIONS,  # spades_client.passkeys
     **RATING_OPERATIONS,  # spades_client.ratings
     **OPERATOR_OPERATIONS,  # spades_client.operator
 }
@@ -117,7 +119,7 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient(LobbyMethods, PlayerMethods, RatingMethods, OperatorMethods):
+class SpadesClient(LobbyMethods, PlayerMethods, PasskeyMethods, RatingMethods, OperatorMethods):
     """The API at ``base_url``, as one seat (``token``) or a spectator (no token); with ``player_token``, as that
     player too (sent as ``Player-Token``: the seats it takes are the player's)."""
 

@@ -31,7 +31,8 @@ class InvalidRequest(ProblemError):
 
 class Unauthorized(ProblemError):
     """401/403: a missing or wrong seat token, or another seat's; a player token of no live player, a revoked
-    session; a seat whose player deleted themselves; a link or recovery code that is no code."""
+        session; a seat whose player deleted themselves; a link or recovery code that is no code; a passkey's answer that
+    does not hold."""
 
 
 class NotFound(ProblemError):
@@ -69,8 +70,9 @@ class GameInPlay(Conflict):
 
 
 class Gone(ProblemError):
-    """410 ``link_code_used``, ``link_code_expired``, ``recovery_code_used``: the code signed a device in already or
-    lived its time; ask for a new one."""
+    """410 ``link_code_used``, ``link_code_expired``, ``recovery_code_used``, ``passkey_challenge_used``,
+    ``passkey_challenge_expired``: the code (or the passkey's challenge) was used already or lived its time; ask for a
+    new one."""
 
 
 class Retryable(ProblemError):
@@ -148,6 +150,18 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "recovery_code_invalid": Unauthorized,  # 403: no player has that recovery code
     "recovery_code_used": Gone,
     "sign_in_rate_limited": Retryable,
+    "passkey_challenge_invalid": Unauthorized,  # 403: the server gave out no such challenge
+    "passkey_challenge_used": Gone,  # a replay: ask for new options
+    "passkey_challenge_expired": Gone,
+    "passkey_origin_invalid": Unauthorized,  # 403: the answer came from another site's page
+    "passkey_unknown": Unauthorized,  # 403: a passkey the server does not know (deleted?)
+    "passkey_signature_invalid": Unauthorized,
+    "passkey_counter_stale": Unauthorized,  # 403: its signature counter did not grow (a copied authenticator?)
+    "passkey_invalid": Unauthorized,  # 403: any other fault of the authenticator's answer
+    "passkey_registered": Conflict,
+    "passkey_not_found": NotFound,
+    "too_many_passkeys": Conflict,
+    "passkey_options_rate_limited": Retryable,
 }
 
 

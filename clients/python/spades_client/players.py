@@ -1,6 +1,6 @@
 """The players' operations: make a player, read one, and your own (``/v1/players/me``: read, rename, a new
 token, delete); your devices (sessions: list, revoke one, sign out everywhere else; a link code and recovery codes
-that sign a device in, and the sign-in).
+that sign a device in, and the sign-in, with one of them or a passkey: :mod:`spades_client.passkeys`).
 
 :class:`PlayerMethods` is part of :class:`spades_client.client.SpadesClient` (its methods use the client's
 plumbing).  A client made with ``player_token`` sends it as the ``Player-Token`` header on every request, so
@@ -226,10 +226,12 @@ class PlayerMethods:
         link_code: str | None = None,
         recovery_code: str | None = None,
         device_name: str | None = None,
+        passkey: dict[str, Any] | None = None,
     ) -> CreatedSession:
-        """A new session for this device from one code (a link code or a recovery code); this client sends its
-        credential as its player token from now on."""
-        body = {"link_code": link_code, "recovery_code": recovery_code, "device_name": device_name}
+        """A new session for this device from one way in (a link code, a recovery code, or ``passkey``: an
+        authenticator's answer to ``start_passkey_sign_in``'s options); this client sends its credential as its
+        player token from now on."""
+        body = {"link_code": link_code, "recovery_code": recovery_code, "passkey": passkey, "device_name": device_name}
         created = CreatedSession.from_dict(
             self._call("signIn", json={k: v for k, v in body.items() if v is not None}, resend_after_fault=False).json()
         )
