@@ -15,6 +15,7 @@ import { renderReplay } from "./replay.js";
 import { fragmentPage, lobbyUrl, navigate, onRoute } from "./router.js";
 import { LANGUAGES, language, pageLanguage, rememberLanguage, t, translatePage, useLanguage } from "./i18n.js";
 import { identityFields } from "./identity.js";
+import { passkeyFields } from "./passkeys.js";
 import "./install.js"; // the service worker and the reconnecting state (install.js, network.js)
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
@@ -39,6 +40,7 @@ function settingsForm(settings) {
     {},
     h("h2.panel-title", {}, t("app.settings")),
     identityFields(),
+    passkeyFields(),
     h(
       "div.field",
       {},
