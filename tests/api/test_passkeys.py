@@ -61,7 +61,7 @@ def make_player(http: ContractSession, name: str) -> tuple[str, str]:
 
 
 def add_passkey(http: ContractSession, token: str, phone: SoftAuthenticator, name: str = "Phone") -> dict:
-    options = http.post("/v1/players/me/passkeys/options", headers=as_player(token))
+    options = http.post("/v1/players/me/passkey-options", headers=as_player(token))
     assert options.status_code == 200, options.text
     made = http.post(
         "/v1/players/me/passkeys", json={"credential": phone.create(options.json()["options"]), "name": name},
@@ -112,7 +112,7 @@ def test_a_device_that_knows_nothing_signs_in_with_a_passkey_and_is_the_same_pla
     deleted = api.delete(f"/v1/players/me/passkeys/{first['id']}", headers=as_player(laptop))  # a session may
     assert deleted.status_code == 204
     assert code(api.delete(f"/v1/players/me/passkeys/{first['id']}", headers=as_player(token))) == "passkey_not_found"
-    assert code(api.delete("/v1/players/me/passkeys/options", headers=as_player(token))) == "passkey_not_found"
+    assert code(api.delete("/v1/players/me/passkeys/pk_nope", headers=as_player(token))) == "passkey_not_found"
     assert code(sign_in(api, phone.get(sign_in_options(api)))) == "passkey_unknown"
     assert api.get("/v1/players/me", headers=as_player(laptop)).status_code == 200  # its sessions stay
     assert code(api.get("/v1/players/me/passkeys")) == "player_token_invalid"
@@ -154,11 +154,11 @@ def test_each_refused_passkey_sign_in_has_its_code_and_changes_nothing(api: Cont
         assert account(api, token) == before, expected
     # a registration's refusals: another player's challenge, another site's page, a replay
     _, bea = make_player(api, "Bea")
-    for_bea = phone.create(api.post("/v1/players/me/passkeys/options", headers=as_player(bea)).json()["options"])
+    for_bea = phone.create(api.post("/v1/players/me/passkey-options", headers=as_player(bea)).json()["options"])
     for_ada = api.post("/v1/players/me/passkeys", json={"credential": for_bea}, headers=as_player(token))
     assert code(for_ada) == "passkey_challenge_invalid"
     elsewhere = phone.create(
-        api.post("/v1/players/me/passkeys/options", headers=as_player(token)).json()["options"], origin="http://a.b"
+        api.post("/v1/players/me/passkey-options", headers=as_player(token)).json()["options"], origin="http://a.b"
     )
     assert code(api.post("/v1/players/me/passkeys", json={"credential": elsewhere}, headers=as_player(token))) == (
         "passkey_origin_invalid"
@@ -172,7 +172,7 @@ def test_each_refused_passkey_sign_in_has_its_code_and_changes_nothing(api: Cont
 def test_an_expired_challenge_is_refused_and_the_limits_answer_429(strict: ContractSession):
     _, token = make_player(strict, "Ada")
     phone = SoftAuthenticator(ORIGIN)
-    options = strict.post("/v1/players/me/passkeys/options", headers=as_player(token)).json()["options"]
+    options = strict.post("/v1/players/me/passkey-options", headers=as_player(token)).json()["options"]
     expired = strict.post(
         "/v1/players/me/passkeys", json={"credential": phone.create(options)}, headers=as_player(token)
     )

@@ -75,6 +75,12 @@ include-operation-id = ["createPlayer", "renameMyPlayer"]
 checks.positive_data_acceptance.expected-statuses = [200, 201, 400, 401, 409]
 
 [[operations]]
+include-operation-id = ["signIn"]
+# a schema-valid device name may be one the names' rules refuse (400); a schema-valid code or passkey answer is
+# (all but never) a player's (403, 410)
+checks.positive_data_acceptance.expected-statuses = [201, 400, 403, 410, 429]
+
+[[operations]]
 include-operation-id = ["postMessage"]
 # a seat posts one message every 2 s
 checks.positive_data_acceptance.expected-statuses = [200, 401, 429]

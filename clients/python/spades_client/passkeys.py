@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from spades_client.client import SpadesClient
 
 PASSKEY_OPERATIONS: dict[str, tuple[str, str]] = {
-    "startPasskeyRegistration": ("POST", "/v1/players/me/passkeys/options"),
+    "startPasskeyRegistration": ("POST", "/v1/players/me/passkey-options"),
     "registerPasskey": ("POST", "/v1/players/me/passkeys"),
     "listMyPasskeys": ("GET", "/v1/players/me/passkeys"),
     "deleteMyPasskey": ("DELETE", "/v1/players/me/passkeys/{passkey_id}"),

@@ -26,7 +26,7 @@ from services.api.store.protocol import now_ms
 _PASSKEY_ID = re.compile(r"pk_[A-Za-z0-9_-]{22}")
 
 
-@v1.post("/players/me/passkeys/options")
+@v1.post("/players/me/passkey-options")
 def start_passkey_registration() -> Response:
     player = _me()
     load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)

@@ -101,7 +101,7 @@ export async function signInWithPasskey({ name = deviceName() } = {}) {
 
 /** Add a passkey for this browser's player. Resolves to the passkey, or null when the person cancelled. */
 export async function addPasskey(token, name = deviceName()) {
-  const { body: made } = await request("POST", "/v1/players/me/passkeys/options", { playerToken: token, body: {} });
+  const { body: made } = await request("POST", "/v1/players/me/passkey-options", { playerToken: token, body: {} });
   let credential;
   try {
     credential = await navigator.credentials.create({ publicKey: creationOptions(made.options) });
