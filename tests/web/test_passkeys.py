@@ -7,7 +7,7 @@ Device 1 chooses a name and adds a passkey in Settings; its credential is copied
 signs in with "Sign in with a passkey" in the lobby and is the same player (name, profile, rating and games), on a
 session of its own (``sps_…``), with the passkey listed and used; device 2 deletes it and its list is empty.  The
 same in Indonesian, with no English word shown.  Every page fits 1280×720 and 375×667 without sideways scrolling and
-axe-core finds nothing in the passkeys' parts; screenshots go to var/screenshots/ (passkeys-*)."""
+axe-core finds nothing on those pages; screenshots go to var/screenshots/ (passkeys-*)."""
 
 from __future__ import annotations
 
