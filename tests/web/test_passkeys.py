@@ -119,10 +119,12 @@ def test_a_passkey_made_on_one_device_signs_another_in_as_the_same_player(device
 
     laptop.goto("/play")
     expect(laptop.locator("[data-testid=identity]")).to_contain_text("Playing without a name")
-    shoot(laptop, "The lobby's sign-in", screenshots, "passkeys-lobby", "[data-testid=identity]")
-    laptop.click("[data-testid=passkey-sign-in]")
+    laptop.click("[data-testid=sign-in]")  # the sign-in dialog: a code, or a passkey
+    expect(laptop.locator("[data-testid=signin-passkey]")).to_have_text("Sign in with a passkey")
+    shoot(laptop, "The sign-in dialog", screenshots, "passkeys-signin", "[data-testid=signin-passkey]")
+    laptop.click("[data-testid=signin-passkey]")
     expect(laptop.locator("[data-testid=identity-name]")).to_have_text(name)
-    expect(laptop.locator("#message")).to_contain_text(f"Signed in as {name}")
+    expect(laptop.locator("#message")).to_contain_text(f"Signed in as {name} on this device")
     second = stored_player(laptop)
     assert second["id"] == first["id"] and second["token"].startswith("sps_") and first["token"].startswith("spt_")
 
@@ -163,8 +165,9 @@ def test_the_passkeys_in_indonesian(device, screenshots):
     made = phone_cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})["credentials"]
     tablet_cdp.send("WebAuthn.addCredential", {"authenticatorId": tablet_key, "credential": made[0]})
     tablet.goto("/play")
-    expect(tablet.locator("[data-testid=passkey-sign-in]")).to_have_text("Masuk dengan passkey")
-    shoot(tablet, "The lobby's sign-in", screenshots, "passkeys-id-lobby", "[data-testid=identity]", "id")
-    tablet.click("[data-testid=passkey-sign-in]")
+    tablet.click("[data-testid=sign-in]")
+    expect(tablet.locator("[data-testid=signin-passkey]")).to_have_text("Masuk dengan passkey")
+    shoot(tablet, "The sign-in dialog", screenshots, "passkeys-id-signin", "[data-testid=signin-passkey]", "id")
+    tablet.click("[data-testid=signin-passkey]")
     expect(tablet.locator("[data-testid=identity-name]")).to_have_text(name)
     expect(tablet.locator("#message")).to_contain_text(f"Masuk sebagai {name}")

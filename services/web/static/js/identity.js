@@ -195,11 +195,11 @@ async function renamed(held, name) {
 }
 
 /**
- * The lobby's strip: "Playing as Ada · Your profile · Leaderboards", or "Playing without a name"
- * and a "Choose a name" button (and `signIn()`'s, when given: a way in for a player made elsewhere).
+ * The lobby's strip: "Playing as Ada · Your profile · Account · Leaderboards", or "Playing without a name"
+ * with "Choose a name" and "Sign in" (a link code, a recovery code or a passkey: a player made elsewhere).
  * Redrawn when the player changes.
  */
-export function identityStrip({ signIn = null } = {}) {
+export function identityStrip() {
   const strip = h("section.identity", { "aria-label": t("players.name.title"), dataset: { testid: "identity" } });
   const link = (href, text, testid) => h("a.identity-link", { href, dataset: { testid }, onclick: followLink }, text);
   const draw = () => {

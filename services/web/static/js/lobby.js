@@ -8,7 +8,6 @@ import { fill, h } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { byStrength, levelSummary, levelTitle, loadLevels } from "./levels.js";
 import { identityStrip, withPlayer } from "./identity.js";
-import { passkeySignInButton } from "./passkeys.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, plainError, readForm, showError } from "./newgame.js";
 import { fetchRecord, recordView } from "./record.js";
@@ -258,7 +257,7 @@ async function buildLobby(root, lobby) {
     h(
       "div.lobby",
       {},
-      h("div.lobby-main", {}, identityStrip({ signIn: passkeySignInButton }), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
+      h("div.lobby-main", {}, identityStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
       h(
         "aside.panel.lobby-side",
         { "aria-label": t("lobby.side") },

@@ -1,6 +1,6 @@
 // Passkeys (WebAuthn): a signed-in browser adds one and lists or deletes them (Settings' "Passkeys"), and
-// any browser signs in with one — `signInWithPasskey()`, which the lobby's "Sign in with a passkey" and a
-// sign-in dialog call. The server's options and the browser's answers travel as WebAuthn's JSON (binary
+// any browser signs in with one — `signInWithPasskey()`, which the sign-in dialog (signin.js) and Settings'
+// "Sign in with a passkey" call. The server's options and the browser's answers travel as WebAuthn's JSON (binary
 // values in base64url), converted here: no browser API newer than navigator.credentials is needed.
 
 import { request } from "./api.js";
@@ -80,11 +80,11 @@ export function deviceName(agent = navigator.userAgent) {
 const cancelled = (error) => error && (error.name === "NotAllowedError" || error.name === "AbortError");
 
 /**
- * Sign this browser in with a passkey: the server's options, the browser's prompt, a new session kept as
- * this browser's player. Resolves to the player, or null when the person cancelled; rejects with the
- * server's ApiProblem (shown by the caller) or the browser's error.
+ * Sign this browser in with a passkey: the server's options, the browser's prompt, a new session. Resolves to
+ * the sign-in's answer ({session, token, player}: the caller keeps it, as the sign-in dialog keeps a code's),
+ * or null when the person cancelled; rejects with the server's ApiProblem or the browser's error.
  */
-export async function signInWithPasskey({ name = deviceName() } = {}) {
+export async function signInWithPasskey({ deviceName: name = deviceName() } = {}) {
   const { body: made } = await request("POST", "/v1/sessions/passkey-options", { body: {} });
   let credential;
   try {
@@ -95,8 +95,7 @@ export async function signInWithPasskey({ name = deviceName() } = {}) {
   }
   if (!credential) return null;
   const { body } = await request("POST", "/v1/sessions", { body: { passkey: assertionJSON(credential), device_name: name } });
-  keepPlayer(body.player, body.token);
-  return currentPlayer();
+  return body;
 }
 
 /** Add a passkey for this browser's player. Resolves to the passkey, or null when the person cancelled. */
@@ -124,8 +123,10 @@ export function passkeySignInButton() {
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const player = await signInWithPasskey();
-      if (player) showMessage(t("passkeys.signedIn", { name: player.name }), "info");
+      const answer = await signInWithPasskey();
+      if (!answer) return;
+      keepPlayer(answer.player, answer.token);
+      showMessage(t("passkeys.signedIn", { name: answer.player.name }), "info");
     } catch (error) {
       showMessage(explain(error), "error");
     } finally {
