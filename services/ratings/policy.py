@@ -35,7 +35,15 @@ NO_CLOCK = "none"
 RATED_MIN_TARGET = 500  # every preset's winning score: a shorter game is a different, luckier contest
 
 
-def may_count(
+# Why a game moves no rating (a record read's ``unrated_reason``; the web client says each in words).
+UNFINISHED, SEEDED, HINTS, SHORT_GAME = "unfinished", "seeded", "hints", "short_game"
+PRIVATE_TABLE, NO_CLOCK_REASON = "private_table", "no_clock"  # not strangers meeting; strangers with no clock
+UNNAMED_PLAYER, SAME_PLAYER, COMPUTERS_ONLY = "unnamed_player", "same_player", "computers_only"
+EVERY_SIDE_FORFEITED = "every_side_forfeited"
+ABORTED, SHARED_CLIENT = "aborted", "shared_client"  # a game made to count that stopped counting (its fair play)
+
+
+def unmade_reason(
     seat_types: Sequence[str],
     *,
     seeded: bool,
@@ -45,15 +53,26 @@ def may_count(
     clock: str,
     win_score: int,
     min_win_score: int = RATED_MIN_TARGET,
-) -> bool:
-    """Whether a game made so can be rated (see the module doc): its seats' types as created (``human``,
-    ``open``, ``ai``), its options and its rules' winning score (``min_win_score``: the server's
-    ``RATED_MIN_WIN_SCORE``, :data:`RATED_MIN_TARGET` by default)."""
-    if seeded or hints or win_score < min_win_score:
-        return False
+) -> str | None:
+    """Why a game made so cannot be rated (None: it is made to count; see the module doc): its seats' types as
+    created (``human``, ``open``, ``ai``), its options and its rules' winning score (``min_win_score``: the
+    server's ``RATED_MIN_WIN_SCORE``, :data:`RATED_MIN_TARGET` by default)."""
+    if seeded:
+        return SEEDED
+    if hints:
+        return HINTS
+    if win_score < min_win_score:
+        return SHORT_GAME
     if list(seat_types).count("human") == 1 and "open" not in seat_types:
-        return True  # one person or bot against the computers
-    return (public or matched) and clock != NO_CLOCK
+        return None  # one person or bot against the computers
+    if not (public or matched):
+        return PRIVATE_TABLE
+    return NO_CLOCK_REASON if clock == NO_CLOCK else None
+
+
+def may_count(seat_types: Sequence[str], **made: Any) -> bool:
+    """Whether a game made so can be rated (:func:`unmade_reason` finds no reason)."""
+    return unmade_reason(seat_types, **made) is None
 
 
 def computer_id(level: str) -> str:
@@ -117,30 +136,57 @@ def seats_won(document: Mapping[str, Any]) -> list[bool]:
 def is_rated(document: Mapping[str, Any], computer_only: bool = False) -> bool:
     """Whether the game updates its players' ratings (see the module doc); ``computer_only``: games of computers
     alone are rated too (``RATE_COMPUTER_ONLY_GAMES``)."""
-    if document["outcome"] != "finished" or document.get("seeded") or not document["result"].get("winner"):
-        return False
+    return unrated_reason(document, computer_only) is None
+
+
+def unrated_reason(document: Mapping[str, Any], computer_only: bool = False) -> str | None:
+    """Why the game updates no rating (None: it is rated): the first rule of the module doc it fails."""
+    if document["outcome"] != "finished" or not document["result"].get("winner"):
+        return UNFINISHED
+    if document.get("seeded"):
+        return SEEDED
+    options = document.get("options") or {}
     if "fair_play" in document:  # a game of fair play's time: made to count, or not rated
         fair = document["fair_play"]
         if fair is None:
-            return computer_only and all(p is not None and is_computer(p) for p in seat_players(document))
+            if all(p is not None and is_computer(p) for p in seat_players(document)):
+                return None if computer_only else COMPUTERS_ONLY
+            return _unmade(document, options)
+        if not fair["counts"]:
+            return fair["reason"] or ABORTED  # an abort, or one client on two seats
         forfeited = set(forfeits(document))
-        if not fair["counts"] or all(forfeited & set(side) for side in board_sides(board(document))):
-            return False  # an abort, one client on two seats; or every side forfeited: nobody to credit
-        return _players_qualify(seat_players(document), {}, computer_only, made_to_count=True)
-    return _players_qualify(seat_players(document), document.get("options") or {}, computer_only)
+        if all(forfeited & set(side) for side in board_sides(board(document))):
+            return EVERY_SIDE_FORFEITED  # nobody to credit
+        return _players_reason(seat_players(document), {}, computer_only, made_to_count=True)
+    return _players_reason(seat_players(document), options, computer_only)
 
 
-def _players_qualify(
+def _unmade(document: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+    """Why a recorded game was not made to count, from its record (its seats as they ended)."""
+    found = unmade_reason(
+        [seat.get("type", "human") for seat in document.get("seats", ())],
+        seeded=bool(document.get("seeded")),
+        hints=bool(options.get("hints")),
+        public=bool(options.get("public")),
+        matched=bool(options.get("matched")),
+        clock=options.get("clock") or NO_CLOCK,
+        win_score=int((document.get("rules") or {}).get("win_score", RATED_MIN_TARGET)),
+    )
+    return found or PRIVATE_TABLE  # seats that changed since it was made: it was made among friends
+
+
+def _players_reason(
     players: Sequence[str | None], options: Mapping[str, Any], computer_only: bool, made_to_count: bool = False
-) -> bool:
+) -> str | None:
     if any(player is None for player in players):
-        return False  # a person played unbound: nobody's rating could carry the seat's result
+        return UNNAMED_PLAYER  # a person played unbound: nobody's rating could carry the seat's result
     people = [player for player in players if player is not None and not is_computer(player)]
     if len(set(people)) != len(people):
-        return False  # one player on two seats plays with itself
+        return SAME_PLAYER  # one player on two seats plays with itself
     if not people:
-        return computer_only
+        return None if computer_only else COMPUTERS_ONLY
     if len(people) == 1 or made_to_count:
-        return True  # one person or bot against the computers; or a game made to count (may_count)
-    strangers = bool(options.get("public") or options.get("matched"))
-    return strangers and (options.get("clock") or NO_CLOCK) != NO_CLOCK
+        return None  # one person or bot against the computers; or a game made to count (may_count)
+    if not (options.get("public") or options.get("matched")):
+        return PRIVATE_TABLE
+    return NO_CLOCK_REASON if (options.get("clock") or NO_CLOCK) == NO_CLOCK else None

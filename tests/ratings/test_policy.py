@@ -16,6 +16,7 @@ from services.ratings.policy import (
     seat_players,
     seats_won,
     side_places,
+    unrated_reason,
 )
 
 
@@ -144,3 +145,39 @@ def test_a_forfeit_is_a_loss_in_the_players_stats_and_games_whatever_the_stand_i
     assert seats_won(made_to_count(PEOPLE, forfeits=[2])) == [False, True, False, True], "the leavers' side lost"
     assert seats_won(made_to_count(PEOPLE, forfeits=[0, 3])) == [True, False, True, False], "both: the scores"
     assert seats_won(document(PEOPLE)) == [True, False, True, False], "a game of no fair play: the record's"
+
+
+def counting_game(seats: list[tuple[str, str | None]], **fair: Any) -> dict[str, Any]:
+    doc = document(seats, {"hints": False, "matched": True, "clock": "normal"})
+    doc["rules"]["win_score"] = 500
+    doc["fair_play"] = {"counts": True, "reason": None, "forfeits": [], **fair}
+    return doc
+
+
+def test_a_game_that_moves_no_rating_says_the_first_rule_it_fails():
+    assert unrated_reason(counting_game(PEOPLE)) is None
+    assert unrated_reason(document(PEOPLE, outcome="abandoned")) == "unfinished"
+    assert unrated_reason(document(PEOPLE, seeded=True)) == "seeded"
+    not_made = {**counting_game(PEOPLE), "fair_play": None}
+    assert unrated_reason(not_made) == "private_table"  # matched, yet not made to count: its seats changed since
+    for options, reason in [
+        ({"hints": True}, "hints"),
+        ({"hints": False, "public": True, "clock": "none"}, "no_clock"),
+        ({"hints": False, "public": False, "matched": False}, "private_table"),
+    ]:
+        assert unrated_reason({**not_made, "options": options}) == reason, options
+    short = {**not_made, "options": {"hints": False, "public": True, "clock": "normal"}, "rules": {"win_score": 100}}
+    assert unrated_reason(short) == "short_game"
+    assert unrated_reason(counting_game(PEOPLE, counts=False, reason="aborted")) == "aborted"
+    assert unrated_reason(counting_game(PEOPLE, counts=False, reason="shared_client")) == "shared_client"
+    assert unrated_reason(counting_game(PEOPLE, forfeits=[0, 1])) == "every_side_forfeited"
+    assert unrated_reason(counting_game([("human", None), *PEOPLE[1:]])) == "unnamed_player"
+    assert unrated_reason(counting_game([("human", "p_a"), ("human", "p_a"), *PEOPLE[2:]])) == "same_player"
+    assert unrated_reason({**document(COMPUTERS), "fair_play": None}) == "computers_only"
+    assert unrated_reason({**document(COMPUTERS), "fair_play": None}, computer_only=True) is None
+    assert unrated_reason(document(PEOPLE, {"clock": "none"})) == "private_table"  # a record from before fair play
+
+
+def test_is_rated_is_having_no_reason():
+    for doc in [counting_game(PEOPLE), document(PEOPLE, seeded=True), counting_game(PEOPLE, forfeits=[0, 1])]:
+        assert is_rated(doc) == (unrated_reason(doc) is None)

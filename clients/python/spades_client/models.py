@@ -555,7 +555,7 @@ class GameRecordDocument(Body):
     fair_play: FairPlay | None = None  # a game made to count: whether it still counted, who forfeited
     ratings: list[RecordRating] | None = None  # a record read's, once the game is applied to its players
     players: list[RecordPlayer | None] | None = None  # a record read's: who sat where, names as they are now
-    unrated_reason: str | None = None  # a record read's: why it moved no rating (flagged, removed)
+    unrated_reason: str | None = None  # a record read's: why it moves no rating (the contract's enum)
 
 
 @dataclass

@@ -26,10 +26,9 @@ from services.api.games.record import FairPlay, GameOptions, GameRecord, PlayerR
 from services.api.problems import ApiError
 from services.computers import DEFAULT_LEVEL
 from services.engine import GameState, Rules
-from services.ratings.policy import RATED_MIN_TARGET, may_count
+from services.ratings.policy import ABORTED, RATED_MIN_TARGET, SHARED_CLIENT, may_count
 
 RATED_STAND_IN = DEFAULT_LEVEL  # the level that plays a left or away seat while the game counts
-ABORTED, SHARED_CLIENT = "aborted", "shared_client"
 
 
 def begin(

@@ -1,7 +1,8 @@
 """What a record read adds to the stored record document, at the time of the read: who sat where (names as they
 are now: a renamed player shows its new name, a deleted one nobody), whether the game was rated (as applied,
-once it is, and why not when the fair-play watch held it or an operator removed it) and each rated seat's rating before and after the game, the change (display ratings) and whether
-the rating after it was provisional (:func:`services.ratings.provisional.provisional`, by the rule that runs
+once it is), why not (``unrated_reason``: the rule it failed, :func:`services.ratings.policy.unrated_reason`, or
+the fair-play watch's hold, or an operator's removal) and each rated seat's rating before and after the game, the
+change (display ratings) and whether the rating after it was provisional (:func:`services.ratings.provisional.provisional`, by the rule that runs
 now)."""
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from services.ratings import policy
 from services.ratings.model import Rating, display
 from services.ratings.provisional import provisional
 
+PLAYER_DELETED = "player_deleted"  # rated by the rule, but a player was deleted before it was applied
+
 
 def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]:
     """``document`` with ``players``, ``rated`` and, once applied, ``ratings`` (``GameRecordDocument``)."""
@@ -27,16 +30,19 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
         )
         found = {row.id: {"id": row.id, "name": row.name, "kind": row.kind} for row in connection.execute(query)}
     document["players"] = [_player(seat, player, found) for seat, player in enumerate(seats)]
-    document.setdefault("rated", policy.is_rated(document))
+    reason = policy.unrated_reason(document)
+    document.setdefault("rated", reason is None)
     game_id = document["game_id"]
     query = select(game_ratings.c.rated, game_ratings.c.unrated_reason).where(game_ratings.c.game_id == game_id)
     applied = connection.execute(query).first()
     if applied is None:
+        if not document["rated"] and reason is not None:
+            document["unrated_reason"] = reason
         return document
     document["rated"] = bool(applied.rated)
     if not applied.rated:
-        if applied.unrated_reason:  # the fair-play watch held it, or an operator removed it
-            document["unrated_reason"] = applied.unrated_reason
+        # the fair-play watch held it, or an operator removed it; else the rule's reason, or a player gone since
+        document["unrated_reason"] = applied.unrated_reason or reason or PLAYER_DELETED
         return document
     query = select(player_games).where(player_games.c.game_id == game_id, player_games.c.rated)
     moved = {row.player_id: row for row in connection.execute(query)}

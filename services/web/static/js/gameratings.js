@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { currentPlayer } from "./identity.js";
 import { formatChange, formatRating, playerName, ratingMark } from "./playertext.js";
 import { followLink, profileUrl } from "./router.js";
@@ -41,6 +41,13 @@ export function ratingRows(ratings, { players = [], view = null, you = null } = 
     });
 }
 
+/** "This game was not rated: …", with the record's `unrated_reason` in words (the bare sentence for a reason this
+ * page does not know). */
+export function unratedText(reason) {
+  const key = `players.ratings.why.${reason}`;
+  return reason && has(key) ? t("players.ratings.unratedBecause", { why: t(key) }) : t("players.ratings.unrated");
+}
+
 /** Start reading the record once the game is over (once per game page); `game.render()` shows what comes. */
 export function watchRatings(game) {
   const view = game.view;
@@ -64,7 +71,7 @@ export function watchRatings(game) {
     if (record && Array.isArray(record.ratings) && record.ratings.length) {
       game.ratings = { state: "done", rows: ratingRows(record.ratings, { players: record.players, view, you: view.you }) };
     } else if (record && record.rated === false) {
-      game.ratings = { state: "unrated" };
+      game.ratings = { state: "unrated", reason: record.unrated_reason || null };
     } else if (performance.now() < until) {
       game.ratingsTimer = setTimeout(look, performance.now() - started < FAST_MS ? POLL_MS : SLOW_POLL_MS);
       return;
@@ -80,7 +87,7 @@ export function watchRatings(game) {
 export function ratingsBox(game) {
   const state = game.ratings ? game.ratings.state : null;
   if (state === "waiting") return h("p.ratings-wait", { role: "status", dataset: { testid: "ratings-wait" } }, t("players.ratings.waiting"));
-  if (state === "unrated") return h("p.ratings-note", { dataset: { testid: "ratings-unrated" } }, t("players.ratings.unrated"));
+  if (state === "unrated") return h("p.ratings-note", { dataset: { testid: "ratings-unrated", reason: game.ratings.reason || "" } }, unratedText(game.ratings.reason));
   if (state === "unnamed" && game.view.you !== null && !currentPlayer()) {
     return h("p.ratings-note", { dataset: { testid: "ratings-unnamed" } }, t("players.ratings.unnamed"));
   }
