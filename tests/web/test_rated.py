@@ -7,6 +7,8 @@ your loss after it. Each moment fits 1280×720 and 375×667 without scrolling, s
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 import requests
 from playwright.sync_api import expect
@@ -85,3 +87,20 @@ def test_a_rated_game_is_marked_offers_no_hint_and_warns_before_leaving(new_page
     page.click("[data-testid=leave-stay]")
     assert fair_play(web, page, game_id)["counts"], "staying kept the game rated"
     assert page.js_errors == []
+
+
+def test_a_game_with_hints_ends_saying_why_it_was_not_rated(new_page, screenshots):
+    """A named person's game against the computers with hints on is not rated, and the final scores say why."""
+    page = new_page(*SIZES[1])
+    page.goto("/play?pace=0")
+    page.click("[data-testid=choose-name]")
+    page.fill("[data-testid=player-name]", f"Hinted {secrets.token_hex(3)}")
+    page.click("[data-testid=player-name-save]")
+    expect(page.locator("[data-testid=identity-name]")).to_contain_text("Hinted")
+    create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], hints=True)
+    Player(page).play_to_end()
+    note = page.locator("[data-testid=ratings-unrated]")
+    expect(note).to_have_text("This game was not rated: hints were on.", timeout=LONG)
+    expect(note).to_have_attribute("data-reason", "hints")
+    assert_fits(page, {"[data-testid=new-game]": 1, "[data-testid=ratings-unrated]": 1})
+    page.screenshot(path=str(screenshots / "rated-not-rated-hints-375x667.png"))
