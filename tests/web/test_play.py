@@ -18,6 +18,7 @@ import requests
 from playwright.sync_api import expect
 
 from .driver import (
+    BID,
     CARD,
     LONG,
     Player,
@@ -360,3 +361,32 @@ def test_readme_screenshot(new_page, web, screenshots):
     if os.environ.get("UPDATE_README_SCREENSHOT"):
         README_IMAGE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(screenshots / "table.png", README_IMAGE)
+
+
+def test_the_table_stays_put_between_your_turn_and_the_others(new_page, web):
+    """On your turn the status row holds the hint button beside the turn line; on the others' it does not: the
+    row is as tall either way, so the felt and your hand never jump (at each size)."""
+    page = new_page(1280, 720)
+    create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], pace=2500, hints=True)
+    sizes = [(1280, 720), (375, 667), (667, 375)]
+    mine = page.locator("[data-testid=turn].mine")
+
+    def felt_tops() -> list[float]:
+        tops = []
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            tops.append(page.locator("[data-testid=felt]").bounding_box()["y"])
+        return tops
+
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-phase", "bidding", timeout=LONG)
+    if mine.count():
+        yours = felt_tops()
+        page.locator(BID).first.click()
+        expect(mine).to_have_count(0, timeout=LONG)
+        theirs = felt_tops()
+    else:
+        theirs = felt_tops()
+        expect(mine).to_have_count(1, timeout=LONG)
+        expect(page.locator("[data-testid=hint-button]")).to_have_count(1)
+        yours = felt_tops()
+    assert yours == theirs, {"your turn": yours, "the others'": theirs}
