@@ -142,14 +142,20 @@ def test_two_people_quick_match_into_one_game(new_page, web):
         assert not page.js_errors
 
 
-def public_table(web: str, seats: list[dict]) -> tuple[str, list[str | None]]:
-    created = requests.post(f"{web}/v1/games", json={"seats": seats, "options": {"public": True}}, timeout=30).json()
+def public_table(web: str, seats: list[dict], host: str | None = None) -> tuple[str, list[str | None]]:
+    """A public table; ``host``: the player token whose player takes seat 0."""
+    if host:
+        seats = [{**seats[0], "player": True}, *seats[1:]]
+    body = {"seats": seats, "options": {"public": True}}
+    headers = {"Player-Token": host} if host else None
+    created = requests.post(f"{web}/v1/games", json=body, headers=headers, timeout=30).json()
     return created["game_id"], [s.get("token") for s in created["seats"]]
 
 
 def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, screenshots):
     """The real server: GET /v1/tables, the lobby stream from its `last_seq`, a claim."""
-    listed, _ = public_table(web, [HUMAN, OPEN, OPEN, EASY])
+    hana = requests.post(f"{web}/v1/players", json={"name": f"Hana {uuid.uuid4().hex[:6]}"}, timeout=30).json()
+    listed, _ = public_table(web, [HUMAN, OPEN, OPEN, EASY], host=hana["token"])
     closing, _ = public_table(web, [HUMAN, HUMAN, OPEN, EASY])
     page = new_page(375, 667)
     pages: list[dict] = []
@@ -160,6 +166,9 @@ def test_open_tables_are_listed_live_and_a_free_seat_is_claimed(new_page, web, s
     page.click("[data-testid=tab-people]")
     expect(page.locator(f"[data-testid=table-{listed}]")).to_contain_text(
         "Partnership · normal clock · 1 person, computers: easy"  # seats for three people: a clock
+    )
+    expect(page.locator(f"[data-testid=table-title-{listed}]")).to_have_text(
+        f"{hana['player']['name']}'s table · to 500 points"  # who hosts it and what it plays to
     )
     expect(page.locator(f"[data-testid=table-{listed}] button")).to_have_count(2)
     expect(page.locator("[data-testid=tables-state]")).to_have_text("Live")

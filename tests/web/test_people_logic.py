@@ -227,14 +227,16 @@ def test_the_open_tables_follow_the_lobby_stream(tmp_path):
           first, cursor: page.cursor, second: [page.items[1].clock, page.items[1].people, page.items[1].preset], changes,
           listed: t.listed(tables).map((i) => [i.gameId, i.freeSeats]),
           words: t.tableWords(first), free: t.freeWords(first),
+          titles: [t.tableTitle(first), t.tableTitle(t.tableItem({ ...table("h", {}), win_score: 1, players: [null, { id: "p_1", name: "Ada", kind: "person" }, null, null] }))],
           filter: [t.passes(first, { clock: "fast" }), t.passes(first, { preset: "partnership", clock: "normal" })],
         }));
         """,
     )
     assert got["first"] == {
         "gameId": "a", "preset": "partnership", "houseRules": ["jokers"], "clock": "normal",
-        "freeSeats": [1, 2], "levels": ["easy", "easy"], "people": 1, "created": 10,
+        "freeSeats": [1, 2], "levels": ["easy", "easy"], "people": 1, "names": [], "winScore": None, "created": 10,
     }  # fmt: skip
+    assert got["titles"] == ["A table", "Ada's table · to 1 point"]  # an older server's table: no target
     assert got["cursor"] == "c2" and got["second"] == ["fast", 3, "individual"]
     assert got["changes"] == [True, True, True, True, False, True, False]
     assert got["listed"] == [["d", [0]], ["a", [2]]], "newest first; full and closed tables gone; filtered out"

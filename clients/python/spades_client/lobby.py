@@ -39,6 +39,9 @@ class PublicTable(Body):
     levels: list[str | None]
     people: int
     created_ms: int
+    win_score: int | None = None  # the table's target (None: listed by an older server)
+    lose_score: int | None = None
+    players: list[dict[str, Any] | None] | None = None  # per seat, a person's player ({id, name, kind}) or None
 
 
 @dataclass

@@ -24,6 +24,7 @@ import orjson
 
 from services.api.games import fair_play
 from services.api.games.record import GameRecord
+from services.api.games.rendering import seat_player
 from services.api.games.reservations import reserved_seats
 from services.api.lobby.rules_summary import rules_summary
 from services.api.store.lobby_tables import GONE_VERSION, TableEntry
@@ -61,10 +62,13 @@ def listing_item(record: GameRecord) -> dict[str, object]:
     return {
         "game_id": record.game_id,
         "rules": rules_summary(record.state.rules.to_dict()),
+        "win_score": record.state.rules.win_score,
+        "lose_score": record.state.rules.lose_score,
         "clock": record.options.clock,
         "free_seats": free_seats(record),
         "levels": [seat.level if seat.type == "ai" else None for seat in record.seats],
         "people": sum(1 for seat in record.seats if seat.type == "human"),
+        "players": [seat_player(seat) if seat.type == "human" else None for seat in record.seats],
         "created_ms": record.created_ms,
     }
 

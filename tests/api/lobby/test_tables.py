@@ -47,6 +47,9 @@ def test_a_public_game_is_listed_while_it_has_a_claimable_seat(world):
         "free_seats": [1, 2],
         "levels": [None, None, None, "hard"],
         "people": 1,
+        "players": [None, None, None, None],  # a person with no name shows none
+        "win_score": 500,
+        "lose_score": -200,
         "created_ms": ctx.store.load(game_id).created_ms,
     }
     commands.claim_seat(ctx, game_id, 1)

@@ -13,7 +13,7 @@ import { keepSeat } from "./seats.js";
 import { seatName } from "./seating.js";
 import { followTables } from "./tablefeed.js";
 import { clockName } from "./tableopts.js";
-import { applyTableChange, freeWords, listed, passes, tablePage, tableWords } from "./tablelist.js";
+import { applyTableChange, freeWords, listed, passes, tablePage, tableTitle, tableWords } from "./tablelist.js";
 
 const PAGE = 30;
 
@@ -65,6 +65,7 @@ function row(item) {
   return h(
     "li.open-table",
     { dataset: { testid: `table-${item.gameId}`, game: item.gameId } },
+    h("span.table-title", { dataset: { testid: `table-title-${item.gameId}` } }, tableTitle(item)),
     h("span.table-words", {}, tableWords(item, presetShort)),
     h(
       "span.table-seats",

@@ -16,8 +16,16 @@ export function tableItem(raw) {
     freeSeats: (raw.free_seats || []).filter((s) => Number.isInteger(s)),
     levels: (raw.levels || []).filter(Boolean), // per seat, null where no computer sits
     people: Number(raw.people) || 0,
+    names: (raw.players || []).map((p) => (p && p.name ? p.name : null)).filter(Boolean), // seat order: the host first
+    winScore: Number.isInteger(raw.win_score) ? raw.win_score : null, // null: listed by an older server
     created: raw.created_ms || 0,
   };
+}
+
+/** "Ada's table · to 500 points": who hosts it (the first named person, in seat order) and what it plays to. */
+export function tableTitle(item) {
+  const host = item.names.length ? t("lobby.tables.host", { name: item.names[0] }) : t("lobby.tables.someone");
+  return item.winScore === null ? host : `${host} · ${t("lobby.tables.target", { count: item.winScore })}`;
 }
 
 /** A page of GET /v1/tables ({tables, next_cursor, last_seq}): {items, cursor} (the next page's, or null). */
