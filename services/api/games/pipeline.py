@@ -12,11 +12,13 @@ go through one handle → publish):
 3. the log: the clock's entries (:mod:`services.api.games.clock_events`) around the change's own, numbered in
    that order — none once the game was over (a finished game's clock stands still);
 4. before the write: the creators' hold (a creation), the record due (the change that ends the game), the AI
-   turn or deadline the version needs, the listing's check (a change of seats), the record's entry (a creation);
+   turn or deadline the version needs, the listing's check and the players' index (a change of seats), the
+   record's entry (a creation);
 5. the compare-and-set, with the change's idempotent answer stored in the same write; lost to another writer:
    back to 1;
 6. after it: the clock metrics, the end of a game (the creators' holds released, its record due, a public table
-   unlisted, counted), the AI turn sent, the listing synced.
+   unlisted, counted), the AI turn sent, the listing synced, the players' index
+   (:mod:`services.api.games.live_games`).
 
 A write the replicas did not confirm (``NotReplicated``) is written: the after-steps run, then it is raised
 (``503 not_replicated``: the client retries, and its retry finds the change made).
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from services.api.games import clock_events, fair_play, quotas
+from services.api.games import clock_events, fair_play, live_games, quotas
 from services.api.games.record import GameRecord
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED
 from services.api.problems import ApiError
@@ -130,6 +132,7 @@ def commit(ctx: Collaborators, before: GameRecord | None, change: Change, repeat
         ctx.ai.before_commit(nxt)
         if seats:
             ctx.tables.before_seats(nxt)
+            live_games.before_commit(ctx.store, before, nxt)
         if creating and ctx.records is not None:
             ctx.records.created(ctx.store, nxt)
         written = ctx.store.commit(nxt, before, events, kept)
@@ -164,3 +167,4 @@ def _after(ctx: Collaborators, before: GameRecord | None, change: Change, ends: 
     ctx.ai.after_commit(nxt, read=read)
     if seats or ends:
         ctx.tables.after_seats(nxt)
+        live_games.after_commit(ctx.store, before, nxt)

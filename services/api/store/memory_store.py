@@ -1,15 +1,12 @@
 """The game store in process memory: :class:`services.api.store.protocol.GameStore`
 with Redis's semantics, for unit tests of the command logic and the AI sweeper.
 
-Not a mock: records are kept as their stored texts and rebuilt on every load
-(a caller can't change what is stored by editing a record), a commit is a
-compare-and-set on the version that writes the record, its events and its
-idempotency entry together or not at all, and each :class:`MemoryStore` keeps
-its own ``recent`` copies.  Several stores over one :class:`MemoryBackend`
-play several API processes over one Redis, stale copies included.  What it
-leaves out: expiry (TTLs; a watched mark lapses on its ``clock``, holds end
-at their given times, and so do waiting slots' leases; a game's time left is what a test puts in ``ttls``) and the
-Lua script's wire format.
+Not a mock: records are kept as their stored texts and rebuilt on every load (a caller can't change what is
+stored by editing a record), a commit is a compare-and-set on the version that writes the record, its events and
+its idempotency entry together or not at all, and each :class:`MemoryStore` keeps its own ``recent`` copies.
+Several stores over one :class:`MemoryBackend` play several API processes over one Redis, stale copies included.
+What it leaves out: expiry (TTLs; a watched mark lapses on its ``clock``, holds end at their given times, and so
+do waiting slots' leases; a game's time left is what a test puts in ``ttls``) and the Lua script's wire format.
 """
 
 from __future__ import annotations
@@ -25,6 +22,7 @@ import orjson
 
 from services.api.store.fair_share import COMPUTER_GAMES, GAMES
 from services.api.store.memory_matches import MatchesMemory, MemoryMatches
+from services.api.store.memory_player_index import MemoryPlayerIndex
 from services.api.store.memory_table_life import MemoryTableLife, TableBackend
 from services.api.store.memory_tables import MemoryTables, TablesMemory
 from services.api.store.memory_timers import MemoryTimers
@@ -64,6 +62,7 @@ class MemoryBackend:
     table: TableBackend = field(default_factory=TableBackend)  # presence, messages, rejoin codes
     tables: TablesMemory = field(default_factory=TablesMemory)  # the public tables' listing (memory_tables)
     matches: MatchesMemory = field(default_factory=MatchesMemory)  # quick match's buckets (memory_matches)
+    player_games: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> game -> noted (ms)
 
     def publish(self, channel: str, payload: bytes) -> None:
         """SPUBLISH's part (call with ``changed`` held)."""
@@ -101,7 +100,7 @@ class MemorySubscription:
                 subscribers.discard(self)
 
 
-class MemoryStore(MemoryTimers, MemoryTableLife, MemoryTables, MemoryMatches, Generic[Record]):
+class MemoryStore(MemoryTimers, MemoryTableLife, MemoryTables, MemoryMatches, MemoryPlayerIndex, Generic[Record]):
     """One API process's view of a :class:`MemoryBackend` (a fresh backend by default), reading games back with
     ``decode``."""
 

@@ -21,6 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from services.api.store.fair_share import FairShareStore
 from services.api.store.lobby_tables import TableListing
 from services.api.store.matches import MatchQueue
+from services.api.store.player_index import PlayerIndex
 from services.api.store.record_outbox import RecordOutbox
 from services.api.store.table_life import TableLifeStore
 from services.api.store.timers import Timers
@@ -134,14 +135,23 @@ class Subscription(Protocol):
 
 
 class GameStore(
-    Timers, FairShareStore, RecordOutbox, WaitingSlots, TableLifeStore, TableListing, MatchQueue, Protocol[Record]
+    Timers,
+    FairShareStore,
+    RecordOutbox,
+    WaitingSlots,
+    TableLifeStore,
+    TableListing,
+    MatchQueue,
+    PlayerIndex,
+    Protocol[Record],
 ):
     """The storage operations the API needs; every change goes through :meth:`commit`.
     (Each game's deadline and the computer's turn sent: :class:`services.api.store.timers.Timers`; creators' holds and paused games: :class:`services.api.store.fair_share.FairShareStore`; the records
     outbox: :class:`services.api.store.record_outbox.RecordOutbox`; waiting requests' slots:
     :class:`services.api.store.waiting_slots.WaitingSlots`; presence, quick messages and rejoin codes:
     :class:`services.api.store.table_life.TableLifeStore`; public tables:
-    :class:`services.api.store.lobby_tables.TableListing`; quick match: :class:`services.api.store.matches.MatchQueue`.)"""
+    :class:`services.api.store.lobby_tables.TableListing`; quick match: :class:`services.api.store.matches.MatchQueue`;
+    each player's games in play: :class:`services.api.store.player_index.PlayerIndex`.)"""
 
     def load(self, game_id: str) -> Record | None:
         """The stored record, or None for an unknown (or expired) game."""

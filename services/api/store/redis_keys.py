@@ -55,3 +55,9 @@ def waiting_key(holder: str) -> str:
     """A client's waiting requests (sorted set: slot id scored by its lease's end; services.api.live.waiting_caps);
     its own slot."""
     return f"waiting:{{{holder}}}"
+
+
+def player_games_key(player_id: str) -> str:
+    """A player's games in play (sorted set: game id scored by when it was noted; services.api.store.player_index);
+    its own slot."""
+    return f"player:{{{player_id}}}:games"

@@ -33,6 +33,8 @@ in one Redis Cluster slot and one Lua script may touch all of its keys):
 * ``lobby:{tables}:…`` — the public tables' listing and its log of changes
   (:mod:`services.api.store.redis_lobby_tables`); ``mm:{m:<bucket>}:…`` and ``mm:{due}`` — quick match's
   buckets and the buckets due (:mod:`services.api.store.redis_matches`).
+* ``player:{<player id>}:games`` — each player's games in play, a hint checked against the games
+  (:mod:`services.api.store.redis_player_index`).
 
 Every change goes through :meth:`RedisStore.commit`, a Lua compare-and-set on
 ``v`` (:mod:`services.api.store.redis_commit`) that writes the record, its events and the idempotency entry at once
@@ -66,6 +68,7 @@ from services.api.store.redis_keys import events_key, game_key
 from services.api.store.redis_lobby_tables import RedisTables
 from services.api.store.redis_match_due import RedisMatchDue
 from services.api.store.redis_matches import RedisMatches
+from services.api.store.redis_player_index import RedisPlayerIndex
 from services.api.store.redis_pubsub import RedisSubscription
 from services.api.store.redis_record_outbox import RedisRecordOutbox
 from services.api.store.redis_send import AtMostOnce
@@ -83,6 +86,7 @@ class RedisStore(
     RedisTables,
     RedisMatches,
     RedisMatchDue,
+    RedisPlayerIndex,
     Generic[Record],
 ):
     """:class:`services.api.store.protocol.GameStore` in Redis (see module docstring), reading games back with
