@@ -43,6 +43,7 @@ from services.api.http import (  # noqa: F401  (their routes join v1)
     player_routes,
     record_routes,
     rematch_routes,
+    seat_follow_routes,
     session_routes,
     table_life_routes,
 )

@@ -96,7 +96,8 @@ TABLE_MESSAGES = Counter(
 )
 REJOINS = Counter(
     "spades_rejoins_total",
-    "Rejoin codes redeemed for a new seat token (redeemed), and redeems refused (refused: no live code matched).",
+    "Seats handed to a new token: rejoin codes redeemed (redeemed), seats taken back with their player's credential "
+    "(taken), and redeems refused (refused: no live code matched).",
     ["outcome"],
 )
 REMATCH_SEATS = Counter(

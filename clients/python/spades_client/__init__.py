@@ -13,6 +13,7 @@ from spades_client.errors import (
     PairingBanned,
     ProblemError,
     Retryable,
+    SeatNotYours,
     SeededGamesDisabled,
     TooFarBehind,
     Unauthorized,
@@ -22,7 +23,7 @@ from spades_client.lobby import Match, MatchCreated, PublicTable, TableChange, T
 from spades_client.models import CreatedGame, Event, GameRecordDocument, GameView, Problem, RecordPage, Round, Rules
 from spades_client.moves import Move, as_move, bid, blind_bid, card, look, pass_cards
 from spades_client.operator import DecidedFairPlayFlag, FairPlayFlag, FairPlayFlagsPage
-from spades_client.players import CreatedPlayer, Player, PlayerAccuracy, PlayerRating, PlayerStats
+from spades_client.players import CreatedPlayer, LiveGame, Player, PlayerAccuracy, PlayerRating, PlayerStats
 from spades_client.ratings import Leaderboard, PlayerGame, PlayerGamesPage
 from spades_client.runner import Bot, GamePlayer, Runner
 
@@ -44,6 +45,7 @@ __all__ = [
     "InvalidRequest",
     "InvalidRules",
     "Leaderboard",
+    "LiveGame",
     "Match",
     "MatchCreated",
     "Move",
@@ -64,6 +66,7 @@ __all__ = [
     "Round",
     "Rules",
     "Runner",
+    "SeatNotYours",
     "SeededGamesDisabled",
     "SpadesClient",
     "TableChange",

@@ -69,6 +69,11 @@ class GameInPlay(Conflict):
     """409 ``game_in_play``: the game has no record yet (it is still being played); ask again once it ends."""
 
 
+class SeatNotYours(Unauthorized):
+    """403 ``seat_not_yours``: the seat is not held for this client's player (another person's, or taken without a
+    player), so its ``Player-Token`` cannot take it."""
+
+
 class Gone(ProblemError):
     """410 ``link_code_used``, ``link_code_expired``, ``recovery_code_used``, ``passkey_challenge_used``,
     ``passkey_challenge_expired``: the code (or the passkey's challenge) was used already or lived its time; ask for a
@@ -162,6 +167,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "passkey_not_found": NotFound,
     "too_many_passkeys": Conflict,
     "passkey_options_rate_limited": Retryable,
+    "seat_not_yours": SeatNotYours,
 }
 
 

@@ -1,6 +1,7 @@
 """The players' operations: make a player, read one, and your own (``/v1/players/me``: read, rename, a new
 token, delete); your devices (sessions: list, revoke one, sign out everywhere else; a link code and recovery codes
-that sign a device in, and the sign-in, with one of them or a passkey: :mod:`spades_client.passkeys`).
+that sign a device in, and the sign-in, with one of them or a passkey: :mod:`spades_client.passkeys`); your games in play,
+and your seat taken to this device.
 
 :class:`PlayerMethods` is part of :class:`spades_client.client.SpadesClient` (its methods use the client's
 plumbing).  A client made with ``player_token`` sends it as the ``Player-Token`` header on every request, so
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from spades_client.models import Body
+from spades_client.models import Body, ClaimedSeat
 
 if TYPE_CHECKING:
     from spades_client.client import SpadesClient
@@ -34,6 +35,8 @@ PLAYER_OPERATIONS: dict[str, tuple[str, str]] = {
     "createLinkCode": ("POST", "/v1/players/me/link-codes"),
     "createRecoveryCodes": ("POST", "/v1/players/me/recovery-codes"),
     "signIn": ("POST", "/v1/sessions"),
+    "listMyLiveGames": ("GET", "/v1/players/me/live-games"),
+    "takeMySeat": ("POST", "/v1/games/{game_id}/seats/{seat}/take"),
 }
 
 
@@ -157,6 +160,29 @@ class CreatedSession(Body):
     player: Player
 
 
+@dataclass
+class LiveGame(Body):
+    """A game in play where a seat is held for your player: ``seat`` (the computer plays it since you left it when
+    ``stand_in``), ``turn`` (None while a seat is open), ``seats`` as views show them (who plays each)."""
+
+    SCHEMA: ClassVar[str] = "LiveGame"
+    game_id: str
+    seat: int
+    stand_in: bool
+    phase: str
+    round: int
+    turn: int | None
+    scores: list[int]
+    seats: list[dict[str, Any]]
+    changed_ms: int
+
+
+@dataclass
+class LiveGameList(Body):
+    SCHEMA: ClassVar[str] = "LiveGameList"
+    games: list[LiveGame]
+
+
 PLAYER_MODELS: tuple[type[Body], ...] = (
     PlayerRating,
     PlayerStats,
@@ -168,6 +194,8 @@ PLAYER_MODELS: tuple[type[Body], ...] = (
     LinkCode,
     RecoveryCodes,
     CreatedSession,
+    LiveGame,
+    LiveGameList,
 )
 
 
@@ -237,3 +265,16 @@ class PlayerMethods:
         )
         self.player_token = created.token
         return created
+
+    def list_my_live_games(self: SpadesClient) -> LiveGameList:
+        """Your player's games in play, on any of its devices (never a token: ``take_my_seat`` gives one)."""
+        return LiveGameList.from_dict(self._call("listMyLiveGames").json())
+
+    def take_my_seat(self: SpadesClient, game_id: str, seat: int) -> ClaimedSeat:
+        """Your player's seat with a new token for this client (which acts for it from now on); the device that
+        held it is refused at its next request."""
+        taken = ClaimedSeat.from_dict(
+            self._call("takeMySeat", game_id=game_id, seat=seat, json={}, resend_after_fault=False).json()
+        )
+        self.token = taken.token
+        return taken

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from services.api.games import fair_play, pipeline
@@ -115,11 +116,26 @@ def redeem(ctx: Collaborators, game_id: str, code: str, client: str | None = Non
 
 
 def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str, client: str | None) -> dict[str, Any]:
+    def holds(record: GameRecord) -> None:
+        if record.seats[seat].token_hash != bound_to:
+            raise _refused()
+
+    answer = hand_over(ctx, game_id, seat, holds, client)
+    REJOINS.labels("redeemed").inc()
+    return answer
+
+
+def hand_over(
+    ctx: Collaborators, game_id: str, seat: int, check: Callable[[GameRecord], None], client: str | None
+) -> dict[str, Any]:
+    """The seat with a new token, its old one revoked in the same commit (``seat_rejoined``), once ``check`` (which
+    raises to refuse) passes on the game as read: the one change of a redeemed rejoin code and of a seat taken back
+    with its player's credential (:mod:`services.api.games.take_back`).  ``client``: who took it
+    (:func:`services.api.games.fair_play.seat_taken`)."""
     token = new_token()
 
     def rejoin(record: GameRecord) -> Change:
-        if record.seats[seat].token_hash != bound_to:
-            raise _refused()
+        check(record)
         player = record.seats[seat].player
         live_player(ctx.players, player)  # 403 player_deleted: a deleted player's seat gets no new token
         nxt = record.successor()
@@ -131,5 +147,4 @@ def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str, client: 
     done = pipeline.run(ctx, game_id, rejoin)
     assert isinstance(done, Change)
     ctx.note_seat(seat)
-    REJOINS.labels("redeemed").inc()
     return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}

@@ -13,7 +13,7 @@ from services.api.ai_seats.hooks import DispatchHooks
 from services.api.games import commands, rematch
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
-from services.api.games.record import GameRecord
+from services.api.games.record import GameRecord, PlayerRef
 from services.api.games.rendering import ViewCache, game_view
 from services.api.http import request_schemas
 from services.api.problems import ApiError
@@ -26,10 +26,12 @@ ONE_ROUND = {"preset": "partnership", "win_score": 1, "lose_score": 0}  # over a
 TABLE = [{"type": "human"}, {"type": "human"}, {"type": "ai", "level": "easy"}, {"type": "ai", "level": "basic"}]
 
 
-def finished_game(ctx: Collaborators) -> tuple[str, list[str]]:
-    """Two people and two computers, played to the end (the computers' moves are basic's, applied directly)."""
-    body = request_schemas.CREATE_GAME_REQUEST.load({"rules": ONE_ROUND, "seats": TABLE})
-    created = commands.create_game(ctx, body)
+def finished_game(ctx: Collaborators, player: PlayerRef | None = None) -> tuple[str, list[str]]:
+    """Two people and two computers, played to the end (the computers' moves are basic's, applied directly);
+    seat 0 bound to ``player``, if given."""
+    seats = [{**TABLE[0], "player": True}, *TABLE[1:]] if player else TABLE
+    body = request_schemas.CREATE_GAME_REQUEST.load({"rules": ONE_ROUND, "seats": seats})
+    created = commands.create_game(ctx, body, player=player)
     game_id, tokens = created["game_id"], [s.get("token") for s in created["seats"]]
     for _ in range(200):
         record = ctx.store.load(game_id)

@@ -138,6 +138,34 @@ def rejoin_from_another_device(b: ContractSession) -> tuple[Table, Callable[[Tab
     return table, change
 
 
+def signed_in_player(b: ContractSession, name: str) -> tuple[str, str]:
+    """A new player and a second device's session of it (signed in with a link code): (player token, session)."""
+    made = b.post("/v1/players", json={"name": f"{name} {uuid.uuid4().hex[:8]}"})
+    assert made.status_code == 201, made.text
+    player_token = made.json()["token"]
+    link = b.post("/v1/players/me/link-codes", headers={"Player-Token": player_token})
+    assert link.status_code == 201, link.text
+    signed_in = b.post("/v1/sessions", json={"link_code": link.json()["code"], "device_name": "Phone"})
+    assert signed_in.status_code == 201, signed_in.text
+    return player_token, signed_in.json()["token"]
+
+
+def take_with_the_players_session(b: ContractSession) -> tuple[Table, Callable[[Table], tuple[Table, int]]]:
+    """The seat's player, signed in on another device, takes the seat there (no code)."""
+    player_token, session = signed_in_player(b, "Taker")
+    seats = [{"type": "human", "player": True}, *FOUR[1:]]
+    created = b.post("/v1/games", json={"seats": seats}, headers={"Player-Token": player_token})
+    assert created.status_code == 201, created.text
+    table = Table(created.json()["game_id"], {s["seat"]: s["token"] for s in created.json()["seats"]})
+
+    def change(table: Table) -> tuple[Table, int]:
+        taken = b.post(f"/v1/games/{table.game_id}/seats/0/take", headers={"Player-Token": session})
+        assert taken.status_code == 200 and taken.json()["seat"] == 0, taken.text
+        return Table(table.game_id, {**table.tokens, 0: taken.json()["token"]}), 2
+
+    return table, change
+
+
 def rematch_opt_in_again(b: ContractSession) -> tuple[Table, Callable[[Table], tuple[Table, int]]]:
     """The first opt-in's token holds seat 0 of the rematch; a repeated opt-in (a lost answer, another device)
     replaces it; the others' opt-ins then start the rematch's first deal."""
@@ -162,7 +190,13 @@ def rematch_opt_in_again(b: ContractSession) -> tuple[Table, Callable[[Table], t
     return table, change
 
 
-PATHS = [leave_then_a_stranger_claims, leave_to_a_stand_in, rejoin_from_another_device, rematch_opt_in_again]
+PATHS = [
+    leave_then_a_stranger_claims,
+    leave_to_a_stand_in,
+    rejoin_from_another_device,
+    take_with_the_players_session,
+    rematch_opt_in_again,
+]
 
 
 def long_poll(base: str, game_id: str, token: str, after: int) -> requests.Response:
@@ -261,14 +295,7 @@ def test_a_player_credential_opens_no_seats_connection_so_revoking_one_ends_none
     revoking or deleting a player credential thus has no connection to end; the seat's own token is the
     credential that counts."""
     b = ContractSession(servers[1])
-    made = b.post("/v1/players", json={"name": f"Streamer {uuid.uuid4().hex[:8]}"})
-    assert made.status_code == 201, made.text
-    player_token = made.json()["token"]
-    link = b.post("/v1/players/me/link-codes", headers={"Player-Token": player_token})
-    assert link.status_code == 201, link.text
-    signed_in = b.post("/v1/sessions", json={"link_code": link.json()["code"], "device_name": "Phone"})
-    assert signed_in.status_code == 201, signed_in.text
-    session = signed_in.json()["token"]
+    player_token, session = signed_in_player(b, "Streamer")
     seats = [{"type": "human", "player": True}, *FOUR[1:]]
     created = b.post(
         "/v1/games", json={"seats": seats, "options": {"clock": "none"}}, headers={"Player-Token": session}
