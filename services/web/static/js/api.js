@@ -166,6 +166,8 @@ export const api = {
   revokeRejoinCode: (id, seat, token) => request("DELETE", `${game(id)}/seats/${seat}/rejoin-code`, { token }).then((r) => r.body),
   /** A rejoin code redeemed: a new token for its seat ({seat, token, …}); the old token stops working. */
   rejoin: (id, code) => request("POST", `${game(id)}/rejoin`, { body: { code } }).then((r) => r.body),
+  /** Your player's seat taken to this device ({seat, token, …}): the device that held it now watches. */
+  takeSeat: (id, seat, playerToken) => request("POST", `${game(id)}/seats/${seat}/take`, { body: {}, playerToken }).then((r) => r.body),
 
   // ---- the lobby: public tables and quick match
   /** A page of public tables ({tables, next_cursor, last_seq}); `query`: {preset, clock, free_seats, level, cursor, limit}. */
@@ -185,6 +187,8 @@ export const api = {
   /** The player the token belongs to (401 player_token_invalid once it is revoked or deleted). */
   me: (playerToken) => request("GET", "/v1/players/me", { playerToken }).then((r) => r.body),
   rename: (playerToken, name) => request("PATCH", "/v1/players/me", { playerToken, body: { name } }).then((r) => r.body),
+  /** Your player's games in play on any device: {games: [{game_id, seat, stand_in, phase, round, turn, scores, seats, changed_ms}]}. */
+  liveGames: (playerToken) => request("GET", "/v1/players/me/live-games", { playerToken }).then((r) => r.body),
   /** Anyone's public player: {id, kind, name, created_at, ratings, stats}. */
   getPlayer: (id) => request("GET", player(id)).then((r) => r.body),
   /** A page of a player's games, newest first: {games, next}. */

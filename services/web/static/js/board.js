@@ -14,6 +14,7 @@ import { renderGameOver } from "./summary.js";
 import { renderTable, turnText } from "./table.js";
 import { afterDraw, peopleUi, rematchBox, statusExtras } from "./tablelife.js";
 import { showRejoin } from "./rejoin.js";
+import { playersSeat, takeOffer } from "./seatfollow.js";
 
 /** Draw `game` (a Game) now. */
 export function drawGame(game) {
@@ -48,6 +49,7 @@ export function drawGame(game) {
     gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => game.newGame(), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
     people: peopleUi(game),
     statusExtras: statusExtras(game),
+    takeOffer: game.token ? null : offerOf(game),
   });
   fill(game.root, table);
   drawGameBar({
@@ -68,6 +70,12 @@ export function drawGame(game) {
   const playing = myTurn && ["bidding", "passing", "playing"].includes(view.phase);
   sayTurn(view.phase === "game_over" ? turnText(view, null) : playing ? turnText(view, view.turn) : "");
   afterDraw(game, { myTurn: playing, text: playing ? turnText(view, view.turn) : "" });
+}
+
+/** Watching a game where your player holds a seat (played on another device): "Take my seat here". */
+function offerOf(game) {
+  const seat = playersSeat(game.view);
+  return seat === null ? null : takeOffer(seat, (button) => game.takeHere(button));
 }
 
 /** Keep keyboard focus across a redraw; on your turn, put it on a move if it was nowhere. */

@@ -17,6 +17,7 @@ import { People } from "./people.js";
 import { fetchRecord, renderRecord } from "./record.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
 import { seatName } from "./seating.js";
+import { handsOn, playersSeat } from "./seatfollow.js";
 import { loadSettings, paceMs } from "./settings.js";
 import { Stage } from "./stage.js";
 import { announce, sayTurn, showConnection } from "./status.js";
@@ -99,6 +100,8 @@ export class Game {
   follow(seq, onFatal) {
     this.feed = follow(this.gameId, this.token, seq, {
       onEvents: (events) => {
+        const seat = this.token && this.view ? this.view.you : null;
+        this.handedOn ||= events.some((event) => handsOn(event, seat)); // taken to another device: say so when it drops
         this.people.fromEvents(events, performance.now());
         this.queue.push(...events);
         this.run(() => this.replay());
@@ -131,21 +134,24 @@ export class Game {
     return view.last_seq ?? Math.max(0, (problem.firstSeq ?? 1) - 1);
   }
 
-  /** GET the view; a dead token (the seat was left elsewhere) falls back to watching. */
+  /** GET the view; a dead token (the seat was left, or taken to another device) falls back to watching. */
   async read() {
     try {
       return this.received(await api.getGame(this.gameId, this.token));
     } catch (problem) {
       if (problem.status !== 401 || !this.token) throw problem;
-      this.dropToken();
-      return this.received(await api.getGame(this.gameId, null));
+      const held = heldSeat(this.gameId);
+      const view = this.received(await api.getGame(this.gameId, null));
+      this.dropToken(Boolean(held) && playersSeat(view) === held.seat); // still your player's: taken elsewhere
+      return view;
     }
   }
 
-  dropToken() {
+  /** The token died: watch, and say why (`continued`: the seat was taken to another device of your player). */
+  dropToken(continued = this.handedOn) {
     forgetSeat(this.gameId);
     this.token = null;
-    showMessage(describeProblem({ code: "unauthorized" }));
+    showMessage(continued ? t("seat.take.continuedElsewhere") : describeProblem({ code: "unauthorized" }));
   }
 
   run(task) {

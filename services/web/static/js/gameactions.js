@@ -1,7 +1,7 @@
 // What a person at the table does besides watching (methods of game.js's Game, mixed in): a round's
 // summary and review, a move, the nil exchange's choice, a hint, leaving (back to the lobby), coming
-// back from away, a quick message, a rematch at the end. Each request goes with the seat's token; a
-// dead token (401) drops it.
+// back from away, a quick message, a rematch at the end; watching, your own seat taken to this device. Each
+// request goes with the seat's token; a dead token (401) drops it.
 
 import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
@@ -14,7 +14,8 @@ import { messageCodes } from "./news.js";
 import { pickMessage } from "./quickmsg.js";
 import { openReview } from "./review.js";
 import { t } from "./i18n.js";
-import { gameUrl, lobbyUrl, navigate } from "./router.js";
+import { gameUrl, lobbyUrl, navigate, refresh } from "./router.js";
+import { playersSeat, takeSeatHere } from "./seatfollow.js";
 import { forgetSeat, keepSeat } from "./seats.js";
 import { renderRoundSummary } from "./summary.js";
 import { gameEnds } from "./tracking.js";
@@ -106,6 +107,20 @@ export const actions = {
     }
     forgetSeat(this.gameId);
     navigate(lobbyUrl());
+  },
+
+  /** "Take my seat here": your player's seat, played elsewhere, with a new token on this device; the page again. */
+  async takeHere(button) {
+    const seat = playersSeat(this.view);
+    if (this.token || seat === null) return;
+    button.disabled = true;
+    try {
+      await takeSeatHere(this.gameId, seat);
+      refresh();
+    } catch (problem) {
+      showProblem(problem);
+      button.disabled = false;
+    }
   },
 
   lostSeat(problem) {

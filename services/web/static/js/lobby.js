@@ -1,22 +1,21 @@
 // The lobby: "Play computers" — Play now, one click to a partnership game against three computers of a
 // level chosen from a list ordered by strength — and "Play people" (quick match and open tables:
 // playpeople.js), "Set up a table" (seats, friends, house rules: newgame.js; public or not, its
-// clock: tableopts.js), your games (live and finished), a link, rejoin code or game id to open.
+// clock: tableopts.js), your games (live and finished: yourgames.js), a link, rejoin code or game id to open.
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { byStrength, levelSummary, levelTitle, loadLevels } from "./levels.js";
 import { identityStrip, withPlayer } from "./identity.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, plainError, readForm, showError } from "./newgame.js";
-import { fetchRecord, recordView } from "./record.js";
-import { followLink, gameUrl, lobbyUrl, navigate, replayUrl } from "./router.js";
-import { forgetSeat, heldGames, keepSeat, markFinished } from "./seats.js";
-import { seatName, sideOf } from "./seating.js";
+import { gameUrl, lobbyUrl, navigate } from "./router.js";
+import { keepSeat } from "./seats.js";
 import { playPeople, playTabs } from "./playpeople.js";
 import { parseRejoin } from "./rejoin.js";
 import { applyTableOptions, readTableOptions, tableOptionsFields } from "./tableopts.js";
+import { liveGamesStrip, yourGamesPanel } from "./yourgames.js";
 
 const LEVEL_KEY = "spades.level";
 
@@ -147,83 +146,6 @@ function combinationWords([rule, other]) {
   return t("lobby.rules.needs", { rule: optionLabel(rule), other: optionLabel(other) });
 }
 
-/** "Your games": the ones this browser holds a seat in, live first, then finished (from the records once the
- * live game is gone). */
-function heldPanel() {
-  const held = heldGames().slice(0, 12);
-  if (!held.length) return null;
-  const live = h("ul.held", { dataset: { testid: "live-games" } });
-  const done = h("ul.held", { dataset: { testid: "finished-games" } });
-  const section = h(
-    "section.your-games",
-    { "aria-labelledby": "your-games-title" },
-    h("h2", { id: "your-games-title" }, t("lobby.yourGames")),
-    h("h3", {}, t("lobby.yourGames.live")),
-    live,
-    h("h3", {}, t("lobby.yourGames.finished")),
-    done,
-  );
-  const entry = (g, text) => h("li", {}, h("a", { href: gameUrl(g.gameId), onclick: (e) => follow(e, gameUrl(g.gameId)) }, text));
-  for (const g of held) {
-    const item = entry(g, t("lobby.yourGames.game", { seat: seatName(g.seat), game: g.gameId.slice(0, 6) }));
-    (g.finished ? done : live).append(item);
-    api.getGame(g.gameId, null).then(
-      (view) => {
-        if (view.phase === "game_over") {
-          markFinished(g.gameId);
-          fill(item.firstChild, outcome(view, g.seat));
-          if (item.parentElement !== done) done.append(item);
-        } else {
-          fill(item.firstChild, t("lobby.yourGames.playing", { seat: seatName(g.seat), round: view.round, scores: view.scores.map((n) => formatNumber(n)).join("–") }));
-        }
-        emptyNotes(live, done);
-      },
-      async (problem) => {
-        if (problem.status !== 404) return;
-        let record; // no longer live: the records keep it, or (null) never recorded it
-        try {
-          record = await fetchRecord(g.gameId);
-        } catch {
-          return; // the records can't answer now: the seat is kept and asked about on the next visit
-        }
-        if (record && record.outcome === "finished") {
-          markFinished(g.gameId);
-          fill(item.firstChild, outcome(recordView(record, g.seat), g.seat));
-          if (record.rounds.length) item.append(" ", h("a.replay-link", { href: replayUrl(g.gameId, g.seat), onclick: followLink, "aria-label": t("lobby.yourGames.replayLabel", { seat: seatName(g.seat), game: g.gameId.slice(0, 6) }) }, t("lobby.yourGames.replay")));
-          if (item.parentElement !== done) done.append(item);
-        } else {
-          forgetSeat(g.gameId); // expired, never recorded
-          item.remove();
-        }
-        emptyNotes(live, done);
-      },
-    );
-  }
-  emptyNotes(live, done);
-  return section;
-}
-
-function outcome(view, seat) {
-  const won = (view.winner || []).includes(seat);
-  const mine = view.scores[sideOf({ ...view, you: seat }, seat)];
-  const best = Math.max(...view.scores.filter((_, side) => side !== sideOf({ ...view, you: seat }, seat)));
-  return t(won ? "lobby.yourGames.won" : "lobby.yourGames.lost", { seat: seatName(seat), mine, best });
-}
-
-function emptyNotes(...lists) {
-  for (const list of lists) {
-    const items = [...list.children].filter((li) => !li.classList.contains("empty"));
-    const note = list.querySelector(".empty");
-    if (!items.length && !note) list.append(h("li.empty", {}, t("lobby.yourGames.none")));
-    if (items.length && note) note.remove();
-  }
-}
-
-function follow(event, url) {
-  event.preventDefault();
-  navigate(url);
-}
-
 /** The lobby; {stop()} ends what it keeps running (the open tables' stream, a quick match's wait). */
 export function renderLobby(root) {
   const lobby = {
@@ -257,11 +179,11 @@ async function buildLobby(root, lobby) {
     h(
       "div.lobby",
       {},
-      h("div.lobby-main", {}, identityStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
+      h("div.lobby-main", {}, identityStrip(), liveGamesStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
       h(
         "aside.panel.lobby-side",
         { "aria-label": t("lobby.side") },
-        heldPanel(),
+        yourGamesPanel(),
         h(
           "form.join",
           { onsubmit: (e) => openLink(e), novalidate: true },

@@ -162,6 +162,6 @@ export function renderTable(view, ui) {
           onPlay: ui.onPlay,
           onRefused: ui.onRefused,
         })
-      : h("p.spectating", { "data-testid": "spectating" }, t("table.spectating")),
+      : ui.takeOffer || h("p.spectating", { "data-testid": "spectating" }, t("table.spectating")),
   );
 }
