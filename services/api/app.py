@@ -35,6 +35,7 @@ from services.api.games.rendering import ViewCache
 from services.api.games.replay import record_decisions
 from services.api.http import (  # noqa: F401  (their routes join v1)
     fair_play_routes,
+    friend_routes,
     leaderboard_routes,
     live_routes,
     lobby_routes,
@@ -69,11 +70,13 @@ from services.api.live.fanout import FanoutHub
 from services.api.live.presence import PresenceSettings
 from services.api.live.waiting_caps import NO_CAPS, WaitingCaps
 from services.api.live.wakeups import Wakeups
+from services.api.lobby.match_games import NO_BLOCKS
 from services.api.lobby.service import lobby_service
 from services.api.lobby.tables import ListingHooks
 from services.api.metrics import FANOUT_LISTENERS, FANOUT_SUBSCRIPTIONS, STORE_ERRORS
 from services.api.players.rekey import rekey_if_stale
 from services.api.players.repository import PlayerRepository
+from services.api.players.service import friends_service
 from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.ratings.apply import applier
 from services.api.ratings.collector import AccuracyCollector
@@ -153,7 +156,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     ctx = init_records(app, ctx)
     app.extensions["spades.commands"] = ctx
-    app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups)
+    blocks = app.extensions.get("spades.friends", NO_BLOCKS)  # quick match never seats a blocked pair together
+    app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups, blocks)
     if sweeper is not None:
         app.extensions["spades.lobby_sweeper"] = sweeper
         sweeper.start()
@@ -219,9 +223,12 @@ def init_records(app: Flask, ctx: Collaborators) -> Collaborators:
     app.extensions["spades.records"], app.extensions["spades.records_writer"] = writer.repository, writer
     players = PlayerRepository(writer.repository.engine)  # the same database and pool
     app.extensions["spades.players"] = players
+    friends = friends_service(app.config, players.engine, ctx.tables)
+    app.extensions["spades.friends"], app.extensions["spades.invites"] = friends.friends, friends.invites
+    app.extensions["spades.player_presence"] = friends.presence
     if app.config["RECORDS_WRITER_ENABLED"]:
         writer.start()
-    return dataclasses.replace(ctx, players=players)
+    return dataclasses.replace(ctx, players=players, tables=friends.tables)
 
 
 def _under_gevent() -> bool:

@@ -84,6 +84,9 @@ DEFAULTS: dict[str, Any] = {
     "WEBAUTHN_ORIGINS": "",  # pages passkeys answer from ("" = https://<RP id>, and http://localhost on any port)
     "PASSKEY_CHALLENGE_SECONDS": 300,  # how long a passkey's options may be answered (0 to 300)
     "PASSKEY_OPTIONS_RATE_LIMIT": "30/minute",  # passkey sign-in options per client address ("" = none)
+    "INVITE_RATE_LIMIT": "30/hour",  # invites sent per player (POST /v1/games/{id}/invites) ("" = none)
+    "INVITE_SECONDS": 600,  # how long an invite stays in its player's notices
+    "ONLINE_SECONDS": 300,  # a followed player is online when seen this recently (or at their public table)
     "MAX_MATCHES_PER_ADDRESS": 20,  # quick-match requests one client address has waiting at once (0 = no cap)
     "MAX_MATCHES_PER_TOKEN": 1,  # the same per seat token sent with the request (0 = no cap)
     "MATCH_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for quick-match buckets due
@@ -157,6 +160,8 @@ _CASTS = {
     "MAX_MATCHES_PER_ADDRESS": int,
     "LINK_CODE_SECONDS": int,
     "PASSKEY_CHALLENGE_SECONDS": int,
+    "INVITE_SECONDS": int,
+    "ONLINE_SECONDS": int,
     "MAX_MATCHES_PER_TOKEN": int,
     "MATCH_SWEEP_INTERVAL_SECONDS": float,
     "MATCH_FORM_LEASE_SECONDS": float,

@@ -6,7 +6,9 @@ in the game's last :data:`~services.api.store.table_life.MESSAGES_KEPT` (the vie
 ``GET`` of the view) and pushed to the game's streams as ``event: message`` (not a log event: no ``id``, never
 replayed).  Each seat may post one every 2 s and 10 a minute (:class:`~services.api.store.table_life.MessageLimits`,
 checked and counted in the store with the post, so the limit holds across processes): past that,
-``429 too_many_messages`` with ``Retry-After``.  Spectators read them; only seats post.
+``429 too_many_messages`` with ``Retry-After``.  Spectators read them; only seats post.  A message of a seat bound
+to a player names them (``player_id``): the views and streams of a seat whose player blocked them leave it out
+(:func:`shown`).
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ LIMITS = MessageLimits()
 
 def post(ctx: Collaborators, game_id: str, token: str, code: str, limits: MessageLimits = LIMITS) -> dict[str, Any]:
     """Post ``code`` for the token's seat; the message as kept and pushed."""
-    seat = seat_for(load(ctx.store, game_id), token)
+    record = load(ctx.store, game_id)
+    seat = seat_for(record, token)
     assert seat is not None
     ctx.note_seat(seat)
-    message = {"seat": seat, "code": code, "at_ms": now_ms()}
+    message: dict[str, Any] = {"seat": seat, "code": code, "at_ms": now_ms()}
+    if record.seats[seat].player_id is not None:  # whose it is: a player who blocked them is not shown it
+        message["player_id"] = record.seats[seat].player_id
     wait_ms = ctx.store.post_message(game_id, seat, orjson.dumps(message), message["at_ms"], limits)
     if wait_ms > 0:
         TABLE_MESSAGES.labels("too_many_messages").inc()
@@ -44,6 +49,13 @@ def post(ctx: Collaborators, game_id: str, token: str, code: str, limits: Messag
         raise ApiError(429, "too_many_messages", detail, retry_after=max(1, math.ceil(wait_ms / 1000)))
     TABLE_MESSAGES.labels("sent").inc()
     return message
+
+
+def shown(stored: list[bytes], hidden: set[str]) -> list[bytes]:
+    """The kept messages (stored JSON) but those of the players in ``hidden`` (whom the viewer blocked)."""
+    if not hidden:
+        return stored
+    return [raw for raw in stored if orjson.loads(raw).get("player_id") not in hidden]
 
 
 def kept(stored: list[bytes]) -> list[dict[str, Any]]:

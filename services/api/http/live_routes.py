@@ -18,6 +18,7 @@ from services.api.games.log_retention import check_resumable, skipped_past, too_
 from services.api.http import request_schemas, response_schemas
 from services.api.http.observability import note_seat
 from services.api.http.routes import collaborators, json_response, query_args, seen, v1, waiting_slot
+from services.api.http.view_bodies import hidden_for
 from services.api.live.peer import peer_connected
 from services.api.live.presence import Renewals, SeatPresence
 from services.api.live.stream import StreamSettings, TableFeed, resume_point, sse_frames
@@ -98,7 +99,9 @@ def stream(game_id: str) -> Response:
     )
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
     hub, touch = current_app.extensions["spades.fanout"], partial(gate.touch, game_id)
-    table = TableFeed(presence.hold())
+    table = TableFeed(
+        presence.hold(), frozenset(hidden_for(record, seat, current_app.extensions.get("spades.friends")))
+    )
     connected = partial(peer_connected, request.environ.get("gunicorn.socket"))  # checked before each renewal
     frames = sse_frames(
         hub,

@@ -57,11 +57,19 @@ def request_player(required: bool) -> Player | None:
         if found is None:
             raise player_token_invalid()
         player, g.player_session = found
-        return player
-    player = player_repository().by_token(token)
-    if player is None:
-        raise player_token_invalid()
+    else:
+        player = player_repository().by_token(token)
+        if player is None:
+            raise player_token_invalid()
+    _seen(player.id)
     return player
+
+
+def _seen(player_id: str) -> None:
+    """The player was seen now (its followers' online dot, :mod:`services.api.players.presence`)."""
+    presence = current_app.extensions.get("spades.player_presence")
+    if presence is not None:
+        presence.seen(player_id, now_ms())
 
 
 def request_session() -> Session | None:

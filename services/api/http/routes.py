@@ -23,7 +23,7 @@ from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
 from services.api.http.player_auth import check_not_banned, seat_player
 from services.api.http.rate_limits import client_address, client_id
-from services.api.http.view_bodies import live_view_body, view_body, view_parts
+from services.api.http.view_bodies import live_view_body, table_extras, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
 from services.api.problems import ApiError, flatten_messages, invalid_request
 from services.api.store.protocol import now_ms
@@ -179,7 +179,7 @@ def get_game(game_id: str) -> Response:
         parts = view_parts(game_view(record, seat, cache))
         if cache is not None:
             cache.put(key, parts)
-    connected, messages = ctx.store.table_extras(game_id, now_ms())  # read now: never in the cache
+    connected, messages = table_extras(ctx.store, record, seat, current_app.extensions.get("spades.friends"))
     return _view_body_response(with_server_time(live_view_body(parts, record, connected, messages)), record.version)
 
 

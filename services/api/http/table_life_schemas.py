@@ -27,6 +27,7 @@ class TableMessage(Schema):
     seat = fields.Integer()
     code = fields.String()
     at_ms = fields.Integer()
+    player_id = fields.String()  # only when the seat is bound to a player
 
 
 REJOIN_REQUEST = RejoinRequest()

@@ -73,20 +73,25 @@ def notice_frame(kind: str, data: dict[str, Any]) -> bytes:
 @dataclass(frozen=True)
 class TableFeed:
     """What a stream adds to the log's events (:mod:`services.api.store.table_life`): presence, starting with
-    ``presence`` (each seat's connected flag when it opened; None: not known), and quick messages."""
+    ``presence`` (each seat's connected flag when it opened; None: not known), and quick messages but those of the
+    players in ``hidden`` (whom the stream's seat's player blocked, read when it opened)."""
 
     presence: list[bool] | None
+    hidden: frozenset[str] = frozenset()
 
 
-def _notice_frames(notices: list[dict[str, Any]], told: list[list[bool] | None]) -> list[bytes]:
-    """The frames of a read's notices: every message, a presence only when it differs from the last one told."""
+def _notice_frames(
+    notices: list[dict[str, Any]], told: list[list[bool] | None], hidden: frozenset[str] = frozenset()
+) -> list[bytes]:
+    """The frames of a read's notices: every message (but the ``hidden`` players'), a presence only when it
+    differs from the last one told."""
     frames = []
     for notice in notices:
         kind = notice.get("notice")
         if kind == PRESENCE_NOTICE and notice.get("seats") != told[0]:
             told[0] = notice["seats"]
             frames.append(notice_frame(kind, {"seats": notice["seats"]}))
-        elif kind == MESSAGE_NOTICE:
+        elif kind == MESSAGE_NOTICE and notice.get("player_id") not in hidden:
             frames.append(notice_frame(kind, {k: v for k, v in notice.items() if k != "notice"}))
     return frames
 
@@ -151,7 +156,7 @@ def sse_frames(
                     next_renew = now + renew_every
                 wait = min(wait, renew_every)
             found = listener.wait(cursor, settings.page_size, wait)
-            frames = _notice_frames(listener.take_notices(), told) if table is not None else []
+            frames = _notice_frames(listener.take_notices(), told, table.hidden) if table is not None else []
             if not found:
                 waited = now + wait  # (as the clock is read once a loop) when this wait ran out
                 if frames or waited - sent >= settings.heartbeat_seconds:  # a wait cut short to renew: quiet

@@ -6,7 +6,9 @@ creation commits, a repeated one (a slow creator, or the one that took over afte
 people sit in arrival order from seat 0; the other seats, if the wait ran out first, go to computers of the
 level the longest-waiting member asked for, which is also the game's takeover level.  A member whose player has
 deleted itself while its request waited is dropped: its seat goes to a computer too, and its request ends
-cancelled (deletion is final, :mod:`services.api.games.seat_players`).
+cancelled (deletion is final, :mod:`services.api.games.seat_players`).  So is a member whose player blocked, or
+was blocked by, a member seated before them after their requests were grouped (:func:`blocked_members`: the
+groups themselves never hold a pair blocked when the requests were made, :mod:`services.api.store.match_groups`).
 
 Quotas: each member's hashed creator ids hold the game while it is in play, as a created game's creators
 do (released by the commit that ends it).  The hold is taken without a limit — the request held a place
@@ -18,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Collection, Sequence
+from typing import Protocol
 
 import orjson
 
@@ -32,6 +35,42 @@ from services.api.store.matches import SEATED, Group, MatchRequest, MatchTimes
 
 log = logging.getLogger(__name__)
 SEATS = 4
+
+
+class PairingBlocks(Protocol):
+    """The players' blocks as quick match reads them (:class:`services.api.players.friends.Friends`)."""
+
+    def blocked_by(self, player_id: str) -> set[str]:
+        """The players ``player_id`` blocked."""
+
+    def blocked_pairs(self, player_ids: Collection[str]) -> set[frozenset[str]]:
+        """The pairs among ``player_ids`` of which one blocked the other."""
+
+
+class NoBlocks:
+    def blocked_by(self, player_id: str) -> set[str]:
+        return set()
+
+    def blocked_pairs(self, player_ids: Collection[str]) -> set[frozenset[str]]:
+        return set()
+
+
+NO_BLOCKS = NoBlocks()
+
+
+def blocked_members(group: Group, players: Sequence[PlayerRef | None], pairs: set[frozenset[str]]) -> set[str]:
+    """The members to drop so that no ``pairs`` sit together: each one blocked with a member kept before it (seat
+    order), pure."""
+    kept: list[str] = []
+    dropped = set()
+    for member, player in zip(group.members, players, strict=False):
+        if player is None:
+            continue
+        if any(frozenset((player.id, other)) in pairs for other in kept):
+            dropped.add(member.match_id)
+        else:
+            kept.append(player.id)
+    return dropped
 
 
 def request_hold(match_id: str) -> str:
@@ -79,14 +118,23 @@ def group_players(group: Group, players: Players = AS_BOUND) -> tuple[tuple[Play
 
 
 def seat_group(
-    ctx: Collaborators, bucket: str, group: Group, times: MatchTimes, hold_seconds: int
+    ctx: Collaborators,
+    bucket: str,
+    group: Group,
+    times: MatchTimes,
+    hold_seconds: int,
+    blocks: PairingBlocks = NO_BLOCKS,
 ) -> list[MatchRequest]:
     """Create the group's game (unless made already) and mark its members seated; the members this call
     seated (none when another process finished the group first).  A member whose player has deleted itself
     is not seated: its seat goes to a computer and its request ends cancelled; a group of none but those makes
-    no game.  ``hold_seconds``: how long the members' creators hold the game at most (0: quotas off)."""
+    no game.  ``hold_seconds``: how long the members' creators hold the game at most (0: quotas off).  A pair
+    blocked since their requests were made: the later member is dropped the same way."""
     store = ctx.store
     players, dropped = group_players(group, ctx.players)
+    bound = [p.id for i, p in enumerate(players) if p is not None and group.members[i].match_id not in dropped]
+    if len(bound) > 1:
+        dropped |= blocked_members(group, players, blocks.blocked_pairs(bound))
     made = store.load(group.game_id) if dropped else None
     if made is not None:  # made already, by a creation that found them all live: the game says who sits there
         dropped = {m.match_id for i, m in enumerate(group.members) if made.seats[i].token_hash != m.token_hash}

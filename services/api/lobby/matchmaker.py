@@ -25,7 +25,14 @@ from services.api.games.record import PlayerRef
 from services.api.games.seat_tokens import hash_token, new_game_id, new_token
 from services.api.live.wakeups import Wakeups
 from services.api.lobby import match_requests as requests
-from services.api.lobby.match_games import release_request, request_hold, seat_group, slot_holders
+from services.api.lobby.match_games import (
+    NO_BLOCKS,
+    PairingBlocks,
+    release_request,
+    request_hold,
+    seat_group,
+    slot_holders,
+)
 from services.api.metrics import MATCH_REQUESTS, QUOTA_REFUSALS
 from services.api.problems import ApiError
 from services.api.store.fair_share import GAMES
@@ -65,6 +72,7 @@ class Matchmaker:
     settings: MatchSettings = field(default_factory=MatchSettings)
     wakeups: Wakeups | None = None
     clock: Callable[[], float] = field(default=time.time)
+    blocks: PairingBlocks = NO_BLOCKS  # a blocked pair is never seated together
 
     @property
     def store(self) -> Any:
@@ -81,7 +89,8 @@ class Matchmaker:
         self, body: dict[str, Any], address: str | None, token: str | None, player: PlayerRef | None = None
     ) -> dict[str, Any]:
         """A new request (``body``: the ``MatchRequest`` schema, loaded); the ``202`` body.  The seat it gets is
-        bound to ``player`` (the request's player token), if any."""
+        bound to ``player`` (the request's player token), if any, and never shares a table with a player it blocked
+        or who blocked it (the request carries whom its player blocked: :mod:`services.api.store.match_groups`)."""
         spec = requests.bucket_spec(requests.resolved_rules(body["rules"]), body["clock"])
         bucket = requests.bucket_of(spec)
         match_id, secret = requests.new_match_id(bucket), new_token()
@@ -100,6 +109,7 @@ class Matchmaker:
             holders,
             player=None if player is None else (player.id, player.name, player.kind),
             client=address_id(address),
+            avoid=() if player is None else tuple(sorted(self.blocks.blocked_by(player.id))),
         )
         try:
             self.store.lower_match_due(bucket, min(deadline, times.now_ms + times.lease_ms))  # before: never lost
@@ -209,7 +219,7 @@ class Matchmaker:
         hold = self.ctx.quotas.hold_seconds if self.ctx.quotas.active else 0
         for group in formed.groups:
             try:
-                seat_group(self.ctx, bucket, group, times, hold)
+                seat_group(self.ctx, bucket, group, times, hold, self.blocks)
             except Exception:
                 log.warning("could not seat a match group", extra={"game_id": group.game_id}, exc_info=True)
 

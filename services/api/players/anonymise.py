@@ -1,7 +1,7 @@
 """A player deleting themselves: what goes, what stays, in one transaction.
 
 Goes: the name (and its keys: anyone may take it now), the token (every copy of it stops working), its devices'
-sessions, link codes, recovery codes and passkeys, the ratings
+sessions, link codes, recovery codes and passkeys, its follows, blocks and notices either way, its last seen, the ratings
 (the leaderboards' rows, and the player's place in each rating bucket), the stats and the list of the player's
 games.  Stays, anonymised: the player's row (``deleted_ms`` set; its id is what the games' other seats were
 played against) and every record of the player's games, whose document no longer names the player (each
@@ -22,11 +22,15 @@ import orjson
 from sqlalchemy import Connection, delete, select, update
 
 from services.api.records.schema import (
+    blocks,
+    follows,
     game_records,
     link_codes,
     passkey_challenges,
     passkeys,
     player_games,
+    player_notices,
+    player_presence,
     player_ratings,
     player_sessions,
     player_stats,
@@ -50,8 +54,12 @@ def delete_player(connection: Connection, player_id: str, now_ms: int) -> bool:
     ).rowcount
     if not cleared:
         return False
-    for table in (player_sessions, link_codes, recovery_codes, passkeys, passkey_challenges):
+    mine = (player_sessions, link_codes, recovery_codes, passkeys, passkey_challenges)
+    for table in (*mine, follows, blocks, player_presence, player_notices):
         connection.execute(delete(table).where(table.c.player_id == player_id))
+    connection.execute(delete(follows).where(follows.c.followed_id == player_id))
+    connection.execute(delete(blocks).where(blocks.c.blocked_id == player_id))
+    connection.execute(delete(player_notices).where(player_notices.c.from_id == player_id))
     drop_ratings(connection, player_id)
     connection.execute(delete(player_stats).where(player_stats.c.player_id == player_id))
     games = set(connection.execute(select(player_games.c.game_id).where(player_games.c.player_id == player_id)))

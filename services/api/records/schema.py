@@ -43,6 +43,10 @@ The players' tables live here too (one database, one migration history):
 - ``passkeys``, ``passkey_challenges``: a player's passkeys (:mod:`services.api.players.passkeys`: each credential's
   id, public key, signature counter, transports, name, when made and last used) and the WebAuthn challenges the
   server gave out (hashed, each answered once, until it expires).
+- ``follows``, ``blocks``, ``player_presence``, ``player_notices``: friends (:mod:`services.api.players.friends`,
+  :mod:`services.api.players.presence`, :mod:`services.api.players.invites`): whom a player follows and whom it
+  blocked, when each player was last seen and the public table it last sat down at, and the notices (invites) in a
+  player's lobby until they expire.
 """
 
 from __future__ import annotations
@@ -320,4 +324,46 @@ passkey_challenges = Table(
     Column("expires_ms", BigInteger, nullable=False),
     Column("used_ms", BigInteger),  # single use: set by the answer that was accepted
     Index("passkey_challenges_expiry", "expires_ms"),
+)
+
+follows = Table(
+    "follows",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),  # who follows
+    Column("followed_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("follows_followed", "followed_id"),
+)
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),  # who blocked
+    Column("blocked_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("blocks_blocked", "blocked_id"),
+)
+
+player_presence = Table(
+    "player_presence",
+    metadata,
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("seen_ms", BigInteger, nullable=False),  # a request with its Player-Token; moved at most once a minute
+    Column("game_id", String(64)),  # the public table it last sat down at (checked against the game when read)
+    Column("seat", Integer),
+)
+
+player_notices = Table(
+    "player_notices",
+    metadata,
+    Column("id", String(40), primary_key=True),  # ntc_…
+    Column("player_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),  # whose lobby
+    Column("kind", String(16), nullable=False),  # invite
+    Column("from_id", String(40), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("game_id", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),  # an open seat when it was sent
+    Column("created_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Index("player_notices_one", "player_id", "from_id", "game_id", unique=True),  # an invite again replaces it
+    Index("player_notices_player", "player_id", "expires_ms"),
 )

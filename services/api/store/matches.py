@@ -9,9 +9,10 @@
   (``f``: in a group whose game is being created), *seated* (``S``), *cancelled* (``c``) or *expired* (``x``:
   its client stopped asking about it for ``idle`` ms, so nobody would sit down).  A request's state changes
   only inside its bucket's scripts, and a waiting request joins one group at most: no person is seated twice.
-- **Forming**: :meth:`MatchQueue.enqueue_match` forms a group of the first four waiting requests (arrival
-  order) as soon as there are four; :meth:`MatchQueue.form_matches` also forms one of every waiting request
-  once the soonest deadline among them passes (their free seats go to computers), and hands back groups
+- **Forming**: :meth:`MatchQueue.enqueue_match` forms a group of four waiting requests (the first four in
+  arrival order that hold no blocked pair: :mod:`services.api.store.match_groups`) as soon as there are four;
+  :meth:`MatchQueue.form_matches` also forms one around each waiting request whose deadline passed (with those
+  it may sit with; the free seats go to computers), and hands back groups
   whose creation was not finished within their lease (its process died).  Each group gets a game id the
   caller chose beforehand, its members their seats, and a lease: whoever holds the group creates its game
   with that id and the members' pre-made seat-token hashes (a repeated creation finds the game made), then
@@ -65,16 +66,19 @@ class MatchRequest:
     ended_ms: int | None = None
     player: tuple[str, str, str] | None = None  # the player the request's seat is bound to: (id, name, kind)
     client: str | None = None  # who sent it (a hashed address): the seat's client in the game (fair play)
+    avoid: tuple[str, ...] = ()  # the players its player blocked: never at its table (store.match_groups)
 
     def stored(self) -> str:
         """The JSON the bucket keeps (the scripts read and write the same fields, and keep the player's, ``p``,
-        as they found it, and the client's, ``cl``)."""
+        as they found it, the client's, ``cl``, and the blocked players', ``av``)."""
         data: dict[str, Any] = {"s": self.status, "sec": self.secret_hash, "tok": self.token_hash, "lvl": self.level}
         data |= {"c": self.created_ms, "d": self.deadline_ms, "seen": self.seen_ms, "q": " ".join(self.holders)}
         if self.player is not None:
             data["p"] = list(self.player)
         if self.client is not None:
             data["cl"] = self.client
+        if self.avoid:
+            data["av"] = list(self.avoid)
         return orjson.dumps(data).decode()
 
     @classmethod
@@ -96,6 +100,7 @@ class MatchRequest:
             None if ended is None else int(ended),
             tuple(data["p"]) if data.get("p") else None,  # type: ignore[arg-type]
             data.get("cl"),
+            tuple(data["av"]) if data.get("av") else (),
         )
 
 

@@ -11,6 +11,7 @@ from typing import Protocol
 
 import orjson
 
+from services.api.store.match_groups import four, table_from
 from services.api.store.matches import (
     CANCELLED,
     EXPIRED,
@@ -92,6 +93,13 @@ class _Step:
         self.bucket.forming[game_id] = self.times.now_ms + self.times.lease_ms
         return game_id
 
+    def take(self, live: list[MatchRequest], pick: list[int]) -> str:
+        """Form the group of ``live``'s ``pick`` and take its members out of ``live``."""
+        game_id = self.form([live[index] for index in pick])
+        for index in reversed(pick):
+            del live[index]
+        return game_id
+
     def group(self, game_id: str) -> Group:
         members = self.bucket.groups[game_id]
         return Group(game_id, self.bucket.spec, tuple(self.bucket.requests[m] for m in members))
@@ -117,7 +125,8 @@ class MemoryMatches:
             state.queue[request.match_id] = request.created_ms
             state.spec = spec
             live = step.waiting()
-            groups = (step.group(step.form(live[:4])),) if len(live) >= 4 else ()
+            pick = four(live)
+            groups = (step.group(step.take(live, pick)),) if pick is not None else ()
             self._published(bucket, step)
             return Formed(groups, None)
 
@@ -127,20 +136,21 @@ class MemoryMatches:
             step = _Step(state, times, game_ids[:2])
             step.prune()
             formed, live = [], step.waiting()
-            while len(live) >= 4 and step.game_ids:
-                formed.append(step.form(live[:4]))
-                live = live[4:]
+            while step.game_ids and (pick := four(live)) is not None:
+                formed.append(step.take(live, pick))
+            while step.game_ids and live:
+                due = min(range(len(live)), key=lambda index: (live[index].deadline_ms, index))
+                if live[due].deadline_ms > times.now_ms:
+                    break
+                formed.append(step.take(live, table_from(live, due)))
             soonest = min((request.deadline_ms for request in live), default=None)
-            if soonest is not None and soonest <= times.now_ms and step.game_ids:
-                formed.append(step.form(live))
-                live, soonest = [], None
             lapsed = sorted((until, game_id) for game_id, until in state.forming.items() if until <= times.now_ms)
             for _, game_id in lapsed[:10]:
                 state.forming[game_id] = times.now_ms + times.lease_ms
                 formed.append(game_id)
             due = [when for when in (soonest, min(state.forming.values(), default=None)) if when is not None]
             next_due = min(due, default=None)
-            if len(live) >= 4 or (soonest is not None and soonest <= times.now_ms):
+            if four(live) is not None or (soonest is not None and soonest <= times.now_ms):
                 next_due = times.now_ms
             self._published(bucket, step)
             return Formed(tuple(step.group(game_id) for game_id in formed), next_due)

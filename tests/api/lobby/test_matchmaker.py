@@ -5,6 +5,7 @@ two servers: tests/api/lobby/test_lobby_live.py."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -12,11 +13,11 @@ import pytest
 from services.api.games.auth import seat_for
 from services.api.games.quotas import Quotas, creator_ids
 from services.api.games.record import PlayerRef
-from services.api.lobby.match_games import seat_group
+from services.api.lobby.match_games import blocked_members, group_players, seat_group
 from services.api.lobby.match_requests import bucket_spec, resolved_rules
 from services.api.lobby.matchmaker import Matchmaker
 from services.api.problems import ApiError
-from services.api.store.matches import FORMING, MatchRequest, MatchTimes
+from services.api.store.matches import FORMING, Group, MatchRequest, MatchTimes
 from services.api.store.memory_store import MemoryBackend
 from testkit.ending_play import play_to_the_end
 from tests.api.games.test_seat_players import ADA, BOT, Directory
@@ -362,3 +363,58 @@ def test_a_request_is_seated_as_its_player_is_now(directory):
     seated = look(a, asked[0])
     record = a.store.load(seated["game_id"])
     assert record.seats[seated["seat"]].player == PlayerRef(ADA.id, "Countess", "person")
+
+
+class Blocks:
+    """The players' blocks as quick match reads them (:class:`services.api.lobby.match_games.PairingBlocks`)."""
+
+    def __init__(self) -> None:
+        self.pairs: set[tuple[str, str]] = set()  # (who blocked, whom)
+
+    def blocked_by(self, player_id: str) -> set[str]:
+        return {blocked for blocker, blocked in self.pairs if blocker == player_id}
+
+    def blocked_pairs(self, player_ids) -> set[frozenset[str]]:
+        ids = set(player_ids)
+        return {frozenset(pair) for pair in self.pairs if set(pair) <= ids}
+
+
+def _people(n: int) -> list[PlayerRef]:
+    return [PlayerRef(f"p_{i:022d}", f"P{i}", "person") for i in range(n)]
+
+
+def test_a_blocked_pair_is_never_seated_together_whoever_blocked_and_whoever_asked_first():
+    backend, clock, people = MemoryBackend(), Clock(), _people(6)
+    blocks = Blocks()
+    blocks.pairs.add((people[1].id, people[0].id))  # 1 blocked 0: the pair is kept apart both ways
+    ctx = process(backend, clock, players=Directory(*people))
+    mm = dataclasses.replace(matchmaker(ctx, clock), blocks=blocks)
+    asked = [mm.submit(DEFAULT, "192.0.2.1", None, person) for person in people[:5]]
+    views = [look(mm, m) for m in asked]
+    assert [v["status"] for v in views] == ["seated", "waiting", "seated", "seated", "seated"]
+    record = mm.store.load(views[0]["game_id"])
+    assert {s.player_id for s in record.seats} == {people[i].id for i in (0, 2, 3, 4)}
+    clock.now += 21  # past its wait: the one kept apart sits with computers
+    mm.sweep_once()
+    alone = look(mm, asked[1])
+    assert alone["status"] == "seated" and alone["game_id"] != views[0]["game_id"]
+
+
+def test_a_block_made_after_two_requests_were_grouped_drops_the_later_one_before_the_game_is_made():
+    backend, clock, people = MemoryBackend(), Clock(), _people(4)
+    blocks = Blocks()
+    ctx = process(backend, clock, players=Directory(*people))
+    requests = [
+        dataclasses.replace(
+            MatchRequest(f"b.{i}", FORMING, "s", f"t{i}", "basic", 0, 1, 0, seat=i), player=(p.id, p.name, p.kind)
+        )
+        for i, p in enumerate(people)
+    ]
+    blocks.pairs.add((people[0].id, people[2].id))  # made while the group formed
+    group = Group("g" * 22, bucket_spec(resolved_rules({"preset": "partnership"}), "normal"), tuple(requests))
+    players, _ = group_players(group, ctx.players)
+    assert blocked_members(group, players, blocks.blocked_pairs([p.id for p in people])) == {"b.2"}
+    seat_group(ctx, "b", group, MatchTimes(0, 5000, 30000, 600000), 0, blocks)
+    record = ctx.store.load(group.game_id)
+    assert [s.player_id for s in record.seats] == [people[0].id, people[1].id, None, people[3].id]
+    assert record.seats[2].type == "ai", "a computer in the dropped one's seat"

@@ -288,3 +288,47 @@ def test_every_lobby_script_runs_on_a_cluster(redis_cluster):
     assert store.raise_match_due(bucket, None, "1")
     assert store.form_matches(bucket, times(), ["h"]).groups == ()
     assert store.cancel_match(bucket, f"{bucket}.1", times()).status == SEATED
+
+
+def _player(n: int) -> tuple[str, str, str]:
+    return (f"p_{n:022d}", f"P{n}", "person")
+
+
+def blocking(bucket: str, n: int, avoid: tuple[int, ...] = (), now: int = NOW, wait: int = 20_000) -> MatchRequest:
+    """Request ``n`` of player ``n``, who blocked the players ``avoid``."""
+    made = request(bucket, n, now, wait)
+    return dataclasses.replace(made, player=_player(n), avoid=tuple(_player(a)[0] for a in avoid))
+
+
+def test_a_blocked_pair_never_forms_a_group_and_four_others_do_at_once(store):
+    store.enqueue_match("b", blocking("b", 0, avoid=(1,)), "{}", times(), ["x"])
+    for n in (1, 2, 3):
+        assert store.enqueue_match("b", blocking("b", n, now=NOW + n), "{}", times(NOW + n), ["x"]).groups == ()
+    formed = store.enqueue_match("b", blocking("b", 4, now=NOW + 4), "{}", times(NOW + 4), ["g1"])
+    ((game_id, members),) = [(g.game_id, [m.match_id for m in g.members]) for g in formed.groups]
+    assert (game_id, members) == ("g1", ["b.0", "b.2", "b.3", "b.4"]), "the first four with no blocked pair"
+    assert [m.seat for m in formed.groups[0].members] == [0, 1, 2, 3]
+    assert store.look_match("b", "b.1", times(NOW + 5)).status == WAITING
+    assert store.look_match("b", "b.0", times(NOW + 5)).avoid == (_player(1)[0],), "the block list kept"
+
+
+def test_a_block_either_way_keeps_a_pair_apart_at_the_deadline_too(store):
+    store.enqueue_match("b", blocking("b", 0, wait=9_000), "{}", times(), ["x"])
+    store.enqueue_match("b", blocking("b", 1, avoid=(0,), now=NOW + 1, wait=29_000), "{}", times(NOW + 1), ["x"])
+    store.enqueue_match("b", blocking("b", 2, now=NOW + 2, wait=60_000), "{}", times(NOW + 2), ["x"])
+    formed = store.form_matches("b", times(NOW + 9_000), ["g1", "g2"])
+    assert [[m.match_id for m in g.members] for g in formed.groups] == [["b.0", "b.2"]], "the one it blocked waits"
+    assert formed.next_due_ms == NOW + 9_000 + LEASE, "its lease: b.1 waits till later"
+    assert store.look_match("b", "b.1", times(NOW + 9_001)).status == WAITING
+    store.match_seated("b", "g1", times(NOW + 9_002))
+    alone = store.form_matches("b", times(NOW + 29_001), ["g3", "g4"])
+    assert [[m.match_id for m in g.members] for g in alone.groups] == [["b.1"]]
+
+
+def test_several_blocked_pairs_at_one_deadline_make_a_table_each(store):
+    for n in range(4):  # each blocked the one before: 0-1, 1-2, 2-3 kept apart
+        avoid = (n - 1,) if n else ()
+        store.enqueue_match("b", blocking("b", n, avoid, NOW + n, wait=5_000), "{}", times(NOW + n), ["x"])
+    formed = store.form_matches("b", times(NOW + 6_000), ["g1", "g2"])
+    assert [[m.match_id for m in g.members] for g in formed.groups] == [["b.0", "b.2"], ["b.1", "b.3"]]
+    assert formed.next_due_ms == NOW + 6_000 + LEASE

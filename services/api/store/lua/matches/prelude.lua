@@ -52,6 +52,45 @@ local function form(members)
   redis.call('ZADD', forming, now + lease, gid)
   return gid
 end
+-- Who sits together (services/api/store/match_groups.py, the same rule): a pair is kept apart when one's
+-- player is among the players the other's blocked ("av").
+local function avoids(a, b)
+  if not a.av or not b.p then return false end
+  for _, id in ipairs(a.av) do
+    if id == b.p[1] then return true end
+  end
+  return false
+end
+local function kept_apart(a, b) return avoids(a, b) or avoids(b, a) end
+local function table_from(live, first)  -- indexes of a table of up to four seating live[first], ascending
+  local pick = {first}
+  for i = 1, #live do
+    if #pick >= 4 then break end
+    if i ~= first then
+      local free = true
+      for _, j in ipairs(pick) do
+        if kept_apart(live[i][2], live[j][2]) then free = false break end
+      end
+      if free then pick[#pick + 1] = i end
+    end
+  end
+  table.sort(pick)
+  return pick
+end
+local function four(live)  -- the first table of four, trying the first 16 as its first request; or nil
+  if #live < 4 then return nil end
+  for first = 1, math.min(#live, 16) do
+    local pick = table_from(live, first)
+    if #pick == 4 then return pick end
+  end
+  return nil
+end
+local function take(live, pick)  -- the members of pick, taken out of live (in place)
+  local members = {}
+  for _, i in ipairs(pick) do members[#members + 1] = live[i] end
+  for k = #pick, 1, -1 do table.remove(live, pick[k]) end
+  return members
+end
 local function group_of(gid)
   local g = cjson.decode(redis.call('HGET', groups, gid))
   local reply = {gid, redis.call('GET', spec) or ''}
