@@ -23,6 +23,7 @@ import requests.utils
 
 from spades_client import moves
 from spades_client.errors import ProblemError, Retryable, problem_error
+from spades_client.friends import FRIEND_OPERATIONS, FriendMethods
 from spades_client.lobby import LOBBY_OPERATIONS, LobbyMethods
 from spades_client.models import (
     ClaimedSeat,
@@ -79,6 +80,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     **LOBBY_OPERATIONS,  # spades_client.lobby
     **PLAYER_OPERATIONS,  # spades_client.players
     **PASSKEY_OPERATIONS,  # spades_client.passkeys
+    **FRIEND_OPERATIONS,  # spades_client.friends
     **RATING_OPERATIONS,  # spades_client.ratings
     **OPERATOR_OPERATIONS,  # spades_client.operator
 }
@@ -119,7 +121,7 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient(LobbyMethods, PlayerMethods, PasskeyMethods, RatingMethods, OperatorMethods):
+class SpadesClient(LobbyMethods, PlayerMethods, PasskeyMethods, FriendMethods, RatingMethods, OperatorMethods):
     """The API at ``base_url``, as one seat (``token``) or a spectator (no token); with ``player_token``, as that
     player too (sent as ``Player-Token``: the seats it takes are the player's)."""
 

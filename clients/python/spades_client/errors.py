@@ -167,7 +167,15 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "passkey_not_found": NotFound,
     "too_many_passkeys": Conflict,
     "passkey_options_rate_limited": Retryable,
-    "seat_not_yours": SeatNotYours,
+    "not_yourself": Conflict,  # following, blocking or inviting your own player
+    "blocked": Unauthorized,  # 403: one of the pair blocked the other (a follow, an invite)
+    "following_limit": Conflict,
+    "block_limit": Conflict,
+    "notice_not_found": NotFound,
+    "seat_not_yours": SeatNotYours,  # 403: a seat not your player's (a take, an invite for it)
+    "not_following": Unauthorized,  # 403: an invite to a player you do not follow and who does not follow you
+    "no_open_seat": Conflict,
+    "invite_rate_limited": Retryable,
 }
 
 

@@ -171,6 +171,7 @@ class TableMessage(Body):
     seat: int
     code: str
     at_ms: int
+    player_id: str | None = None  # the seat's player, when it is bound to one
 
 
 @dataclass

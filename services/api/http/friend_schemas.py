@@ -61,7 +61,7 @@ class InviteSchema(Schema):
 class NoticeSchema(Schema):
     id = fields.String()
     kind = fields.String()
-    from_player = fields.Function(lambda notice: {"id": notice.from_id, "name": notice.from_name}, data_key="from")
+    sender = fields.Function(lambda notice: {"id": notice.from_id, "name": notice.from_name})
     game_id = fields.String()
     seat = fields.Integer()
     created_at = fields.Function(lambda notice: iso(notice.created_ms))
