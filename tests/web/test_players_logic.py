@@ -283,3 +283,32 @@ def test_each_reason_the_server_gives_for_a_name_has_its_own_words_in_each_langu
         words = got[language]["words"]
         assert got[language]["generic"] not in words, (language, words)
         assert len(set(words)) == len(problems), (language, words)
+
+
+def test_the_friends_list_puts_who_is_at_a_table_first_and_its_address_is_a_page(tmp_path):
+    got = node(
+        tmp_path,
+        """
+        const friends = await js("friends.js");
+        const router = await js("router.js");
+        const list = [
+          { name: "Zed", online: false, game_id: null },
+          { name: "Bo", online: true, game_id: null },
+          { name: "Cy", online: true, game_id: "g1" },
+          { name: "Al", online: false, game_id: null },
+        ];
+        console.log(JSON.stringify({
+          order: friends.orderFollowing(list).map((f) => f.name),
+          status: list.map(friends.statusKey),
+          pages: ["#/friends", "#/friends/x"].map(router.fragmentPage),
+        }));
+        """,
+    )
+    assert got["order"] == ["Cy", "Bo", "Al", "Zed"], "at a table, online, then the rest; by name within each"
+    assert got["status"] == [
+        "friends.status.offline",
+        "friends.status.online",
+        "friends.status.atTable",
+        "friends.status.offline",
+    ]
+    assert got["pages"] == [{"page": "friends"}, None]

@@ -212,6 +212,22 @@ export const api = {
   /** {board, kind, top, me?}; `me` (the viewer's own rank) when a player token is sent. */
   leaderboard: (board, query = {}, playerToken = null) =>
     request("GET", `/v1/leaderboards/${encodeURIComponent(board)}${queryString(query)}`, { playerToken }).then((r) => r.body),
+
+  // ---- friends: follows, blocks, invites to your table and the notices they leave
+  /** {following: [{id, name, kind, since, online, last_seen_at, game_id, seat}], limit}. */
+  following: (playerToken) => request("GET", "/v1/players/me/following", { playerToken }).then((r) => r.body),
+  follow: (playerToken, id) => request("PUT", `/v1/players/me/following/${encodeURIComponent(id)}`, { playerToken, body: {} }).then((r) => r.body),
+  unfollow: (playerToken, id) => request("DELETE", `/v1/players/me/following/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
+  /** {blocks: [{id, name, kind, since}], limit}. */
+  blocks: (playerToken) => request("GET", "/v1/players/me/blocks", { playerToken }).then((r) => r.body),
+  block: (playerToken, id) => request("PUT", `/v1/players/me/blocks/${encodeURIComponent(id)}`, { playerToken, body: {} }).then((r) => r.body),
+  unblock: (playerToken, id) => request("DELETE", `/v1/players/me/blocks/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
+  /** Invite a player to your table: your seat's token and your player token. */
+  invite: (id, token, playerToken, playerId) =>
+    request("POST", `${game(id)}/invites`, { token, playerToken, body: { player_id: playerId } }).then((r) => r.body),
+  /** {notices: [{id, kind, sender: {id, name}, game_id, seat, created_at, expires_at}]}. */
+  notices: (playerToken) => request("GET", "/v1/players/me/notices", { playerToken }).then((r) => r.body),
+  dismissNotice: (playerToken, id) => request("DELETE", `/v1/players/me/notices/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
 };
 
 function queryString(query) {

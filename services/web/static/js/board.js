@@ -4,6 +4,7 @@
 
 import { fill } from "./dom.js";
 import { drawGameBar, showInvites, showRules, showScores } from "./gamebar.js";
+import { tablePeople } from "./friends.js";
 import { ratingsBox, watchRatings } from "./gameratings.js";
 import { ratedInPlay, ratedMark } from "./fairplay.js";
 import { hintsAllowed } from "./hint.js";
@@ -46,7 +47,7 @@ export function drawGame(game) {
     lastTrickOpen: game.lastTrickOpen,
     focusKey,
     onCopy: copy,
-    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => game.newGame(), onReview, extra: rematchBox(game), ratings: ratingsBox(game) }) : null,
+    gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => game.newGame(), onReview, extra: rematchBox(game), ratings: [ratingsBox(game), tablePeople(view)] }) : null,
     people: peopleUi(game),
     statusExtras: statusExtras(game),
     takeOffer: game.token ? null : offerOf(game),

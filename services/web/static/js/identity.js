@@ -13,7 +13,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { describeProblem, showMessage } from "./messages.js";
 import { tParts } from "./playertext.js";
-import { accountUrl, followLink, leaderboardsUrl, profileUrl } from "./router.js";
+import { accountUrl, followLink, friendsUrl, leaderboardsUrl, profileUrl } from "./router.js";
 import { askSignIn } from "./signin.js";
 
 const KEY = "spades.player";
@@ -218,6 +218,7 @@ export function identityStrip() {
               h("button.small.primary", { type: "button", dataset: { testid: "choose-name" }, onclick: () => askName() }, t("players.name.choose")),
               h("button.small", { type: "button", dataset: { testid: "sign-in" }, onclick: () => askSignIn() }, t("players.identity.signIn")),
             ],
+        player ? link(friendsUrl(), t("friends.title"), "friends-link") : null,
         link(leaderboardsUrl(), t("players.leaderboards"), "leaderboards-link"),
       ),
     );

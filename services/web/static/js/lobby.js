@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { byStrength, levelSummary, levelTitle, loadLevels } from "./levels.js";
+import { noticesPanel } from "./friends.js";
 import { identityStrip, withPlayer } from "./identity.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { applyPreset, clearErrors, field, fieldOf, newGameForm, optionLabel, plainError, readForm, showError } from "./newgame.js";
@@ -179,7 +180,7 @@ async function buildLobby(root, lobby) {
     h(
       "div.lobby",
       {},
-      h("div.lobby-main", {}, identityStrip(), liveGamesStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
+      h("div.lobby-main", {}, identityStrip(), noticesPanel(), liveGamesStrip(), playTabs(playNow(levels), people.element, people.started), h("section.panel", {}, form)),
       h(
         "aside.panel.lobby-side",
         { "aria-label": t("lobby.side") },

@@ -4,6 +4,7 @@
 // link to its replay. Read from GET /v1/players/{id} and GET /v1/players/{id}/games.
 
 import { api } from "./api.js";
+import { relationButtons } from "./friends.js";
 import { ratingChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { askName, currentPlayer, initials } from "./identity.js";
@@ -253,7 +254,7 @@ async function load(root, playerId, page) {
           const renamed = await askName({ rename: true });
           if (renamed) nameEl.textContent = renamed.name;
         } }, t("players.name.change"))
-      : null,
+      : relationButtons(player.id),
     mine ? h("a.button.profile-account", { href: accountUrl(), onclick: followLink, dataset: { testid: "profile-account" } }, t("players.profile.account")) : null,
     ratingCards(player),
   );

@@ -55,8 +55,13 @@ export function leaderboardsUrl(board = null, kind = null) {
   return `${lobbyUrl()}#/leaderboards${board ? `/${encodeURIComponent(board)}` : ""}${query}`;
 }
 
+/** Your friends: whom you follow (online, at which public table) and whom you blocked. */
+export function friendsUrl() {
+  return `${lobbyUrl()}#/friends`;
+}
+
 /** The page a fragment names: {page: "player", id} | {page: "replay", gameId, seat} |
- * {page: "leaderboards", board, kind} | {page: "account"} | null (pure). */
+ * {page: "leaderboards", board, kind} | {page: "account"} | {page: "friends"} | null (pure). */
 export function fragmentPage(hash) {
   const match = /^#\/([a-z]+)(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash || "");
   if (!match) return null;
@@ -69,6 +74,7 @@ export function fragmentPage(hash) {
     return { page: "replay", gameId: id, seat: seat !== null && /^[0-3]$/.test(seat) ? Number(seat) : null };
   }
   if (page === "account" && !id) return { page: "account" };
+  if (page === "friends" && !id) return { page: "friends" };
   if (page === "leaderboards") {
     const kind = params.get("kind");
     return { page: "leaderboards", board: id || null, kind: ["person", "bot", "computer"].includes(kind) ? kind : null };

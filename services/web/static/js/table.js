@@ -12,6 +12,7 @@ import { handArea } from "./hand.js";
 import { t } from "./i18n.js";
 import { exchangeNote, exchangers, isPassTurn, renderPassing } from "./passing.js";
 import { scoreboard } from "./scoreboard.js";
+import { friendPicker } from "./friends.js";
 import { seatName } from "./seating.js";
 import { winnerText } from "./summary.js";
 
@@ -80,6 +81,7 @@ export function invitePanel(view, gameId, onCopy) {
         h("button", { type: "button", onclick: () => onCopy(link), dataset: { focusKey: `copy-${s.seat}` } }, t("table.invite.copy")),
       );
     }),
+    friendPicker(gameId),
   );
 }
 
