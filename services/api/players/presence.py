@@ -2,7 +2,7 @@
 
 - **Last seen**: each request whose ``Player-Token`` names a player (:mod:`services.api.http.player_auth`) moves the
   player's ``seen_ms``, at most once a minute (:data:`SEEN_STEP_MS`: one upsert that changes nothing in between).
-  The web client reads the player's notices every half minute while it is open, so an open lobby or table counts.
+  The web client reads the player's notices every half minute while its lobby is open, so an open lobby counts.
 - **The public table**: after a commit that changes a public game's seats (created, claimed, left), each seat's
   player is noted at that game and seat (:class:`SeatedPlayers`, wrapping the listing's hooks).  A note is only a
   hint: it is read back against the game as it is (:func:`table_of`): still public, not over, the seat still the
