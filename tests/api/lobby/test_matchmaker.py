@@ -389,7 +389,10 @@ def test_a_blocked_pair_is_never_seated_together_whoever_blocked_and_whoever_ask
     blocks.pairs.add((people[1].id, people[0].id))  # 1 blocked 0: the pair is kept apart both ways
     ctx = process(backend, clock, players=Directory(*people))
     mm = dataclasses.replace(matchmaker(ctx, clock), blocks=blocks)
-    asked = [mm.submit(DEFAULT, "192.0.2.1", None, person) for person in people[:5]]
+    asked = []
+    for person in people[:5]:  # one a millisecond: arrival order is submission order
+        asked.append(mm.submit(DEFAULT, "192.0.2.1", None, person))
+        clock.now += 0.001
     views = [look(mm, m) for m in asked]
     assert [v["status"] for v in views] == ["seated", "waiting", "seated", "seated", "seated"]
     record = mm.store.load(views[0]["game_id"])
