@@ -19,6 +19,16 @@ from services.ratings.provisional import provisional
 PLAYER_DELETED = "player_deleted"  # rated by the rule, but a player was deleted before it was applied
 
 
+def by_the_rule(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with ``rated`` (unless the record says) and, when it is not, ``unrated_reason`` by the rule of
+    rated play: all a read can say with no database (its names and the applied ratings are the database's)."""
+    reason = policy.unrated_reason(document)
+    document.setdefault("rated", reason is None)
+    if not document["rated"] and reason is not None:
+        document["unrated_reason"] = reason
+    return document
+
+
 def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]:
     """``document`` with ``players``, ``rated`` and, once applied, ``ratings`` (``GameRecordDocument``)."""
     seats = policy.seat_players(document)
@@ -30,14 +40,11 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
         )
         found = {row.id: {"id": row.id, "name": row.name, "kind": row.kind} for row in connection.execute(query)}
     document["players"] = [_player(seat, player, found) for seat, player in enumerate(seats)]
-    reason = policy.unrated_reason(document)
-    document.setdefault("rated", reason is None)
+    reason = by_the_rule(document).get("unrated_reason")
     game_id = document["game_id"]
     query = select(game_ratings.c.rated, game_ratings.c.unrated_reason).where(game_ratings.c.game_id == game_id)
     applied = connection.execute(query).first()
     if applied is None:
-        if not document["rated"] and reason is not None:
-            document["unrated_reason"] = reason
         return document
     document["rated"] = bool(applied.rated)
     if not applied.rated:
