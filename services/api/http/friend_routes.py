@@ -5,15 +5,14 @@ Handlers parse, check and call :class:`services.api.players.friends.Friends`,
 :class:`services.api.players.presence.Presence` and :class:`services.api.players.invites.Invites` (on the records
 database, as the players are; the tables read from the game store).  Every route takes the player token or a
 session (``Player-Token``, :mod:`services.api.http.player_auth`); an invite also the inviter's seat token.  Invites
-spend their sender's budget (``INVITE_RATE_LIMIT``, :func:`services.api.http.friend_limits.spend_invite`).
+spend their sender's budget (``INVITE_RATE_LIMIT``, :data:`services.api.http.player_budgets.INVITES`).
 """
 
 from __future__ import annotations
 
 from flask import Response, current_app
 
-from services.api.http import friend_schemas, request_schemas
-from services.api.http.friend_limits import spend_invite
+from services.api.http import friend_schemas, player_budgets, request_schemas
 from services.api.http.player_auth import request_player
 from services.api.http.routes import collaborators, json_response, load_body, required_token, v1
 from services.api.players.friends import MAX_BLOCKS, MAX_FOLLOWING, Friends
@@ -72,7 +71,7 @@ def invite(game_id: str) -> Response:
     me = _me()
     body = load_body(friend_schemas.INVITE_REQUEST)
     invitee = _well_formed(body["player_id"])
-    spend = lambda: spend_invite(me.id)  # noqa: E731  (only an invite that passed every check spends the budget)
+    spend = lambda: player_budgets.spend(player_budgets.INVITES, me.id)  # noqa: E731  (only an invite that passed every check spends the budget)
     notice = _invites().invite(collaborators().store, game_id, token, me, invitee, now_ms(), spend)
     return json_response(friend_schemas.INVITE, notice, 201)
 

@@ -18,9 +18,9 @@ from services.api.http import request_schemas, session_schemas
 from services.api.http.link_qr import absolute_link, qr_svg
 from services.api.http.passkey_routes import passkeys
 from services.api.http.player_auth import player_repository, request_player, request_session
+from services.api.http.player_budgets import LINK_CODES, spend
 from services.api.http.player_routes import profile
 from services.api.http.routes import json_response, load_body, v1
-from services.api.http.session_limits import spend_link_code
 from services.api.players.credentials import shown, well_formed_session_id
 from services.api.players.device_codes import DeviceCodes
 from services.api.players.repository import Player
@@ -57,7 +57,7 @@ def revoke_my_session(session_id: str) -> Response:
 def create_link_code() -> Response:
     player = _me()
     load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    spend_link_code(player.id)
+    spend(LINK_CODES, player.id)
     lifetime_ms = int(current_app.config["LINK_CODE_SECONDS"]) * 1000
     code, expires_ms = _codes().new_link_code(player.id, now_ms(), lifetime_ms)
     link = f"/play#link={code}"
