@@ -57,3 +57,13 @@ class ContractSession(requests.Session):
         check_response(response)
         self.checked += 1
         return response
+
+
+def records_server(request, gunicorn_factory, redis_url: str, tmp_path, **env: str) -> ContractSession:
+    """A server without computers on the records database ``request.param`` names (``sqlite`` in ``tmp_path``, or
+    ``postgresql``), checked against the contract: the players' tests run on both."""
+    if request.param == "sqlite":
+        database = {"DATA_DIR": str(tmp_path)}
+    else:
+        database = {"RECORDS_DATABASE_URL": request.getfixturevalue("postgres_records_url")}
+    return ContractSession(gunicorn_factory({"AI_ENABLED": "0", **database, **env}, redis=redis_url))

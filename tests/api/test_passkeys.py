@@ -17,7 +17,7 @@ import pytest
 
 from spades_client import SpadesClient, Unauthorized
 
-from .contract import ContractSession
+from .contract import ContractSession, records_server
 from .soft_authenticator import SoftAuthenticator
 
 pytestmark = pytest.mark.integration
@@ -25,17 +25,9 @@ NO_LIMITS = {"PLAYER_CREATE_RATE_LIMIT": "", "SIGN_IN_RATE_LIMIT": "", "PASSKEY_
 ORIGIN = "http://localhost:8000"  # the page the browser would be on (the default origins: localhost, any port)
 
 
-def server(request, gunicorn_factory, redis_url: str, tmp_path, **env: str) -> ContractSession:
-    if request.param == "sqlite":
-        database = {"DATA_DIR": str(tmp_path)}
-    else:
-        database = {"RECORDS_DATABASE_URL": request.getfixturevalue("postgres_records_url")}
-    return ContractSession(gunicorn_factory({"AI_ENABLED": "0", **database, **env}, redis=redis_url))
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def api(request, gunicorn_factory, private_redis_url, tmp_path) -> Iterator[ContractSession]:
-    yield server(request, gunicorn_factory, private_redis_url, tmp_path, **NO_LIMITS)
+    yield records_server(request, gunicorn_factory, private_redis_url, tmp_path, **NO_LIMITS)
 
 
 @pytest.fixture(params=["sqlite"])
@@ -43,7 +35,7 @@ def strict(request, gunicorn_factory, private_redis_url, tmp_path) -> Iterator[C
     """A server whose challenges expire as they are made, with small limits."""
     limits = {"RATE_LIMIT_ENABLED": "1", "SIGN_IN_RATE_LIMIT": "3/hour", "PASSKEY_OPTIONS_RATE_LIMIT": "6/hour"}
     env = {"PLAYER_CREATE_RATE_LIMIT": "", "PASSKEY_CHALLENGE_SECONDS": "0", **limits}
-    yield server(request, gunicorn_factory, private_redis_url, tmp_path, **env)
+    yield records_server(request, gunicorn_factory, private_redis_url, tmp_path, **env)
 
 
 def as_player(token: str) -> dict[str, str]:

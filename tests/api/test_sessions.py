@@ -16,23 +16,15 @@ import pytest
 
 from services.api.http.link_qr import absolute_link, qr_svg
 
-from .contract import ContractSession
+from .contract import ContractSession, records_server
 
 pytestmark = pytest.mark.integration
 NO_LIMITS = {"PLAYER_CREATE_RATE_LIMIT": "", "LINK_CODE_RATE_LIMIT": "", "LINK_CODE_ADDRESS_RATE_LIMIT": ""}
 
 
-def server(request, gunicorn_factory, redis_url: str, tmp_path, **env: str) -> ContractSession:
-    if request.param == "sqlite":
-        database = {"DATA_DIR": str(tmp_path)}
-    else:
-        database = {"RECORDS_DATABASE_URL": request.getfixturevalue("postgres_records_url")}
-    return ContractSession(gunicorn_factory({"AI_ENABLED": "0", **database, **env}, redis=redis_url))
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def session(request, gunicorn_factory, private_redis_url, tmp_path) -> Iterator[ContractSession]:
-    yield server(request, gunicorn_factory, private_redis_url, tmp_path, **NO_LIMITS, SIGN_IN_RATE_LIMIT="")
+    yield records_server(request, gunicorn_factory, private_redis_url, tmp_path, **NO_LIMITS, SIGN_IN_RATE_LIMIT="")
 
 
 @pytest.fixture(params=["sqlite"])
@@ -44,7 +36,7 @@ def strict(request, gunicorn_factory, private_redis_url, tmp_path) -> Iterator[C
         "LINK_CODE_ADDRESS_RATE_LIMIT": "4/hour",
         "SIGN_IN_RATE_LIMIT": "3/hour",
     }
-    yield server(
+    yield records_server(
         request,
         gunicorn_factory,
         private_redis_url,
