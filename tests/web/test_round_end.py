@@ -344,3 +344,32 @@ def test_the_rounds_end_in_indonesian(new_page, screenshots):
     found = {name: english_words_in(text) for name, text in seen.items()}
     assert not any(found.values()), found
     assert not page.js_errors
+
+
+def test_a_nil_kept_to_the_games_end_reads_made_not_alive(new_page, web):
+    """At game over the last round is scored: a nil bidder who took no trick made the nil ("Nil made"), on the
+    scoreboard and on the seat, in each language; during play the same nil is "alive"."""
+    created = requests.post(f"{web}/v1/games", json={"seats": [{"type": "human"}] + [{"type": "open"}] * 3}, timeout=30)
+    view = requests.get(f"{web}/v1/games/{created.json()['game_id']}", timeout=30).json()
+    page = new_page(1280, 720)
+    page.goto("/play?pace=0")
+    said = page.evaluate(
+        """async (view) => {
+          const i18n = await import("/play/js/i18n.js");
+          const { scoreboard } = await import("/play/js/scoreboard.js");
+          const { seatPanel } = await import("/play/js/felt.js");
+          const at = (phase) => ({ ...view, phase, round: 1, bids: [0, 3, 4, 5], tricks_won: [0, 4, 4, 5], turn: null });
+          const out = {};
+          for (const language of ["en", "id"]) {
+            await i18n.useLanguage(language);
+            out[language] = ["playing", "game_over"].map((phase) => [
+              scoreboard(at(phase)).querySelector(".nil-chip").textContent,
+              seatPanel(at(phase), 0, null).querySelector("[data-testid=nil-0]").textContent,
+            ]);
+          }
+          return out;
+        }""",
+        view,
+    )
+    assert said["en"] == [["South nil alive", "Nil alive"], ["South nil made", "Nil made"]]
+    assert said["id"][1] == ["Selatan nil berhasil", "Nil berhasil"]

@@ -60,11 +60,12 @@ function exchangeChip(view, seat) {
   return h("div.exchange-chip", { dataset: { testid: `exchanging-${seat}` } }, gave ? t("table.seat.cardsChosen") : t("table.seat.exchanging"));
 }
 
-/** "Nil alive" / "Nil set" for a nil bidder once the play has started; null otherwise. */
+/** "Nil alive" / "Nil set" for a nil bidder once the play has started ("Nil made" at the game's end); null otherwise. */
 function nilStatus(view, seat) {
   if (view.bids[seat] !== 0 || ["bidding", "passing", "waiting"].includes(view.phase)) return null;
   const alive = view.tricks_won[seat] === 0;
-  return h(`span.nil-chip.${alive ? "alive" : "set"}`, { dataset: { testid: `nil-${seat}` } }, alive ? t("table.seat.nilAlive") : t("table.seat.nilSet"));
+  const said = !alive ? "table.seat.nilSet" : view.phase === "game_over" ? "table.seat.nilMade" : "table.seat.nilAlive";
+  return h(`span.nil-chip.${alive ? "alive" : "set"}`, { dataset: { testid: `nil-${seat}` } }, t(said));
 }
 
 /** The dealer's badge: a "D" on screen, "dealer" to a screen reader. */

@@ -31,7 +31,8 @@ function nilLine(view, side) {
     "span.score-nils",
     {},
     nils.map((n) => {
-      const key = `round.score.${view.blind && view.blind[n.seat] ? "blindNil" : "nil"}${n.alive ? "Alive" : "Set"}`;
+      const state = !n.alive ? "Set" : view.phase === "game_over" ? "Made" : "Alive"; // the game's end: a nil kept was made
+      const key = `round.score.${view.blind && view.blind[n.seat] ? "blindNil" : "nil"}${state}`;
       return h(`span.nil-chip.${n.alive ? "alive" : "set"}`, {}, t(key, { seat: seatName(n.seat) }));
     }),
   );
