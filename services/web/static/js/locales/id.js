@@ -449,7 +449,7 @@ export default {
   "table.seat.turnBidding": "menawar",
   "table.seat.turnPassing": "mengoper",
   "table.seat.turnPlaying": "bermain",
-  "table.seat.won": "Menang {count}",
+  "table.seat.won": "Dapat {count}",
   "table.trick.inProgress": "Trik berjalan: {cards}",
   "table.trick.noCard": "belum ada kartu",
   "table.trick.wonBy": "Trik dimenangkan {seat}",
