@@ -426,6 +426,24 @@ document.addEventListener("spades:turn-alert", (e) => window.__alerts.push(e.det
 """
 
 
+def test_a_table_of_people_offers_alerts_at_your_turn_in_one_click(new_page, web, screenshots):
+    """At a table of people the status row offers "Alert me" while notifications are neither on nor refused: one
+    click asks the browser, turns them on, and the offer goes; a turn in a hidden tab then rings with a sound."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
+    page = new_page(375, 667)
+    page.add_init_script(HIDDEN_TAB)
+    hold(page, game_id, 0, tokens[0])
+    page.goto(f"/play?game={game_id}&pace=0")
+    offer = page.locator("[data-testid=alert-me]")
+    expect(offer).to_have_text("Alert me", timeout=LONG)
+    assert_fits(page, {"[data-testid=alert-me]": 1, "[data-testid=say-button]": 1, "[data-testid=turn]": 1})
+    page.screenshot(path=str(screenshots / "people-alert-me-375x667.png"))
+    offer.click()
+    expect(offer).to_have_count(0)
+    settings = page.evaluate("JSON.parse(localStorage.getItem('spades.settings'))")
+    assert (settings["notify"], settings["sound"]) == (True, True)
+
+
 def set_hidden(page: Page, hidden: bool) -> None:
     page.evaluate("(h) => { window.__hidden = h; document.dispatchEvent(new Event('visibilitychange')); }", hidden)
 
@@ -437,9 +455,8 @@ def test_your_turn_is_announced_while_the_tab_is_hidden(new_page):
     page.goto("/play?pace=300")
     page.click("[data-testid=settings-button]")
     assert_no_violations(page, "settings")
-    expect(page.locator("[data-testid=sound]")).not_to_be_checked()  # off unless turned on
-    expect(page.locator("[data-testid=notify]")).not_to_be_checked()
-    page.check("[data-testid=sound]")
+    expect(page.locator("[data-testid=sound]")).to_be_checked()  # on unless turned off
+    expect(page.locator("[data-testid=notify]")).not_to_be_checked()  # off until the person allows it
     page.check("[data-testid=notify]")  # asks for the permission from this click
     expect(page.locator("[data-testid=notify]")).to_be_checked()
     page.click("[data-testid=settings-close]")

@@ -1,6 +1,7 @@
 // Your turn, announced while the tab is in the background: the page's title and icon change at
-// once; a short beep (WebAudio, no sound file) and a notification follow if the person turned them
-// on in Settings (both off by default; notifications are asked for only from that tick box).
+// once; a short beep (WebAudio, no sound file; on unless turned off in Settings) and a notification once
+// the person allowed it — from Settings' tick box, or the "Alert me" button at a table of people
+// (a browser asks for the permission only from a click).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -97,6 +98,18 @@ if (typeof document !== "undefined") {
   document.addEventListener("pointerdown", () => {
     if (loadSettings().sound && audioContext() && audio.state === "suspended") audio.resume();
   });
+}
+
+/** Whether to offer "Alert me" at a table of people: notifications exist, are off, and were never refused. */
+export function offerAlerts() {
+  return "Notification" in window && Notification.permission === "default" && !loadSettings().notify;
+}
+
+/** "Alert me": ask for the permission (this click's), and turn notifications on once it is granted. */
+export async function allowAlerts() {
+  const on = (await Notification.requestPermission()) === "granted";
+  saveSettings({ ...loadSettings(), notify: on });
+  return on;
 }
 
 /** The Settings dialog's part: sound and notifications at your turn while the tab is hidden. */

@@ -23,8 +23,9 @@ export const PACES = { slow: 1600, normal: 900, fast: 400 };
 /** The catalogue key of each pace's name ("{seconds}" between moves). */
 export const PACE_NAMES = { slow: "app.pace.slow", normal: "app.pace.normal", fast: "app.pace.fast" };
 
-// sound and notify: your turn announced while the tab is hidden (attention.js), off unless turned on
-const DEFAULTS = { background: "felt", cardBack: "navy", pace: "normal", sound: false, notify: false };
+// sound and notify: your turn announced while the tab is hidden (attention.js): a sound unless turned off, a
+// notification once the person allowed it (Settings, or the table's "Alert me")
+const DEFAULTS = { background: "felt", cardBack: "navy", pace: "normal", sound: true, notify: false };
 
 export function loadSettings() {
   let stored = {};
@@ -37,7 +38,7 @@ export function loadSettings() {
   if (!(settings.background in BACKGROUNDS)) settings.background = DEFAULTS.background;
   if (!(settings.cardBack in CARD_BACKS)) settings.cardBack = DEFAULTS.cardBack;
   if (!(settings.pace in PACES)) settings.pace = DEFAULTS.pace;
-  settings.sound = settings.sound === true;
+  settings.sound = settings.sound !== false;
   settings.notify = settings.notify === true;
   return settings;
 }

@@ -5,7 +5,7 @@
 import { msLeft, serverNow } from "./clock.js";
 import { tickCountdown, tickSeatClock } from "./clockface.js";
 import { h } from "./dom.js";
-import { noticeTurn } from "./attention.js";
+import { allowAlerts, noticeTurn, offerAlerts } from "./attention.js";
 import { t } from "./i18n.js";
 import { isAway } from "./people.js";
 import { personAt } from "./seating.js";
@@ -46,10 +46,14 @@ export function statusExtras(game) {
   const back = isAway(view, view.you)
     ? h("button.back-button.primary", { type: "button", onclick: () => game.back(), disabled: Boolean(game.backPending), dataset: { testid: "back-button", focusKey: "back" } }, t("table.people.back"))
     : null;
-  const say = othersArePeople(view) && view.phase !== "game_over"
+  const people = othersArePeople(view) && view.phase !== "game_over";
+  const say = people
     ? h("button.say-button", { type: "button", onclick: () => game.say(), "aria-label": t("table.people.sayLabel"), dataset: { testid: "say-button", focusKey: "say" } }, h("span.say-icon", { "aria-hidden": "true" }), h("span.say-text", {}, t("table.people.say")))
     : null;
-  return kept || back || say ? [kept, back, say] : null;
+  const alerts = people && offerAlerts()
+    ? h("button.alert-button", { type: "button", onclick: () => allowAlerts().then(() => game.render()), title: t("table.people.alertsTitle"), dataset: { testid: "alert-me" } }, t("table.people.alerts"))
+    : null;
+  return kept || back || say ? [kept, back, alerts, say] : null;
 }
 
 /** The rematch part of the final scores: offered by someone else, or yours to offer. */

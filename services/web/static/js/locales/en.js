@@ -569,6 +569,8 @@ export default {
   "table.said.rematchAnyone": "A rematch is on offer.",
   "table.people.keptTime": "Time the seats are kept",
   "table.people.back": "I'm back",
+  "table.people.alerts": "Alert me",
+  "table.people.alertsTitle": "A notification when it is your turn and this tab is in the background",
   "table.people.sayLabel": "Say something to the table",
   "table.people.say": "Say",
   "table.people.quickMessages": "Quick messages",

@@ -569,6 +569,8 @@ export default {
   "table.said.rematchAnyone": "Ada tawaran permainan ulang.",
   "table.people.keptTime": "Waktu kursi disimpan",
   "table.people.back": "Saya kembali",
+  "table.people.alerts": "Ingatkan saya",
+  "table.people.alertsTitle": "Notifikasi saat giliran Anda dan tab ini di latar belakang",
   "table.people.sayLabel": "Katakan sesuatu ke meja",
   "table.people.say": "Katakan",
   "table.people.quickMessages": "Pesan cepat",
