@@ -7,20 +7,8 @@ this browser's credential (identity.js) and the account page's address (router.j
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
-from services.web import WEB_ROOT
-
-
-def run(tmp_path: Path, script: str) -> dict:
-    """``script`` (an ES module body with ``js(name)`` to import a client module) prints one JSON value."""
-    program = tmp_path / "check.mjs"
-    program.write_text(f'const js = (m) => import("{(WEB_ROOT / "js").as_uri()}/" + m);\n{script}\n')
-    out = subprocess.run(["node", str(program)], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
-
+from tests.web.test_people_logic import run
 
 ANDROID = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
