@@ -87,8 +87,8 @@ def bid_low(page: Page) -> None:
 
 
 def tied_review(route) -> None:
-    """The real review with two of your card moves rewritten: one whose expected points show the same
-    as hard's to 0.1 (hard's a shade higher), one a whole point below hard's."""
+    """The real review with two of your card moves rewritten: one that gives away less than half a point
+    against hard's (shown as worth the same), one a whole point below hard's."""
     review = route.fetch().json()
     changed = []
     for decision in review["decisions"]:
@@ -105,6 +105,7 @@ def tied_review(route) -> None:
         for c in valued:  # nothing else better than hard's choice
             if c is not made and c is not other:
                 c["value"] = min(c["value"], base - 5)
+        decision["given_away"], decision["accurate"] = round(other["value"] - made["value"], 2), True
         changed.append(decision["trick"])
     route.fulfill(status=200, content_type="application/json", body=json.dumps(review))
     tied_review.changed = changed  # type: ignore[attr-defined]
@@ -249,8 +250,8 @@ def test_a_view_of_the_next_round_ends_yours_first(new_page, web, screenshots, s
 
 
 def check_review_from_summary(page: Page) -> None:
-    """The first round's review (rewritten by tied_review): a move worth what hard's is worth, as
-    shown, is no difference; a point less is. Closing it goes back to the summary."""
+    """The first round's review (rewritten by tied_review): a move within half a point of hard's is as good
+    as it; a point less gave that point away. Closing it goes back to the summary."""
     page.click("[data-testid=summary-review]")
     dialog = page.locator("dialog[open][data-testid=review-dialog]")
     expect(dialog.locator("[data-testid=review-decision]")).to_be_visible(timeout=LONG)
@@ -263,6 +264,7 @@ def check_review_from_summary(page: Page) -> None:
     expect(verdict).to_contain_text("worth the same")
     dialog.locator(f"[data-testid=review-step-{worse}]").click()
     expect(verdict).to_have_class(re.compile(r"\bdiffers\b"))
+    expect(verdict).to_contain_text("Gave away 1 point — best was the ")
     page.click("[data-testid=review-dialog-close]")
     expect(page.locator(SUMMARY)).to_be_visible()  # back to the summary, not on into the next round
     expect(page.locator(f"{SUMMARY} [data-testid=round-summary]")).to_contain_text("Round 1")

@@ -48,7 +48,7 @@ export const actions = {
   },
 
   async review(round) {
-    await openReview(this.gameId, round, this.token);
+    await openReview(this.gameId, round, this.token, this.view ? this.view.rules : null);
   },
 
   /** A bid or a card from this seat: sent against the version shown; a lost race just refreshes. */
