@@ -49,8 +49,9 @@ export function drawGame(game) {
     onCopy: copy,
     gameOver: view.phase === "game_over" && !game.derived ? renderGameOver(view, { onNewGame: () => game.newGame(), onReview, extra: rematchBox(game), ratings: [ratingsBox(game), tablePeople(view)] }) : null,
     people: peopleUi(game),
-    statusExtras: statusExtras(game),
+    statusExtras: game.kept ? null : statusExtras(game), // the people's buttons need the network
     takeOffer: game.token ? null : offerOf(game),
+    kept: game.kept,
   });
   fill(game.root, table);
   drawGameBar({

@@ -3,6 +3,8 @@
 // motion (motion.js) at the chosen pace; once the feed is quiet the view is read again, and only that
 // authoritative view enables moves. Every change to what is shown goes through one queue (`serial`),
 // in order, each animation awaited: moves that land faster than they can be shown wait their turn.
+// With no network at the start, the table shows the seat's last view this device kept (lastview.js), no
+// move allowed, until the server answers again (network.js `whenBack`): then the game starts as online.
 
 import { api } from "./api.js";
 import { forgetTurn } from "./attention.js";
@@ -13,6 +15,8 @@ import { actions } from "./gameactions.js";
 import { drawGameBar } from "./gamebar.js";
 import { describeProblem, showMessage, showProblem, showToast } from "./messages.js";
 import { messageText, seatNews } from "./news.js";
+import { keepView, lastView } from "./lastview.js";
+import { whenBack } from "./network.js";
 import { People } from "./people.js";
 import { fetchRecord, renderRecord } from "./record.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
@@ -58,6 +62,8 @@ export class Game {
     sayTurn(""); // a new page says its first turn again
     this.feed = null;
     this.stopped = false;
+    this.kept = false; // the view shown is the one kept on this device, shown with no network
+    this.untilBack = null; // takes back the start again that network.js makes once the server answers
     this.people = new People(); // clocks, presence, quick messages, a rematch offered (people.js)
   }
 
@@ -65,6 +71,7 @@ export class Game {
   stop() {
     this.stopped = true;
     if (this.feed) this.feed.stop();
+    if (this.untilBack) this.untilBack();
     stopLife(this);
     forgetTurn();
     drawGameBar(null);
@@ -76,11 +83,12 @@ export class Game {
   }
 
   async start() {
-    fill(this.root, h("p.loading", {}, t("round.game.loading")));
+    if (!this.view) fill(this.root, h("p.loading", {}, t("round.game.loading")));
     let view;
     try {
       view = await this.read();
     } catch (problem) {
+      if (problem.status === 0 && !this.stopped) return this.offline();
       const record = problem.status === 404 ? await fetchRecord(this.gameId).catch(() => null) : null;
       if (this.stopped) return;
       if (record) fill(this.root, renderRecord(record, heldSeat(this.gameId)?.seat ?? null));
@@ -88,12 +96,30 @@ export class Game {
       return;
     }
     if (this.stopped) return;
+    this.kept = false;
     view.history.forEach((round) => this.summarised.add(round.round));
     this.accept(view);
     const fresh = view.phase === "bidding" && view.you !== null && view.bids[view.you] === null && view.hand && view.hand.length === 13;
     if (fresh) this.run(() => this.dealHand());
     this.appliedSeq = view.last_seq ?? 0; // the view includes every event up to its last_seq
     this.follow(this.appliedSeq, (problem) => this.lostSeat(problem));
+  }
+
+  /** No network to start with: the seat's last view kept on this device (reconnecting, no move), else a
+   * plain word that the game opens once the network is back; started again once the server answers. */
+  offline() {
+    this.untilBack = whenBack(() => this.start());
+    const held = heldSeat(this.gameId);
+    const kept = held && held.token === this.token ? lastView(this.gameId, held.seat) : null;
+    if (this.view || kept) {
+      this.kept = true;
+      this.view ||= kept;
+      this.derived = true; // shown, never moved from: the server's view comes first
+      this.draw();
+      return;
+    }
+    const words = [h("h1", {}, t("offline.gameTitle")), h("p", {}, t("offline.gameOpens")), h("a.button", { href: "/play" }, t("round.game.backToLobby"))];
+    fill(this.root, h("section.panel", { dataset: { testid: "game-offline" } }, words));
   }
 
   /** Follow the game's events after `seq` with the current token (or as a spectator). */
@@ -171,7 +197,8 @@ export class Game {
     this.view = view;
     this.baseVersion = view.version;
     this.derived = false;
-    if (view.phase === "game_over") markFinished(this.gameId);
+    if (view.phase === "game_over") markFinished(this.gameId); // and its kept view forgotten (seats.js)
+    else if (this.token && heldSeat(this.gameId)?.token === this.token) keepView(this.gameId, view.you, view);
     this.draw();
   }
 

@@ -11,6 +11,7 @@
 import { api, onCredentialRefused } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { forgetViews } from "./lastview.js";
 import { describeProblem, showMessage } from "./messages.js";
 import { tParts } from "./playertext.js";
 import { accountUrl, followLink, friendsUrl, leaderboardsUrl, profileUrl } from "./router.js";
@@ -41,8 +42,11 @@ export function keepPlayer(player, token) {
   document.dispatchEvent(new CustomEvent("spades:player", { detail: currentPlayer() }));
 }
 
+/** This device signs out (or its credential was refused): the player goes, and the tables kept for an
+ * offline start with it (lastview.js). */
 export function forgetPlayer() {
   localStorage.removeItem(KEY);
+  forgetViews();
   document.dispatchEvent(new CustomEvent("spades:player", { detail: null }));
 }
 

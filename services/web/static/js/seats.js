@@ -1,4 +1,7 @@
-// The seats this browser holds: one token per game, in localStorage, never in a URL.
+// The seats this browser holds: one token per game, in localStorage, never in a URL. A seat's last view
+// (lastview.js) goes with it: forgotten when the seat is forgotten or its game is over.
+
+import { forgetView } from "./lastview.js";
 
 const PREFIX = "spades.seat.";
 
@@ -18,11 +21,13 @@ export function keepSeat(gameId, seat, token) {
 
 /** The game this browser holds a seat in is over (the lobby lists it as finished). */
 export function markFinished(gameId) {
+  forgetView(gameId);
   const held = heldSeat(gameId);
   if (held && !held.finished) localStorage.setItem(PREFIX + gameId, JSON.stringify({ ...held, finished: true }));
 }
 
 export function forgetSeat(gameId) {
+  forgetView(gameId);
   localStorage.removeItem(PREFIX + gameId);
 }
 

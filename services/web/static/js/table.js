@@ -35,8 +35,10 @@ export function turnText(view, turn) {
 }
 
 /** What the turn line shows: "Your turn…" only once the move can be made (with its panel or raised
- * cards), never while the table still shows events replayed ahead of the server's view. */
-function shownTurnText(view, turn, canMove) {
+ * cards), never while the table still shows events replayed ahead of the server's view; that it is
+ * reconnecting while the table is the one this device kept (`kept`: no network yet). */
+function shownTurnText(view, turn, canMove, kept) {
+  if (kept) return t("offline.table");
   const yours = turn === view.you && view.you !== null && ["bidding", "passing", "playing"].includes(view.phase);
   return yours && !canMove ? "…" : turnText(view, turn);
 }
@@ -96,7 +98,8 @@ function ratedNote(mark) {
 /**
  * ui: {gameId, turn (displayed), shownTrick, canMove, onPlay, onBid, onRefused, hint, hintsAllowed,
  * onHint, hintPending, ratedNote (fairplay.js ratedMark for a seated player, or null), lastTrickOpen,
- * focusKey, onCopy, gameOver (an element or null), people (the seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js)}.
+ * focusKey, onCopy, gameOver (an element or null), people (the seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js),
+ * kept (the view is the one this device kept, shown while the network is gone: lastview.js)}.
  */
 export function renderTable(view, ui) {
   const turn = ui.turn;
@@ -131,7 +134,7 @@ export function renderTable(view, ui) {
       class: `table-view phase-${view.phase}${myTurn ? " your-turn" : ""}${view.you === null ? " spectator" : ""}`,
       dataset: {
         testid: "table", version: String(view.version), phase: view.phase, round: String(view.round),
-        you: view.you === null ? "spectator" : String(view.you), synced: ui.canMove ? "yes" : "no",
+        you: view.you === null ? "spectator" : String(view.you), synced: ui.canMove ? "yes" : "no", kept: ui.kept ? "yes" : "no",
       },
     },
     h("h1.visually-hidden", {}, t(view.you === null ? "table.heading.watching" : "table.heading.yours")),
@@ -139,7 +142,7 @@ export function renderTable(view, ui) {
     h(
       "div.status-row",
       {},
-      h("div", { class: `turn-banner${myTurn && ui.canMove && view.phase !== "game_over" ? " mine" : ""}`, dataset: { testid: "turn" } }, shownTurnText(view, turn, ui.canMove)),
+      h("div", { class: `turn-banner${myTurn && ui.canMove && view.phase !== "game_over" ? " mine" : ""}${ui.kept ? " kept" : ""}`, dataset: { testid: "turn" } }, shownTurnText(view, turn, ui.canMove, ui.kept)),
       hintButton,
       ui.statusExtras,
     ),

@@ -1041,6 +1041,9 @@ export default {
 
   // ── offline: the installed app, reconnecting ──
   "offline.reconnecting": "No connection — reconnecting…",
+  "offline.table": "Reconnecting… This is the table as you last saw it.",
+  "offline.gameTitle": "No connection",
+  "offline.gameOpens": "This device is offline. The game opens by itself as soon as the connection is back.",
 
   // ── friends: follows, blocks, invites ──
   "friends.title": "Friends",

@@ -1041,6 +1041,9 @@ export default {
 
   // ── offline: the installed app, reconnecting ──
   "offline.reconnecting": "Koneksi terputus — menyambung ulang…",
+  "offline.table": "Menyambung ulang… Ini meja seperti terakhir Anda lihat.",
+  "offline.gameTitle": "Tidak ada koneksi",
+  "offline.gameOpens": "Perangkat ini sedang luring. Permainan ini terbuka sendiri begitu koneksi kembali.",
 
   // ── friends: follows, blocks, invites ──
   "friends.title": "Teman",
