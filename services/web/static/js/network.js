@@ -1,24 +1,27 @@
 // The page's own "reconnecting" state while the network is gone, on any page (the lobby, a game, a
 // profile): in the top bar's connection indicator (#connection), in the page's words. It learns of the
 // network from the browser (`offline`, `online`) and from every server call (api.js `onNetwork`); while
-// the server can't be reached it asks again (GET /v1/levels, a small public answer) 1 s, 2 s, … 15 s
-// apart and at once when the browser says the network is back. A game's event feed says the same
-// thing its own way (transport.js, status.js) and takes the indicator over; this leaves it alone then.
-// Once the server answers again the indicator clears; a page whose own requests failed meanwhile
-// (it could not load, or a move did not go) is opened again at the same address (router.js `refresh`),
-// without reloading the page.
+// the server can't be reached it asks again (GET /v1/levels, a small public answer) 0.5 s, 1 s, 2 s, …
+// 15 s apart, and at once when the browser says the network is back or the page is shown again (a phone's
+// browser holds back a hidden page's timers); nothing is asked while the server answers. A game's event
+// feed says the same thing its own way (transport.js, status.js) and takes the indicator over; this
+// leaves it alone then. Once the server answers again (the probe or any other call) the indicator clears;
+// a page whose own requests failed meanwhile (it could not load, or a move did not go) is opened again:
+// by the page itself when it said how (`whenBack`: a game started with no network, game.js), else at the
+// same address (router.js `refresh`), without reloading the page.
 
 import { api, onNetwork } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { refresh } from "./router.js";
 
-const PROBE_MS = [1000, 2000, 4000, 8000, 15000];
+const PROBE_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 let down = false;
 let broken = false; // a request of the page failed while the network was gone: open the page again after
 let attempt = 0;
 let timer = null;
+let again = null; // how the page opens itself again once the server answers (whenBack), else refresh()
 
 function indicator() {
   return document.getElementById("connection");
@@ -78,16 +81,34 @@ function reachable(request) {
   clear();
   if (broken) {
     broken = false;
-    refresh(); // the page as it would have loaded: the lobby's lists, the game's view and feed
+    const open = again || refresh; // the page as it would have loaded: the lobby's lists, the game's view and feed
+    again = null;
+    open();
   }
+}
+
+/** Ask now, and 0.5 s, 1 s, … after if that fails: the browser says the network is back, or the page is seen again. */
+function askNow() {
+  attempt = 0;
+  probe();
+}
+
+/**
+ * The page that could not load for want of the network opens itself again with `retry()` (once, when the
+ * server next answers) instead of being opened again at its address. Returns a function that takes it
+ * back (the page is left first).
+ */
+export function whenBack(retry) {
+  again = retry;
+  return () => {
+    if (again === retry) again = null;
+  };
 }
 
 /** Starts watching (once, from install.js); shows nothing until the network is found gone. */
 export function watchNetwork() {
   onNetwork(({ reachable: ok, stream }) => (ok ? reachable(!stream) : unreachable(!stream)));
   window.addEventListener("offline", () => unreachable(false));
-  window.addEventListener("online", () => {
-    attempt = 0;
-    probe();
-  });
+  window.addEventListener("online", askNow);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && askNow());
 }

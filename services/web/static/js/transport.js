@@ -2,7 +2,7 @@
 // read with fetch because EventSource cannot send the seat's Authorization header, and parsed by
 // sse.js. The only module that knows how events travel.
 
-import { api } from "./api.js";
+import { api, onNetwork } from "./api.js";
 import { SseParser } from "./sse.js";
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
@@ -44,16 +44,21 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
   let retryMs = RETRY_MS;
   let failures = 0;
   let wake = null; // ends the wait before the next connection at once
+  let lostNetwork = false; // the last failure reached no server (not an answer such as a 503 or a 429)
   // The browser knows when the network goes and comes back: a stream open then is dead (do not wait for
-  // the silence to tell), and a wait for the next connection is pointless once the network is back.
+  // the silence to tell), and a wait for the next connection is pointless once the network is back. So is
+  // a wait for the network once any other call of the page got an answer (network.js's probe, a move): the
+  // server is there again. A wait the server asked for (Retry-After, a 5xx) is waited out.
   const browser = typeof window === "undefined" ? null : window;
   const offline = () => connection && connection.abort();
   const online = () => wake && wake();
   browser?.addEventListener("offline", offline);
   browser?.addEventListener("online", online);
+  const unhear = onNetwork(({ reachable }) => reachable && lostNetwork && wake && wake());
   const unlisten = () => {
     browser?.removeEventListener("offline", offline);
     browser?.removeEventListener("online", online);
+    unhear();
     if (wake) wake();
   };
 
@@ -67,6 +72,7 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
       if (response.status === 204) return true;
       if (failures) onStatus({ state: "live" });
       failures = 0;
+      lostNetwork = false;
       const parser = new SseParser();
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let over = false; // the server closes the stream right after game_over: read on to that end
@@ -108,6 +114,7 @@ export function follow(gameId, token, after, { onEvents, onStatus, onFatal, onTo
       onFatal(problem);
       return null;
     }
+    lostNetwork = !(problem.status > 0); // no connection (status 0), or the stream cut (an abort)
     const retryAfter = Number(problem.retryAfter) * 1000 || 0;
     const delay = Math.max(retryAfter, retryMs, BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]);
     failures += 1;
