@@ -2,8 +2,9 @@
 (WEB_ROOT) that a test changes: Chromium finds the page installable; its service worker keeps the
 client's own files and never an API answer; with the network cut the page shows its own reconnecting
 state and recovers when the network returns, without a reload; a reload with no network still opens
-the client; a changed client runs after a reload and replaces the kept one. Waits are on events and
-on what the page shows, never a sleep."""
+the client, and a game's page shows the table this device last saw for its seat (or says the game opens
+once back), reconnecting, then the live table once the network returns; a changed client runs after a
+reload and replaces the kept one. Waits are on events and on what the page shows, never a sleep."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ from playwright.sync_api import expect
 from services.web import WEB_ROOT
 from tests.conftest import run_gunicorn
 
-from .catalogues import english_words_in
+from .catalogues import catalogue, english_words_in
 from .conftest import CHROMIUM
-from .driver import LONG, Player, play_now, wait_version_above
+from .driver import BID, LONG, Player, hand, outside, play_now, wait_version_above
 
 pytestmark = pytest.mark.integration
 
@@ -54,6 +55,9 @@ ONLY_CACHE = """(name) => new Promise((resolve) => {
     check();
   });
 })"""
+
+
+KEPT_VIEWS = """() => Object.keys(localStorage).filter((key) => key.startsWith("spades.view.")).sort()"""
 
 
 class Client:
@@ -102,7 +106,8 @@ def test_chromium_finds_play_installable(browser, client_copy, tmp_path):
 def test_a_game_shows_reconnecting_while_the_network_is_gone_and_recovers(new_page, client_copy, screenshots):
     """The network cut mid-game: the top bar says the page is reconnecting (and the table stays); back, the
     feed is live again and a move goes through, in the same page. No API answer came from the worker or
-    was kept by it. A reload with no network still opens the client, which loads the game once back."""
+    was kept by it. A reload with no network still opens the client (the table kept on this device), which
+    loads the live game once back."""
     page = new_page(1280, 720, base=client_copy.base)
     api_answers = []
     page.on("response", lambda response: api_answers.append(response) if "/v1/" in response.url else None)
@@ -144,7 +149,7 @@ def test_a_game_shows_reconnecting_while_the_network_is_gone_and_recovers(new_pa
     expect(page.locator("[data-testid=offline-status]")).to_have_text("No connection — reconnecting…")
     page.evaluate("window.spadesSamePage = true")
     page.context.set_offline(False)
-    expect(page.locator("[data-testid=table]")).to_be_visible(timeout=LONG)
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-kept", "no", timeout=LONG)
     expect(connection).to_have_attribute("data-state", "live")
     assert page.evaluate("window.spadesSamePage") is True, "the game opened once back, without a reload"
     assert not [r.url for r in api_answers if r.from_service_worker]
@@ -173,6 +178,85 @@ def test_a_reload_with_no_network_opens_the_lobby_from_the_worker(new_page, clie
     expect(status).to_have_count(0)
     expect(page.locator("[data-testid=level-easy]")).to_be_visible()
     assert page.evaluate("window.spadesSamePage") is True
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "id-ID"])
+def test_a_game_reloaded_with_no_network_shows_the_table_last_seen_then_the_live_one(
+    new_page, client_copy, screenshots, locale
+):
+    """Your turn to bid, then a reload with no network: the table this device last saw for its seat (your
+    hand, the same version) with the turn line saying it is reconnecting, in the page's language, and no
+    move offered; not "Can't open this game". Only that seat's view of that game is kept. The network back,
+    the live table returns in the same page and your bid can be made."""
+    lang = locale[:2]
+    words = catalogue(lang)
+    page = new_page(1280, 720, base=client_copy.base, locale=locale)
+    game_id = play_now(page)
+    assert page.evaluate(CONTROLLED) in ("activating", "activated")
+    table = page.locator("[data-testid=table]")
+    expect(page.locator(BID).first).to_be_visible(timeout=LONG)  # the view read at your turn: the one kept
+    cards, version, seat = hand(page), table.get_attribute("data-version"), table.get_attribute("data-you")
+    assert len(cards) == 13 and seat in ("0", "1", "2", "3")
+    assert page.evaluate(KEPT_VIEWS) == [f"spades.view.{game_id}.{seat}"]
+
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    connection = page.locator("[data-testid=connection]")
+    expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(len(cards))
+    assert hand(page) == cards
+    expect(page.get_by_text(words["round.game.cantOpen"])).to_have_count(0)
+    expect(page.locator("[data-testid=turn]")).to_have_text(words["offline.table"])
+    expect(connection).to_have_attribute("data-state", "reconnecting")
+    expect(table).to_have_attribute("data-kept", "yes")
+    assert (table.get_attribute("data-version"), table.get_attribute("data-you")) == (version, seat)
+    expect(page.locator(BID)).to_have_count(0)
+    page.screenshot(path=str(screenshots / f"offline-kept-table-{lang}-1280x720.png"))
+    page.set_viewport_size({"width": 375, "height": 667})
+    expect(page.locator("[data-testid=turn]")).to_be_in_viewport()
+    assert outside(page, ".topbar button") == [], "the reconnecting sign leaves the bar's buttons room"
+    page.screenshot(path=str(screenshots / f"offline-kept-table-{lang}-375x667.png"))
+    page.evaluate("window.spadesSamePage = true")
+
+    page.context.set_offline(False)
+    expect(table).to_have_attribute("data-kept", "no")
+    expect(connection).to_have_attribute("data-state", "live")
+    expect(page.locator(BID).first).to_be_visible()
+    assert hand(page) == cards
+    assert page.evaluate("window.spadesSamePage") is True, "the live table came back without a reload"
+    assert page.js_errors == []
+
+
+def test_a_game_never_opened_here_says_it_opens_once_back(new_page, client_copy):
+    """A seat this device holds in a game it never showed (nothing kept), opened with no network: the page
+    says plainly the device is offline and the game opens once back, not "Can't open this game"; back, the
+    table opens by itself with the seat's hand."""
+    seats = [{"type": "human"}] + [{"type": "ai", "level": "easy"}] * 3
+    created = requests.post(f"{client_copy.base}/v1/games", json={"seats": seats}, timeout=30)
+    assert created.status_code == 201, created.text
+    game = created.json()
+    page = new_page(1280, 720, base=client_copy.base)
+    page.goto("/play?pace=0")
+    assert page.evaluate(CONTROLLED) in ("activating", "activated")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat: 0, token, since: Date.now()}))",
+        [game["game_id"], game["seats"][0]["token"]],
+    )
+    page.context.set_offline(True)
+    page.goto(f"/play?pace=0&game={game['game_id']}")
+    offline = page.locator("[data-testid=game-offline]")
+    expect(offline).to_contain_text("No connection")
+    expect(offline).to_contain_text("The game opens by itself as soon as the connection is back.")
+    expect(page.get_by_text("Can't open this game")).to_have_count(0)
+    expect(page.locator("[data-testid=connection]")).to_have_attribute("data-state", "reconnecting")
+
+    page.context.set_offline(False)
+    table = page.locator("[data-testid=table]")
+    expect(table).to_have_attribute("data-you", "0")
+    expect(table).to_have_attribute("data-kept", "no")
+    expect(page.locator("[data-testid=hand] [data-card]").first).to_be_visible()
+    expect(offline).to_have_count(0)
     assert page.js_errors == []
 
 
