@@ -10,6 +10,9 @@ and never hold a process a person's turn needs.  With ``REDIS_URL`` unset it use
 package, keeping nothing on disk) and says so.  Ctrl+C stops everything; if
 one process dies the others are stopped too.  For production use the
 separate commands in ``deploy/README.md``.
+
+The API listens where ``--port`` says (on 127.0.0.1), else where ``API_BIND`` says (the README's setting, which
+gunicorn.conf.py reads), else on 127.0.0.1:8000.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 
 import redis
 
@@ -33,11 +37,21 @@ INTERACTIVE_QUEUES = ",".join(QUEUES)  # one worker serves every level's interac
 BULK_QUEUES_ARG = ",".join(BULK_QUEUES)  # and one every level's bulk queue:
 BULK_CONCURRENCY = 1  # one process,
 BULK_NICE = 10  # below the others' CPU priority
+DEFAULT_BIND = "127.0.0.1:8000"  # gunicorn.conf.py's default too
 
 
 def lower_priority() -> None:
     """In the bulk worker's process before it starts (its pool's children inherit it)."""
     os.nice(BULK_NICE)
+
+
+def api_bind(port: int | None, environ: Mapping[str, str]) -> str:
+    """Where the API listens: ``--port`` on 127.0.0.1 when given, else ``API_BIND`` as set (the stack hands
+    gunicorn its own environment, so a launcher that overwrote it would hide the README's setting), else
+    127.0.0.1:8000."""
+    if port is not None:
+        return f"127.0.0.1:{port}"
+    return environ.get("API_BIND") or DEFAULT_BIND
 
 
 def reachable(url: str) -> bool:
@@ -71,14 +85,17 @@ def resolve_redis() -> tuple[str, object | None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="Run the API and the AI workers on this machine.")
-    parser.add_argument("--port", type=int, default=8000, help="API port on 127.0.0.1 (default 8000)")
+    parser.add_argument(
+        "--port", type=int, help=f"API port on 127.0.0.1 (default: API_BIND if set, else {DEFAULT_BIND})"
+    )
     parser.add_argument("--api-workers", type=int, default=int(os.environ.get("API_WORKERS", "2")))
     parser.add_argument("--ai-concurrency", type=int, default=int(os.environ.get("AI_CONCURRENCY", "2")))
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
     url, embedded = resolve_redis()
-    env = dict(os.environ, REDIS_URL=url, API_BIND=f"127.0.0.1:{args.port}", API_WORKERS=str(args.api_workers))
+    bind = api_bind(args.port, os.environ)
+    env = dict(os.environ, REDIS_URL=url, API_BIND=bind, API_WORKERS=str(args.api_workers))
     py = sys.executable
     worker = [py, "-m", "celery", "-A", "services.ai_worker.celery_app", "worker", "--prefetch-multiplier", "1",
               "--loglevel", "INFO", *WORKER_OPTIONS]  # fmt: skip
@@ -91,8 +108,8 @@ def main() -> int:
     lower = {"ai-bulk-worker": lower_priority}
     procs = {name: subprocess.Popen(cmd, env=env, preexec_fn=lower.get(name)) for name, cmd in commands.items()}
     log.info(
-        "API on http://127.0.0.1:%d (docs at /docs); AI workers on %s and %s",
-        args.port,
+        "API on http://%s (docs at /docs); AI workers on %s and %s",
+        bind,
         INTERACTIVE_QUEUES,
         BULK_QUEUES_ARG,
     )
