@@ -29,7 +29,8 @@ def postgres_bin() -> Path:
     return found[-1]
 
 
-def _as_server_user(cmd: list[str]) -> list[str]:
+def as_server_user(cmd: list[str]) -> list[str]:
+    """``cmd`` run as the ``postgres`` user when the caller is root (the server's files are that user's)."""
     return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
 
 
@@ -56,23 +57,32 @@ class PrivatePostgres:
         if os.geteuid() == 0:
             shutil.chown(self.data_dir, "postgres", "postgres")
         cmd = [str(postgres_bin() / "initdb"), "-D", str(self.data_dir), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
-        subprocess.run(_as_server_user(cmd), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(as_server_user(cmd), check=True, stdout=subprocess.DEVNULL)
 
     def _ctl(self, *args: str) -> None:
         cmd = [str(postgres_bin() / "pg_ctl"), "-D", str(self.data_dir), "-w", "-t", "60", *args]
-        subprocess.run(_as_server_user(cmd), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(as_server_user(cmd), check=True, stdout=subprocess.DEVNULL)
 
     def start(self) -> None:
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data_dir} -c fsync=off"
         self._ctl("-o", options, "-l", str(self.data_dir / "server.log"), "start")
+        self._wait_until_it_answers()
+
+    def stop(self) -> None:
+        self._ctl("-m", "fast", "stop")
+
+    def restart(self) -> None:
+        """Stopped and started with the options it was started with (settings only a start reads:
+        ``archive_mode``)."""
+        self._ctl("-m", "fast", "-l", str(self.data_dir / "server.log"), "restart")
+        self._wait_until_it_answers()
+
+    def _wait_until_it_answers(self) -> None:
         deadline = time.monotonic() + 30
         while not answers(self.url):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"postgres on port {self.port} did not start")
             time.sleep(0.1)
-
-    def stop(self) -> None:
-        self._ctl("-m", "fast", "stop")
 
 
 @contextmanager
