@@ -1,0 +1,43 @@
+"""``python -m benchmarks.restore`` runs docs/operations.md's commands end to end at a few dozen records: the
+restored dump holds every table as backed up, the point-in-time recovery every table as it was at the target
+(with the records the dump lost), and the drill runs every command block of the runbook."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from services.api.records.schema import metadata
+from testkit import runbook
+from testkit.processes import ROOT
+
+TABLES = len(metadata.tables) + 1  # and alembic_version
+
+
+def test_every_command_block_of_the_runbook_is_named_for_the_drill():
+    assert runbook.unnamed_blocks() == 0
+    assert {"back-up", "restore", "sums", "check-restore"} <= set(runbook.blocks())
+
+
+@pytest.mark.integration
+def test_a_small_drill_restores_and_recovers_every_table_with_the_runbooks_commands():
+    command = [sys.executable, "-m", "benchmarks.restore", "--records", "40", "--records-after", "8"]
+    command += ["--players", "10", "--distinct-games", "4"]
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    out = json.loads(run.stdout)
+    assert sorted(out["blocks_run"]) == sorted(runbook.blocks())  # every block of the runbook, as written
+    restore = out["restore"]
+    assert restore["records"] == 40
+    for comparison in (restore["backup_against_restored"], restore["backup_against_records_server"]):
+        assert comparison["tables"] == TABLES and comparison["differing"] == []
+        assert comparison["rows"] > 40 * 4  # records, their seats, players, ratings, player games…
+    recovered = out["point_in_time"]
+    assert recovered["records"] == 48  # the 8 written after the dump too, and none of the mistake's deletions
+    assert recovered["newest_before_target"]
+    assert recovered["recovered_against_target"]["tables"] == TABLES
+    assert recovered["recovered_against_target"]["differing"] == []
+    assert out["ok"] and out["backup"]["bytes"] > 0
