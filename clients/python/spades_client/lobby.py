@@ -76,7 +76,9 @@ class MatchCreated(Body):
 
 @dataclass
 class Match(Body):
-    """A quick-match request as it is; once ``status`` is ``seated``, ``game_id``, ``seat`` and the seat's ``token``."""
+    """A quick-match request as it is; once ``status`` is ``seated``, ``game_id``, ``seat`` and the seat's ``token``.
+    While it waits, ``found`` of the ``seats`` have people (you included), and computers of ``fill_level`` would take
+    the others if the wait ran out now (None from a server that predates them)."""
 
     SCHEMA: ClassVar[str] = "Match"
     match_id: str
@@ -87,6 +89,9 @@ class Match(Body):
     game_id: str | None
     seat: int | None
     token: str | None
+    found: int | None = None
+    seats: int | None = None
+    fill_level: str | None = None
 
 
 LOBBY_MODELS: tuple[type[Body], ...] = (PublicTable, TablesPage, TableChange, MatchCreated, Match)
@@ -137,9 +142,11 @@ class LobbyMethods:
         body = {name: value for name, value in given.items() if value is not None}
         return MatchCreated.from_dict(self._call("createMatch", json=body, resend_after_fault=False).json())
 
-    def get_match(self: SpadesClient, match_id: str, secret: str, wait: int = 0) -> Match:
-        """The request as it is, after waiting up to ``wait`` seconds (0 to 30) while it waits."""
-        response = self._call("getMatch", match_id=match_id, params={"wait": wait},
+    def get_match(self: SpadesClient, match_id: str, secret: str, wait: int = 0, found: int | None = None) -> Match:
+        """The request as it is, after waiting up to ``wait`` seconds (0 to 30) while it waits and its ``found``
+        is ``found`` (the count you show; by default, the count when the call arrives)."""
+        params = {"wait": wait} if found is None else {"wait": wait, "found": found}
+        response = self._call("getMatch", match_id=match_id, params=params,
                               headers={"Authorization": f"Bearer {secret}"}, timeout=self.timeout + wait)  # fmt: skip
         return Match.from_dict(response.json())
 

@@ -80,7 +80,7 @@ def get_match(match_id: str) -> Response:
     query = query_args(lobby_schemas.MATCH_QUERY)
     wait = min(query["wait"], int(current_app.config["EVENTS_MAX_WAIT"]))
     with waiting_slot(secret, wait > 0):
-        body = matchmaker().look(match_id, secret, wait)
+        body = matchmaker().look(match_id, secret, wait, query.get("found"))
     return json_response(lobby_schemas.MATCH, body)
 
 

@@ -35,6 +35,7 @@ class MatchRequestBody(StrictSchema):
 
 class MatchQuery(StrictSchema):
     wait = QueryInteger(load_default=0, validate=validate.Range(0, 30))
+    found = QueryInteger(validate=validate.Range(1, 4))  # the count the client shows: a long poll answers a change
 
 
 class TablesQuery(StrictSchema):
@@ -63,6 +64,9 @@ class Match(Schema):
     game_id = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True)
     token = fields.String(allow_none=True)
+    found = fields.Integer(allow_none=True)
+    seats = fields.Integer()
+    fill_level = fields.String(allow_none=True)
 
 
 class TablesPage(Schema):

@@ -4,7 +4,9 @@ One per API process (a :class:`~services.api.live.channel_reader.ChannelReader`:
 reader), subscribed to a channel while at least one of the process's requests watches it (ref-counted, as
 the fan-out hub does for games).  A publication only wakes: the store stays the truth, and a woken request
 reads it.  A message that is a JSON list of strings wakes the watchers whose key is in it (a bucket's
-publication names the match requests it changed) and those with no key; anything else wakes every watcher
+publication names the match requests it changed) and those with no key, and every watcher when it holds
+:data:`EVERYONE` (the bucket's count of waiting requests changed, which each of them shows); anything else wakes
+every watcher
 and is handed to the watchers with no key (the lobby's publication is the change itself, so a process's lobby
 streams need not each read the store for it); a re-made subscription (a reconnect may have dropped messages)
 or :meth:`Wakeups.drain` wakes every watcher and tells it to read the store.  A watcher's first read must
@@ -21,6 +23,7 @@ from contextlib import contextmanager
 import orjson
 
 from services.api.live.channel_reader import ChannelReader
+from services.api.store.matches import EVERYONE
 from services.api.store.protocol import Subscription
 
 
@@ -117,7 +120,7 @@ class Wakeups(ChannelReader):
                 named = orjson.loads(message)
             except orjson.JSONDecodeError:
                 named, message = None, None
-            if isinstance(named, list) and all(isinstance(k, str) for k in named):
+            if isinstance(named, list) and all(isinstance(k, str) for k in named) and EVERYONE not in named:
                 keys = set(named)
         with self.lock:
             channel = self._channels.get(channel_name)

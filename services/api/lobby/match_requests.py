@@ -23,7 +23,7 @@ import orjson
 
 from services.api.games.seat_tokens import hash_token
 from services.api.problems import ApiError, invalid_request
-from services.api.store.matches import CANCELLED, EXPIRED, SEATED, MatchRequest
+from services.api.store.matches import CANCELLED, EXPIRED, SEATED, SEATS, MatchLook, MatchRequest
 from services.engine import RuleError, make_rules
 
 BUCKET_HEX = 16
@@ -79,10 +79,13 @@ def check_secret(request: MatchRequest, secret: str | None) -> None:
         raise ApiError(401, "unauthorized", "Send the match request's secret: 'Authorization: Bearer <secret>'.")
 
 
-def match_view(request: MatchRequest, secret: str, now_ms: int) -> dict[str, Any]:
-    """``GET /v1/matches/{id}``'s body (openapi.yaml ``Match``): the seat and its token once seated."""
+def match_view(look: MatchLook, secret: str, now_ms: int) -> dict[str, Any]:
+    """``GET /v1/matches/{id}``'s body (openapi.yaml ``Match``): the seat and its token once seated; while it
+    waits, the people found for it of the table's seats and the level of the computers that would fill the rest."""
+    request = look.request
     status = STATUS.get(request.status, "waiting")
     seated = status == "seated"
+    waiting = status == "waiting"
     return {
         "match_id": request.match_id,
         "status": status,
@@ -92,4 +95,7 @@ def match_view(request: MatchRequest, secret: str, now_ms: int) -> dict[str, Any
         "game_id": request.game_id if seated else None,
         "seat": request.seat if seated else None,
         "token": seat_token_of(secret) if seated else None,
+        "found": look.found if waiting else None,
+        "seats": SEATS,
+        "fill_level": look.fill_level if waiting else None,
     }

@@ -42,6 +42,7 @@ from services.api.store.matches import (
     SEATED,
     WAITING,
     Formed,
+    MatchLook,
     MatchRequest,
     MatchTimes,
     match_channel,
@@ -163,40 +164,47 @@ class Matchmaker:
                 held.append(holder)
         return holders
 
-    def look(self, match_id: str, secret: str | None, wait: float = 0.0) -> dict[str, Any]:
-        """The request as its client sees it, after waiting up to ``wait`` seconds for it to end."""
+    def look(self, match_id: str, secret: str | None, wait: float = 0.0, found: int | None = None) -> dict[str, Any]:
+        """The request as its client sees it, after waiting up to ``wait`` seconds for it to end or for the people
+        found for it to be other than ``found`` (the count the client shows; by default, the count now)."""
         bucket = requests.bucket_of_id(match_id)
-        request = self._read(bucket, match_id)
-        requests.check_secret(request, secret)
+        look = self._read(bucket, match_id)
+        requests.check_secret(look.request, secret)
         assert secret is not None
-        if wait > 0 and request.status in (WAITING, FORMING) and self.wakeups is not None:
-            request = self._wait(bucket, request, wait)
-        return requests.match_view(request, secret, int(self.clock() * 1000))
+        if wait > 0 and self.wakeups is not None and self._waits(look, look.found if found is None else found):
+            look = self._wait(bucket, look, wait, look.found if found is None else found)
+        return requests.match_view(look, secret, int(self.clock() * 1000))
 
-    def _read(self, bucket: str, match_id: str) -> MatchRequest:
-        request = self.store.look_match(bucket, match_id, self.times())
-        if request is None:
+    @staticmethod
+    def _waits(look: MatchLook, found: int | None) -> bool:
+        """Whether a long poll has nothing new to tell yet: the request waits and its count is the client's."""
+        return look.request.status in (WAITING, FORMING) and look.found == found
+
+    def _read(self, bucket: str, match_id: str) -> MatchLook:
+        look = self.store.look_match(bucket, match_id, self.times())
+        if look is None:
             raise ApiError(404, "not_found", "No such match request (it may have ended long ago).")
-        return request
+        return look
 
-    def _wait(self, bucket: str, request: MatchRequest, wait: float) -> MatchRequest:
+    def _wait(self, bucket: str, look: MatchLook, wait: float, found: int | None) -> MatchLook:
         assert self.wakeups is not None
         deadline = self.clock() + wait
-        with self.wakeups.watch(match_channel(bucket), request.match_id) as waiter:
-            request = self._read(bucket, request.match_id)  # after the subscription: nothing is missed
-            while request.status in (WAITING, FORMING) and not self.wakeups.draining:
+        match_id = look.request.match_id
+        with self.wakeups.watch(match_channel(bucket), match_id) as waiter:
+            look = self._read(bucket, match_id)  # after the subscription: nothing is missed
+            while self._waits(look, found) and not self.wakeups.draining:
                 remaining = deadline - self.clock()
                 if remaining <= 0:
                     break
                 waiter.wait(min(remaining, LOOK_EVERY_SECONDS))
-                request = self._read(bucket, request.match_id)
-        return request
+                look = self._read(bucket, match_id)
+        return look
 
     def cancel(self, match_id: str, secret: str | None) -> dict[str, Any]:
         """Cancel a waiting request (``DELETE``); a cancelled or expired one answers as it is; ``409
         already_seated`` once it has its seat (or is being given one)."""
         bucket = requests.bucket_of_id(match_id)
-        before = self._read(bucket, match_id)
+        before = self._read(bucket, match_id).request
         requests.check_secret(before, secret)
         assert secret is not None
         request = self.store.cancel_match(bucket, match_id, self.times())
@@ -209,7 +217,7 @@ class Matchmaker:
         if request.status == CANCELLED and before.status == WAITING:
             MATCH_REQUESTS.labels("cancelled").inc()
             release_request(self.ctx, request)
-        return requests.match_view(request, secret, int(self.clock() * 1000))
+        return requests.match_view(MatchLook(request), secret, int(self.clock() * 1000))
 
     # ---- groups -------------------------------------------------------------------------
 

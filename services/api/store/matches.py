@@ -18,6 +18,12 @@
   with that id and the members' pre-made seat-token hashes (a repeated creation finds the game made), then
   :meth:`MatchQueue.match_seated` marks the members seated (a member dropped from the game cancelled).  No
   request is lost: a group is completed by whoever holds it next.
+- **Found**: :meth:`MatchQueue.look_match` also says how many people are found for the request
+  (:class:`MatchLook`): while it waits, the bucket's waiting requests (the queue's size, a count the bucket keeps:
+  no scan), at most three, since four who may sit together sit down at once; while its group forms, the group's
+  size.  A script that changes the queue's size names :data:`EVERYONE` among the ids it publishes, so every long
+  poll on the bucket reads the new count; a sweep looks at the bucket when its first waiting request would go idle,
+  so a person who left stops counting within a sweep.
 - **The due buckets** are one sorted set (its own slot) scored by when each bucket next needs a look (the
   soonest deadline, or a lease's end): :meth:`MatchQueue.lower_match_due` before an enqueue (so a process that
   dies right after it leaves the bucket due), :meth:`MatchQueue.raise_match_due` after a look, applied only
@@ -35,6 +41,8 @@ import orjson
 WAITING, FORMING, SEATED, CANCELLED, EXPIRED = "w", "f", "S", "c", "x"
 DUE_KEY = "mm:{due}"  # the due buckets: one slot, read by every process's sweep (docs/architecture.md)
 TOUCH_KEY = "mm:{due}:touch"  # per bucket: how many enqueues touched it (the raise's compare-and-set)
+SEATS = 4  # a table's seats: four waiting who may sit together sit down at once
+EVERYONE = "*"  # in a bucket's publication: the count of waiting requests changed, every waiter reads it
 
 
 def bucket_tag(bucket: str) -> str:
@@ -105,6 +113,18 @@ class MatchRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchLook:
+    """A request as a look found it, with what its bucket says of its table so far (None once it ended):
+    ``found``, the people for it, itself included (the bucket's waiting requests, at most ``SEATS - 1``, while it
+    waits; its group's members while the group forms), and ``fill_level``, the level of the computers that would
+    take the free seats (the longest-waiting request's; its group's first member's)."""
+
+    request: MatchRequest
+    found: int | None = None
+    fill_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Group:
     """A group to create a game for: its game id, the bucket's spec (its rules and clock, as JSON) and its
     members in seat order."""
@@ -143,7 +163,8 @@ class MatchQueue(Protocol):
 
     def form_matches(self, bucket: str, times: MatchTimes, game_ids: list[str]) -> Formed:
         """Expire idle requests, form what is due (four waiting; or all waiting once the soonest deadline
-        passed) with ``game_ids``, and hand back groups whose lease ended (leased again to the caller)."""
+        passed) with ``game_ids``, and hand back groups whose lease ended (leased again to the caller).  The next
+        look is due at the soonest deadline, lease's end, or time a waiting request would go idle."""
 
     def match_seated(
         self, bucket: str, game_id: str, times: MatchTimes, dropped: Sequence[str] = ()
@@ -152,8 +173,9 @@ class MatchQueue(Protocol):
         players deleted themselves: the game was made without them, or not at all when none is left).  Returns
         the members this call ended; none if another caller did it."""
 
-    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
-        """The request (None if unknown or no longer kept); a waiting one counts as asked about now."""
+    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchLook | None:
+        """The request and the people found for it (None if unknown or no longer kept); a waiting one counts as
+        asked about now."""
 
     def cancel_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
         """Cancel the request if it is waiting; the request as it is afterwards."""

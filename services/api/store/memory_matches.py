@@ -14,12 +14,15 @@ import orjson
 from services.api.store.match_groups import four, table_from
 from services.api.store.matches import (
     CANCELLED,
+    EVERYONE,
     EXPIRED,
     FORMING,
     SEATED,
+    SEATS,
     WAITING,
     Formed,
     Group,
+    MatchLook,
     MatchRequest,
     MatchTimes,
     match_channel,
@@ -53,10 +56,15 @@ class _Backend(Protocol):
 
 
 class _Step:
-    """One script run on a bucket: what it changes, then the publication of the requests it touched."""
+    """One script run on a bucket: what it changes, then the publication of the requests it touched (and
+    ``EVERYONE`` when the count of waiting requests changed)."""
 
     def __init__(self, bucket: Bucket, times: MatchTimes, game_ids: list[str]) -> None:
         self.bucket, self.times, self.game_ids, self.touched = bucket, times, list(game_ids), []
+        self.queued = len(bucket.queue)
+
+    def published(self) -> list[str]:
+        return [*self.touched, EVERYONE] if len(self.bucket.queue) != self.queued else self.touched
 
     def finish(self, request: MatchRequest, status: str) -> None:
         now = self.times.now_ms
@@ -111,8 +119,8 @@ class MemoryMatches:
     backend: _Backend
 
     def _published(self, bucket: str, step: _Step) -> None:
-        if step.touched:
-            self.backend.publish(match_channel(bucket), orjson.dumps(step.touched))
+        if named := step.published():
+            self.backend.publish(match_channel(bucket), orjson.dumps(named))
 
     def enqueue_match(
         self, bucket: str, request: MatchRequest, spec: str, times: MatchTimes, game_ids: list[str]
@@ -144,11 +152,13 @@ class MemoryMatches:
                     break
                 formed.append(step.take(live, table_from(live, due)))
             soonest = min((request.deadline_ms for request in live), default=None)
+            idle_at = min((request.seen_ms + times.idle_ms + 1 for request in live), default=None)
             lapsed = sorted((until, game_id) for game_id, until in state.forming.items() if until <= times.now_ms)
             for _, game_id in lapsed[:10]:
                 state.forming[game_id] = times.now_ms + times.lease_ms
                 formed.append(game_id)
-            due = [when for when in (soonest, min(state.forming.values(), default=None)) if when is not None]
+            leases = min(state.forming.values(), default=None)
+            due = [when for when in (soonest, leases, idle_at) if when is not None]
             next_due = min(due, default=None)
             if four(live) is not None or (soonest is not None and soonest <= times.now_ms):
                 next_due = times.now_ms
@@ -176,13 +186,20 @@ class MemoryMatches:
             self._published(bucket, step)
             return ended
 
-    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
+    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchLook | None:
         with self.backend.changed:
             state = self.backend.matches.buckets.get(bucket)
             request = state.requests.get(match_id) if state else None
-            if request is not None and request.status == WAITING:
+            if state is None or request is None:
+                return None
+            if request.status == WAITING:
                 request = state.requests[match_id] = dataclasses.replace(request, seen_ms=times.now_ms)
-            return request
+                first = min(state.queue, key=lambda m: (state.queue[m], m))  # the longest-waiting (this one at worst)
+                return MatchLook(request, min(len(state.queue), SEATS - 1), state.requests[first].level)
+            members = state.groups.get(request.game_id or "") if request.status == FORMING else None
+            if members:
+                return MatchLook(request, len(members), state.requests[members[0]].level)
+            return MatchLook(request)
 
     def cancel_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
         with self.backend.changed:

@@ -6,7 +6,8 @@ A bucket's keys share its hash tag ``{m:<bucket>}`` (:func:`services.api.store.m
 * ``mm:{m:B}:q`` — sorted set of the waiting requests, by arrival (Unix ms);
 * ``mm:{m:B}:g`` and ``:forming`` — each group (its members) and its lease's end (Unix ms);
 * ``mm:{m:B}:spec`` — the bucket's rules and clock; ``mm:{m:B}:ended`` — ended requests by when they go;
-* ``mm:{m:B}:n`` — the shard channel of the ids of the requests a script changed.
+* ``mm:{m:B}:n`` — the shard channel of the ids of the requests a script changed (and ``*`` when the count of
+  waiting requests changed).
 
 The keys expire a day after the bucket's last change.  The due buckets are
 :mod:`services.api.store.redis_match_due`'s.
@@ -26,6 +27,7 @@ from services.api.store.lua_scripts import lua
 from services.api.store.matches import (
     Formed,
     Group,
+    MatchLook,
     MatchRequest,
     MatchTimes,
     bucket_tag,
@@ -102,9 +104,12 @@ class RedisMatches:
         reply = self._bucket_call("seated", bucket, times, [], game_id, orjson.dumps(list(dropped)))
         return [MatchRequest.from_stored(_text(reply[i]), reply[i + 1]) for i in range(0, len(reply), 2)]
 
-    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
-        raw = self._bucket_call("look", bucket, times, [], match_id)
-        return None if raw is None else MatchRequest.from_stored(match_id, raw)
+    def look_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchLook | None:
+        reply = self._bucket_call("look", bucket, times, [], match_id)
+        if reply is None:
+            return None
+        raw, found, level = reply
+        return MatchLook(MatchRequest.from_stored(match_id, raw), int(found) or None, _text(level) if level else None)
 
     def cancel_match(self, bucket: str, match_id: str, times: MatchTimes) -> MatchRequest | None:
         raw = self._bucket_call("cancel", bucket, times, [], match_id)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import threading
 
+import orjson
+
 from services.api.live.wakeups import Wakeups
+from services.api.store.matches import EVERYONE
 from services.api.store.memory_store import MemoryBackend, MemorySubscription
 
 from ..helpers import wait_until
@@ -24,6 +27,16 @@ def test_a_message_naming_keys_wakes_their_waiters_and_the_unkeyed_ones():
         assert a.wait(10) and b.wait(10) and anyone.wait(10)
     assert wakeups.counts() == {"waiters": 0, "channels": 0}
     assert backend.subscribers == {}, "unsubscribed with its last waiter"
+    wakeups.stop()
+
+
+def test_a_list_naming_everyone_wakes_every_waiter():
+    backend = MemoryBackend()
+    wakeups = Wakeups(lambda: MemorySubscription(backend), poll_seconds=0.05)
+    with wakeups.watch("c", "a") as a, wakeups.watch("c", "b") as b:
+        with backend.changed:
+            backend.publish("c", orjson.dumps(["a", EVERYONE]))  # a bucket's count of waiting requests changed
+        assert a.wait(10) and b.wait(10)
     wakeups.stop()
 
 

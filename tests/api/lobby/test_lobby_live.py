@@ -8,6 +8,7 @@ server, and the lobby stream carries each change.  Every response is checked aga
 
 from __future__ import annotations
 
+import secrets
 import subprocess
 import sys
 import textwrap
@@ -19,6 +20,8 @@ from typing import Any
 import pytest
 import requests
 
+from services.api.lobby.match_requests import bucket_of_id
+from services.api.store.matches import match_channel
 from spades_client import SpadesClient
 from testkit.processes import ROOT
 from tests.conftest import API_TEST_DB, redis_url, run_gunicorn
@@ -131,6 +134,32 @@ def test_a_waiting_request_can_be_cancelled_from_either_server(two_servers):
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
     wrong = ContractSession(a).get(f"/v1/matches/{asked['match_id']}", headers=auth("another-secret"))
     assert wrong.status_code == 401 and wrong.json()["code"] == "unauthorized"
+
+
+def test_a_waiting_request_says_who_is_found_and_its_long_poll_answers_when_that_changes(two_servers, redis_db1):
+    """Three people ask in a bucket of this run's own (rules nobody else asks for); the first one's long poll, on
+    the other server, is watching its bucket when the second asks, and answers with two found."""
+    a, b = two_servers
+    rules = {"preset": "partnership", "win_score": 200 + 10 * secrets.randbelow(70)}
+    body = {"rules": rules, "clock": "relaxed", "max_wait_seconds": 120, "fill_level": "pro"}
+    first = ContractSession(a).post("/v1/matches", json=body).json()
+    channel = match_channel(bucket_of_id(first["match_id"]))
+    with ThreadPoolExecutor(1) as pool:
+        path = f"/v1/matches/{first['match_id']}?wait=30&found=1"
+        poll = pool.submit(ContractSession(b).get, path, headers=auth(first["secret"]))
+        wait_until(lambda: redis_db1.execute_command("PUBSUB", "SHARDNUMSUB", channel)[1] == 1, "no poll watches")
+        second = ContractSession(a).post("/v1/matches", json={**body, "fill_level": "easy"}).json()
+        answer = poll.result(timeout=60)
+    assert answer.status_code == 200, answer.text
+    shown = answer.json()
+    assert (shown["status"], shown["found"], shown["seats"], shown["fill_level"]) == ("waiting", 2, 4, "pro")
+    client = SpadesClient(b)
+    third = client.create_match(rules, "relaxed", 120, "basic")
+    match = client.get_match(third.match_id, third.secret, wait=30, found=1)  # another count: answered at once
+    assert (match.status, match.found, match.seats, match.fill_level) == ("waiting", 3, 4, "pro")
+    for asked in (first, second, {"match_id": third.match_id, "secret": third.secret}):
+        gone = ContractSession(a).delete(f"/v1/matches/{asked['match_id']}", headers=auth(asked["secret"])).json()
+        assert (gone["status"], gone["found"], gone["fill_level"]) == ("cancelled", None, None)
 
 
 def test_public_tables_are_listed_and_unlisted_by_claims_and_leaves_and_streamed(two_servers):

@@ -6,6 +6,7 @@ two servers: tests/api/lobby/test_lobby_live.py."""
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -13,15 +14,17 @@ import pytest
 from services.api.games.auth import seat_for
 from services.api.games.quotas import Quotas, creator_ids
 from services.api.games.record import PlayerRef
+from services.api.live.wakeups import Wakeups
 from services.api.lobby.match_games import blocked_members, group_players, seat_group
 from services.api.lobby.match_requests import bucket_spec, resolved_rules
 from services.api.lobby.matchmaker import Matchmaker
 from services.api.problems import ApiError
 from services.api.store.matches import FORMING, Group, MatchRequest, MatchTimes
-from services.api.store.memory_store import MemoryBackend
+from services.api.store.memory_store import MemoryBackend, MemorySubscription
 from testkit.ending_play import play_to_the_end
 from tests.api.games.test_seat_players import ADA, BOT, Directory
 
+from ..helpers import wait_until
 from .helpers import ONE_ROUND, Clock, matchmaker, process
 
 DEFAULT = {"rules": {"preset": "partnership"}, "clock": "normal", "max_wait_seconds": 20, "fill_level": "standard"}
@@ -171,6 +174,47 @@ def test_a_cancelled_request_is_never_seated(two):
     a.sweep_once()
     assert look(a, asked)["status"] == "cancelled"
     assert {look(a, m)["status"] for m in others} == {"seated"}
+
+
+def test_a_waiting_request_says_who_is_found_and_which_computers_would_fill_the_rest(two):
+    a, b, clock = two
+    first = ask(a, fill_level="hard")
+    view = look(a, first)
+    assert (view["found"], view["seats"], view["fill_level"]) == (1, 4, "hard")
+    clock.now += 1
+    second = ask(b, fill_level="easy")
+    assert [(v["found"], v["fill_level"]) for v in (look(b, first), look(a, second))] == [(2, "hard")] * 2
+    a.cancel(first["match_id"], first["secret"])
+    assert (look(a, second)["found"], look(a, second)["fill_level"]) == (1, "easy")
+    assert (look(a, first)["found"], look(a, first)["fill_level"]) == (None, None), "cancelled: nobody found"
+    others = [ask(a) for _ in range(3)]
+    seated = look(a, others[0])
+    assert (seated["status"], seated["found"], seated["seats"]) == ("seated", None, 4)
+
+
+def test_a_long_poll_answers_when_the_people_found_change(two):
+    a, b, clock = two
+    wakeups = Wakeups(lambda: MemorySubscription(a.store.backend), poll_seconds=0.05)
+    polls = Matchmaker(a.ctx, a.settings, wakeups, clock)  # the fake clock stands still: only a wake-up answers
+    first = ask(a)
+    pool = ThreadPoolExecutor(1)
+    try:
+        answer = pool.submit(polls.look, first["match_id"], first["secret"], 30)
+        wait_until(lambda: wakeups.counts()["waiters"] == 1, "the long poll never watched its bucket")
+        ask(b)  # another process: the bucket's publication wakes the poll
+        view = answer.result(timeout=60)
+        assert (view["status"], view["found"]) == ("waiting", 2)
+        shown = polls.look(first["match_id"], first["secret"], 30, found=1)
+        assert shown["found"] == 2, "the client shows another count: answered at once"
+        answer = pool.submit(polls.look, first["match_id"], first["secret"], 30, 2)
+        wait_until(lambda: wakeups.counts()["waiters"] == 1, "the long poll never watched its bucket")
+        ask(b, clock="fast")  # another bucket: nobody found for this one
+        ask(b)
+        assert answer.result(timeout=60)["found"] == 3
+    finally:
+        wakeups.drain()  # a poll still waiting (a failure) answers now
+        pool.shutdown()
+        wakeups.stop()
 
 
 def test_a_seated_request_cannot_be_cancelled(two):

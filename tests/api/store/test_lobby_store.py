@@ -17,6 +17,7 @@ from services.api.games.record import GameRecord
 from services.api.store.lobby_tables import GONE_VERSION, TABLES_CHANNEL, TableEntry
 from services.api.store.matches import (
     CANCELLED,
+    EVERYONE,
     EXPIRED,
     FORMING,
     SEATED,
@@ -146,7 +147,7 @@ def test_the_fourth_request_forms_a_group_in_arrival_order(store):
     seated = store.match_seated("b", "g1", times(NOW + 10))
     assert [(m.match_id, m.status, m.ended_ms) for m in seated] == [(f"b.{n}", SEATED, NOW + 10) for n in range(4)]
     assert store.match_seated("b", "g1", times(NOW + 11)) == [], "once"
-    assert store.look_match("b", "b.2", times(NOW + 12)).game_id == "g1"
+    assert store.look_match("b", "b.2", times(NOW + 12)).request.game_id == "g1"
 
 
 def test_a_dropped_member_ends_cancelled_and_the_others_seated(store):
@@ -161,7 +162,7 @@ def test_a_dropped_member_ends_cancelled_and_the_others_seated(store):
         ("b.3", SEATED, NOW + 10),
     ]
     assert store.match_seated("b", "g1", times(NOW + 11), ["b.1"]) == [], "once"
-    assert [store.look_match("b", f"b.{n}", times(NOW + 12)).status for n in range(4)] == [
+    assert [store.look_match("b", f"b.{n}", times(NOW + 12)).request.status for n in range(4)] == [
         CANCELLED,
         SEATED,
         CANCELLED,
@@ -180,7 +181,7 @@ def test_a_requests_player_goes_through_every_script_as_it_came(store):
     assert [m.player for m in group.members] == [None, player, None, player]
     assert [m.client for m in group.members] == ["a0", "a1", "a0", "a1"], "and its client"
     store.match_seated("b", "g1", times(NOW + 10))
-    assert store.look_match("b", "b.1", times(NOW + 11)).player == player
+    assert store.look_match("b", "b.1", times(NOW + 11)).request.player == player
 
 
 def test_at_the_soonest_deadline_every_waiting_request_forms_one_group(store):
@@ -207,10 +208,10 @@ def test_a_group_not_seated_within_its_lease_goes_to_the_next_look(store):
 def test_idle_requests_expire_and_a_look_keeps_one_alive(store):
     store.enqueue_match("b", request("b", 0, wait=120_000), "{}", times(), [])
     store.enqueue_match("b", request("b", 1, wait=120_000), "{}", times(), [])
-    assert store.look_match("b", "b.1", times(NOW + 20_000)).seen_ms == NOW + 20_000
+    assert store.look_match("b", "b.1", times(NOW + 20_000)).request.seen_ms == NOW + 20_000
     store.form_matches("b", times(NOW + IDLE + 1), ["g"])
-    assert store.look_match("b", "b.0", times(NOW + IDLE + 2)).status == EXPIRED
-    assert store.look_match("b", "b.1", times(NOW + IDLE + 2)).status == WAITING
+    assert store.look_match("b", "b.0", times(NOW + IDLE + 2)).request.status == EXPIRED
+    assert store.look_match("b", "b.1", times(NOW + IDLE + 2)).request.status == WAITING
 
 
 def test_cancel_takes_a_waiting_request_only(store):
@@ -221,7 +222,7 @@ def test_cancel_takes_a_waiting_request_only(store):
     for n in range(2, 5):
         store.enqueue_match("b", request("b", n), "{}", times(), ["g"])
     assert store.cancel_match("b", "b.1", times()).status == FORMING
-    assert store.look_match("b", "b.0", times()).status == CANCELLED
+    assert store.look_match("b", "b.0", times()).request.status == CANCELLED
 
 
 def test_ended_requests_are_dropped_after_their_keep(store):
@@ -254,15 +255,16 @@ def test_the_waiting_count_spans_the_due_buckets(store):
     assert store.waiting_matches() == 4
 
 
-def test_a_bucket_publishes_the_ids_it_changed(store):
+def test_a_bucket_publishes_the_ids_it_changed_and_everyone_when_the_waiting_count_changed(store):
     subscription = store.subscription()
     subscription.subscribe(match_channel("b"))
     assert subscription.receive(5)[0] == "subscribed"
     for n in range(4):
         store.enqueue_match("b", request("b", n), "{}", times(), ["g"])
     store.match_seated("b", "g", times())
-    _, _, payload = subscription.receive(5)
-    assert sorted(orjson.loads(payload)) == [f"b.{n}" for n in range(4)]
+    published = [orjson.loads(subscription.receive(5)[2]) for _ in range(5)]
+    assert published[:4] == [[EVERYONE]] * 4, "three joined, then the four left the queue for their group"
+    assert sorted(published[4]) == [f"b.{n}" for n in range(4)], "seated: the count is the same"
     subscription.close()
 
 
@@ -282,7 +284,7 @@ def test_every_lobby_script_runs_on_a_cluster(redis_cluster):
         formed = store.enqueue_match(bucket, request(bucket, n), "{}", times(), ["g"])
     assert [m.seat for m in formed.groups[0].members] == [0, 1, 2, 3]
     assert len(store.match_seated(bucket, "g", times())) == 4
-    assert store.look_match(bucket, f"{bucket}.0", times()).status == SEATED
+    assert store.look_match(bucket, f"{bucket}.0", times()).request.status == SEATED
     store.lower_match_due(bucket, 10**15)
     assert (bucket, "1") in store.due_match_buckets(10**15, 10**6)
     assert store.raise_match_due(bucket, None, "1")
@@ -308,8 +310,8 @@ def test_a_blocked_pair_never_forms_a_group_and_four_others_do_at_once(store):
     ((game_id, members),) = [(g.game_id, [m.match_id for m in g.members]) for g in formed.groups]
     assert (game_id, members) == ("g1", ["b.0", "b.2", "b.3", "b.4"]), "the first four with no blocked pair"
     assert [m.seat for m in formed.groups[0].members] == [0, 1, 2, 3]
-    assert store.look_match("b", "b.1", times(NOW + 5)).status == WAITING
-    assert store.look_match("b", "b.0", times(NOW + 5)).avoid == (_player(1)[0],), "the block list kept"
+    assert store.look_match("b", "b.1", times(NOW + 5)).request.status == WAITING
+    assert store.look_match("b", "b.0", times(NOW + 5)).request.avoid == (_player(1)[0],), "the block list kept"
 
 
 def test_a_block_either_way_keeps_a_pair_apart_at_the_deadline_too(store):
@@ -319,7 +321,7 @@ def test_a_block_either_way_keeps_a_pair_apart_at_the_deadline_too(store):
     formed = store.form_matches("b", times(NOW + 9_000), ["g1", "g2"])
     assert [[m.match_id for m in g.members] for g in formed.groups] == [["b.0", "b.2"]], "the one it blocked waits"
     assert formed.next_due_ms == NOW + 9_000 + LEASE, "its lease: b.1 waits till later"
-    assert store.look_match("b", "b.1", times(NOW + 9_001)).status == WAITING
+    assert store.look_match("b", "b.1", times(NOW + 9_001)).request.status == WAITING
     store.match_seated("b", "g1", times(NOW + 9_002))
     alone = store.form_matches("b", times(NOW + 29_001), ["g3", "g4"])
     assert [[m.match_id for m in g.members] for g in alone.groups] == [["b.1"]]

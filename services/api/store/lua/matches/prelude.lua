@@ -8,6 +8,7 @@
 local r, q, forming, groups, spec, ended, notify = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local now, lease, idle, keep = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local ttl, gids, used, touched = ARGV[5], {ARGV[6], ARGV[7]}, 0, {}
+local queued = redis.call('ZCARD', q)  -- the waiting requests before the step: a change wakes every waiter
 local function load(id)
   local raw = redis.call('HGET', r, id)
   if raw then return cjson.decode(raw) end
@@ -102,6 +103,7 @@ local function group_of(gid)
 end
 local function finished(reply)
   for _, key in ipairs({r, q, forming, groups, spec, ended}) do redis.call('EXPIRE', key, ttl) end
+  if redis.call('ZCARD', q) ~= queued then touched[#touched + 1] = '*' end  -- matches.EVERYONE
   if #touched > 0 then redis.call('SPUBLISH', notify, cjson.encode(touched)) end
   return reply
 end
