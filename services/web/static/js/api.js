@@ -176,9 +176,11 @@ export const api = {
   tablesStream: (after, resumed, signal) => openStream("/v1/tables/stream", { after, resumed, signal }),
   /** {rules, clock, max_wait_seconds, fill_level} -> 202 {match_id, secret, status, expires_ms, server_time_ms}. */
   startMatch: (body, playerToken = null) => request("POST", "/v1/matches", { body, playerToken }).then((r) => r.body),
-  /** A match request's state, waiting up to `wait` s for a change (bearer: its secret). */
-  match: (id, secret, wait, signal) =>
-    request("GET", `/v1/matches/${encodeURIComponent(id)}${wait ? `?wait=${wait}` : ""}`, { token: secret, signal }).then((r) => r.body),
+  /** A match request's state, waiting up to `wait` s for it to end or its `found` to differ from `found` (bearer: its secret). */
+  match: (id, secret, wait, signal, found) => {
+    const query = new URLSearchParams(wait ? { wait, ...(Number.isInteger(found) ? { found } : {}) } : {}).toString();
+    return request("GET", `/v1/matches/${encodeURIComponent(id)}${query ? `?${query}` : ""}`, { token: secret, signal }).then((r) => r.body);
+  },
   cancelMatch: (id, secret) => request("DELETE", `/v1/matches/${encodeURIComponent(id)}`, { token: secret }).then((r) => r.body),
 
   // ---- players: a name that lasts, ratings, history, leaderboards

@@ -1,15 +1,16 @@
 // Quick match: a request with the person's preferences (rules preset, clock, how long to wait, the
 // computers' level that fills free seats) sent as POST /v1/matches; then a waiting dialog with a
-// countdown in the server's time (expires_ms against server_time_ms, never the local clock alone)
-// and Cancel, following GET /v1/matches/{id} (a long poll, the request's secret as bearer) until
-// the person is seated: the seat's token is kept like any other and the game opens.
+// countdown in the server's time (expires_ms against server_time_ms, never the local clock alone),
+// the people found so far (live: the long poll answers when the server's count differs from the one
+// shown), what the end of the wait brings, and Cancel, following GET /v1/matches/{id} (the request's
+// secret as bearer) until the person is seated: the seat's token is kept like any other and the game opens.
 
 import { api } from "./api.js";
 import { msLeft, serverNow, timeBase, timeControls } from "./clock.js";
 import { tickCountdown } from "./clockface.js";
 import { openDialog } from "./dialog.js";
 import { fill, h, pause } from "./dom.js";
-import { withPlayer } from "./identity.js";
+import { currentPlayer, withPlayer } from "./identity.js";
 import { describeProblem, showMessage } from "./messages.js";
 import { t } from "./i18n.js";
 import { byStrength, levelTitle } from "./levels.js";
@@ -101,6 +102,41 @@ export function resumeMatch() {
   return saved && saved.match_id ? waitForSeat({ ...saved, status: "waiting" }) : null;
 }
 
+/**
+ * The people found so far: a pip per seat and "3 of 4 players found", read out as it changes; then what the end of
+ * the wait brings (the free seats to computers of the level the server names) and whether the game is rated
+ * (services/ratings/policy.py: a quick match under a clock is, computers and all, when every person at it has a
+ * name). Before the server's first answer, the level this person chose.
+ */
+function foundPanel(wanted) {
+  const seats = h("span.match-seats", { "aria-hidden": "true" });
+  const line = h("span", { dataset: { testid: "match-found" } }, "…");
+  const found = h("p.match-found", { "aria-live": "polite" }, seats, line);
+  const fillers = (level) => (level ? t("lobby.match.fillers", { level: levelTitle(level) }) : t("lobby.match.computers"));
+  const note = h("p.match-note", { dataset: { testid: "match-note" } }, t("lobby.match.looking", { fillers: fillers(wanted.fill_level) }));
+  const rated = h("p.match-rated", { dataset: { testid: "match-rated" } }, t(currentPlayer() ? "lobby.match.rated" : "lobby.match.unrated"));
+  let last = { found: null, seats: 4, level: wanted.fill_level };
+  let timeIsUp = false;
+  const say = () => {
+    const free = last.seats - (last.found ?? 0);
+    if (last.found !== null && free <= 0) fill(note, t("lobby.match.full"));
+    else if (timeIsUp) fill(note, t("lobby.match.timeUp", { fillers: fillers(last.level) }));
+    else if (last.found !== null) fill(note, t("lobby.match.then", { count: free, level: levelTitle(last.level) }));
+  };
+  const show = (state) => {
+    if (!Number.isInteger(state.found)) return; // a server that does not count: the note as it was
+    last = { found: state.found, seats: Number.isInteger(state.seats) ? state.seats : 4, level: state.fill_level || last.level };
+    fill(seats, Array.from({ length: last.seats }, (_, i) => h("span.match-seat", { dataset: { found: i < last.found ? "yes" : "no" } })));
+    fill(line, t("lobby.match.found", { count: last.found, seats: last.seats }));
+    say();
+  };
+  const timeUp = () => {
+    timeIsUp = true;
+    say();
+  };
+  return { nodes: [found, note, rated], show, timeUp, full: () => last.found !== null && last.found >= last.seats };
+}
+
 /** The waiting dialog and its long poll; {stop()}. */
 function waitForSeat(match) {
   let base = timeBase(match.server_time_ms, match.local ?? performance.now());
@@ -109,13 +145,12 @@ function waitForSeat(match) {
   const control = new AbortController();
   const count = h("span.match-count", { dataset: { testid: "match-countdown" } }, "…");
   const wanted = match.wanted || {};
-  const fillers = wanted.fill_level ? t("lobby.match.fillers", { level: levelTitle(wanted.fill_level) }) : t("lobby.match.computers");
-  const note = h("p.match-note", { dataset: { testid: "match-note" } }, t("lobby.match.looking", { fillers }));
+  const panel = foundPanel(wanted);
   const left = () => (base && expires !== null ? msLeft(expires, serverNow(base, performance.now())) : null);
   let ticker = null;
   const startTicking = () => {
     if (ticker || left() === null) return;
-    ticker = tickCountdown(count, left, () => fill(note, t("lobby.match.timeUp", { fillers })));
+    ticker = tickCountdown(count, left, () => panel.timeUp());
   };
   startTicking();
   const dialog = openDialog(
@@ -125,7 +160,7 @@ function waitForSeat(match) {
       h("h2.panel-title", {}, t("lobby.match.finding")),
       h("p.match-what", {}, [presetShort((wanted.rules || {}).preset || "partnership"), wanted.clock ? clockPhrase(wanted.clock) : null].filter(Boolean).join(" · ")),
       h("p.match-clock", { role: "timer", "aria-label": t("lobby.match.timeLeft") }, count),
-      note,
+      panel.nodes,
     ),
     { testid: "match", label: t("lobby.match.finding"), buttons: [{ label: t("lobby.match.cancel"), value: "cancel" }] },
   );
@@ -148,10 +183,11 @@ function waitForSeat(match) {
     showMessage(text, "info");
   };
   const follow = async () => {
-    for (let failures = 0; !finished; ) {
+    let shown; // the count the dialog shows: the long poll answers as soon as the server's is another
+    for (let failures = 0, first = true; !finished; ) {
       try {
         const asked = performance.now();
-        const state = await api.match(match.match_id, match.secret, POLL_WAIT, control.signal);
+        const state = await api.match(match.match_id, match.secret, first ? 0 : POLL_WAIT, control.signal, shown);
         failures = 0;
         if (Number.isFinite(state.server_time_ms)) base = timeBase(state.server_time_ms, performance.now());
         if (Number.isFinite(state.expires_ms)) expires = state.expires_ms;
@@ -159,7 +195,11 @@ function waitForSeat(match) {
         if (state.status === "seated") return seated(state);
         if (state.status === "cancelled") return over(t("lobby.match.wasCancelled"));
         if (state.status === "expired") return over(t("lobby.match.expired"));
-        await pause(MIN_POLL_MS - (performance.now() - asked)); // a server that answers at once is not asked in a loop
+        panel.show(state);
+        shown = Number.isInteger(state.found) ? state.found : undefined;
+        if (panel.full() && ticker) ticker.stop(); // everyone is here: the game is being made, nothing left to wait for
+        if (!first) await pause(MIN_POLL_MS - (performance.now() - asked)); // a server that answers at once is not asked in a loop
+        first = false;
       } catch (problem) {
         if (finished || problem.name === "AbortError") return;
         if (problem.status === 404 || problem.status === 401 || problem.status === 403) return over(t("lobby.match.gone", { why: describeProblem(problem) }));
