@@ -143,8 +143,8 @@ class LobbyMethods:
         return MatchCreated.from_dict(self._call("createMatch", json=body, resend_after_fault=False).json())
 
     def get_match(self: SpadesClient, match_id: str, secret: str, wait: int = 0, found: int | None = None) -> Match:
-        """The request as it is, after waiting up to ``wait`` seconds (0 to 30) while it waits and its ``found``
-        is ``found`` (the count you show; by default, the count when the call arrives)."""
+        """The request as it is, after waiting up to ``wait`` seconds (0 to 30) while it waits and, if you pass
+        ``found`` (the count you show), its ``found`` is that count."""
         params = {"wait": wait} if found is None else {"wait": wait, "found": found}
         response = self._call("getMatch", match_id=match_id, params=params,
                               headers={"Authorization": f"Bearer {secret}"}, timeout=self.timeout + wait)  # fmt: skip

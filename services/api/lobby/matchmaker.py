@@ -165,20 +165,22 @@ class Matchmaker:
         return holders
 
     def look(self, match_id: str, secret: str | None, wait: float = 0.0, found: int | None = None) -> dict[str, Any]:
-        """The request as its client sees it, after waiting up to ``wait`` seconds for it to end or for the people
-        found for it to be other than ``found`` (the count the client shows; by default, the count now)."""
+        """The request as its client sees it, after waiting up to ``wait`` seconds for it to end or, with
+        ``found`` (the count the client shows), for the people found for it to be another count.  A client that
+        sends no count is not answered for the count's changes: it did not ask to follow them."""
         bucket = requests.bucket_of_id(match_id)
         look = self._read(bucket, match_id)
         requests.check_secret(look.request, secret)
         assert secret is not None
-        if wait > 0 and self.wakeups is not None and self._waits(look, look.found if found is None else found):
-            look = self._wait(bucket, look, wait, look.found if found is None else found)
+        if wait > 0 and self.wakeups is not None and self._waits(look, found):
+            look = self._wait(bucket, look, wait, found)
         return requests.match_view(look, secret, int(self.clock() * 1000))
 
     @staticmethod
     def _waits(look: MatchLook, found: int | None) -> bool:
-        """Whether a long poll has nothing new to tell yet: the request waits and its count is the client's."""
-        return look.request.status in (WAITING, FORMING) and look.found == found
+        """Whether a long poll has nothing new to tell yet: the request waits, with the client's count if it sent
+        one."""
+        return look.request.status in (WAITING, FORMING) and found in (None, look.found)
 
     def _read(self, bucket: str, match_id: str) -> MatchLook:
         look = self.store.look_match(bucket, match_id, self.times())

@@ -199,9 +199,9 @@ def test_a_long_poll_answers_when_the_people_found_change(two):
     first = ask(a)
     pool = ThreadPoolExecutor(1)
     try:
-        answer = pool.submit(polls.look, first["match_id"], first["secret"], 30)
+        answer = pool.submit(polls.look, first["match_id"], first["secret"], 30, 1)  # the client shows 1
         wait_until(lambda: wakeups.counts()["waiters"] == 1, "the long poll never watched its bucket")
-        ask(b)  # another process: the bucket's publication wakes the poll
+        second = ask(b)  # another process: the bucket's publication wakes the poll
         view = answer.result(timeout=60)
         assert (view["status"], view["found"]) == ("waiting", 2)
         shown = polls.look(first["match_id"], first["secret"], 30, found=1)
@@ -211,6 +211,11 @@ def test_a_long_poll_answers_when_the_people_found_change(two):
         ask(b, clock="fast")  # another bucket: nobody found for this one
         ask(b)
         assert answer.result(timeout=60)["found"] == 3
+        answer = pool.submit(polls.look, first["match_id"], first["secret"], 30)  # no count: only the request's end
+        wait_until(lambda: wakeups.counts()["waiters"] == 1, "the long poll never watched its bucket")
+        b.cancel(second["match_id"], second["secret"])  # the count changes: the poll may read it, and waits on
+        b.cancel(first["match_id"], first["secret"])
+        assert answer.result(timeout=60)["status"] == "cancelled"
     finally:
         wakeups.drain()  # a poll still waiting (a failure) answers now
         pool.shutdown()
