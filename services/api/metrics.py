@@ -100,6 +100,13 @@ REJOINS = Counter(
     "(taken), and redeems refused (refused: no live code matched).",
     ["outcome"],
 )
+SEAT_RELEASES = Counter(
+    "spades_seat_releases_total",
+    "Games whose seats held through a dead player credential were released (released: a revoked session or a "
+    "rotated player token, the seat kept for its player; left: a deleted player's), and settlings that failed "
+    "(failed: the store or the records database did not answer; the next settling tries again).",
+    ["outcome"],
+)
 REMATCH_SEATS = Counter(
     "spades_rematch_seats_total",
     "Rematch seats: games offered (offered), people who took their reserved seat (joined), and reserved seats "

@@ -142,6 +142,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "player_seated": Conflict,  # the player holds another seat of that game
     "player_create_rate_limited": Retryable,
     "player_deleted": Unauthorized,  # 403: the seat's player deleted themselves, and is never seated again
+    "credential_revoked": Unauthorized,  # 403: the seat was taken through a session revoked (or a token rotated) since
     "pairing_banned": PairingBanned,
     "operator_only": Unauthorized,  # 403: the operator API without the server's operator token
     "flag_not_found": NotFound,

@@ -2,12 +2,13 @@
 
 A stream or a long poll checks its seat token once, when it opens, and stays open while the seat may change
 hands: a leave (open, or a computer's stand-in), a claim, a rejoin from another device, a rematch's repeated
-opt-in.  Two rules, applied to the log's entries in order as they are sent, keep the seat's hidden cards with
-whoever holds it now, whichever API process made the change:
+opt-in, a release when the player credential that took it dies.  Two rules, applied to the log's entries in
+order as they are sent, keep the seat's hidden cards with whoever holds it now, whichever API process made the
+change:
 
 - an entry that hands the connection's seat to another credential (``seat_left``, ``seat_claimed``,
-  ``seat_rejoined``: :data:`~services.api.games.event_types.HANDS_ON`), of a version after the one the
-  connection was authenticated at, is the last it gets: it ends there (the change is public);
+  ``seat_rejoined``, ``seat_released``: :data:`~services.api.games.event_types.HANDS_ON`), of a version after the
+  one the connection was authenticated at, is the last it gets: it ends there (the change is public);
 - before the seat's first private part (a deal's ``hand``, a blind bidder's hand, passed cards, the exchange's
   new hand) of a version after the last one checked, the seat's current credential is read fresh from the
   store (:func:`seat_holder`): if it is no longer the connection's, the connection ends before that entry.

@@ -5,7 +5,9 @@ clock is kept with the game (``GameRecord.clock``, a :class:`~services.api.games
 that change the game, through :func:`after_change`.  The rules:
 
 * a person's turn (a ``human`` seat, not away, in a game with a clock that is not waiting for players) has a
-  deadline: the turn's start + the move time + the seat's reserve left;
+  deadline: the turn's start + the move time + the seat's reserve left; so has a person's seat that no device
+  holds (released with its dead credential, :mod:`services.api.games.seat_release`): its turns time out and it
+  goes away like any seat whose person stopped moving, until its player takes it back with a new token;
 * a person's move spends ``max(0, elapsed - move time)`` of the seat's reserve (a timeout spends all of it);
 * when the deadline passes, the computer makes that one move (the game's takeover level, :func:`stand_in_level`);
   after :data:`AWAY_AFTER` timeouts in a row the seat is **away**, and the computer plays it at once, with no
@@ -107,7 +109,7 @@ def after_change(
         for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
             if old.type != new.type:  # another occupant (claimed, left): a fresh seat
                 reserve[i], timeouts[i], away[i] = c.full_reserve_ms, 0, False
-            elif old.token_hash != new.token_hash:  # the same person with a new token: back at the table
+            elif old.token_hash != new.token_hash and new.token_hash is not None:  # a new token: back at the table
                 timeouts[i], away[i] = 0, False
     mover = turn(before.state) if before is not None and by in MOVES else None
     if mover is not None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from services.api.games import clocks, fair_play, idempotency, pipeline
+from services.api.games import clocks, fair_play, idempotency, pipeline, seat_release
 from services.api.games.auth import seat_for
 from services.api.games.commit_hooks import NO_AI, AiHooks
 from services.api.games.events import event, log_entries
@@ -147,6 +147,7 @@ def create_game(
         if fixed is not None:
             return None  # made already (its creation repeated): its holds are its own
         raise ApiError(503, "unavailable", "Could not allocate a game id; retry.")  # a 128-bit id collision
+    seat_release.recheck(ctx, record.game_id, [s.player for s in seats])  # a credential revoked meanwhile
     created = []
     for i, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
         item: dict[str, Any] = {"seat": i, "type": seat.type, "level": seat.level}
@@ -191,6 +192,7 @@ def claim_seat(
 
     done = pipeline.run(ctx, game_id, claim)
     assert isinstance(done, Change)
+    seat_release.recheck(ctx, game_id, [player])  # a credential revoked meanwhile
     return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}
 
 
@@ -222,14 +224,9 @@ def leave_seat(ctx: Collaborators, game_id: str, seat: int, token: str) -> dict[
             raise ApiError(403, "forbidden", "A token may only leave its own seat.")
         ctx.note_seat(seat)
         nxt = record.successor()
-        takeover = fair_play.stand_in_level(record)
-        if takeover and record.state.phase != "game_over":
-            # the computer plays the seat for its player until someone claims it: leaving is no way out of a
-            # rated game's result (services.api.records.content.seat_player_id)
-            left = record.seats[seat]
-            nxt.seats[seat] = Seat("ai", takeover, None, True, left.player_id, left.name, left.player_kind)
-        else:
-            nxt.seats[seat] = Seat("open")
+        # a stand-in plays the seat for its player until someone claims it: leaving is no way out of a rated
+        # game's result (services.api.records.content.seat_player_id)
+        nxt.seats[seat] = seat_release.left_seat(record, seat)
         data = {"seat": seat, "ai_takeover": nxt.seats[seat].level}
         # read: the leaver watches on (a game it leaves to computers plays on)
         return Change(nxt, lambda n: [event(n, "seat_left", data)], read=True)

@@ -28,6 +28,7 @@ TYPES: tuple[EventType, ...] = (
     EventType("seat_claimed", hands_on=True, seats=True),
     EventType("seat_left", hands_on=True, seats=True, leaves=True),
     EventType("seat_rejoined", hands_on=True, seats=True),
+    EventType("seat_released", hands_on=True, seats=True),
     EventType("rematch_offered"),
     EventType("reservation_ended", seats=True),
     EventType("round_started", private=True),

@@ -45,11 +45,13 @@ def parse_state(text: str, rounds: str) -> GameState:
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
     """The player a person's seat is bound to (``services.api.players``): id, display name and kind as they
-    were when the seat was taken (a later rename shows in the next game)."""
+    were when the seat was taken (a later rename shows in the next game), and the credential it was taken
+    through (:mod:`services.api.games.seat_release`: revoking it releases the seat)."""
 
     id: str
     name: str
     kind: str  # person | bot
+    credential: str | None = None  # a session's id (ses_…) or the player token's mark (spt:…); never a secret
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +60,9 @@ class Seat:
 
     Stored as a JSON list, ``[type, level, token_hash]``, then ``stand_in`` when it is true or a player
     follows, then the player's ``id``, ``name`` and ``kind`` when the seat is bound to one: a seat stored
-    before players existed reads back as it was, and an unbound seat costs nothing more."""
+    before players existed reads back as it was, and an unbound seat costs nothing more.  The credential its
+    player took it through is stored beside the list (``meta.cred``, :meth:`GameRecord.meta_json`), so a
+    process that predates it reads the seat as it was."""
 
     type: str  # human | open | ai
     level: str | None = None  # ai level
@@ -67,6 +71,7 @@ class Seat:
     player_id: str | None = None  # the player the seat is bound to (a human seat taken with a player token)
     name: str | None = None  # that player's display name when the seat was taken
     player_kind: str | None = None  # that player's kind: person | bot
+    credential: str | None = None  # the player's credential that took it (PlayerRef.credential); None: unknown
 
     @property
     def claimable(self) -> bool:
@@ -76,14 +81,14 @@ class Seat:
     def player(self) -> PlayerRef | None:
         if self.player_id is None:
             return None
-        return PlayerRef(self.player_id, self.name or "", self.player_kind or "person")
+        return PlayerRef(self.player_id, self.name or "", self.player_kind or "person", self.credential)
 
     @classmethod
     def taken(cls, token_hash: str | None, player: PlayerRef | None = None) -> Seat:
-        """A person's seat, bound to ``player`` when one took it."""
+        """A person's seat, bound to ``player`` (and the credential it came through) when one took it."""
         if player is None:
             return cls("human", None, token_hash)
-        return cls("human", None, token_hash, False, player.id, player.name, player.kind)
+        return cls("human", None, token_hash, False, player.id, player.name, player.kind, player.credential)
 
     def to_json(self) -> list[Any]:
         base = [self.type, self.level, self.token_hash]
@@ -361,6 +366,8 @@ class GameRecord:
             meta["clock"] = self.clock.to_json()
         if self.fair is not None:  # only in games made to count
             meta["fair"] = self.fair.to_json()
+        if any(s.credential is not None for s in self.seats):  # only where a player's credential took a seat
+            meta["cred"] = [s.credential for s in self.seats]
         return orjson.dumps(meta).decode()
 
     @classmethod
@@ -369,10 +376,15 @@ class GameRecord:
         log = meta["log"]  # the kept log's first seq, then each kept round's first seq
         created, changed = meta.get("t", (0, 0))
         clock, fair = meta.get("clock"), meta.get("fair")
+        cred = meta.get("cred")  # the players' credentials that took the seats, only where one did
+        if cred is None:
+            seats = [Seat(*s) for s in meta["seats"]]
+        else:
+            seats = [Seat(*s, credential=c) for s, c in zip(meta["seats"], cred, strict=True)]
         return cls(
             game_id,
             version,
-            [Seat(*s) for s in meta["seats"]],
+            seats,
             state,
             GameOptions.from_json(meta["options"]),
             meta["started"],

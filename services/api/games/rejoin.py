@@ -6,8 +6,9 @@ in a log), to the person alone.  A new code replaces the seat's previous one; ``
 revokes it.  Redeemed (``POST /v1/games/{id}/rejoin``, no token), it gives a NEW token for the seat: the seat's
 token hash is replaced in one commit with the event ``seat_rejoined {seat}``, so the old token stops working
 (and its open streams end, :mod:`services.api.live.stream`).  A code is used once.  The seat's player, if any,
-goes with it; a player who has deleted themselves gets no new token (``403 player_deleted``,
-:mod:`services.api.games.seat_players`), though the token the seat has plays on.
+goes with it, and so does the credential it was taken through (:mod:`services.api.games.seat_release`); a player who
+has deleted themselves gets no new token (``403 player_deleted``, :mod:`services.api.games.seat_players`), nor does
+a seat taken through a credential that is dead since (``403 credential_revoked``).
 
 At rest a code is only its SHA-256 (with the game id), stored beside the hash of the token that asked for it:
 a seat that changed hands since (left and claimed, or rejoined already) refuses the code.  Guessing: 60 random
@@ -23,12 +24,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from services.api.games import fair_play, pipeline
+from services.api.games import fair_play, pipeline, seat_release
 from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators
 from services.api.games.events import event
 from services.api.games.pipeline import Change, load
-from services.api.games.record import GameRecord, Seat
+from services.api.games.record import GameRecord, PlayerRef, Seat
 from services.api.games.rendering import game_view
 from services.api.games.seat_players import live_player
 from services.api.games.seat_tokens import hash_token, new_token
@@ -126,18 +127,26 @@ def _rejoin(ctx: Collaborators, game_id: str, seat: int, bound_to: str, client: 
 
 
 def hand_over(
-    ctx: Collaborators, game_id: str, seat: int, check: Callable[[GameRecord], None], client: str | None
+    ctx: Collaborators,
+    game_id: str,
+    seat: int,
+    check: Callable[[GameRecord], None],
+    client: str | None,
+    taker: PlayerRef | None = None,
 ) -> dict[str, Any]:
     """The seat with a new token, its old one revoked in the same commit (``seat_rejoined``), once ``check`` (which
     raises to refuse) passes on the game as read: the one change of a redeemed rejoin code and of a seat taken back
-    with its player's credential (:mod:`services.api.games.take_back`).  ``client``: who took it
+    with its player's credential (:mod:`services.api.games.take_back`: ``taker``, that request's player and
+    credential; a rejoin keeps the seat's own).  ``client``: who took it
     (:func:`services.api.games.fair_play.seat_taken`)."""
     token = new_token()
+    bound: list[PlayerRef | None] = [None]
 
     def rejoin(record: GameRecord) -> Change:
         check(record)
-        player = record.seats[seat].player
-        live_player(ctx.players, player)  # 403 player_deleted: a deleted player's seat gets no new token
+        player = bound[0] = taker or record.seats[seat].player
+        # 403 player_deleted, credential_revoked: a deleted player's seat, or a dead credential's, gets no new token
+        live_player(ctx.players, player)
         nxt = record.successor()
         nxt.seats[seat] = Seat.taken(hash_token(token), player)  # the same player, as the seat was taken
         fair_play.seat_taken(nxt, seat, client)
@@ -147,4 +156,5 @@ def hand_over(
     done = pipeline.run(ctx, game_id, rejoin)
     assert isinstance(done, Change)
     ctx.note_seat(seat)
+    seat_release.recheck(ctx, game_id, bound)  # its credential revoked meanwhile
     return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from services.api.games import clocks, fair_play, pipeline
+from services.api.games import clocks, fair_play, pipeline, seat_release
 from services.api.games.auth import seat_for
 from services.api.games.commands import Collaborators, check_not_seated, seat_change
 from services.api.games.events import event
@@ -53,8 +53,9 @@ def opt_in(
 ) -> dict[str, Any]:
     """The token's person joins the rematch of the finished game ``game_id`` (see the module docstring); their
     seat in it is bound to ``player`` (the request's player token), else to the player of their seat in
-    ``game_id`` as it is now, if any: ``403 player_deleted`` once that player has deleted itself (deletion is
-    final, :mod:`services.api.games.seat_players`); ``client``: who took it
+    ``game_id`` as it is now, if any, through the credential that took that seat: ``403 player_deleted`` once
+    that player has deleted itself (deletion is final, :mod:`services.api.games.seat_players`),
+    ``403 credential_revoked`` once that credential is dead; ``client``: who took it
     (:func:`services.api.games.fair_play.seat_taken`)."""
     old = load(ctx.store, game_id)
     seat = seat_for(old, token)
@@ -135,6 +136,7 @@ def _create_next(
         ctx.store.expect_turn(next_id, until / 1000)
     if not pipeline.create(ctx, Change(record, seat_change("game_created", data), by="create")):
         return None
+    seat_release.recheck(ctx, next_id, [player])  # its credential revoked meanwhile
     REMATCH_SEATS.labels("joined").inc()
     return {"game_id": next_id, "seat": seat, "token": token, "state": game_view(record, seat, ctx.cache)}
 
@@ -165,6 +167,7 @@ def _join(ctx: Collaborators, game_id: str, seat: int, player: PlayerRef | None,
 
     done = pipeline.run(ctx, game_id, join)
     assert isinstance(done, Change)
+    seat_release.recheck(ctx, game_id, [player])  # its credential revoked meanwhile
     if not again:
         REMATCH_SEATS.labels("joined").inc()
     return {"game_id": game_id, "seat": seat, "token": token, "state": game_view(done.nxt, seat, ctx.cache)}

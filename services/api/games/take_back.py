@@ -7,8 +7,9 @@ long polls end (:mod:`services.api.games.audience`); on its next request it is t
 the proof: the player a person's seat was taken with (``Seat.player_id``) may take it to any device it is signed
 in on, and nobody else may (``403 seat_not_yours``: another player, or a seat taken without a player).  A seat the
 computer plays for its player since they left it is theirs to claim back, and this route does that claim
-(:func:`services.api.games.commands.claim_seat`, ``seat_claimed``).  A finished game's seats are not handed on
-(``409 game_over``); a player who deleted themselves has no credential left to send.
+(:func:`services.api.games.commands.claim_seat`, ``seat_claimed``), as is a seat no device holds since the
+credential that took it died (:mod:`services.api.games.seat_release`: a new token, ``seat_rejoined``).  A finished
+game's seats are not handed on (``409 game_over``); a player who deleted themselves has no credential left to send.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def seat_not_yours(seat: int) -> ApiError:
 def take_seat(
     ctx: Collaborators, game_id: str, seat: int, player: PlayerRef, client: str | None = None
 ) -> dict[str, Any]:
-    """``player``'s seat with a new token for this device (the old one revoked); ``client``: who took it
-    (:func:`services.api.games.fair_play.seat_taken`)."""
+    """``player``'s seat with a new token for this device (the old one revoked), bound through ``player``'s
+    credential (the request's); ``client``: who took it (:func:`services.api.games.fair_play.seat_taken`)."""
     if not 0 <= seat < 4:
         raise ApiError(404, "not_found", "Seats are numbered 0 to 3.")
     held = load(ctx.store, game_id).seats[seat]
@@ -50,6 +51,6 @@ def take_seat(
         if record.finished:
             raise ApiError(409, "game_over", "The game is over: its seats are not taken to another device.")
 
-    answer = rejoin.hand_over(ctx, game_id, seat, check, client)
+    answer = rejoin.hand_over(ctx, game_id, seat, check, client, player)
     REJOINS.labels("taken").inc()
     return answer

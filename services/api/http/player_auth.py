@@ -6,10 +6,13 @@ The header carries a player token (``spt_…``) or a device's session credential
 player takes a session.  A header that is there is checked, never ignored: a token that names no live player
 (malformed, rotated, revoked, its player deleted) is a ``401 player_token_invalid``, and a revoked session a
 ``401 session_revoked``, so a client that meant to play as someone learns at once that it would not.  Player tokens are never seat tokens: they go in their own header, and
-``Authorization`` keeps carrying the seat's.
+``Authorization`` keeps carrying the seat's.  A seat a request binds names the credential it came with
+(:func:`request_ref`).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from flask import current_app, g, request
 
@@ -17,6 +20,7 @@ from services.api.games.record import GameRecord, PlayerRef
 from services.api.players.credentials import is_session_credential
 from services.api.players.repository import Player, PlayerRepository, player_token_invalid
 from services.api.players.sessions import Session, Sessions
+from services.api.players.tokens import hash_player_token, token_mark
 from services.api.problems import ApiError
 from services.api.ratings.watch import active_ban
 from services.api.records.content import iso
@@ -45,7 +49,7 @@ def request_player(required: bool) -> Player | None:
     if ``required``), a 401 ``player_token_invalid`` for a token of no live player, ``session_revoked`` for a
     revoked session.  The session, if any, is :func:`request_session`'s."""
     token = player_token()
-    g.player_session = None
+    g.player_session = g.player_credential = None
     if token is None:
         if required:
             raise ApiError(401, "player_token_invalid", f"This request needs '{HEADER}: <player token>'.")
@@ -57,12 +61,21 @@ def request_player(required: bool) -> Player | None:
         if found is None:
             raise player_token_invalid()
         player, g.player_session = found
+        g.player_credential = g.player_session.id
     else:
         player = player_repository().by_token(token)
         if player is None:
             raise player_token_invalid()
+        g.player_credential = token_mark(hash_player_token(token))
     _seen(player.id)
     return player
+
+
+def request_ref(player: Player) -> PlayerRef:
+    """``player`` (the request's, :func:`request_player`) as a seat binds it: with the credential the request came
+    with, a session's id or the player token's mark, which a revocation or a rotation then releases the seat by
+    (:mod:`services.api.games.seat_release`)."""
+    return replace(player.ref, credential=g.get("player_credential"))
 
 
 def _seen(player_id: str) -> None:
@@ -115,4 +128,4 @@ def seat_player() -> PlayerRef | None:
     if current_app.extensions.get("spades.players") is None:
         raise ApiError(401, "player_token_invalid", "This server keeps no players (RECORDS_ENABLED is off).")
     player = request_player(required=False)
-    return None if player is None else player.ref
+    return None if player is None else request_ref(player)

@@ -4,7 +4,8 @@
 Handlers only parse, check and call :class:`services.api.players.repository.PlayerRepository` (on the records
 database: a database that is down is a ``503 records_unavailable``, as for records).  ``POST /v1/players`` has
 its own limit per client address (``PLAYER_CREATE_RATE_LIMIT``,
-:func:`services.api.http.rate_limits.limit_player_creates`).
+:func:`services.api.http.rate_limits.limit_player_creates`).  A rotation releases the seats the old token took, a
+deletion leaves every seat its credentials took (:mod:`services.api.games.seat_release`), after the commit.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from flask import Response, url_for
 
+from services.api.games.seat_release import settle_quietly
 from services.api.http import player_schemas, request_schemas
 from services.api.http.player_auth import (
     pairing_ban_of,
@@ -21,7 +23,7 @@ from services.api.http.player_auth import (
     request_player,
     request_session,
 )
-from services.api.http.routes import json_response, load_body, v1
+from services.api.http.routes import collaborators, json_response, load_body, v1
 from services.api.players.names import DisplayName, NameRefused, display_name
 from services.api.players.repository import Player, PlayerRepository, name_taken, player_not_found
 from services.api.players.tokens import well_formed_id
@@ -73,12 +75,15 @@ def rotate_my_token() -> Response:
     token = player_token()
     assert token is not None
     fresh = repository.rotate(player, token)
+    settle_quietly(collaborators(), player.id)  # the seats the old token took: released
     return json_response(player_schemas.CREATED_PLAYER, player_schemas.created(profile(repository, player), fresh))
 
 
 @v1.delete("/players/me")
 def delete_me() -> Response:
-    player_repository().delete(_me())
+    player = _me()
+    player_repository().delete(player)
+    settle_quietly(collaborators(), player.id, gone=True)  # its seats in games in play: left
     return Response(status=204)
 
 

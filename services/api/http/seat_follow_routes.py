@@ -2,7 +2,9 @@
 this device, with the ``Player-Token`` of the player it is bound to: :mod:`services.api.games.take_back`) and
 ``GET /v1/players/me/live-games`` (the player's games in play: :mod:`services.api.games.live_games`).
 
-Both take a player token or a device's session (:mod:`services.api.http.player_auth`).  Neither has a limit of its
+Both take a player token or a device's session (:mod:`services.api.http.player_auth`); the listing first releases
+the player's seats that a dead credential still holds (:func:`services.api.games.seat_release.settle_quietly`: a
+revocation's own release that found the store down).  Neither has a limit of its
 own: each needs the player's credential, and a refused take tells nothing a view of the table does not.
 """
 
@@ -12,9 +14,10 @@ from flask import Response
 from marshmallow import Schema, fields
 
 from services.api.games.live_games import live_games
+from services.api.games.seat_release import settle_quietly
 from services.api.games.take_back import take_seat
 from services.api.http import request_schemas
-from services.api.http.player_auth import request_player
+from services.api.http.player_auth import request_player, request_ref
 from services.api.http.rate_limits import client_id
 from services.api.http.response_schemas import Codes
 from services.api.http.routes import collaborators, json_response, load_body, seated, v1, with_server_time_state
@@ -44,13 +47,15 @@ LIVE_GAMES = LiveGames()
 def take_my_seat(game_id: str, seat: int) -> Response:
     player = _me()
     load_body(request_schemas.EMPTY_REQUEST, allow_empty=True)
-    return seated(with_server_time_state(take_seat(collaborators(), game_id, seat, player.ref, client_id())))
+    return seated(with_server_time_state(take_seat(collaborators(), game_id, seat, request_ref(player), client_id())))
 
 
 @v1.get("/players/me/live-games")
 def my_live_games() -> Response:
     player = _me()
-    return json_response(LIVE_GAMES, {"games": live_games(collaborators().store, player.id)})
+    ctx = collaborators()
+    settle_quietly(ctx, player.id)  # seats a dead credential still holds (a revocation's release that failed)
+    return json_response(LIVE_GAMES, {"games": live_games(ctx.store, player.id)})
 
 
 def _me() -> Player:

@@ -6,6 +6,8 @@ Handlers parse, check and call :class:`services.api.players.sessions.Sessions` a
 :class:`services.api.players.device_codes.DeviceCodes` (on the records database, as the players are).  Every route
 under ``/v1/players/me`` takes the player token or a session (:mod:`services.api.http.player_auth`); the sign-in
 takes neither: its code, or its passkey's signature, is its credential.  Limits: :mod:`services.api.http.session_limits`.
+A revocation releases the seats the revoked sessions took, after its commit and without failing for it
+(:func:`services.api.games.seat_release.settle_quietly`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from typing import Any
 
 from flask import Response, current_app, request
 
+from services.api.games.seat_release import settle_quietly
 from services.api.http import request_schemas, session_schemas
 from services.api.http.link_qr import absolute_link, qr_svg
 from services.api.http.passkey_routes import passkeys
 from services.api.http.player_auth import player_repository, request_player, request_session
 from services.api.http.player_budgets import LINK_CODES, spend
 from services.api.http.player_routes import profile
-from services.api.http.routes import json_response, load_body, v1
+from services.api.http.routes import collaborators, json_response, load_body, v1
 from services.api.players.credentials import shown, well_formed_session_id
 from services.api.players.device_codes import DeviceCodes
 from services.api.players.repository import Player
@@ -41,6 +44,7 @@ def revoke_my_sessions() -> Response:
     player = _me()
     current = request_session()
     _sessions().revoke_all(player.id, None if current is None else current.id, now_ms())
+    settle_quietly(collaborators(), player.id)  # the seats the revoked sessions took: released
     return json_response(session_schemas.SESSION_LIST, _listed(player))
 
 
@@ -50,6 +54,7 @@ def revoke_my_session(session_id: str) -> Response:
     if not well_formed_session_id(session_id):
         raise session_not_found()
     _sessions().revoke(player.id, session_id, now_ms())
+    settle_quietly(collaborators(), player.id)  # the seats it took: released
     return Response(status=204)
 
 

@@ -6,7 +6,8 @@ creation commits, a repeated one (a slow creator, or the one that took over afte
 people sit in arrival order from seat 0; the other seats, if the wait ran out first, go to computers of the
 level the longest-waiting member asked for, which is also the game's takeover level.  A member whose player has
 deleted itself while its request waited is dropped: its seat goes to a computer too, and its request ends
-cancelled (deletion is final, :mod:`services.api.games.seat_players`).  So is a member whose player blocked, or
+cancelled (deletion is final, :mod:`services.api.games.seat_players`), and so is one whose request came with a
+credential revoked since (:mod:`services.api.games.seat_release`).  So is a member whose player blocked, or
 was blocked by, a member seated before them after their requests were grouped (:func:`blocked_members`: the
 groups themselves never hold a pair blocked when the requests were made, :mod:`services.api.store.match_groups`).
 
@@ -99,7 +100,8 @@ def creation_body(group: Group, dropped: Collection[str] = ()) -> dict[str, obje
 def group_players(group: Group, players: Players = AS_BOUND) -> tuple[tuple[PlayerRef | None, ...], set[str]]:
     """Each member's player (from the player token its request carried) as it is now, in seat order; a player
     who sent two requests that landed in one group is bound to the first of its seats only (one player, one
-    seat).  And the members to drop: those whose player has deleted itself since (deletion is final)."""
+    seat).  And the members to drop: those whose player has deleted itself since (deletion is final), or whose
+    credential (the session or player token the request came with) is dead since."""
     found: dict[str, PlayerRef | None] = {}
     bound: list[PlayerRef | None] = []
     dropped: set[str] = set()
@@ -110,7 +112,10 @@ def group_players(group: Group, players: Players = AS_BOUND) -> tuple[tuple[Play
         player_id = member.player[0]
         first = player_id not in found
         if first:
-            found[player_id] = players.current(PlayerRef(*member.player))
+            ref = PlayerRef(*member.player, credential=member.credential)
+            found[player_id] = current = players.current(ref)
+            if current is not None and ref.credential is not None and players.lapsed(player_id, [ref.credential]):
+                found[player_id] = None  # the credential it came with was revoked while it waited: not seated
         if found[player_id] is None:
             dropped.add(member.match_id)
         bound.append(found[player_id] if first else None)

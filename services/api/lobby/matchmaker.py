@@ -111,6 +111,7 @@ class Matchmaker:
             player=None if player is None else (player.id, player.name, player.kind),
             client=address_id(address),
             avoid=() if player is None else tuple(sorted(self.blocks.blocked_by(player.id))),
+            credential=None if player is None else player.credential,
         )
         try:
             self.store.lower_match_due(bucket, min(deadline, times.now_ms + times.lease_ms))  # before: never lost

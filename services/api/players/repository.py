@@ -17,7 +17,8 @@ seat is bound to it again (:meth:`PlayerRepository.current`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, Engine, or_, select, update
@@ -25,11 +26,18 @@ from sqlalchemy.exc import IntegrityError
 
 from services.api.games.record import PlayerRef
 from services.api.players import anonymise
+from services.api.players.credentials import SESSION_ID_PREFIX
 from services.api.players.names import DisplayName
-from services.api.players.tokens import hash_player_token, new_player_id, new_player_token, well_formed_token
+from services.api.players.tokens import (
+    hash_player_token,
+    new_player_id,
+    new_player_token,
+    token_mark,
+    well_formed_token,
+)
 from services.api.problems import ApiError
 from services.api.records.database import insert_of
-from services.api.records.schema import players
+from services.api.records.schema import player_sessions, players
 from services.api.store.protocol import now_ms
 from services.computers import LEVEL_NAMES
 
@@ -96,10 +104,37 @@ class PlayerRepository:
     def current(self, player: PlayerRef) -> PlayerRef | None:
         """The player a seat was bound to as it is now (its name today), None once it has deleted itself: the
         games room's :class:`services.api.games.seat_players.Players`, for the seats taken again without the
-        request's player token (a rematch, a rejoin, a quick match)."""
+        request's player token (a rematch, a rejoin, a quick match).  The credential it came through stays."""
         with self.engine.connect() as connection:
             row = connection.execute(_live().where(players.c.id == player.id)).first()
-        return None if row is None else _player(row).ref
+        return None if row is None else replace(_player(row).ref, credential=player.credential)
+
+    def lapsed(self, player_id: str, credentials: Collection[str]) -> frozenset[str]:
+        """Those of ``credentials`` (seats' :attr:`~services.api.games.record.PlayerRef.credential`) that no longer
+        are ``player_id``'s: a revoked session's id, the mark of a player token rotated since; all of them once the
+        player is deleted.  One read of the player's row and one of its sessions."""
+        wanted = frozenset(credentials)
+        if not wanted:
+            return wanted
+        sessions = [c for c in wanted if c.startswith(SESSION_ID_PREFIX)]
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(players.c.token_hash).where(players.c.id == player_id, players.c.deleted_ms.is_(None))
+            ).first()
+            if row is None:
+                return wanted
+            live = {token_mark(row.token_hash)} if row.token_hash else set()
+            if sessions:
+                live |= set(
+                    connection.execute(
+                        select(player_sessions.c.id).where(
+                            player_sessions.c.player_id == player_id,
+                            player_sessions.c.id.in_(sessions),
+                            player_sessions.c.revoked_ms.is_(None),
+                        )
+                    ).scalars()
+                )
+        return wanted - live
 
     def by_token(self, token: str) -> Player | None:
         """The player ``token`` belongs to; None for any other string (a revoked token, a deleted player's)."""

@@ -75,10 +75,12 @@ class MatchRequest:
     player: tuple[str, str, str] | None = None  # the player the request's seat is bound to: (id, name, kind)
     client: str | None = None  # who sent it (a hashed address): the seat's client in the game (fair play)
     avoid: tuple[str, ...] = ()  # the players its player blocked: never at its table (store.match_groups)
+    credential: str | None = None  # the player's credential the request came with (PlayerRef.credential)
 
     def stored(self) -> str:
         """The JSON the bucket keeps (the scripts read and write the same fields, and keep the player's, ``p``,
-        as they found it, the client's, ``cl``, and the blocked players', ``av``)."""
+        as they found it, the client's, ``cl``, the blocked players', ``av``, and the player's credential,
+        ``pc``)."""
         data: dict[str, Any] = {"s": self.status, "sec": self.secret_hash, "tok": self.token_hash, "lvl": self.level}
         data |= {"c": self.created_ms, "d": self.deadline_ms, "seen": self.seen_ms, "q": " ".join(self.holders)}
         if self.player is not None:
@@ -87,6 +89,8 @@ class MatchRequest:
             data["cl"] = self.client
         if self.avoid:
             data["av"] = list(self.avoid)
+        if self.credential is not None:
+            data["pc"] = self.credential
         return orjson.dumps(data).decode()
 
     @classmethod
@@ -109,6 +113,7 @@ class MatchRequest:
             tuple(data["p"]) if data.get("p") else None,  # type: ignore[arg-type]
             data.get("cl"),
             tuple(data["av"]) if data.get("av") else (),
+            data.get("pc"),
         )
 
 

@@ -53,7 +53,7 @@ def test_a_seat_sees_its_own_private_part_with_one_holder_read_per_version():
     assert "private" not in str(shown) and holder.reads == 1 and not audience.ended
 
 
-@pytest.mark.parametrize("kind", ["seat_left", "seat_claimed", "seat_rejoined"])
+@pytest.mark.parametrize("kind", ["seat_left", "seat_claimed", "seat_rejoined", "seat_released"])
 def test_the_change_of_its_seats_holder_after_it_opened_is_the_last_entry(kind):
     audience = Audience(0, "h", 3, Holder("h"))
     earlier = entry(1, kind, 3)  # the change that gave the seat to this token: before it opened

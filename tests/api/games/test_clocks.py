@@ -150,6 +150,29 @@ def test_a_change_of_seats_elsewhere_keeps_the_running_turn_and_a_new_occupant_g
     assert not again.clock.away[third] and again.clock.reserve_ms[third] == 0
 
 
+def test_a_seat_released_by_its_dead_credential_keeps_its_turn_its_timeouts_and_its_away_mark():
+    """No device holds it (its token hash gone): the clock plays it as a seat whose person stopped moving, and only
+    a new token brings its person back."""
+    record = people()
+    seat = turn(record.state)
+    away = [False] * 4
+    away[(seat + 1) % 4] = True
+    record.clock = replace(record.clock, timeouts=(1,) * 4, away=tuple(away))
+    released = record.successor()
+    for i in (seat, (seat + 1) % 4):
+        released.seats[i] = replace(record.seats[i], token_hash=None)
+    released.clock = clocks.after_change(record.clock, record, released, T0 + 5_000, "seat")
+    assert released.clock.deadline_ms == record.clock.deadline_ms, "its running turn goes on"
+    assert released.clock.timeouts == (1,) * 4 and released.clock.away == record.clock.away
+    assert clocks.computer_seat(released, record.clock.deadline_ms) == seat  # its deadline passed: a timeout
+    timed_out = moved(released, record.clock.deadline_ms, "timeout")
+    assert timed_out.clock.away[seat], "the second timeout in a row: away, the computer plays it at once"
+    back = released.successor()
+    back.seats[seat] = Seat("human", None, "a new token")  # its player took it back on a trusted device
+    back.clock = clocks.after_change(released.clock, released, back, T0 + 6_000, "seat")
+    assert back.clock.timeouts[seat] == 0
+
+
 def test_computer_seats_and_waiting_games_have_no_running_clock():
     seats = [Seat("human", None, "t0"), Seat("ai", "basic"), Seat("open"), Seat("ai", "basic")]
     waiting = people(seats)

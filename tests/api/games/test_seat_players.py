@@ -5,6 +5,7 @@ a player who deleted themselves gets no seat from their old seat token, neither 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import orjson
@@ -34,10 +35,17 @@ class Directory:
     def __init__(self, *players: PlayerRef) -> None:
         self.players = {player.id: player for player in players}
         self.looked_up: list[str] = []
+        self.dead: set[str] = set()  # credentials revoked (sessions' ids, old player tokens' marks)
 
     def current(self, player: PlayerRef) -> PlayerRef | None:
         self.looked_up.append(player.id)
-        return self.players.get(player.id)
+        found = self.players.get(player.id)
+        return None if found is None else PlayerRef(found.id, found.name, found.kind, player.credential)
+
+    def lapsed(self, player_id: str, credentials: Collection[str]) -> frozenset[str]:
+        if player_id not in self.players:
+            return frozenset(credentials)
+        return frozenset(credentials) & self.dead
 
     def delete(self, player: PlayerRef) -> None:
         del self.players[player.id]

@@ -1,7 +1,9 @@
 """A seat that changes hands ends what its old token opened: two real API servers (one gunicorn process each).
 
 Each way a seat changes hands — a leave and a stranger's claim, a leave to a computer's stand-in, a rejoin from
-another device, a rematch's repeated opt-in — is made through server B while a stream and a long poll opened
+another device, a take by its player, a rematch's repeated opt-in, and the release of a seat whose player
+credential died (the session that took it revoked, everywhere or alone, or the player token rotated; its player
+then takes it back) — is made through server B while a stream and a long poll opened
 with the seat's old token wait on server A; the game then plays on into a new deal.  Nothing that reaches the
 old connections after the change carries anything a spectator would not get: the stream ends right after the
 change's event, the long poll answers with it, and every later request with the old token is a ``401``.  A
@@ -166,6 +168,64 @@ def take_with_the_players_session(b: ContractSession) -> tuple[Table, Callable[[
     return table, change
 
 
+def seat_of_a_device(b: ContractSession, name: str, on_session: bool) -> tuple[str, str, Table]:
+    """A player signed in on a second device (a session), and a game whose seat 0 that device took (with the session,
+    or with the player token when not ``on_session``): (player token, session, the table)."""
+    player_token, session = signed_in_player(b, name)
+    seats = [{"type": "human", "player": True}, *FOUR[1:]]
+    credential = session if on_session else player_token
+    created = b.post("/v1/games", json={"seats": seats}, headers={"Player-Token": credential})
+    assert created.status_code == 201, created.text
+    return (
+        player_token,
+        session,
+        Table(created.json()["game_id"], {s["seat"]: s["token"] for s in created.json()["seats"]}),
+    )
+
+
+def taken_back(b: ContractSession, table: Table, credential: str) -> Table:
+    """The released seat 0 taken back on a trusted device (its view says no token holds it meanwhile)."""
+    taken = b.post(f"/v1/games/{table.game_id}/seats/0/take", headers={"Player-Token": credential})
+    assert taken.status_code == 200 and taken.json()["seat"] == 0, taken.text
+    return Table(table.game_id, {**table.tokens, 0: taken.json()["token"]})
+
+
+def revoke_the_session_that_took_it(b: ContractSession) -> tuple[Table, Callable[[Table], tuple[Table, int]]]:
+    """Device A (a session) took seat 0; the player revokes A's session from another device, then takes the seat
+    there."""
+    player_token, session, table = seat_of_a_device(b, "Revoked", on_session=True)
+    session_id = b.get("/v1/players/me/sessions", headers={"Player-Token": session}).json()["sessions"][0]["id"]
+
+    def change(table: Table) -> tuple[Table, int]:
+        revoked = b.delete(f"/v1/players/me/sessions/{session_id}", headers={"Player-Token": player_token})
+        assert revoked.status_code == 204, revoked.text
+        return taken_back(b, table, player_token), 2
+
+    return table, change
+
+
+def sign_out_everywhere(b: ContractSession) -> tuple[Table, Callable[[Table], tuple[Table, int]]]:
+    player_token, _, table = seat_of_a_device(b, "Signed Out", on_session=True)
+
+    def change(table: Table) -> tuple[Table, int]:
+        signed_out = b.delete("/v1/players/me/sessions", headers={"Player-Token": player_token})
+        assert signed_out.status_code == 200 and signed_out.json()["sessions"] == [], signed_out.text
+        return taken_back(b, table, player_token), 2
+
+    return table, change
+
+
+def rotate_the_player_token_that_took_it(b: ContractSession) -> tuple[Table, Callable[[Table], tuple[Table, int]]]:
+    player_token, session, table = seat_of_a_device(b, "Rotated", on_session=False)
+
+    def change(table: Table) -> tuple[Table, int]:
+        rotated = b.post("/v1/players/me/token", headers={"Player-Token": player_token})
+        assert rotated.status_code == 200, rotated.text
+        return taken_back(b, table, session), 2
+
+    return table, change
+
+
 def rematch_opt_in_again(b: ContractSession) -> tuple[Table, Callable[[Table], tuple[Table, int]]]:
     """The first opt-in's token holds seat 0 of the rematch; a repeated opt-in (a lost answer, another device)
     replaces it; the others' opt-ins then start the rematch's first deal."""
@@ -196,6 +256,9 @@ PATHS = [
     rejoin_from_another_device,
     take_with_the_players_session,
     rematch_opt_in_again,
+    revoke_the_session_that_took_it,
+    sign_out_everywhere,
+    rotate_the_player_token_that_took_it,
 ]
 
 
@@ -289,11 +352,11 @@ def test_a_client_that_starts_past_the_change_gets_no_private_event_of_the_seats
     assert streamed == [] and ended, "the stream ends before the new holder's hand"
 
 
-def test_a_player_credential_opens_no_seats_connection_so_revoking_one_ends_none(servers):
+def test_a_player_credential_opens_no_seats_connection(servers):
     """A stream or a long poll is opened with a seat token: a player's token or a device's session, sent as a seat
     token, holds no seat (``401``), and sent as ``Player-Token`` it is not read (the spectator's events). Rotating,
-    revoking or deleting a player credential thus has no connection to end; the seat's own token is the
-    credential that counts."""
+    revoking or deleting a player credential ends connections only through the seats it took, released (the
+    paths above): the seat's own token is the credential a connection holds."""
     b = ContractSession(servers[1])
     player_token, session = signed_in_player(b, "Streamer")
     seats = [{"type": "human", "player": True}, *FOUR[1:]]

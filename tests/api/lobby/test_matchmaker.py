@@ -1,6 +1,7 @@
 """Quick match on the in-memory store: two API processes over one backend, a clock the tests move.  Groups
 of four and groups topped up with computers, nobody seated twice, a forming process that dies, cancel,
-idle requests, quotas, players (and a player deleted while its request waits, who is never seated).  The same scripts on Redis: tests/api/store/test_lobby_store.py; over HTTP across
+idle requests, quotas, players (and a player deleted while its request waits, who is never seated, as is one whose
+credential was revoked meanwhile).  The same scripts on Redis: tests/api/store/test_lobby_store.py; over HTTP across
 two servers: tests/api/lobby/test_lobby_live.py."""
 
 from __future__ import annotations
@@ -362,6 +363,28 @@ def test_a_request_whose_player_was_deleted_while_it_waited_is_dropped_and_a_com
     assert [s.player for s in record.seats] == [None, None, BOT, None]
     assert record.state.phase == "bidding"
     assert [seat_for(record, v["token"]) for v in views] == [v["seat"] for v in views]
+
+
+def test_a_request_whose_credential_was_revoked_while_it_waited_is_dropped_as_a_deleted_players(directory):
+    a, b, clock, players = directory
+    phone = dataclasses.replace(ADA, credential="ses_" + "p" * 22)
+    gone = a.submit(DEFAULT, "192.0.2.1", None, phone)
+    players.dead.add(phone.credential)  # the session it was sent with, revoked
+    others = []
+    for mm, player in ((b, None), (b, BOT), (a, None)):
+        clock.now += 0.01
+        others.append(mm.submit(DEFAULT, "192.0.2.2", None, player))
+    assert look(a, gone)["status"] == "cancelled"
+    record = a.store.load(look(b, others[0])["game_id"])
+    assert [s.player for s in record.seats] == [None, None, BOT, None] and record.seats[0].type == "ai"
+
+
+def test_a_seated_requests_seat_remembers_the_credential_it_was_sent_with(two):
+    a, _, _ = two
+    laptop = dataclasses.replace(ADA, credential="ses_" + "l" * 22)
+    asked = [a.submit(DEFAULT, "192.0.2.1", None, laptop)] + [ask(a) for _ in range(3)]
+    record = a.store.load(look(a, asked[0])["game_id"])
+    assert record.seats[look(a, asked[0])["seat"]].player == laptop
 
 
 def test_a_deleted_players_request_alone_at_the_deadline_makes_no_game(directory):

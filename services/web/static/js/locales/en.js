@@ -131,6 +131,7 @@ export default {
   "problem.player_seated": "Your name already holds a seat at this table: one seat per player.",
   "problem.player_create_rate_limited": "Too many new names from here just now: try again in a minute.",
   "problem.player_deleted": "The name this seat was played under has been deleted: it can't sit down again.",
+  "problem.credential_revoked": "The device this seat was taken on was signed out, so it can't take a new seat. Sign in again to take it back.",
   "problem.seat_not_yours": "That seat is not yours: only the name it was taken with can take it to another device.",
   "reason.not_your_turn": "It's not your turn.",
   "reason.wrong_phase": "That move doesn't fit this part of the round.",

@@ -131,6 +131,7 @@ export default {
   "problem.player_seated": "Nama Anda sudah menempati kursi di meja ini: satu kursi per pemain.",
   "problem.player_create_rate_limited": "Terlalu banyak nama baru dari sini: coba lagi semenit lagi.",
   "problem.player_deleted": "Nama yang dipakai di kursi ini sudah dihapus: nama itu tidak bisa duduk lagi.",
+  "problem.credential_revoked": "Perangkat tempat kursi ini diambil sudah dikeluarkan, jadi tidak bisa mengambil kursi baru. Masuk lagi untuk mengambilnya kembali.",
   "problem.seat_not_yours": "Kursi itu bukan milik Anda: hanya nama yang dipakai saat mengambilnya yang bisa membawanya ke perangkat lain.",
   "reason.not_your_turn": "Bukan giliran Anda.",
   "reason.wrong_phase": "Langkah itu tidak cocok untuk bagian ronde ini.",
