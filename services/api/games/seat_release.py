@@ -18,7 +18,8 @@ credentials its seats were taken through are dead, and releases each such seat i
   then it is away and the takeover level plays it at once); without a clock its turn waits.  Only its player
   takes it back, from a device whose credential is live (``POST .../take``, :mod:`services.api.games.take_back`);
 - a deleted player's seat is left as by a leave (``seat_left``): a stand-in of the takeover level keeps it for the
-  game's record, else it opens.
+  game's record, else it opens; so is a seat of theirs released before, which no device can take back now.  A
+  seat that names no credential (taken by a process that predates them) plays on with its token.
 
 When: the routes that kill a credential (a session revoked, sign-out everywhere, a rotation, a deletion) settle
 after their database commit, and never fail for it: the credential is dead in the database first, which every
@@ -73,12 +74,21 @@ def held_through(seat: Seat, player_id: str, credentials: Collection[str] | None
     )
 
 
+def _released(seat: Seat, player_id: str, dead: Collection[str], gone: bool) -> bool:
+    """Whether the change releases ``seat``: held through a ``dead`` credential; once the player is ``gone``, also
+    a seat released already (no device holds it, and none ever will)."""
+    if gone and seat.type == "human" and seat.player_id == player_id and seat.token_hash is None:
+        return True
+    return held_through(seat, player_id, None if gone else dead)
+
+
 def release(player_id: str, dead: Collection[str], gone: bool = False) -> Callable[[GameRecord], Change | Answer]:
     """The change function that releases ``player_id``'s seats held through one of the ``dead`` credentials
-    (``gone``: the player is deleted, so each is left instead); an :class:`Answer` of ``0`` when none is."""
+    (``gone``: the player is deleted, so each seat any credential of theirs took, or that no device holds, is left
+    instead); an :class:`Answer` of ``0`` when none is."""
 
     def change(record: GameRecord) -> Change | Answer:
-        seats = [i for i, s in enumerate(record.seats) if held_through(s, player_id, dead)]
+        seats = [i for i, s in enumerate(record.seats) if _released(s, player_id, dead, gone)]
         if record.finished or not seats:
             return Answer(0)
         nxt = record.successor()
@@ -98,20 +108,21 @@ def release(player_id: str, dead: Collection[str], gone: bool = False) -> Callab
 
 def settle(ctx: Collaborators, player_id: str, gone: bool = False) -> int:
     """Release every seat of ``player_id``'s games in play held through a credential that is no longer the
-    player's (every credential: ``gone``, the player deleted); how many games changed.  Raises what the store or
-    the records database raise, at the first: the caller decides (:func:`settle_quietly`)."""
+    player's (``gone``, the player deleted: leave each one a credential took or no device holds); how many games
+    changed.  Raises what the store or the records database raise, at the first: the caller decides
+    (:func:`settle_quietly`)."""
     found = []
     for game_id in ctx.store.player_games(player_id):
         record = ctx.store.load(game_id)
-        if record is not None and not record.finished and any(held_through(s, player_id) for s in record.seats):
+        if record is not None and not record.finished and any(s.player_id == player_id for s in record.seats):
             found.append(record)
-    credentials = {s.credential for r in found for s in r.seats if held_through(s, player_id) and s.credential}
-    if not credentials:
-        return 0
-    dead = frozenset(credentials) if gone else ctx.players.lapsed(player_id, credentials)
+    dead: frozenset[str] = frozenset()
+    if not gone:
+        credentials = {s.credential for r in found for s in r.seats if held_through(s, player_id) and s.credential}
+        dead = ctx.players.lapsed(player_id, credentials) if credentials else dead
     changed = 0
     for record in found:
-        if any(held_through(s, player_id, dead) for s in record.seats):
+        if any(_released(s, player_id, dead, gone) for s in record.seats):
             changed += _release_in(ctx, record.game_id, player_id, dead, gone)
     return changed
 

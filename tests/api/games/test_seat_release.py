@@ -120,9 +120,17 @@ def test_a_deleted_players_seats_are_left_to_the_stand_in_or_opened():
     ctx = process(directory)
     kept, _ = create(ctx, ON_PHONE, options={"clock": "none", "ai_takeover": "basic"})
     opened, _ = create(ctx, ON_LAPTOP, options={"clock": "none", "ai_takeover": None})
+    released, _ = create(
+        ctx, replace(ADA, credential="spt:" + "0" * 16), options={"clock": "none", "ai_takeover": None}
+    )
+    unnamed, _ = create(ctx, ADA)
+    revoke(ctx, "spt:" + "0" * 16)
+    seat_release.settle(ctx, ADA.id)  # released before: no device holds it
     since = {g: ctx.store.load(g).seq for g in (kept, opened)}
     directory.delete(ADA)
-    assert seat_release.settle(ctx, ADA.id, gone=True) == 2
+    assert seat_release.settle(ctx, ADA.id, gone=True) == 3
+    assert ctx.store.load(released).seats[0] == Seat("open"), "nobody can take it back now"
+    assert ctx.store.load(unnamed).seats[0].token_hash is not None, "a seat naming no credential plays on"
     stand_in = ctx.store.load(kept).seats[0]
     assert (stand_in.type, stand_in.level, stand_in.stand_in, stand_in.player_id) == ("ai", "basic", True, ADA.id)
     assert told(ctx, kept, since[kept]) == [("seat_left", {"seat": 0, "ai_takeover": "basic"})]
