@@ -137,3 +137,39 @@ def test_killing_api_processes_mid_request_applies_each_move_fully_or_not_at_all
     assert result["requests_cut_off"] > 0, "some requests were cut off mid-flight"
     assert result["moves_applied"] > 0, "the games made progress"
     assert result["games_state_and_log_disagree"] == 0
+
+
+def test_a_session_revoked_while_the_game_store_is_down_is_revoked_and_its_seats_are_released_later(tmp_path):
+    """The revocation is the records database's: it answers with Redis down, its release of the seat waits, and the
+    player's next listing of their games (any device) releases it."""
+    port = free_port()
+    http = requests.Session()
+    env = {"AI_ENABLED": "0", "REDIS_SOCKET_TIMEOUT": "0.5", "DATA_DIR": str(tmp_path)}
+    with tempfile.TemporaryDirectory() as data_dir:
+        server = start_redis(port, data_dir)
+        try:
+            with gunicorn(redis_url(port, 0), workers=1, env=env) as base:
+                player = http.post(f"{base}/v1/players", json={"name": "Ada Offline"}).json()
+                token = {"Player-Token": player["token"]}
+                code = http.post(f"{base}/v1/players/me/link-codes", headers=token).json()["code"]
+                phone = http.post(f"{base}/v1/sessions", json={"link_code": code, "device_name": "Phone"}).json()
+                seats = [{"type": "human", "player": True}, {"type": "human"}, {"type": "ai"}, {"type": "ai"}]
+                body = {"seats": seats, "options": {"clock": "none"}}
+                created = http.post(f"{base}/v1/games", json=body, headers={"Player-Token": phone["token"]}).json()
+                game_id, seat_token = created["game_id"], created["seats"][0]["token"]
+
+                stop(server)
+                revoked = http.delete(f"{base}/v1/players/me/sessions/{phone['session']['id']}", headers=token)
+                assert revoked.status_code == 204, revoked.text
+                server = start_redis(port, data_dir)
+                wait_until(lambda: http.get(f"{base}/v1/games/{game_id}").status_code == 200, "Redis never came back")
+                assert http.get(f"{base}/v1/games/{game_id}", headers=auth(seat_token)).status_code == 200
+                assert metric(base, "spades_seat_releases_total") >= 1  # the failed settling, counted
+
+                listed = http.get(f"{base}/v1/players/me/live-games", headers=token)
+                assert listed.status_code == 200 and [g["game_id"] for g in listed.json()["games"]] == [game_id]
+                assert http.get(f"{base}/v1/games/{game_id}", headers=auth(seat_token)).status_code == 401
+                taken = http.post(f"{base}/v1/games/{game_id}/seats/0/take", headers=token)
+                assert taken.status_code == 200, taken.text
+        finally:
+            stop(server)

@@ -5,7 +5,8 @@ A second device signs in with a link code and is the same player (its session wo
 does, and seats a game as that player); a code used twice, a wrong one, an expired one (``LINK_CODE_SECONDS`` 0 on a
 server of its own: no sleeping), a recovery code used twice and a revoked session are each refused with their own
 code and change nothing; a link code comes with the QR code of its link; signing out everywhere keeps the asking
-device; the link codes' and sign-ins' limits answer 429."""
+device; the link codes' and sign-ins' limits answer 429.  A dead credential (a revoked session, a rotated player
+token, a deleted player) releases the seats it took and no other."""
 
 from __future__ import annotations
 
@@ -153,6 +154,68 @@ def test_a_revoked_session_is_refused_at_its_next_request_and_sign_out_everywher
 
     assert session.delete("/v1/players/me", headers=as_player(token)).status_code == 204
     assert code(session.get("/v1/players/me", headers=as_player(devices["Laptop"]))) == "player_token_invalid"
+
+
+def seat_taken_with(http: ContractSession, credential: str) -> tuple[str, str]:
+    """A game (no clock) whose seat 0 was taken with ``credential`` (a session or the player token): its id and the
+    seat's token."""
+    seats = [{"type": "human", "player": True}, {"type": "human"}, {"type": "ai"}, {"type": "ai"}]
+    created = http.post("/v1/games", json={"seats": seats, "options": {"clock": "none"}}, headers=as_player(credential))
+    assert created.status_code == 201, created.text
+    return created.json()["game_id"], created.json()["seats"][0]["token"]
+
+
+def holds(http: ContractSession, game_id: str, seat_token: str) -> bool:
+    """Whether ``seat_token`` still holds its seat (``401 unauthorized`` once it does not)."""
+    answer = http.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {seat_token}"})
+    assert answer.status_code in (200, 401), answer.text
+    return answer.status_code == 200
+
+
+def test_a_dead_credential_releases_the_seats_it_took_and_nothing_else(session: ContractSession):
+    """Revoking a device's session, rotating the player token and signing out everywhere each release the seats
+    the dead credential took (their tokens ``401``, the seat still the player's, taken back on a trusted device);
+    the seats a live credential took are untouched; a deletion leaves every seat a credential of the player took."""
+    ada, token = make_player(session, "Ada")
+    phone = sign_in(session, link_code=link_code(session, token), device_name="Phone").json()["token"]
+    laptop = sign_in(session, link_code=link_code(session, token), device_name="Laptop").json()["token"]
+    on_phone, on_laptop, on_token = (seat_taken_with(session, c) for c in (phone, laptop, token))
+    versions = {g: session.get(f"/v1/games/{g}").json()["version"] for g, _ in (on_laptop, on_token)}
+    listed = session.get("/v1/players/me/sessions", headers=as_player(laptop)).json()["sessions"]
+    phone_id = next(s["id"] for s in listed if s["name"] == "Phone")
+
+    assert session.delete(f"/v1/players/me/sessions/{phone_id}", headers=as_player(laptop)).status_code == 204
+    assert not holds(session, *on_phone)
+    view = session.get(f"/v1/games/{on_phone[0]}").json()
+    assert (view["seats"][0]["type"], view["seats"][0]["player"]["id"]) == ("human", ada)  # still hers
+    last = session.get(f"/v1/games/{on_phone[0]}/events", params={"after": view["last_seq"] - 1}).json()["events"]
+    assert [(e["type"], e["data"]) for e in last] == [("seat_released", {"seat": 0})]
+    assert holds(session, *on_laptop) and holds(session, *on_token)
+    assert {g: session.get(f"/v1/games/{g}").json()["version"] for g, _ in (on_laptop, on_token)} == versions
+    mine = session.get("/v1/players/me/live-games", headers=as_player(laptop)).json()["games"]
+    assert sorted(g["game_id"] for g in mine) == sorted(g for g, _ in (on_phone, on_laptop, on_token))
+    taken = session.post(f"/v1/games/{on_phone[0]}/seats/0/take", headers=as_player(laptop))
+    assert taken.status_code == 200, taken.text
+    on_phone = (on_phone[0], taken.json()["token"])  # now the laptop's
+    assert holds(session, *on_phone)
+
+    rotated = session.post("/v1/players/me/token", headers=as_player(token))
+    assert rotated.status_code == 200, rotated.text
+    token = rotated.json()["token"]
+    assert not holds(session, *on_token)
+    assert holds(session, *on_laptop) and holds(session, *on_phone)  # the laptop's session took those
+
+    on_new_token = seat_taken_with(session, token)
+    signed_out = session.delete("/v1/players/me/sessions", headers=as_player(token))
+    assert signed_out.status_code == 200 and signed_out.json()["sessions"] == []
+    assert not holds(session, *on_laptop) and not holds(session, *on_phone)
+    assert holds(session, *on_new_token)
+
+    assert session.delete("/v1/players/me", headers=as_player(token)).status_code == 204
+    assert not holds(session, *on_new_token)
+    for game_id in (on_phone[0], on_laptop[0], on_token[0], on_new_token[0]):
+        seat = session.get(f"/v1/games/{game_id}").json()["seats"][0]
+        assert seat["type"] != "human" and seat["claimable"], "left: a stand-in plays it until someone claims it"
 
 
 def test_an_expired_link_code_is_refused_and_the_limits_answer_429(strict: ContractSession):

@@ -13,6 +13,7 @@ from services.api.players.device_codes import MAX_LINK_CODE_MS, DeviceCodes
 from services.api.players.names import display_name
 from services.api.players.repository import PlayerRepository
 from services.api.players.sessions import LAST_SEEN_STEP_MS, Sessions, device_name
+from services.api.players.tokens import hash_player_token, token_mark
 from services.api.problems import ApiError
 from services.api.records.schema import link_codes, player_sessions, recovery_codes
 
@@ -93,6 +94,28 @@ def test_a_revoked_session_is_refused_and_sign_out_everywhere_keeps_the_asking_d
     assert sessions.find(c_key, T)[1].id == c.id
     assert sessions.revoke_all(ada.id, keep=None, now_ms=T) == 1 and sessions.list(ada.id) == []
     assert sessions.find("sps_" + "x" * 43, T) is None and sessions.find("spt_nobody", T) is None
+
+
+def test_the_credentials_a_seat_names_are_dead_once_revoked_rotated_or_their_player_deleted(engine: Engine):
+    """What a seat keeps of the credential that took it (a session's id, the player token's mark), judged by the
+    players' repository (services.api.games.seat_release asks it)."""
+    repository, codes, sessions = PlayerRepository(engine), DeviceCodes(engine), Sessions(engine)
+    ada, token = repository.create(display_name("Ada"), "person")
+    bea, _ = repository.create(display_name("Bea"), "person")
+    _, phone, _ = codes.sign_in_with_link_code(codes.new_link_code(ada.id, T, MINUTES)[0], "Phone", T)
+    _, laptop, _ = codes.sign_in_with_link_code(codes.new_link_code(ada.id, T, MINUTES)[0], "Laptop", T)
+    _, beas, _ = codes.sign_in_with_link_code(codes.new_link_code(bea.id, T, MINUTES)[0], "Bea's", T)
+    mark = token_mark(hash_player_token(token))
+    named = [phone.id, laptop.id, mark]
+    assert repository.lapsed(ada.id, named) == frozenset() and repository.lapsed(ada.id, []) == frozenset()
+    assert repository.lapsed(ada.id, [beas.id]) == {beas.id}, "another player's session is not Ada's"
+    sessions.revoke(ada.id, phone.id, T)
+    assert repository.lapsed(ada.id, named) == {phone.id}
+    fresh = repository.rotate(ada, token)
+    assert repository.lapsed(ada.id, named) == {phone.id, mark}
+    assert repository.lapsed(ada.id, [token_mark(hash_player_token(fresh))]) == frozenset()
+    repository.delete(ada)
+    assert repository.lapsed(ada.id, [laptop.id]) == {laptop.id}
 
 
 def test_last_seen_moves_at_most_once_a_minute(engine: Engine, ada):
