@@ -184,7 +184,14 @@ def seat_of_a_device(b: ContractSession, name: str, on_session: bool) -> tuple[s
 
 
 def taken_back(b: ContractSession, table: Table, credential: str) -> Table:
-    """The released seat 0 taken back on a trusted device (its view says no token holds it meanwhile)."""
+    """Seat 0, released by the dead credential (its old token refused, the seat still the player's, its last event
+    ``seat_released``), taken back on a trusted device."""
+    old = b.get(f"/v1/games/{table.game_id}", headers=auth(table.tokens[0]))
+    assert (old.status_code, old.json()["code"]) == (401, "unauthorized"), "the release comes before the take"
+    view = b.get(f"/v1/games/{table.game_id}").json()
+    assert view["seats"][0]["type"] == "human" and view["seats"][0]["player"] is not None
+    last = spectator_events(b, table.game_id)[view["last_seq"]]
+    assert (last["type"], last["data"]) == ("seat_released", {"seat": 0})
     taken = b.post(f"/v1/games/{table.game_id}/seats/0/take", headers={"Player-Token": credential})
     assert taken.status_code == 200 and taken.json()["seat"] == 0, taken.text
     return Table(table.game_id, {**table.tokens, 0: taken.json()["token"]})
