@@ -171,17 +171,20 @@ def test_a_dropped_member_ends_cancelled_and_the_others_seated(store):
     assert store.form_matches("b", times(NOW + 20_000), ["g2", "g3"]).groups == (), "a dropped one never forms again"
 
 
-def test_a_requests_player_goes_through_every_script_as_it_came(store):
+def test_a_requests_player_and_its_credential_go_through_every_script_as_they_came(store):
     player = ("p_" + "z" * 22, 'Zoë 李 / "quoted"', "bot")
     for n in range(4):
         made = request("b", n, NOW + n)
-        bound = dataclasses.replace(made, player=player if n % 2 else None, client=f"a{n % 2}")
+        credential = "ses_" + str(n) * 22 if n % 2 else None
+        bound = dataclasses.replace(made, player=player if n % 2 else None, client=f"a{n % 2}", credential=credential)
         formed = store.enqueue_match("b", bound, "{spec}", times(NOW + n), ["g1"])
     (group,) = formed.groups
     assert [m.player for m in group.members] == [None, player, None, player]
     assert [m.client for m in group.members] == ["a0", "a1", "a0", "a1"], "and its client"
+    assert [m.credential for m in group.members] == [None, "ses_" + "1" * 22, None, "ses_" + "3" * 22], "its credential"
     store.match_seated("b", "g1", times(NOW + 10))
     assert store.look_match("b", "b.1", times(NOW + 11)).request.player == player
+    assert store.look_match("b", "b.3", times(NOW + 11)).request.credential == "ses_" + "3" * 22
 
 
 def test_at_the_soonest_deadline_every_waiting_request_forms_one_group(store):
