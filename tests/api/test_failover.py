@@ -1,4 +1,5 @@
-"""Failover without loss: the master holding a game's slot is SIGKILLed mid-play (benchmarks/failover.py).
+"""Failover without loss: the master holding a game's slot is SIGKILLed mid-play (benchmarks/failover.py); and a
+shard's failover is an outage of the service's heartbeat, given back to the turn clocks.
 
 The replica takes over, the game finishes, and every move the API acknowledged
 (2xx, after WAIT saw a replica have it) is in the final game; a stream open on
@@ -9,14 +10,20 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
+import redis
 import requests
 
+from services.api.config import load_config
+from services.api.games.record import GameRecord
+from services.api.store.redis_keys import heartbeat_keys
+from services.api.store.redis_store import make_store
 from testkit.fault_drills import play_through_failover
 from testkit.processes import gunicorn
-from testkit.redis_cluster import MASTERS, free_base_port, loopback_cluster
+from testkit.redis_cluster import MASTERS, free_base_port, loopback_cluster, until
 from tests.conftest import cluster_env
 
 from .sse import messages, open_stream
@@ -83,6 +90,43 @@ def test_a_master_lost_for_good_with_two_replicas_loses_no_acknowledged_move():
     assert figures["acknowledged_moves_lost"] == 0
     assert figures["moves_applied"] == figures["moves_acknowledged"]
     assert figures["acknowledged_before_kill"] < figures["moves_acknowledged"], "play went on after the failover"
+
+
+def test_a_shards_failover_stops_the_services_heartbeat_and_is_an_outage_given_back():
+    """On a cluster a beat pings every master first: while one shard's master is gone (its games answer 503) no
+    beat is written, and the first one after the promotion records the gap, for every turn clock."""
+    with loopback_cluster(free_base_port(MASTERS * 2)) as cluster:
+        config = load_config({"REDIS_CLUSTER_NODES": cluster.nodes})
+        store = make_store(config, GameRecord.from_stored)
+        try:
+            beat, _ = heartbeat_keys()
+            victim = next(
+                port for port in cluster.ports if port != cluster.master_of(beat) and is_master(cluster, port)
+            )
+            last = int(time.time() * 1000)
+            assert store.beat(last, 1_000, 60_000)[0] is False
+            cluster.kill(victim)
+            answered: list[tuple[bool, list[tuple[int, int]]]] = []
+
+            def beats() -> bool:
+                try:
+                    answered.append(store.beat(int(time.time() * 1000), 1_000, 60_000))
+                except (redis.RedisError, OSError):
+                    return False  # the dead master does not answer its ping: no beat
+                return True
+
+            until(beats, "a beat once a replica took the dead master's slots", 60)
+            recorded, outages = answered[-1]
+            assert recorded and outages[-1][0] == last, "the gap from the last beat before the kill is an outage"
+            assert outages[-1][1] - last > 1_000
+            cluster.restart(victim)
+            until(cluster.healthy, "every master with a linked replica again", 60)
+        finally:
+            store.client.close()
+
+
+def is_master(cluster, port: int) -> bool:
+    return cluster.node(port).info("replication")["role"] == "master"
 
 
 def _logged(events: list[dict]) -> list[dict]:

@@ -25,7 +25,7 @@ from services.api.store.memory_matches import MatchesMemory, MemoryMatches
 from services.api.store.memory_player_index import MemoryPlayerIndex
 from services.api.store.memory_table_life import MemoryTableLife, TableBackend
 from services.api.store.memory_tables import MemoryTables, TablesMemory
-from services.api.store.memory_timers import MemoryTimers
+from services.api.store.memory_timers import BeatMemory, MemoryTimers
 from services.api.store.protocol import (
     Decode,
     Notice,
@@ -49,6 +49,7 @@ class MemoryBackend:
     idempotent: dict[str, bytes] = field(default_factory=dict)  # idempotency_key(id, seat) -> last entry
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
+    beats: BeatMemory = field(default_factory=BeatMemory)  # the service's heartbeat (memory_timers)
     holds: dict[str, dict[str, tuple[float, bool]]] = field(default_factory=dict)  # creator -> game -> (until, cpu)
     watched: dict[str, float] = field(default_factory=dict)  # game id -> watched until
     paused: set[str] = field(default_factory=set)  # game ids marked paused

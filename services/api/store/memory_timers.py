@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from services.api.store.timers import MOST_OUTAGES, Span
 
 if TYPE_CHECKING:
     from services.api.store.memory_store import MemoryBackend
+
+
+@dataclass
+class BeatMemory:
+    """What Redis holds of the heartbeat (``lua/timers/beat.lua``): the latest beat and the outages kept."""
+
+    last: int | None = None
+    outages: list[Span] = field(default_factory=list)
 
 
 class MemoryTimers:
@@ -30,11 +41,24 @@ class MemoryTimers:
             pending = self.backend.pending.get(game_id)
         return dict(pending) if pending is not None else None
 
-    def due_turns(self, now: float, limit: int) -> list[str]:
+    def due_turns(self, now: float, limit: int, since: float | None = None) -> list[str]:
+        low = float("-inf") if since is None else since
         with self.backend.changed:
-            due = sorted((when, game_id) for game_id, when in self.backend.deadlines.items() if when <= now)
+            due = sorted((when, game_id) for game_id, when in self.backend.deadlines.items() if low <= when <= now)
         return [game_id for _, game_id in due[:limit]]
 
     def claim_turn(self, game_id: str) -> bool:
         with self.backend.changed:
             return self.backend.deadlines.pop(game_id, None) is not None
+
+    def beat(self, now_ms: int, outage_after_ms: int, keep_ms: int) -> tuple[bool, list[Span]]:
+        with self.backend.changed:  # the script's steps, in its order
+            beats = self.backend.beats
+            last = beats.last
+            recorded = last is not None and now_ms - last > outage_after_ms
+            if last is not None and recorded:
+                beats.outages.append((last, now_ms))
+            if last is None or now_ms > last:
+                beats.last = now_ms
+            beats.outages = [s for s in beats.outages if s[1] >= now_ms - keep_ms][-MOST_OUTAGES:]
+            return recorded, list(beats.outages)

@@ -61,3 +61,8 @@ def player_games_key(player_id: str) -> str:
     """A player's games in play (sorted set: game id scored by when it was noted; services.api.store.player_index);
     its own slot."""
     return f"player:{{{player_id}}}:games"
+
+
+def heartbeat_keys() -> tuple[str, str]:
+    """The service's latest heartbeat and its outages (services.api.store.heartbeat); one slot of their own."""
+    return "service:{beat}", "service:{beat}:outages"

@@ -3,17 +3,27 @@ turn sent for it.
 
 A game's deadline lives in the shard its id hashes to (:func:`services.api.store.redis_keys.pending_set`); the
 sweeper reads every shard in one pipelined call, and the claim is a ``ZREM``, so exactly one process wins it.
+
+The heartbeat is two keys in one slot (:func:`services.api.store.redis_keys.heartbeat_keys`), the latest beat and
+the outages kept, both changed by one script (``lua/timers/beat.lua``).  On a cluster a beat first pings every
+master: while a shard fails over its games take no moves, so no beat is written and the gap is an outage for every
+clock.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
 
-from services.api.store.redis_keys import PENDING_SETS, pending_key, pending_set
+from services.api.store.lua_scripts import lua
+from services.api.store.redis_keys import PENDING_SETS, heartbeat_keys, pending_key, pending_set
+from services.api.store.timers import MOST_OUTAGES, Span
+
+BEAT_LUA = lua("timers/beat.lua")
 
 
 class RedisTimers:
@@ -35,13 +45,23 @@ class RedisTimers:
         raw = self.client.get(pending_key(game_id))
         return json.loads(raw) if raw else None
 
-    def due_turns(self, now: float, limit: int) -> list[str]:
+    def due_turns(self, now: float, limit: int, since: float | None = None) -> list[str]:
         """The most overdue turns of every shard (one pipelined read)."""
         pipe = self.client.pipeline(transaction=False)
         for key in PENDING_SETS:
-            pipe.zrangebyscore(key, "-inf", now, start=0, num=limit, withscores=True)
+            pipe.zrangebyscore(key, "-inf" if since is None else since, now, start=0, num=limit, withscores=True)
         due = sorted((score, raw) for shard in pipe.execute() for raw, score in shard)
         return [raw.decode() for _, raw in due[:limit]]
 
     def claim_turn(self, game_id: str) -> bool:
         return bool(self.client.zrem(pending_set(game_id), game_id))  # the ZREM is the claim: one process wins
+
+    @cached_property
+    def _beat(self) -> Any:
+        return self.client.register_script(BEAT_LUA)
+
+    def beat(self, now_ms: int, outage_after_ms: int, keep_ms: int) -> tuple[bool, list[Span]]:
+        if isinstance(self.client, RedisCluster):
+            self.client.ping(target_nodes=RedisCluster.PRIMARIES)  # a master that does not answer: no beat
+        reply = self._beat(keys=list(heartbeat_keys()), args=[now_ms, outage_after_ms, keep_ms, MOST_OUTAGES])
+        return bool(reply[0]), [(int(reply[i]), int(reply[i + 1])) for i in range(1, len(reply) - 1, 2)]

@@ -9,11 +9,22 @@ one call and a claim is one ``ZREM``), the memory store in :mod:`services.api.st
 
 A deadline is claimed by exactly one caller across processes (:meth:`Timers.claim_turn`): the one that acts on
 it. Not a separate Redis: the timers must fail over with the games they wake.
+
+The timers also keep the service's heartbeat (:meth:`Timers.beat`), which says when a person's deadline may be acted
+on: every API process beats (:mod:`services.api.games.service_beat`), and a beat later than the last one by more
+than the outage bound says no process could reach the store meanwhile, so no person's move could be taken.  That
+gap is recorded as an outage, once, by the beat that finds it, and every beat answers the outages kept (the clocks
+give them back: :func:`services.api.games.clocks.credited`).  The check and the record are one atomic step on one
+slot: two processes coming back together record the gap once, and any beat after it sees it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
+
+#: (start, end) of an outage, Unix ms: the last beat before it and the first after it.
+Span = tuple[int, int]
+MOST_OUTAGES = 100  # outages kept at most: a flapping service drops its oldest first
 
 
 class Timers(Protocol):
@@ -28,8 +39,14 @@ class Timers(Protocol):
     def pending_turn(self, game_id: str) -> dict[str, Any] | None:
         """The computer's turn last sent for the game, if any (``record_turn``'s ``pending``)."""
 
-    def due_turns(self, now: float, limit: int) -> list[str]:
-        """Ids of games whose deadline is at or before ``now``, most overdue first, at most ``limit``."""
+    def due_turns(self, now: float, limit: int, since: float | None = None) -> list[str]:
+        """Ids of games whose deadline is at or before ``now`` (and at or after ``since``), most overdue first, at
+        most ``limit``."""
 
     def claim_turn(self, game_id: str) -> bool:
         """Take the game's deadline off the timers; True for exactly one caller across processes."""
+
+    def beat(self, now_ms: int, outage_after_ms: int, keep_ms: int) -> tuple[bool, list[Span]]:
+        """The service takes moves at ``now_ms``: recorded, after recording the gap since the last beat as an
+        outage when it is longer than ``outage_after_ms``.  Whether this beat recorded one, and the outages that
+        ended within ``keep_ms``, oldest first (at most :data:`MOST_OUTAGES`)."""

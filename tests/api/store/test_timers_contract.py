@@ -1,13 +1,18 @@
 """The timers' contract (:class:`services.api.store.timers.Timers`: each game's one
-deadline — an AI turn in flight, a person's turn clock, a rematch's wait — and the turn sent): the same results on
-the memory store, one Redis and the Redis Cluster, reached only through the store's methods.  Deadlines lie far
-past now, so a cluster-mode server's sweeper in the same session leaves them alone."""
+deadline — an AI turn in flight, a person's turn clock, a rematch's wait — and the turn sent, and the service's
+heartbeat): the same results on the memory store, one Redis and the Redis Cluster, reached only through the store's
+methods.  Deadlines lie far past now, so a cluster-mode server's sweeper in the same session leaves them alone; the
+heartbeat is one for the whole store, so on the session's Cluster (which API servers beat on) only its answer is
+checked, at the time now."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
+
+from services.api.store.timers import MOST_OUTAGES
 
 from .contract import Names
 
@@ -112,3 +117,43 @@ def test_a_pending_turn_read_is_a_copy(store, ids):
     store.record_turn(game, pending("t1"), T + 1)
     store.pending_turn(game)["attempts"] = 99
     assert store.pending_turn(game) == pending("t1")
+
+
+def test_due_turns_since_a_time_are_those_at_or_after_it_up_to_any_later_time(store, ids):
+    before, at, later = ids("a"), ids("b"), ids("c")
+    for game_id, deadline in ((before, T + 1), (at, T + 5), (later, T + 500)):
+        store.expect_turn(game_id, deadline)
+    found = [g for g in store.due_turns(float("inf"), 10_000, since=T + 5) if g in ids.made]
+    assert found == [at, later]
+    assert [g for g in store.due_turns(T + 10, 10_000, since=T + 2) if g in ids.made] == [at]
+
+
+MS = 4_000_000_000_000  # Unix ms of the beats below (the year 2096): on the tests' own store only
+
+
+def test_a_gap_in_the_heartbeat_longer_than_the_bound_is_one_outage_recorded_by_the_first_beat_after_it(store):
+    if not store_is_the_tests_own(store):
+        pytest.skip("the Cluster's heartbeat is the session's API servers' too")
+    assert store.beat(MS, 1_000, 60_000) == (False, [])
+    assert store.beat(MS + 1_000, 1_000, 60_000) == (False, []), "as long as the bound: no outage"
+    assert store.beat(MS + 900, 1_000, 60_000) == (False, []), "a beat behind the last one moves nothing"
+    assert store.beat(MS + 21_000, 1_000, 60_000) == (True, [(MS + 1_000, MS + 21_000)])
+    assert store.beat(MS + 21_500, 1_000, 60_000) == (False, [(MS + 1_000, MS + 21_000)]), "recorded once"
+    assert store.beat(MS + 90_000, 1_000, 60_000) == (True, [(MS + 21_500, MS + 90_000)]), "kept 60 s after its end"
+
+
+def test_the_heartbeat_keeps_the_newest_outages_only(store):
+    if not store_is_the_tests_own(store):
+        pytest.skip("the Cluster's heartbeat is the session's API servers' too")
+    at = MS
+    for _ in range(MOST_OUTAGES + 5):
+        at += 10_000
+        store.beat(at, 1_000, 10**9)
+    _, kept = store.beat(at + 10_000, 1_000, 10**9)
+    assert len(kept) == MOST_OUTAGES and kept[-1] == (at, at + 10_000) and kept == sorted(kept)
+
+
+def test_a_beat_answers_on_every_backend(store):
+    now = int(time.time() * 1000)
+    recorded, kept = store.beat(now, 1_000, 60_000)
+    assert isinstance(recorded, bool) and all(start < end <= now for start, end in kept)
