@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,12 +28,14 @@ from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
 from services.api.ai_seats.senders import celery_for_node
 from services.api.config import check_config, load_config
+from services.api.games.clock_credit import credit_running
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
 from services.api.games.record import GameRecord
 from services.api.games.record_schedule import RecordSchedule
 from services.api.games.rendering import ViewCache
 from services.api.games.replay import record_decisions
+from services.api.games.service_beat import NO_BEAT, ServiceBeat
 from services.api.http import (  # noqa: F401  (their routes join v1)
     fair_play_routes,
     friend_routes,
@@ -142,6 +145,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     gate = PauseGate(store, float(settings["PAUSE_UNWATCHED_SECONDS"]), dispatcher)
     app.extensions["spades.pauses"] = gate
     hooks = DispatchHooks(dispatcher, gate, Pacer(float(settings["COMPUTER_GAME_PACE_SECONDS"])))
+    outage = float(settings["CLOCK_OUTAGE_SECONDS"])  # the service's heartbeat: outages given back to the clocks
+    beat = ServiceBeat(store, outage, float(settings["CLOCK_OUTAGE_GRACE_SECONDS"])) if outage > 0 else None
     ctx = Collaborators(
         store=store,
         cache=ViewCache(int(settings["VIEW_CACHE_SIZE"])),
@@ -153,8 +158,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         tables=ListingHooks(store, float(settings["LOBBY_CHECK_SECONDS"])),
         clock_scale=float(settings["CLOCK_SCALE"]),
         rated_min_win_score=int(settings["RATED_MIN_WIN_SCORE"]),
+        outages=beat or NO_BEAT,
     )
     ctx = init_records(app, ctx)
+    if beat is not None:  # an outage this process's beat found: every running clock shows its time back at once
+        beat.on_outage = lambda span: threading.Thread(
+            target=credit_running, args=(ctx, span[0] / 1000), name="clock-credit", daemon=True
+        ).start()
     app.extensions["spades.commands"] = ctx
     blocks = app.extensions.get("spades.friends", NO_BLOCKS)  # quick match never seats a blocked pair together
     app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups, blocks)

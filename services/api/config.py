@@ -51,6 +51,8 @@ DEFAULTS: dict[str, Any] = {
     "AI_SWEEP_INTERVAL_SECONDS": 1.0,  # how often each API process looks for overdue AI turns
     "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25,  # how often each API process looks for run-out turn clocks (the same sweep)
     "CLOCK_SCALE": 1.0,  # tests and drills only: the time controls' times multiplied (1 = the catalogue's)
+    "CLOCK_OUTAGE_SECONDS": 1.0,  # a gap in the service's heartbeat longer than this is an outage, given back (0: off)
+    "CLOCK_OUTAGE_GRACE_SECONDS": 5.0,  # a turn that ran through an outage has at least this left after its end
     "ACCURACY_ENABLED": True,  # score rated games' moves on the bulk expert queue (docs/capacity.md: its cost)
     "OPERATOR_TOKEN": "",  # the operator API's bearer token (/v1/operator: fair-play flags); "" = no operator API
     "RATED_MIN_WIN_SCORE": 500,  # a game to a lower winning score is not rated (services.ratings.policy.may_count)
@@ -142,6 +144,8 @@ _CASTS = {
     "AI_SWEEP_INTERVAL_SECONDS": float,
     "CLOCK_SWEEP_INTERVAL_SECONDS": float,
     "CLOCK_SCALE": float,
+    "CLOCK_OUTAGE_SECONDS": float,
+    "CLOCK_OUTAGE_GRACE_SECONDS": float,
     "RATED_MIN_WIN_SCORE": int,
     "ACCURACY_ENABLED": flag,
     "HINT_TIMEOUT_SECONDS": float,
@@ -246,6 +250,12 @@ def check_config(config: dict[str, Any]) -> None:
         raise ConfigError("WEBAUTHN_RP_ID must be a domain (localhost, example.com): never empty or an IP address")
     if not float(config["CLOCK_SCALE"]) > 0:
         raise ConfigError("CLOCK_SCALE must be a positive number (1: the time controls as the catalogue gives them)")
+    outage, sweep = float(config["CLOCK_OUTAGE_SECONDS"]), float(config["CLOCK_SWEEP_INTERVAL_SECONDS"])
+    if outage < 0 or 0 < outage < 4 * sweep or float(config["CLOCK_OUTAGE_GRACE_SECONDS"]) < 0:
+        raise ConfigError(
+            "CLOCK_OUTAGE_SECONDS must be 0 (off) or at least 4 sweeps (CLOCK_SWEEP_INTERVAL_SECONDS: each process "
+            "beats at its sweeps), and CLOCK_OUTAGE_GRACE_SECONDS not negative"
+        )
     waits = int(config["REDIS_WAIT_REPLICAS"]) > 0
     if waits and int(config["REDIS_WAIT_TIMEOUT_MS"]) >= float(config["REDIS_SOCKET_TIMEOUT"]) * 1000:
         raise ConfigError(

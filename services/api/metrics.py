@@ -145,6 +145,11 @@ TIMEOUT_LATENESS = Histogram(
     "From a person's deadline to the commit of the computer's move for them (the sweep, the decision, the commit).",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 5, 10, 30),
 )
+SERVICE_OUTAGES = Counter(
+    "spades_service_outages_total",
+    "Gaps in the service's heartbeat longer than CLOCK_OUTAGE_SECONDS (no API process reached the store): each one "
+    "given back to the turn clocks that ran through it; counted by the process whose beat found it.",
+)
 SEATS_AWAY = Counter(
     "spades_seats_away_total",
     "People's seats that went away (timed out twice in a row: the computer plays them) and came back, by event.",

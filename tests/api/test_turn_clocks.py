@@ -2,13 +2,20 @@
 process sweeps its games).  The clocks are the catalogue's ``fast`` scaled by ``CLOCK_SCALE`` (a test setting),
 so a deadline comes within a few seconds.
 
-* A deadline passes while every API process is stopped: the processes started afterwards make the timeout move,
-  exactly once.
+* A deadline passes while every API process is stopped: the processes started afterwards give the outage back, and
+  make the timeout move once the clock given back runs out, exactly once.
+* A person whose whole time ran out while every API process was stopped moves as the service comes back: the move
+  is taken, charged only the person's own time; no timeout, the seat not away.
+* The same through the store's outage (Redis stopped: every request a ``503``, as while a master fails over).
 * 20 races of a person's move sent around its deadline against the timeout move: each turn gets exactly one move.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -28,25 +35,36 @@ pytestmark = pytest.mark.integration
 SCALE = 0.05  # fast: 0.5 s a move, 1.5 s of reserve
 MOVES = ("bid", "card_played", "blind", "cards_passed", "hand_shown")
 PEOPLE = {"seats": [{"type": "human"}] * 4, "options": {"clock": "fast", "ai_takeover": "basic"}}
+# A gap in the service's heartbeat longer than 2 s is an outage (no sweep of a loaded test machine's is that late);
+# a turn that ran through one has at least 2 s left after it.
+OUTAGES = {"CLOCK_OUTAGE_SECONDS": "2", "CLOCK_OUTAGE_GRACE_SECONDS": "2"}
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A Redis of the module's own and a worker for the takeover level's queue; yields the Redis URL."""
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A Redis of the module's own: its URL and its process."""
     port = free_port()
-    server = start_redis(port, str(tmp_path_factory.mktemp("redis")), appendonly=False)
-    url = f"redis://127.0.0.1:{port}/0"
+    process = start_redis(port, str(tmp_path_factory.mktemp("redis")), appendonly=False)
     try:
-        worker = start_worker(url, queues=("ai.basic",), concurrency=1)
-        with running(worker):
-            yield url
+        yield f"redis://127.0.0.1:{port}/0", process
     finally:
-        stop(server)
+        stop(process)
 
 
-def api(url: str) -> Any:
-    env = {"CLOCK_SCALE": str(SCALE), "RATE_LIMIT_ENABLED": "0", "RECORDS_ENABLED": "0"}
-    return gunicorn(url, workers=2, env=env)
+@pytest.fixture(scope="module")
+def stack(server: tuple[str, subprocess.Popen]) -> Iterator[str]:
+    """The module's Redis and a worker for the takeover level's queue; yields the Redis URL."""
+    url = server[0]
+    worker = start_worker(url, queues=("ai.basic",), concurrency=1)
+    with running(worker):
+        yield url
+
+
+def api(url: str, scale: float = SCALE) -> Any:
+    """The API's processes, stopped at once when the block ends (SIGQUIT: the outage begins there, not after a
+    graceful stop during which they still sweep)."""
+    env = {"CLOCK_SCALE": str(scale), "RATE_LIMIT_ENABLED": "0", "RECORDS_ENABLED": "0", **OUTAGES}
+    return gunicorn(url, stop_signal=signal.SIGQUIT, workers=2, env=env)
 
 
 def log_of(session: ContractSession, game_id: str) -> list[dict[str, Any]]:
@@ -55,28 +73,95 @@ def log_of(session: ContractSession, game_id: str) -> list[dict[str, Any]]:
     return page.json()["events"]
 
 
-def test_a_deadline_passing_while_every_api_process_is_down_is_kept_once_they_are_back(stack: str):
+def test_a_deadline_passing_while_every_api_process_is_down_is_given_back_then_kept_once(stack: str):
     store = redis.Redis.from_url(stack)
-    with api(stack) as base:
+    with api(stack, scale=0.1) as base:  # fast: 1 s a move, 3 s of reserve
         created = ContractSession(base).post("/v1/games", json=PEOPLE).json()
     game_id, state = created["game_id"], created["state"]
     seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
-    assert seat == state["turn"] and deadline - state["server_time_ms"] <= 2_000
+    assert seat == state["turn"] and deadline - state["server_time_ms"] <= 4_000
     wait_until(lambda: time.time() * 1000 > deadline + 1_000, "the deadline passes while no API process runs")
-    assert int(store.hget(f"game:{{{game_id}}}", "v")) == 1, "nobody made the move meanwhile"
-    with api(stack) as base:
+    logged = [json.loads(fields[b"e"])["type"] for _, fields in store.xrange(f"game:{{{game_id}}}:events")]
+    assert int(store.hget(f"game:{{{game_id}}}", "v")) == 1, f"nobody made the move meanwhile: {logged}"
+    with api(stack, scale=0.1) as base:
         session = ContractSession(base)
-        wait_until(lambda: session.get(f"/v1/games/{game_id}").json()["version"] >= 2, "the timeout move is made")
+        wait_until(lambda: "turn_timed_out" in kinds(session, game_id), "the timeout move is made")
         events = log_of(session, game_id)
-        streamed = turn_clocks_streamed(base, game_id, 2)
-    assert [c["seat"] for c in streamed] == [seat, (seat + 1) % 4], "the next seat's clock starts with the timeout"
+        credits = [e for e in events if e["type"] == "clock_credited"]  # one, unless a stalled machine made more
+        streamed = turn_clocks_streamed(base, game_id, len(credits) + 2)
+    assert credits and {e["data"]["seat"] for e in credits} == {seat}, "the outage given back first"
+    assert max(e["data"]["back_ms"] for e in credits) > deadline, "it covered the deadline"
+    given = deadline + sum(e["data"]["given_ms"] for e in credits)
+    assert [c["seat"] for c in streamed] == [seat] * (len(credits) + 1) + [(seat + 1) % 4], "then the next seat's"
+    assert streamed[-2]["deadline_ms"] == given, "each credit's turn_clock says the later deadline"
     assert all(c["server_time_ms"] >= deadline for c in streamed), "stamped as delivered, after the restart"
     timed_out = [e for e in events if e["type"] == "turn_timed_out"]
-    assert timed_out[0]["data"]["seat"] == seat and timed_out[0]["version"] == 2
-    assert timed_out[0]["data"]["deadline_ms"] == deadline and timed_out[0]["data"]["level"] == "basic"
+    assert timed_out[0]["data"]["seat"] == seat and timed_out[0]["version"] == credits[-1]["version"] + 1
+    assert timed_out[0]["data"]["deadline_ms"] == given and timed_out[0]["data"]["level"] == "basic"
+    assert timed_out[0]["data"]["at_ms"] >= given, "not before the clock given back ran out"
     moves = [(e["version"], e["data"]["seat"]) for e in events if e["type"] in MOVES]
-    assert moves[0] == (2, seat) and len(moves) == len({v for v, _ in moves}), "one move per version"
+    assert moves[0] == (timed_out[0]["version"], seat), "the timeout's move"
+    assert len(moves) == len({v for v, _ in moves}), "one move per version"
     assert [e["data"]["seat"] for e in timed_out].count(seat) == 1, "the turn timed out once"
+
+
+def the_persons_move(session: ContractSession, game_id: str, token: str) -> requests.Response:
+    """The seat's first legal bid, as its person sends it (the service may have moved on since they saw it)."""
+    mine = session.get(f"/v1/games/{game_id}", headers=auth(token)).json()
+    return session.post(f"/v1/games/{game_id}/bids", json={"bid": mine["legal"][0]}, headers=auth(token))
+
+
+def not_charged_for_the_outage(session: ContractSession, game_id: str, seat: int, deadline: int) -> None:
+    """The seat's move was taken as its own, its time not spent by the outage: no timeout, not away, reserve left."""
+    events = log_of(session, game_id)
+    assert not [e for e in events if e["type"] == "turn_timed_out"], "the person's turn never timed out"
+    moved = [e for e in events if e["type"] in MOVES]
+    assert moved[0]["data"]["seat"] == seat, "the first move is the person's own"
+    after = session.get(f"/v1/games/{game_id}").json()["clock"]
+    assert not after["away"][seat], "the seat is not away"
+    assert after["reserve_ms"][seat] > 0, "the outage (longer than all of it) did not spend the reserve"
+    credited = [e["data"] for e in events if e["type"] == "clock_credited"]
+    assert credited and {c["seat"] for c in credited} == {seat}, events
+    assert max(c["back_ms"] for c in credited) > deadline, "the outage covered it"
+
+
+def test_a_person_whose_time_ran_out_while_every_api_process_was_down_moves_as_it_comes_back(stack: str):
+    with api(stack, scale=0.1) as base:  # fast: 1 s a move, 3 s of reserve
+        created = ContractSession(base).post("/v1/games", json=PEOPLE).json()
+    game_id, tokens, state = created["game_id"], [s["token"] for s in created["seats"]], created["state"]
+    seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
+    # every API process stopped for longer than the person's whole time (4 s): the deadline passes meanwhile
+    wait_until(lambda: time.time() * 1000 > deadline + 2_000, "the deadline passes while no API process runs")
+    assert int(redis.Redis.from_url(stack).hget(f"game:{{{game_id}}}", "v")) == 1, "stopped before the deadline"
+    with api(stack, scale=0.1) as base:
+        session = ContractSession(base)
+        moved = the_persons_move(session, game_id, tokens[seat])  # sent as the service comes back
+        assert moved.status_code == 200, moved.text
+        not_charged_for_the_outage(session, game_id, seat, deadline)
+
+
+def test_a_person_whose_time_ran_out_while_the_store_was_down_moves_as_it_comes_back(server, stack: str):
+    """Redis stopped (SIGSTOP): every request that needs it answers ``503``, as while a master fails over; no API
+    process can beat meanwhile, so the gap is an outage like a stopped API's."""
+    redis_process = server[1]
+    with api(stack, scale=0.1) as base:
+        session = ContractSession(base)
+        created = session.post("/v1/games", json=PEOPLE).json()
+        game_id, tokens, state = created["game_id"], [s["token"] for s in created["seats"]], created["state"]
+        seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
+        os.kill(redis_process.pid, signal.SIGSTOP)
+        try:
+            wait_until(lambda: session.get(f"/v1/games/{game_id}").status_code == 503, "the store refuses")
+            wait_until(lambda: time.time() * 1000 > deadline + 2_000, "the deadline passes while it refuses")
+        finally:
+            os.kill(redis_process.pid, signal.SIGCONT)
+        moved = the_persons_move(session, game_id, tokens[seat])
+        assert moved.status_code == 200, moved.text
+        not_charged_for_the_outage(session, game_id, seat, deadline)
+
+
+def kinds(session: ContractSession, game_id: str) -> list[str]:
+    return [e["type"] for e in log_of(session, game_id)]
 
 
 def turn_clocks_streamed(base: str, game_id: str, count: int) -> list[dict[str, Any]]:

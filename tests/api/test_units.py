@@ -58,6 +58,16 @@ def test_cluster_settings_default_rate_limits_to_the_cluster_and_refuse_what_can
     assert pending_set("some-game") == pending_set("some-game") in PENDING_SETS
 
 
+def test_the_outage_bound_is_off_or_several_sweeps_and_the_grace_never_negative():
+    from services.api.config import ConfigError, check_config
+
+    check_config(load_config({"CLOCK_OUTAGE_SECONDS": 0}))  # off: nothing given back
+    check_config(load_config({"CLOCK_OUTAGE_SECONDS": 1, "CLOCK_SWEEP_INTERVAL_SECONDS": 0.25}))
+    for refused in ({"CLOCK_OUTAGE_SECONDS": 0.5}, {"CLOCK_OUTAGE_SECONDS": -1}, {"CLOCK_OUTAGE_GRACE_SECONDS": -1}):
+        with pytest.raises(ConfigError, match="CLOCK_OUTAGE_SECONDS"):
+            check_config(load_config(refused))
+
+
 def test_problem_body_has_rfc9457_fields_and_code():
     body = problem_body(422, "illegal_move", "no", reason="must_follow_suit")
     assert body == {

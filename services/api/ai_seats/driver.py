@@ -25,6 +25,8 @@ applier, and the sweeper):
   can't freeze a game forever (logged and counted).  The overdue turn of a
   computer-only game nobody watches is not sent again: the game is marked
   paused (:mod:`services.api.ai_seats.pauses`) and its next read sends it.
+  Each sweep beats the service's heartbeat first (:mod:`services.api.games.service_beat`): no deadline is
+  acted on before the outages it must give back are known, and a sweep that cannot beat acts on none.
 
 With several broker nodes (``AI_BROKER_URLS``) there is one listener per node, each subscribed on its
 node's result backend.  A node that is down costs only its own games, and only time: their overdue turns
@@ -52,7 +54,8 @@ from services.api.ai_seats.dispatch import AiDispatcher, Sent
 from services.api.ai_seats.hooks import ai_seat_to_move
 from services.api.ai_seats.pauses import OFF, PauseGate
 from services.api.ai_seats.results import ResultChannels, result_channel
-from services.api.games.clocks import deadline_seconds, stand_in_level
+from services.api.games.clock_credit import credit_clock
+from services.api.games.clocks import NO_OUTAGES, credited, deadline_seconds, stand_in_level
 from services.api.games.commands import Collaborators, apply_ai_move
 from services.api.games.record import GameRecord
 from services.api.games.rematch import release_due
@@ -234,6 +237,7 @@ class AiDriver:
             self._woken.clear()
 
     def sweep_once(self) -> None:
+        self.ctx.outages.current(within=self.sweep_interval)  # the heartbeat: a beat at least every sweep
         now = self.clock()
         self.dispatcher.forget_before(now - self.max_attempts * self.dispatcher.deadline)
         due = self.store.due_turns(now, SWEEP_BATCH)
@@ -261,12 +265,16 @@ class AiDriver:
         if record is not None and record.rematch.reserved:  # a rematch's seats kept for their people
             release_due(self.ctx, game_id, int(self.clock() * 1000))
             return
-        seat = ai_seat_to_move(record, round(self.clock() * 1000)) if record is not None else None
+        outages = self.ctx.outages.current() if record is not None and record.clock is not None else NO_OUTAGES
+        seat = ai_seat_to_move(record, round(self.clock() * 1000), outages) if record is not None else None
         if record is None or seat is None:
-            due = deadline_seconds(record) if record is not None else None
-            if due is not None:  # a person's clock not run out yet (found sooner): back at its deadline
-                self.store.expect_turn(game_id, due)
-            return  # applied meanwhile, a registration whose write lost its race, or the game is gone
+            due = deadline_seconds(record, outages) if record is not None else None
+            if due is None:
+                return  # applied meanwhile, a registration whose write lost its race, or the game is gone
+            given = record.clock is not None and credited(record.clock, outages) is not record.clock
+            if not (given and credit_clock(self.ctx, game_id)):  # a credit's commit registers its own deadline
+                self.store.expect_turn(game_id, due)  # a person's clock not run out yet: back at its deadline
+            return
         pending = self.dispatcher.pending(game_id)
         attempts = 0  # never sent: the process that committed died before sending
         if pending is not None and pending["version"] == record.version:

@@ -31,18 +31,19 @@ from typing import Any, Protocol
 
 from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import OFF, PauseGate
-from services.api.games.clocks import computer_seat, deadline_seconds
+from services.api.games.clocks import NO_OUTAGES, Outages, computer_seat, deadline_seconds
 from services.api.games.record import GameRecord
 from services.api.store.protocol import GameStore, now_ms
 
 log = logging.getLogger(__name__)
 
 
-def ai_seat_to_move(record: GameRecord, now: int | None = None) -> int | None:
+def ai_seat_to_move(record: GameRecord, now: int | None = None, outages: Outages = NO_OUTAGES) -> int | None:
     """The seat whose turn the computer plays at ``now`` (Unix ms; default: the time now): an ai seat's, an
-    away person's or a person's past the deadline (:func:`services.api.games.clocks.computer_seat`, the one
-    rule); None for a person's turn in time, while waiting, at game over."""
-    return computer_seat(record, now_ms() if now is None else now)
+    away person's or a person's past the deadline, the service's ``outages`` given back
+    (:func:`services.api.games.clocks.computer_seat`, the one rule); None for a person's turn in time, while
+    waiting, at game over.  (A record as committed has its outages given back already.)"""
+    return computer_seat(record, now_ms() if now is None else now, outages)
 
 
 class Dispatcher(Protocol):

@@ -12,8 +12,11 @@ that change the game, through :func:`after_change`.  The rules:
 * when the deadline passes, the computer makes that one move (the game's takeover level, :func:`stand_in_level`);
   after :data:`AWAY_AFTER` timeouts in a row the seat is **away**, and the computer plays it at once, with no
   clock, until the person is back (their own move, or ``POST .../back``); their own move resets the count;
+* the service's own outages are not the person's time (:func:`credited`): a turn that ran while no API process
+  could take a move (a gap in the service's heartbeat, :mod:`services.api.games.service_beat`) gets that time back
+  on its deadline, and at least a grace after the outage's end, before any deadline is acted on;
 * :func:`computer_seat` is the one rule of whose turn the computer plays: an ``ai`` seat's, an away person's,
-  or a person's past the deadline.  The AI hooks register and send by it, and ``apply_ai_move`` accepts a
+  or a person's past the (credited) deadline.  The AI hooks register and send by it, and ``apply_ai_move`` accepts a
   decision only under it, so a racing person's move and the timeout move are kept to exactly one by the
   commit's compare-and-set.
 
@@ -23,7 +26,7 @@ Times are the server's, in Unix milliseconds: a client shows ``deadline_ms - ser
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from services.api.games import fair_play
@@ -59,6 +62,41 @@ STAND_IN_LEVEL = "basic"  # the timeout move's level in a game whose ai_takeover
 #: What made a change, for :func:`after_change`: a seat's own move, its timeout, an away seat's computer move,
 #: an ai seat's move, a person coming back, or a change of seats (create, claim, leave).
 MOVES = frozenset({"move", "timeout", "stand_in", "ai"})
+
+
+@dataclass(frozen=True, slots=True)
+class Outages:
+    """The service's outages known when a clock is judged: ``spans``, each (start, end) in Unix ms, oldest first and
+    none overlapping (each starts at the last heartbeat before it); ``grace_ms``, the least time a turn that ran
+    through one has left after its end (a person's client needs a moment to find the service back)."""
+
+    spans: tuple[tuple[int, int], ...] = ()
+    grace_ms: int = 0
+
+
+NO_OUTAGES = Outages()
+
+
+def credited(clock: Clock, outages: Outages) -> Clock:
+    """``clock`` with the outages its running turn went through given back: each outage's time within the turn is
+    added to the deadline (and to ``given_ms``), and the deadline is at least ``grace_ms`` after the outage's end.
+    An outage that began once the deadline had passed gives nothing (the clock ran out while the service took
+    moves); one given already (ending at or before ``given_until_ms``) is not given twice.  The same object when
+    there is nothing to give."""
+    if clock.seat is None or clock.deadline_ms is None or clock.turn_started_ms is None:
+        return clock
+    started, deadline, given, until = clock.turn_started_ms, clock.deadline_ms, clock.given_ms, clock.given_until_ms
+    for start, end in outages.spans:
+        if end <= started or (until is not None and end <= until):
+            continue  # before this turn, or given already
+        if start >= deadline:
+            break  # the clock had run out before the service stopped
+        lost = end - max(start, started)
+        given, until = given + lost, end
+        deadline = max(deadline + lost, end + outages.grace_ms)
+    if until == clock.given_until_ms:
+        return clock
+    return replace(clock, deadline_ms=deadline, given_ms=given, given_until_ms=until)
 
 
 def default_control(seat_types: Iterable[str]) -> str:
@@ -97,13 +135,15 @@ def after_change(
     now_ms: int,
     by: str,
     seat: int | None = None,
+    outages: Outages = NO_OUTAGES,
 ) -> Clock | None:
     """The clock of ``after``, the change of ``before`` (None: the game's creation) made at ``now_ms`` ``by``
-    (:data:`MOVES`, ``"back"`` with the ``seat`` coming back, or a change of seats).  A new object: stored
-    clocks are shared between versions and never changed in place."""
+    (:data:`MOVES`, ``"back"`` with the ``seat`` coming back, ``"credit"`` for the outages alone, or a change of
+    seats), the running turn first given back the ``outages`` it went through (:func:`credited`).  A new object:
+    stored clocks are shared between versions and never changed in place."""
     if clock is None:
         return None
-    c = clock
+    c = credited(clock, outages)
     reserve, timeouts, away = list(c.reserve_ms), list(c.timeouts), list(c.away)
     if before is not None:
         for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
@@ -113,8 +153,9 @@ def after_change(
                 timeouts[i], away[i] = 0, False
     mover = turn(before.state) if before is not None and by in MOVES else None
     if mover is not None:
-        if c.seat == mover and c.turn_started_ms is not None:
-            reserve[mover] = max(0, reserve[mover] - max(0, now_ms - c.turn_started_ms - c.move_ms))
+        if c.seat == mover and c.turn_started_ms is not None:  # the time it took, the service's outages not counted
+            spent = now_ms - c.turn_started_ms - c.given_ms - c.move_ms
+            reserve[mover] = max(0, reserve[mover] - max(0, spent))
         if by == "move":
             timeouts[mover], away[mover] = 0, False
         elif by == "timeout":
@@ -124,12 +165,13 @@ def after_change(
         timeouts[seat], away[seat] = 0, False
     to_move = None if after.waiting else turn(after.state)
     running = to_move if to_move is not None and after.seats[to_move].type == "human" and not away[to_move] else None
+    given, until = 0, None
     if running is None:
         started = deadline = None
     elif by in MOVES or c.seat != running or c.deadline_ms is None:  # a new turn: its clock starts now
         started, deadline = now_ms, now_ms + c.move_ms + reserve[running]
-    else:  # a change of seats elsewhere at the table: the running turn goes on
-        started, deadline = c.turn_started_ms, c.deadline_ms
+    else:  # a change of seats elsewhere at the table, or a credit: the running turn goes on
+        started, deadline, given, until = c.turn_started_ms, c.deadline_ms, c.given_ms, c.given_until_ms
     return Clock(
         c.control,
         c.move_ms,
@@ -140,12 +182,15 @@ def after_change(
         tuple(reserve),
         tuple(timeouts),
         tuple(away),
+        given,
+        until,
     )
 
 
-def computer_seat(record: GameRecord, now_ms: int) -> int | None:
+def computer_seat(record: GameRecord, now_ms: int, outages: Outages = NO_OUTAGES) -> int | None:
     """The seat whose turn the computer plays now: an ``ai`` seat's, an away person's, or a person's past the
-    deadline; None otherwise (a person's turn in time, waiting for players, game over)."""
+    deadline, the ``outages`` its turn went through given back; None otherwise (a person's turn in time, waiting for
+    players, game over)."""
     types = [s.type for s in record.seats]
     if "open" in types or ("ai" not in types and record.clock is None):
         return None  # (most games: no computer seat and no clock, no need to work out the turn; or waiting)
@@ -159,8 +204,10 @@ def computer_seat(record: GameRecord, now_ms: int) -> int | None:
         return None
     if clock.away[seat]:
         return seat
-    deadline = clock.deadline_ms
-    return seat if clock.seat == seat and deadline is not None and now_ms >= deadline else None
+    if clock.seat != seat:
+        return None
+    deadline = credited(clock, outages).deadline_ms
+    return seat if deadline is not None and now_ms >= deadline else None
 
 
 def reason(record: GameRecord, seat: int) -> str:
@@ -180,12 +227,11 @@ def stand_in_level(record: GameRecord, seat: int) -> str:
     return fair_play.stand_in_level(record) or STAND_IN_LEVEL
 
 
-def deadline_seconds(record: GameRecord) -> float | None:
-    """The running person's deadline (Unix seconds, as the timers score), or None when no clock runs."""
-    clock = record.clock
-    if clock is None or clock.deadline_ms is None:
-        return None
-    return clock.deadline_ms / 1000
+def deadline_seconds(record: GameRecord, outages: Outages = NO_OUTAGES) -> float | None:
+    """The running person's deadline (Unix seconds, as the timers score), the ``outages`` given back, or None when
+    no clock runs."""
+    deadline = credited(record.clock, outages).deadline_ms if record.clock is not None else None
+    return deadline / 1000 if deadline is not None else None
 
 
 def clock_view(clock: Clock | None) -> dict[str, Any] | None:

@@ -31,6 +31,7 @@ from services.api.games.rendering import ViewCache, game_view, seats_view
 from services.api.games.reservations import check_claim
 from services.api.games.seat_players import AS_BOUND, Players
 from services.api.games.seat_tokens import hash_token, new_game_id, new_token
+from services.api.games.service_beat import NO_BEAT, OutageSource
 from services.api.games.table_hooks import NO_TABLES, TableHooks
 from services.api.metrics import MOVES
 from services.api.problems import ApiError, invalid_request
@@ -73,6 +74,7 @@ class Collaborators:
     clock_scale: float = 1.0  # CLOCK_SCALE: the time controls' times multiplied (a test and operations setting)
     rated_min_win_score: int = RATED_MIN_TARGET  # RATED_MIN_WIN_SCORE: a shorter game is not rated
     players: Players = AS_BOUND  # seats' players as they are now (services.api.games.seat_players)
+    outages: OutageSource = NO_BEAT  # the service's outages the clocks give back (services.api.games.service_beat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,7 +373,8 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, dec
     kinds: list[str] = []
 
     def ai_move(record: GameRecord) -> Change | Answer:
-        if record.version != version or clocks.computer_seat(record, now_ms()) != seat:
+        outages = ctx.outages.current() if record.clock is not None else clocks.NO_OUTAGES
+        if record.version != version or clocks.computer_seat(record, now_ms(), outages) != seat:
             return Answer(False)  # (from the process's recent copy: judged again on a fresh read)
         try:
             move = computer_move(decision, record.state.rules.deck)

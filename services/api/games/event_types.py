@@ -40,6 +40,7 @@ TYPES: tuple[EventType, ...] = (
     EventType("trick_won"),
     EventType("round_scored"),
     EventType("game_over", last=True),
+    EventType("clock_credited"),
     EventType("turn_timed_out"),
     EventType("seat_away", leaves=True),
     EventType("seat_back"),

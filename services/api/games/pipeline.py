@@ -10,7 +10,8 @@ go through one handle → publish):
    and only a commit is taken from it — a refusal or an answer found on it is judged again on a fresh read);
 2. the change function;
 3. the log: the clock's entries (:mod:`services.api.games.clock_events`) around the change's own, numbered in
-   that order — none once the game was over (a finished game's clock stands still);
+   that order — none once the game was over (a finished game's clock stands still); a running turn is first given
+   back the service's outages it went through (``ctx.outages``: :mod:`services.api.games.service_beat`);
 4. before the write: the creators' hold (a creation), the record due (the change that ends the game), the AI
    turn or deadline the version needs, the listing's check and the players' index (a change of seats), the
    record's entry (a creation);
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from services.api.games import clock_events, fair_play, live_games, quotas
+from services.api.games.clocks import NO_OUTAGES
 from services.api.games.record import GameRecord
 from services.api.metrics import GAMES_CREATED, GAMES_FINISHED
 from services.api.problems import ApiError
@@ -55,7 +57,7 @@ class Change:
 
     nxt: GameRecord
     entries: Entries = no_entries
-    by: str = "seat"  # what made it, for the clock: a move (clocks.MOVES), "seat", "back", "create"
+    by: str = "seat"  # what made it, for the clock: a move (clocks.MOVES), "seat", "back", "create", "credit"
     seat: int | None = None  # with "back": the seat whose person came back
     read: bool = False  # a client looks at the game now (its creation, a leave): the AI hooks' after_commit
     keep: Callable[[GameRecord], tuple[str, bytes]] | None = None  # an idempotent answer, written with it
@@ -117,7 +119,10 @@ def commit(ctx: Collaborators, before: GameRecord | None, change: Change, repeat
     nxt = change.nxt
     creating = before is None
     timed = creating or before.state.phase != "game_over"
-    events = clock_events.opening(nxt, before, change.by, change.seat) if timed else []
+    # the outages a running turn went through, from a beat less than half the outage bound old (an outage recorded
+    # later began after it, so a turn this commit starts is seldom given time it ran): may refuse (503), unwritten
+    outages = ctx.outages.current() if timed and nxt.clock is not None else NO_OUTAGES
+    events = clock_events.opening(nxt, before, change.by, change.seat, outages) if timed else []
     events += change.entries(nxt)
     events += fair_play.judged(nxt, before) if before is not None else []
     events += clock_events.closing(nxt, before) if timed else []

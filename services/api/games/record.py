@@ -138,7 +138,8 @@ class GameOptions:
 class Clock:
     """A game's running turn clock (:mod:`services.api.games.clocks` has its rules): the control, its times (scaled
     at creation), the seat whose clock runs (None: nobody's) with its start and deadline, and per seat the reserve
-    left, the timeouts in a row and whether it is away."""
+    left, the timeouts in a row and whether it is away.  ``given_ms``: the service's outages given back to the running
+    turn, the last of them ending at ``given_until_ms`` (stored only when some were)."""
 
     control: str
     move_ms: int
@@ -149,8 +150,11 @@ class Clock:
     reserve_ms: tuple[int, ...]
     timeouts: tuple[int, ...]
     away: tuple[bool, ...]
+    given_ms: int = 0
+    given_until_ms: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        given = {"given": [self.given_ms, self.given_until_ms]} if self.given_until_ms is not None else {}
         return {
             "control": self.control,
             "move_ms": self.move_ms,
@@ -161,10 +165,12 @@ class Clock:
             "reserve_ms": list(self.reserve_ms),
             "timeouts": list(self.timeouts),
             "away": list(self.away),
+            **given,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Clock:
+        given, until = data.get("given", (0, None))
         return cls(
             data["control"],
             data["move_ms"],
@@ -175,6 +181,8 @@ class Clock:
             tuple(data["reserve_ms"]),
             tuple(data["timeouts"]),
             tuple(data["away"]),
+            given,
+            until,
         )
 
 

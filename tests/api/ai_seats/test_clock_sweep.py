@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+import redis
 
 from services.api.ai_seats.dispatch import AiDispatcher
 from services.api.ai_seats.driver import AiDriver
@@ -17,6 +18,7 @@ from services.api.ai_seats.pauses import PauseGate
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.record import GameRecord
+from services.api.games.service_beat import NO_BEAT, ServiceBeat
 from services.api.http import request_schemas
 from services.api.store import protocol
 from services.api.store.memory_store import MemoryBackend, MemoryStore
@@ -26,16 +28,20 @@ from tests.api.helpers import wait_until
 
 SCALE = 0.1  # fast: 1 s a move, 3 s of reserve
 WATCH = 60.0  # PAUSE_UNWATCHED_SECONDS
+OUTAGE, GRACE = 1.0, 5.0  # CLOCK_OUTAGE_SECONDS, CLOCK_OUTAGE_GRACE_SECONDS
 
 
 class Process:
-    """One API process over the shared backend, its clock the test's."""
+    """One API process over the shared backend, its clock the test's; ``beats``: with the service's heartbeat (a jump
+    of the clock with no sweep in it is then an outage)."""
 
-    def __init__(self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock) -> None:
+    def __init__(self, backend: MemoryBackend, celery: RecordingCelery, clock: Clock, beats: bool = False) -> None:
         self.store = MemoryStore(GameRecord.from_stored, backend, clock=clock)
         self.dispatcher = AiDispatcher(celery, self.store, DEADLINE, clock=clock)  # type: ignore[arg-type]
         self.gate = PauseGate(self.store, WATCH, self.dispatcher)
-        self.ctx = Collaborators(self.store, ai=DispatchHooks(self.dispatcher, self.gate), clock_scale=SCALE)
+        outages = ServiceBeat(self.store, OUTAGE, GRACE, clock=clock) if beats else NO_BEAT
+        hooks = DispatchHooks(self.dispatcher, self.gate)
+        self.ctx = Collaborators(self.store, ai=hooks, clock_scale=SCALE, outages=outages)
         self.driver = AiDriver(self.ctx, self.dispatcher, None, 3, sweep_interval=0.25, clock=clock, gate=self.gate)
 
 
@@ -162,3 +168,56 @@ def test_the_sweeper_wakes_at_a_deadline_its_process_registered_not_at_its_inter
         driver.stop()
     (task,) = celery.sent
     assert task["game_id"] == game_id and task["version"] == 1
+
+
+@pytest.fixture
+def beating(monkeypatch: pytest.MonkeyPatch) -> tuple[Process, Process, RecordingCelery, Clock]:
+    """:func:`world` with the service's heartbeat in each process."""
+    backend, celery, clock = MemoryBackend(), RecordingCelery(), Clock()
+    clock.now = 1_800_000_000.0
+    monkeypatch.setattr(protocol, "time", SimpleNamespace(time=clock))
+    return Process(backend, celery, clock, beats=True), Process(backend, celery, clock, beats=True), celery, clock
+
+
+def sweeps_until(process: Process, clock: Clock, until: float) -> None:
+    """The service up until ``until``: the process sweeps (and beats) every quarter second."""
+    while clock.now < until:
+        clock.now = min(until, clock.now + 0.25)
+        process.driver.sweep_once()
+
+
+def test_a_deadline_that_ran_out_during_an_outage_is_given_back_by_the_sweep_not_timed_out(beating):
+    a, b, celery, clock = beating
+    a.driver.sweep_once()
+    game_id = people_game(a)
+    record = a.store.load(game_id)
+    deadline = record.clock.deadline_ms / 1000
+    sweeps_until(a, clock, clock.now + 1)
+    stopped = clock.now
+    clock.now = deadline + 20  # every API process stopped past the deadline; one is back
+    b.driver.sweep_once()
+    assert celery.sent == [], "no timeout: the time of the outage is given back first"
+    assert [e["type"] for e in a.store.events_after(game_id, record.seq, 10)] == ["clock_credited", "turn_clock"]
+    given = a.store.load(game_id).clock.deadline_ms / 1000
+    assert deadline - stopped == pytest.approx(3, abs=1e-3), "3 s were left when the service stopped"
+    assert given == pytest.approx(clock.now + GRACE, abs=1e-3), "less than the grace: the grace after it"
+    assert a.store.due_turns(given - 0.001, 10) == [] and a.store.due_turns(given, 10) == [game_id]
+    sweeps_until(b, clock, given - 0.01)
+    assert celery.sent == []
+    sweeps_until(b, clock, given + 0.25)
+    (task,) = celery.sent
+    assert task["game_id"] == game_id and task["version"] == record.version + 1, "the clock given back runs out"
+
+
+def test_a_sweep_that_cannot_beat_acts_on_no_deadline(beating):
+    a, _, celery, clock = beating
+    game_id = people_game(a)
+    clock.now = a.store.load(game_id).clock.deadline_ms / 1000 + 1
+
+    def refused(*args: int) -> None:
+        raise redis.ConnectionError("the store is down")
+
+    a.store.beat = refused  # type: ignore[method-assign]
+    with pytest.raises(redis.ConnectionError):
+        a.driver.sweep_once()
+    assert celery.sent == [] and a.store.due_turns(clock.now, 10) == [game_id], "left for a sweep that beats"

@@ -191,3 +191,78 @@ def test_the_view_shows_the_running_turn_reserves_and_away_seats_never_the_count
     view = clocks.clock_view(people().clock)
     assert set(view) == {"control", "move_ms", "seat", "turn_started_ms", "deadline_ms", "reserve_ms", "away"}
     assert clocks.clock_view(None) is None
+
+
+# ---- the service's outages given back (clocks.credited) -------------------------------------------------------
+
+GRACE = 5_000
+DEADLINE = T0 + MOVE + RESERVE
+
+
+def outages(*spans: tuple[int, int]) -> clocks.Outages:
+    return clocks.Outages(tuple(spans), GRACE)
+
+
+def test_an_outage_within_a_turn_moves_its_deadline_by_its_length_and_is_never_charged_to_the_reserve():
+    record = people()
+    seat = turn(record.state)
+    down = outages((T0 + 2_000, T0 + 22_000))  # 20 s in the middle of the turn, 18 s of it left at the end
+    given = clocks.credited(record.clock, down)
+    assert given.deadline_ms == DEADLINE + 20_000 and given.given_ms == 20_000
+    assert given.given_until_ms == T0 + 22_000 and given.turn_started_ms == T0, "the turn's start stays"
+    assert clocks.deadline_seconds(record, down) == (DEADLINE + 20_000) / 1000
+    nxt = record.successor()
+    nxt.state = apply(record.state, seat, Bid(3))
+    # 30 s after the turn began, 20 of them the service's: 10 s taken, the move time, nothing from the reserve
+    nxt.clock = clocks.after_change(record.clock, record, nxt, T0 + 30_000, "move", outages=down)
+    assert nxt.clock.reserve_ms[seat] == RESERVE
+    assert nxt.clock.given_ms == 0 and nxt.clock.given_until_ms is None, "the next turn starts with nothing given"
+    slow = record.successor()
+    slow.state = nxt.state
+    slow.clock = clocks.after_change(record.clock, record, slow, T0 + 34_000, "move", outages=down)
+    assert slow.clock.reserve_ms[seat] == RESERVE - 4_000, "only the person's own time past the move time"
+
+
+def test_an_outage_over_the_deadline_leaves_the_time_left_then_and_at_least_the_grace_after_it():
+    record = people()
+    seat = turn(record.state)
+    late = outages((DEADLINE - 1_000, DEADLINE + 60_000))  # one second left when the service stopped
+    given = clocks.credited(record.clock, late)
+    assert given.deadline_ms == DEADLINE + 60_000 + GRACE, "1 s left, less than the grace: the grace"
+    assert clocks.computer_seat(record, DEADLINE + 60_000) == seat, "without them: run out"
+    assert clocks.computer_seat(record, DEADLINE + 60_000, late) is None
+    assert clocks.computer_seat(record, DEADLINE + 60_000 + GRACE, late) == seat
+    early = outages((T0 + 1_000, T0 + 3_000))  # plenty left after it: the time lost, no more
+    assert clocks.credited(record.clock, early).deadline_ms == DEADLINE + 2_000
+
+
+def test_outages_before_the_turn_or_after_its_deadline_give_nothing_and_none_is_given_twice():
+    record = people()
+    clock = record.clock
+    before = outages((T0 - 9_000, T0 - 1_000))
+    assert clocks.credited(clock, before) is clock
+    after = outages((DEADLINE + 10, DEADLINE + 9_000))  # it ran out while the service took moves
+    assert clocks.credited(clock, after) is clock
+    assert clocks.computer_seat(record, DEADLINE + 9_000, after) == turn(record.state)
+    straddling = outages((T0 - 2_000, T0 + 3_000))  # only its part within the turn
+    assert clocks.credited(clock, straddling).deadline_ms == DEADLINE + 3_000
+    two = outages((T0 + 1_000, T0 + 2_000), (T0 + 5_000, T0 + 8_000))
+    once = clocks.credited(clock, two)
+    assert once.deadline_ms == DEADLINE + 4_000 and once.given_ms == 4_000 and once.given_until_ms == T0 + 8_000
+    assert clocks.credited(once, two) is once, "given already"
+    three = outages((T0 + 1_000, T0 + 2_000), (T0 + 5_000, T0 + 8_000), (T0 + 20_000, T0 + 21_000))
+    assert clocks.credited(once, three).deadline_ms == DEADLINE + 5_000, "only the new one"
+
+
+def test_a_change_of_seats_keeps_what_the_running_turn_was_given_and_a_clock_with_none_running_takes_nothing():
+    record = people()
+    down = outages((T0 + 1_000, T0 + 4_000))
+    nxt = record.successor()
+    nxt.clock = clocks.after_change(record.clock, record, nxt, T0 + 5_000, "credit", outages=down)
+    assert nxt.clock.deadline_ms == DEADLINE + 3_000 and nxt.clock.given_ms == 3_000
+    assert nxt.clock.turn_started_ms == T0 and nxt.clock.seat == record.clock.seat
+    again = nxt.successor()
+    again.clock = clocks.after_change(nxt.clock, nxt, again, T0 + 6_000, "seat", outages=down)
+    assert again.clock == nxt.clock, "given once, kept"
+    idle = replace(record.clock, seat=None, turn_started_ms=None, deadline_ms=None)
+    assert clocks.credited(idle, down) is idle

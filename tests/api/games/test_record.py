@@ -3,10 +3,12 @@ another version of the service read back as they were."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import orjson
 
 from services.api.games import clocks
-from services.api.games.record import NO_REMATCH, GameOptions, GameRecord, PlayerRef, Rematch, Seat
+from services.api.games.record import NO_REMATCH, Clock, GameOptions, GameRecord, PlayerRef, Rematch, Seat
 from services.engine import make_rules, new_game
 
 
@@ -60,6 +62,14 @@ def test_a_rematch_writes_only_the_keys_it_has():
     assert Rematch.from_json(joined_all.to_json()) == joined_all
     ended = Rematch(None, "old", (0,), (1,))
     assert ended.to_json() == {"rematch_of": "old", "joined": [0], "people": [1]}
+
+
+def test_a_clock_writes_what_its_turn_was_given_only_when_it_was_given_some():
+    clock = clocks.new_clock("fast")
+    assert clock is not None and "given" not in clock.to_json(), "read as it is by a process that predates it"
+    given = replace(clock, seat=1, turn_started_ms=5, deadline_ms=9_000, given_ms=3_000, given_until_ms=7_000)
+    assert given.to_json()["given"] == [3_000, 7_000]
+    assert Clock.from_json(given.to_json()) == given and Clock.from_json(clock.to_json()) == clock
 
 
 def test_options_write_matched_only_when_set():
