@@ -46,6 +46,8 @@ class PeopleApi:
     left_ms: int = 18_000
     # clocks: log events (seat_away, turn_timed_out, seat_back, …) served as the game's stream (None: the real one)
     stream_frames: list[tuple[str, dict]] | None = None
+    # the service out of reach: the game's stream answers this status (503: as while it fails over); None: served
+    stream_status: int | None = None
     # clocks: POST /v1/games reaches the real server without `options.clock`
     strip_clock_option: bool = False
 
@@ -97,6 +99,14 @@ class PeopleApi:
         route.fulfill(response=response, json=view)
 
     def _stream(self, route: Route) -> None:
+        if self.stream_status is not None:
+            problem = {
+                "type": "about:blank",
+                "title": "Unavailable",
+                "status": self.stream_status,
+                "code": "unavailable",
+            }
+            return route.fulfill(status=self.stream_status, json=problem, headers={"Retry-After": "1"})
         if self.stream_frames is None:
             return route.fallback()
         route.fulfill(status=200, headers=SSE_HEADERS, body=sse(self.stream_frames))

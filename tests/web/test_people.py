@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 from .axe import assert_no_violations
 from .driver import LONG, assert_fits, outside, seat_token
-from .people_api import PeopleApi
+from .people_api import PeopleApi, now_ms
 
 pytestmark = pytest.mark.integration
 
@@ -313,6 +313,45 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
         "West is back.",
     ]
     assert page.get_attribute("[data-testid=toast]", "data-place") == "top"  # over the scores, clear of the seats
+    assert not page.js_errors
+
+
+def test_the_clock_stands_still_while_the_service_is_out_of_reach_and_gets_the_time_back(new_page, web, screenshots):
+    """[clocks] the view's `clock`; the stream answering 503 (the service failing over), then the log events
+    clock_credited and turn_clock (a stand-in stream)."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])  # West bids first
+    page = new_page(375, 667, bypass_csp=True)
+    people = PeopleApi(page, clock=CLOCK, stream_status=503).install()
+    hold(page, game_id, 0, tokens[0])
+    page.goto(f"/play?game={game_id}&pace=0")
+    clock = page.locator("[data-testid=clock-1]")
+    expect(clock).to_have_attribute("data-state", "paused")
+    expect(clock.locator(".clock-reserve")).to_have_text("paused")
+    label = clock.get_attribute("aria-label")
+    assert re.fullmatch(r"clock paused with \d+ seconds left: the service is interrupted", label), label
+    stood = clock.locator(".clock-main").text_content()
+    with page.expect_request(lambda r: "/stream" in r.url):  # the page tries again, a second and more later…
+        pass
+    assert clock.locator(".clock-main").text_content() == stood, "…and its clock has not moved meanwhile"
+    assert_no_violations(page, "a clock paused")
+    page.screenshot(path=str(screenshots / "people-clock-paused-375x667.png"))
+
+    view = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
+    seq, version, later = view["last_seq"], view["version"], now_ms() + 80_000
+    given = {"seat": 1, "outage_ms": 20_000, "given_ms": 20_000, "back_ms": now_ms()}
+    shown = {"seat": 1, "deadline_ms": later, "reserve_ms": 42_000, "move_ms": 25_000, "server_time_ms": now_ms()}
+    people.stream_frames = [
+        ("clock_credited", {"seq": seq + 1, "type": "clock_credited", "version": version + 1, "data": given}),
+        ("turn_clock", {"seq": seq + 2, "type": "turn_clock", "version": version + 1, "data": shown}),
+    ]
+    people.left_ms = 38_000  # the view read once it is back holds the later deadline too
+    people.stream_status = None
+    expect(page.locator("[data-testid=toast]")).to_have_text(
+        "The service was interrupted: West's clock got 20 seconds back.", timeout=LONG
+    )
+    expect(clock).not_to_have_attribute("data-state", "paused")
+    expect(clock.locator(".clock-main")).to_have_text(re.compile(r"^0:3[0-8]$"))  # 38 s to move, running again
+    page.screenshot(path=str(screenshots / "people-clock-given-back-375x667.png"))
     assert not page.js_errors
 
 

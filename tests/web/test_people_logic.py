@@ -109,6 +109,16 @@ def test_the_table_tracks_clock_presence_messages_and_rematch(tmp_path):
         const viewed = new People();
         viewed.fromView({ ...view, rematch: { game_id: "n2" } }, 0);
         out.viewed = [viewed.rematch, viewed.rematchSeat];
+        // the service out of reach at 1_000: the clock stands still there, and runs on from the server's time once back
+        const c = await js("clock.js");
+        const still = new People();
+        still.fromView(view, 100);
+        still.interrupted(true, 1_000);
+        still.interrupted(true, 5_000);  // still down: it stays where it stopped
+        const pausedClock = still.clockFor(view, 20_000);
+        out.paused = [pausedClock.paused, pausedClock.leftMs, c.clockState(pausedClock), c.clockShape(pausedClock), c.clockWords(pausedClock)];
+        still.interrupted(false, 21_000);
+        out.resumed = [still.clockFor(view, 21_000).paused || false, still.clockFor(view, 21_000).leftMs];
         const quiet = new People();
         quiet.fromView({ ...view, seats: view.seats.map(({ connected, ...s }) => s), clock: null, messages: undefined }, 0);
         out.noPresence = quiet.isConnected(view, 1);
@@ -129,6 +139,15 @@ def test_the_table_tracks_clock_presence_messages_and_rematch(tmp_path):
     assert got["awaySeat"] is None
     assert got["kept"] == 3 and got["rematch"] == ["next", 1] and got["viewed"] == ["n2", None]
     assert got["noPresence"] is None and got["noClock"] is None
+    # 900 ms after the view (40 s left) the service went out of reach: 39.1 s shown, standing still
+    assert got["paused"] == [
+        True,
+        39_100,
+        "paused",
+        "paused",
+        "clock paused with 40 seconds left: the service is interrupted",
+    ]
+    assert got["resumed"] == [False, 19_100], "back: the server's time again (until its view gives the time back)"
 
 
 def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
@@ -144,6 +163,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
         const away = step(view, ev("seat_away", { seat: 2 }));
         const back = step(away.view, ev("seat_back", { seat: 2 }));
         const timed = step(view, ev("turn_timed_out", { seat: 1, level: "easy" }));
+        const credited = step(view, ev("clock_credited", { seat: 1, outage_ms: 20_000, given_ms: 21_400, back_ms: 5 }));
         const tc = step(view, ev("turn_clock", { seat: 2, deadline_ms: 99, reserve_ms: 7, server_time_ms: 1 }));
         const carried = step(view, ev("bid", { seat: 1, bid: 3 }, { clock: { seat: 2, deadline_ms: 77 } }));
         const offered = step({ ...view, phase: "game_over" }, ev("rematch_offered", { game_id: "g2", seat: 1 }));
@@ -154,6 +174,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
           ["seat_rejoined", 3], ["turn_timed_out", 0], ["turn_timed_out", 3], ["seat_claimed", 2], ["bid", 1],
           ["rematch_offered", 1], ["rematch_offered", 0], ["reservation_ended", undefined],
         ].map(([type, seat]) => seatNews(view, { type, data: { seat } }));
+        const creditNews = [1, 0].map((seat) => seatNews(view, { type: "clock_credited", data: { seat, given_ms: 21_400 } }));
         const sorted = sortMessages([
           { id: "5", event: "bid", data: '{"seq":5,"type":"bid","version":3,"data":{}}' },
           { id: "5", event: "presence", data: '{"seats":[true,false,true,false]}' },
@@ -162,6 +183,7 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
         console.log(JSON.stringify({
           away: [away.view.clock.away, away.needsView || false, away.view.legal, away.say], back: back.view.clock.away,
           original: view.clock.away, timed: [timed.needsView || false, timed.view.turn, timed.say],
+          credited: [credited.needsView || false, credited.view.clock.deadline_ms, credited.say], creditNews,
           tc: [tc.view.clock.seat, tc.view.clock.deadline_ms, tc.view.clock.reserve_ms, "server_time_ms" in tc.view.clock],
           carried: [carried.view.clock.seat, carried.view.clock.deadline_ms, carried.view.turn],
           offered: [offered.view.rematch, offered.say], left: left.needsView, news,
@@ -174,6 +196,11 @@ def test_seat_events_replay_onto_the_view_and_are_told_to_the_table(tmp_path):
     assert got["away"] == [[False, False, True, False], False, [], "North is away: the computer plays for them."]
     assert got["back"] == [False] * 4 and got["original"] == [False] * 4, "the view before is never changed"
     assert got["timed"] == [False, 1, "West ran out of time: the computer moves for them."], "its move follows"
+    assert got["credited"] == [False, 9, "The service was interrupted: West gets 21 seconds back on the clock."]
+    assert got["creditNews"] == [
+        "The service was interrupted: West's clock got 21 seconds back.",
+        "The service was interrupted: your clock got 21 seconds back.",
+    ], "its turn_clock follows with the deadline"
     assert got["tc"] == [2, 99, [1, 2, 7, 4], False]
     assert got["carried"] == [2, 77, 2]
     assert got["offered"] == [{"game_id": "g2"}, "West offered a rematch."] and got["left"] is True

@@ -73,6 +73,25 @@ export function clockParts(clock, now) {
   };
 }
 
+/**
+ * The clock shown while the service cannot be reached: `parts` frozen where they stood when it went, marked
+ * `paused` (the service gives that time back to the turn: its deadline moves, told by `clock_credited`).
+ */
+export function pausedParts(parts) {
+  return parts ? { ...parts, paused: true, urgent: false } : null;
+}
+
+/** A chip's colour: "paused", "expired", "reserve" (the reserve runs), "urgent" or "move". */
+export function clockState(parts) {
+  if (parts.paused) return "paused";
+  return parts.expired ? "expired" : parts.inReserve ? "reserve" : parts.urgent ? "urgent" : "move";
+}
+
+/** A chip's layout, which a tick cannot change (it asks for a draw): "paused", "reserve" or "move". */
+export function clockShape(parts) {
+  return parts.paused ? "paused" : parts.inReserve ? "reserve" : "move";
+}
+
 /** "0:08", "1:30", "23 h 59 min": whole seconds rounded up, so 0:00 means the time is up. */
 export function formatClock(ms) {
   const seconds = Math.ceil(Math.max(0, ms) / 1000);
@@ -94,6 +113,7 @@ export function clockWords(parts) {
     if (s >= 120) return `${minutes(Math.floor(s / 60))} ${seconds(s % 60)}`;
     return seconds(s);
   };
+  if (parts.paused) return t("table.clock.paused", { time: words(parts.leftMs) });
   if (parts.expired) return t("table.clock.up");
   if (parts.inReserve) return t("table.clock.reserveLeft", { time: words(parts.reserveMs) });
   return parts.reserveMs

@@ -2,7 +2,7 @@
 // quick match's wait (quickmatch.js). One timer per countdown, four times a second, touching only the
 // countdown's text: the table is not drawn again for a second going by.
 
-import { clockWords, formatClock } from "./clock.js";
+import { clockShape, clockState, clockWords, formatClock } from "./clock.js";
 
 const TICK_MS = 250;
 
@@ -16,17 +16,17 @@ export function tickSeatClock(root, parts, redraw) {
     const el = root.querySelector(".seat-clock");
     if (!el) return;
     const now = parts();
-    if (!now || `clock-${now.seat}` !== el.dataset.testid || now.inReserve !== (el.dataset.state === "reserve")) {
+    if (!now || `clock-${now.seat}` !== el.dataset.testid || clockShape(now) !== el.dataset.shape) {
       if (!asked) redraw();
       asked = true;
       return;
     }
     asked = false;
-    const state = now.expired ? "expired" : now.inReserve ? "reserve" : now.urgent ? "urgent" : "move";
-    const main = now.inReserve || now.expired ? now.reserveMs : now.moveMs;
+    const state = clockState(now);
+    const main = now.paused ? now.leftMs : now.inReserve || now.expired ? now.reserveMs : now.moveMs;
     setText(el.querySelector(".clock-main"), formatClock(main));
     const reserve = el.querySelector(".clock-reserve");
-    if (reserve && !now.inReserve) setText(reserve, `+${formatClock(now.reserveMs)}`);
+    if (reserve && clockShape(now) === "move") setText(reserve, `+${formatClock(now.reserveMs)}`);
     if (el.dataset.state !== state) el.dataset.state = state;
     const words = clockWords(now);
     if (el.getAttribute("aria-label") !== words) el.setAttribute("aria-label", words);

@@ -80,6 +80,8 @@ export function step(before, event) {
       view.winner = data.winner;
       view.scores = data.scores;
       return { view, say: t("table.said.over"), needsView: true };
+    case "clock_credited": // the service's outage given back: turn_clock with the later deadline follows
+      return { view, say: t("table.said.clockCredited", { seat: seatName(data.seat), count: Math.round(data.given_ms / 1000) }) };
     case "turn_timed_out": // the move the computer made for the seat follows in the same commit
       return { view, say: t("table.said.timedOut", { seat: seatName(data.seat) }) };
     case "seat_away":

@@ -341,7 +341,12 @@ export class Game {
   }
 
   connection(status) {
+    // the feed down while the browser has a network: the service is out of reach, and its outage is not the
+    // player's time (the clock stands still until the service, back, says how much it gave back)
+    const online = typeof navigator === "undefined" || navigator.onLine !== false;
+    this.people.interrupted(status.state === "reconnecting" && online, performance.now());
     if (showConnection(status) && this.view) this.run(() => this.sync());
+    else this.render();
   }
 
   /** Draw unless an animation is running (then once it ends). */

@@ -1,5 +1,6 @@
 // What the table is told in words (pure): the quick messages' texts, and the short note (a toast)
-// when a person sits down, leaves, goes away, comes back or runs out of time.
+// when a person sits down, leaves, goes away, comes back, runs out of time or gets time back for the
+// service's outage.
 
 import { has, t } from "./i18n.js";
 import { seatName } from "./seating.js";
@@ -38,6 +39,10 @@ export function seatNews(view, event) {
       return mine ? null : t("round.news.back", { seat: name });
     case "turn_timed_out":
       return mine ? t("round.news.youTimedOut") : t("round.news.timedOut", { seat: name });
+    case "clock_credited": {
+      const count = Math.round((data.given_ms || 0) / 1000);
+      return mine ? t("round.news.youCredited", { count }) : t("round.news.credited", { seat: name, count });
+    }
     case "rematch_offered":
       return Number.isInteger(seat) && !mine ? t("round.news.rematch", { seat: name }) : null;
     case "reservation_ended":

@@ -3,7 +3,7 @@
 // bubbles by their seats, and a rematch on offer. Fed by views read from the server, log events
 // and the stream's frames that are not log events (`presence`, `message`, `turn_clock`).
 
-import { clockParts, mergeClock, serverNow, timeBase } from "./clock.js";
+import { clockParts, mergeClock, pausedParts, serverNow, timeBase } from "./clock.js";
 
 export const BUBBLE_MS = 5000; // how long a quick message stays by its seat
 
@@ -43,6 +43,7 @@ export class People {
     this.clock = null; // the latest clock heard of (view, event or frame)
     this.clockVersion = -1;
     this.base = null; // the latest server time sample: {server, local}
+    this.pausedAt = null; // the monotonic instant the service went out of reach (the clock stands still), or null
     this.connected = null; // [bool x4] or null when the server says nothing of presence
     this.bubbles = new Bubbles();
     this.rematch = null; // the next game's id once someone offered a rematch
@@ -110,10 +111,20 @@ export class People {
     if (base) this.base = base;
   }
 
+  /**
+   * The service out of reach (`down`: the event feed reconnects while the browser says it is online) or back,
+   * at `localMs`. While it is, the clock stands where it was: the service gives that time back to the turn.
+   */
+  interrupted(down, localMs) {
+    if (!down) this.pausedAt = null;
+    else if (this.pausedAt === null) this.pausedAt = localMs;
+  }
+
   /** The running clock as the displayed view shows it: only on the seat whose turn is shown. */
   clockFor(view, localMs) {
     if (!this.clock || !this.base || !["bidding", "passing", "playing"].includes(view.phase)) return null;
     if (this.clock.seat !== view.turn) return null; // a replay behind the clock: its turn is not shown yet
+    if (this.pausedAt !== null) return pausedParts(clockParts(this.clock, serverNow(this.base, this.pausedAt)));
     return clockParts(this.clock, serverNow(this.base, localMs));
   }
 

@@ -3,7 +3,7 @@
 // for them (or, in a rated game, that they left and it counts as their loss), and a quick message as a bubble by the seat. Pure renders; clockface.js keeps the clock
 // ticking between draws.
 
-import { clockWords, formatClock } from "./clock.js";
+import { clockShape, clockState, clockWords, formatClock } from "./clock.js";
 import { h } from "./dom.js";
 import { forfeited } from "./fairplay.js";
 import { t } from "./i18n.js";
@@ -27,16 +27,23 @@ export function connectionDot(people, seat) {
   );
 }
 
-/** The running clock: "0:08 +0:30" (move time, then the reserve), or the reserve alone once it runs. */
+/** The running clock: "0:08 +0:30" (move time, then the reserve), the reserve alone once it runs, or the time
+ * left standing still, "paused", while the service is out of reach. */
 export function clockChip(parts, seat) {
-  const state = parts.expired ? "expired" : parts.inReserve ? "reserve" : parts.urgent ? "urgent" : "move";
-  const main = parts.inReserve || parts.expired ? parts.reserveMs : parts.moveMs;
+  const main = parts.paused ? parts.leftMs : parts.inReserve || parts.expired ? parts.reserveMs : parts.moveMs;
   return h(
     "span.seat-clock",
-    { role: "timer", "aria-label": clockWords(parts), dataset: { testid: `clock-${seat}`, state } },
+    {
+      role: "timer",
+      "aria-label": clockWords(parts),
+      title: parts.paused ? t("table.clock.pausedTitle") : null,
+      dataset: { testid: `clock-${seat}`, state: clockState(parts), shape: clockShape(parts) },
+    },
     h("span.clock-icon", { "aria-hidden": "true" }),
     h("span.clock-main", { "aria-hidden": "true" }, formatClock(main)),
-    parts.inReserve
+    parts.paused
+      ? h("span.clock-reserve", { "aria-hidden": "true" }, t("table.clock.pausedShort"))
+      : parts.inReserve
       ? h("span.clock-reserve", { "aria-hidden": "true" }, t("table.clock.reserve"))
       : parts.reserveMs > 0
       ? h("span.clock-reserve", { "aria-hidden": "true" }, `+${formatClock(parts.reserveMs)}`)
