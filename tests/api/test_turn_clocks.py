@@ -38,6 +38,7 @@ PEOPLE = {"seats": [{"type": "human"}] * 4, "options": {"clock": "fast", "ai_tak
 # A gap in the service's heartbeat longer than 2 s is an outage (no sweep of a loaded test machine's is that late);
 # a turn that ran through one has at least 2 s left after it.
 OUTAGES = {"CLOCK_OUTAGE_SECONDS": "2", "CLOCK_OUTAGE_GRACE_SECONDS": "2"}
+DOWN_SCALE = 0.2  # fast: 2 s a move, 6 s of reserve; the API is stopped well before that on a loaded machine
 
 
 @pytest.fixture(scope="module")
@@ -75,15 +76,15 @@ def log_of(session: ContractSession, game_id: str) -> list[dict[str, Any]]:
 
 def test_a_deadline_passing_while_every_api_process_is_down_is_given_back_then_kept_once(stack: str):
     store = redis.Redis.from_url(stack)
-    with api(stack, scale=0.1) as base:  # fast: 1 s a move, 3 s of reserve
+    with api(stack, scale=DOWN_SCALE) as base:
         created = ContractSession(base).post("/v1/games", json=PEOPLE).json()
     game_id, state = created["game_id"], created["state"]
     seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
-    assert seat == state["turn"] and deadline - state["server_time_ms"] <= 4_000
+    assert seat == state["turn"] and deadline - state["server_time_ms"] <= 8_000
     wait_until(lambda: time.time() * 1000 > deadline + 1_000, "the deadline passes while no API process runs")
     logged = [json.loads(fields[b"e"])["type"] for _, fields in store.xrange(f"game:{{{game_id}}}:events")]
     assert int(store.hget(f"game:{{{game_id}}}", "v")) == 1, f"nobody made the move meanwhile: {logged}"
-    with api(stack, scale=0.1) as base:
+    with api(stack, scale=DOWN_SCALE) as base:
         session = ContractSession(base)
         wait_until(lambda: "turn_timed_out" in kinds(session, game_id), "the timeout move is made")
         events = log_of(session, game_id)
@@ -126,14 +127,14 @@ def not_charged_for_the_outage(session: ContractSession, game_id: str, seat: int
 
 
 def test_a_person_whose_time_ran_out_while_every_api_process_was_down_moves_as_it_comes_back(stack: str):
-    with api(stack, scale=0.1) as base:  # fast: 1 s a move, 3 s of reserve
+    with api(stack, scale=DOWN_SCALE) as base:
         created = ContractSession(base).post("/v1/games", json=PEOPLE).json()
     game_id, tokens, state = created["game_id"], [s["token"] for s in created["seats"]], created["state"]
     seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
-    # every API process stopped for longer than the person's whole time (4 s): the deadline passes meanwhile
+    # every API process stopped for longer than the person's whole time (8 s): the deadline passes meanwhile
     wait_until(lambda: time.time() * 1000 > deadline + 2_000, "the deadline passes while no API process runs")
     assert int(redis.Redis.from_url(stack).hget(f"game:{{{game_id}}}", "v")) == 1, "stopped before the deadline"
-    with api(stack, scale=0.1) as base:
+    with api(stack, scale=DOWN_SCALE) as base:
         session = ContractSession(base)
         moved = the_persons_move(session, game_id, tokens[seat])  # sent as the service comes back
         assert moved.status_code == 200, moved.text
