@@ -171,6 +171,8 @@ def test_spades_bot_play_with_a_player_token_plays_as_that_bot_player(bots_serve
     assert games[0].rated and games[0].rating_after is not None  # a bot alone against computers is rated
     record = reader.get_game_record(games[0].game_id)
     assert record.seats[0].player_id == me
+    assert games[0].scores == record.result.scores  # how it ended, and with whom, without reading the record
+    assert games[0].players is not None and games[0].players == record.players
 
 
 def test_the_runner_gives_up_a_game_whose_seat_changed_hands_elsewhere(bots_server, ai_worker):

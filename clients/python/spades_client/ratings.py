@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from spades_client.models import Body, PlayerRef
+from spades_client.models import Body, PlayerRef, RecordPlayer
 
 if TYPE_CHECKING:
     from spades_client.client import SpadesClient
@@ -57,8 +57,8 @@ class Leaderboard(Body):
 
 @dataclass
 class PlayerGame(Body):
-    """One of a player's games; a rated one has the display ratings before and after, and whether the one after
-    was provisional."""
+    """One of a player's games: its final scores (per side) and who sat where, while its record is kept; a rated
+    one has the display ratings before and after, and whether the one after was provisional."""
 
     SCHEMA: ClassVar[str] = "PlayerGame"
     game_id: str
@@ -71,6 +71,8 @@ class PlayerGame(Body):
     rating_after: int | None = None
     change: int | None = None
     provisional: bool | None = None
+    scores: list[int] | None = None  # per side: the seat's side is seat % 2 in partnership play, the seat alone else
+    players: list[RecordPlayer | None] | None = None  # names as they are now; absent once the record is gone
 
 
 @dataclass

@@ -26,6 +26,8 @@ What a game writes:
 - a rated game with people in it, when asked (``score``): its accuracy job (:mod:`services.api.ratings.accuracy_jobs`),
   so the accuracy collector scores its people's moves.
 
+Every player game keeps the game's final scores (the record's ``result.scores``): the player's page shows them.
+
 Concurrent games lock what they share in one order — the people's ``players`` rows (shared: a deletion waits
 for this game, or went first and its player is skipped), the guard, the rating rows sorted by player (``SELECT …
 FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time anyway), then buckets, then stats, sorted — so two
@@ -38,6 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, Engine, select
 
 from services.api.ratings import accuracy_jobs, watch
@@ -125,6 +128,7 @@ def apply_in(
         changes = _rate(connection, insert, document, board, seats, kinds, now_ms)
     _add_stats(connection, insert, document, first_seat, now_ms)
     rows, won = [], policy.seats_won(document)
+    scores = orjson.dumps(list(document["result"]["scores"])).decode()  # the same for each player: the game's
     for player, seat in sorted(first_seat.items()):
         before, after, games = changes.get(player, (None, None, None))
         rows.append(
@@ -141,6 +145,7 @@ def apply_in(
                 "mu_after": after.mu if after else None,
                 "sigma_after": after.sigma if after else None,
                 "games_after": games,
+                "scores": scores,
             }
         )
     connection.execute(insert(player_games).on_conflict_do_nothing(), rows)

@@ -1,20 +1,28 @@
 """A player's games, newest first, a page at a time (``GET /v1/players/{id}/games``): from ``player_games``,
 whose index (player, ended, game) serves each page as one range read; the cursor is the last row's
 ``(ended_ms, game_id)`` as the records' listing has it, so a page never skips or repeats a game however many
-end meanwhile.  A rated game shows the player's display rating before and after, the change, and whether the
-rating after it was provisional (:func:`services.ratings.provisional.provisional`)."""
+end meanwhile.  Each game shows its final scores and who sat where (names as they are now, from the records'
+seats: one more indexed read for the page, absent once the game's record is gone), so the page can say whom it
+was played with and against and how it ended.  A rated game shows the player's display rating before and
+after, the change, and whether the rating after it was provisional
+(:func:`services.ratings.provisional.provisional`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, select, tuple_
 
+from services.api.ratings.record_view import live_players, seat_player
 from services.api.records.content import iso
 from services.api.records.repository import Cursor
-from services.api.records.schema import player_games
+from services.api.records.schema import player_games, record_seats
+from services.ratings import policy
 from services.ratings.model import Rating, display
 from services.ratings.provisional import provisional
+
+SEATS = 4
 
 
 def games_page(
@@ -28,11 +36,34 @@ def games_page(
     query = query.order_by(player_games.c.ended_ms.desc(), player_games.c.game_id.desc()).limit(limit + 1)
     rows = connection.execute(query).all()
     following = (rows[limit - 1].ended_ms, rows[limit - 1].game_id) if len(rows) > limit and limit else None
-    return [game_of(row) for row in rows[:limit]], following
+    seated = seats_of(connection, [row.game_id for row in rows[:limit]])
+    return [game_of(row, seated.get(row.game_id)) for row in rows[:limit]], following
 
 
-def game_of(row: Any) -> dict[str, Any]:
-    """One row as the page shows it."""
+def seats_of(connection: Connection, game_ids: list[str]) -> dict[str, list[dict[str, Any] | None]]:
+    """Who sat at each seat of these games (``RecordPlayer`` or None), from the seats of their kept records."""
+    if not game_ids:
+        return {}
+    query = select(record_seats.c.game_id, record_seats.c.seat, record_seats.c.player, record_seats.c.player_id)
+    rows = connection.execute(query.where(record_seats.c.game_id.in_(game_ids))).all()
+    found = live_players(connection, [player for row in rows if (player := _player_id(row)) is not None])
+    seated: dict[str, list[dict[str, Any] | None]] = {}
+    for row in rows:
+        seats = seated.setdefault(row.game_id, [None] * SEATS)
+        seats[row.seat] = seat_player(row.seat, _player_id(row), found)
+    return seated
+
+
+def _player_id(row: Any) -> str | None:
+    """A record seat's player: its ``player_id``, else the computer level's that sat there (a record written before
+    seats named their players, or a computer standing in for nobody)."""
+    if row.player_id is not None:
+        return str(row.player_id)
+    return policy.computer_id(row.player) if row.player != "human" else None
+
+
+def game_of(row: Any, seats: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """One row as the page shows it, with who sat where (None: the game's record is gone)."""
     game: dict[str, Any] = {
         "game_id": row.game_id,
         "ended_at": iso(row.ended_ms),
@@ -41,6 +72,10 @@ def game_of(row: Any) -> dict[str, Any]:
         "board": row.board,
         "rated": row.rated,
     }
+    if row.scores is not None:
+        game["scores"] = orjson.loads(row.scores)
+    if seats is not None:
+        game["players"] = seats
     if row.rated and row.mu_before is not None and row.mu_after is not None:
         before = display(Rating(row.mu_before, row.sigma_before))
         rated = Rating(row.mu_after, row.sigma_after)

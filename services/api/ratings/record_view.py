@@ -7,6 +7,7 @@ now)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -32,14 +33,8 @@ def by_the_rule(document: dict[str, Any]) -> dict[str, Any]:
 def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]:
     """``document`` with ``players``, ``rated`` and, once applied, ``ratings`` (``GameRecordDocument``)."""
     seats = policy.seat_players(document)
-    ids = sorted({p for p in seats if p is not None})
-    found = {}
-    if ids:
-        query = select(players.c.id, players.c.name, players.c.kind).where(
-            players.c.id.in_(ids), players.c.deleted_ms.is_(None)
-        )
-        found = {row.id: {"id": row.id, "name": row.name, "kind": row.kind} for row in connection.execute(query)}
-    document["players"] = [_player(seat, player, found) for seat, player in enumerate(seats)]
+    found = live_players(connection, [p for p in seats if p is not None])
+    document["players"] = [seat_player(seat, player, found) for seat, player in enumerate(seats)]
     reason = by_the_rule(document).get("unrated_reason")
     game_id = document["game_id"]
     query = select(game_ratings.c.rated, game_ratings.c.unrated_reason).where(game_ratings.c.game_id == game_id)
@@ -75,7 +70,20 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
     return document
 
 
-def _player(seat: int, player: str | None, found: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+def live_players(connection: Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """These players as a read shows them now (``{id, name, kind}`` by id): a deleted one is left out."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    query = select(players.c.id, players.c.name, players.c.kind).where(
+        players.c.id.in_(wanted), players.c.deleted_ms.is_(None)
+    )
+    return {row.id: {"id": row.id, "name": row.name, "kind": row.kind} for row in connection.execute(query)}
+
+
+def seat_player(seat: int, player: str | None, found: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """Who sat at ``seat`` (``RecordPlayer``) from its player id and :func:`live_players`; None for nobody's seat
+    or a deleted player."""
     if player is None:
         return None
     if player in found:

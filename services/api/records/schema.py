@@ -22,8 +22,9 @@ The players' tables live here too (one database, one migration history):
 - ``bucket_rules``: one row, the rules the stored ``provisional`` flags and the buckets were counted by: when
   the running code's differ, they are counted again (:mod:`services.api.ratings.recount`).
 - ``player_stats``: what a player's finished games add up to.
-- ``player_games``: a player's games, newest first (their page and the rating chart), with the rating before
-  and after and the player's rated games on the board with this one (``games_after``) when the game was rated.
+- ``player_games``: a player's games, newest first (their page and the rating chart), with the game's final
+  scores, and the rating before and after and the player's rated games on the board with this one
+  (``games_after``) when the game was rated.
 - ``game_ratings``: one row per finished game whose players' ratings and stats were applied: the guard that
   applies each game exactly once, and why it moved no rating when the fair-play watch held it or an operator
   removed it (``unrated_reason``).
@@ -183,6 +184,7 @@ player_games = Table(
     Column("mu_after", Float),
     Column("sigma_after", Float),
     Column("games_after", Integer),  # the player's rated games on the board, this one included
+    Column("scores", Text),  # the final scores per side (JSON); None: its record was gone when the column came
     Index("player_games_newest", "player_id", "ended_ms", "game_id"),
 )
 

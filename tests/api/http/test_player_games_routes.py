@@ -1,10 +1,12 @@
 """``GET /v1/players/{id}/games``: a player's games newest first, pages that never skip or repeat, rated games
-with their display ratings before and after and whether the one after was provisional; an unknown player is a
-404."""
+with their display ratings before and after and whether the one after was provisional; every game its final
+scores and, while its record is kept, who sat where by name; an unknown player is a 404."""
 
 from __future__ import annotations
 
 from services.api.ratings.apply import apply_record
+from services.api.records.repository import RecordRepository
+from services.api.records.schema import players
 from services.ratings.provisional import PROVISIONAL_GAMES
 
 from ..ratings.conftest import NOW, add_players, finished, seasoned
@@ -52,3 +54,33 @@ def test_an_unknown_player_and_a_bad_cursor_are_refused(tmp_path):
     missing = client.get("/v1/players/p_nobody/games")
     assert missing.status_code == 404 and missing.get_json()["code"] == "player_not_found"
     assert client.get("/v1/players/p_nobody/games?cursor=%%%").status_code == 400
+
+
+def test_each_game_shows_its_final_scores_and_who_sat_where_while_its_record_is_kept(tmp_path):
+    client, engine = ratings_client(tmp_path)
+    add_players(engine, "p_a", "p_b")
+    records = RecordRepository(engine)
+    gone = finished("g1", ["p_a", "ai:hard", "ai:easy", "ai:hard"], seed=4)  # its record purged after
+    with_b = finished("g2", ["p_a", "p_b", "ai:easy", "human"])  # a person without a player on East
+    kept = finished("g3", ["p_a", "ai:hard", "ai:easy", "ai:hard"], seed=3)
+    for n, document in enumerate((gone, with_b, kept)):
+        records.save(document, NOW, NOW + n)
+        apply_record(engine, document, NOW + n, NOW, False)
+    assert records.purge(NOW + 1) == 1  # the oldest record, past its retention
+    body = client.get("/v1/players/p_a/games").get_json()
+    validator("PlayerGamesPage").validate(body)
+    games = {game["game_id"]: game for game in body["games"]}
+    for document in (gone, with_b, kept):
+        assert games[document["game_id"]]["scores"] == document["result"]["scores"]
+    assert "players" not in games["g1"]  # its record is gone: its replay too
+    assert games["g2"]["players"] == [
+        {"seat": 0, "id": "p_a", "name": "p_a", "kind": "person"},
+        {"seat": 1, "id": "p_b", "name": "p_b", "kind": "person"},
+        {"seat": 2, "id": "computer-easy", "name": "easy", "kind": "computer"},  # a level by its level
+        None,
+    ]
+    assert [p["name"] for p in games["g3"]["players"]] == ["p_a", "hard", "easy", "hard"]
+    assert [p["kind"] for p in games["g3"]["players"]] == ["person", "computer", "computer", "computer"]
+    with engine.begin() as connection:  # a rename shows
+        connection.execute(players.update().where(players.c.id == "p_b").values(name="Bea"))
+    assert client.get("/v1/players/p_a/games").get_json()["games"][1]["players"][1]["name"] == "Bea"

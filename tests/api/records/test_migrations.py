@@ -1,10 +1,12 @@
 """The records' migrations on SQLite (the embedded default) and PostgreSQL: from each revision to the newest,
 existing rows kept (an abandoned game's record hidden until the writer finds its game gone; the players' names
-keyed again by their UTS #39 skeletons; provisional ratings flagged and off the buckets, rated games numbered),
+keyed again by their UTS #39 skeletons; provisional ratings flagged and off the buckets, rated games numbered;
+each player game's final scores from its record),
 the schema then what ``records/schema.py`` says, and back down."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 
@@ -196,3 +198,45 @@ def test_an_upgrade_flags_provisional_ratings_numbers_the_rated_games_and_counts
     with empty_engine.connect() as connection:
         buckets = connection.execute(text("SELECT players FROM rating_buckets")).scalars().all()
     assert sum(buckets) == len(RATINGS_AT_0006)
+
+
+def test_an_upgrade_keeps_each_player_games_final_scores_from_the_records_still_kept(empty_engine):
+    migrate_to(empty_engine, "0014")
+    bodies = {"g1": [-130, 44], "g2": [520, 310], "g3": [210, -40, 90, 505]}  # g4's record is gone
+    with empty_engine.begin() as connection:
+        for player_id in ("p_a", "p_b"):
+            connection.execute(
+                text("INSERT INTO players (id, kind, name, created_ms) VALUES (:id, 'person', :id, 1)"),
+                {"id": player_id},
+            )
+        for game_id, scores in bodies.items():
+            body = json.dumps({"game_id": game_id, "result": {"winner": [1], "scores": scores, "bags": [0] * 4}})
+            connection.execute(
+                text(
+                    "INSERT INTO game_records (game_id, version, outcome, created_ms, ended_ms, recorded_ms, body)"
+                    " VALUES (:game_id, 1, 'finished', 1, 2, 3, :body)"
+                ),
+                {"game_id": game_id, "body": body},
+            )
+        for player_id, game_id in (("p_a", "g1"), ("p_b", "g1"), ("p_a", "g2"), ("p_b", "g3"), ("p_a", "g4")):
+            connection.execute(
+                text(
+                    "INSERT INTO player_games (player_id, game_id, seat, ended_ms, won, board, rated)"
+                    " VALUES (:id, :game, 0, 2, false, 'partnership', false)"
+                ),
+                {"id": player_id, "game": game_id},
+            )
+    migrate_to(empty_engine, "head")
+    with empty_engine.connect() as connection:
+        kept = connection.execute(text("SELECT player_id, game_id, scores FROM player_games")).all()
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+    assert {(player, game): scores and json.loads(scores) for player, game, scores in kept} == {
+        ("p_a", "g1"): [-130, 44],
+        ("p_b", "g1"): [-130, 44],
+        ("p_a", "g2"): [520, 310],
+        ("p_b", "g3"): [210, -40, 90, 505],
+        ("p_a", "g4"): None,
+    }
+    migrate_to(empty_engine, "0014", down=True)
+    with empty_engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM player_games")).scalar_one() == 5
