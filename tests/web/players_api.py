@@ -48,23 +48,37 @@ def play_rated_game(base: str, player_token: str, rng: random.Random, partner: s
     )
     assert created.status_code == 201, created.text
     game_id, token = created.json()["game_id"], created.json()["seats"][0]["token"]
-    seat = {"Authorization": f"Bearer {token}"}
+    return play_to_end(base, game_id, {0: token}, rng)
+
+
+def play_to_end(base: str, game_id: str, tokens: dict[int, str], rng: random.Random) -> str:
+    """The game played to its end by these seats (seat -> token; the computers play the others): bids near 3,
+    never nil, cards at random; its id."""
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
-        view = requests.get(f"{base}/v1/games/{game_id}", headers=seat, timeout=30).json()
-        if view["phase"] == "game_over":
+        views = {
+            seat: requests.get(f"{base}/v1/games/{game_id}", headers=bearer(t), timeout=30).json()
+            for seat, t in tokens.items()
+        }
+        if any(view["phase"] == "game_over" for view in views.values()):
             return game_id
-        if view["turn"] != view["you"] or not view["legal"]:
+        mine = [(seat, view) for seat, view in views.items() if view["turn"] == view["you"] and view["legal"]]
+        if not mine:
             time.sleep(0.05)  # a poll: the computers are moving
             continue
+        seat, view = mine[0]
         if view["phase"] == "bidding":
             kind, body = "bids", {"bid": min((b for b in view["legal"] if b), key=lambda b: abs(b - 3))}
         else:
             kind, body = "plays", {"card": rng.choice(view["legal"])}
-        headers = {**seat, "If-Match": f'"{view["version"]}"', "Idempotency-Key": secrets.token_hex(16)}
+        headers = {**bearer(tokens[seat]), "If-Match": f'"{view["version"]}"', "Idempotency-Key": secrets.token_hex(16)}
         answer = requests.post(f"{base}/v1/games/{game_id}/{kind}", json=body, headers=headers, timeout=30)
         assert answer.status_code in (200, 409, 412), answer.text  # 409/412: the view moved on meanwhile
     raise AssertionError(f"game {game_id} did not end in {DEADLINE} s")
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def rated_once(base: str, game_id: str) -> dict:

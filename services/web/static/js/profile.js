@@ -1,16 +1,17 @@
 // A player's page (#/players/<id>): the name, a rating per board with its rank, the stats a Spades
 // player keeps (games, wins, contracts made, nils bid and made, bags per round, sets), the rating
-// over time as a chart (chart.js) with its figures in a table, and the recent games, each with a
-// link to its replay. Read from GET /v1/players/{id} and GET /v1/players/{id}/games.
+// over time as a chart (chart.js) with its figures in a table, and the recent games, each with its final
+// score, whom it was played with and against, won or lost, and a link to its replay. Read from
+// GET /v1/players/{id} and GET /v1/players/{id}/games.
 
 import { api } from "./api.js";
 import { relationButtons } from "./friends.js";
 import { ratingChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { askName, currentPlayer, initials } from "./identity.js";
-import { formatDate, formatNumber, t } from "./i18n.js";
+import { formatDate, formatList, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
-import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName, provisionalWhy, ratingMark } from "./playertext.js";
+import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName, playerName, provisionalWhy, ratingMark } from "./playertext.js";
 import { accountUrl, followLink, leaderboardsUrl, lobbyUrl, replayUrl } from "./router.js";
 import { seatName } from "./seating.js";
 
@@ -138,8 +139,31 @@ function chartSection(games, player) {
   return section;
 }
 
+/** The game's final score from the player's seat (pure): "520–310" (its side first) in partnership play, the
+ * seat's own points in individual play; null when the server kept none. */
+export function gameScore(game) {
+  const scores = game.scores;
+  if (!Array.isArray(scores) || scores.length < 2) return null;
+  if (game.board === "individual" || scores.length === 4) return t("players.game.points", { count: scores[game.seat] });
+  const side = game.seat % 2;
+  return t("players.game.score", { us: scores[side], them: scores[1 - side] });
+}
+
+/** Whom the game was played with and against (pure): "with Computer · hard · against Bo and Computer · easy";
+ * in individual play only "against …"; null when the game's record (who sat where) is gone. */
+export function gamePeople(game) {
+  const players = game.players;
+  if (!Array.isArray(players) || players.length !== 4) return null;
+  const name = (seat) => (players[seat] ? playerName(players[seat]) : t("players.game.nobody"));
+  const seat = game.seat;
+  if (game.board === "individual") return t("players.game.against", { opponents: formatList([1, 2, 3].map((n) => name((seat + n) % 4))) });
+  return t("players.game.withAgainst", { partner: name((seat + 2) % 4), opponents: formatList([name((seat + 1) % 4), name((seat + 3) % 4)]) });
+}
+
 function gameItem(game) {
   const change = typeof game.change === "number" ? game.change : null;
+  const score = gameScore(game);
+  const people = gamePeople(game);
   return h(
     "li.game-item",
     { dataset: { testid: `game-${game.game_id}` } },
@@ -147,7 +171,13 @@ function gameItem(game) {
     h(
       "span.game-what",
       {},
-      h("span.game-board", {}, `${boardName(game.board)} · ${seatName(game.seat)}`),
+      h(
+        "span.game-board",
+        {},
+        score ? [h("span.visually-hidden", {}, `${t("players.game.finalScore")} `), h("span.game-score", { dataset: { testid: `score-${game.game_id}` } }, score), " · "] : null,
+        `${boardName(game.board)} · ${seatName(game.seat)}`,
+      ),
+      people ? h("span.game-people", { dataset: { testid: `people-${game.game_id}` } }, people) : null,
       h("time.game-when", { datetime: game.ended_at }, formatDate(game.ended_at, WHEN)),
     ),
     h(
