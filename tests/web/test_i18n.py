@@ -87,4 +87,4 @@ def test_t_fills_placeholders_formats_numbers_and_chooses_plural_forms():
     )
     out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == ["no.such.key", "id", "1.234,5", "-8", "Pengaturan"]
+    assert json.loads(out.stdout) == ["no.such.key", "id", "1.234,5", "\u22128", "Pengaturan"]

@@ -35,7 +35,7 @@ def dom_state(page) -> dict:
                     .sort(),
                 bids: [0, 1, 2, 3].map((s) => text(`[data-testid=bid-${s}]`)),
                 won: [0, 1, 2, 3].map((s) => text(`[data-testid=tricks-${s}]`)),
-                scores: [0, 1].map((s) => Number(text(`[data-testid=points-${s}]`))),
+                scores: [0, 1].map((s) => Number(text(`[data-testid=points-${s}]`).replace("\u2212", "-"))),  // a true minus sign
                 // the motion's own animations (a card rising on your turn is a CSS transition, not motion)
                 running: document.getAnimations().filter((a) => !(a instanceof CSSTransition) && a.playState === 'running').length,
             };

@@ -79,18 +79,24 @@ export function has(key) {
   return Object.hasOwn(catalogue, key) || Object.hasOwn(english, key);
 }
 
-function formatted(value) {
-  return typeof value === "number" ? numbers.format(value) : String(value);
+/** A formatted number with a true minus sign (U+2212) where Intl writes a hyphen-minus: "−130", in every
+ * language, as the scores' own signed() writes it. */
+function trueMinus(text) {
+  return text.replace("-", "\u2212");
 }
 
-/** A number in the language's way (`options`: Intl.NumberFormat's). */
+function formatted(value) {
+  return typeof value === "number" ? trueMinus(numbers.format(value)) : String(value);
+}
+
+/** A number in the language's way (`options`: Intl.NumberFormat's), a negative one with a true minus sign. */
 export function formatNumber(value, options = undefined) {
-  return options ? new Intl.NumberFormat(code, options).format(value) : numbers.format(value);
+  return trueMinus(options ? new Intl.NumberFormat(code, options).format(value) : numbers.format(value));
 }
 
 /** A signed number: "+12", "−8" (a score's change). */
 export function formatSigned(value) {
-  return new Intl.NumberFormat(code, { signDisplay: "exceptZero" }).format(value);
+  return trueMinus(new Intl.NumberFormat(code, { signDisplay: "exceptZero" }).format(value));
 }
 
 /** A date or a moment (`options`: Intl.DateTimeFormat's; the default a medium date). */
