@@ -120,7 +120,7 @@ def test_the_player_reads_rules_and_levels_in_plain_words(new_page, web):
     )
     listed = rules.locator("[data-testid=table-rules-list]")
     expect(listed).to_contain_text("Partners together bid at least 4 tricks, unless one of them bids nil")
-    expect(listed).to_contain_text("500 points or falls to -200")
+    expect(listed).to_contain_text("500 points or falls to \u2212200")
     expect(listed).to_contain_text("Every 10 bags cost 100 points")
     expect(listed).to_contain_text("Nil (no tricks at all): +100 if made, −100 if not")
     expect(rules).not_to_contain_text("standard game")

@@ -28,8 +28,8 @@ def test_a_game_to_one_point_is_said_in_the_singular(tmp_path):
         """,
     )
     assert got["en"]["one"] == "The first side to reach 1 point wins"
-    assert got["en"]["oneOrLose"].startswith("The game ends when a side reaches 1 point or falls to -1")
-    assert got["en"]["many"].startswith("The game ends when a side reaches 500 points or falls to -200")
+    assert got["en"]["oneOrLose"].startswith("The game ends when a side reaches 1 point or falls to \u22121")
+    assert got["en"]["many"].startswith("The game ends when a side reaches 500 points or falls to \u2212200")
     assert got["en"]["noHouse"] == [
         "No house rules; this table plays to 1 point.",
         "No house rules; this table plays to 500 points.",
