@@ -1,12 +1,15 @@
 """A real Redis Cluster on loopback (3 masters, 1 or 2 replicas each): integration tests, benchmarks.
 
 Each node is a ``redis-server --cluster-enabled yes`` with nothing kept on
-disk but its ``nodes.conf`` (in a temporary directory), joined by
+disk but its ``nodes.conf`` and its log (in a temporary directory), joined by
 ``redis-cli --cluster create --cluster-replicas N``.  Readiness is polled, with
 a bound: every live node says ``cluster_state:ok`` and every master has a replica
 whose link is up (a node killed for good is left out).
 :meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
-are the failover test's tools.
+are the failover test's tools; :meth:`~LoopbackCluster.start_node` on a port of
+:meth:`~LoopbackCluster.spare_ports`, :meth:`~LoopbackCluster.slot_owners` and
+:meth:`~LoopbackCluster.keys_by_slot` the resharding drill's (the nodes join
+and leave by the runbook's ``redis-cli --cluster`` commands: :mod:`testkit.cluster_reshard`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import redis
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from .processes import redis_server_binary, stop
 
@@ -75,6 +79,7 @@ class LoopbackCluster:
 
     def __init__(self, base_port: int, root: Path, replicas: int = 1) -> None:
         self.replicas = replicas
+        self.masters = MASTERS  # how many masters a healthy cluster has (a drill adding or removing one moves it)
         self.ports = [base_port + i for i in range(MASTERS * (1 + replicas))]
         self.root = root
         self.processes: dict[int, subprocess.Popen] = {}
@@ -98,6 +103,9 @@ class LoopbackCluster:
         return redis.Redis(port=port, socket_timeout=2, socket_connect_timeout=2)
 
     def start_node(self, port: int) -> None:
+        """A node on ``port``, answering (a port not yet in :attr:`ports` is added: a node to join the cluster)."""
+        if port not in self.ports:
+            self.ports.append(port)
         directory = self.root / str(port)
         directory.mkdir(exist_ok=True)
         cmd = [
@@ -105,6 +113,7 @@ class LoopbackCluster:
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--cluster-replica-validity-factor", "0",
             "--cluster-require-full-coverage", "no", "--save", "", "--appendonly", "no",
+            "--logfile", str(directory / "redis.log"),  # failovers and migrations, for a kept drill's reader
         ]  # fmt: skip
         self.processes[port] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
         until(lambda: self.node(port).ping(), f"redis node {port} answering", 20)
@@ -136,11 +145,11 @@ class LoopbackCluster:
             replication = node.info("replication")
             if replication["role"] == "master":
                 masters += 1
-                if replication["connected_slaves"] < 1:
+                if self.replicas and replication["connected_slaves"] < 1:
                     return False
             elif replication["master_link_status"] != "up":
                 return False
-        return masters == MASTERS
+        return masters == self.masters
 
     def state_ok(self, port: int) -> bool:
         info = self.node(port).execute_command("CLUSTER", "INFO")
@@ -156,6 +165,44 @@ class LoopbackCluster:
                     if start <= slot <= end:
                         return int(master[1])
         raise RuntimeError("no live node")
+
+    def node_id(self, port: int) -> str:
+        return self.node(port).execute_command("CLUSTER", "MYID").decode()
+
+    def nodes_seen_by(self, port: int) -> str:
+        """``CLUSTER NODES`` as the node on ``port`` sees the cluster (a line a node)."""
+        return self.node(port).execute_command("CLUSTER", "NODES").decode()
+
+    def knows(self, port: int, other: int) -> bool:
+        """The node on ``port`` lists the one on ``other`` as a member (its handshake over)."""
+        lines = self.nodes_seen_by(port).splitlines()
+        return any(f" {self.address(other)}@" in line and "handshake" not in line for line in lines)
+
+    def address(self, port: int) -> str:
+        return f"127.0.0.1:{port}"
+
+    def slot_owners(self) -> list[int]:
+        """The port of each slot's master (0: none), as the first live node sees it."""
+        owners = [0] * REDIS_CLUSTER_HASH_SLOTS
+        for start, end, master, *_ in self.node(self.live_ports()[0]).execute_command("CLUSTER", "SLOTS"):
+            owners[start : end + 1] = [int(master[1])] * (end - start + 1)
+        return owners
+
+    def keys_by_slot(self) -> list[int]:
+        """How many keys each slot holds now, counted on every live master (its keys are on one, or while the
+        slot migrates on two)."""
+        counts = [0] * REDIS_CLUSTER_HASH_SLOTS
+        for port in self.live_ports():
+            node = self.node(port)
+            if node.info("replication")["role"] == "master":
+                for key in node.scan_iter(count=1000):
+                    counts[key_slot(key)] += 1
+        return counts
+
+    def spare_ports(self, count: int) -> list[int]:
+        """``count`` free ports (and their bus ports) for nodes to join the cluster."""
+        base = free_base_port(count)
+        return [base + i for i in range(count)]
 
     def kill(self, port: int) -> None:
         """SIGKILL a node: no goodbye to the cluster, as when a machine dies."""

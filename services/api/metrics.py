@@ -83,6 +83,13 @@ FANOUT_SUBSCRIPTIONS = Gauge(
     "spades_fanout_subscriptions", "Games the fan-out hubs are subscribed to.", multiprocess_mode="livesum"
 )
 STORE_ERRORS = Counter("spades_store_errors_total", "Failed calls to the game store (Redis).", ["error"])
+STORE_SLOT_RETRIES = Counter(
+    "spades_store_slot_retries_total",
+    "Game store writes sent again on a Redis Cluster, by why: MOVED (the slot has another master), ASK (the key is "
+    "on the next master of a slot being migrated), TRYAGAIN (a script's keys split by a slot's migration: waited "
+    "out), refused (no connection to the node: nothing was sent).",
+    ["reply"],
+)
 RECORDS_WRITTEN = Counter(
     "spades_records_written_total", "Game records written to the records database, by outcome.", ["outcome"]
 )

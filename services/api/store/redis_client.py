@@ -2,6 +2,12 @@
 
 Every pool (one Redis's, or each cluster node's) makes a request wait up to the socket timeout for a free
 connection rather than fail at once: under gevent thousands of requests may reach Redis together.
+
+A cluster client's slot map also finds a master it does not list: redis-py (8.1) builds its map from ``CLUSTER
+SLOTS``, which leaves out a master that owns no slot yet, and follows an ``ASK`` by looking its target up there:
+an ``ASK`` to a new master, while the first slots move to it, fails with an ``AttributeError`` on ``None`` (a 500;
+redis-py issue #4015).  :class:`_NodesFound` adds such a node to the map as a master, as redis-py does for a
+``MOVED`` to a node it does not know.
 """
 
 from __future__ import annotations
@@ -9,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from redis.cluster import ClusterNode, RedisCluster
+from redis.cluster import PRIMARY, ClusterNode, NodesManager, RedisCluster
 
 from services.api.config import cluster_nodes
 
@@ -41,6 +47,28 @@ def make_client(config: dict[str, Any]) -> redis.Redis | RedisCluster:
             password=password,
             **common,
         )
+        client.nodes_manager.__class__ = _NodesFound  # see the module docstring
     else:
         client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(config["REDIS_URL"], **common))
     return client
+
+
+def node_at(nodes: NodesManager, host: str, port: int) -> ClusterNode:
+    """The node at ``host:port`` in the client's slot map, added to it as a master if it is not there (a master
+    without slots yet: the module docstring)."""
+    node = nodes.nodes_cache.get(f"{host}:{port}")
+    if node is None:
+        new = ClusterNode(host, port, PRIMARY)
+        node = nodes.nodes_cache.setdefault(new.name, new)
+    return node
+
+
+class _NodesFound(NodesManager):
+    """redis-py's slot map, but a node looked up by name alone (an ``ASK``'s target) is always found."""
+
+    def get_node(self, host: str | None = None, port: int | None = None, node_name: str | None = None) -> Any:
+        node = super().get_node(host, port, node_name)
+        if node is None and node_name is not None and host is None and port is None:
+            found_host, _, found_port = node_name.rpartition(":")
+            node = node_at(self, found_host, int(found_port))
+        return node
