@@ -6,7 +6,11 @@ over HTTP on loopback.
   and starts another;
 * **tables of people**: four human seats, each played by a thread of its own (a person per seat);
 * **bots**: ``spades_client``'s :class:`~spades_client.runner.GamePlayer` (the runner's game loop: a push
-  stream, ``If-Match`` and an ``Idempotency-Key`` per move) plays two seats of a game against two computers.
+  stream, ``If-Match`` and an ``Idempotency-Key`` per move) plays two seats of a game against two computers;
+* **games at rest** (``resting``, none by default): created before the rest starts (four people's seats, no clock,
+  to 500), then one thread visits one at random at a time and makes its next move.  They are many games each
+  moving rarely, as most of a big store's are: their keys are in many slots, which a resharding drill moves
+  while they are played.  They are not watched for stalls (nobody sits at them between visits).
 
 Every session records what it is answered (:class:`~testkit.chaos_observations.Observations`).  A move is
 retried with its ``Idempotency-Key`` after a lost connection, a 5xx or a 429, for at most ``RETRY_SECONDS``;
@@ -63,6 +67,7 @@ class LoadSettings:
     bots: int = 2  # bot games at once
     think: tuple[float, float] = (0.05, 0.3)  # a person's seconds before a move
     win_score: int = 100  # short games: most end in two or three rounds
+    resting: int = 0  # games at rest (see the module docstring)
 
 
 class Seats:
@@ -77,23 +82,32 @@ class Seats:
     def play(self) -> bool:
         """True once the game is over; False when the run stopped first."""
         while not self.stop.is_set():
-            seat, token = next(iter(self.tokens.items()))
-            view = self._send("GET", self.url, headers={"Authorization": f"Bearer {token}"}).json()
+            view, mine = self.look()
             if view["phase"] == "game_over":
                 return True
-            if view["turn"] in self.tokens:
-                mine = view if view["turn"] == seat else self._view(view["turn"])
-                if mine["turn"] == mine["you"] and mine["legal"]:
-                    time.sleep(self.rng.uniform(*self.think))
-                    self._move(mine)
-                    continue
+            if mine is not None:
+                time.sleep(self.rng.uniform(*self.think))
+                self.move(mine)
+                continue
             self._wait(view["last_seq"])
         return False
+
+    def look(self) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The game as the first of these seats sees it, and the view of the seat to move when it is one of these
+        (None when it is not, or the game is over)."""
+        seat, token = next(iter(self.tokens.items()))
+        view = self._send("GET", self.url, headers={"Authorization": f"Bearer {token}"}).json()
+        if view["phase"] != "game_over" and view["turn"] in self.tokens:
+            mine = view if view["turn"] == seat else self._view(view["turn"])
+            if mine["turn"] == mine["you"] and mine["legal"]:
+                return view, mine
+        return view, None
 
     def _view(self, seat: int) -> dict[str, Any]:
         return self._send("GET", self.url, headers={"Authorization": f"Bearer {self.tokens[seat]}"}).json()
 
-    def _move(self, view: dict[str, Any]) -> None:
+    def move(self, view: dict[str, Any]) -> None:
+        """A random legal move of the seat whose view this is, with its own ``Idempotency-Key``."""
         move = choose(view["legal"], self.rng)
         path, body = ("bids", {"bid": move}) if view["phase"] == "bidding" else ("plays", {"card": move})
         headers = {
@@ -145,8 +159,14 @@ class Load:
         self.finished: Counter = Counter()
 
     def start(self) -> None:
+        """The games at rest created (this takes a while), then every thread started."""
+        resting = self._create_resting()
         loops = [(self._people, "people")] * self.settings.people + [(self._table, "table")] * self.settings.tables
         loops += [(self._bots, "bots")] * self.settings.bots
+        if resting:
+            thread = threading.Thread(target=self._visit, args=(resting,), name="chaos-resting", daemon=True)
+            self.threads.append(thread)
+            thread.start()
         for index, (loop, name) in enumerate(loops):
             rng = random.Random(self.rng.random())
             thread = threading.Thread(target=self._guarded, args=(loop, rng), name=f"chaos-{name}-{index}", daemon=True)
@@ -169,6 +189,32 @@ class Load:
         if response.status_code != 201:
             raise RuntimeError(f"create: {response.status_code} {response.text[:200]}")
         return response.json()
+
+    def _create_resting(self) -> list[tuple[str, str, dict[int, str]]]:
+        """The games at rest, as (server, game id, tokens), created through an unwatched session (their creates are
+        no game of the load's: nobody plays them to their end)."""
+        http, games = requests.Session(), []
+        body = {"rules": {"preset": "partnership"}, "options": {"clock": "none"}, "seats": [{"type": "human"}] * 4}
+        for index in range(self.settings.resting):
+            base = self.bases[index % len(self.bases)]
+            created = http.post(f"{base}/v1/games", json=body, timeout=15)
+            created.raise_for_status()
+            game = created.json()
+            games.append((base, game["game_id"], {s["seat"]: s["token"] for s in game["seats"]}))
+        return games
+
+    def _visit(self, games: list[tuple[str, str, dict[int, str]]]) -> None:
+        """A move at a time, in a game at rest picked at random, until the run stops."""
+        http, rng = self.obs.session("resting"), random.Random(self.rng.random())
+        while not self.stop.is_set():
+            base, game_id, tokens = rng.choice(games)
+            try:
+                _, mine = (seats := Seats(http, base, game_id, tokens, rng, (0, 0), self.stop)).look()
+                if mine is not None:
+                    seats.move(mine)
+            except Exception as error:
+                with self.obs.lock:
+                    self.obs.left[f"resting {type(error).__name__}"] += 1
 
     def _people(self, rng: random.Random) -> None:
         http, base = self.obs.session("people"), rng.choice(self.bases)

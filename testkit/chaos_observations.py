@@ -1,9 +1,10 @@
 """What the chaos drill's clients saw: every answer, by status and time, and the moves acknowledged.
 
 Each session of the load (:mod:`testkit.chaos_load`) carries a response hook: every answer is counted by
-status, each 5xx kept with its time and route, each 2xx to a move kept as an acknowledged move (game, seat, the
-answer's version, the body sent, its ``Idempotency-Key``), each 201 to a create as a game started; a request no
-answer came back to (a killed API process) is counted too.  The players say which seats they are at
+status, and kept as an :class:`Answer` (its time, status, route and how long it took), each 5xx also as an error,
+each 2xx to a move kept as an acknowledged move (game, seat, the answer's version, the body sent, its
+``Idempotency-Key``), each 201 to a create as a game started; a request no answer came back to (a killed API
+process) is counted too, with its time.  The players say which seats they are at
 (:meth:`Observations.playing`), so a game waiting on a person can be told from one whose player has quit.
 """
 
@@ -14,6 +15,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,6 +23,17 @@ import orjson
 import requests
 
 from .chaos_invariants import Ack, ServerError
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One answer a client got: when (the run's clock), its status, its route and the seconds it took."""
+
+    at: float
+    status: int
+    route: str
+    seconds: float
+
 
 MOVE_PATH = re.compile(r"^/v1/games/([^/]+)/(bids|plays|blind|passes)$")
 GAME_PATH = re.compile(r"^/v1/games/[^/]+")
@@ -36,6 +49,8 @@ class Observations:
         self.errors: list[ServerError] = []
         self.statuses: Counter = Counter()
         self.connection_failures = 0
+        self.answers: list[Answer] = []
+        self.unanswered: list[float] = []  # when each request without an answer failed
         self.games: dict[str, dict[str, Any]] = {}  # game id -> {"kind", "seats", "at"}
         self.left: Counter = Counter()  # why players left games early
         self._playing: dict[tuple[str, int], str] = {}  # (game, seat) -> "playing" | "stopped" | "quit"
@@ -50,6 +65,7 @@ class Observations:
         at, request = self.clock(), response.request
         path = urlsplit(request.url or "").path
         method, status = request.method or "", response.status_code
+        route = f"{method} {GAME_PATH.sub('/v1/games/{id}', path)}"
         ack = game = None
         if 200 <= status < 300 and method == "POST":
             if match := MOVE_PATH.match(path):
@@ -61,8 +77,9 @@ class Observations:
                 game = (created["game_id"], {"kind": kind, "seats": [s["type"] for s in created["seats"]], "at": at})
         with self.lock:
             self.statuses[status] += 1
+            self.answers.append(Answer(at, status, route, response.elapsed.total_seconds()))
             if status >= 500:
-                self.errors.append(ServerError(at, status, f"{method} {GAME_PATH.sub('/v1/games/{id}', path)}"))
+                self.errors.append(ServerError(at, status, route))
             if ack is not None:
                 self.acks.append(ack)
             if game is not None:
@@ -106,6 +123,8 @@ class _CountingSession(requests.Session):
         try:
             return super().request(*args, **kwargs)
         except requests.RequestException:
+            at = self.observations.clock()
             with self.observations.lock:
                 self.observations.connection_failures += 1
+                self.observations.unanswered.append(at)
             raise
