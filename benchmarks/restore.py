@@ -31,11 +31,7 @@ import argparse
 import json
 import os
 import platform
-import shutil
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -58,9 +54,21 @@ from testkit import runbook
 from testkit.postgres import PrivatePostgres, postgres_bin, private_postgres
 from testkit.processes import free_port
 
+BLOCKS = (
+    "new-server",
+    "archive-on",
+    "archive-check",
+    "versions",
+    "back-up",
+    "sums",
+    "base-backup",
+    "restore",
+    "check-restore",
+    "recover",
+    "check-recovery",
+)  # docs/operations.md's blocks this drill runs
 OPPONENTS = ("hard", "standard", "normal")  # the computer levels beside a person playing alone
 BATCH = 200  # games put in the store, then drained, at a time
-SERVER_USER = "postgres"
 BASE_MS = 1_796_000_000_000  # the records' game times: a minute apart from here
 
 
@@ -118,21 +126,6 @@ class Filler:
 
 def bound(player: PlayerRef) -> Seat:
     return Seat("human", None, f"hash-{player.id}", player_id=player.id, name=player.name, player_kind=player.kind)
-
-
-@contextmanager
-def work_dir() -> Iterator[Path]:
-    """A directory the runbook's commands (the ``postgres`` user's, when root) work in; removed at the end."""
-    path = Path(tempfile.mkdtemp(prefix="spades-restore-"))
-    path.chmod(0o755)
-    (path / "archive").mkdir()
-    if os.geteuid() == 0:
-        for each in (path, path / "archive"):
-            shutil.chown(each, SERVER_USER, SERVER_USER)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def scalar(url: str, query: str) -> Any:
@@ -250,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "settings": vars(args),
     }
-    with work_dir() as work:
+    with runbook.work_dir("spades-restore-", "archive") as work:
         out |= drill(args, work)
     print(json.dumps(out, indent=2))
     return 0 if out["ok"] else 1

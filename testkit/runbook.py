@@ -1,4 +1,5 @@
-"""The operations runbook's commands, read from docs/operations.md and run as written (``benchmarks.restore``).
+"""The operations runbook's commands, read from docs/operations.md and run as written (``benchmarks.restore``,
+``benchmarks.reshard``).
 
 A block the drill runs is a fenced ``sh`` block right after an HTML comment naming it,
 ``<!-- drill: back-up -->``: invisible where the page is read, and the one copy of the commands, so the
@@ -11,13 +12,18 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .postgres import as_server_user
+
+SERVER_USER = "postgres"  # who runs the blocks when the caller is root
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNBOOK = ROOT / "docs" / "operations.md"
@@ -62,3 +68,20 @@ def run(names: Sequence[str], env: Mapping[str, str], cwd: Path, then: str = "",
     if done.returncode != 0:
         raise RuntimeError(f"runbook {', '.join(names)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return Step(tuple(names), seconds, done.stdout)
+
+
+@contextmanager
+def work_dir(prefix: str, *subdirs: str) -> Iterator[Path]:
+    """A directory the blocks work in (files they write, like ``check.txt``), with ``subdirs``: the ``postgres``
+    user's when the caller is root; removed at the end."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path.chmod(0o755)
+    for name in subdirs:
+        (path / name).mkdir()
+    if os.geteuid() == 0:
+        for each in (path, *(path / name for name in subdirs)):
+            shutil.chown(each, SERVER_USER, SERVER_USER)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
