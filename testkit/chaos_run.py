@@ -29,7 +29,12 @@ from .chaos_stack import ChaosStack
 from .chaos_stores import StallMonitor, StoreReader, wait_until
 
 STUCK_MARGIN = 10.0  # a game may wait this long past its AI deadline before it counts as stuck
-METRICS = ("spades_ai_decisions_reissued_total", "spades_ai_fallback_moves_total", "spades_record_write_failures_total")
+METRICS = (
+    "spades_ai_decisions_reissued_total",
+    "spades_ai_fallback_moves_total",
+    "spades_record_write_failures_total",
+    "spades_service_outages_total",  # gaps in the heartbeat: time given back to the turn clocks
+)
 
 
 @dataclass
