@@ -6,8 +6,9 @@ records the clients' answers), so each is checked on made-up cases too (tests/te
 * **no acknowledged move lost**: every move a client got a 2xx answer for is in its game's stored history, at
   the version the answer named, made by the same seat;
 * **no move applied twice**: each game's stored history replays through the engine from its deal (every move
-  legal, every card once), its version counts one commit per move after the game's creation, and its kept
-  event log holds each seq once and each version's move once, in order, the same as the history's; no
+  legal, every card once), its version counts one commit per move after the game's creation (and one per
+  commit that only gave a clock back, ``clock_credited`` with no move: the fair clock's), and its kept event
+  log holds each seq once and each version's move once, in order, the same as the history's; no
   ``Idempotency-Key`` was acknowledged at two versions;
 * **every game finished or still progressing**: no game waited at a computer's turn (or at a person's whose
   player had quit) longer than the bound (the AI deadline + 10 s), counted from the end of any fault window
@@ -26,6 +27,7 @@ from itertools import pairwise
 from typing import Any
 
 MOVE_EVENTS = ("bid", "card_played")
+CREDIT_EVENT = "clock_credited"  # a commit that gives a person's clock back for a service outage, moving nothing
 Move = tuple[int, dict[str, Any]]  # (seat, {"bid": n} | {"card": "QS"})
 
 
@@ -55,9 +57,23 @@ class StoredGame:
     replay_error: str | None = None  # the history does not replay through the engine
     commits_before_moves: int | None = 1  # its creation (and claims): the version before its first move
 
+    @property
+    def credit_commits(self) -> tuple[int, ...]:
+        """The versions its kept log shows as a clock credit alone (a ``clock_credited`` entry, no move)."""
+        moved = {entry["version"] for entry in self.log if entry["type"] in MOVE_EVENTS}
+        return tuple(sorted({e["version"] for e in self.log if e["type"] == CREDIT_EVENT} - moved))
+
+    @property
+    def commits_before_first_move(self) -> int:
+        """Its version less one commit per move and per credit alone: its creation and claims."""
+        return self.version - len(self.moves) - len(self.credit_commits)
+
     def move_at(self, version: int) -> Move | None:
-        """The move that made ``version`` (one commit per move after the first ``version - len(moves)``)."""
-        index = version - (self.version - len(self.moves)) - 1
+        """The move that made ``version``: one commit per move after the first ones, credits alone skipped."""
+        credits = self.credit_commits
+        if version in credits:
+            return None
+        index = version - self.commits_before_first_move - 1 - sum(1 for v in credits if v < version)
         return self.moves[index] if 0 <= index < len(self.moves) else None
 
 
@@ -142,8 +158,10 @@ def log_problems(game: StoredGame) -> list[str]:
     for version, count in Counter(entry["version"] for entry in moves).items():
         if count > 1:
             problems.append(f"{game.game_id}: {count} moves in the log at version {version}")
+    credits = game.credit_commits
     for before, after in pairwise(moves):
-        if after["version"] != before["version"] + 1:
+        between = sum(1 for v in credits if before["version"] < v < after["version"])
+        if after["version"] != before["version"] + 1 + between:
             problems.append(f"{game.game_id}: log moves at v{before['version']} then v{after['version']}")
     for entry in moves:
         if _move_of(entry) != game.move_at(entry["version"]):
@@ -160,10 +178,11 @@ def applied_twice(games: dict[str, StoredGame], acks: Iterable[Ack] = ()) -> lis
         if game.replay_error is not None:
             problems.append(f"{game.game_id}: the history does not replay: {game.replay_error}")
             continue
-        offset = game.version - len(game.moves)
+        offset = game.commits_before_first_move
         if game.commits_before_moves is not None and offset != game.commits_before_moves:
+            credits = f" and {len(game.credit_commits)} clock credits" if game.credit_commits else ""
             problems.append(
-                f"{game.game_id}: version {game.version} for {len(game.moves)} moves "
+                f"{game.game_id}: version {game.version} for {len(game.moves)} moves{credits} "
                 f"(expected {game.commits_before_moves} commits before the first)"
             )
         problems += log_problems(game)

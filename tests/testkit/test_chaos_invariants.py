@@ -127,6 +127,30 @@ def test_a_move_applied_twice_is_found():
     assert any("acknowledged at versions" in problem for problem in applied_twice({"g1": game}, [acks[-1], again]))
 
 
+def with_a_clock_credit(game: StoredGame, acks: list[Ack], at: int) -> tuple[StoredGame, list[Ack]]:
+    """The same game with a commit that only gave a clock back (``clock_credited``, ``turn_clock``) at version
+    ``at``: every later move one version later, as the fair clock's commit makes them."""
+    later = [dict(e, version=e["version"] + 1) if e["version"] >= at else e for e in game.log]
+    credit = [{"type": "clock_credited", "version": at, "data": {"seat": 1}}, {"type": "turn_clock", "version": at}]
+    log = sorted(later + credit, key=lambda e: (e["version"], e["type"] != "clock_credited"))
+    log = tuple(dict(e, seq=game.first_seq + i) for i, e in enumerate(log))
+    moved = [dataclasses.replace(a, version=a.version + 1) if a.version >= at else a for a in acks]
+    return dataclasses.replace(game, version=game.version + 1, log=log, last_seq=game.first_seq + len(log) - 1), moved
+
+
+def test_a_commit_that_only_gives_a_clock_back_is_no_move_lost_or_applied_twice():
+    game, acks = stored("g1", 40)
+    credited, moved = with_a_clock_credit(game, acks, at=35)
+    assert credited.credit_commits == (35,) and credited.move_at(35) is None
+    assert credited.move_at(36) == game.move_at(35)
+    assert lost_moves(moved, {"g1": credited}) == [] and applied_twice({"g1": credited}, moved) == []
+    # a move acknowledged at the credit's version is not in the history there
+    (lost,) = lost_moves([dataclasses.replace(moved[-1], version=35)], {"g1": credited})
+    assert lost.startswith("g1 v35:")
+    # one commit more than moves and credits still counts as applied twice
+    assert applied_twice({"g1": dataclasses.replace(credited, version=credited.version + 1)})
+
+
 def test_a_log_that_skips_a_seq_or_disagrees_with_the_history_is_found():
     game, _ = stored("g1", 40)
     gap = dataclasses.replace(game, log=game.log[:3] + game.log[4:])
