@@ -23,7 +23,7 @@ from tests.conftest import run_gunicorn
 
 from .catalogues import catalogue, english_words_in
 from .conftest import CHROMIUM
-from .driver import BID, LONG, Player, hand, outside, play_now, wait_version_above
+from .driver import BID, LONG, Player, click_card, hand, outside, play_now, wait_version_above
 
 pytestmark = pytest.mark.integration
 
@@ -154,6 +154,61 @@ def test_a_game_shows_reconnecting_while_the_network_is_gone_and_recovers(new_pa
     assert page.evaluate("window.spadesSamePage") is True, "the game opened once back, without a reload"
     assert not [r.url for r in api_answers if r.from_service_worker]
     assert page.js_errors == []
+
+
+def test_the_moves_wait_for_the_connection_and_come_back_with_it(new_page, client_copy, screenshots):
+    """The network cut at your turn to bid: the bid panel stays with every bid disabled and the turn line says
+    why; back, the bids are offered again by themselves and one goes through. Cut again at your turn to play:
+    no card is raised, and one clicked says why and is never sent; back, a card is played. Same page
+    throughout, and no move answered "No connection". The waiting bid panel is shot at both sizes
+    (offline-move-waits-*)."""
+    page = new_page(1280, 720, base=client_copy.base)
+    moves = []
+    page.on("request", lambda r: moves.append(r.url) if re.search(r"/v1/games/[^/]+/(bids|plays)$", r.url) else None)
+    play_now(page)
+    table, turn = page.locator("[data-testid=table]"), page.locator("[data-testid=turn]")
+    waits = "Reconnecting… Your move waits until the connection is back."
+    player = Player(page)
+    expect(page.locator(BID).first).to_be_visible(timeout=LONG)
+    page.evaluate("window.spadesSamePage = true")
+
+    page.context.set_offline(True)
+    expect(table).to_have_attribute("data-offline", "yes")
+    bids = page.locator("[data-testid=bidding] .bid-buttons button")
+    expect(bids.first).to_be_disabled()
+    assert bids.count() > 1 and bids.evaluate_all("els => els.every((b) => b.disabled)")
+    expect(turn).to_have_text(waits)
+    expect(page.locator("[data-testid=hint-button]")).to_have_count(0)
+    page.screenshot(path=str(screenshots / "offline-move-waits-1280x720.png"))
+    page.set_viewport_size({"width": 375, "height": 667})
+    expect(turn).to_be_in_viewport()
+    page.screenshot(path=str(screenshots / "offline-move-waits-375x667.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.context.set_offline(False)
+    expect(table).to_have_attribute("data-offline", "no")
+    expect(page.locator(BID).first).to_be_enabled()
+    expect(turn).not_to_have_text(waits)
+    with page.expect_request(lambda r: r.url.endswith("/bids")):
+        assert player.step() == "bid"
+
+    while player.state() != "card":
+        player.step()
+    sent = len(moves)
+    page.context.set_offline(True)
+    expect(table).to_have_attribute("data-offline", "yes")
+    expect(page.locator("[data-testid=hand].my-turn")).to_have_count(0)
+    expect(turn).to_have_text(waits)
+    click_card(page.locator("[data-testid=hand] [data-card]").first)
+    expect(page.locator("[data-testid=toast]")).to_have_text(waits)
+    page.context.set_offline(False)
+    expect(table).to_have_attribute("data-offline", "no")
+    version = int(table.get_attribute("data-version"))
+    with page.expect_request(lambda r: r.url.endswith("/plays")):
+        assert player.step() == "card"
+    wait_version_above(page, version)
+    assert len(moves) == sent + 1, "the card clicked offline was never sent"
+    expect(page.locator("[data-testid=message]")).not_to_contain_text("No connection")
+    assert page.evaluate("window.spadesSamePage") is True, "the controls came back without a reload"
 
 
 def test_a_reload_with_no_network_opens_the_lobby_from_the_worker(new_page, client_copy, screenshots):

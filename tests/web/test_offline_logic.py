@@ -5,7 +5,9 @@ seat's only, the latest games only, bounded; forgotten with the seat, at the gam
 a page that could not load for want of the network opened again as soon as the server answers
 (network.js: the browser's `online`, the page shown again, any answered call), never by polling while the
 server answers; and a game's feed waiting for the network woken by any answered call, while a wait the
-server asked for (Retry-After) is kept (transport.js). Nothing here waits on time: a timer that would have
+server asked for (Retry-After) is kept (transport.js); the server known out of reach (network.js `onOffline`: a
+game sends no move meanwhile) from the browser's `offline` or a call that found no server, never from a stream's
+failure alone, and back at any answer. Nothing here waits on time: a timer that would have
 retried is seen pending, never fired."""
 
 from __future__ import annotations
@@ -209,3 +211,38 @@ def test_a_feed_waiting_for_the_network_reconnects_when_any_call_is_answered(tmp
     # a wait the server asked for is not cut short by another call's answer
     assert got["server"]["again"] == 0 and got["server"]["statuses"] == ["live", "reconnecting"]
     assert len(got["server"]["waits"]) == 1
+
+
+def test_the_server_is_out_of_reach_once_the_browser_or_a_call_says_so_and_back_at_any_answer(tmp_path):
+    got = run(
+        tmp_path,
+        BROWSER
+        + """
+        const { api } = await js("api.js");
+        const network = await js("network.js");
+        network.watchNetwork();
+        const told = [];
+        const unhear = network.onOffline((offline) => told.push(offline));
+        const steps = {};
+        await api.stream("g1", "tok", 0, false).catch(() => {}); // a stream's failure alone: the probe will say
+        steps.stream = { told: [...told], offline: network.isOffline() };
+        await api.levels().catch(() => {}); // the probe (any call) found no server
+        steps.call = { told: [...told], offline: network.isOffline() };
+        answer = () => json({ levels: [] });
+        await api.levels();
+        steps.answered = { told: [...told], offline: network.isOffline() };
+        answer = () => { throw new TypeError("Failed to fetch"); };
+        window.dispatchEvent(new Event("offline")); // the browser says so: at once, before any call
+        steps.browser = { told: [...told], offline: network.isOffline() };
+        unhear();
+        answer = () => json({ levels: [] });
+        await api.levels();
+        steps.unheard = { told: [...told], offline: network.isOffline() };
+        console.log(JSON.stringify(steps));
+        """,
+    )
+    assert got["stream"] == {"told": [], "offline": False}
+    assert got["call"] == {"told": [True], "offline": True}
+    assert got["answered"] == {"told": [True, False], "offline": False}
+    assert got["browser"] == {"told": [True, False, True], "offline": True}
+    assert got["unheard"] == {"told": [True, False, True], "offline": False}

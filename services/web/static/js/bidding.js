@@ -36,9 +36,9 @@ export function firstFocus(legal, hintedBid) {
 /**
  * The bidding panel, drawn over the table: the legal counts in order, nil apart at the end. Arrow
  * keys (and Home/End) move between the buttons; one of them is in the tab order.
- * ui: {onBid, hintedBid, focusBid}.
+ * ui: {onBid, hintedBid, focusBid, disabled (every bid shown, none to be chosen: the connection is down)}.
  */
-export function renderBidding(view, { onBid, hintedBid, focusBid }) {
+export function renderBidding(view, { onBid, hintedBid, focusBid, disabled = false }) {
   const note = bidConstraint(view);
   const counts = view.legal.filter((b) => b > 0);
   const nil = view.legal.includes(0);
@@ -50,6 +50,7 @@ export function renderBidding(view, { onBid, hintedBid, focusBid }) {
         type: "button",
         class: [bid === 0 ? "bid-nil" : "", bid === hintedBid ? "hinted" : ""].filter(Boolean).join(" "),
         tabindex: bid === stop ? "0" : "-1",
+        disabled,
         dataset: { bid: String(bid), focusKey: `bid-${bid}` },
         "aria-label": bidLabel(bid, bid === hintedBid),
         onclick: () => onBid(bid),

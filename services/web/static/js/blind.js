@@ -11,8 +11,8 @@ export function isBlindDecision(view) {
   return view.phase === "bidding" && Boolean(view.hand_hidden) && (view.legal || []).includes("look");
 }
 
-/** ui: {onBlind(bid), onLook}. */
-export function renderBlindDecision(view, { onBlind, onLook }) {
+/** ui: {onBlind(bid), onLook, disabled (the choices shown, none to be made: the connection is down)}. */
+export function renderBlindDecision(view, { onBlind, onLook, disabled = false }) {
   const bids = view.legal_blind || [];
   const nil = bids.includes(0);
   const counts = bids.filter((b) => b > 0);
@@ -28,12 +28,12 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
       nil
         ? h(
             "button.blind-nil",
-            { type: "button", onclick: () => onBlind(0), dataset: { testid: "blind-nil", focusKey: "blind-nil" } },
+            { type: "button", disabled, onclick: () => onBlind(0), dataset: { testid: "blind-nil", focusKey: "blind-nil" } },
             h("span.blind-main", {}, t("table.bid.blindNil")),
             h("span.blind-sub", {}, ` ${t("table.blind.nilSub", { value: rules.blind_nil_value })}`),
           )
         : null,
-      h("button.primary.look", { type: "button", onclick: onLook, dataset: { testid: "look", focusKey: "look" } }, t("table.blind.look")),
+      h("button.primary.look", { type: "button", disabled, onclick: onLook, dataset: { testid: "look", focusKey: "look" } }, t("table.blind.look")),
     ),
     counts.length
       ? h(
@@ -46,7 +46,7 @@ export function renderBlindDecision(view, { onBlind, onLook }) {
             counts.map((bid) =>
               h(
                 "button.bid",
-                { type: "button", "aria-label": t("table.blind.bidLabel", { bid }), onclick: () => onBlind(bid), dataset: { blindBid: String(bid), focusKey: `blind-${bid}` } },
+                { type: "button", disabled, "aria-label": t("table.blind.bidLabel", { bid }), onclick: () => onBlind(bid), dataset: { blindBid: String(bid), focusKey: `blind-${bid}` } },
                 String(bid),
               ),
             ),

@@ -24,13 +24,17 @@ export function drawGame(game) {
   const focusKey = game.focusNext || (active && game.root.contains(active) && active.dataset ? active.dataset.focusKey : null);
   game.focusNext = null;
   watchRatings(game); // at the end: each player's rating change, once the server has rated the game
-  const canMove = !game.derived && !game.pending && Boolean(game.token);
+  const ready = !game.derived && !game.pending && Boolean(game.token);
+  const live = !game.unreachable && !game.unread; // the server answers, and the view was read again since it did not
+  const canMove = ready && live;
+  const blocked = ready && !live ? t("offline.move") : null; // the move controls shown, disabled, and why
   const onReview = game.token && !ratedInPlay(view) ? (round) => game.review(round) : null; // refused while rated
   const table = renderTable(view, {
     gameId: game.gameId,
     turn: view.turn,
     shownTrick: game.shownTrick,
     canMove,
+    blocked,
     onPlay: (card, el) => game.move({ card }, el),
     onBid: (bid) => game.move({ bid }),
     onBlind: (bid) => game.move({ blind: bid }),

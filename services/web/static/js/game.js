@@ -5,6 +5,8 @@
 // in order, each animation awaited: moves that land faster than they can be shown wait their turn.
 // With no network at the start, the table shows the seat's last view this device kept (lastview.js), no
 // move allowed, until the server answers again (network.js `whenBack`): then the game starts as online.
+// While the server is out of reach mid-game (network.js `onOffline`), no move is sent either: the move
+// controls stay, disabled, with why, until it answers again and the view has been read again.
 
 import { api } from "./api.js";
 import { forgetTurn } from "./attention.js";
@@ -16,7 +18,7 @@ import { drawGameBar } from "./gamebar.js";
 import { describeProblem, showMessage, showProblem, showToast } from "./messages.js";
 import { messageText, seatNews } from "./news.js";
 import { keepView, lastView } from "./lastview.js";
-import { whenBack } from "./network.js";
+import { isOffline, onOffline, whenBack } from "./network.js";
 import { People } from "./people.js";
 import { fetchRecord, renderRecord } from "./record.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
@@ -65,6 +67,9 @@ export class Game {
     this.kept = false; // the view shown is the one kept on this device, shown with no network
     this.untilBack = null; // takes back the start again that network.js makes once the server answers
     this.people = new People(); // clocks, presence, quick messages, a rematch offered (people.js)
+    this.unreachable = isOffline(); // the server is out of reach (network.js): no move can be sent
+    this.unread = this.unreachable; // it was out of reach since the last view read from it: read it before a move
+    this.unhear = onOffline((offline) => this.network(offline));
   }
 
   /** Leave this page's game (the address changed): no more events, no more drawing. */
@@ -72,6 +77,7 @@ export class Game {
     this.stopped = true;
     if (this.feed) this.feed.stop();
     if (this.untilBack) this.untilBack();
+    this.unhear();
     stopLife(this);
     forgetTurn();
     drawGameBar(null);
@@ -197,6 +203,7 @@ export class Game {
     this.view = view;
     this.baseVersion = view.version;
     this.derived = false;
+    this.unread = false;
     if (view.phase === "game_over") markFinished(this.gameId); // and its kept view forgotten (seats.js)
     else if (this.token && heldSeat(this.gameId)?.token === this.token) keepView(this.gameId, view.you, view);
     this.draw();
@@ -346,6 +353,15 @@ export class Game {
     const online = typeof navigator === "undefined" || navigator.onLine !== false;
     this.people.interrupted(status.state === "reconnecting" && online, performance.now());
     if (showConnection(status) && this.view) this.run(() => this.sync());
+    else this.render();
+  }
+
+  /** network.js: the server out of reach (`offline`: the move controls wait, board.js), or answering again:
+   * the view is read again before a move (a game started offline starts itself: `whenBack`). */
+  network(offline) {
+    this.unreachable = offline;
+    this.unread ||= offline;
+    if (!offline && this.unread && this.view && !this.kept) this.run(() => this.sync());
     else this.render();
   }
 

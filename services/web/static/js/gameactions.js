@@ -51,9 +51,10 @@ export const actions = {
     await openReview(this.gameId, round, this.token, this.view ? this.view.rules : null);
   },
 
-  /** A bid or a card from this seat: sent against the version shown; a lost race just refreshes. */
+  /** A bid or a card from this seat: sent against the version shown, never while the server is out of reach
+   * or the view not read again since (`unreachable`, `unread`); a lost race just refreshes. */
   async move(move, el = null) {
-    if (this.pending || this.derived || !this.token) return;
+    if (this.pending || this.derived || !this.token || this.unreachable || this.unread) return;
     this.pending = true;
     this.hint = null;
     if (move.card && el) this.origin = { card: move.card, rect: el.getBoundingClientRect() };

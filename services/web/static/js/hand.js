@@ -11,8 +11,9 @@ import { t } from "./i18n.js";
 import { whyUnplayable } from "./reasons.js";
 
 /**
- * ui: {canMove, myTurn, hintCard, focusCard, onPlay(card, el), onRefused(text)}. `focusCard` is the
- * card that should hold the tab stop (the one focused before a redraw, or the hinted one).
+ * ui: {canMove, blocked, myTurn, hintCard, focusCard, onPlay(card, el), onRefused(text)}. `focusCard` is the
+ * card that should hold the tab stop (the one focused before a redraw, or the hinted one); `blocked`, why no
+ * card can be sent now (the connection is down), is said for a card clicked on your turn.
  */
 export function handArea(view, ui) {
   if (ui.passing) return passingHand(view, ui);
@@ -51,6 +52,7 @@ export function handArea(view, ui) {
           dataset: { focusKey: `card-${code}`, playable: enabled ? "yes" : "no" },
           onclick: (event) => {
             if (enabled && ui.canMove) return ui.onPlay(code, event.currentTarget);
+            if (ui.blocked && ui.myTurn && view.phase === "playing") return ui.onRefused(ui.blocked);
             const why = whyUnplayable(view, code, { myTurn: ui.myTurn });
             if (why) ui.onRefused(why);
           },

@@ -8,7 +8,9 @@
 // leaves it alone then. Once the server answers again (the probe or any other call) the indicator clears;
 // a page whose own requests failed meanwhile (it could not load, or a move did not go) is opened again:
 // by the page itself when it said how (`whenBack`: a game started with no network, game.js), else at the
-// same address (router.js `refresh`), without reloading the page.
+// same address (router.js `refresh`), without reloading the page. Whether the server is out of reach is told
+// to whoever asks (`onOffline`: a game sends no move meanwhile): from the browser's `offline` at once, or from a
+// call that found no server; an event stream's failure alone is not enough (the probe it starts says).
 
 import { api, onNetwork } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -22,6 +24,14 @@ let broken = false; // a request of the page failed while the network was gone: 
 let attempt = 0;
 let timer = null;
 let again = null; // how the page opens itself again once the server answers (whenBack), else refresh()
+let offline = false; // the server is known out of reach: the browser said so, or a call found no server
+const offlineListeners = new Set();
+
+function setOffline(value) {
+  if (offline === value) return;
+  offline = value;
+  for (const listener of offlineListeners) listener(value);
+}
 
 function indicator() {
   return document.getElementById("connection");
@@ -60,8 +70,11 @@ function probe() {
   if (down) api.levels().catch(() => {}); // its outcome comes back through onNetwork
 }
 
-function unreachable(request) {
+/** The server was not reached: by a call of the page's (`request`: not an event stream's), or the browser
+ * says it is offline (`browser`). */
+function unreachable(request, browser = false) {
   if (request) broken = true;
+  if (request || browser) setOffline(true);
   if (!down) {
     down = true;
     attempt = 0;
@@ -71,6 +84,7 @@ function unreachable(request) {
 }
 
 function reachable(request) {
+  setOffline(false);
   if (!down) {
     if (request) broken = false;
     return;
@@ -105,10 +119,25 @@ export function whenBack(retry) {
   };
 }
 
+/**
+ * Calls listener(true) when the server is found out of reach (the browser says it is offline, or a call other
+ * than an event stream's reached no server: the probe's too), listener(false) when it answers again. Returns
+ * a function that stops the calls.
+ */
+export function onOffline(listener) {
+  offlineListeners.add(listener);
+  return () => offlineListeners.delete(listener);
+}
+
+/** Whether the server is out of reach now (as `onOffline` tells it). */
+export function isOffline() {
+  return offline;
+}
+
 /** Starts watching (once, from install.js); shows nothing until the network is found gone. */
 export function watchNetwork() {
   onNetwork(({ reachable: ok, stream }) => (ok ? reachable(!stream) : unreachable(!stream)));
-  window.addEventListener("offline", () => unreachable(false));
+  window.addEventListener("offline", () => unreachable(false, true));
   window.addEventListener("online", askNow);
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && askNow());
 }

@@ -23,8 +23,9 @@ function cardRow(cards, rules) {
   return h("span.pass-cards", {}, sortHand(cards, rules).map((c) => cardFace(c, { extraClass: "mini" })));
 }
 
-/** ui: {selected (Set), onPass}. The panel of the seat's own exchange, or null when it has none. */
-export function renderPassing(view, { selected, onPass, canMove }) {
+/** ui: {selected (Set), onPass, canMove, disabled (the cards may be chosen, not sent: the connection is down)}.
+ * The panel of the seat's own exchange, or null when it has none. */
+export function renderPassing(view, { selected, onPass, canMove, disabled = false }) {
   const passes = view.passes || { gave: [], received: [] };
   const partner = seatName(partnerOf(view.you));
   const count = view.pass_count;
@@ -47,7 +48,7 @@ export function renderPassing(view, { selected, onPass, canMove }) {
         chosen.length ? cardRow(chosen, view.rules) : null,
         h(
           "button.primary.pass-button",
-          { type: "button", disabled: !ready, onclick: () => onPass(chosen), dataset: { testid: "pass-button", focusKey: "pass" } },
+          { type: "button", disabled: !ready || disabled, onclick: () => onPass(chosen), dataset: { testid: "pass-button", focusKey: "pass" } },
           t("table.passing.button", { count }),
         ),
       ),

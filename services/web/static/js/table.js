@@ -34,12 +34,19 @@ export function turnText(view, turn) {
   return t(bidding ? "table.turn.waitBid" : "table.turn.waitPlay", { seat });
 }
 
+/** Whether the turn shown is the seat's own move to make (a bid, a blind decision, a pass, a card). */
+function yoursToMove(view, turn) {
+  return turn === view.you && view.you !== null && ["bidding", "passing", "playing"].includes(view.phase);
+}
+
 /** What the turn line shows: "Your turn…" only once the move can be made (with its panel or raised
  * cards), never while the table still shows events replayed ahead of the server's view; that it is
- * reconnecting while the table is the one this device kept (`kept`: no network yet). */
-function shownTurnText(view, turn, canMove, kept) {
+ * reconnecting while the table is the one this device kept (`kept`: no network yet); why your move
+ * waits while the connection is down (`blocked`). */
+function shownTurnText(view, turn, canMove, kept, blocked) {
   if (kept) return t("offline.table");
-  const yours = turn === view.you && view.you !== null && ["bidding", "passing", "playing"].includes(view.phase);
+  const yours = yoursToMove(view, turn);
+  if (yours && blocked) return blocked;
   return yours && !canMove ? "…" : turnText(view, turn);
 }
 
@@ -99,12 +106,15 @@ function ratedNote(mark) {
  * ui: {gameId, turn (displayed), shownTrick, canMove, onPlay, onBid, onRefused, hint, hintsAllowed,
  * onHint, hintPending, ratedNote (fairplay.js ratedMark for a seated player, or null), lastTrickOpen,
  * focusKey, onCopy, gameOver (an element or null), people (the seats' persons: seatextras.js), statusExtras (buttons beside the turn line: tablebar.js),
- * kept (the view is the one this device kept, shown while the network is gone: lastview.js)}.
+ * kept (the view is the one this device kept, shown while the network is gone: lastview.js), blocked (null, or
+ * why no move can be sent now, the connection being down: the move controls are shown disabled, with it)}.
  */
 export function renderTable(view, ui) {
   const turn = ui.turn;
   const myTurn = turn === view.you && view.you !== null;
-  const bidding = view.phase === "bidding" && myTurn && ui.canMove && view.legal.length;
+  const blocked = ui.blocked || null;
+  const offered = ui.canMove || Boolean(blocked); // the seat's own view: its move controls drawn (disabled when blocked)
+  const bidding = view.phase === "bidding" && myTurn && offered && view.legal.length;
   const hintMove = ui.hint ? ui.hint.move : null;
   const hintButton =
     ui.hintsAllowed && myTurn && ui.canMove && ["bidding", "passing", "playing"].includes(view.phase) // bids, blind decisions, passes, cards
@@ -115,16 +125,17 @@ export function renderTable(view, ui) {
   const focusKey = ui.focusKey || "";
   let overlay = null;
   const passingPanel = view.phase === "passing" && view.you !== null && (view.passing_seats || []).includes(view.you)
-    ? renderPassing(view, { selected: ui.passSelected, onPass: ui.onPass, canMove: ui.canMove })
+    ? renderPassing(view, { selected: ui.passSelected, onPass: ui.onPass, canMove: offered, disabled: Boolean(blocked) })
     : null;
   if (ui.gameOver) overlay = ui.gameOver;
-  else if (bidding && isBlindDecision(view)) overlay = renderBlindDecision(view, { onBlind: ui.onBlind, onLook: ui.onLook });
+  else if (bidding && isBlindDecision(view)) overlay = renderBlindDecision(view, { onBlind: ui.onBlind, onLook: ui.onLook, disabled: Boolean(blocked) });
   else if (passingPanel) overlay = passingPanel;
   else if (bidding) {
     overlay = renderBidding(view, {
       onBid: ui.onBid,
       hintedBid: hintMove ? hintMove.bid : undefined,
       focusBid: focusKey.startsWith("bid-") ? Number(focusKey.slice(4)) : undefined,
+      disabled: Boolean(blocked),
     });
   } else if (ui.lastTrickOpen) overlay = lastTrickPanel(view);
   else if (view.phase === "waiting") overlay = invitePanel(view, ui.gameId, ui.onCopy);
@@ -135,6 +146,7 @@ export function renderTable(view, ui) {
       dataset: {
         testid: "table", version: String(view.version), phase: view.phase, round: String(view.round),
         you: view.you === null ? "spectator" : String(view.you), synced: ui.canMove ? "yes" : "no", kept: ui.kept ? "yes" : "no",
+        offline: blocked ? "yes" : "no",
       },
     },
     h("h1.visually-hidden", {}, t(view.you === null ? "table.heading.watching" : "table.heading.yours")),
@@ -142,7 +154,7 @@ export function renderTable(view, ui) {
     h(
       "div.status-row",
       {},
-      h("div", { class: `turn-banner${myTurn && ui.canMove && view.phase !== "game_over" ? " mine" : ""}${ui.kept ? " kept" : ""}`, dataset: { testid: "turn" } }, shownTurnText(view, turn, ui.canMove, ui.kept)),
+      h("div", { class: `turn-banner${myTurn && ui.canMove && view.phase !== "game_over" ? " mine" : ""}${ui.kept ? " kept" : ""}${blocked && yoursToMove(view, turn) ? " offline" : ""}`, dataset: { testid: "turn" } }, shownTurnText(view, turn, ui.canMove, ui.kept, blocked)),
       hintButton,
       ui.statusExtras,
     ),
@@ -158,9 +170,10 @@ export function renderTable(view, ui) {
       ? faceDownHand(view.hand_sizes[view.you])
       : view.you !== null && view.hand
       ? handArea(view, {
-          passing: isPassTurn(view) && ui.canMove ? { selected: ui.passSelected, onToggle: ui.onTogglePass, count: view.pass_count, hinted: hintMove && hintMove.pass ? hintMove.pass : [] } : null,
+          passing: isPassTurn(view) && offered ? { selected: ui.passSelected, onToggle: ui.onTogglePass, count: view.pass_count, hinted: hintMove && hintMove.pass ? hintMove.pass : [] } : null,
           received: view.phase === "playing" && view.passes && view.tricks.length === 0 ? view.passes.received : [],
           canMove: ui.canMove,
+          blocked,
           myTurn,
           hintCard: hintMove ? hintMove.card : undefined,
           focusCard: focusKey.startsWith("card-") ? focusKey.slice(5) : undefined,

@@ -1069,6 +1069,7 @@ export default {
   // ── offline: the installed app, reconnecting ──
   "offline.reconnecting": "No connection — reconnecting…",
   "offline.table": "Reconnecting… This is the table as you last saw it.",
+  "offline.move": "Reconnecting… Your move waits until the connection is back.",
   "offline.gameTitle": "No connection",
   "offline.gameOpens": "This device is offline. The game opens by itself as soon as the connection is back.",
 
