@@ -11,6 +11,7 @@ and of the offer are taken in English and Indonesian at both sizes.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 
 import pytest
@@ -177,3 +178,49 @@ def test_a_player_takes_their_seat_to_another_device_in_one_click_while_the_othe
                 listed.scroll_into_view_if_needed()
                 look.screenshot(path=str(screenshots / f"id-seat-follow-your-games-{width}x{height}.png"))
     assert not any(p.js_errors for p in (second, other, invite)), "no script error"
+
+
+def test_a_device_signed_out_from_another_is_told_so_and_its_seat_waits_for_its_player(new_page, web, screenshots):
+    """Device A (a session) holds South in a game with three computers and no clock; device B, signed in as the
+    same player with the player token, signs A out from its account page. The seat is released: A's page says
+    this device was signed out and no longer holds the seat (never that it continued on another device), watches,
+    and offers no seat to take; B's "Your games in play" offers the seat, and one click takes it there. A's page
+    is shot at both sizes (seat-signed-out-*)."""
+    made = make_player(web, f"Ida {secrets.token_hex(2)}")
+    me, player_token = made["player"], made["token"]
+    session = sign_in(web, player_token, "Ida's phone")
+    seats = [{"type": "human", "player": True}] + [{"type": "ai", "level": "easy"}] * 3
+    body = {"rules": {"preset": "partnership", "win_score": 200}, "seats": seats, "options": {"clock": "none"}}
+    created = requests.post(f"{web}/v1/games", json=body, headers={"Player-Token": session}, timeout=30)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+
+    a = device(new_page, me, session, *SIZES[0])
+    hold_seat(a, game_id, 0, created.json()["seats"][0]["token"])
+    a.goto(f"/play?pace=0&game={game_id}")
+    expect(a.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)
+
+    b = device(new_page, me, player_token)
+    b.goto("/play#/account")
+    phone = b.locator("[data-testid=devices] .device", has_text="Ida's phone")
+    phone.locator("[data-testid=device-sign-out]").click()
+    b.click("[data-testid=confirm-signout-signout]")
+    expect(b.locator("[data-testid=message]")).to_contain_text("Ida's phone is signed out.")
+
+    expect(a.locator("[data-testid=table]")).to_have_attribute("data-you", "spectator", timeout=LONG)
+    told = a.locator("[data-testid=message]")
+    expect(told).to_contain_text("This device was signed out, so it no longer holds your seat", timeout=LONG)
+    expect(told).not_to_contain_text("another device")
+    expect(a.locator("[data-testid=take-offer]")).to_have_count(0)
+    assert a.evaluate("localStorage.getItem('spades.player')") is None
+    for width, height in SIZES:
+        a.set_viewport_size({"width": width, "height": height})
+        expect(told).to_be_in_viewport()
+        a.screenshot(path=str(screenshots / f"seat-signed-out-{width}x{height}.png"))
+
+    b.goto("/play?pace=0")
+    item = b.locator(f"[data-testid=live-game][data-game='{game_id}']")
+    with b.expect_response(lambda r: r.url.endswith("/seats/0/take")) as taken:
+        item.locator("[data-testid=continue]").click(timeout=LONG)
+    assert taken.value.status == 200
+    expect(b.locator("[data-testid=table]")).to_have_attribute("data-you", "0", timeout=LONG)

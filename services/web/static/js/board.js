@@ -78,10 +78,11 @@ export function drawGame(game) {
   afterDraw(game, { myTurn: playing, text: playing ? turnText(view, view.turn) : "" });
 }
 
-/** Watching a game where your player holds a seat (played on another device): "Take my seat here". */
+/** Watching a game where your player holds a seat (played on another device, or released: no device
+ * holds it): "Take my seat here". */
 function offerOf(game) {
   const seat = playersSeat(game.view);
-  return seat === null ? null : takeOffer(seat, (button) => game.takeHere(button));
+  return seat === null ? null : takeOffer(seat, (button) => game.takeHere(button), game.handedOff === "released");
 }
 
 /** Keep keyboard focus across a redraw; on your turn, put it on a move if it was nowhere. */

@@ -23,7 +23,7 @@ import { People } from "./people.js";
 import { fetchRecord, renderRecord } from "./record.js";
 import { forgetSeat, heldSeat, markFinished } from "./seats.js";
 import { seatName } from "./seating.js";
-import { handsOn, playersSeat } from "./seatfollow.js";
+import { handOff, playersSeat, seatLostKey } from "./seatfollow.js";
 import { loadSettings, paceMs } from "./settings.js";
 import { Stage } from "./stage.js";
 import { announce, sayTurn, showConnection } from "./status.js";
@@ -70,6 +70,7 @@ export class Game {
     this.unreachable = isOffline(); // the server is out of reach (network.js): no move can be sent
     this.unread = this.unreachable; // it was out of reach since the last view read from it: read it before a move
     this.unhear = onOffline((offline) => this.network(offline));
+    this.handedOff = null; // how this seat (or, watching, the player's seat) was last handed on (seatfollow.js)
   }
 
   /** Leave this page's game (the address changed): no more events, no more drawing. */
@@ -132,8 +133,8 @@ export class Game {
   follow(seq, onFatal) {
     this.feed = follow(this.gameId, this.token, seq, {
       onEvents: (events) => {
-        const seat = this.token && this.view ? this.view.you : null;
-        this.handedOn ||= events.some((event) => handsOn(event, seat)); // taken to another device: say so when it drops
+        const seat = this.token && this.view ? this.view.you : playersSeat(this.view);
+        for (const event of events) this.handedOff = handOff(event, seat) || this.handedOff; // said when the token drops
         this.people.fromEvents(events, performance.now());
         this.queue.push(...events);
         this.run(() => this.replay());
@@ -166,24 +167,32 @@ export class Game {
     return view.last_seq ?? Math.max(0, (problem.firstSeq ?? 1) - 1);
   }
 
-  /** GET the view; a dead token (the seat was left, or taken to another device) falls back to watching. */
+  /** GET the view; a dead token (the seat was left, taken to another device, released) falls back to watching. */
   async read() {
+    const token = this.token;
     try {
-      return this.received(await api.getGame(this.gameId, this.token));
+      return this.received(await api.getGame(this.gameId, token));
     } catch (problem) {
-      if (problem.status !== 401 || !this.token) throw problem;
+      if (problem.status !== 401 || !token) throw problem;
       const held = heldSeat(this.gameId);
       const view = this.received(await api.getGame(this.gameId, null));
-      this.dropToken(Boolean(held) && playersSeat(view) === held.seat); // still your player's: taken elsewhere
+      this.dropToken(Boolean(held) && playersSeat(view) === held.seat); // still your player's seat
       return view;
     }
   }
 
-  /** The token died: watch, and say why (`continued`: the seat was taken to another device of your player). */
-  dropToken(continued = this.handedOn) {
+  /** The token died: watch, and say why, once (`ours`: the seat is still this device's player's: taken to
+   * another device, or released when the credential that took it died, this device's maybe). */
+  dropToken(ours = this.handedOff !== null) {
+    if (!this.token) return; // dropped already, and said
     forgetSeat(this.gameId);
     this.token = null;
-    showMessage(continued ? t("seat.take.continuedElsewhere") : describeProblem({ code: "unauthorized" }));
+    if (!ours) return showMessage(describeProblem({ code: "unauthorized" }));
+    return seatLostKey(this.handedOff).then((key) => {
+      if (this.stopped) return;
+      showMessage(t(key));
+      this.render(); // the offer to take the seat here, as this device's player now is
+    });
   }
 
   run(task) {
