@@ -148,7 +148,7 @@ def test_your_games_are_split_into_live_and_finished(new_page, web):
     expect(done_list.locator("a")).to_have_count(1, timeout=LONG)
     assert live["game_id"] in live_list.locator("a").get_attribute("href")
     assert over in done_list.locator("a").get_attribute("href")
-    expect(done_list.locator("a")).to_have_text(re.compile(r"^South · (won|lost) -?\d+–-?\d+$"))
+    expect(done_list.locator("a")).to_have_text(re.compile(r"^South · (won|lost) −?\d+–−?\d+$"))
     expect(live_list).to_contain_text("round 1")
     assert page.evaluate("localStorage.getItem('spades.seat.gone-long-ago')") is None, "an expired game is forgotten"
 
@@ -173,7 +173,7 @@ def test_a_finished_game_gone_from_the_live_store_is_read_from_the_records(new_p
     page.reload()
     done_list = page.locator("[data-testid=finished-games]")
     game_link = done_list.locator("a:not(.replay-link)")
-    expect(game_link).to_have_text(re.compile(r"^South · (won|lost) -?\d+–-?\d+$"), timeout=LONG)
+    expect(game_link).to_have_text(re.compile(r"^South · (won|lost) −?\d+–−?\d+$"), timeout=LONG)
     replay = done_list.locator("a.replay-link")  # the records hold it: it can be replayed
     expect(replay).to_have_attribute("href", f"/play#/replay/{over}?seat=0")
     game_link.click()
