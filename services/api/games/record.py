@@ -5,6 +5,11 @@ The store (:mod:`services.api.store`) keeps a game as four texts and never looks
 :meth:`GameRecord.from_stored` to read one back, and writes what :meth:`GameRecord.meta_json` says.  Every stored
 key is read here and nowhere else; the rules over these parts live with their concern (the clock's in
 :mod:`services.api.games.clocks`, a rematch's in :mod:`services.api.games.rematch`).
+
+Two releases write the same games during a rolling upgrade and a rollback (docs/operations.md, "Deploy"), so a
+key of ``meta`` or of ``options`` this release does not know is a newer one's: it is read as it was
+(:attr:`GameRecord.unknown`, :attr:`GameOptions.unknown`) and written back unchanged with every commit.  A key
+inside ``clock``, ``fair`` or ``table`` is not: those parts are rebuilt by the commits that change them.
 """
 
 from __future__ import annotations
@@ -62,7 +67,9 @@ class Seat:
     follows, then the player's ``id``, ``name`` and ``kind`` when the seat is bound to one: a seat stored
     before players existed reads back as it was, and an unbound seat costs nothing more.  The credential its
     player took it through is stored beside the list (``meta.cred``, :meth:`GameRecord.meta_json`), so a
-    process that predates it reads the seat as it was."""
+    process that predates it reads the seat as it was.  A longer list (a newer release's) reads as its first
+    :data:`SEAT_FIELDS` items: a per-seat field a release adds goes in a list of its own at the top of ``meta``, as
+    ``cred`` does (kept by older processes), never at a seat's end (dropped at their next commit)."""
 
     type: str  # human | open | ai
     level: str | None = None  # ai level
@@ -96,6 +103,14 @@ class Seat:
             return [*base, self.stand_in, self.player_id, self.name, self.player_kind]
         return [*base, True] if self.stand_in else base
 
+    @classmethod
+    def from_json(cls, data: list[Any], credential: str | None = None) -> Seat:
+        """The seat stored as ``data``, taken through ``credential`` (``meta.cred``'s item for it)."""
+        return cls(*(data if len(data) <= SEAT_FIELDS else data[:SEAT_FIELDS]), credential=credential)
+
+
+SEAT_FIELDS = 7  # the items of a stored seat's list this release reads (Seat.to_json)
+
 
 NO_CLOCK = "none"  # the time control of a game without a clock (services.api.games.clocks.CONTROLS)
 
@@ -104,13 +119,15 @@ NO_CLOCK = "none"  # the time control of a game without a clock (services.api.ga
 class GameOptions:
     """A game's settings beside its rules (``options`` in views and records): who takes over a left seat, hints,
     listed in the lobby, made by quick match, and its time control.  Stored as the JSON object views show,
-    ``matched`` only when true."""
+    ``matched`` only when true.  An option a newer release stored is kept as it was (``unknown``) and written
+    back: a game keeps it through an older process's commits during a rolling upgrade or a rollback."""
 
     ai_takeover: str | None  # the level that plays a left or timed-out seat; None: the seat waits (basic times out)
     hints: bool = True  # the players may ask for hints
     public: bool = False  # listed among the public tables while it has a seat to claim
     clock: str = NO_CLOCK  # the time control's name
     matched: bool = False  # made by quick match, for strangers
+    unknown: tuple[tuple[str, Any], ...] = ()  # options a newer release stored, as stored
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -121,17 +138,24 @@ class GameOptions:
         }
         if self.matched:
             data["matched"] = True
+        if self.unknown:
+            data.update(self.unknown)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameOptions:
+        unknown = data.keys() - KNOWN_OPTIONS
         return cls(
             data.get("ai_takeover"),
             bool(data.get("hints", True)),
             bool(data.get("public", False)),
             data.get("clock") or NO_CLOCK,
             bool(data.get("matched", False)),
+            tuple((key, data[key]) for key in sorted(unknown)) if unknown else (),
         )
+
+
+KNOWN_OPTIONS = frozenset({"ai_takeover", "hints", "public", "clock", "matched"})  # what GameOptions reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +318,7 @@ class GameRecord:
     rematch: Rematch = NO_REMATCH  # rematch links and reserved seats (services.api.games.rematch); replaced
     clock: Clock | None = None  # the turn clock (services.api.games.clocks), None without one
     fair: FairPlay | None = None  # a game made to count (services.api.games.fair_play), None for any other
+    unknown: dict[str, Any] = field(default_factory=dict)  # meta keys a newer release stored: kept, never changed
 
     @cached_property
     def state(self) -> GameState:
@@ -333,6 +358,7 @@ class GameRecord:
             self.rematch,
             self.clock,
             self.fair,
+            self.unknown,
         )
 
     @property
@@ -376,6 +402,8 @@ class GameRecord:
             meta["fair"] = self.fair.to_json()
         if any(s.credential is not None for s in self.seats):  # only where a player's credential took a seat
             meta["cred"] = [s.credential for s in self.seats]
+        if self.unknown:  # a newer release's keys, as it wrote them (module docstring)
+            meta.update(self.unknown)
         return orjson.dumps(meta).decode()
 
     @classmethod
@@ -386,9 +414,10 @@ class GameRecord:
         clock, fair = meta.get("clock"), meta.get("fair")
         cred = meta.get("cred")  # the players' credentials that took the seats, only where one did
         if cred is None:
-            seats = [Seat(*s) for s in meta["seats"]]
+            seats = [Seat.from_json(s) for s in meta["seats"]]
         else:
-            seats = [Seat(*s, credential=c) for s, c in zip(meta["seats"], cred, strict=True)]
+            seats = [Seat.from_json(s, c) for s, c in zip(meta["seats"], cred, strict=True)]
+        unknown = meta.keys() - KNOWN_META
         return cls(
             game_id,
             version,
@@ -407,4 +436,12 @@ class GameRecord:
             Rematch.from_json(meta.get("table", {})),
             None if clock is None else Clock.from_json(clock),
             None if fair is None else FairPlay.from_json(fair),
+            {key: meta[key] for key in unknown} if unknown else {},
         )
+
+
+# every key of ``meta`` this release reads and writes (GameRecord.from_stored, meta_json): any other is a newer
+# release's, kept as it was (tests/api/games/test_record.py holds this set to the two methods)
+KNOWN_META = frozenset(
+    {"seats", "options", "started", "seq", "log", "seeded", "by", "t", "table", "clock", "fair", "cred"}
+)

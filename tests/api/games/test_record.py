@@ -3,12 +3,25 @@ another version of the service read back as they were."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
+from pathlib import Path
 
 import orjson
 
 from services.api.games import clocks
-from services.api.games.record import NO_REMATCH, Clock, GameOptions, GameRecord, PlayerRef, Rematch, Seat
+from services.api.games import record as record_module
+from services.api.games.record import (
+    KNOWN_META,
+    KNOWN_OPTIONS,
+    NO_REMATCH,
+    Clock,
+    GameOptions,
+    GameRecord,
+    PlayerRef,
+    Rematch,
+    Seat,
+)
 from services.engine import make_rules, new_game
 
 
@@ -84,3 +97,79 @@ def test_away_and_computer_only_read_the_clock():
     assert not record.away(0)
     all_computers = GameRecord("c", 1, [Seat("ai", "basic")] * 4, "")
     assert all_computers.computer_only
+
+
+def newer_meta(record: GameRecord) -> dict:
+    """``record``'s stored meta as a newer release might write it: a key of its own at the top, an option of its own,
+    and each seat's list one item longer."""
+    meta = orjson.loads(record.meta_json())
+    meta["stamp"] = {"release": "next", "version": record.version}
+    meta["options"]["variant"] = "mirror"
+    defaults = [False, None, None, None]  # stand_in, player id, name, kind: what a shorter list leaves out
+    meta["seats"] = [[*seat, *defaults[len(seat) - 3 :], "newer"] for seat in meta["seats"]]
+    return meta
+
+
+def test_a_game_a_newer_release_wrote_reads_as_this_release_knows_it():
+    """A rolling upgrade or a rollback: a game written by a release with more keys reads without an error, each
+    known part as it was."""
+    record = full_record()
+    again = GameRecord.from_stored("g", 3, orjson.dumps(newer_meta(record)), record.state_json, record.rounds_json)
+    assert again.seats == record.seats
+    assert (again.options.ai_takeover, again.options.clock, again.options.matched) == ("standard", "fast", True)
+    assert (again.clock, again.rematch, again.creators) == (record.clock, record.rematch, record.creators)
+
+
+def test_a_newer_releases_keys_are_kept_through_this_releases_commits():
+    """The game's next version, written by this release, still holds what the newer one stored (its seats' extra
+    items excepted: Seat's docstring)."""
+    record = full_record()
+    stored = GameRecord.from_stored("g", 3, orjson.dumps(newer_meta(record)), record.state_json, record.rounds_json)
+    nxt = stored.successor()
+    nxt.seq += 1
+    written = orjson.loads(nxt.meta_json())
+    assert written["stamp"] == {"release": "next", "version": 3}
+    assert written["options"]["variant"] == "mirror"
+    assert written["seats"] == orjson.loads(record.meta_json())["seats"]
+    assert GameRecord.from_stored("g", 4, nxt.meta_json(), nxt.state_json, nxt.rounds_json).unknown == {
+        "stamp": {"release": "next", "version": 3}
+    }
+
+
+def test_a_game_of_this_release_writes_no_key_it_did_not_read():
+    record = full_record()
+    assert record.unknown == {} and record.options.unknown == ()
+    assert set(orjson.loads(record.meta_json())) <= KNOWN_META
+    assert set(record.options.to_json()) <= KNOWN_OPTIONS
+
+
+def meta_keys(function: ast.FunctionDef) -> set[str]:
+    """The keys ``function`` reads or writes: ``meta["k"]``, ``data["k"]``, ``meta.get("k")``, ``{"k": …}``."""
+    found = set()
+    for node in ast.walk(function):
+        key = None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in ("meta", "data"):
+            key = node.slice
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            owner = node.func.value
+            key = node.args[0] if isinstance(owner, ast.Name) and owner.id in ("meta", "data") and node.args else None
+        elif isinstance(node, ast.Dict):
+            found |= {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            found.add(key.value)
+    return found
+
+
+def methods(class_name: str) -> dict[str, ast.FunctionDef]:
+    tree = ast.parse(Path(record_module.__file__).read_text(encoding="utf-8"))
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name]
+    return {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+
+
+def test_the_known_keys_are_the_keys_the_codecs_read_and_write():
+    """A key added to ``from_stored`` or ``meta_json`` (or to the options' codec) without being named known would
+    be read as a newer release's too, and written back stale over the field that now holds it."""
+    record = methods("GameRecord")
+    assert meta_keys(record["from_stored"]) | meta_keys(record["meta_json"]) == KNOWN_META
+    options = methods("GameOptions")
+    assert meta_keys(options["from_json"]) | meta_keys(options["to_json"]) == KNOWN_OPTIONS
