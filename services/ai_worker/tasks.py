@@ -7,6 +7,11 @@ The API sends them by name (``send_task("ai.decide", kwargs=..., queue=f"ai.{lev
 package.  Inputs and output are plain JSON.  Both take the keyword arguments
 of :class:`Request`; ``ai.decide`` also takes ``level``, ``ai.true_deal`` the
 finished round's complete ``plays`` (and refuses any other: :mod:`.true_deal`).
+
+During a rolling upgrade an API of the next release may send an argument this
+worker does not know: it is left out of the decision and named in the answer
+(``ignored``), never a failure (docs/operations.md, "Deploy": a new argument is
+optional on both sides until the old release is gone).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .celery_app import celery
@@ -35,12 +40,30 @@ class Request:
     seat: int
     seed: int
     request_id: str | None = None
+    ignored: tuple[str, ...] = ()  # arguments sent that this release does not know (a newer API's)
+
+    @classmethod
+    def of(cls, arguments: dict[str, Any]) -> Request:
+        """The request in a task's keyword arguments; any this release does not know is set aside (logged once
+        per name and process, named in the answer)."""
+        unknown = arguments.keys() - _ARGUMENTS
+        if not unknown:
+            return cls(**arguments)
+        if unknown - _WARNED:
+            _WARNED.update(unknown)
+            log.warning("task arguments not known to this worker, ignored (a newer API?): %s", sorted(unknown))
+        known = {name: value for name, value in arguments.items() if name in _ARGUMENTS}
+        return cls(**known, ignored=tuple(sorted(unknown)))
+
+
+_ARGUMENTS = frozenset(f.name for f in fields(Request)) - {"ignored"}
+_WARNED: set[str] = set()
 
 
 def _answer(task: str, request: Request, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """``work``'s answer (it names ``level`` and ``move``) with the echo of the
     request's ids (the API drops an answer for a stale version, another game or
-    seat) and the time it took, logged."""
+    seat) and the time it took, logged; ``ignored`` names the arguments it did not know."""
     started = time.perf_counter()
     if request.view.get("you") != request.seat:
         raise ValueError(f"view is for seat {request.view.get('you')}, not seat {request.seat}")
@@ -52,6 +75,8 @@ def _answer(task: str, request: Request, work: Callable[[], dict[str, Any]]) -> 
         elapsed_ms,
     )  # fmt: skip
     ids = {"game_id": request.game_id, "version": request.version, "seat": request.seat}
+    if request.ignored:
+        return {**ids, **answer, "elapsed_ms": elapsed_ms, "ignored": list(request.ignored)}
     return {**ids, **answer, "elapsed_ms": elapsed_ms}
 
 
@@ -59,7 +84,7 @@ def _answer(task: str, request: Request, work: Callable[[], dict[str, Any]]) -> 
 def decide_task(*, level: str, **request: Any) -> dict[str, Any]:
     """The move of a ``level`` computer for the request's seat:
     ``{game_id, version, seat, level, move, elapsed_ms}``."""
-    asked = Request(**request)
+    asked = Request.of(request)
     return _answer("ai.decide", asked, lambda: {"level": level, "move": decide(asked.view, level, asked.seed)})
 
 
@@ -68,7 +93,7 @@ def hint_task(**request: Any) -> dict[str, Any]:
     """A hint for the person in the request's seat: the hint level's move and,
     per candidate move, the figures behind it (:func:`.dispatch.analyse`):
     ``{game_id, version, seat, level, move, candidates, elapsed_ms}``."""
-    asked = Request(**request)
+    asked = Request.of(request)
     return _answer("ai.hint", asked, lambda: analyse(asked.view, asked.seed))
 
 
@@ -78,5 +103,5 @@ def true_deal_task(*, plays: list[str], **request: Any) -> dict[str, Any]:
     round's every card in play order, refused unless complete and this view's round):
     ``{game_id, version, seat, level, move, candidates, exact, elapsed_ms}`` (``move`` null and no candidates for a
     card not valued: before 8 tricks left, or an individual game's)."""
-    asked = Request(**request)
+    asked = Request.of(request)
     return _answer("ai.true_deal", asked, lambda: {"level": "expert", **evaluation(asked.view, plays)})

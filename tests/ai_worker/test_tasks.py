@@ -38,6 +38,22 @@ def test_task_returns_the_move_with_the_request_ids():
     assert result["elapsed_ms"] >= 0
 
 
+def test_an_argument_a_newer_api_sends_is_named_in_the_answer_not_a_failure():
+    """A rolling upgrade: the next release's API sends ``ai.decide`` an argument this worker does not know; the
+    decision is made as without it, and the answer says which it left out."""
+    state = new_game(make_rules("individual"), seed=3)
+    seat = turn(state)
+    asked = dict(view=view(state, seat), level="standard", game_id="g1", version=7, seat=seat, seed=1)
+    plain = decide_task.run(**asked)
+    newer = decide_task.run(**asked, deadline_ms=1_700_000_000_000, budget="short")
+    assert newer["ignored"] == ["budget", "deadline_ms"]
+    assert {k: v for k, v in newer.items() if k not in ("ignored", "elapsed_ms")} == {
+        k: v for k, v in plain.items() if k != "elapsed_ms"
+    }
+    hint = hint_task.run(**{k: v for k, v in asked.items() if k != "level"}, deadline_ms=1)
+    assert hint["ignored"] == ["deadline_ms"] and hint["move"]
+
+
 def test_task_refuses_a_view_for_another_seat():
     state = new_game(make_rules("individual"), seed=3)
     with pytest.raises(ValueError):
