@@ -39,7 +39,7 @@ from services.api.config import load_config
 from services.api.store.redis_client import make_client
 
 from .postgres import PrivatePostgres, answers
-from .processes import ALL_QUEUES, free_port, start_gunicorn, start_redis, start_worker, stop
+from .processes import ALL_QUEUES, ROOT, free_port, start_gunicorn, start_redis, start_worker, stop
 from .redis_cluster import MASTERS, LoopbackCluster, free_base_port
 
 UNACKED = "unacked"  # kombu's Redis transport: deliveries not yet acknowledged (late acks), by delivery tag
@@ -105,16 +105,18 @@ class ChaosStack:
             parts += [pool.submit(self.start_ai_worker, node) for node in self.nodes]
             for part in parts:
                 part.result()
-            env = self.api_env()
-            servers = [
-                pool.submit(start_gunicorn, env["REDIS_URL"], workers=self.settings.api_workers, env=env,
-                            log_path=self.logs / f"api-{index}.log")
-                for index in range(self.settings.api_servers)
-            ]  # fmt: skip
+            servers = [pool.submit(self.start_api_server, f"api-{index}") for index in range(self.settings.api_servers)]
             for server in servers:
                 process, base = server.result()
                 self.servers.append(process)
                 self.bases.append(base)
+
+    def start_api_server(self, name: str, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
+        """One more API server (gunicorn) of the checkout at ``root``, logging to ``name``.log; not yet among
+        :attr:`servers` (a rolling upgrade adds it, then drains the one it replaces)."""
+        env = {**self.api_env(), "PYTHONPATH": str(root)}
+        log = self.logs / f"{name}.log"
+        return start_gunicorn(env["REDIS_URL"], workers=self.settings.api_workers, env=env, log_path=log, root=root)
 
     def _start_database(self) -> None:
         self.database.init()
@@ -168,12 +170,17 @@ class ChaosStack:
 
     # -- AI workers ------------------------------------------------------------------------------------
 
-    def start_ai_worker(self, node: BrokerNode) -> None:
-        env = {"CELERY_BROKER_URL": node.url, "CELERY_RESULT_BACKEND": node.url}
-        node.worker_started = time.time()
-        node.worker = start_worker(
-            node.url, queues=ALL_QUEUES, concurrency=1, env=env, log_path=self.logs / f"worker-{node.index}.log"
-        )
+    def start_ai_worker(self, node: BrokerNode, root: Path = ROOT, name: str = "") -> subprocess.Popen:
+        """A worker of the checkout at ``root`` consuming ``node``, as the node's worker (the one a rolling
+        upgrade replaces is left running: the caller stops it)."""
+        env = {"CELERY_BROKER_URL": node.url, "CELERY_RESULT_BACKEND": node.url, "PYTHONPATH": str(root)}
+        started = time.time()
+        worker = start_worker(
+            node.url, queues=ALL_QUEUES, concurrency=1, env=env, root=root, timeout=300.0,
+            log_path=self.logs / f"{name or f'worker-{node.index}'}.log",
+        )  # fmt: skip
+        node.worker, node.worker_started = worker, started
+        return worker
 
     def pool_processes(self, node: BrokerNode) -> list[int]:
         """The pids of the worker's pool processes (those that run the tasks)."""

@@ -119,13 +119,15 @@ def start_worker(
     timeout: float = 120.0,
     nice: int = 0,
     log_path: str | Path | None = None,
+    root: Path = ROOT,
 ) -> subprocess.Popen:
     """A Celery AI worker; returns once it answers a ping (its kernel is warm).
 
     It runs in its own session (process group), so a test can signal the
     parent and its pool children at once with ``os.killpg``; ``nice`` lowers
     its CPU priority (as the run command's bulk worker); with ``log_path`` its
-    output is appended to that file."""
+    output is appended to that file.  ``root`` is the checkout it runs (its
+    ``services``)."""
     name = f"w{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
     full_env = {**os.environ, "REDIS_URL": redis_url, **(env or {})}
     cmd = [
@@ -137,12 +139,12 @@ def start_worker(
     lower = (lambda: os.nice(nice)) if nice else None
     if log_path is None:
         process = subprocess.Popen(
-            cmd, cwd=ROOT, env=full_env, start_new_session=True, stdout=sys.stderr, preexec_fn=lower
+            cmd, cwd=root, env=full_env, start_new_session=True, stdout=sys.stderr, preexec_fn=lower
         )
     else:
         with open(log_path, "ab") as log:
             process = subprocess.Popen(
-                cmd, cwd=ROOT, env=full_env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
+                cmd, cwd=root, env=full_env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
                 preexec_fn=lower,
             )  # fmt: skip
     client = Celery(broker=redis_url, backend=redis_url, set_as_current=False)
