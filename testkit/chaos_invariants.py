@@ -15,7 +15,10 @@ records the clients' answers), so each is checked on made-up cases too (tests/te
   the wait overlapped;
 * **every finished game recorded exactly once**: one row per finished game, at its final version, as
   ``finished``; no row for a game still in play, none for a game the store does not hold;
-* **no 5xx outside the fault windows** (a window runs from the fault to its recovery plus a grace).
+* **no 5xx outside the fault windows** (a window runs from the fault to its recovery plus a grace);
+* **no turn lost to the clock by a person whose move was sent in time** (:mod:`testkit.chaos_clocks` observes
+  it): a move sent before its deadline, by the server's clock as the client saw it, answered ``409``/``412``
+  because the clock's stand-in played that turn.
 """
 
 from __future__ import annotations
@@ -113,6 +116,26 @@ class Stall:
     seat: int
     computer: bool  # a computer's turn (else a person's)
     player_active: bool = True  # a person's turn: its player was playing (or was stopped by the run's end)
+
+
+@dataclass
+class ClockedMove:
+    """A person's move as its client sent it: the turn (game, seat, the ``If-Match`` version), the deadline the
+    client's last view showed for it and the server's time as the client saw it when the move was first sent
+    (Unix ms); the last attempt's status (None: unanswered) and the store's word on whether the clock played
+    that turn (None: not looked at, or the log no longer kept it)."""
+
+    game_id: str
+    seat: int
+    version: int
+    deadline_ms: int | None
+    sent_ms: int
+    status: int | None = None
+    timed_out: bool | None = None
+
+    @property
+    def in_time(self) -> bool:
+        return self.deadline_ms is not None and self.sent_ms < self.deadline_ms
 
 
 @dataclass
@@ -237,6 +260,16 @@ def record_problems(games: dict[str, StoredGame], rows: Iterable[RecordRow]) -> 
     for game_id in by_game.keys() - games.keys():
         problems.append(f"{game_id}: recorded, but not a game the store holds")
     return problems
+
+
+def turns_lost_to_the_clock(moves: Iterable[ClockedMove]) -> list[str]:
+    """Each move sent in time and answered 409/412 because the clock's stand-in played its turn."""
+    return [
+        f"{m.game_id} seat {m.seat} v{m.version}: sent {m.deadline_ms - m.sent_ms} ms before its deadline "
+        f"(server clock as the client saw it), answered {m.status}, the clock played the turn"
+        for m in moves
+        if m.in_time and m.status in (409, 412) and m.timed_out and m.deadline_ms is not None
+    ]
 
 
 def errors_outside(errors: Iterable[ServerError], windows: list[Window]) -> list[ServerError]:

@@ -6,6 +6,11 @@ each 2xx to a move kept as an acknowledged move (game, seat, the answer's versio
 ``Idempotency-Key``), each 201 to a create as a game started; a request no answer came back to (a killed API
 process) is counted too, with its time.  The players say which seats they are at
 (:meth:`Observations.playing`), so a game waiting on a person can be told from one whose player has quit.
+
+Optionally: ``route`` rewrites each request's URL before it is sent (a drill whose servers come and go sends
+every request through it, as a Service does: :class:`testkit.release.rolling.Endpoints`), ``moves`` notes each
+move's timing against its deadline (:class:`testkit.chaos_clocks.MoveClocks`), and each of ``watchers`` is handed
+every answer.
 """
 
 from __future__ import annotations
@@ -13,16 +18,19 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
 import requests
 
 from .chaos_invariants import Ack, ServerError
+
+if TYPE_CHECKING:
+    from .chaos_clocks import MoveClocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +50,16 @@ GAME_PATH = re.compile(r"^/v1/games/[^/]+")
 class Observations:
     """What the clients saw, thread-safe; times are seconds on ``clock``."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        route: Callable[[str], str] | None = None,
+        moves: MoveClocks | None = None,
+        watchers: Sequence[Callable[[requests.Response], None]] = (),
+    ) -> None:
         self.clock = clock
+        self.route, self.moves = route, moves
+        self.watchers = [*watchers, *([moves.answered] if moves is not None else [])]
         self.lock = threading.Lock()
         self.acks: list[Ack] = []
         self.errors: list[ServerError] = []
@@ -84,6 +100,8 @@ class Observations:
                 self.acks.append(ack)
             if game is not None:
                 self.games[game[0]] = game[1]
+        for watcher in self.watchers:
+            watcher(response)
 
     @contextmanager
     def playing(self, game_id: str, seats: list[int]) -> Iterator[None]:
@@ -119,12 +137,23 @@ class _CountingSession(requests.Session):
         super().__init__()
         self.observations = observations
 
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        observations = self.observations
+        if observations.route is not None:
+            url = observations.route(url)
+        move = None
+        if observations.moves is not None:
+            move = observations.moves.before(method, url, {**self.headers, **(kwargs.get("headers") or {})})
         try:
-            return super().request(*args, **kwargs)
+            response = super().request(method, url, *args, **kwargs)
         except requests.RequestException:
-            at = self.observations.clock()
-            with self.observations.lock:
-                self.observations.connection_failures += 1
-                self.observations.unanswered.append(at)
+            at = observations.clock()
+            with observations.lock:
+                observations.connection_failures += 1
+                observations.unanswered.append(at)
+            if observations.moves is not None:
+                observations.moves.after(move, None)
             raise
+        if observations.moves is not None:
+            observations.moves.after(move, response.status_code)
+        return response
