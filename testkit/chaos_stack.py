@@ -54,6 +54,7 @@ class StackSettings:
     broker_nodes: int = 2
     ai_deadline: float = 5.0  # AI_DECISION_DEADLINE_SECONDS: a lost turn is re-sent this long after its send
     env: dict[str, str] = field(default_factory=dict)  # more settings for the API servers
+    root: Path = ROOT  # the checkout the stack's servers and workers run at start
 
 
 @dataclass
@@ -111,9 +112,10 @@ class ChaosStack:
                 self.servers.append(process)
                 self.bases.append(base)
 
-    def start_api_server(self, name: str, root: Path = ROOT) -> tuple[subprocess.Popen, str]:
-        """One more API server (gunicorn) of the checkout at ``root``, logging to ``name``.log; not yet among
-        :attr:`servers` (a rolling upgrade adds it, then drains the one it replaces)."""
+    def start_api_server(self, name: str, root: Path | None = None) -> tuple[subprocess.Popen, str]:
+        """One more API server (gunicorn) of the checkout at ``root`` (the stack's), logging to ``name``.log; not
+        yet among :attr:`servers` (a rolling upgrade adds it, then drains the one it replaces)."""
+        root = root or self.settings.root
         env = {**self.api_env(), "PYTHONPATH": str(root)}
         log = self.logs / f"{name}.log"
         return start_gunicorn(env["REDIS_URL"], workers=self.settings.api_workers, env=env, log_path=log, root=root)
@@ -170,9 +172,10 @@ class ChaosStack:
 
     # -- AI workers ------------------------------------------------------------------------------------
 
-    def start_ai_worker(self, node: BrokerNode, root: Path = ROOT, name: str = "") -> subprocess.Popen:
-        """A worker of the checkout at ``root`` consuming ``node``, as the node's worker (the one a rolling
-        upgrade replaces is left running: the caller stops it)."""
+    def start_ai_worker(self, node: BrokerNode, root: Path | None = None, name: str = "") -> subprocess.Popen:
+        """A worker of the checkout at ``root`` (the stack's) consuming ``node``, as the node's worker (the one a
+        rolling upgrade replaces is left running: the caller stops it)."""
+        root = root or self.settings.root
         env = {"CELERY_BROKER_URL": node.url, "CELERY_RESULT_BACKEND": node.url, "PYTHONPATH": str(root)}
         started = time.time()
         worker = start_worker(

@@ -41,7 +41,8 @@ def test_the_built_tree_holds_the_four_things_the_release_adds(tmp_path):
     untouched = "services/engine/state.py"
     assert (tree / untouched).read_bytes() == (ROOT / untouched).read_bytes()
     before = (tree / untouched).stat().st_mtime_ns
-    overlay.build(tmp_path / "next", seed_kernels=False)  # synced again: an unchanged file is left as it was (numba's stamp)
+    # synced again: an unchanged file is left as it was (numba's stamp)
+    overlay.build(tmp_path / "next", seed_kernels=False)
     assert (tree / untouched).stat().st_mtime_ns == before
 
 
