@@ -360,7 +360,7 @@ class Run:
                 "5xx_by_step_kind": dict(
                     Counter(k for e in inside for k in {w.kind for w in windows if w.holds(e.at)})
                 ),
-                "5xx_by_route": dict(Counter(f"{e.status} {e.route}" for e in errors)),
+                "5xx_by_route": dict(Counter(f"{e.status} {e.code} {e.route}".replace("  ", " ") for e in errors)),
                 "players_who_gave_up": dict(self.obs.left),
                 "player_threads_still_running": still_running,
                 "bot_runner": dict(self.load.tally.counts),
@@ -373,6 +373,11 @@ class Run:
                 "person_moves_sent_in_time_then_refused": sum(1 for m in moves if m.in_time and m.status in (409, 412)),
                 "person_moves_the_clock_played_though_sent_in_time": len(lost_to_clock),
                 "monitor_samples": self.monitor.samples,
+                # commits of a clock alone (the service's outages given back): not moves, so the invariants'
+                # one-commit-per-move reading of a game's versions does not hold around them
+                "clock_credited_entries_kept": sum(
+                    1 for g in games.values() for entry in g.log if entry["type"] == "clock_credited"
+                ),
             },
             "service_counters": metric_totals(self.stack.bases),
             "invariants": {v.name: v.as_json() for v in verdicts},

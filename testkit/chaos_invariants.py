@@ -104,6 +104,7 @@ class ServerError:
     at: float
     status: int
     route: str
+    code: str = ""  # the problem's code (problem+json), when the answer had one
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ class Observations:
             self.statuses[status] += 1
             self.answers.append(Answer(at, status, route, response.elapsed.total_seconds()))
             if status >= 500:
-                self.errors.append(ServerError(at, status, route))
+                self.errors.append(ServerError(at, status, route, _problem_code(response)))
             if ack is not None:
                 self.acks.append(ack)
             if game is not None:
@@ -157,3 +157,12 @@ class _CountingSession(requests.Session):
         if observations.moves is not None:
             observations.moves.after(move, response.status_code)
         return response
+
+
+def _problem_code(response: requests.Response) -> str:
+    """A 5xx answer's problem code (``503 not_replicated``, ``503 unavailable``), if it carried one."""
+    try:
+        body = orjson.loads(response.content)
+    except (orjson.JSONDecodeError, RuntimeError):
+        return ""
+    return str(body.get("code", "")) if isinstance(body, dict) else ""
