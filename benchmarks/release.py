@@ -46,13 +46,20 @@ import sys
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from testkit.chaos_clocks import ClockWatch, MoveClocks
 from testkit.chaos_invariants import (
+    Ack,
+    RecordRow,
+    ServerError,
+    Stall,
+    StoredGame,
     Verdict,
+    Window,
     applied_twice,
     errors_outside,
     lost_moves,
@@ -113,6 +120,21 @@ def prepare_new_release() -> tuple[Version, dict[str, Any]]:
     built = time.monotonic() - started
     overlay.warm_kernels(root)
     return Version("new", root), {"built_s": round(built, 1), "ready_s": round(time.monotonic() - started, 1)}
+
+
+@dataclass
+class Seen:
+    """What the run's end read and the clients saw, for the verdicts."""
+
+    acks: list[Ack]
+    games: dict[str, StoredGame]
+    stalls: list[Stall]
+    rows: list[RecordRow]
+    errors: list[ServerError]
+    windows: list[Window]
+    bound: float
+    still_running: list[str]
+    idle: bool
 
 
 class Run:
@@ -245,9 +267,12 @@ class Run:
         with self.obs.lock:
             acks = list({(a.game_id, a.version): a for a in self.obs.acks}.values())
             errors = list(self.obs.errors)
-        return self.report(acks, games, stalls, rows, errors, windows, bound, still_running, idle, records_written)
+        seen = Seen(acks, games, stalls, rows, errors, windows, bound, still_running, idle is not None)
+        return self.report(seen, records_written is not None)
 
-    def report(self, acks, games, stalls, rows, errors, windows, bound, still_running, idle, written) -> dict:  # type: ignore[no-untyped-def]
+    def report(self, seen: Seen, written: bool) -> dict[str, Any]:
+        acks, games, errors, windows = seen.acks, seen.games, seen.errors, seen.windows
+        stalls, rows, bound = seen.stalls, seen.rows, seen.bound
         steps = self.rollout.steps
         outside = errors_outside(errors, windows)
         lost_to_clock = turns_lost_to_the_clock(self.moves.moves.values())
@@ -343,8 +368,8 @@ class Run:
                 "stamped_entries_served_by": served,
                 "every_one_happened": exercised,
             },
-            "computers_idle_at_end": idle is not None,
-            "records_all_written": written is not None,
+            "computers_idle_at_end": seen.idle,
+            "records_all_written": written,
             "load": {
                 "games_started": len(self.obs.game_ids()),
                 "games_finished": sum(1 for g in games.values() if g.over),
@@ -362,7 +387,7 @@ class Run:
                 ),
                 "5xx_by_route": dict(Counter(f"{e.status} {e.code} {e.route}".replace("  ", " ") for e in errors)),
                 "players_who_gave_up": dict(self.obs.left),
-                "player_threads_still_running": still_running,
+                "player_threads_still_running": seen.still_running,
                 "bot_runner": dict(self.load.tally.counts),
                 "person_moves_timed": len(moves),
                 "person_moves_sent_in_time": sum(1 for m in moves if m.in_time),

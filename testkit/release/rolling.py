@@ -112,7 +112,6 @@ class Rollout:
     ) -> None:
         self.stack, self.endpoints, self.clock, self.grace, self.prestop = stack, endpoints, clock, grace, prestop
         self.steps: list[Step] = []
-        self.releases: dict[str, str] = {}  # process name -> the release it runs (servers, workers)
         self._stopping: list[threading.Thread] = []
 
     def windows(self, end: float) -> list[Window]:
@@ -157,7 +156,6 @@ class Rollout:
             self.endpoints.add(base, version.name)
             self.endpoints.remove(old_base)
             self.stack.servers[index], self.stack.bases[index] = process, base
-            self.releases[f"api-{index}"] = version.name
 
             def stop() -> None:
                 time.sleep(self.prestop)  # the preStop hook: unlisted, still serving what reached it
@@ -185,7 +183,6 @@ class Rollout:
             assert old is not None
             self.stack.start_ai_worker(node, version.root, name=f"worker-{node_index}-{version.name}")
             step.details["started_s"] = round(self.clock() - step.start, 2)
-            self.releases[f"worker-{node_index}"] = version.name
             stopping = self.clock()
             held = set(node.client.hkeys("unacked"))  # deliveries in hand before the warm shutdown
             old.send_signal(signal.SIGTERM)  # Celery's warm shutdown: the main process finishes its task, then exits
