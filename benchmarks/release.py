@@ -22,13 +22,13 @@ and back, under the chaos drill's mixed load, then the invariants checked from t
 5. **The rollback**, the same way back: ``--undo-contract`` (the column nullable again), each API server and each
    worker replaced by an old one.  The old release starts on a database the new one migrated, and reads the games
    and the log the new one wrote.
-6. ``--settle`` seconds more, the drain (no new games, those in play played to their end, at most ``--drain`` s),
-   the players stop, the computers' turns and the records finish.  **The invariants**, from the stores: the
-   chaos drill's five (a step's window, its start to its end + ``--grace``, stands for a fault's), no turn lost
-   to the clock by a person whose move was sent in time, no AI task failed, no stamp dropped, the records right
-   after the contract, every step done.  And **the meetings** (:mod:`testkit.release.meetings`): each of the
-   four written by the new release and met by the old one; a run where one did not happen proves nothing of it
-   and does not pass.
+6. The chaos drill's end (:class:`testkit.chaos_run.LoadRun`): ``--settle`` seconds more, the drain (no new
+   games, those in play played to their end, at most ``--drain`` s), the players stop, the computers' turns and
+   the records finish.  **The invariants**, from the stores: the chaos drill's five (a step's window, its start
+   to its end + ``--grace``, stands for a fault's), no turn lost to the clock by a person whose move was sent in
+   time, no AI task failed, no stamp dropped, the records right after the contract, every step done.  And **the
+   meetings** (:mod:`testkit.release.meetings`): each of the four written by the new release and met by the old
+   one; a run where one did not happen proves nothing of it and does not pass.
 
 The exit status is 1 when an invariant fails or a meeting did not happen.  ``--old-root`` runs the old release
 from another checkout (``git archive main | tar -x -C DIR``: what the code of that commit does when it meets the
@@ -46,37 +46,23 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from testkit.chaos_clocks import ClockWatch, MoveClocks
-from testkit.chaos_invariants import (
-    Ack,
-    RecordRow,
-    ServerError,
-    Stall,
-    StoredGame,
-    Verdict,
-    Window,
-    applied_twice,
-    errors_outside,
-    lost_moves,
-    record_problems,
-    stuck_games,
-    turns_lost_to_the_clock,
-)
-from testkit.chaos_load import Load, LoadSettings
+from testkit.chaos_invariants import Verdict, turns_lost_to_the_clock
+from testkit.chaos_load import LoadSettings
 from testkit.chaos_observations import Observations
+from testkit.chaos_run import Ending, LoadRun
 from testkit.chaos_stack import ChaosStack, StackSettings, chaos_stack
-from testkit.chaos_stores import LOG_PAGE, StallMonitor, wait_until
+from testkit.chaos_stores import LOG_PAGE
 from testkit.processes import ROOT
 from testkit.release import overlay
 from testkit.release.meetings import EventCounts, Results, ResultWatch, StampReader, column_state
 from testkit.release.rolling import SERVICE, Endpoints, Rollout, Version
 
-from .chaos import STUCK_MARGIN, all_over, computers_idle, metric_totals
 from .host import machine
 
 
@@ -122,39 +108,26 @@ def prepare_new_release() -> tuple[Version, dict[str, Any]]:
     return Version("new", root), {"built_s": round(built, 1), "ready_s": round(time.monotonic() - started, 1)}
 
 
-@dataclass
-class Seen:
-    """What the run's end read and the clients saw, for the verdicts."""
-
-    acks: list[Ack]
-    games: dict[str, StoredGame]
-    stalls: list[Stall]
-    rows: list[RecordRow]
-    errors: list[ServerError]
-    windows: list[Window]
-    bound: float
-    still_running: list[str]
-    idle: bool
-
-
 class Run:
-    """One run's parts and what they saw (see the module docstring)."""
+    """One run: the chaos drill's load and end (:class:`testkit.chaos_run.LoadRun`, every request through the
+    :class:`Endpoints`), the rollout, and what the meetings saw (see the module docstring)."""
 
-    def __init__(self, args: argparse.Namespace, stack: ChaosStack, new: Version) -> None:
+    def __init__(self, args: argparse.Namespace, stack: ChaosStack, new: Version, started: float) -> None:
         self.args, self.stack = args, stack
         self.old, self.new = Version("old", args.old_root.resolve()), new
-        self.t0 = time.monotonic()
-        self.phases: dict[str, float] = {}
         self.endpoints = Endpoints(random.Random(args.seed))
         for base in stack.bases:
             self.endpoints.add(base, "old")
         self.moves = MoveClocks()
         self.events = EventCounts(self.endpoints)
-        self.obs = Observations(self.clock, route=self.endpoints.route, moves=self.moves, watchers=[self.events])
-        settings = LoadSettings(args.people, args.tables, args.bots, tuple(args.think), args.win_score)
-        self.load = Load([SERVICE], self.obs, settings, args.seed)
         self.reader = StampReader(stack.store_client(), stack.database.url)
-        self.monitor = StallMonitor(self.reader, self.obs.game_ids, self.obs.player_active, self.clock)
+
+        def observations(clock: Callable[[], float]) -> Observations:
+            return Observations(clock, route=self.endpoints.route, moves=self.moves, watchers=[self.events])
+
+        settings = LoadSettings(args.people, args.tables, args.bots, tuple(args.think), args.win_score)
+        self.drill = LoadRun(stack, settings, args.seed, started, "release", observations, [SERVICE], self.reader)
+        self.clock, self.obs = self.drill.clock, self.drill.obs
         self.clock_watch = ClockWatch(self.moves, lambda game: self.reader.store.events_after(game, 0, LOG_PAGE))
         self.results, self.results_lock = Results(), threading.Lock()
         self.watches = [ResultWatch(node.url, self.results, self.results_lock) for node in stack.nodes]
@@ -162,14 +135,10 @@ class Run:
         self.columns: dict[str, dict[str, Any]] = {}
         self.requests_at: dict[str, int] = {}
 
-    def clock(self) -> float:
-        return time.monotonic() - self.t0
-
     def phase(self, name: str) -> None:
-        self.phases[name] = round(self.clock(), 1)
         with self.obs.lock:
             self.requests_at[name] = sum(self.obs.statuses.values())
-        print(f"release: {name} {self.clock():.1f}", file=sys.stderr, flush=True)  # progress; stdout is the JSON
+        self.drill.phase(name)
 
     def column(self, name: str) -> None:
         try:
@@ -212,9 +181,7 @@ class Run:
         for watch in self.watches:
             watch.start()
             watch.started()
-        self.phase("load_started_s")
-        self.load.start()
-        self.monitor.start()
+        self.drill.start()
         self.clock_watch.start()
         time.sleep(self.args.warmup)
         self.phase("upgrade_started_s")
@@ -231,88 +198,50 @@ class Run:
         self.gap()
         self.roll(self.old)
         self.phase("rollback_done_s")
-        time.sleep(self.args.settle)
-        self.load.stop_creating.set()
-        wait_until(lambda: all_over(self.reader, self.obs.game_ids()), self.args.drain)
-        self.phase("drained_s")
 
     def finish(self) -> dict[str, Any]:
+        """The drill's end and its invariants (the steps' windows for the faults'), then this run's own."""
         args = self.args
-        still_running = self.load.end(bound=30.0)
-        bound = args.ai_deadline + STUCK_MARGIN
-        idle = wait_until(lambda: computers_idle(self.reader, self.obs.game_ids()), bound + 5)
-        stalls = self.monitor.finish()
+        ending = Ending(args.settle, args.drain, args.ai_deadline, args.records_retry)
+        report = self.drill.finish(ending, self.rollout.windows)
         self.clock_watch.finish()
-        self.phase("players_stopped_s")
-        known = set(self.obs.game_ids())
-        ids = self.reader.game_ids() | known
-        games = {g: game for g in ids if (game := self.reader.game(g)) is not None}
-        finished = {g.game_id: g.version for g in games.values() if g.over}
-
-        def recorded() -> bool:
-            rows = {row.game_id: row.version for row in self.reader.records()}
-            return all(rows.get(game_id) == version for game_id, version in finished.items())
-
-        records_written = wait_until(recorded, 3 * args.records_retry + 30)
-        rows = self.reader.records()
-        games = {g: game for g in ids if (game := self.reader.game(g)) is not None}  # as judged
-        for game_id in ids:  # every game's stamp as the end left it (a dropped one among them)
+        for game_id in self.reader.game_ids() | set(self.obs.game_ids()):  # every stamp as the end left it
             self.reader.load(game_id)
         for watch in self.watches:
             watch.finish()
         self.column("end")
-        self.phase("checked_s")
-        end = self.clock()
-        windows = self.rollout.windows(end)
-        with self.obs.lock:
-            acks = list({(a.game_id, a.version): a for a in self.obs.acks}.values())
-            errors = list(self.obs.errors)
-        seen = Seen(acks, games, stalls, rows, errors, windows, bound, still_running, idle is not None)
-        return self.report(seen, records_written is not None)
+        invariants = report.pop("invariants")
+        invariants["5xx_outside_deploy_windows"] = invariants.pop("5xx_outside_fault_windows")
+        verdicts = self.verdicts()
+        invariants.update({v.name: v.as_json() for v in verdicts})
+        report["invariants"] = invariants
+        report["load"].update(self.load_figures(report["phases"]))
+        meetings = self.meetings()
+        report.update(self.steps_report(report["phases"]), records_database=self.columns, meetings=meetings)
+        report["passed"] = report["passed"] and all(v.passed for v in verdicts) and meetings["every_one_happened"]
+        return report
 
-    def report(self, seen: Seen, written: bool) -> dict[str, Any]:
-        acks, games, errors, windows = seen.acks, seen.games, seen.errors, seen.windows
-        stalls, rows, bound = seen.stalls, seen.rows, seen.bound
-        steps = self.rollout.steps
-        outside = errors_outside(errors, windows)
+    def verdicts(self) -> list[Verdict]:
         lost_to_clock = turns_lost_to_the_clock(self.moves.moves.values())
         contracted = self.columns.get("after_contract", {})
-        wrong_after_contract = contracted.get("rows_null", 1) + contracted.get("rows_wrong", 1)
-        if contracted.get("nullable", True):
-            wrong_after_contract += 1
-        verdicts = [
-            Verdict("acknowledged_moves_lost", len(x := lost_moves(acks, games)), not x, x),
-            Verdict("moves_applied_twice", len(x := applied_twice(games, acks)), not x, x),
-            Verdict("games_stuck", len(x := stuck_games(stalls, windows, bound)), not x, x),
-            Verdict("finished_games_not_recorded_exactly_once", len(x := record_problems(games, rows)), not x, x),
-            Verdict(
-                "5xx_outside_deploy_windows",
-                len(outside),
-                not outside,
-                [f"{e.status} {e.route} at {e.at:.2f} s" for e in outside],
-            ),
-            Verdict(
-                "turns_lost_to_the_clock_by_a_move_sent_in_time", len(lost_to_clock), not lost_to_clock, lost_to_clock
-            ),
+        wrong = contracted.get("rows_null", 1) + contracted.get("rows_wrong", 1) + int(contracted.get("nullable", 1))
+        dropped = [f"{game}: {why}" for game, why in self.reader.stamps.dropped.items()]
+        failed = [f"{s.kind} {s.release}: {s.error}" for s in self.rollout.steps if s.error]
+        return [
+            Verdict("turns_lost_to_the_clock_by_a_move_sent_in_time", len(lost_to_clock), not lost_to_clock,
+                    lost_to_clock),
             Verdict("ai_tasks_failed", len(self.results.failures), not self.results.failures, self.results.failures),
-            Verdict(
-                "stamps_dropped",
-                len(self.reader.stamps.dropped),
-                not self.reader.stamps.dropped,
-                [f"{g}: {why}" for g, why in self.reader.stamps.dropped.items()],
-            ),
-            Verdict(
-                "records_wrong_after_contract",
-                wrong_after_contract,
-                wrong_after_contract == 0,
-                [json.dumps(contracted)] if wrong_after_contract else [],
-            ),
-            Verdict("steps_failed", len(x := [f"{s.kind} {s.release}: {s.error}" for s in steps if s.error]), not x, x),
-        ]
+            Verdict("stamps_dropped", len(dropped), not dropped, dropped),
+            Verdict("records_wrong_after_contract", wrong, wrong == 0, [json.dumps(contracted)] if wrong else []),
+            Verdict("steps_failed", len(failed), not failed, failed),
+        ]  # fmt: skip
+
+    def meetings(self) -> dict[str, Any]:
         stamps = self.reader.stamps.figures()
-        pairs = dict(self.results.by_pair)
+        with self.results_lock:
+            pairs = dict(self.results.by_pair)
         served = dict(self.events.served)
-        end = self.columns.get("end", {})
+        contracted, end = self.columns.get("after_contract", {}), self.columns.get("end", {})
         wrote = {
             "field_games_stamped": stamps["games_stamped"],
             "event_entries_served": sum(served.values()),
@@ -328,92 +257,61 @@ class Run:
             "column_rows_old_processes_left_null_at_the_end": end.get("rows_null", 0),
             "tasks_of_old_apis_answered_by_new_workers": pairs.get("old api, new worker", 0),
         }
-        exercised = all(wrote.values()) and all(met.values())
-        with self.obs.lock:
-            statuses, failures = dict(self.obs.statuses), self.obs.connection_failures
-        requests = sum(statuses.values())
+        return {
+            "new_release_wrote": wrote,
+            "old_release_met": met,
+            "answers_by_releases": pairs,
+            "stamped_entries_served_by": served,
+            "every_one_happened": all(wrote.values()) and all(met.values()),
+        }
 
-        def phase_of(at: float) -> str:
-            for name, mark in (("before", "upgrade_started_s"), ("upgrade", "upgrade_done_s"),
-                               ("new_alone", "rollback_started_s"), ("rollback", "rollback_done_s")):  # fmt: skip
-                if at < self.phases.get(mark, float("inf")):
-                    return name
-            return "after"
+    def phase_of(self, phases: dict[str, float], at: float) -> str:
+        marks = (("before", "upgrade_started_s"), ("upgrade", "upgrade_done_s"),
+                 ("new_alone", "rollback_started_s"), ("rollback", "rollback_done_s"))  # fmt: skip
+        for name, mark in marks:
+            if at < phases.get(mark, float("inf")):
+                return name
+        return "after"
+
+    def steps_report(self, phases: dict[str, float]) -> dict[str, Any]:
+        steps = [s for s in self.rollout.steps if s.end is not None]
 
         def span(first: str, last: str) -> float | None:
-            if first not in self.phases or last not in self.phases:
-                return None
-            return round(self.phases[last] - self.phases[first], 1)
+            return round(phases[last] - phases[first], 1) if first in phases and last in phases else None
 
-        upgrade_steps = [s for s in steps if s.end is not None and phase_of(s.start) == "upgrade"]
-        rollback_steps = [s for s in steps if s.end is not None and phase_of(s.start) == "rollback"]
+        def steps_of(name: str) -> float:
+            return round(sum(s.end - s.start for s in steps if s.end and self.phase_of(phases, s.start) == name), 1)
 
-        inside = [e for e in errors if e not in outside]
-        moves = list(self.moves.moves.values())
         return {
-            "phases": self.phases,
-            "steps": [step.as_json() for step in steps],
-            "windows": [{"kind": w.kind, "start_s": round(w.start, 2), "end_s": round(w.end, 2)} for w in windows],
+            "steps": [step.as_json() for step in self.rollout.steps],
             "durations_s": {
                 "upgrade": span("upgrade_started_s", "upgrade_done_s"),
                 "rollback": span("rollback_started_s", "rollback_done_s"),
-                "steps_of_the_upgrade": round(sum(s.end - s.start for s in upgrade_steps if s.end), 1),
-                "steps_of_the_rollback": round(sum(s.end - s.start for s in rollback_steps if s.end), 1),
+                "steps_of_the_upgrade": steps_of("upgrade"),
+                "steps_of_the_rollback": steps_of("rollback"),
             },
-            "records_database": self.columns,
-            "meetings": {
-                "new_release_wrote": wrote,
-                "old_release_met": met,
-                "answers_by_releases": pairs,
-                "stamped_entries_served_by": served,
-                "every_one_happened": exercised,
-            },
-            "computers_idle_at_end": seen.idle,
-            "records_all_written": written,
-            "load": {
-                "games_started": len(self.obs.game_ids()),
-                "games_finished": sum(1 for g in games.values() if g.over),
-                "games_finished_by_their_players": dict(self.load.finished),
-                "moves_acknowledged": len(acks),
-                "moves_acknowledged_by_phase": dict(Counter(phase_of(a.at) for a in acks)),
-                "requests": requests,
-                "requests_by_phase": self.requests_by_phase(requests),
-                "statuses": {str(k): v for k, v in sorted(statuses.items())},
-                "requests_without_an_answer": failures,
-                "5xx_inside_windows": len(inside),
-                "5xx_outside_windows": len(outside),
-                "5xx_by_step_kind": dict(
-                    Counter(k for e in inside for k in {w.kind for w in windows if w.holds(e.at)})
-                ),
-                "5xx_by_route": dict(Counter(f"{e.status} {e.code} {e.route}".replace("  ", " ") for e in errors)),
-                "players_who_gave_up": dict(self.obs.left),
-                "player_threads_still_running": seen.still_running,
-                "bot_runner": dict(self.load.tally.counts),
-                "person_moves_timed": len(moves),
-                "person_moves_sent_in_time": sum(1 for m in moves if m.in_time),
-                "person_moves_sent_after_their_deadline": sum(1 for m in moves if m.deadline_ms and not m.in_time),
-                "closest_to_its_deadline_ms": min(
-                    (m.deadline_ms - m.sent_ms for m in moves if m.in_time and m.deadline_ms), default=None
-                ),
-                "person_moves_sent_in_time_then_refused": sum(1 for m in moves if m.in_time and m.status in (409, 412)),
-                "person_moves_the_clock_played_though_sent_in_time": len(lost_to_clock),
-                "monitor_samples": self.monitor.samples,
-                # commits of a clock alone (the service's outages given back): not moves, so the invariants'
-                # one-commit-per-move reading of a game's versions does not hold around them
-                "clock_credited_entries_kept": sum(
-                    1 for g in games.values() for entry in g.log if entry["type"] == "clock_credited"
-                ),
-            },
-            "service_counters": metric_totals(self.stack.bases),
-            "invariants": {v.name: v.as_json() for v in verdicts},
-            "passed": exercised and all(v.passed for v in verdicts),
         }
 
-    def requests_by_phase(self, total: int) -> dict[str, int]:
+    def load_figures(self, phases: dict[str, float]) -> dict[str, Any]:
+        """What this run adds to the drill's figures of the load: by phase, the 5xx's codes, the moves' clocks."""
+        with self.obs.lock:
+            acks, errors, total = list(self.obs.acks), list(self.obs.errors), sum(self.obs.statuses.values())
         marks = [("before", "load_started_s"), ("upgrade", "upgrade_started_s"), ("new_alone", "upgrade_done_s"),
                  ("rollback", "rollback_started_s"), ("after", "rollback_done_s")]  # fmt: skip
         counts = [self.requests_at.get(mark, 0) for _, mark in marks] + [total]
-        return {name: counts[i + 1] - counts[i] for i, (name, _) in enumerate(marks)}
+        moves = list(self.moves.moves.values())
+        return {
+            "moves_acknowledged_by_phase": dict(Counter(self.phase_of(phases, a.at) for a in acks)),
+            "requests_by_phase": {name: counts[i + 1] - counts[i] for i, (name, _) in enumerate(marks)},
+            "5xx_by_code": dict(Counter(f"{e.status} {e.code or '?'} {e.route}" for e in errors)),
+            "person_moves_timed": len(moves),
+            "person_moves_sent_in_time": sum(1 for m in moves if m.in_time),
+            "person_moves_sent_after_their_deadline": sum(1 for m in moves if m.deadline_ms and not m.in_time),
+            "person_moves_sent_in_time_then_refused": sum(1 for m in moves if m.in_time and m.status in (409, 412)),
+            "closest_to_its_deadline_ms": min(
+                (m.deadline_ms - m.sent_ms for m in moves if m.in_time and m.deadline_ms), default=None
+            ),
+        }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -434,11 +332,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     with chaos_stack(settings, keep=args.keep) as stack:
         report["stack"] = stack.describe()
-        report["stack_started_s"] = round(time.monotonic() - started, 1)
+        stack_up = time.monotonic()
+        report["stack_started_s"] = round(stack_up - started, 1)
         new, prepared = prepare_new_release()
         report["new_release"] = {"root": str(new.root), **prepared, "overlay_edits": len(overlay.EDITS),
                                  "overlay_files": sorted(overlay.ADDED)}  # fmt: skip
-        run = Run(args, stack, new)
+        run = Run(args, stack, new, started + (time.monotonic() - stack_up))  # the drill's clock: the stack's start
         try:
             run.play()
         except Exception as failure:  # the stores are still judged: what happened is the finding

@@ -96,15 +96,27 @@ def longest_waits(stalls: list[Stall], windows: list[Window]) -> dict[str, float
 
 
 class LoadRun:
-    """The load, the store reader and the stall monitor of one drill (see the module docstring)."""
+    """The load, the store reader and the stall monitor of one drill (see the module docstring).  A drill may give
+    its own ``observations`` (made on :meth:`clock`: a drill whose servers come and go routes the requests),
+    ``bases`` (the addresses the load sends to; the stack's servers by default) and ``reader`` of the stores."""
 
-    def __init__(self, stack: ChaosStack, load: LoadSettings, seed: int, started: float, name: str) -> None:
+    def __init__(
+        self,
+        stack: ChaosStack,
+        load: LoadSettings,
+        seed: int,
+        started: float,
+        name: str,
+        observations: Callable[[Callable[[], float]], Observations] = Observations,
+        bases: list[str] | None = None,
+        reader: StoreReader | None = None,
+    ) -> None:
         self.stack, self.name = stack, name
         self.t0 = time.monotonic()
         self.phases: dict[str, float] = {}
-        self.obs = Observations(self.clock)
-        self.load = Load(stack.bases, self.obs, load, seed)
-        self.reader = StoreReader(stack.store_client(), stack.database.url)
+        self.obs = observations(self.clock)
+        self.load = Load(bases or stack.bases, self.obs, load, seed)
+        self.reader = reader or StoreReader(stack.store_client(), stack.database.url)
         self.monitor = StallMonitor(self.reader, self.obs.game_ids, self.obs.player_active, self.clock)
         self.cpu = 0.0
         self.phase("stack_started_s", self.t0 - started)
