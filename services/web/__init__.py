@@ -10,7 +10,9 @@ script or style) is set by :class:`services.api.http.wsgi_edge.Edge`.
 Installing: ``/play/manifest.webmanifest`` (``application/manifest+json``) and the service worker
 ``/play/sw.js`` (``sw.js`` beside this file), sent with the client's build id and file list filled in:
 the build id is a hash of every file of the client, so any changed file changes ``sw.js`` and the
-browser installs the new worker (docs/web-client.md, "Installing and offline").
+browser installs the new worker (docs/web-client.md, "Installing and offline"). The page itself is sent with
+the build id it belongs to (``<meta name="client-build">``), and ``/play/version.json`` says the server's:
+an open page that finds them different takes the new files at its next natural point (``release.js``).
 """
 
 from __future__ import annotations
@@ -86,9 +88,29 @@ def root() -> Response:
     return redirect("/play", code=302)  # type: ignore[return-value]
 
 
+BUILD_MARK = "__BUILD__"  # in index.html's <meta name="client-build">, the build id it is sent with
+
+
 @web.get("/play")
 def play_page() -> Response:
-    return _static("index.html")
+    """The page, with the build id of the files it loads, so that it can tell when the server has newer ones."""
+    build, _ = client_build.of(web_root())
+    page = (web_root() / "index.html").read_text(encoding="utf-8")
+    return _built(page.replace(BUILD_MARK, build, 1), "text/html", build)
+
+
+@web.get("/play/version.json")
+def client_version() -> Response:
+    """The build id of the client the server has now (a page asks between rounds and from time to time)."""
+    build, _ = client_build.of(web_root())
+    return _built(json.dumps({"build": build}), "application/json", build)
+
+
+def _built(body: str, mimetype: str, build: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.set_etag(build)
+    response.cache_control.no_cache = True
+    return response.make_conditional(request)
 
 
 @web.get("/play/manifest.webmanifest")
@@ -104,12 +126,10 @@ def service_worker() -> Response:
     a worker under ``/play/`` may otherwise control only ``/play/…``)."""
     build, urls = client_build.of(web_root())
     source = WORKER.read_text(encoding="utf-8")
-    body = source.replace('"__BUILD__"', json.dumps(build)).replace('["__FILES__"]', json.dumps(urls))
-    response = Response(body, mimetype="text/javascript")
-    response.set_etag(build)
-    response.cache_control.no_cache = True
+    body = source.replace(f'"{BUILD_MARK}"', json.dumps(build)).replace('["__FILES__"]', json.dumps(urls))
+    response = _built(body, "text/javascript", build)
     response.headers["Service-Worker-Allowed"] = "/play"
-    return response.make_conditional(request)
+    return response
 
 
 @web.get("/play/<path:path>")

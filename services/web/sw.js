@@ -42,7 +42,8 @@ self.addEventListener("activate", (event) => {
 function clientFile(url) {
   if (url.origin !== self.location.origin) return null;
   if (url.pathname === PAGE) return PAGE;
-  if (url.pathname.startsWith(`${PAGE}/`) && url.pathname !== `${PAGE}/sw.js`) return url.pathname;
+  if (url.pathname === `${PAGE}/sw.js` || url.pathname === `${PAGE}/version.json`) return null; // the server's word, never kept
+  if (url.pathname.startsWith(`${PAGE}/`)) return url.pathname;
   return null;
 }
 

@@ -104,3 +104,28 @@ def test_a_changed_file_changes_the_build(tmp_path):
     (root / "js" / "extra.js").write_text("export const x = 1;\n")
     third, files = build_and_files(client.get("/play/sw.js").get_data(as_text=True))
     assert third != second and "/play/js/extra.js" in files
+
+
+def page_build(html: str) -> str:
+    return re.search(r'<meta name="client-build" content="([^"]*)">', html).group(1)
+
+
+def test_the_page_and_version_json_say_the_build_the_worker_has(tmp_path):
+    """The page is sent with the build id of its files, /play/version.json says the server's: equal while
+    nothing changes, both the new one once a file changes (a page sent before then sees the difference)."""
+    root = tmp_path / "static"
+    shutil.copytree(WEB_ROOT, root)
+    client = create_app({**BASE, "WEB_ROOT": str(root)}).test_client()
+    build, _ = build_and_files(client.get("/play/sw.js").get_data(as_text=True))
+    page = client.get("/play")
+    assert page.mimetype == "text/html" and page_build(page.get_data(as_text=True)) == build
+    assert page.headers["Cache-Control"] == "no-cache" and page.headers["ETag"] == f'"{build}"'
+    assert client.get("/play", headers={"If-None-Match": page.headers["ETag"]}).status_code == 304
+    version = client.get("/play/version.json")
+    assert version.mimetype == "application/json" and version.get_json() == {"build": build}
+    assert version.headers["Cache-Control"] == "no-cache"
+    module = root / "js" / "dom.js"
+    module.write_text(module.read_text() + "\n// a new version\n")
+    newer = client.get("/play/version.json").get_json()["build"]
+    assert newer != build and page_build(client.get("/play").get_data(as_text=True)) == newer
+    assert client.get("/play", headers={"If-None-Match": page.headers["ETag"]}).status_code == 200

@@ -4,7 +4,9 @@ client's own files and never an API answer; with the network cut the page shows 
 state and recovers when the network returns, without a reload; a reload with no network still opens
 the client, and a game's page shows the table this device last saw for its seat (or says the game opens
 once back), reconnecting, then the live table once the network returns; a changed client runs after a
-reload and replaces the kept one. Waits are on events and on what the page shows, never a sleep."""
+reload and replaces the kept one, and an open page takes it at a natural point (going on from a round's
+summary, the next move to another page) and says so. Waits are on events and on what the page shows, never
+a sleep."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,7 +26,19 @@ from tests.conftest import run_gunicorn
 
 from .catalogues import catalogue, english_words_in
 from .conftest import CHROMIUM
-from .driver import BID, LONG, Player, click_card, hand, outside, play_now, wait_version_above
+from .driver import (
+    BID,
+    LONG,
+    SUMMARY,
+    Player,
+    click_card,
+    hand,
+    outside,
+    play_now,
+    seat_token,
+    seated_game,
+    wait_version_above,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -341,4 +356,71 @@ def test_a_new_version_runs_after_a_reload_and_replaces_the_kept_one(new_page, c
         expect(page.locator("[data-testid=offline-status]")).to_be_visible()
     finally:
         english.write_text(before)
+    assert page.js_errors == []
+
+
+@contextmanager
+def changed_settings_word(client: Client) -> Iterator[str]:
+    """The served copy's English word for Settings changed (a new client build) for the block; the new word."""
+    english = client.root / "js" / "locales" / "en.js"
+    before = english.read_text()
+    english.write_text(before.replace('"app.settings": "Settings"', '"app.settings": "Settings (new)"'))
+    try:
+        yield "Settings (new)"
+    finally:
+        english.write_text(before)
+
+
+# the page's own check (release.js), as its 10-minute timer runs it: the same module instance the page uses
+CHECK_NOW = "() => import('/play/js/release.js').then((release) => release.checkForUpdate())"
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(1280, 720, "en"), (375, 667, "id")])
+def test_a_game_takes_a_new_version_between_rounds_and_says_so(new_page, client_copy, screenshots, width, height, lang):
+    """The client changes on the server while a person plays: the page runs its own files to the round's end
+    (nothing reloads mid-round), the round's summary says a new version opens when they go on, and going on
+    loads it: the same game and seat, the next round's hand, and a note that the page was updated."""
+    words = catalogue(lang)
+    page = new_page(width, height, base=client_copy.base, locale="id-ID" if lang == "id" else "en-US")
+    game_id = seated_game(page, client_copy.base, {"preset": "partnership"}, seed=48)
+    token = seat_token(page, game_id)
+    player = Player(page)
+    assert player.step() == "bid"
+    page.evaluate("() => { window.startedHere = true; }")  # gone with this document, at a reload
+    with changed_settings_word(client_copy):
+        while player.state() != "summary":
+            player.step()
+        assert page.evaluate("() => window.startedHere") is True  # the round ran on the files it started with
+        note = page.locator(f"{SUMMARY} [data-testid=update-note]")
+        expect(note).to_be_visible()
+        expect(note).to_have_text(words["update.atNextRound"])
+        assert outside(page, f"{SUMMARY} [data-testid=update-note], {SUMMARY} [data-testid=summary-next]") == []
+        page.screenshot(path=screenshots / f"update-waiting-{width}x{height}-{lang}.png")
+        with page.expect_event("load"):
+            page.click("[data-testid=summary-next]")
+        expect(page.locator("[data-testid=toast]")).to_have_text(words["update.taken"])
+        assert page.evaluate(CHECK_NOW) is False  # the page runs the files the server has now
+        assert page.evaluate("() => window.startedHere") is None
+        assert f"game={game_id}" in page.url and seat_token(page, game_id) == token
+        assert player.state() == "bid" and len(hand(page)) == 13  # round 2's hand, at the seat's bid
+        page.screenshot(path=screenshots / f"update-taken-{width}x{height}-{lang}.png")
+        assert player.step() == "bid"
+    assert page.js_errors == []
+
+
+def test_the_lobby_takes_a_new_version_at_the_next_page(new_page, client_copy):
+    """In the lobby the next move to another page is the natural point: the page found the newer client,
+    changes nothing while it stays, and the next move loads it from the server."""
+    page = new_page(375, 667, base=client_copy.base)
+    page.goto("/play")
+    expect(page.locator("[data-testid=play-now]")).to_be_visible()
+    with changed_settings_word(client_copy):
+        assert page.evaluate(CHECK_NOW) is True
+        expect(page.locator("html[data-update=waiting]")).to_have_count(1)
+        expect(page.locator("#settings-button .bar-long")).to_have_text("Settings")
+        with page.expect_event("load"):
+            page.click(".brand")
+        expect(page.locator("#settings-button .bar-long")).to_have_text("Settings (new)")
+        expect(page.locator("[data-testid=toast]")).to_have_text("Spades is up to date: this is its new version.")
+        assert page.evaluate(CHECK_NOW) is False  # the page now runs what the server has
     assert page.js_errors == []

@@ -230,6 +230,8 @@ export const api = {
   /** {notices: [{id, kind, sender: {id, name}, game_id, seat, created_at, expires_at}]}. */
   notices: (playerToken) => request("GET", "/v1/players/me/notices", { playerToken }).then((r) => r.body),
   dismissNotice: (playerToken, id) => request("DELETE", `/v1/players/me/notices/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
+  /** The build id of the client the server has now (release.js); not part of /v1: the page's own files. */
+  clientBuild: () => request("GET", "/play/version.json").then((r) => r.body.build),
 };
 
 function queryString(query) {

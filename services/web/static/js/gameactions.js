@@ -4,6 +4,7 @@
 // request goes with the seat's token; a dead token (401) drops it.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 import { openDialog } from "./dialog.js";
 import { confirmLeave } from "./gamebar.js";
 import { leaveCost, ratedInPlay } from "./fairplay.js";
@@ -17,30 +18,41 @@ import { t } from "./i18n.js";
 import { gameUrl, lobbyUrl, navigate, refresh } from "./router.js";
 import { playersSeat, takeSeatHere } from "./seatfollow.js";
 import { forgetSeat, keepSeat } from "./seats.js";
+import { checkForUpdate, takeUpdate, updateWaiting } from "./release.js";
 import { renderRoundSummary } from "./summary.js";
 import { gameEnds } from "./tracking.js";
 
 const RACE_CODES = new Set(["not_your_turn", "version_conflict"]);
 
+/** Whether `round` ends the game: known from its scores before the game_over event arrives. */
+function endsTheGame(view, round) {
+  return view.phase === "game_over" || Boolean(view.winner && view.winner.length) || gameEnds(view.rules, round.scores);
+}
+
 export const actions = {
   /**
    * A round's summary (and its review from there). The table waits for it to be closed, unless the
-   * tab is hidden: then the next round goes on under it, so a turn there is still announced.
+   * tab is hidden: then the next round goes on under it, so a turn there is still announced. Going on
+   * from it to the next round is where a newer client is taken (release.js); the summary says so.
    */
   async summarise(view, round) {
     this.summarised.add(round.round);
-    const closed = this.showSummary(view, round);
-    if (!document.hidden) await closed;
+    const last = endsTheGame(view, round);
+    const note = h("p.update-note", { hidden: true, dataset: { testid: "update-note" } }, t("update.atNextRound"));
+    if (!last) checkForUpdate().then((waiting) => (note.hidden = !waiting));
+    const closed = this.showSummary(view, round, last, note);
+    if (document.hidden) return;
+    await closed;
+    if (!last && !this.stopped && updateWaiting()) takeUpdate();
   },
 
   /** The summary dialog; its review opens over it and, closed, leads back to it. The round that ends
-   * the game (known from its scores before the game_over event arrives) leads to the result. */
-  async showSummary(view, round) {
-    const last = view.phase === "game_over" || Boolean(view.winner && view.winner.length) || gameEnds(view.rules, round.scores);
+   * the game leads to the result. */
+  async showSummary(view, round, last, note) {
     const buttons = [{ label: last ? t("round.summary.result") : t("round.summary.next"), value: "next", primary: true }];
     if (this.token && (last || !ratedInPlay(view))) buttons.unshift({ label: t("round.summary.review"), value: "review" }); // none while rated
     for (;;) {
-      const choice = await openDialog(renderRoundSummary(view, round), { testid: "summary", label: t("round.summary.title", { round: round.round }), buttons });
+      const choice = await openDialog([note, renderRoundSummary(view, round)], { testid: "summary", label: t("round.summary.title", { round: round.round }), buttons });
       if (choice !== "review" || this.stopped) return;
       await this.review(round.round);
       if (this.stopped) return;

@@ -18,9 +18,10 @@ import { LANGUAGES, language, pageLanguage, rememberLanguage, t, translatePage, 
 import { identityFields } from "./identity.js";
 import { passkeyFields } from "./passkeys.js";
 import "./install.js"; // the service worker and the reconnecting state (install.js, network.js)
+import { justUpdated, watchForUpdates } from "./release.js";
 import { heldSeat } from "./seats.js";
 import { openDialog } from "./dialog.js";
-import { clearMessage, describeProblem, showMessage } from "./messages.js";
+import { clearMessage, describeProblem, showMessage, showToast } from "./messages.js";
 import { parseRejoin, redeemRejoin } from "./rejoin.js";
 import { askSignIn, linkCodeIn } from "./signin.js";
 import { applySettings, BACKGROUNDS, CARD_BACKS, loadSettings, PACE_NAMES, PACES, saveSettings } from "./settings.js";
@@ -146,6 +147,8 @@ async function main() {
   });
   onRoute(route);
   route();
+  if (justUpdated()) showToast(t("update.taken"), "top");
+  watchForUpdates();
 }
 
 main();

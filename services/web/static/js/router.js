@@ -1,16 +1,21 @@
-// Moves between the lobby, an invite and a game without reloading the page.
+// Moves between the lobby, an invite and a game without reloading the page — unless a newer client waits
+// (release.js): then the move to another page is the natural point to load it.
+
+import { takeUpdate, updateWaiting } from "./release.js";
 
 const listeners = [];
 
 export function onRoute(listener) {
   listeners.push(listener);
-  window.addEventListener("popstate", listener);
+  window.addEventListener("popstate", () => (updateWaiting() ? takeUpdate() : listener()));
 }
 
 /** Go to a /play address (the lobby's links and buttons call this). */
 export function navigate(url) {
+  if (updateWaiting()) return takeUpdate(url);
   history.pushState(null, "", url);
   for (const listener of listeners) listener();
+  return undefined;
 }
 
 /** Open the current address again, without a page load (network.js: the network is back for a page that

@@ -612,6 +612,8 @@ export default {
   "round.score.blindNilSet": "{seat} blind nil set",
   "round.score.blindNilMade": "{seat} blind nil made",
   "round.summary.title": "Round {round} summary",
+  "update.atNextRound": "A new version of Spades is ready: it opens when you go on to the next round.",
+  "update.taken": "Spades is up to date: this is its new version.",
   "round.summary.next": "Next round",
   "round.summary.result": "See the result",
   "round.summary.review": "Review this round",

@@ -609,6 +609,8 @@ export default {
   "round.score.blindNilSet": "{seat} blind nil gagal",
   "round.score.blindNilMade": "{seat} blind nil berhasil",
   "round.summary.title": "Ringkasan ronde {round}",
+  "update.atNextRound": "Versi baru Spades sudah siap: versi itu dibuka saat Anda lanjut ke ronde berikutnya.",
+  "update.taken": "Spades sudah diperbarui: ini versi barunya.",
   "round.summary.next": "Ronde berikutnya",
   "round.summary.result": "Lihat hasil",
   "round.summary.review": "Tinjau ronde",
