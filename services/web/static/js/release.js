@@ -12,12 +12,13 @@ const UPDATED = "spades.updated"; // sessionStorage: this start took a newer cli
 const EVERY_MS = 10 * 60 * 1000;
 const AGAIN_MS = 60 * 1000; // shown again: at most one question a minute
 
-const running = typeof document === "undefined" ? "" : document.querySelector('meta[name="client-build"]')?.content || "";
+let running = null; // this page's build, read at the first question
 let newer = null; // the server's build, once it is not the running one
 let asked = 0;
 
 /** Ask the server which client it has; true when it is newer than this page's (an answer that fails changes nothing). */
 export async function checkForUpdate() {
+  running ??= document.querySelector('meta[name="client-build"]')?.content || "";
   if (!running || newer) return newer !== null;
   asked = Date.now();
   try {
