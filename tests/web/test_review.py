@@ -15,6 +15,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .driver import LONG, SUMMARY, Player, assert_fits, create_game, seat_token
+from .review_decisions import blind_look, nil_pass
 
 pytestmark = pytest.mark.integration
 
@@ -60,20 +61,7 @@ def with_house_rule_decisions(route) -> None:
     """The real review with a blind decision before the bid (looking, 6 points below a blind nil) and a nil
     exchange's pass after it, as a house-rules round's review has them."""
     review = route.fetch().json()
-    look = {
-        "made": {"look": True},
-        "best": {"bid": 0, "blind": True},
-        "candidates": [{"look": True, "value": 20.0}, {"bid": 0, "blind": True, "value": 26.0, "make_chance": 0.5}],
-        "given_away": 6.0,
-        "accurate": False,
-    }
-    passed = {
-        "made": {"pass": ["2C", "3D"]},
-        "best": {"pass": ["3D", "2C"]},
-        "candidates": [{"pass": ["2C", "3D"], "value": 4.0}, {"pass": ["2C", "4H"], "value": 1.0}],
-        "given_away": 0.0,
-        "accurate": True,
-    }
+    look, passed = blind_look(), nil_pass()
     review["decisions"] = [look, review["decisions"][0], passed, *review["decisions"][1:]]
     route.fulfill(status=200, content_type="application/json", body=json.dumps(review))
 

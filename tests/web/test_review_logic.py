@@ -10,6 +10,8 @@ from pathlib import Path
 
 from services.web import WEB_ROOT
 
+from .review_decisions import blind_look, nil_pass
+
 
 def run(tmp_path: Path, script: str, data: object) -> dict:
     """``script`` (an ES module body with ``cost``, reviewcost.js, and ``data``) prints one JSON value."""
@@ -123,20 +125,7 @@ def test_the_round_adds_up_what_its_steps_show_and_lists_its_biggest_mistakes(tm
 
 
 def test_the_bidding_step_adds_up_a_blind_decision_its_bid_and_its_pass(tmp_path):
-    blind = {
-        "made": {"look": True},
-        "best": {"bid": 0, "blind": True},
-        "candidates": [{"look": True, "value": 20.0}, {"bid": 0, "blind": True, "value": 26.0, "make_chance": 0.5}],
-        "given_away": 6.0,
-        "accurate": False,
-    }
-    passed = {
-        "made": {"pass": ["2C", "3D"]},
-        "best": {"pass": ["3D", "2C"]},
-        "candidates": [{"pass": ["2C", "3D"], "value": 4.0}, {"pass": ["2C", "4H"], "value": 1.0}],
-        "given_away": 0.0,
-        "accurate": True,
-    }
+    blind, passed = blind_look(), nil_pass()
     got = run(
         tmp_path,
         """console.log(JSON.stringify({ step: cost.stepCost(data), kinds: data.map((d) => cost.costOf(d).kind),
