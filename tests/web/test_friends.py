@@ -14,9 +14,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
-from tests.conftest import run_gunicorn
-
 from .driver import outside
+from .people_api import people_api
 from .players_api import make_player
 
 pytestmark = pytest.mark.integration
@@ -27,17 +26,8 @@ SIZES = [(1280, 720), (375, 667)]
 @pytest.fixture(scope="module")
 def friends_web(tmp_path_factory) -> Iterator[str]:
     """An API with its own Redis and records database, quick match swept often, no computers needed."""
-    from testkit.processes import free_port, start_redis, stop
-
-    folder = tmp_path_factory.mktemp("friends")
-    port = free_port()
-    server = start_redis(port, str(folder), appendonly=False)
-    env = {"AI_ENABLED": "0", "DATA_DIR": str(folder), "MATCH_SWEEP_INTERVAL_SECONDS": "0.1"}
-    try:
-        with run_gunicorn(env, workers=1, redis=f"redis://127.0.0.1:{port}/0") as base:
-            yield base
-    finally:
-        stop(server)
+    with people_api(tmp_path_factory.mktemp("friends")) as base:
+        yield base
 
 
 def signed_in(new_page, base: str, made: dict, width: int = 1100, height: int = 900, locale: str = "en-US") -> Page:

@@ -13,9 +13,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
-from tests.conftest import run_gunicorn
-
 from .driver import outside
+from .people_api import people_api
 from .players_api import make_player
 
 pytestmark = pytest.mark.integration
@@ -29,17 +28,8 @@ DIALOG = ("match-wait", "match-countdown", "match-found", "match-note", "match-r
 def own_web(tmp_path_factory) -> Iterator[str]:
     """An API with its own Redis and records database, quick match swept often, no computers needed (the tests
     never let a wait run out)."""
-    from testkit.processes import free_port, start_redis, stop
-
-    folder = tmp_path_factory.mktemp("quick-match")
-    port = free_port()
-    server = start_redis(port, str(folder), appendonly=False)
-    env = {"AI_ENABLED": "0", "DATA_DIR": str(folder), "MATCH_SWEEP_INTERVAL_SECONDS": "0.1"}
-    try:
-        with run_gunicorn(env, workers=1, redis=f"redis://127.0.0.1:{port}/0") as base:
-            yield base
-    finally:
-        stop(server)
+    with people_api(tmp_path_factory.mktemp("quick-match")) as base:
+        yield base
 
 
 def person(new_page, base: str, name: str | None = None, size: tuple[int, int] = (1100, 900), locale="en-US") -> Page:
