@@ -3,7 +3,7 @@
 Following shows who is online (a request with their Player-Token) and at which public table (never a private
 one); an invite reaches the invitee's notices on another signed-in device and carries no seat token; a blocked
 pair is never seated together by quick match, whoever blocked and whoever asked first, while four others sit at
-once; a blocked player's quick messages never reach the blocker's view or stream; each refusal has its own code.
+once, nor at any table by a claim of a seat; a blocked player's quick messages never reach the blocker's view or stream; each refusal has its own code.
 The rules are unit-tested in tests/api/players/test_friends.py, tests/api/store/test_match_groups.py and
 tests/api/lobby/test_matchmaker.py."""
 
@@ -127,6 +127,26 @@ def test_an_invite_reaches_the_invitees_other_device_and_they_claim_the_seat_wit
         and code(limited) == "invite_rate_limited"
         and int(limited.headers["Retry-After"]) >= 1
     )
+
+
+def test_a_blocked_pair_never_sits_at_one_table_by_a_claim_whoever_blocked_and_whoever_sat_first(http):
+    ada_id, ada = player(http, "Ada")
+    bo_id, bo = player(http, "Bo")
+    _, cy = player(http, "Cy")
+    assert http.put(f"/v1/players/me/blocks/{bo_id}", headers=ada).status_code == 200
+    adas_table, _ = table(http, ada, public=True)
+    refused = http.post(f"/v1/games/{adas_table}/seats/1/claim", headers=bo)
+    assert (refused.status_code, code(refused)) == (403, "blocked_at_table"), (
+        "the blocked player at the blocker's table"
+    )
+    assert "Ada" not in refused.json()["detail"] and ada_id not in refused.text, "it does not say who"
+    bos_table, _ = table(http, bo, public=True)
+    assert code(http.post(f"/v1/games/{bos_table}/seats/1/claim", headers=ada)) == "blocked_at_table", "the blocker too"
+    assert http.get(f"/v1/games/{adas_table}").json()["seats"][1]["type"] == "open", "nothing changed"
+    assert http.post(f"/v1/games/{adas_table}/seats/1/claim", headers=cy).status_code == 200, "anyone else sits"
+    assert http.post(f"/v1/games/{adas_table}/seats/2/claim").status_code == 200, "and a seat bound to nobody"
+    assert http.delete(f"/v1/players/me/blocks/{bo_id}", headers=ada).status_code == 204
+    assert http.post(f"/v1/games/{adas_table}/seats/3/claim", headers=bo).status_code == 200, "unblocked, Bo sits"
 
 
 # A bucket of this run's own (rules nobody else asks for): no other test's requests share its tables

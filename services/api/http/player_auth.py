@@ -12,12 +12,14 @@ player takes a session.  A header that is there is checked, never ignored: a tok
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 from flask import current_app, g, request
 
 from services.api.games.record import GameRecord, PlayerRef
 from services.api.players.credentials import is_session_credential
+from services.api.players.friends import blocked_at_table
 from services.api.players.repository import Player, PlayerRepository, player_token_invalid
 from services.api.players.sessions import Session, Sessions
 from services.api.players.tokens import hash_player_token, token_mark
@@ -28,6 +30,8 @@ from services.api.store.protocol import now_ms
 
 HEADER = "Player-Token"
 MAX_TOKEN_LENGTH = 256
+
+log = logging.getLogger(__name__)
 
 
 def player_repository() -> PlayerRepository:
@@ -107,6 +111,25 @@ def check_not_banned(player: PlayerRef | None, table: GameRecord | None = None) 
             retry_after=max(1, (ends - now + 999) // 1000),
             ends_at=iso(ends),
         )
+
+
+def check_not_blocked_at(player: PlayerRef | None, table: GameRecord) -> None:
+    """``403 blocked`` for a player claiming a seat at a table where a player sits whom they blocked or who
+    blocked them (a block keeps the pair from sitting together, whoever's table it is); nothing without a player.
+    A records database that does not answer lets the claim through: a table never stops for a block."""
+    friends = current_app.extensions.get("spades.friends")
+    seated = {
+        s.player_id for s in table.seats if s.player_id is not None and s.player_id != getattr(player, "id", None)
+    }
+    if player is None or friends is None or not seated:
+        return
+    try:
+        pairs = friends.blocked_pairs({player.id, *seated})
+    except Exception:
+        log.warning("could not read the blocks of a seat's claim", extra={"game_id": table.game_id}, exc_info=True)
+        return
+    if any(player.id in pair for pair in pairs):
+        raise blocked_at_table()
 
 
 def pairing_ban_of(player_id: str) -> str | None:

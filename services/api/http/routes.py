@@ -21,7 +21,7 @@ from services.api.http import json_codec as jsonio
 from services.api.http import request_schemas, response_schemas
 from services.api.http.catalogues import levels_catalogue, rules_catalogue
 from services.api.http.observability import note_seat, request_id
-from services.api.http.player_auth import check_not_banned, seat_player
+from services.api.http.player_auth import check_not_banned, check_not_blocked_at, seat_player
 from services.api.http.rate_limits import client_address, client_id
 from services.api.http.view_bodies import live_view_body, table_extras, view_body, view_parts
 from services.api.live.waiting_caps import NO_CAPS, WaitingSlot, take_slot
@@ -189,6 +189,7 @@ def claim_seat(game_id: str, seat: int) -> Response:
     player, ctx = seat_player(), collaborators()
     if (table := ctx.store.load(game_id) if player is not None else None) is not None:
         check_not_banned(player, table)  # a public table is closed to a player banned from pairing
+        check_not_blocked_at(player, table)  # a block keeps the pair apart at any table
     claimed = with_server_time_state(commands.claim_seat(ctx, game_id, seat, player, client_id()))
     return seated(claimed)
 

@@ -48,6 +48,13 @@ def blocked_pair() -> ApiError:
     return ApiError(403, "blocked", "You cannot follow or invite this player.")
 
 
+def blocked_at_table() -> ApiError:
+    """The refusal of a seat at a table where a player of a blocked pair sits: it does not say who, or whose block."""
+    return ApiError(
+        403, "blocked_at_table", "You cannot sit at this table: a block keeps a player there and you apart."
+    )
+
+
 class Friends:
     """Follows and blocks on one SQLAlchemy engine (the records database's)."""
 

@@ -1106,6 +1106,7 @@ export default {
   "friends.notice.dismiss": "Dismiss",
   "problem.not_yourself": "That's you: you can't follow, block or invite yourself.",
   "problem.blocked": "You can't follow or invite this player.",
+  "problem.blocked_at_table": "You can't sit at this table: a block keeps you apart from a player there.",
   "problem.following_limit": "You follow 500 players already: unfollow one first.",
   "problem.block_limit": "You have blocked 500 players already: unblock one first.",
   "problem.notice_not_found": "That invite has gone (it expired, or was dismissed on another device).",

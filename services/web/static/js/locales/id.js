@@ -1097,6 +1097,7 @@ export default {
   "friends.notice.dismiss": "Tutup",
   "problem.not_yourself": "Itu Anda sendiri: Anda tidak bisa mengikuti, memblokir, atau mengundang diri sendiri.",
   "problem.blocked": "Anda tidak bisa mengikuti atau mengundang pemain ini.",
+  "problem.blocked_at_table": "Anda tidak bisa duduk di meja ini: sebuah blokir memisahkan Anda dari seorang pemain di sana.",
   "problem.following_limit": "Anda sudah mengikuti 500 pemain: berhenti ikuti satu dulu.",
   "problem.block_limit": "Anda sudah memblokir 500 pemain: buka blokir satu dulu.",
   "problem.notice_not_found": "Undangan itu sudah tidak ada (kedaluwarsa, atau ditutup di perangkat lain).",
