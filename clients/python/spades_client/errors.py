@@ -170,6 +170,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "passkey_options_rate_limited": Retryable,
     "not_yourself": Conflict,  # following, blocking or inviting your own player
     "blocked": Unauthorized,  # 403: one of the pair blocked the other (a follow, an invite)
+    "blocked_at_table": Unauthorized,  # 403: a claim at a table where a player of a blocked pair sits
     "following_limit": Conflict,
     "block_limit": Conflict,
     "notice_not_found": NotFound,
