@@ -55,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "CLOCK_OUTAGE_GRACE_SECONDS": 5.0,  # a turn that ran through an outage has at least this left after its end
     "ACCURACY_ENABLED": True,  # score rated games' moves on the bulk expert queue (docs/capacity.md: its cost)
     "OPERATOR_TOKEN": "",  # the operator API's bearer token (/v1/operator: fair-play flags); "" = no operator API
+    "OPERATOR_TOKEN_PREVIOUS": "",  # also taken while a new OPERATOR_TOKEN rolls out (docs/operations.md); "" = none
     "RATED_MIN_WIN_SCORE": 500,  # a game to a lower winning score is not rated (services.ratings.policy.may_count)
     "AI_QUEUES": ",".join(WORKER_QUEUES),  # queues /readyz expects a worker for: both of each level (computers)
     "HINT_QUEUE": queue_of(HINT_LEVEL),  # where GET /v1/games/{id}/hint sends ai.hint (the hint level's queue)
@@ -204,6 +205,14 @@ def cluster_nodes(config: dict[str, Any]) -> list[tuple[str, int]]:
             host, _, port = item.strip().rpartition(":")
             nodes.append((host, int(port)))
     return nodes
+
+
+def operator_tokens(config: dict[str, Any]) -> tuple[str, ...]:
+    """The bearer tokens the operator API takes: ``OPERATOR_TOKEN`` and, while a new one rolls out,
+    ``OPERATOR_TOKEN_PREVIOUS`` (processes of both settings serve at once, so neither token is refused meanwhile).
+    None without ``OPERATOR_TOKEN``: a previous token alone makes nobody the operator."""
+    current, previous = str(config.get("OPERATOR_TOKEN") or ""), str(config.get("OPERATOR_TOKEN_PREVIOUS") or "")
+    return tuple(token for token in (current, previous) if token) if current else ()
 
 
 def rate_limit_storage(config: dict[str, Any]) -> str:

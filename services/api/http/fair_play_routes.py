@@ -2,8 +2,8 @@
 (:mod:`services.api.ratings.flags`); the pairing bans are checked by
 :func:`services.api.http.player_auth.check_not_banned`.
 
-The operator API answers only a request whose ``Authorization: Bearer`` is the server's ``OPERATOR_TOKEN``
-(compared in constant time): none is a ``401``, a player's token or a seat's a ``403 operator_only``, as is every
+The operator API answers only a request whose ``Authorization: Bearer`` is the server's ``OPERATOR_TOKEN``, or
+``OPERATOR_TOKEN_PREVIOUS`` while a new token rolls out (compared in constant time): none is a ``401``, a player's token or a seat's a ``403 operator_only``, as is every
 token on a server with no ``OPERATOR_TOKEN`` (nobody is its operator).
 """
 
@@ -15,6 +15,7 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError, fields, validate
 
+from services.api.config import operator_tokens
 from services.api.http.record_routes import records_engine
 from services.api.http.request_schemas import QueryInteger, StrictSchema, StrictString
 from services.api.http.routes import load_body, v1
@@ -45,8 +46,9 @@ def _operator() -> None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", "The operator API needs 'Authorization: Bearer <operator token>'.")
-    expected = str(current_app.config.get("OPERATOR_TOKEN") or "")
-    if not expected or not hmac.compare_digest(token.strip().encode(), expected.encode()):
+    given = token.strip().encode()
+    matches = [hmac.compare_digest(given, expected.encode()) for expected in operator_tokens(current_app.config)]
+    if not any(matches):
         raise ApiError(403, "operator_only", "Only the server's operator token may use the operator API.")
 
 
