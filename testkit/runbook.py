@@ -55,13 +55,22 @@ class Step:
     stdout: str
 
 
-def run(names: Sequence[str], env: Mapping[str, str], cwd: Path, then: str = "", path: Path = RUNBOOK) -> Step:
+def run(
+    names: Sequence[str],
+    env: Mapping[str, str],
+    cwd: Path,
+    then: str = "",
+    path: Path = RUNBOOK,
+    server_user: bool = True,
+) -> Step:
     """The named blocks, in order, then ``then`` (a line of the drill's own that uses what they define: a
     function), as one bash script in ``cwd`` with ``env`` added to this process's environment; how long it took
-    and what it printed.  Raises on a failing command, with its output."""
+    and what it printed.  Raises on a failing command, with its output.  ``server_user=False`` runs it as the
+    caller (blocks that start the service's own processes, which need no PostgreSQL files)."""
     found = blocks(path)
     script = "\n".join([*(found[name] for name in names), then])
-    command = as_server_user(["bash", "-euo", "pipefail", "-c", script])
+    bash = ["bash", "-euo", "pipefail", "-c", script]
+    command = as_server_user(bash) if server_user else bash
     started = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True)
     seconds = time.perf_counter() - started
