@@ -1,7 +1,7 @@
 """``python -m benchmarks.restore`` runs docs/operations.md's commands end to end at a few dozen records: the
 restored dump holds every table as backed up, the point-in-time recovery every table as it was at the target
 (with the records the dump lost), and the drill runs every command block of its part of the runbook; every block
-of the runbook is run by one of the drills."""
+of the runbook is run by one of the drills (those of ``tests/operations`` too)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,17 @@ from benchmarks import restore as restore_drill
 from services.api.records.schema import metadata
 from testkit import cluster_reshard, runbook
 from testkit.processes import ROOT
+from tests.operations import test_fail_over as fail_over
+from tests.operations import test_rotate_secrets as rotate
+from tests.operations import test_scale_workers as scale_workers
 
 TABLES = len(metadata.tables) + 1  # and alembic_version
 
 
-def test_every_command_block_of_the_runbook_is_named_and_run_by_one_drill():
+def test_every_command_block_of_the_runbook_is_named_and_run_by_a_drill():
     assert runbook.unnamed_blocks() == 0
-    drills = [restore_drill.BLOCKS, cluster_reshard.BLOCKS]
-    assert sorted(name for blocks in drills for name in blocks) == sorted(runbook.blocks())
+    drills = [restore_drill.BLOCKS, cluster_reshard.BLOCKS, fail_over.BLOCKS, scale_workers.BLOCKS, rotate.BLOCKS]
+    assert {name for blocks in drills for name in blocks} == set(runbook.blocks())
 
 
 @pytest.mark.integration
