@@ -4,7 +4,8 @@ so the figures in docs/benchmarks.md and the tests' guarantees come from the sam
 * :func:`api_kills`: games played while gunicorn's worker processes are SIGKILLed mid-request
   (``benchmarks.faults``, and the API's fault tests);
 * :func:`play_through_failover`: a game played through the SIGKILL of the Redis Cluster master holding its
-  slot (``benchmarks.failover``, and the API's failover test).
+  slot (``benchmarks.failover``, and the API's failover test); :func:`start_game` and :func:`acknowledged_lost`,
+  the same player and check around the runbook's planned failover (``tests/operations/test_fail_over.py``).
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ class Play:
     refused: Counter = field(default_factory=Counter)
     finished: bool = False
     error: str | None = None
+    stop: threading.Event = field(default_factory=threading.Event)  # set: the player stops before its next move
 
 
 def _until_answered(http: requests.Session, method: str, url: str, play: Play, **kwargs: Any) -> requests.Response:
@@ -133,7 +135,7 @@ def _until_answered(http: requests.Session, method: str, url: str, play: Play, *
 def _player(base: str, game_id: str, tokens: list[str], play: Play, seed: int) -> None:
     rng, http, moves = random.Random(seed), requests.Session(), 0
     try:
-        while True:
+        while not play.stop.is_set():
             public = _until_answered(http, "GET", f"{base}/v1/games/{game_id}", play).json()
             if public["phase"] == "game_over":
                 play.finished = True
@@ -162,7 +164,11 @@ def _player(base: str, game_id: str, tokens: list[str], play: Play, seed: int) -
 
 def _lost(base: str, game_id: str, acked: list[tuple[int, int, str, dict[str, Any]]]) -> tuple[int, int]:
     """(acknowledged moves missing from the final event log, moves in the log)."""
-    events = requests.get(f"{base}/v1/games/{game_id}/events", params={"after": 0}, timeout=30).json()["events"]
+    url = f"{base}/v1/games/{game_id}/events"
+    answer = _until_answered(requests.Session(), "GET", url, Play(), params={"after": 0})  # a 503 read again
+    if answer.status_code != 200:
+        raise RuntimeError(f"GET {url}: {answer.status_code} {answer.text}")
+    events = answer.json()["events"]
     moves = {e["version"]: e["data"] for e in events if e["type"] in ("bid", "card_played")}
     missing = 0
     for version, seat, _kind, body in acked:
@@ -170,6 +176,23 @@ def _lost(base: str, game_id: str, acked: list[tuple[int, int, str, dict[str, An
         found = moves.get(version)
         missing += found is None or {k: found.get(k) for k in expected} != expected
     return missing, len(moves)
+
+
+def start_game(base: str, rules: dict[str, Any] = FAILOVER_RULES, seed: int = 7) -> tuple[str, threading.Thread, Play]:
+    """A game of four people created on ``base`` and played by a thread to its end (or its ``Play.stop``), every
+    move retried through 503s with its ``Idempotency-Key``: its id, the thread and what the player saw (the
+    runbook's failover drill)."""
+    body = {"rules": rules, "seats": [{"type": "human"}] * 4}
+    created = requests.post(f"{base}/v1/games", json=body, timeout=30).json()
+    game_id, tokens, play = created["game_id"], [s["token"] for s in created["seats"]], Play()
+    player = threading.Thread(target=_player, args=(base, game_id, tokens, play, seed))
+    player.start()
+    return game_id, player, play
+
+
+def acknowledged_lost(base: str, game_id: str, play: Play) -> int:
+    """The moves ``play`` saw acknowledged that the game's final log lacks."""
+    return _lost(base, game_id, play.acked)[0]
 
 
 def play_through_failover(
