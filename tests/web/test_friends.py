@@ -15,7 +15,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .driver import outside
-from .people_api import people_api
+from .own_api import own_people_api
 from .players_api import make_player
 
 pytestmark = pytest.mark.integration
@@ -26,7 +26,7 @@ SIZES = [(1280, 720), (375, 667)]
 @pytest.fixture(scope="module")
 def friends_web(tmp_path_factory) -> Iterator[str]:
     """An API with its own Redis and records database, quick match swept often, no computers needed."""
-    with people_api(tmp_path_factory.mktemp("friends")) as base:
+    with own_people_api(tmp_path_factory.mktemp("friends")) as base:
         yield base
 
 

@@ -14,7 +14,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .driver import outside
-from .people_api import people_api
+from .own_api import own_people_api
 from .players_api import make_player
 
 pytestmark = pytest.mark.integration
@@ -28,7 +28,7 @@ DIALOG = ("match-wait", "match-countdown", "match-found", "match-note", "match-r
 def own_web(tmp_path_factory) -> Iterator[str]:
     """An API with its own Redis and records database, quick match swept often, no computers needed (the tests
     never let a wait run out)."""
-    with people_api(tmp_path_factory.mktemp("quick-match")) as base:
+    with own_people_api(tmp_path_factory.mktemp("quick-match")) as base:
         yield base
 
 
