@@ -31,6 +31,7 @@ API_MAY_IMPORT = {
     "ai_seats": API_SHARED | {"store", "games", "live"},
     "records": API_SHARED | {"store", "games"},
     "lobby": API_SHARED | {"store", "games", "live"},
+    "events": API_SHARED,
     "players": API_SHARED | {"store", "games", "records"},
     "ratings": API_SHARED | {"store", "records", "players"},
     "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby", "ratings", "players"},

@@ -1,0 +1,1 @@
+"""Events: arenas and duplicate pairs, their pairing, scoring and standings."""
