@@ -197,32 +197,34 @@ def _seating(format: Format, group: list[Entrant], keys: list[int]) -> Table | N
     """This group's table, or None if every way to seat it meets someone's last opponent as an opponent or last
     partner as a partner.  Partners: of the splits that meet no one again, the most even (the sides' sums of
     pairing keys closest; with the group sorted by key that is the first and the last against the middle two)."""
-    ids = {e.id for e in group}
-    clear = all(ids.isdisjoint(e.last_opponents) and ids.isdisjoint(e.last_partners) for e in group)
+    across, beside = _met(group)
     if format != "partners":
-        return Table(tuple((e.id,) for e in group)) if clear else None
+        return None if across else Table(tuple((e.id,) for e in group))
     best: tuple[int, Table] | None = None
     for p, a, b in ((1, 2, 3), (2, 1, 3), (3, 1, 2)):
-        sides = ((group[0], group[p]), (group[a], group[b]))
-        if not clear and not _may_sit(sides):
+        if (0, p) in beside or (a, b) in beside or not across.isdisjoint(((0, a), (0, b), (p, a), (p, b))):
             continue
         gap = abs(keys[0] + keys[p] - keys[a] - keys[b])
         if best is None or gap < best[0]:
-            best = (gap, Table(tuple((x.id, y.id) for x, y in sides)))
+            best = (gap, Table(((group[0].id, group[p].id), (group[a].id, group[b].id))))
     return None if best is None else best[1]
 
 
-def _may_sit(sides: tuple[tuple[Entrant, Entrant], ...]) -> bool:
-    """Whether no one at these sides meets a last partner beside them or a last opponent across."""
-    (a, b), (c, d) = sides
-    if _met(a, b, "last_partners") or _met(c, d, "last_partners"):
-        return False
-    return not any(_met(x, y, "last_opponents") for x in (a, b) for y in (c, d))
-
-
-def _met(x: Entrant, y: Entrant, role: str) -> bool:
-    """Whether x and y were each other's ``role`` (last partners or last opponents) in either's last game."""
-    return y.id in getattr(x, role) or x.id in getattr(y, role)
+def _met(group: list[Entrant]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """The places (i, j) in the group, both ways round, of those who may not sit across (one was the other's
+    last opponent) and of those who may not sit beside each other (one was the other's last partner)."""
+    ids = {e.id for e in group}
+    across: set[tuple[int, int]] = set()
+    beside: set[tuple[int, int]] = set()
+    for i, entrant in enumerate(group):
+        if ids.isdisjoint(entrant.last_opponents) and ids.isdisjoint(entrant.last_partners):
+            continue
+        for j, other in enumerate(group):
+            if other.id in entrant.last_opponents:
+                across |= {(i, j), (j, i)}
+            if other.id in entrant.last_partners:
+                beside |= {(i, j), (j, i)}
+    return across, beside
 
 
 class Standings:

@@ -1,0 +1,33 @@
+"""``benchmarks.events``: a short run of the arena in each format pairs every wave without a repeat, keeps the
+standings equal to a plain sort, and reports its figures in the documented shape (no time is asserted)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks import events
+
+TIMES = {"count", "p50_ms", "p99_ms", "max_ms"}
+
+
+@pytest.mark.parametrize("format", ["partners", "pairs", "solo"])
+def test_a_short_arena_run_pairs_without_repeats_and_its_standings_agree(capsys, format):
+    report = events.main(["--players", "403", "--format", format, "--waves", "6", "--reads", "40", "--seed", "3"])
+    assert json.loads(capsys.readouterr().out) == report
+    arena = report["arena"]
+    assert (arena["format"], arena["players"], arena["seed"]) == (format, 403, 3)
+    seats = {"partners": 4, "pairs": 2, "solo": 4}[format]
+    assert arena["repeats"] == 0 and arena["standings_agree"] is True
+    assert arena["left_waiting"]["min"] >= 403 % seats
+    assert arena["tables_per_wave"]["max"] * seats + arena["left_waiting"]["min"] <= 403
+    assert arena["tables_per_wave"]["min"] * seats >= 403 * 0.9  # a wave seats nearly everyone
+    assert arena["wave"]["count"] == 6 and arena["standings_read"]["count"] == 40
+    assert arena["game"]["count"] >= 6 * arena["tables_per_wave"]["min"]
+    for figures in (arena["wave"], arena["game"], arena["standings_read"]):
+        assert set(figures) == TIMES and figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0
+    assert arena["goals"] == {"wave_p99_ms": 1000, "standings_read_p99_ms": 20}
+    assert set(arena["meets_goals"]) == {"wave", "standings_read"}
+    assert arena["warmup_waves"] == 5 and arena["leader"]["points"] > 0
+    assert 0 < arena["leader"]["games"] <= 5 + 6  # a game a wave at most
