@@ -27,6 +27,7 @@ def test_a_short_arena_run_pairs_without_repeats_and_its_standings_agree(capsys,
     assert arena["game"]["count"] >= 6 * arena["tables_per_wave"]["min"]
     for figures in (arena["wave"], arena["game"], arena["standings_read"]):
         assert set(figures) == TIMES and figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0
+    assert set(arena["wave_cpu"]) == TIMES and arena["wave_cpu"]["count"] == 6
     assert arena["goals"] == {"wave_p99_ms": 1000, "standings_read_p99_ms": 20}
     assert set(arena["meets_goals"]) == {"wave", "standings_read"}
     assert arena["warmup_waves"] == 5 and arena["leader"]["points"] > 0
