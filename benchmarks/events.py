@@ -4,7 +4,8 @@
 
 The heaviest wave: every entrant waiting at once, in a random arrival order.  Warm-up waves first (played with
 random scores) give the entrants points, fire and last opponents; then each wave pairs the whole pool, timed
-(wall clock, and the process's CPU time as ``wave_cpu``, which a machine loaded by others does not stretch),
+(wall clock, and the process's CPU time as ``wave_cpu``, which a machine loaded by others stretches less;
+after a full garbage collection, so that a wave does not pay for the games recorded before it),
 checked (``repeats`` counts who meets a last opponent, or a last partner, again, from the benchmark's own record
 of each entrant's last table), and its tables are played: each game recorded and its entrants put back in the
 standings, timed per game.  After each wave, standings reads, each timed: the top 50 with their entrants, and one
@@ -18,6 +19,7 @@ p99 ≤ 20 ms; docs/benchmarks.md quotes a run.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import platform
@@ -126,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     for _ in range(args.waves):
         pool = list(entrants)
         rng.shuffle(pool)
+        gc.collect()  # the games just recorded left garbage: the wave should not pay for its collection
         started, cpu = time.perf_counter(), time.process_time()
         wave = pair_wave(rules, pool, entrants)
         waves.append(time.perf_counter() - started)
