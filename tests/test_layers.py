@@ -31,10 +31,10 @@ API_MAY_IMPORT = {
     "ai_seats": API_SHARED | {"store", "games", "live"},
     "records": API_SHARED | {"store", "games"},
     "lobby": API_SHARED | {"store", "games", "live"},
-    "events": API_SHARED,
+    "events": API_SHARED | {"store", "games"},
     "players": API_SHARED | {"store", "games", "records"},
     "ratings": API_SHARED | {"store", "records", "players"},
-    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby", "ratings", "players"},
+    "http": API_SHARED | {"store", "games", "live", "ai_seats", "records", "lobby", "events", "ratings", "players"},
 }
 API_ROOT = SERVICES / "api"
 
