@@ -19,7 +19,7 @@ let asked = 0;
 /** Ask the server which client it has; true when it is newer than this page's (an answer that fails changes nothing). */
 export async function checkForUpdate() {
   running ??= document.querySelector('meta[name="client-build"]')?.content || "";
-  if (!running || newer) return newer !== null;
+  if (!/^[0-9a-f]+$/.test(running) || newer) return newer !== null; // a page not sent by /play has no build to compare
   asked = Date.now();
   try {
     const build = await api.clientBuild();
