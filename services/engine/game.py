@@ -220,7 +220,7 @@ def finish_round(state: GameState, happened: list[Event] | None = None) -> GameS
     state = replace(state, scores=scores, bags=result.bags, history=state.history + (record,))
     if happened is not None:
         happened.append(RoundScored(state.round, state.tricks_won, record))
-    side = game_winner(state.rules, scores)
+    side = game_winner(state.rules, scores, len(state.history))
     if side is None:
         state = start_round(state, state.round + 1)
         if happened is not None:

@@ -167,6 +167,12 @@ class Rules:
         "After a round the game ends when a side trails the leader by at least this; the leader wins. null for none.",
         bounds=(1, SCORE_LIMIT),
     )
+    deals: int = option(
+        0,
+        "When above 0 the game ends after this many rounds (deals), whatever the scores: win_score, lose_score and "
+        "mercy_margin end nothing (a tie for the highest score plays another round); 0 = play to the scores.",
+        bounds=(0, 100),
+    )
 
     @property
     def deck(self) -> Deck:

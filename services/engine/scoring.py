@@ -138,19 +138,23 @@ def score_round(
     return RoundScore(tuple(points), tuple(penalties), tuple(bags_after))
 
 
-def game_winner(rules: Rules, scores: tuple[int, ...]) -> int | None:
+def game_winner(rules: Rules, scores: tuple[int, ...], rounds_played: int = 0) -> int | None:
     """The winning side at the end of a round, or None to play on.
 
     The game ends when a side has reached ``win_score`` or fallen to
     ``lose_score``, or (``mercy_margin``) trails the leader by at least the
-    margin; the highest score wins, and a tie for the highest score plays
-    another round.
+    margin; with ``deals`` it ends after that many rounds (``rounds_played``)
+    and only then, so every table of a duplicate event plays the same deals.
+    The highest score wins, and a tie for the highest score plays another round.
     """
-    ended = (
-        any(s >= rules.win_score for s in scores)
-        or (rules.lose_score is not None and any(s <= rules.lose_score for s in scores))
-        or (rules.mercy_margin is not None and max(scores) - min(scores) >= rules.mercy_margin)
-    )
+    if rules.deals:
+        ended = rounds_played >= rules.deals
+    else:
+        ended = (
+            any(s >= rules.win_score for s in scores)
+            or (rules.lose_score is not None and any(s <= rules.lose_score for s in scores))
+            or (rules.mercy_margin is not None and max(scores) - min(scores) >= rules.mercy_margin)
+        )
     if not ended:
         return None
     top = max(scores)

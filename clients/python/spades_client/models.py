@@ -109,6 +109,7 @@ class Rules(Body):
     ten_for_200_value: int
     mercy_margin: int | None
     boston: bool = False  # absent from a server that predates it
+    deals: int = 0  # absent from a server that predates it: play to the scores
 
     @property
     def partnership(self) -> bool:

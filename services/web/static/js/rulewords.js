@@ -53,6 +53,7 @@ export function variantWords(rules) {
   if (rules.suicide) said.push(t("lobby.house.suicide"));
   if (rules.ten_for_200) said.push(t("lobby.house.ten_for_200", { points: rules.ten_for_200_value }));
   if (rules.mercy_margin !== null && rules.mercy_margin !== undefined) said.push(t("lobby.house.mercy", { points: rules.mercy_margin }));
+  if (rules.deals) said.push(t("lobby.house.deals", { count: rules.deals }));
   // Any other house rule that is a switch: its phrase (`lobby.house.<option>`) while it is on.
   for (const [option, on] of Object.entries(rules)) if (on === true && !PHRASED.has(option) && has(`lobby.house.${option}`)) said.push(t(`lobby.house.${option}`));
   return said;
