@@ -44,7 +44,7 @@ from .cards import (
     parse_card,
     suit_of,
 )
-from .dealing import Seed
+from .dealing import Seed, new_secret
 from .errors import CODES, EngineError
 from .events import (
     BidMade,
@@ -80,7 +80,17 @@ from .rules import (
 )
 from .scoring import round_parts
 from .serialization import SCHEMA_VERSION, SchemaError, from_json, to_json, to_json_parts
-from .state import GameState, RoundRecord, blind_eligible, first_seat, hand_hidden, new_game, passing_seats, turn
+from .state import (
+    GameState,
+    RoundRecord,
+    blind_eligible,
+    first_seat,
+    hand_hidden,
+    new_game,
+    passing_seats,
+    replay_tricks,
+    turn,
+)
 from .views import completed_tricks, last_trick, round_view, trick_view, view
 
 __all__ = [
@@ -144,9 +154,11 @@ __all__ = [
     "mask_of",
     "move_error",
     "new_game",
+    "new_secret",
     "option_type",
     "parse_card",
     "passing_seats",
+    "replay_tricks",
     "round_parts",
     "round_started",
     "round_view",

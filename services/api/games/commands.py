@@ -95,8 +95,10 @@ def create_game(
     fixed: FixedIds | None = None,
     player: PlayerRef | None = None,
     client: str | None = None,
+    secret: str | None = None,
 ) -> dict[str, Any] | None:
     """A new game; ``creators`` (:func:`services.api.games.quotas.creator_ids`) hold it while it is in play.
+    ``secret``: the secret the server deals it from (an event's round: every table the same cards), never shown.
     With ``fixed``, the game of those ids, or None when it exists already.  The seat whose spec says
     ``player: true`` is bound to ``player`` (the request's player token; the route checks there is one).
     ``client`` (:func:`services.api.games.quotas.address_id`) gets every human seat's token: it took them all."""
@@ -115,7 +117,7 @@ def create_game(
         rules = make_rules(preset, **overrides)
     except RuleError as error:
         raise _rules_refused(error) from None
-    state = new_game(rules, seed)
+    state = new_game(rules, secret if secret is not None else seed)
     seats: list[Seat] = []
     tokens: list[str | None] = []
     for i, spec in enumerate(body["seats"]):
