@@ -28,6 +28,8 @@ from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
 from services.api.ai_seats.senders import celery_for_node
 from services.api.config import check_config, load_config
+from services.api.events.service import Events
+from services.api.events.storage import EventStorage
 from services.api.games.clock_credit import credit_running
 from services.api.games.commands import Collaborators
 from services.api.games.quotas import NO_QUOTAS, Quotas
@@ -37,6 +39,7 @@ from services.api.games.rendering import ViewCache
 from services.api.games.replay import record_decisions
 from services.api.games.service_beat import NO_BEAT, ServiceBeat
 from services.api.http import (  # noqa: F401  (their routes join v1)
+    event_routes,
     fair_play_routes,
     friend_routes,
     leaderboard_routes,
@@ -85,7 +88,9 @@ from services.api.ratings.apply import applier
 from services.api.ratings.collector import AccuracyCollector
 from services.api.ratings.recount import recount_if_stale
 from services.api.records.service import records_service
+from services.api.store.event_docs import MemoryEventDocs
 from services.api.store.protocol import NotReplicated
+from services.api.store.redis_event_docs import RedisEventDocs
 from services.api.store.redis_store import make_store
 from services.computers import HINT_LEVEL, queue_of
 from services.web import web
@@ -166,6 +171,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             target=credit_running, args=(ctx, span[0] / 1000), name="clock-credit", daemon=True
         ).start()
     app.extensions["spades.commands"] = ctx
+    docs = RedisEventDocs(store.client) if hasattr(store, "client") else MemoryEventDocs()  # a test's MemoryStore
+    app.extensions["spades.events"] = Events(ctx, EventStorage(docs))
     blocks = app.extensions.get("spades.friends", NO_BLOCKS)  # quick match never seats a blocked pair together
     app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups, blocks)
     if sweeper is not None:

@@ -11,7 +11,7 @@ from services.api.events.results import DealResult, board_of, deal_results, even
 from services.api.problems import ApiError
 
 
-def _pair(pair: Pair) -> dict[str, Any]:
+def pair_view(pair: Pair) -> dict[str, Any]:
     return {
         "pair_id": pair.pair_id,
         "number": pair.number or None,
@@ -50,7 +50,7 @@ def event_view(event: Event, results: dict[int, list[DealResult]]) -> dict[str, 
     body = summary(event)
     body["version"] = event.version
     body["finished_ms"] = event.finished_ms
-    body["pairs"] = [_pair(p) for p in event.pairs]
+    body["pairs"] = [pair_view(p) for p in event.pairs]
     body["standings"] = [
         {"rank": i, "pair": s.pair, "matchpoints": s.matchpoints, "top": s.top, "percent": s.percent}
         for i, s in enumerate(event_standings(event, results), start=1)
