@@ -14,6 +14,7 @@ import yaml
 from spades_client import client as client_module
 from spades_client.client import OPERATIONS, SpadesClient, snake
 from spades_client.errors import PROBLEM_CLASSES
+from spades_client.events import EVENT_MODELS
 from spades_client.friends import FRIEND_MODELS
 from spades_client.lobby import LOBBY_MODELS
 from spades_client.models import MODELS as CORE_MODELS
@@ -28,7 +29,16 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
 METHODS = ("get", "post", "put", "patch", "delete")
-MODELS = CORE_MODELS + LOBBY_MODELS + PLAYER_MODELS + PASSKEY_MODELS + FRIEND_MODELS + RATING_MODELS + OPERATOR_MODELS
+MODELS = (
+    CORE_MODELS
+    + LOBBY_MODELS
+    + PLAYER_MODELS
+    + PASSKEY_MODELS
+    + FRIEND_MODELS
+    + RATING_MODELS
+    + OPERATOR_MODELS
+    + EVENT_MODELS
+)
 # Problem subtypes whose own properties the one Problem model carries as optional fields.
 PROBLEM_SUBTYPES = ("QuotaProblem", "TooFarBehindProblem", "PairingBannedProblem")
 

@@ -23,6 +23,7 @@ import requests.utils
 
 from spades_client import moves
 from spades_client.errors import ProblemError, Retryable, problem_error
+from spades_client.events import EVENT_OPERATIONS, EventMethods
 from spades_client.friends import FRIEND_OPERATIONS, FriendMethods
 from spades_client.lobby import LOBBY_OPERATIONS, LobbyMethods
 from spades_client.models import (
@@ -83,6 +84,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     **FRIEND_OPERATIONS,  # spades_client.friends
     **RATING_OPERATIONS,  # spades_client.ratings
     **OPERATOR_OPERATIONS,  # spades_client.operator
+    **EVENT_OPERATIONS,  # spades_client.events
 }
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
@@ -121,7 +123,9 @@ def snake(operation_id: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower().replace("open_api", "openapi")
 
 
-class SpadesClient(LobbyMethods, PlayerMethods, PasskeyMethods, FriendMethods, RatingMethods, OperatorMethods):
+class SpadesClient(
+    LobbyMethods, PlayerMethods, PasskeyMethods, FriendMethods, RatingMethods, OperatorMethods, EventMethods
+):
     """The API at ``base_url``, as one seat (``token``) or a spectator (no token); with ``player_token``, as that
     player too (sent as ``Player-Token``: the seats it takes are the player's)."""
 

@@ -178,6 +178,20 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "not_following": Unauthorized,  # 403: an invite to a player you do not follow and who does not follow you
     "no_open_seat": Conflict,
     "invite_rate_limited": Retryable,
+    "event_not_found": NotFound,
+    "event_full": Conflict,
+    "event_not_open": Conflict,  # the event has started: its pairs are fixed
+    "already_in_event": Conflict,
+    "not_event_creator": Unauthorized,  # 403: only the creator starts an event
+    "too_few_pairs": Conflict,
+    "pair_not_found": NotFound,
+    "not_invited": Unauthorized,  # 403: the pair invited another player
+    "not_in_pair": Unauthorized,  # 403
+    "bots_not_allowed": Unauthorized,  # 403: the event admits people only
+    "event_format_unsupported": InvalidRequest,  # 422
+    "event_rated_needs_clock": InvalidRequest,  # 422
+    "partner_invalid": Conflict,
+    "board_not_found": NotFound,
 }
 
 

@@ -1,0 +1,214 @@
+"""The events' operations (``/v1/events``): create a duplicate-pairs event, list and read events, join as a pair
+(inviting your partner, who accepts), withdraw, start, and a board's scoresheet.
+
+:class:`EventMethods` is part of :class:`spades_client.client.SpadesClient`; creating, joining, accepting,
+withdrawing and starting need the client's ``player_token``.  Your table in the current round is in
+``EventDetail.current_round.tables`` (its ``game_id``; North-South at seats 0 and 2, East-West at 1 and 3): take
+your seat with ``take_my_seat``.  The models are the contract's, held to it by
+``tests/clients/test_models_match_spec.py``.  (``Event`` in :mod:`spades_client.models` is a game's log entry.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from spades_client.models import Body
+
+if TYPE_CHECKING:
+    from spades_client.client import SpadesClient
+
+EVENT_OPERATIONS: dict[str, tuple[str, str]] = {
+    "createEvent": ("POST", "/v1/events"),
+    "listEvents": ("GET", "/v1/events"),
+    "getEvent": ("GET", "/v1/events/{event_id}"),
+    "joinEvent": ("POST", "/v1/events/{event_id}/pairs"),
+    "acceptPair": ("POST", "/v1/events/{event_id}/pairs/{pair_id}/accept"),
+    "withdrawPair": ("DELETE", "/v1/events/{event_id}/pairs/{pair_id}"),
+    "startEvent": ("POST", "/v1/events/{event_id}/start"),
+    "getEventBoard": ("GET", "/v1/events/{event_id}/boards/{board}"),
+}
+
+
+@dataclass
+class EventPairMember(Body):
+    SCHEMA: ClassVar[str] = "EventPairMember"
+    player_id: str
+    name: str
+    kind: str
+
+
+@dataclass
+class EventPair(Body):
+    """Fixed partners: ``number`` from the start (the movement's), ``invited`` until the partner accepts."""
+
+    SCHEMA: ClassVar[str] = "EventPair"
+    pair_id: str
+    number: int | None
+    kind: str
+    players: list[EventPairMember]
+    invited: str | None
+    withdrawn: bool
+
+
+@dataclass
+class EventSummary(Body):
+    SCHEMA: ClassVar[str] = "EventSummary"
+    event_id: str
+    name: str
+    format: str
+    status: str
+    creator: str
+    max_pairs: int
+    deals_per_round: int
+    rounds: int
+    clock: str | None
+    rated: bool
+    bots_allowed: bool
+    stand_in_level: str
+    start_at_ms: int | None
+    pairs_count: int
+    created_ms: int
+
+
+@dataclass
+class EventStanding(Body):
+    SCHEMA: ClassVar[str] = "EventStanding"
+    rank: int
+    pair: int
+    matchpoints: float
+    top: int
+    percent: float
+
+
+@dataclass
+class EventTable(Body):
+    SCHEMA: ClassVar[str] = "EventTable"
+    table: int
+    ns: int
+    ew: int
+    game_id: str
+
+
+@dataclass
+class EventRound(Body):
+    SCHEMA: ClassVar[str] = "EventRound"
+    number: int
+    finished: bool
+    no_shows: list[int]
+    tables: list[EventTable]
+
+
+@dataclass
+class EventDetail(Body):
+    SCHEMA: ClassVar[str] = "EventDetail"
+    event_id: str
+    name: str
+    format: str
+    status: str
+    creator: str
+    max_pairs: int
+    deals_per_round: int
+    rounds: int
+    clock: str | None
+    rated: bool
+    bots_allowed: bool
+    stand_in_level: str
+    start_at_ms: int | None
+    pairs_count: int
+    created_ms: int
+    version: int
+    finished_ms: int | None
+    pairs: list[EventPair]
+    standings: list[EventStanding]
+    current_round: EventRound | None
+    boards: list[int]
+
+    def pair_of(self, player_id: str) -> EventPair | None:
+        """The pair ``player_id`` is in (or invited to)."""
+        return next(
+            (p for p in self.pairs if p.invited == player_id or player_id in {m.player_id for m in p.players}), None
+        )
+
+
+@dataclass
+class EventsPage(Body):
+    SCHEMA: ClassVar[str] = "EventsPage"
+    events: list[EventSummary]
+
+
+@dataclass
+class ScoresheetTable(Body):
+    """One table's play of a board: bids and tricks by seat, each side's ``score`` (``{"ns", "ew"}``) and, once
+    every table has played the board, its ``matchpoints`` (``{"ns", "ew", "top"}``)."""
+
+    SCHEMA: ClassVar[str] = "ScoresheetTable"
+    table: int
+    ns: int
+    ew: int
+    game_id: str
+    finished: bool
+    bids: list[int] | None
+    tricks: list[int] | None
+    score: dict[str, Any] | None
+    matchpoints: dict[str, Any] | None
+    no_show: list[int]
+
+
+@dataclass
+class Scoresheet(Body):
+    SCHEMA: ClassVar[str] = "Scoresheet"
+    event_id: str
+    board: int
+    round: int
+    deal: int
+    tables: list[ScoresheetTable]
+    par: int | None
+
+
+EVENT_MODELS: tuple[type[Body], ...] = (
+    EventPairMember,
+    EventPair,
+    EventSummary,
+    EventStanding,
+    EventTable,
+    EventRound,
+    EventDetail,
+    EventsPage,
+    ScoresheetTable,
+    Scoresheet,
+)
+
+
+class EventMethods:
+    """The events' operations (mixed into :class:`spades_client.client.SpadesClient`)."""
+
+    def create_event(self: SpadesClient, name: str, format: str = "duplicate_pairs", **settings: Any) -> EventDetail:
+        """A new event (``settings``: ``max_pairs``, ``deals_per_round``, ``rounds``, ``clock``, ``rated``,
+        ``bots_allowed``, ``stand_in_level``, ``start_at_ms``)."""
+        body = {"name": name, "format": format, **settings}
+        return EventDetail.from_dict(self._call("createEvent", json=body, resend_after_fault=False).json())
+
+    def list_events(self: SpadesClient, limit: int = 20) -> EventsPage:
+        return EventsPage.from_dict(self._call("listEvents", params={"limit": limit}).json())
+
+    def get_event(self: SpadesClient, event_id: str) -> EventDetail:
+        """The event as it is now (a read moves it on: the next round starts once the last one's tables finished)."""
+        return EventDetail.from_dict(self._call("getEvent", event_id=event_id).json())
+
+    def join_event(self: SpadesClient, event_id: str, partner: str) -> EventPair:
+        """A pair of this client's player and ``partner`` (a player id), who must accept."""
+        answer = self._call("joinEvent", event_id=event_id, json={"partner": partner}, resend_after_fault=False)
+        return EventPair.from_dict(answer.json())
+
+    def accept_pair(self: SpadesClient, event_id: str, pair_id: str) -> EventPair:
+        return EventPair.from_dict(self._call("acceptPair", event_id=event_id, pair_id=pair_id, json={}).json())
+
+    def withdraw_pair(self: SpadesClient, event_id: str, pair_id: str) -> EventDetail:
+        return EventDetail.from_dict(self._call("withdrawPair", event_id=event_id, pair_id=pair_id).json())
+
+    def start_event(self: SpadesClient, event_id: str) -> EventDetail:
+        return EventDetail.from_dict(self._call("startEvent", event_id=event_id, json={}).json())
+
+    def get_event_board(self: SpadesClient, event_id: str, board: int) -> Scoresheet:
+        return Scoresheet.from_dict(self._call("getEventBoard", event_id=event_id, board=board).json())
