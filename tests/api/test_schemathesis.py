@@ -81,6 +81,16 @@ include-operation-id = ["signIn"]
 checks.positive_data_acceptance.expected-statuses = [201, 400, 403, 410, 429]
 
 [[operations]]
+include-operation-id = ["getEvent", "getEventBoard"]
+# a schema-valid id is (all but never) no event's; a board no event has dealt
+checks.positive_data_acceptance.expected-statuses = [200, 404]
+
+[[operations]]
+include-operation-id = ["createEvent", "joinEvent", "acceptPair", "withdrawPair", "startEvent"]
+# every change to an event needs a Player-Token, which the generated requests do not carry
+checks.positive_data_acceptance.expected-statuses = [200, 201, 401, 404]
+
+[[operations]]
 include-operation-id = ["postMessage"]
 # a seat posts one message every 2 s
 checks.positive_data_acceptance.expected-statuses = [200, 401, 429]
