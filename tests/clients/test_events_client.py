@@ -15,7 +15,7 @@ from .test_client_units import FakeResponse, FakeSession, problem
 
 SUMMARY = {
     "event_id": "e1", "name": "Club night", "format": "duplicate_pairs", "status": "running", "creator": "p_a",
-    "max_pairs": 8, "deals_per_round": 2, "rounds": 7, "clock": None, "rated": False, "bots_allowed": True,
+    "max_pairs": 8, "deals_per_round": 2, "rounds": 7, "clock": "none", "rated": False, "bots_allowed": True,
     "stand_in_level": "easy", "start_at_ms": None, "pairs_count": 2, "created_ms": 1,
 }  # fmt: skip
 PAIR = {

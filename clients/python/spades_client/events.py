@@ -62,7 +62,7 @@ class EventSummary(Body):
     max_pairs: int
     deals_per_round: int
     rounds: int
-    clock: str | None
+    clock: str
     rated: bool
     bots_allowed: bool
     stand_in_level: str
@@ -110,7 +110,7 @@ class EventDetail(Body):
     max_pairs: int
     deals_per_round: int
     rounds: int
-    clock: str | None
+    clock: str
     rated: bool
     bots_allowed: bool
     stand_in_level: str

@@ -74,7 +74,7 @@ class Settings:
     max_pairs: int
     deals_per_round: int
     rounds: int
-    clock: str | None
+    clock: str  # a time control's name; none: no clock
     rated: bool
     bots_allowed: bool
     stand_in_level: str

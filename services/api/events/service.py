@@ -67,7 +67,7 @@ def creation_body(event: Event, table: Table, pairs: dict[int, Pair], no_shows: 
         "hints": False,
         "public": False,
         "matched": settings.rated,
-        "clock": settings.clock or NO_CLOCK,
+        "clock": settings.clock,
     }
     rules = {"preset": "partnership", "deals": settings.deals_per_round}
     return {"rules": rules, "seats": seats, "options": options}
@@ -141,7 +141,7 @@ class Events:
     def create(self, creator: PlayerRef, settings: Settings) -> Event:
         if settings.format not in RUNNABLE_FORMATS:
             raise ApiError(422, "event_format_unsupported", f"Events of format {settings.format!r} do not run yet.")
-        if settings.rated and settings.clock in (None, NO_CLOCK):
+        if settings.rated and settings.clock == NO_CLOCK:
             raise ApiError(
                 422, "event_rated_needs_clock", "A rated event needs a time control: rated games have a clock."
             )

@@ -10,6 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from services.api.events.model import FORMATS
 from services.api.games.clocks import CONTROLS
+from services.api.games.record import NO_CLOCK
 from services.api.http.request_schemas import (
     AI_LEVELS,
     JsonInteger,
@@ -31,7 +32,7 @@ class CreateEvent(StrictSchema):
     max_pairs = JsonInteger(load_default=8, validate=validate.Range(3, MOST_PAIRS))
     deals_per_round = JsonInteger(load_default=2, validate=validate.Range(1, MOST_DEALS))
     rounds = JsonInteger(load_default=7, validate=validate.Range(1, MOST_ROUNDS))
-    clock = StrictString(load_default=None, allow_none=True, validate=validate.OneOf(list(CONTROLS)))
+    clock = StrictString(load_default=NO_CLOCK, validate=validate.OneOf(list(CONTROLS)))
     rated = StrictBoolean(load_default=False)
     bots_allowed = StrictBoolean(load_default=True)
     stand_in_level = StrictString(load_default=DEFAULT_LEVEL, validate=validate.OneOf(AI_LEVELS))
@@ -70,7 +71,7 @@ class EventSummary(Schema):
     max_pairs = fields.Integer()
     deals_per_round = fields.Integer()
     rounds = fields.Integer()
-    clock = fields.String(allow_none=True)
+    clock = fields.String()
     rated = fields.Boolean()
     bots_allowed = fields.Boolean()
     stand_in_level = fields.String()
