@@ -19,7 +19,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from services.api.events.model import (
     COMPUTER_PAIR,
@@ -34,9 +33,8 @@ from services.api.events.model import (
 from services.api.events.movements import movement
 from services.api.events.results import DealResult, table_results
 from services.api.events.storage import EventStorage
-from services.api.games import commands
-from services.api.games.commands import Collaborators, FixedIds
-from services.api.games.quotas import NO_QUOTAS
+from services.api.events.tables import hand_to_stand_ins, make_tables
+from services.api.games.commands import Collaborators
 from services.api.games.record import NO_CLOCK, GameRecord, PlayerRef
 from services.api.games.seat_tokens import new_game_id
 from services.api.problems import ApiError
@@ -50,37 +48,6 @@ SEATS = 4
 
 def event_not_found() -> ApiError:
     return ApiError(404, "event_not_found", "No such event.")
-
-
-def creation_body(event: Event, table: Table, pairs: dict[int, Pair], no_shows: tuple[int, ...]) -> dict[str, Any]:
-    """A table's game as a create request: seats 0 and 2 North-South's players, 1 and 3 East-West's; computers of
-    the stand-in level for a no-show's or the computer pair's seats.  Rated only when the event is (and it has a
-    clock): made as strangers' games, without hints (services.ratings.policy)."""
-    settings = event.settings
-    computer = {"type": "ai", "level": settings.stand_in_level}
-    seats: list[dict[str, Any]] = [computer] * SEATS
-    for first, number in ((0, table.ns), (1, table.ew)):
-        if number not in no_shows and pairs[number].kind != COMPUTER_PAIR:
-            seats[first] = seats[first + 2] = {"type": "human"}
-    options = {
-        "ai_takeover": settings.stand_in_level,
-        "hints": False,
-        "public": False,
-        "matched": settings.rated,
-        "clock": settings.clock,
-    }
-    rules = {"preset": "partnership", "deals": settings.deals_per_round}
-    return {"rules": rules, "seats": seats, "options": options}
-
-
-def seat_players(table: Table, pairs: dict[int, Pair], no_shows: tuple[int, ...]) -> tuple[PlayerRef | None, ...]:
-    bound: list[PlayerRef | None] = [None] * SEATS
-    for first, number in ((0, table.ns), (1, table.ew)):
-        pair = pairs[number]
-        if number not in no_shows and pair.kind != COMPUTER_PAIR:
-            for offset, member in zip((0, 2), pair.members, strict=True):
-                bound[first + offset] = PlayerRef(member.id, member.name, member.kind)
-    return tuple(bound)
 
 
 class Events:
@@ -183,7 +150,8 @@ class Events:
         return self._pair(self._change(event_id, accept), pair_id)
 
     def withdraw(self, event_id: str, pair_id: str, player: PlayerRef) -> Event:
-        """Before the start the pair leaves the event; after it the pair is a no-show from the next round on."""
+        """Before the start the pair leaves the event; after it the pair is a no-show from the next round on, and
+        its seats at the current round's table go to stand-ins at once (left as by a leave: the table plays on)."""
 
         def withdraw(event: Event) -> Event | None:
             pair = self._pair(event, pair_id)
@@ -196,7 +164,10 @@ class Events:
             gone = replace(pair, withdrawn=True)
             return event.next_version(pairs=tuple(gone if p.pair_id == pair_id else p for p in event.pairs))
 
-        return self._change(event_id, withdraw)
+        event = self._change(event_id, withdraw)
+        if event.status == "running":
+            hand_to_stand_ins(self.ctx, event, self._pair(event, pair_id))
+        return event
 
     def start(self, event_id: str, player: PlayerRef) -> Event:
         event = self.load(event_id)
@@ -261,17 +232,8 @@ class Events:
 
     def _ensure_tables(self, event: Event) -> Event:
         """Every table of the current round made (idempotent: a table made already is found made)."""
-        if event.status != "running":
-            return event
-        current = event.rounds[-1]
-        pairs = {p.number: p for p in event.pairs}
-        for table in current.tables:
-            if self.game(table.game_id) is not None:
-                continue
-            body = creation_body(event, table, pairs, current.no_shows)
-            fixed = FixedIds(table.game_id, (None,) * SEATS, seat_players(table, pairs, current.no_shows))
-            ctx = replace(self.ctx, quotas=NO_QUOTAS)  # the event's tables count against nobody's games in play
-            commands.create_game(ctx, body, fixed=fixed, secret=current.secret)
+        if event.status == "running":
+            make_tables(self.ctx, event)
         return event
 
     # ---- checks --------------------------------------------------------------------------------------------
