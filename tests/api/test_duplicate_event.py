@@ -23,6 +23,7 @@ from spades_client.errors import IllegalMove, VersionConflict
 from spades_client.events import EventDetail, EventTable
 
 from .contract import ContractSession
+from .helpers import wait_until
 
 pytestmark = pytest.mark.integration
 PAIRS, ROUNDS, DEALS = 8, 7, 2
@@ -163,3 +164,34 @@ def test_eight_pairs_play_seven_rounds_of_two_deals_duplicate(api_server, ai_wor
         assert standings[pair].matchpoints == pytest.approx(points) and standings[pair].top == top
         assert standings[pair].percent == pytest.approx(round(100 * points / top, 2))
     assert [s.rank for s in event.standings] == list(range(1, PAIRS + 1))
+
+
+def test_the_experts_par_is_played_on_the_ai_workers_and_shown_on_the_scoresheet(api_server, ai_worker):
+    """An event with ``par``: the round's expert table (four ``expert`` computers, the same cards) plays on the
+    Celery worker, and the board's scoresheet shows what it scored once it has."""
+    bots = [Bot(api_server, i) for i in range(6)]
+    by_id = {b.id: b for b in bots}
+    director = bots[0].events
+    event = director.create_event(
+        "Par night", max_pairs=3, deals_per_round=1, rounds=1, stand_in_level="easy", par=True
+    )
+    for i in range(3):
+        pair = bots[2 * i].events.join_event(event.event_id, bots[2 * i + 1].id)
+        bots[2 * i + 1].events.accept_pair(event.event_id, pair.pair_id)
+    event = director.start_event(event.event_id)
+    assert event.par and [p.kind for p in event.pairs][-1] == "computer"
+    spectator = SpadesClient(api_server)
+    finals = [play_table(by_id, spectator, t, random.Random(t.table)) for t in event.current_round.tables]
+    assert len({tuple(map(tuple, v.history[0].hands)) for v in finals}) == 1
+    sheets = []
+
+    def par_shown() -> bool:
+        sheets.append(director.get_event_board(event.event_id, 1))
+        return sheets[-1].par is not None
+
+    wait_until(par_shown, "the expert table never finished its deal", bound=300)
+    assert director.get_event(event.event_id).status == "finished"
+    experts = spectator.get_game(sheets[-1].par_game_id)
+    assert [(s.type, s.level) for s in experts.seats] == [("ai", "expert")] * 4
+    assert experts.history[0].hands == finals[0].history[0].hands, "the experts played the tables' cards"
+    assert [sheets[-1].par["ns"], sheets[-1].par["ew"]] == experts.history[0].points

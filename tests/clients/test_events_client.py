@@ -16,7 +16,7 @@ from .test_client_units import FakeResponse, FakeSession, problem
 SUMMARY = {
     "event_id": "e1", "name": "Club night", "format": "duplicate_pairs", "status": "running", "creator": "p_a",
     "max_pairs": 8, "deals_per_round": 2, "rounds": 7, "clock": "none", "rated": False, "bots_allowed": True,
-    "stand_in_level": "easy", "start_at_ms": None, "pairs_count": 2, "created_ms": 1,
+    "stand_in_level": "easy", "start_at_ms": None, "par": True, "pairs_count": 2, "created_ms": 1,
 }  # fmt: skip
 PAIR = {
     "pair_id": "q1", "number": 1, "kind": "players", "invited": None, "withdrawn": False,
@@ -29,7 +29,7 @@ DETAIL = {
                       "tables": [{"table": 1, "ns": 1, "ew": 2, "game_id": "g1"}]},
 }  # fmt: skip
 SHEET = {
-    "event_id": "e1", "board": 1, "round": 1, "deal": 1, "par": None,
+    "event_id": "e1", "board": 1, "round": 1, "deal": 1, "par": {"ns": 60, "ew": -40}, "par_game_id": "gp",
     "tables": [{"table": 1, "ns": 1, "ew": 2, "game_id": "g1", "finished": True, "bids": [3, 3, 4, 3],
                 "tricks": [3, 2, 5, 3], "score": {"ns": 71, "ew": -60}, "matchpoints": {"ns": 2, "ew": 0, "top": 2},
                 "no_show": []}],
@@ -57,7 +57,7 @@ def test_each_event_method_sends_its_operation_and_reads_its_model():
     api.withdraw_pair("e1", "q1")
     api.start_event("e1")
     sheet = api.get_event_board("e1", 1)
-    assert sheet.tables[0].score == {"ns": 71, "ew": -60} and sheet.par is None
+    assert sheet.tables[0].score == {"ns": 71, "ew": -60} and sheet.par == {"ns": 60, "ew": -40}
     sent = [(method, url) for method, url, _ in session.sent]
     assert sent == [
         ("POST", "http://api/v1/events"),

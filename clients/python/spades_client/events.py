@@ -67,6 +67,7 @@ class EventSummary(Body):
     bots_allowed: bool
     stand_in_level: str
     start_at_ms: int | None
+    par: bool
     pairs_count: int
     created_ms: int
 
@@ -115,6 +116,7 @@ class EventDetail(Body):
     bots_allowed: bool
     stand_in_level: str
     start_at_ms: int | None
+    par: bool
     pairs_count: int
     created_ms: int
     version: int
@@ -163,7 +165,8 @@ class Scoresheet(Body):
     round: int
     deal: int
     tables: list[ScoresheetTable]
-    par: int | None
+    par: dict[str, Any] | None  # the expert's par, each side's score ({"ns", "ew"}); None without it or until played
+    par_game_id: str | None  # the expert table's game, for its replay
 
 
 EVENT_MODELS: tuple[type[Body], ...] = (
@@ -185,7 +188,7 @@ class EventMethods:
 
     def create_event(self: SpadesClient, name: str, format: str = "duplicate_pairs", **settings: Any) -> EventDetail:
         """A new event (``settings``: ``max_pairs``, ``deals_per_round``, ``rounds``, ``clock``, ``rated``,
-        ``bots_allowed``, ``stand_in_level``, ``start_at_ms``)."""
+        ``bots_allowed``, ``stand_in_level``, ``start_at_ms``, ``par``)."""
         body = {"name": name, "format": format, **settings}
         return EventDetail.from_dict(self._call("createEvent", json=body, resend_after_fault=False).json())
 

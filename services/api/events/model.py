@@ -65,6 +65,7 @@ class Round:
     no_shows: tuple[int, ...]  # pairs whose seats computers played this round
     started_ms: int
     finished_ms: int | None = None
+    par_game_id: str | None = None  # four experts play the round's deals (Settings.par)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ class Settings:
     bots_allowed: bool
     stand_in_level: str
     start_at_ms: int | None = None
+    par: bool = False  # the expert's par on every board: four expert computers play each round's deals
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,7 @@ class Event:
                     tuple(r["no_shows"]),
                     r["started_ms"],
                     r["finished_ms"],
+                    r.get("par_game_id"),
                 )
                 for r in data["rounds"]
             ),

@@ -79,6 +79,15 @@ class Events:
     def game(self, game_id: str) -> GameRecord | None:
         return self.ctx.store.load(game_id)
 
+    def pars(self, event: Event) -> dict[int, list[tuple[int, int]]]:
+        """Each round's par so far: what its expert table scored on each deal it has finished (NS, EW)."""
+        found = {}
+        for rnd in event.rounds:
+            record = self.game(rnd.par_game_id) if rnd.par_game_id else None
+            if record is not None:
+                found[rnd.number] = [r.points for r in table_results(0, record.state, event.settings.deals_per_round)]
+        return found
+
     def results(self, event: Event) -> dict[int, list[DealResult]]:
         """Every finished table's deals, by round (a finished round's from the event, the current one's from its
         games)."""
@@ -218,7 +227,8 @@ class Events:
         seating = movement(len(event.pairs))[number - 1]
         no_shows = tuple(sorted(p.number for p in event.pairs if p.withdrawn))
         tables = tuple(Table(i, ns, ew, new_game_id()) for i, (ns, ew) in enumerate(seating, start=1))
-        return Round(number, self.deal_secret(), tables, no_shows, self.clock())
+        par = new_game_id() if event.settings.par else None
+        return Round(number, self.deal_secret(), tables, no_shows, self.clock(), par_game_id=par)
 
     def _next_round(self, event: Event, number: int, states: dict[int, GameState]) -> Event | None:
         if event.status != "running" or event.rounds[-1].number != number:

@@ -1,4 +1,4 @@
-"""A round's tables as ordinary games: made through :func:`services.api.games.commands.create_game` (never a copy
+"""A round's tables (and, with ``par``, its expert table) as ordinary games: made through :func:`services.api.games.commands.create_game` (never a copy
 of the command pipeline) with the round's secret and ``deals`` = the deals per round, so every table of a round is
 dealt the same cards; and a withdrawn pair's seats handed to stand-ins (:func:`services.api.games.seat_release.release`,
 a leave's change)."""
@@ -12,9 +12,10 @@ from services.api.events.model import COMPUTER_PAIR, Event, Pair, Table
 from services.api.games import commands, pipeline, seat_release
 from services.api.games.commands import Collaborators, FixedIds
 from services.api.games.quotas import NO_QUOTAS
-from services.api.games.record import PlayerRef
+from services.api.games.record import NO_CLOCK, PlayerRef
 
 SEATS = 4
+PAR_LEVEL = "expert"  # the par: what four of the strongest level make with the deals
 
 
 def creation_body(event: Event, table: Table, pairs: dict[int, Pair], no_shows: tuple[int, ...]) -> dict[str, Any]:
@@ -60,6 +61,20 @@ def make_tables(ctx: Collaborators, event: Event) -> None:
         body = creation_body(event, table, pairs, current.no_shows)
         fixed = FixedIds(table.game_id, (None,) * SEATS, seat_players(table, pairs, current.no_shows))
         commands.create_game(ctx, body, fixed=fixed, secret=current.secret)
+    if current.par_game_id is not None and ctx.store.load(current.par_game_id) is None:
+        fixed = FixedIds(current.par_game_id, (None,) * SEATS)
+        commands.create_game(ctx, par_body(event), fixed=fixed, secret=current.secret)
+
+
+def par_body(event: Event) -> dict[str, Any]:
+    """The round's expert table: four computers of :data:`PAR_LEVEL` play its deals, unlisted, without a clock."""
+    expert = {"type": "ai", "level": PAR_LEVEL}
+    options = {"ai_takeover": PAR_LEVEL, "hints": False, "public": False, "clock": NO_CLOCK}
+    return {
+        "rules": {"preset": "partnership", "deals": event.settings.deals_per_round},
+        "seats": [expert] * SEATS,
+        "options": options,
+    }
 
 
 def hand_to_stand_ins(ctx: Collaborators, event: Event, pair: Pair) -> None:

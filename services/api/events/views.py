@@ -39,6 +39,7 @@ def summary(event: Event) -> dict[str, Any]:
         "bots_allowed": s.bots_allowed,
         "stand_in_level": s.stand_in_level,
         "start_at_ms": s.start_at_ms,
+        "par": s.par,
         "pairs_count": sum(1 for p in event.pairs if p.kind != "computer"),
         "created_ms": event.created_ms,
     }
@@ -72,9 +73,12 @@ def event_view(event: Event, results: dict[int, list[DealResult]]) -> dict[str, 
     return body
 
 
-def scoresheet(event: Event, results: dict[int, list[DealResult]], board: int) -> dict[str, Any]:
+def scoresheet(
+    event: Event, results: dict[int, list[DealResult]], board: int, pars: dict[int, list[tuple[int, int]]] | None = None
+) -> dict[str, Any]:
     """One board: every table's bids, tricks and score as far as it has been played, with matchpoints once every
-    table has finished it; each table's game id for its replay (``GET /v1/games/{id}/record``)."""
+    table has finished it; each table's game id for its replay (``GET /v1/games/{id}/record``); and, once its
+    expert table has played the deal, the par (each side's score there: None without ``par`` or until then)."""
     per_round = event.settings.deals_per_round
     number, deal = (board - 1) // per_round + 1, (board - 1) % per_round + 1
     rnd = next((r for r in event.rounds if r.number == number), None)
@@ -103,4 +107,14 @@ def scoresheet(event: Event, results: dict[int, list[DealResult]], board: int) -
             ns, ew = points[table.table]
             row["matchpoints"] = {"ns": ns.matchpoints, "ew": ew.matchpoints, "top": ns.top}
         tables.append(row)
-    return {"event_id": event.event_id, "board": board, "round": number, "deal": deal, "tables": tables, "par": None}
+    played = (pars or {}).get(number, [])
+    par = {"ns": played[deal - 1][0], "ew": played[deal - 1][1]} if len(played) >= deal else None
+    return {
+        "event_id": event.event_id,
+        "board": board,
+        "round": number,
+        "deal": deal,
+        "tables": tables,
+        "par": par,
+        "par_game_id": rnd.par_game_id,
+    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Response, current_app, url_for
 
 from services.api.events import views
-from services.api.events.model import Settings
+from services.api.events.model import Event, Settings
 from services.api.events.service import Events
 from services.api.games.record import PlayerRef
 from services.api.http import event_schemas, request_schemas
@@ -31,6 +31,7 @@ def player() -> PlayerRef:
 def _event_response(event_id: str, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     service = events()
     event = service.advance(service.load(event_id))
+    watch_par(service, event)
     return json_response(event_schemas.EVENT, views.event_view(event, service.results(event)), status, headers)
 
 
@@ -87,4 +88,15 @@ def event_board(event_id: str, board: int) -> Response:
         raise ApiError(404, "board_not_found", "No such board (yet) in this event.")
     service = events()
     event = service.advance(service.load(event_id))
-    return json_response(event_schemas.SCORESHEET, views.scoresheet(event, service.results(event), board))
+    watch_par(service, event)
+    sheet = views.scoresheet(event, service.results(event), board, service.pars(event))
+    return json_response(event_schemas.SCORESHEET, sheet)
+
+
+def watch_par(service: Events, event: Event) -> None:
+    """A read of the event watches its current expert table: a computer-only game nobody reads pauses
+    (:mod:`services.api.ai_seats.pauses`)."""
+    par = event.rounds[-1].par_game_id if event.rounds else None
+    record = service.game(par) if par else None
+    if record is not None:
+        current_app.extensions["spades.pauses"].seen(record)

@@ -37,6 +37,7 @@ class CreateEvent(StrictSchema):
     bots_allowed = StrictBoolean(load_default=True)
     stand_in_level = StrictString(load_default=DEFAULT_LEVEL, validate=validate.OneOf(AI_LEVELS))
     start_at_ms = JsonInteger(load_default=None, allow_none=True, validate=validate.Range(0, 2**53))
+    par = StrictBoolean(load_default=False)
 
 
 class JoinEvent(StrictSchema):
@@ -76,6 +77,7 @@ class EventSummary(Schema):
     bots_allowed = fields.Boolean()
     stand_in_level = fields.String()
     start_at_ms = fields.Integer(allow_none=True)
+    par = fields.Boolean()
     pairs_count = fields.Integer()
     created_ms = fields.Integer()
 
@@ -141,7 +143,8 @@ class Scoresheet(Schema):
     round = fields.Integer()
     deal = fields.Integer()
     tables = fields.List(fields.Nested(ScoredTable))
-    par = fields.Integer(allow_none=True)
+    par = fields.Nested(SideScores, allow_none=True)
+    par_game_id = fields.String(allow_none=True)
 
 
 CREATE_EVENT = CreateEvent()

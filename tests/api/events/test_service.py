@@ -173,3 +173,27 @@ def test_an_event_past_its_start_time_starts_on_the_next_read():
     assert events.advance(events.load(event.event_id)).status == "open"
     now[0] = 5_000
     assert events.advance(events.load(event.event_id)).status == "running"
+
+
+def test_the_par_is_what_four_experts_score_with_the_same_cards():
+    events = service()
+    event, _ = with_pairs(events, 4, rounds=1, par=True)
+    event = events.start(event.event_id, PLAYERS[0])
+    rnd = event.rounds[0]
+    par = events.game(rnd.par_game_id)
+    assert [(s.type, s.level) for s in par.seats] == [("ai", "expert")] * 4
+    assert not par.seeded and par.state.rules.deals == 1
+    deals = play_round(events, event, random.Random(3))
+    assert dealt(par.state) == deals[0], "the expert table is dealt the round's cards"
+    event = events.advance(events.load(event.event_id))
+    assert event.status == "finished", "the next round (here the end) does not wait for the par"
+    assert views.scoresheet(event, events.results(event), 1, events.pars(event))["par"] is None
+    rng = random.Random(4)
+    while not par.finished:
+        seat = turn(par.state)
+        move = rng.choice(legal_moves(par.state, seat))
+        decision = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+        assert commands.apply_ai_move(events.ctx, par.game_id, par.version, seat, decision)
+        par = events.game(par.game_id)
+    sheet = views.scoresheet(event, events.results(event), 1, events.pars(event))
+    assert sheet["par"] == {"ns": par.state.history[0].points[0], "ew": par.state.history[0].points[1]}
