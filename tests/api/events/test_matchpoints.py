@@ -17,8 +17,8 @@ def number(text: str) -> float:
 
 def worked_example() -> list[list[float]]:
     """The rows of the table under the worked example's marker."""
-    section = DOC.read_text().split("<!-- worked example", 1)[1]
-    lines = [line for line in section.splitlines()[1:] if line.startswith("|")]
+    section = DOC.read_text().split("<!-- worked example", 1)[1].splitlines()[1:]
+    lines = section[: next(i for i, line in enumerate(section) if not line.startswith("|"))]  # the table under it
     return [[number(cell) for cell in line.strip("|").split("|")] for line in lines[2:]]
 
 
