@@ -161,14 +161,27 @@ def round_facts(rules: Rules, round_no: int, record: Any) -> RoundFacts:
 def play_pair(args: tuple[str, dict[str, Any], str, str, int, int]) -> dict[str, Any]:
     """Both plays of one duplicate deal (``max_rounds`` 1) or game pair, as plain figures per play."""
     preset, overrides, a, b, game_seed, max_rounds = args
-    rules = make_rules(preset, **overrides)
+    return duplicate_pair(make_rules(preset, **overrides), a, b, game_seed, max_rounds)
+
+
+def levels_decide(levels: tuple[str, ...], game_seed: int, swapped: int) -> Decider:
+    """The levels' own decisions for every play (a :data:`DeciderOf` that ignores the play)."""
+    return decide
+
+
+DeciderOf = Callable[[tuple[str, ...], int, int], Decider]  # (players per seat, game seed, play 0/1) -> decider
+
+
+def duplicate_pair(rules: Rules, a: str, b: str, game_seed: int, max_rounds: int,
+                   decider_of: DeciderOf = levels_decide) -> dict[str, Any]:  # fmt: skip
+    """Both plays of one duplicate deal or game pair between players ``a`` and ``b``, as plain figures per
+    play; ``decider_of`` gives each play its decider (benchmarks.gauntlet seats bots through it)."""
     plays = []
     for swapped, seating in enumerate(seatings(a, b)):
-        base = 2 * game_seed + swapped
-        if max_rounds == 1:  # single rounds: the seeds of earlier runs, so old rows reproduce
-            played = play(rules, game_seed, seating.levels, lambda n, base=base: base * 1000 + n, 1)
-        else:
-            played = play(rules, game_seed, seating.levels, lambda n, base=base: base * 1_000_000 + n, max_rounds)
+        stride = 1000 if max_rounds == 1 else 1_000_000  # single rounds: earlier runs' seeds, so old rows reproduce
+        first = (2 * game_seed + swapped) * stride
+        decider = decider_of(seating.levels, game_seed, swapped)
+        played = play(rules, game_seed, seating.levels, lambda n, first=first: first + n, max_rounds, decider)
         plays.append(play_figures(rules, seating, played))
     return {"plays": plays}
 
@@ -211,11 +224,17 @@ def pair_outcome(pair: dict[str, Any]) -> str:
 
 def run_pairs(jobs: list[tuple[Any, ...]], processes: int, chunksize: int) -> list[dict[str, Any]]:
     """Every job's pair, in job order, over ``processes`` warm worker processes."""
+    return run_jobs(play_pair, jobs, processes, chunksize)
+
+
+def run_jobs(work: Callable[[Any], dict[str, Any]], jobs: list[Any], processes: int,
+             chunksize: int) -> list[dict[str, Any]]:  # fmt: skip
+    """``work`` of every job, in job order, over ``processes`` warm (forked) worker processes."""
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes, initializer=warm_up) as pool:
-            return pool.map(play_pair, jobs, chunksize=chunksize)
+            return pool.map(work, jobs, chunksize=chunksize)
     warm_up()
-    return [play_pair(job) for job in jobs]
+    return [work(job) for job in jobs]
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -227,11 +227,17 @@ COUNT_KEYS = (
 )  # fmt: skip
 
 
+def pair_differences(pairs: list[dict[str, Any]], figure: str = "points") -> list[float]:
+    """Per duplicate pair, A − B in ``figure`` (``points`` or ``adjusted``) averaged over its two plays: the
+    values the paired difference's interval is taken over."""
+    return [mean_of_sides(p["a"][figure] - p["b"][figure] for p in pair["plays"]) for pair in pairs]
+
+
 def summarise_rounds(pairs: list[dict[str, Any]], rules: ScoringRules) -> dict[str, Any]:
     """Single-round mode: points, paired difference (plain and bag-adjusted), rounds won."""
     plays = [p for pair in pairs for p in pair["plays"]]
-    diffs = [mean_of_sides(p["a"]["points"] - p["b"]["points"] for p in pair["plays"]) for pair in pairs]
-    adjusted = [mean_of_sides(p["a"]["adjusted"] - p["b"]["adjusted"] for p in pair["plays"]) for pair in pairs]
+    diffs = pair_differences(pairs, "points")
+    adjusted = pair_differences(pairs, "adjusted")
     return {
         "mean_points_per_round": {r: round(mean_of_sides(p[r]["points"] for p in plays), 2) for r in ("a", "b")},
         "difference_a_minus_b": mean_ci(diffs),
