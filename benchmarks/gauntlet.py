@@ -26,7 +26,7 @@ and that interval is narrower than the two margins' together.  ``deal_digest`` i
 every seat was dealt, as its own views showed them, over every deal the level played: expert's and hard's
 are equal when they met the same cards.  ``head_to_head`` gives expert − hard directly.  ``summary``
 counts the opponents expert beats by more than hard does, and those where the interval of the difference
-is above 0 (the issue's "Must show").  Two worker processes share the work; results depend only on
+is above 0.  Two worker processes share the work; results depend only on
 ``--seed`` and ``--deals``.
 """
 
