@@ -26,7 +26,9 @@ applier, and the sweeper):
   computer-only game nobody watches is not sent again: the game is marked
   paused (:mod:`services.api.ai_seats.pauses`) and its next read sends it.
   Each sweep beats the service's heartbeat first (:mod:`services.api.games.service_beat`): no deadline is
-  acted on before the outages it must give back are known, and a sweep that cannot beat acts on none.
+  acted on before the outages it must give back are known, and a sweep that cannot beat acts on none.  A turn
+  claimed but not recovered (a beat that answered too late, a store error) goes back on the timers, so its
+  result is taken later, never dropped.
 
 With several broker nodes (``AI_BROKER_URLS``) there is one listener per node, each subscribed on its
 node's result backend.  A node that is down costs only its own games, and only time: their overdue turns
@@ -67,6 +69,7 @@ from services.api.metrics import (
     AI_RESULT_SUBSCRIPTIONS,
     AI_RESULTS_RECEIVED,
 )
+from services.api.problems import ApiError
 from services.api.store.redis_pubsub import RedisSubscription
 from services.computers import basic_move
 from services.engine import view
@@ -190,7 +193,11 @@ class AiDriver:
         result = meta.get("result")
         if meta.get("status") != "SUCCESS" or not isinstance(result, dict) or "game_id" not in result:
             return  # failures are retried by the sweeper at the deadline
-        self.apply_result(result, sent)
+        try:
+            self.apply_result(result, sent)
+        except ApiError as error:  # not judged now (503): kept stored, its turn on the timers, for the sweep
+            log.warning("ai result not applied yet", extra={"task_id": task_id, "error": error.code})
+            return
         if self.node_results:  # applied now or stale: nobody needs the stored result any more
             self.node_results[node].delete(result_channel(task_id))
 
@@ -250,13 +257,21 @@ class AiDriver:
                 self._claim(game_id, now)
 
     def _claim(self, game_id: str, now: float) -> None:
-        if self.store.claim_turn(game_id):  # else another API process claimed it
-            try:
-                self.recover(game_id)
-            except BROKER_DOWN as error:  # one game's failure (a store error) must not stop the batch
-                log.warning("ai turn not recovered", extra={"game_id": game_id, "error": type(error).__name__})
-                # the claim took its deadline off the timers: without it back, nothing would send the turn
-                self.store.expect_turn(game_id, now + self.dispatcher.deadline)
+        if not self.store.claim_turn(game_id):
+            return  # another API process claimed it
+        try:
+            self.recover(game_id)
+        except Exception as error:  # one game's failure must not stop the batch, nor lose its turn
+            # The claim took the deadline off the timers: without it back, nothing would send the turn or apply its
+            # stored result.  A heartbeat that answered too late (503: the outages unknown) is retried by the next
+            # sweep that can beat; anything else (a store or broker node down) a deadline later.
+            late = isinstance(error, ApiError) and error.status == 503
+            extra = {"game_id": game_id, "error": type(error).__name__}
+            if late or isinstance(error, BROKER_DOWN):
+                log.warning("ai turn not recovered", extra=extra)
+            else:
+                log.exception("ai turn not recovered", extra=extra)
+            self.store.expect_turn(game_id, now if late else now + self.dispatcher.deadline, earlier=True)
 
     def recover(self, game_id: str) -> None:
         """An AI turn is overdue: apply its result if it exists, else send it (again).  (Or the wait for a

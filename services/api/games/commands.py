@@ -368,10 +368,10 @@ def _try_move(ctx: Collaborators, record: GameRecord, request: MoveRequest, move
 
 
 def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, decision: dict[str, Any]) -> bool:
-    """Apply a computer player's decision made for ``version``; False (and
-    nothing changed) when the game has moved on, the seat is no longer a
-    computer's, or the move is illegal: a stale or duplicate result is
-    dropped, never applied twice."""
+    """Apply a computer player's decision made for ``version``; False (and nothing changed) when the game has
+    moved on or is gone, the seat is no longer a computer's, or the move is illegal: a stale or duplicate result
+    is dropped, never applied twice.  Not judged now (``503``: the heartbeat answered late, the game too busy):
+    raised, so that the caller keeps the decision (stored, its turn on the timers) for the deadline sweep."""
     kinds: list[str] = []
 
     def ai_move(record: GameRecord) -> Change | Answer:
@@ -395,7 +395,9 @@ def apply_ai_move(ctx: Collaborators, game_id: str, version: int, seat: int, dec
     except NotReplicated:  # written; if a failover loses it, the deadline sweep sends the turn again
         log.warning("AI move not confirmed by replicas", extra={"game_id": game_id, "seat": seat})
         return True
-    except ApiError:  # the game is gone (404), or too busy (503): the deadline sweep sends the turn again
+    except ApiError as error:  # the game is gone (404): nothing to apply it to
+        if error.status != 404:
+            raise
         return False
     if isinstance(done, Answer):
         return bool(done.value)

@@ -7,7 +7,9 @@ The fallback after the last attempt is in tests/api/ai_seats/test_fallback.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,11 +18,14 @@ import redis
 from services.api.ai_seats.dispatch import TASK_NAME, AiDispatcher
 from services.api.ai_seats.driver import AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
+from services.api.ai_seats.results import RESULT_PREFIX
 from services.api.games import commands
 from services.api.games.commands import Collaborators
 from services.api.games.move_request import MoveRequest, parse_move
 from services.api.games.record import GameRecord
+from services.api.games.service_beat import ServiceBeat
 from services.api.http import request_schemas
+from services.api.problems import ApiError
 from services.api.store.memory_store import MemoryBackend, MemoryStore
 from services.engine import turn
 
@@ -419,3 +424,121 @@ def test_a_claimed_turn_whose_recovery_failed_is_due_again():
     a.driver.sweep_once()
     (task,) = celery.sent
     assert (task["game_id"], task["seat"]) == (game_id, 1)
+
+
+# ---- a heartbeat that answers too late (a loaded machine) ---------------------------------------------------------
+
+
+class LoadedMachine(MemoryStore):
+    """The memory store on a machine that gets loaded in the middle of a sweep: once the store method named
+    ``load_at`` is called, every read of a game or a pending turn takes ``LAG`` seconds and every beat answers
+    ``LAG`` seconds late, so the beat the sweep started with goes stale and no new one is fresh
+    (:meth:`ServiceBeat.current` refuses: ``503``)."""
+
+    LAG = 0.6  # s: more than half the outage bound (1 s), the age of a beat ``current`` accepts
+    clock: Clock
+    load_at: str | None = None  # the method after which the machine is loaded (once)
+    lag = 0.0
+
+    def _slow(self, method: str) -> None:
+        if method == self.load_at:
+            self.lag, self.load_at = self.LAG, None
+        self.clock.now += self.lag
+
+    def claim_turn(self, game_id: str) -> bool:
+        claimed = super().claim_turn(game_id)
+        self._slow("claim_turn")
+        return claimed
+
+    def load(self, game_id: str) -> GameRecord | None:
+        self._slow("load")
+        return super().load(game_id)
+
+    def pending_turn(self, game_id: str) -> dict[str, Any] | None:
+        self._slow("pending_turn")
+        return super().pending_turn(game_id)
+
+    def beat(self, now_ms: int, outage_after_ms: int, keep_ms: int) -> tuple[bool, list[tuple[int, int]]]:
+        self._slow("beat")
+        return super().beat(now_ms, outage_after_ms, keep_ms)
+
+
+class ResultBackend:
+    """Celery's Redis result backend as the listener uses it: deleting a stored result (``RecordingCelery``'s)."""
+
+    def __init__(self, celery: RecordingCelery) -> None:
+        self.celery = celery
+
+    def delete(self, key: str) -> None:
+        self.celery.results.pop(key.removeprefix(RESULT_PREFIX), None)
+
+
+def loaded_machine() -> tuple[Process, RecordingCelery, Clock, str]:
+    """One process with a heartbeat (outages after 1 s) and a result backend, and a game with a clock (three
+    people, so it is judged with the outages) whose computer in seat 1 is to bid, its task sent."""
+    celery, clock = RecordingCelery(), Clock()
+    a = Process(MemoryBackend(), celery, clock, store=LoadedMachine)
+    a.store.clock = clock
+    a.ctx = replace(a.ctx, outages=ServiceBeat(a.store, outage_after=1.0, grace=5.0, clock=clock))
+    a.driver = AiDriver(a.ctx, a.dispatcher, ResultBackend(celery), 3, sweep_interval=1.0, clock=clock)  # type: ignore[arg-type]
+    game_id = ai_game(a, seats=[{"type": "human"}, {"type": "ai", "level": "pro"}] + [{"type": "human"}] * 2)
+    assert a.store.load(game_id).clock is not None and len(celery.sent) == 1
+    return a, celery, clock, game_id
+
+
+def test_a_claimed_turn_judged_while_the_heartbeat_answers_late_is_swept_again_not_dropped():
+    """A timed game's overdue computer turn is judged with the outages known (a fresh beat).  When the beats answer
+    too late, its recovery refuses (``503``) after the claim took the deadline off the timers: the deadline goes
+    back, so the next sweep that can beat sends the turn.  Taken later, never dropped (else the game would wait
+    forever: nothing else sends its computer's turn)."""
+    a, celery, clock, game_id = loaded_machine()
+    celery.sent.clear()  # the task was lost (its worker died with it)
+    clock.now += DEADLINE + 1
+    a.store.load_at = "claim_turn"
+    with contextlib.suppress(ApiError):  # as the sweeper's thread: it logs a failed sweep and sweeps again
+        a.driver.sweep_once()  # its own beat is fresh; then the claim, the load, and no fresh beat to judge by
+    assert celery.sent == [] and a.store.lag == a.store.LAG, "judged while the beats answered late: nothing sent"
+    a.store.lag = 0.0  # the load passes
+    clock.now += 1.0  # the sweeper's next interval, not a decision deadline later
+    a.driver.sweep_once()
+    (task,) = celery.sent
+    assert (task["game_id"], task["seat"], task["version"]) == (game_id, 1, 1)
+
+
+def test_a_stored_decision_the_sweep_cannot_judge_now_is_applied_by_a_later_sweep():
+    """The listener missed the decision; the sweep that claims its turn judges the turn with a fresh beat and finds
+    the decision stored, but the beats answer too late by the time it is applied (``503``): the turn goes back on
+    the timers and the next sweep applies that decision (else nothing would: the claim took the deadline)."""
+    a, celery, clock, game_id = loaded_machine()
+    (task,) = celery.sent
+    celery.results[task["task_id"]] = decision(task)  # stored and published, unheard
+    clock.now += DEADLINE + 1
+    a.store.load_at = "pending_turn"
+    with contextlib.suppress(ApiError):  # as the sweeper's thread: it logs a failed sweep and sweeps again
+        a.driver.sweep_once()
+    assert a.store.load(game_id).version == 1 and a.store.lag == a.store.LAG, "not applied under the load"
+    a.store.lag = 0.0  # the load passes
+    clock.now += 1.0  # the sweeper's next interval
+    a.driver.sweep_once()
+    record = a.store.load(game_id)
+    assert record.version == 2 and record.state.bids[1] == task["view"]["legal"][0], "the stored decision"
+    assert celery.sent == [task], "applied, not sent to a worker again (seat 2, a person, is to bid next)"
+
+
+def test_a_published_decision_that_cannot_be_judged_now_is_kept_for_the_sweep():
+    """The listener's application is judged with the outages known too.  Refused for now (``503``), the decision
+    stays stored and its turn on the timers, so the sweep applies that same decision at the deadline: delayed,
+    never dropped (nor sent to a worker again, a deadline later and an attempt nearer basic's fallback move)."""
+    a, celery, clock, game_id = loaded_machine()
+    (task,) = celery.sent
+    celery.results[task["task_id"]] = decision(task)  # the worker stores its result, then publishes it
+    clock.now += 1.0
+    a.store.lag = a.store.LAG
+    a.driver._on_message(published(task))
+    assert a.store.load(game_id).version == 1 and task["task_id"] in celery.results, "not applied, kept"
+    a.store.lag = 0.0
+    clock.now += DEADLINE
+    a.driver.sweep_once()
+    record = a.store.load(game_id)
+    assert record.version == 2 and record.state.bids[1] == task["view"]["legal"][0]
+    assert celery.sent == [task], "the same decision applied, not sent to a worker again"
