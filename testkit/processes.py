@@ -68,11 +68,13 @@ def start_gunicorn(
     ready_path: str = "/healthz",
     log_path: str | Path | None = None,
     root: Path = ROOT,
+    new_session: bool = False,
 ) -> tuple[subprocess.Popen, str]:
     """A gunicorn on a free loopback port; returns the process and base URL once it answers.
 
     With ``log_path``, its stdout and stderr (the JSON log lines) are appended to that file.
-    ``root`` is the checkout it serves (its gunicorn.conf.py and its ``services``)."""
+    ``root`` is the checkout it serves (its gunicorn.conf.py and its ``services``).  With ``new_session`` it runs
+    in its own session (process group), so a test can signal the master and its workers at once (``os.killpg``)."""
     port = free_port()
     full_env = {
         **os.environ,
@@ -89,10 +91,12 @@ def start_gunicorn(
     if app:
         cmd.append(app)
     if log_path is None:
-        process = subprocess.Popen(cmd, cwd=root, env=full_env, stdout=sys.stderr)
+        process = subprocess.Popen(cmd, cwd=root, env=full_env, stdout=sys.stderr, start_new_session=new_session)
     else:
         with open(log_path, "ab") as log:
-            process = subprocess.Popen(cmd, cwd=root, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(
+                cmd, cwd=root, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=new_session
+            )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_http(base + ready_path, process)

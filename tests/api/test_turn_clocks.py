@@ -2,8 +2,9 @@
 process sweeps its games).  The clocks are the catalogue's ``fast`` scaled by ``CLOCK_SCALE`` (a test setting),
 so a deadline comes within a few seconds.
 
-* A deadline passes while every API process is stopped: the processes started afterwards give the outage back, and
-  make the timeout move once the clock given back runs out, exactly once.
+* A deadline passes while every API process is stopped (all killed at once, as soon as the game is made): the
+  processes started afterwards give the outage back, and make the timeout move once the clock given back runs out,
+  exactly once.
 * A person whose whole time ran out while every API process was stopped moves as the service comes back: the move
   is taken, charged only the person's own time; no timeout, the seat not away.
 * The same through the store's outage (Redis stopped: every request a ``503``, as while a master fails over).
@@ -18,13 +19,14 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 import redis
 import requests
 
-from testkit.processes import free_port, gunicorn, running, start_redis, start_worker, stop
+from testkit.processes import free_port, gunicorn, running, start_gunicorn, start_redis, start_worker, stop
 
 from .contract import ContractSession
 from .helpers import auth, wait_until
@@ -38,7 +40,7 @@ PEOPLE = {"seats": [{"type": "human"}] * 4, "options": {"clock": "fast", "ai_tak
 # A gap in the service's heartbeat longer than 2 s is an outage (no sweep of a loaded test machine's is that late);
 # a turn that ran through one has at least 2 s left after it.
 OUTAGES = {"CLOCK_OUTAGE_SECONDS": "2", "CLOCK_OUTAGE_GRACE_SECONDS": "2"}
-DOWN_SCALE = 0.2  # fast: 2 s a move, 6 s of reserve; the API is stopped well before that on a loaded machine
+DOWN_SCALE = 0.2  # fast: 2 s a move, 6 s of reserve; the API is killed (``down_after``) well before that
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +63,27 @@ def stack(server: tuple[str, subprocess.Popen]) -> Iterator[str]:
         yield url
 
 
+def api_env(scale: float) -> dict[str, str]:
+    return {"CLOCK_SCALE": str(scale), "RATE_LIMIT_ENABLED": "0", "RECORDS_ENABLED": "0", **OUTAGES}
+
+
 def api(url: str, scale: float = SCALE) -> Any:
     """The API's processes, stopped at once when the block ends (SIGQUIT: the outage begins there, not after a
     graceful stop during which they still sweep)."""
-    env = {"CLOCK_SCALE": str(scale), "RATE_LIMIT_ENABLED": "0", "RECORDS_ENABLED": "0", **OUTAGES}
-    return gunicorn(url, stop_signal=signal.SIGQUIT, workers=2, env=env)
+    return gunicorn(url, stop_signal=signal.SIGQUIT, workers=2, env=api_env(scale))
+
+
+@contextmanager
+def down_after(url: str, scale: float) -> Iterator[str]:
+    """The API's processes, every one killed in the same instant when the block ends (SIGKILL to their process
+    group, as when the machine fails), so the outage begins as the test says.  Even SIGQUIT's quick stop takes
+    seconds on a loaded machine, during which the workers still sweep and make the timeout move themselves."""
+    process, base = start_gunicorn(url, workers=2, env=api_env(scale), new_session=True)
+    try:
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def log_of(session: ContractSession, game_id: str) -> list[dict[str, Any]]:
@@ -76,7 +94,7 @@ def log_of(session: ContractSession, game_id: str) -> list[dict[str, Any]]:
 
 def test_a_deadline_passing_while_every_api_process_is_down_is_given_back_then_kept_once(stack: str):
     store = redis.Redis.from_url(stack)
-    with api(stack, scale=DOWN_SCALE) as base:
+    with down_after(stack, DOWN_SCALE) as base:
         created = ContractSession(base).post("/v1/games", json=PEOPLE).json()
     game_id, state = created["game_id"], created["state"]
     seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
@@ -127,13 +145,15 @@ def not_charged_for_the_outage(session: ContractSession, game_id: str, seat: int
 
 
 def test_a_person_whose_time_ran_out_while_every_api_process_was_down_moves_as_it_comes_back(stack: str):
-    with api(stack, scale=DOWN_SCALE) as base:
+    with down_after(stack, DOWN_SCALE) as base:
         created = ContractSession(base).post("/v1/games", json=PEOPLE).json()
     game_id, tokens, state = created["game_id"], [s["token"] for s in created["seats"]], created["state"]
     seat, deadline = state["clock"]["seat"], state["clock"]["deadline_ms"]
     # every API process stopped for longer than the person's whole time (8 s): the deadline passes meanwhile
     wait_until(lambda: time.time() * 1000 > deadline + 2_000, "the deadline passes while no API process runs")
-    assert int(redis.Redis.from_url(stack).hget(f"game:{{{game_id}}}", "v")) == 1, "stopped before the deadline"
+    store = redis.Redis.from_url(stack)
+    assert int(store.get("service:{beat}")) < deadline, "every API process was down before the deadline"
+    assert int(store.hget(f"game:{{{game_id}}}", "v")) == 1, "nobody moved meanwhile"
     with api(stack, scale=DOWN_SCALE) as base:
         session = ContractSession(base)
         moved = the_persons_move(session, game_id, tokens[seat])  # sent as the service comes back
