@@ -132,6 +132,7 @@ export function moveRoute(move) {
 
 const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
 const player = (id) => `/v1/players/${encodeURIComponent(id)}`;
+const eventPath = (id) => `/v1/events/${encodeURIComponent(id)}`;
 
 export const api = {
   rules: () => request("GET", "/v1/rules").then((r) => r.body),
@@ -230,6 +231,19 @@ export const api = {
   /** {notices: [{id, kind, sender: {id, name}, game_id, seat, created_at, expires_at}]}. */
   notices: (playerToken) => request("GET", "/v1/players/me/notices", { playerToken }).then((r) => r.body),
   dismissNotice: (playerToken, id) => request("DELETE", `/v1/players/me/notices/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
+  // ---- events: duplicate pairs (eventlist.js, eventpage.js, scoresheet.js)
+  /** {events: [summary]}, the newest first. */
+  events: (query = {}) => request("GET", `/v1/events${queryString(query)}`).then((r) => r.body),
+  createEvent: (playerToken, body) => request("POST", "/v1/events", { playerToken, body }).then((r) => r.body),
+  /** The event, moved on first (its pairs, standings, current round, boards). */
+  getEvent: (id) => request("GET", eventPath(id)).then((r) => r.body),
+  joinEvent: (playerToken, id, partner) => request("POST", `${eventPath(id)}/pairs`, { playerToken, body: { partner } }).then((r) => r.body),
+  acceptPair: (playerToken, id, pairId) =>
+    request("POST", `${eventPath(id)}/pairs/${encodeURIComponent(pairId)}/accept`, { playerToken, body: {} }).then((r) => r.body),
+  withdrawPair: (playerToken, id, pairId) => request("DELETE", `${eventPath(id)}/pairs/${encodeURIComponent(pairId)}`, { playerToken }).then((r) => r.body),
+  startEvent: (playerToken, id) => request("POST", `${eventPath(id)}/start`, { playerToken, body: {} }).then((r) => r.body),
+  /** A board's scoresheet: every table's pairs, bids, tricks, scores, matchpoints, game id; `par`. */
+  eventBoard: (id, board) => request("GET", `${eventPath(id)}/boards/${board}`).then((r) => r.body),
   /** The build id of the client the server has now (release.js); not part of /v1: the page's own files. */
   clientBuild: () => request("GET", "/play/version.json").then((r) => r.body.build),
 };

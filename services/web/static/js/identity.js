@@ -14,7 +14,7 @@ import { t } from "./i18n.js";
 import { forgetViews } from "./lastview.js";
 import { describeProblem, showMessage } from "./messages.js";
 import { tParts } from "./playertext.js";
-import { accountUrl, followLink, friendsUrl, leaderboardsUrl, profileUrl } from "./router.js";
+import { accountUrl, eventsUrl, followLink, friendsUrl, leaderboardsUrl, profileUrl } from "./router.js";
 import { askSignIn } from "./signin.js";
 
 const KEY = "spades.player";
@@ -224,6 +224,7 @@ export function identityStrip() {
             ],
         player ? link(friendsUrl(), t("friends.title"), "friends-link") : null,
         link(leaderboardsUrl(), t("players.leaderboards"), "leaderboards-link"),
+        link(eventsUrl(), t("events.title"), "events-link"),
       ),
     );
   };

@@ -1,13 +1,16 @@
 // /play: the lobby, an invite, or a game, by the page's address
 // (?game=<id> to play or watch, ?game=<id>&seat=<n> for an invite, #rejoin=<game>.<code> to take
 // your seat from another device; never a token), or a page of players in the fragment
-// (#/players/<id>, #/replay/<game>, #/leaderboards, #/account, #/friends); #link=<code> signs this device in.
+// (#/players/<id>, #/replay/<game>, #/leaderboards, #/account, #/friends, #/events[/<id>[/boards/<n>]]); #link=<code> signs this device in.
 
 import { attentionChanged, attentionFields } from "./attention.js";
 import { fill, h } from "./dom.js";
 import { Game } from "./game.js";
 import { renderAccount } from "./account.js";
 import { renderFriends } from "./friends.js";
+import { renderEvents } from "./eventlist.js";
+import { renderEvent } from "./eventpage.js";
+import { renderScoresheet } from "./scoresheet.js";
 import { renderInvite } from "./invite.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboards } from "./leaderboards.js";
@@ -102,6 +105,9 @@ function route() {
     else if (page.page === "replay") current = renderReplay(root, page.gameId, page.seat);
     else if (page.page === "account") current = renderAccount(root);
     else if (page.page === "friends") current = renderFriends(root);
+    else if (page.page === "events") current = renderEvents(root);
+    else if (page.page === "event") current = renderEvent(root, page.id);
+    else if (page.page === "board") current = renderScoresheet(root, page.id, page.board);
     else current = renderLeaderboards(root, page.board, page.kind);
     return current;
   }

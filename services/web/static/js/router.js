@@ -65,8 +65,15 @@ export function friendsUrl() {
   return `${lobbyUrl()}#/friends`;
 }
 
+/** The events (`eventId`: one event's page; `board` too: that board's scoresheet). */
+export function eventsUrl(eventId = null, board = null) {
+  if (eventId === null) return `${lobbyUrl()}#/events`;
+  return `${lobbyUrl()}#/events/${encodeURIComponent(eventId)}${board === null ? "" : `/boards/${board}`}`;
+}
+
 /** The page a fragment names: {page: "player", id} | {page: "replay", gameId, seat} |
- * {page: "leaderboards", board, kind} | {page: "account"} | {page: "friends"} | null (pure). */
+ * {page: "leaderboards", board, kind} | {page: "account"} | {page: "friends"} | {page: "events"} |
+ * {page: "event", id} | {page: "board", id, board} | null (pure). */
 export function fragmentPage(hash) {
   const match = /^#\/([a-z]+)(?:\/([^?]*))?(?:\?(.*))?$/.exec(hash || "");
   if (!match) return null;
@@ -80,6 +87,12 @@ export function fragmentPage(hash) {
   }
   if (page === "account" && !id) return { page: "account" };
   if (page === "friends" && !id) return { page: "friends" };
+  if (page === "events") {
+    const parts = /^([A-Za-z0-9_-]{1,64})(?:\/boards\/([1-9][0-9]{0,3}))?$/.exec(id);
+    if (!id) return { page: "events" };
+    if (!parts) return null;
+    return parts[2] ? { page: "board", id: parts[1], board: Number(parts[2]) } : { page: "event", id: parts[1] };
+  }
   if (page === "leaderboards") {
     const kind = params.get("kind");
     return { page: "leaderboards", board: id || null, kind: ["person", "bot", "computer"].includes(kind) ? kind : null };

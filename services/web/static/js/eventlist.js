@@ -1,0 +1,161 @@
+// The events (#/events): the newest duplicate events (GET /v1/events) — name, format, status, pairs, start,
+// deals — each a link to its page, and for a signed-in player "Create an event" (name, rounds, deals per
+// round, clock, rated: POST /v1/events), which opens the new event's page. The words the event pages share
+// are here too (a pair's names, a status, a start).
+
+import { api } from "./api.js";
+import { timeControls } from "./clock.js";
+import { fill, h } from "./dom.js";
+import { formatDate, formatList, formatNumber, t } from "./i18n.js";
+import { currentPlayer, playerToken } from "./identity.js";
+import { describeProblem } from "./messages.js";
+import { computerName } from "./playertext.js";
+import { eventsUrl, followLink, lobbyUrl, navigate } from "./router.js";
+import { clockName } from "./tableopts.js";
+
+/** A pair's names ("Ada and Bea"; the computer pair: "Computers · standard"), from the event's pairs (pure). */
+export function pairNames(pair, event) {
+  if (!pair) return "";
+  if (pair.kind === "computer") return t("events.computers", { level: computerName(event.stand_in_level) });
+  return formatList(pair.players.map((m) => (m.kind === "bot" ? t("events.bot", { name: m.name }) : m.name)));
+}
+
+/** The pair numbered `number` in `event` (pure). */
+export function pairByNumber(event, number) {
+  return event.pairs.find((p) => p.number === number) || null;
+}
+
+export function statusName(status) {
+  return t(`events.status.${status}`);
+}
+
+/** When it starts: a time, "when its creator starts it", or when it did. */
+export function startWords(event) {
+  return event.start_at_ms ? formatDate(event.start_at_ms, { dateStyle: "medium", timeStyle: "short" }) : t("events.startByCreator");
+}
+
+/** "2 rounds × 1 deal". */
+export function dealsWords(event) {
+  return t("events.dealsWords", { rounds: event.rounds, deals: t("events.deals", { count: event.deals_per_round }) });
+}
+
+export function crumbs(...more) {
+  return h("nav.crumbs", { "aria-label": t("players.pages") }, h("a", { href: lobbyUrl(), onclick: followLink }, t("players.lobby")), ...more);
+}
+
+function eventsTable(events) {
+  if (!events.length) return h("p.note", { dataset: { testid: "events-empty" } }, t("events.none"));
+  return h(
+    "table.events-table",
+    { dataset: { testid: "events-table" } },
+    h("caption.visually-hidden", {}, t("events.title")),
+    h(
+      "thead",
+      {},
+      h("tr", {}, ["events.name", "events.format", "events.statusHead", "events.pairs", "events.start", "events.dealsHead"].map((k) => h("th", { scope: "col" }, t(k)))),
+    ),
+    h(
+      "tbody",
+      {},
+      events.map((e) =>
+        h(
+          "tr",
+          { dataset: { testid: `event-row-${e.event_id}` } },
+          h("th.ev-name", { scope: "row" }, h("a", { href: eventsUrl(e.event_id), onclick: followLink }, e.name)),
+          h("td", {}, t(`events.format.${e.format}`)),
+          h("td", {}, h(`span.ev-status.ev-${e.status}`, {}, statusName(e.status))),
+          h("td.num", {}, t("events.pairsOf", { count: formatNumber(e.pairs_count), max: formatNumber(e.max_pairs) })),
+          h("td", {}, startWords(e)),
+          h("td", {}, dealsWords(e)),
+        ),
+      ),
+    ),
+  );
+}
+
+function field(id, label, control) {
+  return h("div.field", {}, h("label", { for: id }, label), control);
+}
+
+/** "Create an event": name, rounds, deals per round, clock, rated; the new event's page on success. */
+function createForm() {
+  const error = h("p.error-note", { role: "alert", dataset: { testid: "event-create-error" } });
+  const number = (id, min, max, value) => h("input", { id, type: "number", min: String(min), max: String(max), value: String(value), required: true, dataset: { testid: id } });
+  const clock = h("select", { id: "event-clock", dataset: { testid: "event-clock" } }, h("option", { value: "none" }, t("lobby.clock.none")));
+  api.rules().then(
+    (catalogue) => clock.append(...timeControls(catalogue).filter((c) => c.name !== "none").map((c) => h("option", { value: c.name }, clockName(c.name)))),
+    () => {},
+  );
+  const form = h(
+    "form.event-create",
+    { dataset: { testid: "event-create" }, "aria-labelledby": "event-create-title" },
+    h("h2.panel-title", { id: "event-create-title" }, t("events.create")),
+    h(
+      "div.event-create-fields",
+      {},
+      field("event-name", t("events.name"), h("input", { id: "event-name", type: "text", maxlength: "60", required: true, value: "", dataset: { testid: "event-name" } })),
+      field("event-rounds", t("events.rounds"), number("event-rounds", 1, 100, 7)),
+      field("event-deals", t("events.dealsPerRound"), number("event-deals", 1, 10, 2)),
+      field("event-clock", t("lobby.setUp.clock"), clock),
+      h("div.field.check", {}, h("input", { id: "event-rated", type: "checkbox", dataset: { testid: "event-rated" } }), h("label", { for: "event-rated" }, t("events.rated"))),
+    ),
+    h("small.help", {}, t("events.createHelp")),
+    error,
+    h("button.primary", { type: "submit", dataset: { testid: "event-create-submit" } }, t("events.createButton")),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const body = {
+      name: form.querySelector("#event-name").value.trim(),
+      format: "duplicate_pairs",
+      rounds: Number(form.querySelector("#event-rounds").value),
+      deals_per_round: Number(form.querySelector("#event-deals").value),
+      clock: clock.value,
+      rated: form.querySelector("#event-rated").checked,
+    };
+    if (!body.name) {
+      error.textContent = t("events.nameEmpty");
+      return;
+    }
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const made = await api.createEvent(playerToken(), body);
+      navigate(eventsUrl(made.event_id));
+    } catch (problem) {
+      error.textContent = describeProblem(problem);
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** The events page; {stop()}. */
+export function renderEvents(root) {
+  const page = { stopped: false, stop: () => (page.stopped = true) };
+  const body = h("div.ev-body", { "aria-live": "polite", "aria-busy": "true" }, h("p.loading-note", {}, t("events.loading")));
+  fill(
+    root,
+    h(
+      "div.ev-page",
+      { dataset: { testid: "events" } },
+      crumbs(),
+      h("section.panel.ev-panel", { "aria-labelledby": "ev-title" }, h("h1", { id: "ev-title" }, t("events.title")), h("p.help", {}, t("events.lead")), body),
+      currentPlayer() ? h("section.panel.ev-panel", {}, createForm()) : h("p.note", { dataset: { testid: "events-need-name" } }, t("events.needName")),
+    ),
+  );
+  api.events({ limit: 20 }).then(
+    (answer) => {
+      if (page.stopped) return;
+      body.removeAttribute("aria-busy");
+      fill(body, eventsTable(answer.events));
+    },
+    (problem) => {
+      if (page.stopped) return;
+      body.removeAttribute("aria-busy");
+      fill(body, h("p.error-note", { role: "alert" }, describeProblem(problem)));
+    },
+  );
+  return page;
+}
