@@ -39,7 +39,12 @@ def as_player(made: dict) -> dict[str, str]:
 
 
 def make_bot(base: str, name: str) -> dict:
+    """A new bot called ``name`` (with a few letters more if a test before took it): {player, token}."""
     answer = requests.post(f"{base}/v1/players", json={"name": name, "kind": "bot"}, timeout=30)
+    if answer.status_code == 409:
+        answer = requests.post(
+            f"{base}/v1/players", json={"name": f"{name} {random.randrange(10**4)}", "kind": "bot"}, timeout=30
+        )
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -159,7 +164,7 @@ def shoot(page: Page, name: str, width: int, height: int) -> None:
 
 def test_two_people_and_bots_play_a_duplicate_event_in_the_browser(new_page, web):
     ada, bea = make_player(web, "Ada Events"), make_player(web, "Bea Events")
-    bots = [make_bot(web, f"Duo Bot {i} {random.randrange(10**6)}") for i in range(4)]
+    bots = [make_bot(web, name) for name in ("Robo Rita", "Robo Rex", "Kit Bot", "Kat Bot")]
     follows = requests.put(
         f"{web}/v1/players/me/following/{bea['player']['id']}", json={}, headers=as_player(ada), timeout=30
     )
@@ -210,8 +215,8 @@ def test_two_people_and_bots_play_a_duplicate_event_in_the_browser(new_page, web
             page = signed_in(new_page, ada, width, height, locale)
             page.goto("/play?pace=0#/events")
             expect(page.locator(f"[data-testid=event-row-{event_id}]")).to_be_visible()
-            assert outside(page, f"[data-testid=event-row-{event_id}], [data-testid=event-create-submit]") == []
             shoot(page, f"events-list-{locale[:2]}", width, height)
+            assert outside(page, f"[data-testid=event-row-{event_id}], [data-testid=event-create-submit]") == []
             page.context.close()
 
     ada_page.click("[data-testid=start-event]")
@@ -255,8 +260,8 @@ def test_two_people_and_bots_play_a_duplicate_event_in_the_browser(new_page, web
             page = signed_in(new_page, ada, width, height, locale)
             page.goto(event_url)
             expect(page.locator("[data-testid=standings] tbody tr")).to_have_count(3)
-            assert outside(page, "[data-testid=standings], [data-testid=board-link-2]") == []
             shoot(page, f"events-final-{lang}", width, height)
+            assert outside(page, "[data-testid=standings], [data-testid=board-link-2]") == []
             page.click("[data-testid=board-link-1]")
             expect(page.locator("[data-testid=scoresheet] tbody")).to_have_count(2)
             expect(page.locator("[data-testid=par-head]")).to_be_visible()
@@ -265,8 +270,8 @@ def test_two_people_and_bots_play_a_duplicate_event_in_the_browser(new_page, web
             scores = page.locator("[data-testid=scoresheet] [data-testid=score]").all_inner_texts()
             assert len(scores) == 4 and all("-" not in s for s in scores)  # a negative score has U+2212
             assert all(m not in ("…", "") for m in page.locator("[data-testid=matchpoints]").all_inner_texts())
-            assert outside(page, "[data-testid=scoresheet], [data-testid=replay-1], [data-testid=replay-2]") == []
             shoot(page, f"events-board-{lang}", width, height)
+            assert outside(page, "[data-testid=scoresheet], [data-testid=replay-1], [data-testid=replay-2]") == []
             if (width, lang) == (1280, "en"):
                 page.click("[data-testid=replay-1]")
                 expect(page.locator("[data-testid=replay-table]")).to_be_visible(timeout=LONG)

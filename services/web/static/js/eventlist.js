@@ -9,14 +9,14 @@ import { fill, h } from "./dom.js";
 import { formatDate, formatList, formatNumber, t } from "./i18n.js";
 import { currentPlayer, playerToken } from "./identity.js";
 import { describeProblem } from "./messages.js";
-import { computerName } from "./playertext.js";
+import { levelName } from "./playertext.js";
 import { eventsUrl, followLink, lobbyUrl, navigate } from "./router.js";
 import { clockName } from "./tableopts.js";
 
 /** A pair's names ("Ada and Bea"; the computer pair: "Computers · standard"), from the event's pairs (pure). */
 export function pairNames(pair, event) {
   if (!pair) return "";
-  if (pair.kind === "computer") return t("events.computers", { level: computerName(event.stand_in_level) });
+  if (pair.kind === "computer") return t("events.computers", { level: levelName(event.stand_in_level) });
   return formatList(pair.players.map((m) => (m.kind === "bot" ? t("events.bot", { name: m.name }) : m.name)));
 }
 
@@ -141,7 +141,7 @@ export function renderEvents(root) {
       "div.ev-page",
       { dataset: { testid: "events" } },
       crumbs(),
-      h("section.panel.ev-panel", { "aria-labelledby": "ev-title" }, h("h1", { id: "ev-title" }, t("events.title")), h("p.help", {}, t("events.lead")), body),
+      h("section.panel.ev-panel", { "aria-labelledby": "ev-title" }, h("h1", { id: "ev-title" }, t("events.title")), h("p.help.ev-lead", {}, t("events.lead")), body),
       currentPlayer() ? h("section.panel.ev-panel", {}, createForm()) : h("p.note", { dataset: { testid: "events-need-name" } }, t("events.needName")),
     ),
   );

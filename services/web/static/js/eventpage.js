@@ -46,12 +46,12 @@ export function matchpointsText(value) {
 }
 
 function standingsTable(event, mine) {
-  if (!event.standings.length) return h("p.note", { dataset: { testid: "standings-empty" } }, t(event.status === "open" ? "events.standingsAfterStart" : "events.standingsNone"));
+  if (!event.standings.some((s) => s.top > 0)) return h("p.note", { dataset: { testid: "standings-empty" } }, t(event.status === "open" ? "events.standingsAfterStart" : "events.standingsNone"));
   return h(
     "table.standings",
     { dataset: { testid: "standings" } },
     h("caption.visually-hidden", {}, t("events.standings")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("events.pair")), h("th.num", { scope: "col" }, t("events.matchpoints")), h("th.num", { scope: "col" }, "%"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("events.pair")), h("th.num", { scope: "col" }, h("span.st-head-long", {}, t("events.matchpoints")), h("span.st-head-short", { "aria-hidden": "true" }, t("events.mpShort"))), h("th.num", { scope: "col" }, "%"))),
     h(
       "tbody",
       {},
@@ -257,7 +257,7 @@ export function renderEvent(root, eventId) {
         "p.ev-facts",
         {},
         h(`span.ev-status.ev-${event.status}`, { dataset: { testid: "event-status" } }, statusName(event.status)),
-        ` ${t(`events.format.${event.format}`)} · ${dealsWords(event)} · ${event.clock === "none" ? t("lobby.clock.none") : clockName(event.clock)} · ${t(event.rated ? "events.ratedMark" : "events.unratedMark")}`,
+        ` · ${t(`events.format.${event.format}`)} · ${dealsWords(event)} · ${event.clock === "none" ? t("lobby.clock.none") : clockName(event.clock)} · ${t(event.rated ? "events.ratedMark" : "events.unratedMark")}`,
       ),
     );
     drawActions(event);

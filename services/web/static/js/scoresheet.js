@@ -43,8 +43,7 @@ function sideRow(event, sheet, row, side, first) {
       "td.sheet-pair",
       {},
       h("span.pair-no", {}, formatNumber(number)),
-      " ",
-      pairNames(pair, event),
+      h("span.sheet-names", {}, " ", pairNames(pair, event)),
       row.no_show.includes(number) ? h("span.ev-noshow", {}, ` ${t("events.noShow")}`) : null,
     ),
     h("td.num", { dataset: { testid: "bids" } }, seatsText(row.bids, side, true)),
@@ -57,7 +56,7 @@ function sideRow(event, sheet, row, side, first) {
           "td.sheet-replay",
           { rowspan: "2" },
           row.finished
-            ? h("a.button.small", { href: replayUrl(row.game_id), onclick: followLink, dataset: { testid: `replay-${row.table}` } }, t("players.replay"))
+            ? h("a.button.small", { href: replayUrl(row.game_id), onclick: followLink, dataset: { testid: `replay-${row.table}` } }, h("span.sheet-replay-word", {}, t("players.replay")), h("span.sheet-replay-icon", { "aria-hidden": "true" }, "▶"))
             : h("a.button.small.quiet", { href: gameUrl(row.game_id), dataset: { testid: `watch-${row.table}` } }, t("events.watch")),
         )
       : null,
@@ -87,6 +86,16 @@ function sheetTable(event, sheet) {
       ),
     ),
     sheet.tables.map((row) => h("tbody", {}, sideRow(event, sheet, row, "ns", true), sideRow(event, sheet, row, "ew", false))),
+  );
+}
+
+/** The pairs' names by number, under the table on a phone (whose table shows only the numbers). */
+function legend(event, sheet) {
+  const numbers = [...new Set(sheet.tables.flatMap((row) => [row.ns, row.ew]))].sort((a, b) => a - b);
+  return h(
+    "ul.sheet-legend",
+    { "aria-hidden": "true" },
+    numbers.map((n) => h("li", {}, h("span.pair-no", {}, formatNumber(n)), " ", pairNames(pairByNumber(event, n), event))),
   );
 }
 
@@ -122,6 +131,7 @@ export function renderScoresheet(root, eventId, board) {
           h("span", { dataset: { testid: "par-line" } }, sheet.par === null ? t("events.parNone") : t("events.parIs", { par: parText(sheet.par, "ns") })),
         ),
         sheetTable(event, sheet),
+        legend(event, sheet),
         h(
           "nav.sheet-nav",
           { "aria-label": t("events.boards") },
