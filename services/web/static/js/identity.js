@@ -199,7 +199,7 @@ async function renamed(held, name) {
 }
 
 /**
- * The lobby's strip: "Playing as Ada · Your profile · Account · Leaderboards", or "Playing without a name"
+ * The lobby's strip: "Playing as Ada · Your profile · Account · Friends · Leaderboards · Events", or "Playing without a name"
  * with "Choose a name" and "Sign in" (a link code, a recovery code or a passkey: a player made elsewhere).
  * Redrawn when the player changes.
  */

@@ -25,7 +25,7 @@ export function parText(par, side) {
 /** "3 + nil" (pure but for the language). */
 function seatsText(values, side, nil = false) {
   if (!values) return "";
-  return SIDES[side].map((s) => (nil && values[s] === 0 ? t("events.nil") : formatNumber(values[s]))).join(" + ");
+  return SIDES[side].map((s) => (nil && values[s] === 0 ? t("events.nil") : formatNumber(values[s]))).join("\u2009+\u2009"); // thin spaces: a phone's narrow columns
 }
 
 function sideRow(event, sheet, row, side, first) {
