@@ -267,6 +267,7 @@ function build(root, record, seat, page) {
       {},
       [
         t(`players.replay.to.${record.rules.scoring === "partnership" ? "partnership" : "individual"}`, { score: record.rules.win_score }),
+        record.rules.deals ? t("lobby.house.deals", { count: record.rules.deals }) : null, // an event's table: its deals
         formatDate(record.ended_at, { dateStyle: "medium", timeStyle: "short" }),
         record.rated ? t("players.replay.rated") : null,
       ].filter(Boolean).join(" · "),
