@@ -97,7 +97,12 @@ function createForm() {
       field("event-rounds", t("events.rounds"), number("event-rounds", 1, 100, 7)),
       field("event-deals", t("events.dealsPerRound"), number("event-deals", 1, 10, 2)),
       field("event-clock", t("lobby.setUp.clock"), clock),
-      h("div.field.check", {}, h("input", { id: "event-rated", type: "checkbox", dataset: { testid: "event-rated" } }), h("label", { for: "event-rated" }, t("events.rated"))),
+      h(
+        "div.ev-checks",
+        {},
+        h("div.field.check", {}, h("input", { id: "event-rated", type: "checkbox", dataset: { testid: "event-rated" } }), h("label", { for: "event-rated" }, t("events.rated"))),
+        h("div.field.check", {}, h("input", { id: "event-par", type: "checkbox", checked: true, dataset: { testid: "event-par" } }), h("label", { for: "event-par" }, t("events.parOption"))),
+      ),
     ),
     h("small.help", {}, t("events.createHelp")),
     error,
@@ -113,6 +118,7 @@ function createForm() {
       deals_per_round: Number(form.querySelector("#event-deals").value),
       clock: clock.value,
       rated: form.querySelector("#event-rated").checked,
+      par: form.querySelector("#event-par").checked,
     };
     if (!body.name) {
       error.textContent = t("events.nameEmpty");

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { crumbs, pairByNumber, pairNames } from "./eventlist.js";
-import { matchpointsText } from "./eventpage.js";
+import { matchpointsText, POLL_MS } from "./eventpage.js";
 import { formatNumber, t } from "./i18n.js";
 import { currentPlayer } from "./identity.js";
 import { describeProblem } from "./messages.js";
@@ -99,8 +99,26 @@ function legend(event, sheet) {
   );
 }
 
+/** What the sheet says of the par: none for this event, not yet played, or each side's score with the experts'
+ * replay. */
+function parLine(event, sheet) {
+  if (!event.par) return h("span", { dataset: { testid: "par-line" } }, t("events.parOff"));
+  if (sheet.par === null || sheet.par === undefined) return h("span", { dataset: { testid: "par-line" } }, t("events.parNone"));
+  return h(
+    "span",
+    { dataset: { testid: "par-line" } },
+    t("events.parIs", { ns: parText(sheet.par, "ns"), ew: parText(sheet.par, "ew") }),
+    sheet.par_game_id ? [" ", h("a", { href: replayUrl(sheet.par_game_id), onclick: followLink, dataset: { testid: "par-replay" } }, t("events.parReplay"))] : null,
+  );
+}
+
+/** Whether the sheet may still change: a table still playing, or the experts' par still to come. */
+export function sheetOpen(event, sheet) {
+  return sheet.tables.some((row) => !row.finished || !row.matchpoints) || Boolean(event.par && (sheet.par === null || sheet.par === undefined));
+}
+
 export function renderScoresheet(root, eventId, board) {
-  const page = { stopped: false, stop: () => (page.stopped = true) };
+  const page = { stopped: false, timer: null };
   const body = h("div.sheet-body", { "aria-live": "polite", "aria-busy": "true" }, h("p.loading-note", {}, t("events.loading")));
   const back = h("a", { href: eventsUrl(eventId), onclick: followLink, dataset: { testid: "event-link" } }, t("events.event"));
   fill(
@@ -112,39 +130,51 @@ export function renderScoresheet(root, eventId, board) {
       h("section.panel.ev-panel", { "aria-labelledby": "sheet-title" }, h("h1", { id: "sheet-title" }, t("events.board", { board: formatNumber(board) })), body),
     ),
   );
-  Promise.all([api.getEvent(eventId), api.eventBoard(eventId, board)]).then(
-    ([event, sheet]) => {
-      if (page.stopped) return;
-      back.textContent = event.name;
-      body.removeAttribute("aria-busy");
-      const scored = sheet.tables.every((row) => row.matchpoints);
-      const top = scored && sheet.tables.length ? sheet.tables[0].matchpoints.top : null;
-      fill(
-        body,
-        h(
-          "p.sheet-facts",
-          {},
-          t("events.roundDeal", { round: formatNumber(sheet.round), deal: formatNumber(sheet.deal) }),
-          " · ",
-          top === null ? t("events.notScored") : t("events.top", { top: formatNumber(top) }),
-          " · ",
-          h("span", { dataset: { testid: "par-line" } }, sheet.par === null ? t("events.parNone") : t("events.parIs", { par: parText(sheet.par, "ns") })),
-        ),
-        sheetTable(event, sheet),
-        legend(event, sheet),
-        h(
-          "nav.sheet-nav",
-          { "aria-label": t("events.boards") },
-          board > 1 ? h("a.button.small", { href: eventsUrl(eventId, board - 1), onclick: followLink, dataset: { testid: "board-previous" } }, t("events.boardBefore")) : null,
-          event.boards.includes(board + 1) ? h("a.button.small", { href: eventsUrl(eventId, board + 1), onclick: followLink, dataset: { testid: "board-next" } }, t("events.boardAfter")) : null,
-        ),
-      );
-    },
-    (problem) => {
-      if (page.stopped) return;
-      body.removeAttribute("aria-busy");
-      fill(body, h("p.error-note", { role: "alert" }, describeProblem(problem)));
-    },
-  );
+  const draw = (event, sheet) => {
+    back.textContent = event.name;
+    body.removeAttribute("aria-busy");
+    const scored = sheet.tables.every((row) => row.matchpoints);
+    const top = scored && sheet.tables.length ? sheet.tables[0].matchpoints.top : null;
+    fill(
+      body,
+      h(
+        "p.sheet-facts",
+        {},
+        t("events.roundDeal", { round: formatNumber(sheet.round), deal: formatNumber(sheet.deal) }),
+        " · ",
+        top === null ? t("events.notScored") : t("events.top", { top: formatNumber(top) }),
+        " · ",
+        parLine(event, sheet),
+      ),
+      sheetTable(event, sheet),
+      legend(event, sheet),
+      h(
+        "nav.sheet-nav",
+        { "aria-label": t("events.boards") },
+        board > 1 ? h("a.button.small", { href: eventsUrl(eventId, board - 1), onclick: followLink, dataset: { testid: "board-previous" } }, t("events.boardBefore")) : null,
+        event.boards.includes(board + 1) ? h("a.button.small", { href: eventsUrl(eventId, board + 1), onclick: followLink, dataset: { testid: "board-next" } }, t("events.boardAfter")) : null,
+      ),
+    );
+  };
+  // read again every few seconds in sight while a table plays or the par is to come (a read moves the event on)
+  const read = () =>
+    Promise.all([api.getEvent(eventId), api.eventBoard(eventId, board)]).then(
+      ([event, sheet]) => {
+        if (page.stopped) return;
+        draw(event, sheet);
+        if (sheetOpen(event, sheet)) page.timer = setTimeout(again, POLL_MS);
+      },
+      (problem) => {
+        if (page.stopped) return;
+        body.removeAttribute("aria-busy");
+        fill(body, h("p.error-note", { role: "alert" }, describeProblem(problem)));
+      },
+    );
+  const again = () => (page.stopped ? undefined : document.hidden ? (page.timer = setTimeout(again, POLL_MS)) : read());
+  page.stop = () => {
+    page.stopped = true;
+    clearTimeout(page.timer);
+  };
+  read();
   return page;
 }
