@@ -173,10 +173,11 @@ export function renderEvent(root, eventId) {
     return names.get(id);
   }
 
-  function drawActions(event) {
+  function drawActions(event, progress) {
     const mine = pairOf(event, me && me.id);
-    const key = JSON.stringify([event.status, event.version, mine && mine.pair_id, mine && mine.invited, mine && mine.withdrawn, me && me.id]);
     const where = yourTable(event, mine);
+    const played = Boolean(where && progress && progress.tables.includes(where.table.table)); // your table has finished
+    const key = JSON.stringify([event.status, event.version, mine && mine.pair_id, mine && mine.invited, mine && mine.withdrawn, me && me.id, played]);
     if (key === actionsKey) return;
     actionsKey = key;
     const parts = [];
@@ -194,14 +195,15 @@ export function renderEvent(root, eventId) {
       if (mine.withdrawn) parts.push(h("p.note", {}, t("events.youWithdrew")));
     }
     const buttons = [];
-    if (where && !mine.withdrawn) buttons.push(playButton(event, where));
+    if (where && !mine.withdrawn && !played) buttons.push(playButton(event, where));
     if (me && event.creator === me.id && event.status === "open") {
       buttons.push(h("button.primary", { type: "button", dataset: { testid: "start-event" }, onclick: (e) => act(e.currentTarget, () => api.startEvent(playerToken(), eventId)) }, t("events.start")));
     }
     if (mine && mine.invited !== me.id && !mine.withdrawn && event.status !== "finished") {
       buttons.push(h("button.quiet", { type: "button", dataset: { testid: "withdraw" }, onclick: (e) => withdraw(e.currentTarget, mine) }, t("events.withdraw")));
     }
-    fill(actions, parts, where && !mine.withdrawn ? tableLine(event, where) : null, buttons.length ? h("div.ev-buttons", {}, buttons) : null);
+    const line = where && !mine.withdrawn ? (played ? h("p.ev-your-table", { dataset: { testid: "your-table-done" } }, t("events.yourTableDone")) : tableLine(event, where)) : null;
+    fill(actions, parts, line, buttons.length ? h("div.ev-buttons", {}, buttons) : null);
   }
 
   async function withdraw(button, mine) {
@@ -260,7 +262,7 @@ export function renderEvent(root, eventId) {
         ` · ${t(`events.format.${event.format}`)} · ${dealsWords(event)} · ${event.clock === "none" ? t("lobby.clock.none") : clockName(event.clock)} · ${t(event.rated ? "events.ratedMark" : "events.unratedMark")}`,
       ),
     );
-    drawActions(event);
+    drawActions(event, progress);
     fill(round, roundBox(event, progress), event.status === "open" ? pairsList(event, mine) : null);
     fill(standings, h("h2.panel-title", { id: "ev-standings-title" }, t(event.status === "finished" ? "events.finalStandings" : "events.standings")), standingsTable(event, mine));
     fill(
@@ -279,7 +281,7 @@ export function renderEvent(root, eventId) {
       if (event.status === "running" && r) {
         const board = r.number * event.deals_per_round;
         const sheet = await api.eventBoard(eventId, board).catch(() => null);
-        if (sheet) progress = { finished: sheet.tables.filter((row) => row.finished).length };
+        if (sheet) progress = { finished: sheet.tables.filter((row) => row.finished).length, tables: sheet.tables.filter((row) => row.finished).map((row) => row.table) };
       }
       error.textContent = "";
       draw(event, progress);

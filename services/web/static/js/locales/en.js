@@ -1198,6 +1198,7 @@ export default {
   "events.stay": "Stay",
   "events.yourTableNs": "Your table {table}: North-South against {names}.",
   "events.yourTableEw": "Your table {table}: East-West against {names}.",
+  "events.yourTableDone": "Your table has finished this round: the next one starts when every table has.",
   "events.play": "Play",
   "events.ratedMark": "rated",
   "events.unratedMark": "not rated",

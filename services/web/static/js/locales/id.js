@@ -1189,6 +1189,7 @@ export default {
   "events.stay": "Tetap ikut",
   "events.yourTableNs": "Meja Anda {table}: Utara-Selatan melawan {names}.",
   "events.yourTableEw": "Meja Anda {table}: Timur-Barat melawan {names}.",
+  "events.yourTableDone": "Meja Anda sudah selesai babak ini: babak berikutnya dimulai setelah semua meja selesai.",
   "events.play": "Main",
   "events.ratedMark": "dinilai",
   "events.unratedMark": "tidak dinilai",
