@@ -101,24 +101,10 @@ class EventRound(Body):
 
 
 @dataclass
-class EventDetail(Body):
+class EventDetail(EventSummary):
+    """The summary's fields, then the event's pairs, standings and rounds."""
+
     SCHEMA: ClassVar[str] = "EventDetail"
-    event_id: str
-    name: str
-    format: str
-    status: str
-    creator: str
-    max_pairs: int
-    deals_per_round: int
-    rounds: int
-    clock: str
-    rated: bool
-    bots_allowed: bool
-    stand_in_level: str
-    start_at_ms: int | None
-    par: bool
-    pairs_count: int
-    created_ms: int
     version: int
     finished_ms: int | None
     pairs: list[EventPair]
