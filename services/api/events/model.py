@@ -58,6 +58,31 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class DealResult:
+    """One table's deal as played: the bids and tricks by seat, the points each side scored on it (a bag penalty
+    it triggered included, as the game scored it)."""
+
+    table: int
+    deal: int  # within the round, from 1
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    points: tuple[int, int]  # NS, EW
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "deal": self.deal,
+            "bids": list(self.bids),
+            "tricks": list(self.tricks),
+            "points": list(self.points),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DealResult:
+        return cls(data["table"], data["deal"], tuple(data["bids"]), tuple(data["tricks"]), tuple(data["points"]))
+
+
+@dataclass(frozen=True, slots=True)
 class Round:
     number: int  # from 1
     secret: str  # deals every table's cards: never shown
@@ -66,6 +91,9 @@ class Round:
     started_ms: int
     finished_ms: int | None = None
     par_game_id: str | None = None  # four experts play the round's deals (Settings.par)
+    # every table's deals, kept when the round finishes: its games expire from the game store an hour after
+    # their records are written, and the standings read them no more
+    results: tuple[DealResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +164,7 @@ class Event:
                     r["started_ms"],
                     r["finished_ms"],
                     r.get("par_game_id"),
+                    tuple(DealResult.from_json(d) for d in r.get("results", ())),
                 )
                 for r in data["rounds"]
             ),

@@ -4,39 +4,12 @@ those results, pure over plain data (:mod:`services.api.events.matchpoints` scor
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from services.api.events.matchpoints import Scored, Standing, TableResult, score_deal, standings
-from services.api.events.model import COMPUTER_PAIR, Event, Round
+from services.api.events.model import COMPUTER_PAIR, DealResult, Event, Round
 from services.engine import GameState, first_seat, replay_tricks
 
 NS, EW = 0, 1  # the sides: seats 0 and 2 sit North-South, 1 and 3 East-West
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One table's deal as played: the bids and tricks by seat, the points each side scored on it (a bag penalty
-    it triggered included, as the game scored it)."""
-
-    table: int
-    deal: int  # within the round, from 1
-    bids: tuple[int, ...]
-    tricks: tuple[int, ...]
-    points: tuple[int, int]  # NS, EW
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "table": self.table,
-            "deal": self.deal,
-            "bids": list(self.bids),
-            "tricks": list(self.tricks),
-            "points": list(self.points),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> DealResult:
-        return cls(data["table"], data["deal"], tuple(data["bids"]), tuple(data["tricks"]), tuple(data["points"]))
 
 
 def table_results(table: int, state: GameState, deals: int) -> list[DealResult]:

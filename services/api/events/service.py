@@ -23,6 +23,7 @@ from dataclasses import replace
 from services.api.events.model import (
     COMPUTER_PAIR,
     RUNNABLE_FORMATS,
+    DealResult,
     Event,
     Member,
     Pair,
@@ -31,7 +32,7 @@ from services.api.events.model import (
     Table,
 )
 from services.api.events.movements import movement
-from services.api.events.results import DealResult, table_results
+from services.api.events.results import table_results
 from services.api.events.storage import EventStorage
 from services.api.events.tables import hand_to_stand_ins, make_tables
 from services.api.games.commands import Collaborators
@@ -93,6 +94,9 @@ class Events:
         games)."""
         found: dict[int, list[DealResult]] = {}
         for rnd in event.rounds:
+            if rnd.results:
+                found[rnd.number] = list(rnd.results)
+                continue
             rows: list[DealResult] = []
             for table in rnd.tables:
                 record = self.game(table.game_id)
@@ -233,7 +237,9 @@ class Events:
     def _next_round(self, event: Event, number: int, states: dict[int, GameState]) -> Event | None:
         if event.status != "running" or event.rounds[-1].number != number:
             return None  # another process moved it on
-        done = replace(event.rounds[-1], finished_ms=self.clock())
+        deals = event.settings.deals_per_round
+        kept = tuple(row for table, state in sorted(states.items()) for row in table_results(table, state, deals))
+        done = replace(event.rounds[-1], finished_ms=self.clock(), results=kept)
         rounds = (*event.rounds[:-1], done)
         if number >= event.settings.rounds:
             return event.next_version(status="finished", rounds=rounds, finished_ms=self.clock())

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from services.api.events.matchpoints import score_deal
-from services.api.events.model import Event, Pair
-from services.api.events.results import DealResult, board_of, deal_results, event_standings
+from services.api.events.model import DealResult, Event, Pair
+from services.api.events.results import board_of, deal_results, event_standings
 from services.api.problems import ApiError
 
 

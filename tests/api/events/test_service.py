@@ -197,3 +197,25 @@ def test_the_par_is_what_four_experts_score_with_the_same_cards():
         par = events.game(par.game_id)
     sheet = views.scoresheet(event, events.results(event), 1, events.pars(event))
     assert sheet["par"] == {"ns": par.state.history[0].points[0], "ew": par.state.history[0].points[1]}
+
+
+def test_a_finished_rounds_results_outlive_its_games():
+    """A finished round keeps its tables' deals in the event: its games expire from the game store an hour after
+    their records are written, and the standings and scoresheets stay as they were (and read no game)."""
+    events = service()
+    event, _ = with_pairs(events, 4, rounds=3, deals_per_round=2)
+    event = events.start(event.event_id, PLAYERS[0])
+    rng = random.Random(11)
+    while event.status == "running":
+        play_round(events, event, rng)
+        event = events.advance(events.load(event.event_id))
+    assert event.status == "finished" and all(len(r.results) == 2 * len(r.tables) for r in event.rounds)
+    standings = views.event_view(event, events.results(event))["standings"]
+    sheets = [views.scoresheet(event, events.results(event), board) for board in range(1, 7)]
+    for rnd in event.rounds:
+        for table in rnd.tables:
+            assert events.ctx.store.end_game(table.game_id, events.game(table.game_id).version)
+    stored = events.load(event.event_id)
+    assert stored.rounds == event.rounds, "kept in the stored event"
+    assert views.event_view(stored, events.results(stored))["standings"] == standings
+    assert [views.scoresheet(stored, events.results(stored), board) for board in range(1, 7)] == sheets
