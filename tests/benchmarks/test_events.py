@@ -32,3 +32,25 @@ def test_a_short_arena_run_pairs_without_repeats_and_its_standings_agree(capsys,
     assert set(arena["meets_goals"]) == {"wave", "standings_read"}
     assert arena["warmup_waves"] == 5 and arena["leader"]["points"] > 0
     assert 0 < arena["leader"]["games"] <= 5 + 6  # a game a wave at most
+
+
+@pytest.mark.integration
+def test_a_short_duplicate_run_makes_every_rounds_tables_once_and_reads_the_scored_boards(capsys, private_redis_url):
+    argv = ["--players", "40", "--waves", "1", "--reads", "2", "--redis-url", private_redis_url]
+    report = events.main([*argv, "--pairs", "6", "--rounds", "2", "--sheet-reads", "8", "--seed", "4"])
+    assert json.loads(capsys.readouterr().out) == report
+    duplicate = report["duplicate"]
+    assert (duplicate["pairs"], duplicate["rounds"], duplicate["deals_per_round"]) == (6, 2, 1)
+    assert duplicate["tables_per_round"] == {"min": 3, "max": 3}
+    assert duplicate["games_made"] == 2 * 3, "each round's tables are new games, each made once"
+    assert duplicate["moves_per_round"]["min"] >= 3 * (4 + 52)  # every table played out: 4 bids, 52 cards
+    for figures in (duplicate["round_start"], duplicate["event_read"], duplicate["scoresheet_read"]):
+        assert set(figures) == TIMES and figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0
+    assert duplicate["round_start"]["count"] == 2
+    assert duplicate["event_read"]["count"] + duplicate["scoresheet_read"]["count"] == 2 * 4
+    redis_cost = duplicate["round_start_redis"]
+    assert redis_cost["commands_p50"] >= 3 and redis_cost["memory_bytes_p50"] > 0
+    assert redis_cost["memory_after_play_bytes_p50"] > 0
+    assert duplicate["event_doc_bytes"] > 0 and duplicate["standings"] == 6
+    assert duplicate["boards_scored"] == 3, "the last timed round's board is scored at every table"
+    assert duplicate["goal_round_start_ms"] == 5000 and isinstance(duplicate["meets_goal"], bool)
