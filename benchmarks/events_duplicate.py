@@ -108,16 +108,21 @@ def run(redis_url: str, pairs: int, rounds: int, reads: int, seed: int, percenti
     meter = RedisMeter(client)
     starts, cpu, commands_per_round, redis_cpu, memory, played, tables, moves = ([] for _ in range(8))
     event_reads: list[float] = []
+    by_round: list[dict[str, Any]] = []  # a read loads every table of every round begun: it grows with the rounds
     sheets: list[float] = []
     seen_games: set[str] = set()
     per_round = max(reads // max(rounds, 1), 2)
 
     def read_a_while(board: int) -> None:
         """Reads while a round runs: the event (its standings) and the scoresheet of the round before's board."""
+        mine = []
         for i in range(per_round):
             started = time.perf_counter()
             read_event(events, event.event_id) if i % 2 == 0 else read_sheet(events, event.event_id, board)
             (event_reads if i % 2 == 0 else sheets).append(time.perf_counter() - started)
+            mine.append(time.perf_counter() - started)
+        games = sum(len(r.tables) for r in events.load(event.event_id).rounds)
+        by_round.append({"rounds_begun": board + 1, "games_read": games, "p50_ms": _ms(sorted(mine)[len(mine) // 2])})
 
     for number in range(1, rounds + 1):
         before, process = meter.read(), time.process_time()
@@ -162,6 +167,7 @@ def run(redis_url: str, pairs: int, rounds: int, reads: int, seed: int, percenti
         "moves_per_round": {"min": min(moves), "max": max(moves)},
         "event_read": percentiles(event_reads),
         "scoresheet_read": percentiles(sheets),
+        "reads_by_rounds_begun": by_round,
         "event_doc_bytes": len(doc),
         "standings": len(body["standings"]),
         "boards_scored": len(scored),
