@@ -108,7 +108,7 @@ def run(redis_url: str, pairs: int, rounds: int, reads: int, seed: int, percenti
     meter = RedisMeter(client)
     starts, cpu, commands_per_round, redis_cpu, memory, played, tables, moves = ([] for _ in range(8))
     event_reads: list[float] = []
-    by_round: list[dict[str, Any]] = []  # a read loads every table of every round begun: it grows with the rounds
+    by_round: list[dict[str, Any]] = []  # a read loads the games of the rounds not finished (the current one's)
     sheets: list[float] = []
     seen_games: set[str] = set()
     per_round = max(reads // max(rounds, 1), 2)
@@ -121,7 +121,7 @@ def run(redis_url: str, pairs: int, rounds: int, reads: int, seed: int, percenti
             read_event(events, event.event_id) if i % 2 == 0 else read_sheet(events, event.event_id, board)
             (event_reads if i % 2 == 0 else sheets).append(time.perf_counter() - started)
             mine.append(time.perf_counter() - started)
-        games = sum(len(r.tables) for r in events.load(event.event_id).rounds)
+        games = sum(len(r.tables) for r in events.load(event.event_id).rounds if not r.results)
         by_round.append({"rounds_begun": board + 1, "games_read": games, "p50_ms": _ms(sorted(mine)[len(mine) // 2])})
 
     for number in range(1, rounds + 1):
