@@ -64,7 +64,10 @@ def server_env(**extra: str) -> dict[str, str]:
 
 def play_until_one_move_is_left(session: ContractSession) -> tuple[str, tuple]:
     """A four-person game played to its last move; its id and that move (path, body, headers)."""
-    created = session.post("/v1/games", json={"seats": [{"type": "human"}] * 4, "seed": SEED, "rules": RULES}).json()
+    # no clock: a clock's commits (a turn run out, time given back after a late heartbeat on a busy machine) would
+    # move the game on by themselves; this game changes only by its moves
+    body = {"seats": [{"type": "human"}] * 4, "seed": SEED, "rules": RULES, "options": {"clock": "none"}}
+    created = session.post("/v1/games", json=body).json()
     tokens = [seat["token"] for seat in created["seats"]]
     overrides = {k: v for k, v in RULES.items() if k != "preset"}
     plan = planned_moves(created["game_id"], tokens, new_game(make_rules("partnership", **overrides), SEED))
@@ -269,7 +272,10 @@ def abandoned_game_is_shown_only_once_its_keys_are_gone(
     session = ContractSession(base)
     now = datetime.now(UTC)  # the listing's window: this game's time, not the far future the export tests fill
     window = {"since": (now - timedelta(seconds=5)).isoformat(), "until": (now + timedelta(hours=1)).isoformat()}
-    created = session.post("/v1/games", json={"seats": [{"type": "human"}] * 4, "seed": SEED, "rules": RULES}).json()
+    # no clock: a clock's commits (a turn run out, time given back after a late heartbeat on a busy machine) would
+    # move the game on by themselves; this game changes only by its moves
+    body = {"seats": [{"type": "human"}] * 4, "seed": SEED, "rules": RULES, "options": {"clock": "none"}}
+    created = session.post("/v1/games", json=body).json()
     game_id = created["game_id"]
     tokens = [seat["token"] for seat in created["seats"]]
     overrides = {k: v for k, v in RULES.items() if k != "preset"}

@@ -88,8 +88,7 @@ function createForm() {
   );
   const form = h(
     "form.event-create",
-    { dataset: { testid: "event-create" }, "aria-labelledby": "event-create-title" },
-    h("h2.panel-title", { id: "event-create-title" }, t("events.create")),
+    { dataset: { testid: "event-create" }, "aria-label": t("events.create") },
     h(
       "div.event-create-fields",
       {},
@@ -147,8 +146,17 @@ export function renderEvents(root) {
       "div.ev-page",
       { dataset: { testid: "events" } },
       crumbs(),
-      h("section.panel.ev-panel", { "aria-labelledby": "ev-title" }, h("h1", { id: "ev-title" }, t("events.title")), h("p.help.ev-lead", {}, t("events.lead")), body),
-      currentPlayer() ? h("section.panel.ev-panel", {}, createForm()) : h("p.note", { dataset: { testid: "events-need-name" } }, t("events.needName")),
+      h(
+        "section.panel.ev-panel",
+        { "aria-labelledby": "ev-title" },
+        h("h1", { id: "ev-title" }, t("events.title")),
+        h("p.help.ev-lead", {}, t("events.lead")),
+        // above the list, folded: in view however long the list grows
+        currentPlayer()
+          ? h("details.ev-create", { dataset: { testid: "event-create-panel" } }, h("summary", { dataset: { testid: "event-create-open" } }, t("events.create")), createForm())
+          : h("p.note", { dataset: { testid: "events-need-name" } }, t("events.needName")),
+        body,
+      ),
     ),
   );
   api.events({ limit: 20 }).then(
