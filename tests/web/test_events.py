@@ -6,7 +6,7 @@ Bea accepts on her page; Ada starts it; each round both take their seats with "P
 game's page; the event page's standings appear after round 1 and change after round 2; the first board's
 scoresheet shows every table with the expert's par (read again until the experts have played it) and a replay
 opens from it.  Screenshots of the list, the event and the scoresheet at 1280×720 and 375×667, in English and
-Indonesian, go to docs/img."""
+Indonesian, go to var/screenshots (docs/web-client.md shows copies of them in docs/img)."""
 
 from __future__ import annotations
 
