@@ -11,6 +11,7 @@ from sqlalchemy import Engine
 from services.api.games.record import GameOptions, GameRecord, Seat
 from services.api.records.database import make_engine, migrate
 from services.engine import GameState, apply, legal_moves, make_rules, new_game, turn
+from testkit.postgres import throwaway_database
 
 
 def played(state: GameState, rng: random.Random, until_over: bool = True, moves: int = 0) -> GameState:
@@ -42,3 +43,17 @@ def sqlite_engine(tmp_path) -> Iterator[Engine]:
     migrate(engine)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.integration)])
+def empty_engine(request, tmp_path) -> Iterator[Engine]:
+    """An engine on an empty database of each kind (the migrations' and the database module's tests)."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path}/records.sqlite3")
+        yield engine
+        engine.dispose()
+        return
+    with throwaway_database() as url:
+        engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+        yield engine
+        engine.dispose()

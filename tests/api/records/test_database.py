@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine, inspect, text
 
 from services.api.records.database import MIGRATIONS, History, _config_on, contract, make_engine, migrate
-from testkit.postgres import throwaway_database
 
 EXPAND = '''"""The next release's expand: ``game_records.rounds``, nullable, backfilled.
 
@@ -88,18 +86,10 @@ def downgrade() -> None:
 '''
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.integration)])
-def engine(request, tmp_path) -> Iterator[Engine]:
-    """An engine on an empty database of each kind."""
-    if request.param == "sqlite":
-        made = make_engine(f"sqlite:///{tmp_path}/records.sqlite3")
-        yield made
-        made.dispose()
-        return
-    with throwaway_database() as url:
-        made = make_engine(url.replace("postgresql://", "postgresql+psycopg://"))
-        yield made
-        made.dispose()
+@pytest.fixture
+def engine(empty_engine: Engine) -> Engine:
+    """An engine on an empty database of each kind (conftest's ``empty_engine``)."""
+    return empty_engine
 
 
 def this_releases_head() -> str:

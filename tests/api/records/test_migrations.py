@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 
 import pytest
 from alembic import command
@@ -22,24 +21,9 @@ from services.api.players.rekey import rekey_if_stale
 from services.api.players.repository import PlayerRepository
 from services.api.problems import ApiError
 from services.api.ratings.recount import recount_if_stale
-from services.api.records.database import alembic_config, make_engine, migrate
+from services.api.records.database import alembic_config, migrate
 from services.api.records.schema import metadata, name_key_rules
 from services.ratings.buckets import bucket_of
-from testkit.postgres import throwaway_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.integration)])
-def empty_engine(request, tmp_path) -> Iterator[Engine]:
-    """An engine on an empty database of each kind."""
-    if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path}/records.sqlite3")
-        yield engine
-        engine.dispose()
-        return
-    with throwaway_database() as url:
-        engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://"))
-        yield engine
-        engine.dispose()
 
 
 def migrate_to(engine: Engine, revision: str, down: bool = False) -> None:
