@@ -194,3 +194,18 @@ def seated_game(page: Page, web: str, rules: dict, seed: int, hints: bool = Fals
     )
     page.goto(f"/play?pace=0&game={game['game_id']}")
     return game["game_id"]
+
+
+def view_of(base: str, game_id: str) -> dict:
+    """The game's view as a spectator reads it (no token)."""
+    return requests.get(f"{base}/v1/games/{game_id}", timeout=30).json()
+
+
+def table_at(version: int) -> str:
+    """The table once it shows ``version``, read from the server."""
+    return f"[data-testid=table][data-synced=yes][data-version='{version}']"
+
+
+def past(version: int) -> str:
+    """The table once it shows a later version (XPath compares numbers; the page's CSP allows no script)."""
+    return f"xpath=//*[@data-testid='table'][@data-version > {version}]"

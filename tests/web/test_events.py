@@ -19,7 +19,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .conftest import SCREENSHOTS
-from .driver import LONG, click_card, outside
+from .driver import LONG, click_card, outside, past, table_at, view_of
 from .players_api import make_player, play_to_end
 
 pytestmark = pytest.mark.integration
@@ -105,18 +105,6 @@ class Bots(threading.Thread):
             self.done.wait(0.3)  # a poll of the event: its next round's tables
 
 
-def view_of(base: str, game_id: str) -> dict:
-    return requests.get(f"{base}/v1/games/{game_id}", timeout=30).json()
-
-
-def at_version(version: int) -> str:
-    return f"[data-testid=table][data-synced=yes][data-version='{version}']"
-
-
-def past(version: int) -> str:
-    return f"xpath=//*[@data-testid='table'][@data-version > {version}]"
-
-
 def play_game(base: str, game_id: str, pages: dict[int, Page]) -> None:
     """The people's seats of the game played through their pages (the bots and computers move meanwhile) until
     the game is over."""
@@ -132,8 +120,8 @@ def play_game(base: str, game_id: str, pages: dict[int, Page]) -> None:
             )
             continue
         bid, card = (
-            f"{at_version(version)} .bid-buttons button",
-            f"{at_version(version)} .hand.my-turn .card[data-playable=yes]",
+            f"{table_at(version)} .bid-buttons button",
+            f"{table_at(version)} .hand.my-turn .card[data-playable=yes]",
         )
         page.locator(f"{bid}, {card}").or_(page.locator(past(version))).first.wait_for(timeout=LONG)
         if page.locator(bid).count():

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import run_gunicorn
 
-from .driver import LONG, assert_fits, click_card, outside
+from .driver import LONG, assert_fits, click_card, outside, past, table_at, view_of
 
 pytestmark = pytest.mark.integration
 
@@ -88,19 +88,6 @@ def ask_for_people(page: Page) -> dict:
 def match_state(base: str, match: dict) -> dict:
     headers = {"Authorization": f"Bearer {match['secret']}"}
     return requests.get(f"{base}/v1/matches/{match['match_id']}", headers=headers, timeout=30).json()
-
-
-def view_of(base: str, game_id: str) -> dict:
-    return requests.get(f"{base}/v1/games/{game_id}", timeout=30).json()
-
-
-def table_at(version: int) -> str:
-    return f"[data-testid=table][data-synced=yes][data-version='{version}']"
-
-
-def past(version: int) -> str:
-    """The table once it shows a later version (XPath compares numbers; the page's CSP allows no script)."""
-    return f"xpath=//*[@data-testid='table'][@data-version > {version}]"
 
 
 class Table:

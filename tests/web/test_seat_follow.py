@@ -18,7 +18,7 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
-from .driver import LONG, click_card
+from .driver import LONG, click_card, table_at, view_of
 from .players_api import make_player
 
 pytestmark = pytest.mark.integration
@@ -55,14 +55,6 @@ def hold_seat(page: Page, game_id: str, seat: int, token: str) -> None:
         "([id, seat, token]) => localStorage.setItem(`spades.seat.${id}`, JSON.stringify({seat, token, since: Date.now()}))",
         [game_id, seat, token],
     )
-
-
-def view_of(base: str, game_id: str) -> dict:
-    return requests.get(f"{base}/v1/games/{game_id}", timeout=30).json()
-
-
-def table_at(version: int) -> str:
-    return f"[data-testid=table][data-synced=yes][data-version='{version}']"
 
 
 def play_until(base: str, game_id: str, pages: dict[int, Page], done: Callable[[dict], bool]) -> dict:
