@@ -76,6 +76,17 @@ def open_review_again(page: Page) -> None:
     expect(page.locator(f"{DIALOG} [data-testid=review-decision]")).to_be_visible(timeout=LONG)
 
 
+def close_review_again(page: Page) -> None:
+    """Close a review opened by :func:`open_review_again`: one opened from the score history goes back to it,
+    which is closed in turn."""
+    page.click("[data-testid=review-dialog-close]")
+    expect(page.locator(DIALOG)).to_have_count(0)
+    if Player(page).state() != "over":
+        expect(page.locator("[data-testid=scores]")).to_be_visible()  # back where the review was opened from
+        page.click("[data-testid=scores-close]")
+        expect(page.locator("[data-testid=scores]")).to_have_count(0)
+
+
 def assert_review_fits(page: Page) -> None:
     """The review, its summary, steps and Close button inside the window, the page not scrolling either way,
     and nothing in the dialog wider than it or cut off sideways."""
@@ -216,7 +227,7 @@ def test_a_finished_round_is_reviewed_step_by_step_with_what_each_move_cost(new_
     # the review in every window, in English then in Indonesian, at its biggest mistake (else its first trick)
     shown = step_of(mistakes[0]) if mistakes else 1
     check_at_every_size(page, screenshots, "review-cost-en", shown)
-    page.click("[data-testid=review-dialog-close]")
+    close_review_again(page)
     page.set_viewport_size({"width": 1280, "height": 720})
 
     # with the house rules the bidding step holds the blind decision and the nil exchange's pass too
@@ -232,7 +243,7 @@ def test_a_finished_round_is_reviewed_step_by_step_with_what_each_move_cost(new_
     bid_cost = costs[0][1] or 0
     expect(dialog.locator("[data-testid=review-step-0] .step-cost")).to_have_text(f"−{6 + bid_cost}")
     expect(dialog.locator("[data-testid=review-candidates]")).to_have_count(3 if costs[0][0] != "only" else 2)
-    page.click("[data-testid=review-dialog-close]")
+    close_review_again(page)
     page.unroute("**/rounds/1/review")
     page.goto(f"/play?pace=0&game={game_id}&lang=id")
     page.wait_for_selector("[data-testid=table][data-synced=yes]")
