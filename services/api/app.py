@@ -28,6 +28,7 @@ from services.api.ai_seats.pacing import Pacer
 from services.api.ai_seats.pauses import PauseGate
 from services.api.ai_seats.senders import celery_for_node
 from services.api.config import check_config, load_config
+from services.api.events.arena_room import ArenaRoom
 from services.api.events.service import Events
 from services.api.events.storage import EventStorage
 from services.api.games.clock_credit import credit_running
@@ -39,6 +40,7 @@ from services.api.games.rendering import ViewCache
 from services.api.games.replay import record_decisions
 from services.api.games.service_beat import NO_BEAT, ServiceBeat
 from services.api.http import (  # noqa: F401  (their routes join v1)
+    arena_routes,
     event_routes,
     fair_play_routes,
     friend_routes,
@@ -87,9 +89,12 @@ from services.api.problems import ApiError, invalid_request, problem_response
 from services.api.ratings.apply import applier
 from services.api.ratings.collector import AccuracyCollector
 from services.api.ratings.recount import recount_if_stale
+from services.api.ratings.standing import entry_rating
 from services.api.records.service import records_service
+from services.api.store.arena_rooms import MemoryArenaRooms
 from services.api.store.event_docs import MemoryEventDocs
 from services.api.store.protocol import NotReplicated
+from services.api.store.redis_arena_rooms import RedisArenaRooms
 from services.api.store.redis_event_docs import RedisEventDocs
 from services.api.store.redis_store import make_store
 from services.computers import HINT_LEVEL, queue_of
@@ -171,8 +176,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             target=credit_running, args=(ctx, span[0] / 1000), name="clock-credit", daemon=True
         ).start()
     app.extensions["spades.commands"] = ctx
-    docs = RedisEventDocs(store.client) if hasattr(store, "client") else MemoryEventDocs()  # a test's MemoryStore
-    app.extensions["spades.events"] = Events(ctx, EventStorage(docs))
+    redis_backed = hasattr(store, "client")  # else a test's MemoryStore
+    docs = RedisEventDocs(store.client) if redis_backed else MemoryEventDocs()
+    rooms = RedisArenaRooms(store.client) if redis_backed else MemoryArenaRooms()
+    records = getattr(ctx.players, "engine", None)  # seeds an arena entrant's rating
+    arena = ArenaRoom(ctx, rooms, lambda player, board: entry_rating(records, player.id, board))
+    app.extensions["spades.events"] = Events(ctx, EventStorage(docs), arena=arena)
     blocks = app.extensions.get("spades.friends", NO_BLOCKS)  # quick match never seats a blocked pair together
     app.extensions["spades.matchmaker"], sweeper = lobby_service(app.config, ctx, wakeups, blocks)
     if sweeper is not None:

@@ -17,13 +17,14 @@ SUMMARY = {
     "event_id": "e1", "name": "Club night", "format": "duplicate_pairs", "status": "running", "creator": "p_a",
     "max_pairs": 8, "deals_per_round": 2, "rounds": 7, "clock": "none", "rated": False, "bots_allowed": True,
     "stand_in_level": "easy", "start_at_ms": None, "par": True, "pairs_count": 2, "created_ms": 1,
+    "minutes": 60, "seating": "partners", "max_players": 1000,
 }  # fmt: skip
 PAIR = {
     "pair_id": "q1", "number": 1, "kind": "players", "invited": None, "withdrawn": False,
     "players": [{"player_id": "p_a", "name": "Ada", "kind": "bot"}, {"player_id": "p_b", "name": "Bea", "kind": "bot"}],
 }  # fmt: skip
 DETAIL = {
-    **SUMMARY, "version": 4, "finished_ms": None, "pairs": [PAIR], "boards": [1, 2],
+    **SUMMARY, "arena": None, "version": 4, "finished_ms": None, "pairs": [PAIR], "boards": [1, 2],
     "standings": [{"rank": 1, "pair": 1, "matchpoints": 3.0, "top": 6, "percent": 50.0}],
     "current_round": {"number": 1, "finished": False, "no_shows": [],
                       "tables": [{"table": 1, "ns": 1, "ew": 2, "game_id": "g1"}]},
@@ -75,6 +76,37 @@ def test_each_event_method_sends_its_operation_and_reads_its_model():
     }  # fmt: skip
     assert session.sent[3][2]["json"] == {"partner": "p_b"}
     assert all(kwargs["headers"]["Player-Token"] == "spt_x" for _, _, kwargs in session.sent)
+
+
+ENTRANT = {
+    "rank": 1, "player_id": "p_a", "name": "Ada", "kind": "bot", "rating": 1500, "points": 6, "games": 3, "wins": 2,
+    "run": 2, "on_fire": True, "performance": 1780, "status": "playing", "game_id": "g7", "seat": 2,
+}  # fmt: skip
+
+
+def test_each_arena_method_sends_its_operation_and_reads_its_model():
+    page = {"event_id": "e1", "start": 0, "entrants": 1, "standings": [ENTRANT]}
+    arena = {**DETAIL, "format": "arena", "current_round": None, "standings": [], "pairs": [], "boards": [],
+             "arena": {"seating": "partners", "minutes": 30, "started_ms": 1, "ends_ms": 1_800_001, "entrants": 1,
+                       "waiting": 0, "games_in_play": 1, "standings": [ENTRANT]}}  # fmt: skip
+    api, session = client(
+        FakeResponse(201, arena), FakeResponse(201, ENTRANT), FakeResponse(200, ENTRANT),
+        FakeResponse(200, {**ENTRANT, "status": "withdrawn"}), FakeResponse(200, page),
+    )  # fmt: skip
+    created = api.create_event("Friday arena", format="arena", minutes=30, seating="partners")
+    assert created.arena.standings[0].on_fire and created.arena.ends_ms == 1_800_001
+    assert api.join_arena("e1").game_id == "g7"
+    assert api.get_arena_entrant("e1", "p_a").seat == 2
+    assert api.withdraw_from_arena("e1", "p_a").status == "withdrawn"
+    assert api.get_arena_standings("e1", start=0, limit=10).standings[0].points == 6
+    assert [(method, url) for method, url, _ in session.sent] == [
+        ("POST", "http://api/v1/events"),
+        ("POST", "http://api/v1/events/e1/entrants"),
+        ("GET", "http://api/v1/events/e1/entrants/p_a"),
+        ("DELETE", "http://api/v1/events/e1/entrants/p_a"),
+        ("GET", "http://api/v1/events/e1/standings"),
+    ]
+    assert session.sent[4][2]["params"] == {"start": 0, "limit": 10}
 
 
 @pytest.mark.parametrize(

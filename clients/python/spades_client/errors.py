@@ -188,6 +188,10 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "not_invited": Unauthorized,  # 403: the pair invited another player
     "not_in_pair": Unauthorized,  # 403
     "bots_not_allowed": Unauthorized,  # 403: the event admits people only
+    "wrong_event_format": Conflict,  # pairs join a duplicate event, players one by one an arena
+    "entrant_not_found": NotFound,
+    "not_entrant": Unauthorized,  # 403: only the player withdraws itself from an arena
+    "event_finished": Conflict,
     "event_format_unsupported": InvalidRequest,  # 422
     "event_rated_needs_clock": InvalidRequest,  # 422
     "partner_invalid": Conflict,

@@ -1,5 +1,6 @@
-"""The events' operations (``/v1/events``): create a duplicate-pairs event, list and read events, join as a pair
-(inviting your partner, who accepts), withdraw, start, and a board's scoresheet.
+"""The events' operations (``/v1/events``): create a duplicate-pairs event or an arena, list and read events, join
+as a pair (inviting your partner, who accepts), withdraw, start, a board's scoresheet; join an arena, read your
+entrant (your game and seat when paired), withdraw, and its standings page by page.
 
 :class:`EventMethods` is part of :class:`spades_client.client.SpadesClient`; creating, joining, accepting,
 withdrawing and starting need the client's ``player_token``.  Your table in the current round is in
@@ -27,6 +28,10 @@ EVENT_OPERATIONS: dict[str, tuple[str, str]] = {
     "withdrawPair": ("DELETE", "/v1/events/{event_id}/pairs/{pair_id}"),
     "startEvent": ("POST", "/v1/events/{event_id}/start"),
     "getEventBoard": ("GET", "/v1/events/{event_id}/boards/{board}"),
+    "joinArena": ("POST", "/v1/events/{event_id}/entrants"),
+    "getArenaEntrant": ("GET", "/v1/events/{event_id}/entrants/{player_id}"),
+    "withdrawFromArena": ("DELETE", "/v1/events/{event_id}/entrants/{player_id}"),
+    "getArenaStandings": ("GET", "/v1/events/{event_id}/standings"),
 }
 
 
@@ -68,6 +73,9 @@ class EventSummary(Body):
     stand_in_level: str
     start_at_ms: int | None
     par: bool
+    minutes: int
+    seating: str
+    max_players: int
     pairs_count: int
     created_ms: int
 
@@ -101,10 +109,55 @@ class EventRound(Body):
 
 
 @dataclass
+class ArenaEntrant(Body):
+    """An arena entrant's standing and where it is: ``status`` ``playing`` (``game_id``, ``seat``: take it with
+    ``take_my_seat``), ``waiting`` or ``withdrawn``."""
+
+    SCHEMA: ClassVar[str] = "ArenaEntrant"
+    rank: int | None
+    player_id: str
+    name: str
+    kind: str
+    rating: int
+    points: int
+    games: int
+    wins: int
+    run: int
+    on_fire: bool
+    performance: int
+    status: str
+    game_id: str | None
+    seat: int | None
+
+
+@dataclass
+class Arena(Body):
+    SCHEMA: ClassVar[str] = "Arena"
+    seating: str
+    minutes: int
+    started_ms: int | None
+    ends_ms: int | None
+    entrants: int
+    waiting: int
+    games_in_play: int
+    standings: list[ArenaEntrant]
+
+
+@dataclass
+class ArenaStandings(Body):
+    SCHEMA: ClassVar[str] = "ArenaStandings"
+    event_id: str
+    start: int
+    entrants: int
+    standings: list[ArenaEntrant]
+
+
+@dataclass
 class EventDetail(EventSummary):
-    """The summary's fields, then the event's pairs, standings and rounds."""
+    """The summary's fields, then the event's pairs, standings and rounds (an arena: ``arena``)."""
 
     SCHEMA: ClassVar[str] = "EventDetail"
+    arena: Arena | None
     version: int
     finished_ms: int | None
     pairs: list[EventPair]
@@ -166,6 +219,9 @@ EVENT_MODELS: tuple[type[Body], ...] = (
     EventsPage,
     ScoresheetTable,
     Scoresheet,
+    ArenaEntrant,
+    Arena,
+    ArenaStandings,
 )
 
 
@@ -174,7 +230,8 @@ class EventMethods:
 
     def create_event(self: SpadesClient, name: str, format: str = "duplicate_pairs", **settings: Any) -> EventDetail:
         """A new event (``settings``: ``max_pairs``, ``deals_per_round``, ``rounds``, ``clock``, ``rated``,
-        ``bots_allowed``, ``stand_in_level``, ``start_at_ms``, ``par``)."""
+        ``bots_allowed``, ``stand_in_level``, ``start_at_ms``, ``par``; an arena's ``minutes``, ``seating``,
+        ``max_players``)."""
         body = {"name": name, "format": format, **settings}
         return EventDetail.from_dict(self._call("createEvent", json=body, resend_after_fault=False).json())
 
@@ -201,3 +258,19 @@ class EventMethods:
 
     def get_event_board(self: SpadesClient, event_id: str, board: int) -> Scoresheet:
         return Scoresheet.from_dict(self._call("getEventBoard", event_id=event_id, board=board).json())
+
+    def join_arena(self: SpadesClient, event_id: str) -> ArenaEntrant:
+        """This client's player in the arena's pool (back in it after a withdrawal)."""
+        return ArenaEntrant.from_dict(self._call("joinArena", event_id=event_id, json={}).json())
+
+    def get_arena_entrant(self: SpadesClient, event_id: str, player_id: str) -> ArenaEntrant:
+        """An entrant as it is now (the read moves the arena on: a finished game scored, the pool paired)."""
+        return ArenaEntrant.from_dict(self._call("getArenaEntrant", event_id=event_id, player_id=player_id).json())
+
+    def withdraw_from_arena(self: SpadesClient, event_id: str, player_id: str) -> ArenaEntrant:
+        answer = self._call("withdrawFromArena", event_id=event_id, player_id=player_id)
+        return ArenaEntrant.from_dict(answer.json())
+
+    def get_arena_standings(self: SpadesClient, event_id: str, start: int = 0, limit: int = 50) -> ArenaStandings:
+        answer = self._call("getArenaStandings", event_id=event_id, params={"start": start, "limit": limit})
+        return ArenaStandings.from_dict(answer.json())

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
-Format = Literal["duplicate_pairs", "arena"]  # arena: its pairing lives in arena.py; not yet run by the service
+Format = Literal["duplicate_pairs", "arena"]  # arena: rules in arena.py, run by arena_room.py
 FORMATS: tuple[str, ...] = ("duplicate_pairs", "arena")
-RUNNABLE_FORMATS: tuple[str, ...] = ("duplicate_pairs",)
+SEATINGS: tuple[str, ...] = ("partners", "solo")  # an arena's entrants: partnered by the pairing, or each alone
 Status = Literal["open", "running", "finished"]
 COMPUTER_PAIR = "computer"  # the pair that evens an odd field: two computers, scored for the others, never ranked
 
@@ -109,6 +109,9 @@ class Settings:
     stand_in_level: str
     start_at_ms: int | None = None
     par: bool = False  # the expert's par on every board: four expert computers play each round's deals
+    minutes: int = 60  # an arena's length: it pairs for this long after its start
+    seating: str = "partners"  # an arena's entrants: partners (partnered by the pairing) | solo (individual games)
+    max_players: int = 1000  # an arena's entrants at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,7 @@ class Event:
     pairs: tuple[Pair, ...] = ()
     rounds: tuple[Round, ...] = ()
     finished_ms: int | None = None
+    started_ms: int | None = None
 
     def next_version(self, **changes: Any) -> Event:
         return replace(self, version=self.version + 1, **changes)
@@ -169,4 +173,5 @@ class Event:
                 for r in data["rounds"]
             ),
             data.get("finished_ms"),
+            data.get("started_ms"),
         )

@@ -20,9 +20,9 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 
+from services.api.events.arena_room import ArenaRoom, check_format, ends_ms
 from services.api.events.model import (
     COMPUTER_PAIR,
-    RUNNABLE_FORMATS,
     DealResult,
     Event,
     Member,
@@ -60,11 +60,13 @@ class Events:
         storage: EventStorage,
         clock: Callable[[], int] = now_ms,
         deal_secret: Callable[[], str] = new_secret,
+        arena: ArenaRoom | None = None,
     ) -> None:
         self.ctx = ctx
         self.storage = storage
         self.clock = clock
         self.deal_secret = deal_secret
+        self.arena = arena
 
     # ---- reads ---------------------------------------------------------------------------------------------
 
@@ -119,8 +121,8 @@ class Events:
         raise ApiError(503, "unavailable", "The event changed too often to write; retry.")
 
     def create(self, creator: PlayerRef, settings: Settings) -> Event:
-        if settings.format not in RUNNABLE_FORMATS:
-            raise ApiError(422, "event_format_unsupported", f"Events of format {settings.format!r} do not run yet.")
+        if settings.format == "arena" and self.arena is None:
+            raise ApiError(422, "event_format_unsupported", "This service runs no arenas.")
         if settings.rated and settings.clock == NO_CLOCK:
             raise ApiError(
                 422, "event_rated_needs_clock", "A rated event needs a time control: rated games have a clock."
@@ -137,6 +139,7 @@ class Events:
         pair_id = secrets.token_urlsafe(6)
 
         def join(event: Event) -> Event:
+            check_format(event, "duplicate_pairs")
             self._check_open(event)
             self._check_player(event, player)
             if event.pair_of(partner_id) is not None:
@@ -189,15 +192,24 @@ class Events:
         self._check_open(event)
         return self._ensure_tables(self._change(event_id, self._started))
 
-    def advance(self, event: Event) -> Event:
+    def advance(self, event: Event, player_id: str | None = None) -> Event:
         """The event as its clock and its tables have it now: started at its start time, the next round begun
-        when the current one's tables have all finished, finished after the last round."""
+        when the current one's tables have all finished, finished after the last round (an arena: its games
+        scored and its pool paired, as seen by ``player_id``'s read; finished when its time is up and its last
+        game scored)."""
         if event.status == "open":
             start_at = event.settings.start_at_ms
             if start_at is None or self.clock() < start_at:
                 return event
-            return self._ensure_tables(self._change(event.event_id, self._started))
+            event = self._ensure_tables(self._change(event.event_id, self._started))
         if event.status != "running":
+            return event
+        if event.settings.format == "arena":
+            assert self.arena is not None
+            idle = self.arena.advance(event, player_id)
+            ends = ends_ms(event)
+            if idle and ends is not None and self.clock() >= ends:
+                return self._change(event.event_id, self._arena_over)
             return event
         current = event.rounds[-1]
         finished = [self.game(t.game_id) for t in current.tables]
@@ -211,9 +223,12 @@ class Events:
     # ---- the steps -----------------------------------------------------------------------------------------
 
     def _started(self, event: Event) -> Event | None:
-        """The event started: its complete pairs numbered (an odd field evened by a computer pair), round 1."""
+        """The event started: its complete pairs numbered (an odd field evened by a computer pair), round 1; an
+        arena's clock started (its players join while it runs too)."""
         if event.status != "open":
             return None
+        if event.settings.format == "arena":
+            return event.next_version(status="running", started_ms=self.clock())
         complete = [p for p in event.pairs if p.complete]
         if len(complete) < FEWEST_PAIRS:
             if event.settings.start_at_ms is not None and self.clock() >= event.settings.start_at_ms:
@@ -226,6 +241,10 @@ class Events:
         settings = replace(event.settings, rounds=rounds)
         started = event.next_version(status="running", pairs=tuple(numbered), settings=settings)
         return replace(started, rounds=(self._round(started, 1),))
+
+    def _arena_over(self, event: Event) -> Event | None:
+        """The arena finished: its time is up and its last game scored."""
+        return event.next_version(status="finished", finished_ms=self.clock()) if event.status == "running" else None
 
     def _round(self, event: Event, number: int) -> Round:
         seating = movement(len(event.pairs))[number - 1]
@@ -248,7 +267,7 @@ class Events:
 
     def _ensure_tables(self, event: Event) -> Event:
         """Every table of the current round made (idempotent: a table made already is found made)."""
-        if event.status == "running":
+        if event.status == "running" and event.rounds:
             make_tables(self.ctx, event)
         return event
 

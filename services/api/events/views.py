@@ -40,6 +40,9 @@ def summary(event: Event) -> dict[str, Any]:
         "stand_in_level": s.stand_in_level,
         "start_at_ms": s.start_at_ms,
         "par": s.par,
+        "minutes": s.minutes,
+        "seating": s.seating,
+        "max_players": s.max_players,
         "pairs_count": sum(1 for p in event.pairs if p.kind != "computer"),
         "created_ms": event.created_ms,
     }

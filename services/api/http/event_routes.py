@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Response, current_app, url_for
 
 from services.api.events import views
+from services.api.events.arena_views import arena_view
 from services.api.events.model import Event, Settings
 from services.api.events.service import Events
 from services.api.games.record import PlayerRef
@@ -32,7 +33,9 @@ def _event_response(event_id: str, status: int = 200, headers: dict[str, str] | 
     service = events()
     event = service.advance(service.load(event_id))
     watch_par(service, event)
-    return json_response(event_schemas.EVENT, views.event_view(event, service.results(event)), status, headers)
+    body = views.event_view(event, service.results(event))
+    body["arena"] = arena_view(event, service.arena) if event.settings.format == "arena" and service.arena else None
+    return json_response(event_schemas.EVENT, body, status, headers)
 
 
 @v1.post("/events")

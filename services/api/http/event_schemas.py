@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from services.api.events.model import FORMATS
+from services.api.events.model import FORMATS, SEATINGS
 from services.api.games.clocks import CONTROLS
 from services.api.games.record import NO_CLOCK
 from services.api.http.request_schemas import (
@@ -24,6 +24,8 @@ from services.computers import DEFAULT_LEVEL
 MOST_PAIRS = 200
 MOST_DEALS = 10  # deals per round
 MOST_ROUNDS = 100
+MOST_MINUTES = 24 * 60  # an arena's length
+MOST_PLAYERS = 10_000  # an arena's entrants
 
 
 class CreateEvent(StrictSchema):
@@ -38,6 +40,9 @@ class CreateEvent(StrictSchema):
     stand_in_level = StrictString(load_default=DEFAULT_LEVEL, validate=validate.OneOf(AI_LEVELS))
     start_at_ms = JsonInteger(load_default=None, allow_none=True, validate=validate.Range(0, 2**53))
     par = StrictBoolean(load_default=False)
+    minutes = JsonInteger(load_default=60, validate=validate.Range(1, MOST_MINUTES))
+    seating = StrictString(load_default="partners", validate=validate.OneOf(SEATINGS))
+    max_players = JsonInteger(load_default=1000, validate=validate.Range(4, MOST_PLAYERS))
 
 
 class JoinEvent(StrictSchema):
@@ -46,6 +51,11 @@ class JoinEvent(StrictSchema):
 
 class EventsQuery(StrictSchema):
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
+
+
+class StandingsQuery(StrictSchema):
+    start = QueryInteger(load_default=0, validate=validate.Range(0, MOST_PLAYERS))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, 100))
 
 
 class Member(Schema):
@@ -78,6 +88,9 @@ class EventSummary(Schema):
     stand_in_level = fields.String()
     start_at_ms = fields.Integer(allow_none=True)
     par = fields.Boolean()
+    minutes = fields.Integer()
+    seating = fields.String()
+    max_players = fields.Integer()
     pairs_count = fields.Integer()
     created_ms = fields.Integer()
 
@@ -104,7 +117,43 @@ class CurrentRound(Schema):
     tables = fields.List(fields.Nested(TableSeat))
 
 
+class Entrant(Schema):
+    rank = fields.Integer(allow_none=True)
+    player_id = fields.String()
+    name = fields.String()
+    kind = fields.String()
+    rating = fields.Integer()
+    points = fields.Integer()
+    games = fields.Integer()
+    wins = fields.Integer()
+    run = fields.Integer()
+    on_fire = fields.Boolean()
+    performance = fields.Integer()
+    status = fields.String()
+    game_id = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+
+
+class Arena(Schema):
+    seating = fields.String()
+    minutes = fields.Integer()
+    started_ms = fields.Integer(allow_none=True)
+    ends_ms = fields.Integer(allow_none=True)
+    entrants = fields.Integer()
+    waiting = fields.Integer()
+    games_in_play = fields.Integer()
+    standings = fields.List(fields.Nested(Entrant))
+
+
+class ArenaStandings(Schema):
+    event_id = fields.String()
+    start = fields.Integer()
+    entrants = fields.Integer()
+    standings = fields.List(fields.Nested(Entrant))
+
+
 class Event(EventSummary):
+    arena = fields.Nested(Arena, allow_none=True)
     version = fields.Integer()
     finished_ms = fields.Integer(allow_none=True)
     pairs = fields.List(fields.Nested(Pair))
@@ -150,6 +199,9 @@ class Scoresheet(Schema):
 CREATE_EVENT = CreateEvent()
 JOIN_EVENT = JoinEvent()
 EVENTS_QUERY = EventsQuery()
+STANDINGS_QUERY = StandingsQuery()
+ENTRANT = Entrant()
+ARENA_STANDINGS = ArenaStandings()
 PAIR = Pair()
 EVENT = Event()
 EVENTS_PAGE = EventsPage()

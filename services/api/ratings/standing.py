@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from services.api.ratings.leaderboard import rank
 from services.api.records.schema import game_accuracy, player_ratings, player_stats
 from services.ratings.accuracy import Accuracy
-from services.ratings.model import Rating, display
+from services.ratings.model import DISPLAY_BASE, Rating, display
 from services.ratings.stats import FIELDS
 
 
@@ -54,3 +54,16 @@ def accuracy_of(connection: Connection, player_id: str) -> dict[str, Any]:
     pooled = Accuracy(int(row[1]), int(row[2]), float(row[3]), true_cards=int(row[4]), true_agreed=int(row[5]))
     shown = ("decisions", "accurate_share", "mean_given_away", "true_cards", "true_agreement")
     return {"games": int(row[0]), **{k: pooled.figures()[k] for k in shown}}
+
+
+def entry_rating(engine: Engine | None, player_id: str, board: str) -> int:
+    """The player's shown rating on ``board`` as an event seeds it (a new player, or no records database: the
+    scale's base)."""
+    if engine is None:
+        return DISPLAY_BASE
+    query = select(player_ratings.c.mu, player_ratings.c.sigma).where(
+        player_ratings.c.player_id == player_id, player_ratings.c.board == board
+    )
+    with engine.connect() as connection:
+        found = connection.execute(query).first()
+    return DISPLAY_BASE if found is None else display(Rating(found.mu, found.sigma))
