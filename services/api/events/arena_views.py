@@ -14,11 +14,11 @@ TOP = 20  # the standings the event's own view holds; the rest page by GET /v1/e
 
 def entrant_view(event: Event, entry: Entry, place: int | None) -> dict[str, Any]:
     """An entrant's standing (``place`` from 0) and where it is now: playing a game (its id and seat), waiting to
-    be paired, or withdrawn."""
+    be paired, withdrawn, or finished with the arena."""
     s = entry.standing
-    status = "withdrawn" if entry.withdrawn else "playing" if entry.game_id else "waiting"
-    if entry.withdrawn and entry.game_id:
-        status = "playing"  # its last game plays on with a stand-in and is scored
+    status = "playing" if entry.game_id else "withdrawn" if entry.withdrawn else "waiting"  # a last game plays on
+    if event.status == "finished":
+        status = "finished"
     return {
         "rank": None if place is None else place + 1,
         "player_id": s.id,
