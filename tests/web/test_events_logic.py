@@ -61,3 +61,31 @@ def test_event_addresses_pairs_tables_and_par(tmp_path):
     assert got["table"] == {"table": EVENT["current_round"]["tables"][0], "side": "ew", "against": 2}
     assert got["none"] is None and got["open"] is None, "no number yet, or no round: no table"
     assert got["par"] == ["—", "120", "\u2212120", "\u221260", "—"]
+
+
+def test_an_arenas_time_left_and_your_line(tmp_path):
+    """The time left as minutes and seconds (rounded up, never below zero); your line by your entrant's status."""
+    got = node(
+        tmp_path,
+        """
+        const arena = await js("arenapage.js");
+        const event = { status: "running" };
+        const entrant = (status) => ({ status, rank: 2, points: 6 });
+        console.log(JSON.stringify({
+          left: [1_800_000, 61_001, 60_000, 999, 0, -5_000].map(arena.timeLeftText),
+          lines: [null, entrant("waiting"), entrant("playing"), entrant("withdrawn"), entrant("finished")]
+            .map((e) => arena.entrantLine(e, event)),
+          over: arena.entrantLine(null, { status: "finished" }),
+        }));
+        """,
+        {},
+    )
+    assert got["left"] == ["30:00", "1:02", "1:00", "0:01", "0:00", "0:00"]
+    assert got["lines"] == [
+        "You are not in this arena yet.",
+        "You are in: rank 2, 6 points. Waiting for a table…",
+        "Your game is ready: rank 2, 6 points.",
+        "You withdrew at rank 2 with 6 points: join again to play on.",
+        "You finished at rank 2 with 6 points.",
+    ]
+    assert got["over"] == "The arena is over."

@@ -231,7 +231,7 @@ export const api = {
   /** {notices: [{id, kind, sender: {id, name}, game_id, seat, created_at, expires_at}]}. */
   notices: (playerToken) => request("GET", "/v1/players/me/notices", { playerToken }).then((r) => r.body),
   dismissNotice: (playerToken, id) => request("DELETE", `/v1/players/me/notices/${encodeURIComponent(id)}`, { playerToken }).then((r) => r.body),
-  // ---- events: duplicate pairs (eventlist.js, eventpage.js, scoresheet.js)
+  // ---- events: duplicate pairs and arenas (eventlist.js, eventpage.js, arenapage.js, scoresheet.js)
   /** {events: [summary]}, the newest first. */
   events: (query = {}) => request("GET", `/v1/events${queryString(query)}`).then((r) => r.body),
   createEvent: (playerToken, body) => request("POST", "/v1/events", { playerToken, body }).then((r) => r.body),
@@ -242,6 +242,11 @@ export const api = {
     request("POST", `${eventPath(id)}/pairs/${encodeURIComponent(pairId)}/accept`, { playerToken, body: {} }).then((r) => r.body),
   withdrawPair: (playerToken, id, pairId) => request("DELETE", `${eventPath(id)}/pairs/${encodeURIComponent(pairId)}`, { playerToken }).then((r) => r.body),
   startEvent: (playerToken, id) => request("POST", `${eventPath(id)}/start`, { playerToken, body: {} }).then((r) => r.body),
+  /** An arena: your player in its pool → your entrant (rank, points, status, game_id and seat once paired). */
+  joinArena: (playerToken, id) => request("POST", `${eventPath(id)}/entrants`, { playerToken, body: {} }).then((r) => r.body),
+  /** An entrant, the arena moved on first (its game scored if finished, the pool paired). */
+  arenaEntrant: (id, playerId) => request("GET", `${eventPath(id)}/entrants/${encodeURIComponent(playerId)}`).then((r) => r.body),
+  withdrawArena: (playerToken, id, playerId) => request("DELETE", `${eventPath(id)}/entrants/${encodeURIComponent(playerId)}`, { playerToken }).then((r) => r.body),
   /** A board's scoresheet: every table's pairs, bids, tricks, scores, matchpoints, game id; `par`. */
   eventBoard: (id, board) => request("GET", `${eventPath(id)}/boards/${board}`).then((r) => r.body),
   /** The build id of the client the server has now (release.js); not part of /v1: the page's own files. */

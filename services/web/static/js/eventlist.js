@@ -1,6 +1,7 @@
-// The events (#/events): the newest duplicate events (GET /v1/events) — name, format, status, pairs, start,
-// deals — each a link to its page, and for a signed-in player "Create an event" (name, rounds, deals per
-// round, clock, rated: POST /v1/events), which opens the new event's page. The words the event pages share
+// The events (#/events): the newest events (GET /v1/events) — name, format, status, pairs, start, deals —
+// each a link to its page, and for a signed-in player "Create an event" (duplicate pairs: rounds, deals per
+// round, the expert's par; an arena: its length and seating; both: clock, rated: POST /v1/events), which opens
+// the new event's page. The words the event pages share
 // are here too (a pair's names, a status, a start).
 
 import { api } from "./api.js";
@@ -12,6 +13,8 @@ import { describeProblem } from "./messages.js";
 import { levelName } from "./playertext.js";
 import { eventsUrl, followLink, lobbyUrl, navigate } from "./router.js";
 import { clockName } from "./tableopts.js";
+
+export const POLL_MS = 3000; // how often an event's page in sight reads it again
 
 /** A pair's names ("Ada and Bea"; the computer pair: "Computers · standard"), from the event's pairs (pure). */
 export function pairNames(pair, event) {
@@ -34,8 +37,9 @@ export function startWords(event) {
   return event.start_at_ms ? formatDate(event.start_at_ms, { dateStyle: "medium", timeStyle: "short" }) : t("events.startByCreator");
 }
 
-/** "2 rounds × 1 deal". */
+/** "2 rounds × 1 deal"; an arena: "30 min · 1 deal a game". */
 export function dealsWords(event) {
+  if (event.format === "arena") return t("arena.lengthWords", { minutes: t("arena.minutes", { count: event.minutes }), deals: t("events.deals", { count: event.deals_per_round }) });
   return t("events.dealsWords", { rounds: event.rounds, deals: t("events.deals", { count: event.deals_per_round }) });
 }
 
@@ -64,7 +68,7 @@ function eventsTable(events) {
           h("th.ev-name", { scope: "row" }, h("a", { href: eventsUrl(e.event_id), onclick: followLink }, e.name)),
           h("td", {}, t(`events.format.${e.format}`)),
           h("td", {}, h(`span.ev-status.ev-${e.status}`, {}, statusName(e.status))),
-          h("td.num", {}, t("events.pairsOf", { count: formatNumber(e.pairs_count), max: formatNumber(e.max_pairs) })),
+          h("td.num", {}, e.format === "arena" ? "–" : t("events.pairsOf", { count: formatNumber(e.pairs_count), max: formatNumber(e.max_pairs) })),
           h("td", {}, startWords(e)),
           h("td", {}, dealsWords(e)),
         ),
@@ -77,7 +81,8 @@ function field(id, label, control) {
   return h("div.field", {}, h("label", { for: id }, label), control);
 }
 
-/** "Create an event": name, rounds, deals per round, clock, rated; the new event's page on success. */
+/** "Create an event": name, format; rounds, deals per round and par (duplicate) or minutes, seating and deals a
+ * game (arena); clock, rated; the new event's page on success. */
 function createForm() {
   const error = h("p.error-note", { role: "alert", dataset: { testid: "event-create-error" } });
   const number = (id, min, max, value) => h("input", { id, type: "number", min: String(min), max: String(max), value: String(value), required: true, dataset: { testid: id } });
@@ -86,39 +91,44 @@ function createForm() {
     (catalogue) => clock.append(...timeControls(catalogue).filter((c) => c.name !== "none").map((c) => h("option", { value: c.name }, clockName(c.name)))),
     () => {},
   );
+  const format = h("select", { id: "event-format", dataset: { testid: "event-format" } }, ["duplicate_pairs", "arena"].map((f) => h("option", { value: f }, t(`events.format.${f}`))));
+  const seating = h("select", { id: "event-seating", dataset: { testid: "event-seating" } }, ["partners", "solo"].map((s) => h("option", { value: s }, t(`arena.seating.${s}`))));
   const form = h(
     "form.event-create",
-    { dataset: { testid: "event-create" }, "aria-label": t("events.create") },
+    { dataset: { testid: "event-create", format: "duplicate_pairs" }, "aria-label": t("events.create") },
     h(
       "div.event-create-fields",
       {},
       field("event-name", t("events.name"), h("input", { id: "event-name", type: "text", maxlength: "60", required: true, value: "", dataset: { testid: "event-name" } })),
-      field("event-rounds", t("events.rounds"), number("event-rounds", 1, 100, 7)),
-      field("event-deals", t("events.dealsPerRound"), number("event-deals", 1, 10, 2)),
+      field("event-format", t("events.format"), format),
+      h("div.field.dup-only", {}, h("label", { for: "event-rounds" }, t("events.rounds")), number("event-rounds", 1, 100, 7)),
+      h("div.field.arena-only", {}, h("label", { for: "event-minutes" }, t("arena.length")), number("event-minutes", 1, 1440, 30)),
+      h("div.field.arena-only", {}, h("label", { for: "event-seating" }, t("arena.seatingHead")), seating),
+      h("div.field", {}, h("label", { for: "event-deals" }, h("span.dup-only", {}, t("events.dealsPerRound")), h("span.arena-only", {}, t("arena.dealsPerGame"))), number("event-deals", 1, 10, 2)),
       field("event-clock", t("lobby.setUp.clock"), clock),
       h(
         "div.ev-checks",
         {},
         h("div.field.check", {}, h("input", { id: "event-rated", type: "checkbox", dataset: { testid: "event-rated" } }), h("label", { for: "event-rated" }, t("events.rated"))),
-        h("div.field.check", {}, h("input", { id: "event-par", type: "checkbox", checked: true, dataset: { testid: "event-par" } }), h("label", { for: "event-par" }, t("events.parOption"))),
+        h("div.field.check.dup-only", {}, h("input", { id: "event-par", type: "checkbox", checked: true, dataset: { testid: "event-par" } }), h("label", { for: "event-par" }, t("events.parOption"))),
       ),
     ),
-    h("small.help", {}, t("events.createHelp")),
+    h("small.help.dup-only", {}, t("events.createHelp")),
+    h("small.help.arena-only", {}, t("arena.createHelp")),
     error,
     h("button.primary", { type: "submit", dataset: { testid: "event-create-submit" } }, t("events.createButton")),
   );
+  format.addEventListener("change", () => {
+    form.dataset.format = format.value; // the CSS shows the chosen format's fields only
+    for (const input of form.querySelectorAll(".dup-only input, .arena-only input")) input.disabled = Boolean(input.closest(format.value === "arena" ? ".dup-only" : ".arena-only"));
+  });
+  form.querySelector("#event-minutes").disabled = true;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
-    const body = {
-      name: form.querySelector("#event-name").value.trim(),
-      format: "duplicate_pairs",
-      rounds: Number(form.querySelector("#event-rounds").value),
-      deals_per_round: Number(form.querySelector("#event-deals").value),
-      clock: clock.value,
-      rated: form.querySelector("#event-rated").checked,
-      par: form.querySelector("#event-par").checked,
-    };
+    const value = (id) => Number(form.querySelector(id).value);
+    const common = { name: form.querySelector("#event-name").value.trim(), format: format.value, deals_per_round: value("#event-deals"), clock: clock.value, rated: form.querySelector("#event-rated").checked };
+    const body = format.value === "arena" ? { ...common, minutes: value("#event-minutes"), seating: seating.value } : { ...common, rounds: value("#event-rounds"), par: form.querySelector("#event-par").checked };
     if (!body.name) {
       error.textContent = t("events.nameEmpty");
       return;

@@ -9,7 +9,8 @@
 import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
-import { crumbs, dealsWords, pairByNumber, pairNames, startWords, statusName } from "./eventlist.js";
+import { renderArena } from "./arenapage.js";
+import { crumbs, dealsWords, POLL_MS, pairByNumber, pairNames, startWords, statusName } from "./eventlist.js";
 import { formatNumber, t } from "./i18n.js";
 import { currentPlayer, playerToken } from "./identity.js";
 import { describeProblem, showMessage, showProblem } from "./messages.js";
@@ -18,7 +19,7 @@ import { takeSeatHere } from "./seatfollow.js";
 import { heldSeat } from "./seats.js";
 import { clockName } from "./tableopts.js";
 
-export const POLL_MS = 3000; // how often a page in sight reads its event
+export { POLL_MS } from "./eventlist.js";
 
 /** The pair `playerId` is in or invited to (pure). */
 export function pairOf(event, playerId) {
@@ -276,6 +277,7 @@ export function renderEvent(root, eventId) {
   async function read() {
     try {
       const event = await api.getEvent(eventId);
+      if (event.format === "arena") return handOver(event);
       let progress = null;
       const r = event.current_round;
       if (event.status === "running" && r) {
@@ -288,6 +290,13 @@ export function renderEvent(root, eventId) {
     } catch (problem) {
       if (!page.stopped) error.textContent = describeProblem(problem);
     }
+  }
+
+  /** An arena has a page of its own: this one stops and the arena's draws from what it read. */
+  function handOver(event) {
+    page.stop();
+    const arena = renderArena(root, eventId, event);
+    page.stop = () => arena.stop();
   }
 
   const tick = () => {
