@@ -15,7 +15,9 @@ standings kept game by game are checked against a plain sort.
 The JSON's ``arena`` holds the figures, and the goals of the issue: a wave's p99 ≤ 1 s and a standings read's
 p99 ≤ 20 ms; docs/benchmarks.md quotes a run.
 
-With ``--redis-url`` the duplicate room runs too (``duplicate`` in the JSON; the room itself,
+With ``--redis-url`` the arena's store runs too (``arena_store`` in the JSON: the ``--players`` entrants kept in that
+Redis as the service keeps them, a standings read, an entrant read and a finished game's scoring each timed:
+``benchmarks/events_arena.py``), and the duplicate room (``duplicate`` in the JSON; the room itself,
 ``services/api/events/service.py``, against that real Redis, which it flushes first):
 
     python -m benchmarks.events ... --redis-url redis://127.0.0.1:6400/0 --pairs 200 --rounds 3 --sheet-reads 200
@@ -42,7 +44,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from benchmarks import events_duplicate
+from benchmarks import events_arena, events_duplicate
 from services.api.events.arena import (
     SIDES,
     ArenaRules,
@@ -70,7 +72,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup-waves", type=int, default=5)
     parser.add_argument("--reads", type=int, default=2000, help="standings reads, spread over the waves")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--redis-url", help="also run the duplicate room on this Redis (flushed first)")
+    parser.add_argument("--redis-url", help="also run the arena's store and the duplicate room on this Redis (flushed)")
+    parser.add_argument("--store-games", type=int, default=2000, help="games scored in the arena's store, each timed")
     parser.add_argument("--pairs", type=int, default=200, help="the duplicate event's pairs (3 to 200)")
     parser.add_argument("--rounds", type=int, default=3, help="the duplicate event's rounds, each timed")
     parser.add_argument("--sheet-reads", type=int, default=200, help="event and scoresheet reads, over the rounds")
@@ -134,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     report = arena(args)
     if args.redis_url:
+        report["arena_store"] = events_arena.run(
+            args.redis_url, args.players, args.store_games, args.reads, args.seed, percentiles
+        )
         report["duplicate"] = duplicate(args)
     print(json.dumps(report, indent=2))
     return report

@@ -36,7 +36,7 @@ def test_a_short_arena_run_pairs_without_repeats_and_its_standings_agree(capsys,
 
 @pytest.mark.integration
 def test_a_short_duplicate_run_makes_every_rounds_tables_once_and_reads_the_scored_boards(capsys, private_redis_url):
-    argv = ["--players", "40", "--waves", "1", "--reads", "2", "--redis-url", private_redis_url]
+    argv = ["--players", "40", "--waves", "1", "--reads", "2", "--redis-url", private_redis_url, "--store-games", "50"]
     report = events.main([*argv, "--pairs", "6", "--rounds", "2", "--sheet-reads", "8", "--seed", "4"])
     assert json.loads(capsys.readouterr().out) == report
     duplicate = report["duplicate"]
@@ -56,3 +56,8 @@ def test_a_short_duplicate_run_makes_every_rounds_tables_once_and_reads_the_scor
     assert duplicate["event_doc_bytes"] > 0 and duplicate["standings"] == 6
     assert duplicate["boards_scored"] == 3, "the last timed round's board is scored at every table"
     assert duplicate["goal_round_start_ms"] == 5000 and isinstance(duplicate["meets_goal"], bool)
+    store = report["arena_store"]  # the arena kept in Redis as the service keeps it
+    assert (store["players"], store["games_scored"]) == (40, 50)
+    assert store["standings_read"]["count"] == store["entrant_read"]["count"] == 2
+    for figures in (store["standings_read"], store["entrant_read"], store["game_scored"]):
+        assert set(figures) == TIMES and figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0

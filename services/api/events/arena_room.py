@@ -171,7 +171,7 @@ class ArenaRoom:
             if record is None:
                 self._make_game(event, game)
             elif record.finished:
-                self._score(event, rules, game, record)
+                self.score_game(event, rules, game, record)
         ends = ends_ms(event)
         if ends is not None and self.clock() < ends:
             self._wave(event, rules)
@@ -179,7 +179,7 @@ class ArenaRoom:
 
     # ---- the steps -----------------------------------------------------------------------------------------
 
-    def _score(self, event: Event, rules: ArenaRules, game: ArenaGame, record: GameRecord) -> None:
+    def score_game(self, event: Event, rules: ArenaRules, game: ArenaGame, record: GameRecord) -> None:
         """A finished game's entrants scored, out of it, and back in the pool (unless withdrawn or the arena is
         over); once: the game leaves the arena's games in the same write."""
         event_id = event.event_id
