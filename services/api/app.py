@@ -42,6 +42,7 @@ from services.api.games.service_beat import NO_BEAT, ServiceBeat
 from services.api.http import (  # noqa: F401  (their routes join v1)
     arena_routes,
     event_routes,
+    event_stream_routes,
     fair_play_routes,
     friend_routes,
     leaderboard_routes,

@@ -40,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "EVENTS_PAGE_SIZE": 500,  # most events returned by one /events call
     "STREAM_HEARTBEAT_SECONDS": 15.0,  # /stream: a ": keep-alive" comment after this long without an event
     "STREAM_MAX_SECONDS": 300.0,  # /stream: the server closes a stream this old; the client resumes
+    "EVENT_STREAM_INTERVAL_SECONDS": 2.0,  # an event's stream: its body read again (once a process) this often
     "ALLOW_SEEDED_GAMES": False,  # accept POST /v1/games with "seed": match mode (the seed's chooser knows every deal)
     "VIEW_CACHE_SIZE": 4096,  # per-process cache of rendered views, keyed by (game, version, seat)
     "CELERY_BROKER_URL": None,  # Celery broker for AI turns; defaults to REDIS_URL (required in cluster mode)
@@ -137,6 +138,7 @@ _CASTS = {
     "EVENTS_PAGE_SIZE": int,
     "STREAM_HEARTBEAT_SECONDS": float,
     "STREAM_MAX_SECONDS": float,
+    "EVENT_STREAM_INTERVAL_SECONDS": float,
     "VIEW_CACHE_SIZE": int,
     "AI_ENABLED": flag,
     "ALLOW_SEEDED_GAMES": flag,

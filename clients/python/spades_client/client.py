@@ -46,7 +46,7 @@ from spades_client.operator import OPERATOR_OPERATIONS, OperatorMethods
 from spades_client.passkeys import PASSKEY_OPERATIONS, PasskeyMethods
 from spades_client.players import PLAYER_OPERATIONS, PlayerMethods
 from spades_client.ratings import RATING_OPERATIONS, RatingMethods
-from spades_client.sse import EventStream
+from spades_client.sse import STREAM_READ_TIMEOUT, EventStream
 
 # operationId → (method, path) of every operation this client calls; held equal to openapi.yaml's by
 # tests/clients/test_models_match_spec.py.  Moves of kinds the client has no method for go through `move`.
@@ -89,7 +89,6 @@ OPERATIONS: dict[str, tuple[str, str]] = {
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
 LOST_CONNECTION = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
-STREAM_READ_TIMEOUT = 45.0  # seconds without a byte: the server sends a keep-alive every 15 s by default
 
 
 def pooled_session(connections: int = 64) -> requests.Session:

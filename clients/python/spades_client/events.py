@@ -11,9 +11,11 @@ your seat with ``take_my_seat``.  The models are the contract's, held to it by
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from spades_client.event_stream import follow_event
 from spades_client.models import Body
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ EVENT_OPERATIONS: dict[str, tuple[str, str]] = {
     "getArenaEntrant": ("GET", "/v1/events/{event_id}/entrants/{player_id}"),
     "withdrawFromArena": ("DELETE", "/v1/events/{event_id}/entrants/{player_id}"),
     "getArenaStandings": ("GET", "/v1/events/{event_id}/standings"),
+    "streamEvent": ("GET", "/v1/events/{event_id}/stream"),
 }
 
 
@@ -274,3 +277,9 @@ class EventMethods:
     def get_arena_standings(self: SpadesClient, event_id: str, start: int = 0, limit: int = 50) -> ArenaStandings:
         answer = self._call("getArenaStandings", event_id=event_id, params={"start": start, "limit": limit})
         return ArenaStandings.from_dict(answer.json())
+
+    def stream_event(self: SpadesClient, event_id: str, max_failures: int = 10) -> Iterator[EventDetail]:
+        """The event each time it changes (Server-Sent Events), from its body now to its finish; a cut connection
+        is resumed with ``Last-Event-ID``, so a body is not sent again unless the event changed meanwhile."""
+        bodies = follow_event(self, EVENT_OPERATIONS["streamEvent"], event_id, max_failures)
+        return (EventDetail.from_dict(body) for body in bodies)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import requests
 
 from spades_client.models import Body
-from spades_client.sse import EventStream
+from spades_client.sse import STREAM_READ_TIMEOUT, EventStream
 
 if TYPE_CHECKING:
     from spades_client.client import SpadesClient
@@ -117,7 +117,6 @@ class LobbyMethods:
     def stream_tables(self: SpadesClient, after: int = 0, max_failures: int = 10) -> EventStream:
         """An iterator over the listing's changes after ``after`` (a page's ``last_seq``), reconnecting with
         ``Last-Event-ID``."""
-        from spades_client.client import STREAM_READ_TIMEOUT
 
         def open_connection(last_seq: int) -> requests.Response:
             method, path = LOBBY_OPERATIONS["streamTables"]

@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 END_TYPE = "game_over"  # the server closes the stream right after it
 TABLE_FRAMES = frozenset({"presence", "message"})  # the stream's table frames (no id): skipped, a bot needs none
 DEFAULT_RETRY_MS = 2000  # until the stream's first ``retry:`` says otherwise
+STREAM_READ_TIMEOUT = 45.0  # seconds without a byte: the server sends a keep-alive every 15 s by default
 LINE_END = re.compile(r"\r\n|\r|\n")  # the server ends lines with LF; a CR and LF split by a read read as two ends
 
 

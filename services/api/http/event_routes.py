@@ -29,13 +29,18 @@ def player() -> PlayerRef:
     return request_ref(found)
 
 
-def _event_response(event_id: str, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+def event_body(event_id: str) -> tuple[Event, dict]:
+    """The event moved on (as every read does) and its body as ``GET /v1/events/{id}`` answers it."""
     service = events()
     event = service.advance(service.load(event_id))
     watch_par(service, event)
     body = views.event_view(event, service.results(event))
     body["arena"] = arena_view(event, service.arena) if event.settings.format == "arena" and service.arena else None
-    return json_response(event_schemas.EVENT, body, status, headers)
+    return event, body
+
+
+def _event_response(event_id: str, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return json_response(event_schemas.EVENT, event_body(event_id)[1], status, headers)
 
 
 @v1.post("/events")
