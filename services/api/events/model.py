@@ -94,6 +94,9 @@ class Round:
     # every table's deals, kept when the round finishes: its games expire from the game store an hour after
     # their records are written, and the standings read them no more
     results: tuple[DealResult, ...] = ()
+    # the expert table's points on each deal (NS, EW), kept once it finishes (it may finish after its round): its
+    # game expires like the others
+    par: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +172,7 @@ class Event:
                     r["finished_ms"],
                     r.get("par_game_id"),
                     tuple(DealResult.from_json(d) for d in r.get("results", ())),
+                    tuple((ns, ew) for ns, ew in r.get("par", ())),
                 )
                 for r in data["rounds"]
             ),

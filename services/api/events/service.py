@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 
+from services.api.events import pars as expert_pars
 from services.api.events.arena_room import ArenaRoom, check_format, ends_ms
 from services.api.events.model import (
     COMPUTER_PAIR,
@@ -83,13 +84,8 @@ class Events:
         return self.ctx.store.load(game_id)
 
     def pars(self, event: Event) -> dict[int, list[tuple[int, int]]]:
-        """Each round's par so far: what its expert table scored on each deal it has finished (NS, EW)."""
-        found = {}
-        for rnd in event.rounds:
-            record = self.game(rnd.par_game_id) if rnd.par_game_id else None
-            if record is not None:
-                found[rnd.number] = [r.points for r in table_results(0, record.state, event.settings.deals_per_round)]
-        return found
+        """Each round's par so far (:func:`services.api.events.pars.pars`)."""
+        return expert_pars.pars(event, self.game)
 
     def results(self, event: Event) -> dict[int, list[DealResult]]:
         """Every finished table's deals, by round (a finished round's from the event, the current one's from its
@@ -196,7 +192,12 @@ class Events:
         """The event as its clock and its tables have it now: started at its start time, the next round begun
         when the current one's tables have all finished, finished after the last round (an arena: its games
         scored and its pool paired, as seen by ``player_id``'s read; finished when its time is up and its last
-        game scored)."""
+        game scored); every expert table that has finished kept in its round."""
+        event = self._moved_on(event, player_id)
+        found = expert_pars.finished(event, self.game)
+        return self._change(event.event_id, lambda e: expert_pars.kept(e, found)) if found else event
+
+    def _moved_on(self, event: Event, player_id: str | None) -> Event:
         if event.status == "open":
             start_at = event.settings.start_at_ms
             if start_at is None or self.clock() < start_at:

@@ -102,9 +102,10 @@ def event_board(event_id: str, board: int) -> Response:
 
 
 def watch_par(service: Events, event: Event) -> None:
-    """A read of the event watches its current expert table: a computer-only game nobody reads pauses
-    (:mod:`services.api.ai_seats.pauses`)."""
-    par = event.rounds[-1].par_game_id if event.rounds else None
-    record = service.game(par) if par else None
-    if record is not None:
-        current_app.extensions["spades.pauses"].seen(record)
+    """A read of the event watches every expert table still playing: a computer-only game nobody reads pauses
+    (:mod:`services.api.ai_seats.pauses`), and a round's par is kept only once its table finishes, which may be
+    rounds later."""
+    for rnd in event.rounds:
+        record = service.game(rnd.par_game_id) if rnd.par_game_id and not rnd.par else None
+        if record is not None and not record.finished:
+            current_app.extensions["spades.pauses"].seen(record)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from services.api.events import views
-from services.api.events.model import Settings
+from services.api.events.model import Event, Settings
 from services.api.events.service import Events
 from services.api.events.storage import EventStorage
 from services.api.games import commands, take_back
@@ -219,3 +219,43 @@ def test_a_finished_rounds_results_outlive_its_games():
     assert stored.rounds == event.rounds, "kept in the stored event"
     assert views.event_view(stored, events.results(stored))["standings"] == standings
     assert [views.scoresheet(stored, events.results(stored), board) for board in range(1, 7)] == sheets
+
+
+def test_the_par_is_kept_in_its_round_once_its_table_finishes_and_outlives_its_game():
+    """The expert table finishes after its round here (the next round does not wait for it): the first read that
+    finds it finished keeps its points in the round, and the scoresheet shows the par after its game is gone."""
+    events = service()
+    event, _ = with_pairs(events, 4, rounds=2, deals_per_round=2, par=True)
+    event = events.start(event.event_id, PLAYERS[0])
+    play_round(events, event, random.Random(6))
+    event = events.advance(events.load(event.event_id))
+    assert event.rounds[-1].number == 2 and event.rounds[0].par == (), "round 2 began; round 1's par plays on"
+    par = events.game(event.rounds[0].par_game_id)
+    rng = random.Random(7)
+    while not par.finished:
+        seat = turn(par.state)
+        move = rng.choice(legal_moves(par.state, seat))
+        decision = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+        assert commands.apply_ai_move(events.ctx, par.game_id, par.version, seat, decision)
+        par = events.game(par.game_id)
+    points = tuple((r.points[0], r.points[1]) for r in par.state.history[:2])
+    version = event.version
+    event = events.advance(events.load(event.event_id))
+    assert event.version == version + 1 and event.rounds[0].par == points, "kept by the read that found it finished"
+    assert events.advance(events.load(event.event_id)).version == event.version, "kept once"
+    assert events.ctx.store.end_game(par.game_id, par.version)
+    stored = events.load(event.event_id)
+    assert stored.rounds[0].par == points and events.game(par.game_id) is None
+    for deal in (1, 2):
+        sheet = views.scoresheet(stored, events.results(stored), deal, events.pars(stored))
+        assert sheet["par"] == {"ns": points[deal - 1][0], "ew": points[deal - 1][1]}
+
+
+def test_an_event_stored_without_kept_pars_reads_with_none():
+    events = service()
+    event, _ = with_pairs(events, 4, rounds=1, par=True)
+    event = events.start(event.event_id, PLAYERS[0])
+    doc = event.to_json()
+    for rnd in doc["rounds"]:
+        del rnd["par"]
+    assert Event.from_json(doc) == event and event.rounds[0].par == ()
