@@ -91,3 +91,12 @@ def standings(deals: Sequence[Sequence[tuple[Scored, Scored]]], pairs: Sequence[
                     totals[scored.pair][1] += scored.top
     rows = [Standing(p, round(mp, 2), int(t)) for p, (mp, t) in totals.items()]
     return sorted(rows, key=lambda s: (-s.percent, s.pair))
+
+
+def ranks(rows: Sequence[Standing]) -> list[int]:
+    """Each standing's rank, ``rows`` in :func:`standings`' order: pairs on the same percentage share a rank and the
+    next rank skips as many ("1, 2, 2, 4"); tied pairs are listed by pair number, which ranks nobody."""
+    found: list[int] = []
+    for i, row in enumerate(rows):
+        found.append(found[-1] if i and row.percent == rows[i - 1].percent else i + 1)
+    return found

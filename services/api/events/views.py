@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.api.events.matchpoints import score_deal
+from services.api.events.matchpoints import ranks, score_deal
 from services.api.events.model import DealResult, Event, Pair
 from services.api.events.results import board_of, deal_results, event_standings
 from services.api.problems import ApiError
@@ -55,9 +55,10 @@ def event_view(event: Event, results: dict[int, list[DealResult]]) -> dict[str, 
     body["version"] = event.version
     body["finished_ms"] = event.finished_ms
     body["pairs"] = [pair_view(p) for p in event.pairs]
+    standings = event_standings(event, results)
     body["standings"] = [
-        {"rank": i, "pair": s.pair, "matchpoints": s.matchpoints, "top": s.top, "percent": s.percent}
-        for i, s in enumerate(event_standings(event, results), start=1)
+        {"rank": rank, "pair": s.pair, "matchpoints": s.matchpoints, "top": s.top, "percent": s.percent}
+        for rank, s in zip(ranks(standings), standings, strict=True)
     ]
     current = event.rounds[-1] if event.rounds else None
     body["current_round"] = None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from services.api.events.matchpoints import TableResult, matchpoints, score_deal, standings, top
+from services.api.events.matchpoints import Standing, TableResult, matchpoints, ranks, score_deal, standings, top
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 
@@ -60,3 +60,18 @@ def test_standings_are_the_percentage_of_the_tops_best_first():
         (2, 0, 4, 0.0),
         (3, 0, 4, 0.0),
     ]
+
+
+@pytest.mark.parametrize(
+    ("percents", "expected"),
+    [
+        ([], []),
+        ([60.0, 50.0, 50.0, 40.0], [1, 2, 2, 4]),
+        ([50.0, 50.0, 50.0], [1, 1, 1]),
+        ([70.0, 70.0, 55.5, 40.0, 40.0], [1, 1, 3, 4, 4]),
+    ],
+)
+def test_pairs_on_the_same_percentage_share_a_rank_and_the_next_skips(percents, expected):
+    rows = [Standing(pair, percent, 100) for pair, percent in enumerate(percents, start=1)]
+    assert [s.percent for s in rows] == percents
+    assert ranks(rows) == expected
