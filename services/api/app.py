@@ -178,7 +178,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ).start()
     app.extensions["spades.commands"] = ctx
     redis_backed = hasattr(store, "client")  # else a test's MemoryStore
-    docs = RedisEventDocs(store.client) if redis_backed else MemoryEventDocs()
+    docs = RedisEventDocs.beside(store) if redis_backed else MemoryEventDocs()
     rooms = RedisArenaRooms(store.client) if redis_backed else MemoryArenaRooms()
     records = getattr(ctx.players, "engine", None)  # seeds an arena entrant's rating
     arena = ArenaRoom(ctx, rooms, lambda player, board: entry_rating(records, player.id, board))
