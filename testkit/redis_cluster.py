@@ -5,8 +5,8 @@ disk but its ``nodes.conf`` and its log (in a temporary directory), joined by
 ``redis-cli --cluster create --cluster-replicas N``.  Readiness is polled, with
 a bound: every live node says ``cluster_state:ok`` and every master has a replica
 whose link is up (a node killed for good is left out).
-:meth:`LoopbackCluster.kill` and :meth:`~LoopbackCluster.restart`
-are the failover test's tools; :meth:`~LoopbackCluster.start_node` on a port of
+:meth:`LoopbackCluster.kill`, :meth:`~LoopbackCluster.restart` and :meth:`~LoopbackCluster.cut_off`
+(a replica left behind its master) are the failover tests' tools; :meth:`~LoopbackCluster.start_node` on a port of
 :meth:`~LoopbackCluster.spare_ports`, :meth:`~LoopbackCluster.slot_owners` and
 :meth:`~LoopbackCluster.keys_by_slot` the resharding drill's (the nodes join
 and leave by the runbook's ``redis-cli --cluster`` commands: :mod:`testkit.cluster_reshard`).
@@ -213,8 +213,24 @@ class LoopbackCluster:
         """Start a killed node again with its ``nodes.conf``: it rejoins as a replica of whoever took its slots."""
         self.start_node(port)
 
+    def cut_off(self, master: int) -> int:
+        """Freeze ``master``'s replica (SIGSTOP) and drop its link, so none of the master's next writes reaches it:
+        a replica behind its master when the master dies.  The replica's port; :meth:`thaw` wakes it."""
+        replica = next(
+            port for port in self.live_ports() if self.node(port).info("replication").get("master_port") == master
+        )
+        self.processes[replica].send_signal(signal.SIGSTOP)
+        self.node(master).client_kill_filter(_type="replica")
+        return replica
+
+    def thaw(self, port: int) -> None:
+        """Wake a node :meth:`cut_off` froze."""
+        self.processes[port].send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGCONT)  # a frozen node (cut_off) would not hear the stop
             stop(process, timeout=5)
 
 
