@@ -179,7 +179,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["spades.commands"] = ctx
     redis_backed = hasattr(store, "client")  # else a test's MemoryStore
     docs = RedisEventDocs.beside(store) if redis_backed else MemoryEventDocs()
-    rooms = RedisArenaRooms(store.client) if redis_backed else MemoryArenaRooms()
+    rooms = RedisArenaRooms.beside(store) if redis_backed else MemoryArenaRooms()
     records = getattr(ctx.players, "engine", None)  # seeds an arena entrant's rating
     arena = ArenaRoom(ctx, rooms, lambda player, board: entry_rating(records, player.id, board))
     app.extensions["spades.events"] = Events(ctx, EventStorage(docs), arena=arena)

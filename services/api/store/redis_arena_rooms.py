@@ -2,10 +2,13 @@
 ``arena:{<id>}:meta`` (its version), ``:entrants`` (a hash of documents), ``:standings`` (a sorted set scored by
 the negated score, so ``ZRANGE`` ranks highest first and ties by id), ``:pool`` (a sorted set by arrival),
 ``:games`` (a hash of documents) and ``:games_order`` (when each was put in).  Every change is one
-``lua/arena/write.lua`` over the version it was read at; every key expires a month after the arena's last change,
-as its event does."""
+``lua/arena/write.lua`` over the version it was read at, sent as a game's commit is
+(:class:`services.api.store.redis_confirmed.ConfirmedScript`: a change the replicas do not confirm is made but
+answered ``503 not_replicated``); every key expires a month after the arena's last change, as its event does."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import orjson
 import redis
@@ -13,7 +16,11 @@ from redis.cluster import RedisCluster
 
 from services.api.store.arena_rooms import ArenaBatch
 from services.api.store.lua_scripts import lua
+from services.api.store.redis_confirmed import ConfirmedScript
 from services.api.store.redis_event_docs import TTL_SECONDS
+
+if TYPE_CHECKING:
+    from services.api.store.redis_store import RedisStore
 
 WRITE_LUA = lua("arena/write.lua")
 PARTS = ("meta", "entrants", "standings", "pool", "games", "games_order")
@@ -28,9 +35,14 @@ def _text(value: bytes | str) -> str:
 
 
 class RedisArenaRooms:
-    def __init__(self, client: redis.Redis | RedisCluster) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, wait_replicas: int = 0, wait_timeout_ms: int = 500) -> None:
         self.client = client
-        self._write = client.register_script(WRITE_LUA)
+        self._write = ConfirmedScript(client, WRITE_LUA, wait_replicas, wait_timeout_ms)
+
+    @classmethod
+    def beside(cls, store: RedisStore) -> RedisArenaRooms:
+        """The arenas on ``store``'s client, confirmed by as many replicas as its commits are."""
+        return cls(store.client, store.wait_replicas, store.wait_timeout_ms)
 
     def arena_version(self, event_id: str) -> int:
         return int(self.client.hget(arena_keys(event_id)["meta"], "v") or 0)
@@ -74,4 +86,7 @@ class RedisArenaRooms:
         }
         keys = list(arena_keys(event_id).values())
         # an empty map or list decodes to an empty table in cjson, which pairs and ipairs both walk as nothing
-        return bool(self._write(keys=keys, args=[read_at, TTL_SECONDS, orjson.dumps(change)]))
+        written, confirmed = self._write.run(keys, [read_at, TTL_SECONDS, orjson.dumps(change)])
+        if written and self._write.unconfirmed(confirmed):  # made, but a failover could take it back: a 503
+            raise self._write.not_replicated(f"arena {event_id}", confirmed)
+        return bool(written)

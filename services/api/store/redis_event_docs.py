@@ -4,11 +4,9 @@ version it was read at; the newest ids in the sorted set ``events:index`` (score
 the newest :data:`~services.api.store.event_docs.MOST_LISTED`.  Both expire :data:`TTL_SECONDS` after the last
 change.
 
-A write is sent as a game's commit is (:class:`services.api.store.redis_send.AtMostOnce`: never re-sent blind, and
-on a cluster it follows a failover), with ``WAIT`` behind it when replicas must confirm changes: one they do not
-confirm in time is made but raises :class:`~services.api.store.protocol.NotReplicated` (a ``503``): an event's
-change that was answered (a round begun, its tables named) survives a failover as a move does (docs/api.md,
-"Redis Cluster and failover")."""
+A write is sent as a game's commit is (:class:`services.api.store.redis_confirmed.ConfirmedScript`): one the
+replicas do not confirm in time is made but raises :class:`~services.api.store.protocol.NotReplicated` (a ``503``),
+so an event's change that was answered (a round begun, its tables named) survives a failover as a move does."""
 
 from __future__ import annotations
 
@@ -19,8 +17,7 @@ from redis.cluster import RedisCluster
 
 from services.api.store.event_docs import MOST_LISTED
 from services.api.store.lua_scripts import lua
-from services.api.store.protocol import NotReplicated
-from services.api.store.redis_send import AtMostOnce
+from services.api.store.redis_confirmed import ConfirmedScript
 
 if TYPE_CHECKING:
     from services.api.store.redis_store import RedisStore
@@ -37,10 +34,7 @@ def event_key(event_id: str) -> str:
 class RedisEventDocs:
     def __init__(self, client: redis.Redis | RedisCluster, wait_replicas: int = 0, wait_timeout_ms: int = 500) -> None:
         self.client = client
-        self.wait_replicas = wait_replicas
-        self._wait = [("WAIT", wait_replicas, wait_timeout_ms)] if wait_replicas else []
-        self._replace = client.register_script(REPLACE_LUA)
-        self._sender = AtMostOnce(client)
+        self._replace = ConfirmedScript(client, REPLACE_LUA, wait_replicas, wait_timeout_ms)
 
     @classmethod
     def beside(cls, store: RedisStore) -> RedisEventDocs:
@@ -51,14 +45,8 @@ class RedisEventDocs:
         return self.client.hget(event_key(event_id), "doc")
 
     def write_event_doc(self, event_id: str, read_at: int, doc: bytes, created_ms: int) -> bool:
-        key = event_key(event_id)
-        commands = [("EVALSHA", self._replace.sha, 1, key, read_at, doc, TTL_SECONDS), *self._wait]
-        try:
-            replies = self._sender.send_once(key, *commands)
-        except redis.exceptions.NoScriptError:  # a restarted or promoted Redis: load the script, then send it
-            self.client.script_load(REPLACE_LUA)
-            replies = self._sender.send_once(key, *commands)
-        if not replies[0]:
+        written, confirmed = self._replace.run([event_key(event_id)], [read_at, doc, TTL_SECONDS])
+        if not written:
             return False
         if read_at == 0:
             pipe = self.client.pipeline(transaction=False)
@@ -66,8 +54,8 @@ class RedisEventDocs:
             pipe.zremrangebyrank(INDEX, 0, -(MOST_LISTED + 1))
             pipe.expire(INDEX, TTL_SECONDS)
             pipe.execute()
-        if self.wait_replicas and int(replies[-1]) < self.wait_replicas:
-            raise NotReplicated(f"event {event_id}: {replies[-1]} of {self.wait_replicas} replicas confirmed")
+        if self._replace.unconfirmed(confirmed):
+            raise self._replace.not_replicated(f"event {event_id}", confirmed)
         return True
 
     def newest_event_ids(self, limit: int) -> list[str]:

@@ -5,10 +5,15 @@ the same on the memory store, one Redis and the Redis Cluster."""
 from __future__ import annotations
 
 import pytest
+import redis
 
 from services.api.store.arena_rooms import ArenaBatch, MemoryArenaRooms
 from services.api.store.memory_store import MemoryStore
+from services.api.store.protocol import NotReplicated
 from services.api.store.redis_arena_rooms import RedisArenaRooms
+from tests.conftest import redis_url
+
+from .contract import CONTRACT_DB
 
 
 @pytest.fixture
@@ -49,3 +54,21 @@ def test_games_in_play_come_longest_first_and_leave_once_scored(rooms, ids):
     assert rooms.write_arena(arena, 2, ArenaBatch(games_remove=["g2"], pool_add={"x": 5}))
     assert rooms.arena_game(arena, "g2") is None and rooms.arena_game(arena, "g1") == b"one"
     assert rooms.arena_pool(arena) == ["x"]
+
+
+@pytest.mark.integration
+def test_a_write_the_replicas_do_not_confirm_is_made_but_not_acknowledged():
+    """No replica here: with one required, the change is made but raises (a 503), as a game's commit does, so a
+    failover that loses it never takes back an answered wave or score."""
+    client = redis.Redis.from_url(redis_url(CONTRACT_DB))
+    client.flushdb()
+    try:
+        rooms = RedisArenaRooms(client, wait_replicas=1, wait_timeout_ms=10)
+        with pytest.raises(NotReplicated):
+            rooms.write_arena("a1", 0, ArenaBatch(entrants={"x": b"{}"}, standings={"x": 1}))
+        assert rooms.arena_version("a1") == 1 and rooms.arena_entrants("a1", ["x"]) == [b"{}"]
+        assert not rooms.write_arena("a1", 0, ArenaBatch(entrants={"x": b"lost race"})), (
+            "refused, whatever the replicas"
+        )
+    finally:
+        client.close()
