@@ -26,7 +26,7 @@ PAIR = {
 DETAIL = {
     **SUMMARY, "arena": None, "version": 4, "finished_ms": None, "pairs": [PAIR], "boards": [1, 2],
     "standings": [{"rank": 1, "pair": 1, "matchpoints": 3.0, "top": 6, "percent": 50.0}],
-    "current_round": {"number": 1, "finished": False, "no_shows": [],
+    "current_round": {"number": 1, "finished": False, "tables_finished": [], "no_shows": [],
                       "tables": [{"table": 1, "ns": 1, "ew": 2, "game_id": "g1"}]},
 }  # fmt: skip
 SHEET = {

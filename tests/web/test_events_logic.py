@@ -26,7 +26,7 @@ EVENT = {
         },
         {"pair_id": "c", "number": 3, "kind": "players", "invited": "p6", "players": [{"player_id": "p5"}]},
     ],
-    "current_round": {"number": 1, "tables": [{"table": 1, "ns": 2, "ew": 1, "game_id": "g1"}]},
+    "current_round": {"number": 1, "tables_finished": [1], "tables": [{"table": 1, "ns": 2, "ew": 1, "game_id": "g1"}]},
 }
 
 
@@ -46,6 +46,7 @@ def test_event_addresses_pairs_tables_and_par(tmp_path):
           none: page.yourTable(event, page.pairOf(event, "p5")),
           open: page.yourTable({ ...event, status: "open" }, page.pairOf(event, "p1")),
           par: [[null, "ns"], [120, "ns"], [120, "ew"], [{ ns: -60, ew: 60 }, "ns"], [{}, "ew"]].map(([p, s]) => sheet.parText(p, s)),
+          progress: [event, { ...event, status: "finished" }].map(page.progressOf),
         }));
         """,
         EVENT,
@@ -61,6 +62,7 @@ def test_event_addresses_pairs_tables_and_par(tmp_path):
     assert got["table"] == {"table": EVENT["current_round"]["tables"][0], "side": "ew", "against": 2}
     assert got["none"] is None and got["open"] is None, "no number yet, or no round: no table"
     assert got["par"] == ["—", "120", "\u2212120", "\u221260", "—"]
+    assert got["progress"] == [{"finished": 1, "tables": [1]}, None], "the round's finished tables; none once over"
 
 
 def test_an_arenas_time_left_and_your_line(tmp_path):

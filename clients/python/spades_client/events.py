@@ -107,6 +107,7 @@ class EventRound(Body):
     SCHEMA: ClassVar[str] = "EventRound"
     number: int
     finished: bool
+    tables_finished: list[int]
     no_shows: list[int]
     tables: list[EventTable]
 

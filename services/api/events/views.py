@@ -63,9 +63,11 @@ def event_view(event: Event, results: dict[int, list[DealResult]]) -> dict[str, 
     current = event.rounds[-1] if event.rounds else None
     body["current_round"] = None
     if current is not None:
+        done = sorted({r.table for r in results.get(current.number, [])})  # its tables whose games have finished
         body["current_round"] = {
             "number": current.number,
             "finished": current.finished_ms is not None,
+            "tables_finished": done,
             "no_shows": list(current.no_shows),
             "tables": [{"table": t.table, "ns": t.ns, "ew": t.ew, "game_id": t.game_id} for t in current.tables],
         }

@@ -113,6 +113,7 @@ class TableSeat(Schema):
 class CurrentRound(Schema):
     number = fields.Integer()
     finished = fields.Boolean()
+    tables_finished = fields.List(fields.Integer())
     no_shows = fields.List(fields.Integer())
     tables = fields.List(fields.Nested(TableSeat))
 

@@ -1,12 +1,14 @@
 // An arena's page (#/events/<id> of an event whose format is arena): its status, seating, length and the time
 // left; what you can do (join, withdraw, start it as its creator); where you are (waiting to be paired, or your
 // game with a "Play" button: your seat taken with your player's credential, then the game); the standings
-// (rank, name, points with the fire, games, performance). Your own entrant is read every few seconds while the
-// page is in sight: that read scores finished games and pairs the pool (docs/events.md), so "Play" comes up as
-// soon as a table is found.
+// (rank, name, points with the fire, games, performance). The event's body comes by its push stream
+// (eventfeed.js); your own entrant is read every few seconds while the page is in sight: that read scores
+// finished games and pairs the pool (docs/events.md), so "Play" comes up as soon as a table is found. Where the
+// stream cannot be had, the event is read with your entrant.
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
+import { followEvent } from "./eventfeed.js";
 import { crumbs, POLL_MS, startWords, statusName } from "./eventlist.js";
 import { formatNumber, t } from "./i18n.js";
 import { currentPlayer, playerToken } from "./identity.js";
@@ -160,11 +162,11 @@ export function renderArena(root, eventId, first) {
     fill(standings, h("h2.panel-title", { id: "ev-standings-title" }, t(event.status === "finished" ? "events.finalStandings" : "events.standings")), standingsTable(arena, me));
   }
 
-  /** Your entrant first (its read pairs and scores), then the event. */
+  /** Your entrant first (its read pairs and scores), then the event unless its stream brings it. */
   async function read() {
     try {
       if (me) entrant = await api.arenaEntrant(eventId, me.id).catch((problem) => (problem && problem.code === "entrant_not_found" ? null : Promise.reject(problem)));
-      const event = await api.getEvent(eventId);
+      const event = page.streaming ? shown : await api.getEvent(eventId);
       error.textContent = "";
       draw(event);
     } catch (problem) {
@@ -182,10 +184,13 @@ export function renderArena(root, eventId, first) {
   const onVisible = () => !document.hidden && !page.stopped && read();
   document.addEventListener("visibilitychange", onVisible);
   page.clock = setInterval(() => shown && !page.stopped && drawClock(shown), 1000); // the time left, by the second
+  page.streaming = true;
+  const feed = followEvent(eventId, draw, () => (page.streaming = false));
   page.stop = () => {
     page.stopped = true;
     clearTimeout(page.timer);
     clearInterval(page.clock);
+    feed.close();
     document.removeEventListener("visibilitychange", onVisible);
   };
   draw(first);

@@ -2,14 +2,16 @@
 // whom you follow or by a pasted player id, accept an invitation, withdraw, start it as its creator); your
 // table in the current round ("Play": your seat taken with your player's credential, then the game); how far
 // the round is (its tables finished, from the round's last board) and what starts the next one; the standings
-// (rank, the pair's names, matchpoints, percent) and a link to each board's scoresheet. Read again every few
-// seconds while the page is in sight (a read moves the event on: docs/events.md), and at once when it
-// comes back into sight.
+// (rank, the pair's names, matchpoints, percent) and a link to each board's scoresheet. Kept up to date by the
+// event's push stream (eventfeed.js: a body each time the event changes); where the stream cannot be had, read
+// again every few seconds while the page is in sight (a read moves the event on: docs/events.md); and read at
+// once when the page comes back into sight.
 
 import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { renderArena } from "./arenapage.js";
+import { followEvent } from "./eventfeed.js";
 import { crumbs, dealsWords, POLL_MS, pairByNumber, pairNames, startWords, statusName } from "./eventlist.js";
 import { formatNumber, t } from "./i18n.js";
 import { currentPlayer, playerToken } from "./identity.js";
@@ -35,6 +37,13 @@ export function yourTable(event, pair) {
   if (!table) return null;
   const side = table.ns === pair.number ? "ns" : "ew";
   return { table, side, against: side === "ns" ? table.ew : table.ns };
+}
+
+/** How far the current round is: {finished, tables} from the round's `tables_finished` (pure). */
+export function progressOf(event) {
+  const round = event.current_round;
+  if (event.status !== "running" || !round) return null;
+  return { finished: round.tables_finished.length, tables: round.tables_finished };
 }
 
 /** A percentage as the standings show it: "62.5 %" in the page's language (pure but for the language). */
@@ -273,23 +282,29 @@ export function renderEvent(root, eventId) {
     );
   }
 
-  /** The event, and how many tables of its round have finished (from the round's last board). */
+  /** The event, read now. */
   async function read() {
     try {
       const event = await api.getEvent(eventId);
       if (event.format === "arena") return handOver(event);
-      let progress = null;
-      const r = event.current_round;
-      if (event.status === "running" && r) {
-        const board = r.number * event.deals_per_round;
-        const sheet = await api.eventBoard(eventId, board).catch(() => null);
-        if (sheet) progress = { finished: sheet.tables.filter((row) => row.finished).length, tables: sheet.tables.filter((row) => row.finished).map((row) => row.table) };
-      }
       error.textContent = "";
-      draw(event, progress);
+      draw(event, progressOf(event));
     } catch (problem) {
       if (!page.stopped) error.textContent = describeProblem(problem);
     }
+  }
+
+  /** The pushed bodies drawn as they come; where the stream cannot be had, the page reads on its own clock. */
+  function follow() {
+    if (page.stopped || (shown && shown.format === "arena")) return;
+    page.feed = followEvent(
+      eventId,
+      (event) => {
+        error.textContent = "";
+        draw(event, progressOf(event));
+      },
+      () => (!shown || shown.status !== "finished") && tick(),
+    );
   }
 
   /** An arena has a page of its own: this one stops and the arena's draws from what it read. */
@@ -311,8 +326,9 @@ export function renderEvent(root, eventId) {
   page.stop = () => {
     page.stopped = true;
     clearTimeout(page.timer);
+    if (page.feed) page.feed.close();
     document.removeEventListener("visibilitychange", onVisible);
   };
-  read().then(tick);
+  read().then(follow);
   return page;
 }
