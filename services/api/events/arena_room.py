@@ -4,9 +4,9 @@ their entrants (:mod:`services.api.events.arena`, the rules) and put them back i
 The arena's entrants, standings, pool and games in play are kept by the store
 (:class:`services.api.store.arena_rooms.ArenaRooms`), every change written over the version it was read at and
 retried on a lost race.  Nothing runs in the background: each read of the arena first moves it on
-(:meth:`ArenaRoom.advance`) — the games of the entrant who reads and the longest-running games are looked at,
-finished ones scored, and the pool paired — so a process that dies mid-change leaves nothing a later read cannot
-finish.  A wave writes its games (their ids chosen) before it creates them, and creating a game is idempotent
+(:meth:`ArenaRoom.advance`) — the reading entrant's game, or for an event's read the longest-running games, are
+looked at, finished ones scored, and the pool paired — so a process that dies mid-change leaves nothing a later
+read cannot finish.  A wave writes its games (their ids chosen) before it creates them, and creating a game is idempotent
 (:class:`services.api.games.commands.FixedIds`): a game a dead process did not create is made by the next read
 of one of its entrants.
 """
@@ -30,7 +30,7 @@ from services.api.store.arena_rooms import ArenaBatch, ArenaRooms
 from services.api.store.protocol import now_ms
 
 RETRIES = 8
-GAMES_LOOKED_AT = 32  # the longest-running games a read looks at: a read's work is bounded, and none is forgotten
+GAMES_LOOKED_AT = 32  # the longest-running games an event's read looks at: bounded work, and none is forgotten
 PRESETS = {"partners": "partnership", "solo": "individual"}  # the game each seating plays
 RatingOf = Callable[[PlayerRef, str], int]  # a player's rating on a board (partnership | individual) at entry
 
@@ -154,16 +154,18 @@ class ArenaRoom:
         return entry
 
     def advance(self, event: Event, player_id: str | None = None) -> bool:
-        """The arena as its games have it now: the reader's game and the longest-running ones scored if they have
-        finished, every game a wave wrote made, and, while the arena runs, the pool paired.  True when no game is
-        in play any more (a finished arena's end)."""
+        """The arena as its games have it now: an entrant's read looks at its own game, any other read (the event,
+        the standings, the event's stream) at the longest-running ones — each scored if it has finished, made if a
+        wave wrote it and no game was made yet — then, while the arena runs, the pool is paired.  A player's poll
+        for its next game costs one game's read; the games nobody polls are swept by the event's reads.  True when
+        no game is in play any more (a finished arena's end)."""
         event_id = event.event_id
-        looked = dict(self.rooms.arena_games(event_id, GAMES_LOOKED_AT))
-        if player_id is not None:
+        if player_id is None:
+            looked = dict(self.rooms.arena_games(event_id, GAMES_LOOKED_AT))
+        else:
             mine = self.entry(event_id, player_id)
             doc = self.rooms.arena_game(event_id, mine.game_id) if mine and mine.game_id else None
-            if mine is not None and mine.game_id is not None and doc is not None:
-                looked[mine.game_id] = doc
+            looked = {} if mine is None or mine.game_id is None or doc is None else {mine.game_id: doc}
         rules = arena_rules(event)
         for game_id, doc in looked.items():
             game = ArenaGame.from_doc(game_id, doc)

@@ -62,4 +62,5 @@ def event_frames(
                 return
             renew()
             next_renew = now + settings.renew_seconds
-        pause(settings.interval)  # the pace of the watch: it is the shared read that finds a change
+        # the pace of the watch (it is the shared read that finds a change), and never past the stream's age
+        pause(min(settings.interval, max(started + settings.max_seconds - now, 0.0)))
