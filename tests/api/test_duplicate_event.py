@@ -44,6 +44,18 @@ class Bot:
         self.play = SpadesClient(base, player_token=created.token)
 
 
+def started_event(base: str, name: str, pairs: int, rounds: int, **settings) -> tuple[dict[str, Bot], EventDetail]:
+    """An event of ``pairs`` pairs of new bots (each pair made by its first bot, accepted by the second), one deal a
+    round unless ``settings`` say otherwise, started by the first bot: the bots by player id, and the event."""
+    bots = [Bot(base, i) for i in range(2 * pairs)]
+    director = bots[0].events
+    event = director.create_event(name, max_pairs=pairs, rounds=rounds, **{"deals_per_round": 1, **settings})
+    for i in range(pairs):
+        pair = bots[2 * i].events.join_event(event.event_id, bots[2 * i + 1].id)
+        assert bots[2 * i + 1].events.accept_pair(event.event_id, pair.pair_id).invited is None
+    return {b.id: b for b in bots}, director.start_event(event.event_id)
+
+
 def legal_cards(hand: list[str], trick: list, spades_broken: bool) -> list[str]:
     """The cards a seat may play (the standard rules): follow the led suit if it can; lead a spade only once
     spades are broken or when it holds nothing else."""
@@ -170,16 +182,8 @@ def test_eight_pairs_play_seven_rounds_of_two_deals_duplicate(api_server, ai_wor
 def test_the_experts_par_is_played_on_the_ai_workers_and_shown_on_the_scoresheet(api_server, ai_worker):
     """An event with ``par``: the round's expert table (four ``expert`` computers, the same cards) plays on the
     Celery worker, and the board's scoresheet shows what it scored once it has."""
-    bots = [Bot(api_server, i) for i in range(6)]
-    by_id = {b.id: b for b in bots}
-    director = bots[0].events
-    event = director.create_event(
-        "Par night", max_pairs=3, deals_per_round=1, rounds=1, stand_in_level="easy", par=True
-    )
-    for i in range(3):
-        pair = bots[2 * i].events.join_event(event.event_id, bots[2 * i + 1].id)
-        bots[2 * i + 1].events.accept_pair(event.event_id, pair.pair_id)
-    event = director.start_event(event.event_id)
+    by_id, event = started_event(api_server, "Par night", 3, 1, stand_in_level="easy", par=True)
+    director = next(iter(by_id.values())).events
     assert event.par and [p.kind for p in event.pairs][-1] == "computer"
     spectator = SpadesClient(api_server)
     finals = [play_table(by_id, spectator, t, random.Random(t.table)) for t in event.current_round.tables]

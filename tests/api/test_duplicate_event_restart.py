@@ -18,7 +18,7 @@ from spades_client import SpadesClient
 from testkit.processes import gunicorn
 
 from .contract import ContractSession
-from .test_duplicate_event import Bot, play_table
+from .test_duplicate_event import Bot, play_table, started_event
 
 pytestmark = pytest.mark.integration
 PAIRS, ROUNDS = 4, 2
@@ -41,14 +41,8 @@ def moved_to(bots: list[Bot], base: str) -> None:
 def test_a_duplicate_event_goes_on_with_the_same_tables_after_every_api_process_restarts(private_redis_url):
     rng = random.Random(49)
     with api(private_redis_url) as base:
-        bots = [Bot(base, i) for i in range(2 * PAIRS)]
-        by_id = {b.id: b for b in bots}
-        director = bots[0].events
-        event = director.create_event("Restart night", max_pairs=PAIRS, deals_per_round=1, rounds=ROUNDS)
-        for i in range(PAIRS):
-            pair = bots[2 * i].events.join_event(event.event_id, bots[2 * i + 1].id)
-            bots[2 * i + 1].events.accept_pair(event.event_id, pair.pair_id)
-        event = director.start_event(event.event_id)
+        by_id, event = started_event(base, "Restart night", PAIRS, ROUNDS)
+        director = next(iter(by_id.values())).events
         first, second = event.current_round.tables
         spectator = SpadesClient(base)
         assert play_table(by_id, spectator, first, rng).phase == "game_over"
@@ -61,6 +55,7 @@ def test_a_duplicate_event_goes_on_with_the_same_tables_after_every_api_process_
     assert before.current_round.number == 1 and before.status == "running"
 
     with api(private_redis_url) as base:
+        bots = list(by_id.values())
         moved_to(bots, base)
         director, spectator = bots[0].events, SpadesClient(base)
         after = director.get_event(event.event_id)

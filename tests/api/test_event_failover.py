@@ -31,7 +31,7 @@ from testkit.redis_cluster import LoopbackCluster, free_base_port, loopback_clus
 from tests.conftest import cluster_env, run_gunicorn
 
 from .helpers import wait_until
-from .test_duplicate_event import Bot, play_table
+from .test_duplicate_event import play_table, started_event
 
 pytestmark = pytest.mark.integration
 PAIRS, ROUNDS = 4, 3
@@ -74,14 +74,8 @@ def test_a_duplicate_event_plays_on_through_failovers_of_its_master_and_loses_no
     with loopback_cluster(free_base_port(6)) as cluster:
         env = cluster_env(cluster, AI_ENABLED="0", LOBBY_SWEEPER_ENABLED="0")
         with run_gunicorn(env, workers=2) as base:
-            bots = [Bot(base, i) for i in range(2 * PAIRS)]
-            by_id = {b.id: b for b in bots}
-            director = bots[0].events
-            event = director.create_event("Failover night", max_pairs=PAIRS, deals_per_round=1, rounds=ROUNDS)
-            for i in range(PAIRS):
-                pair = bots[2 * i].events.join_event(event.event_id, bots[2 * i + 1].id)
-                bots[2 * i + 1].events.accept_pair(event.event_id, pair.pair_id)
-            event = director.start_event(event.event_id)
+            by_id, event = started_event(base, "Failover night", PAIRS, ROUNDS)
+            director = next(iter(by_id.values())).events
             key, reads, spectator = f"event:{{{event.event_id}}}", Reads(base, event.event_id), SpadesClient(base)
 
             # mid-round 1: the event's master killed

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from .driver import LONG, outside
 from .players_api import make_player, play_to_end
-from .test_events import SIZES, as_player, make_bot, play_game, shoot, signed_in, take_seats
+from .test_events import SIZES, as_player, make_bot, play_game, shoot, signed_in, take_seat, take_seats
 
 pytestmark = pytest.mark.integration
 
@@ -42,14 +42,7 @@ class ArenaBots(threading.Thread):
                     url = f"{self.base}/v1/events/{self.event_id}/entrants/{bot['player']['id']}"
                     entrant = requests.get(url, timeout=30).json()
                 game_id = entrant["game_id"]
-                taken = requests.post(
-                    f"{self.base}/v1/games/{game_id}/seats/{entrant['seat']}/take",
-                    json={},
-                    headers=as_player(bot),
-                    timeout=30,
-                )
-                assert taken.status_code == 200, taken.text
-                seats[entrant["seat"]] = taken.json()["token"]
+                seats[entrant["seat"]] = take_seat(self.base, game_id, entrant["seat"], bot["token"])
             play_to_end(self.base, game_id, seats, random.Random(game_id))
         except BaseException as failure:  # reported by the test
             self.failures.append(failure)

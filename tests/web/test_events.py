@@ -51,6 +51,15 @@ def make_bot(base: str, name: str) -> dict:
     return answer.json()
 
 
+def take_seat(base: str, game_id: str, seat: int, player_token: str) -> str:
+    """The seat bound to the token's player taken with it (``POST …/seats/{seat}/take``); the seat's token."""
+    taken = requests.post(
+        f"{base}/v1/games/{game_id}/seats/{seat}/take", json={}, headers={"Player-Token": player_token}, timeout=30
+    )
+    assert taken.status_code == 200, taken.text
+    return taken.json()["token"]
+
+
 class Bots(threading.Thread):
     """Plays the bots' seats at every table of every round until the event is over: each table the bots sit at
     is played by a thread of its own (random legal moves), which takes the bots' seats with their player tokens."""
@@ -90,14 +99,7 @@ class Bots(threading.Thread):
                 for seat in view["seats"]:
                     holder = (seat.get("player") or {}).get("id")
                     if holder in self.tokens:
-                        taken = requests.post(
-                            f"{self.base}/v1/games/{table['game_id']}/seats/{seat['seat']}/take",
-                            json={},
-                            headers={"Player-Token": self.tokens[holder]},
-                            timeout=30,
-                        )
-                        assert taken.status_code == 200, taken.text
-                        seats[seat["seat"]] = taken.json()["token"]
+                        seats[seat["seat"]] = take_seat(self.base, table["game_id"], seat["seat"], self.tokens[holder])
                 if seats:
                     thread = threading.Thread(target=self.play, args=(table["game_id"], seats), daemon=True)
                     thread.start()

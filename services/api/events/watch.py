@@ -39,9 +39,10 @@ class EventWatch:
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def current(self, event_id: str) -> tuple[str, bytes, bool]:
-        """The event's body as of at most ``interval`` seconds ago: (its tag, the body, whether it has finished).
-        The tag changes exactly when the body does."""
+    def current(self, event_id: str, fresh: bool = False) -> tuple[str, bytes, bool]:
+        """The event's body as of at most ``interval`` seconds ago (``fresh``: as of now, for a stream that opens:
+        its first body is never older than what its client read just before): (its tag, the body, whether it has
+        finished).  The tag changes exactly when the body does."""
         with self._lock:
             now = self.clock()
             for stale in [i for i, s in self._seen.items() if now - s.asked > self.keep]:
@@ -51,7 +52,7 @@ class EventWatch:
         with lock:  # one build at a time for an event: the others wait for it and share it
             seen = self._seen.get(event_id)
             now = self.clock()
-            if seen is None or now - seen.built >= self.interval:
+            if fresh or seen is None or now - seen.built >= self.interval:
                 body, finished = self.build(event_id)
                 tag = hashlib.blake2b(body, digest_size=8).hexdigest()
                 seen = _Seen(tag, body, finished, now, now)

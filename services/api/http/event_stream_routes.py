@@ -44,7 +44,7 @@ def stream_event(event_id: str) -> Response:
     events().load(event_id)  # 404 before the first byte
     watch = event_watch()
     last = request.headers.get("Last-Event-ID") or None
-    tag, _, finished = watch.current(event_id)
+    tag, _, finished = watch.current(event_id, fresh=True)  # the stream's first body: as of now
     if finished and last == tag:
         return Response(status=204)
     config = current_app.config

@@ -24,6 +24,8 @@ from services.api.store.event_docs import MemoryEventDocs
 from services.api.store.memory_store import MemoryStore
 from services.engine import legal_moves, turn
 
+from .test_service import settings
+
 PLAYERS = [PlayerRef(f"p{i:02}", f"Player {i}", "bot" if i % 3 == 0 else "person") for i in range(12)]
 MINUTE = 60_000
 
@@ -37,19 +39,7 @@ class Clock:
 
 
 def arena_settings(**changes) -> Settings:
-    base = dict(
-        name="Friday arena",
-        format="arena",
-        max_pairs=8,
-        deals_per_round=1,
-        rounds=1,
-        clock="none",
-        rated=False,
-        bots_allowed=True,
-        stand_in_level="easy",
-        minutes=10,
-    )
-    return Settings(**{**base, **changes})
+    return settings(**{"name": "Friday arena", "format": "arena", "rounds": 1, "minutes": 10, **changes})
 
 
 def service(clock: Clock) -> Events:

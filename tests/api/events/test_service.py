@@ -85,6 +85,17 @@ def play_round(events: Events, event, rng: random.Random) -> list[tuple]:
     return deals
 
 
+def play_par(events: Events, par: GameRecord, rng: random.Random) -> GameRecord:
+    """The expert table played out by random legal moves, as the AI workers would answer its turns."""
+    while not par.finished:
+        seat = turn(par.state)
+        move = rng.choice(legal_moves(par.state, seat))
+        decision = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
+        assert commands.apply_ai_move(events.ctx, par.game_id, par.version, seat, decision)
+        par = events.game(par.game_id)
+    return par
+
+
 def test_an_event_of_eight_pairs_plays_seven_rounds_with_the_same_cards_at_every_table():
     events = service()
     event, _pair_ids = with_pairs(events, 8)
@@ -188,13 +199,7 @@ def test_the_par_is_what_four_experts_score_with_the_same_cards():
     event = events.advance(events.load(event.event_id))
     assert event.status == "finished", "the next round (here the end) does not wait for the par"
     assert views.scoresheet(event, events.results(event), 1, events.pars(event))["par"] is None
-    rng = random.Random(4)
-    while not par.finished:
-        seat = turn(par.state)
-        move = rng.choice(legal_moves(par.state, seat))
-        decision = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
-        assert commands.apply_ai_move(events.ctx, par.game_id, par.version, seat, decision)
-        par = events.game(par.game_id)
+    par = play_par(events, par, random.Random(4))
     sheet = views.scoresheet(event, events.results(event), 1, events.pars(event))
     assert sheet["par"] == {"ns": par.state.history[0].points[0], "ew": par.state.history[0].points[1]}
 
@@ -231,13 +236,7 @@ def test_the_par_is_kept_in_its_round_once_its_table_finishes_and_outlives_its_g
     event = events.advance(events.load(event.event_id))
     assert event.rounds[-1].number == 2 and event.rounds[0].par == (), "round 2 began; round 1's par plays on"
     par = events.game(event.rounds[0].par_game_id)
-    rng = random.Random(7)
-    while not par.finished:
-        seat = turn(par.state)
-        move = rng.choice(legal_moves(par.state, seat))
-        decision = {"bid": move.tricks} if isinstance(move, Bid) else {"card": card_code(move.card)}
-        assert commands.apply_ai_move(events.ctx, par.game_id, par.version, seat, decision)
-        par = events.game(par.game_id)
+    par = play_par(events, par, random.Random(7))
     points = tuple((r.points[0], r.points[1]) for r in par.state.history[:2])
     version = event.version
     event = events.advance(events.load(event.event_id))

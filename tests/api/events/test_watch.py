@@ -36,6 +36,10 @@ def test_a_followed_event_is_built_once_an_interval_and_its_tag_follows_its_body
     clock.advance(2.0)
     tag, body, finished = watch.current("e1")
     assert tag != first[0] and body == b'{"v":2}' and not finished
+    bodies["e1"] = b'{"v":3}'
+    assert watch.current("e1")[1] == b'{"v":2}', "within the interval: the shared body"
+    assert watch.current("e1", fresh=True)[1] == b'{"v":3}', "a stream that opens gets the body as of now"
+    assert watch.current("e1")[1] == b'{"v":3}', "and the streams after it share that one"
     clock.advance(61.0)
     bodies["e2"] = b"{}"
     watch.current("e2")

@@ -8,15 +8,14 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { followEvent } from "./eventfeed.js";
-import { crumbs, POLL_MS, startWords, statusName } from "./eventlist.js";
+import { followEvent, readInSight } from "./eventfeed.js";
+import { crumbs, eventHeader, startWords } from "./eventlist.js";
 import { formatNumber, t } from "./i18n.js";
 import { currentPlayer, playerToken } from "./identity.js";
 import { describeProblem, showProblem } from "./messages.js";
 import { eventsUrl, followLink, gameUrl, navigate } from "./router.js";
 import { takeSeatHere } from "./seatfollow.js";
 import { heldSeat } from "./seats.js";
-import { clockName } from "./tableopts.js";
 
 /** "12:05" minutes and seconds from `ms` (pure; never below zero). */
 export function timeLeftText(ms) {
@@ -147,16 +146,7 @@ export function renderArena(root, eventId, first) {
     shown = event;
     const arena = event.arena;
     root.querySelector("[data-testid=event]").dataset.status = event.status;
-    fill(
-      head,
-      h("h1", { id: "ev-title" }, event.name),
-      h(
-        "p.ev-facts",
-        {},
-        h(`span.ev-status.ev-${event.status}`, { dataset: { testid: "event-status" } }, statusName(event.status)),
-        ` · ${t("events.format.arena")} · ${t(`arena.seating.${arena.seating}`)} · ${t("arena.minutes", { count: arena.minutes })} · ${t("events.deals", { count: event.deals_per_round })} · ${event.clock === "none" ? t("lobby.clock.none") : clockName(event.clock)} · ${t(event.rated ? "events.ratedMark" : "events.unratedMark")}`,
-      ),
-    );
+    fill(head, eventHeader(event, `${t(`arena.seating.${arena.seating}`)} · ${t("arena.minutes", { count: arena.minutes })} · ${t("events.deals", { count: event.deals_per_round })}`));
     drawClock(event);
     drawActions(event);
     fill(standings, h("h2.panel-title", { id: "ev-standings-title" }, t(event.status === "finished" ? "events.finalStandings" : "events.standings")), standingsTable(arena, me));
@@ -174,26 +164,17 @@ export function renderArena(root, eventId, first) {
     }
   }
 
-  const tick = () => {
-    if (page.stopped) return;
-    page.timer = setTimeout(async () => {
-      if (!document.hidden) await read();
-      tick();
-    }, POLL_MS);
-  };
-  const onVisible = () => !document.hidden && !page.stopped && read();
-  document.addEventListener("visibilitychange", onVisible);
+  const reads = readInSight(page, read);
   page.clock = setInterval(() => shown && !page.stopped && drawClock(shown), 1000); // the time left, by the second
   page.streaming = true;
   const feed = followEvent(eventId, draw, () => (page.streaming = false));
   page.stop = () => {
     page.stopped = true;
-    clearTimeout(page.timer);
+    reads.stop();
     clearInterval(page.clock);
     feed.close();
-    document.removeEventListener("visibilitychange", onVisible);
   };
   draw(first);
-  read().then(tick);
+  read().then(reads.tick);
   return page;
 }

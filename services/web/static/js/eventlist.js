@@ -43,6 +43,15 @@ export function dealsWords(event) {
   return t("events.dealsWords", { rounds: event.rounds, deals: t("events.deals", { count: event.deals_per_round }) });
 }
 
+/** An event page's title and facts: its status · format · `words` (what the format plays) · clock · rated. */
+export function eventHeader(event, words) {
+  const clock = event.clock === "none" ? t("lobby.clock.none") : clockName(event.clock);
+  return [
+    h("h1", { id: "ev-title" }, event.name),
+    h("p.ev-facts", {}, h(`span.ev-status.ev-${event.status}`, { dataset: { testid: "event-status" } }, statusName(event.status)), ` · ${t(`events.format.${event.format}`)} · ${words} · ${clock} · ${t(event.rated ? "events.ratedMark" : "events.unratedMark")}`),
+  ];
+}
+
 export function crumbs(...more) {
   return h("nav.crumbs", { "aria-label": t("players.pages") }, h("a", { href: lobbyUrl(), onclick: followLink }, t("players.lobby")), ...more);
 }

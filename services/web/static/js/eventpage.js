@@ -11,15 +11,14 @@ import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { fill, h } from "./dom.js";
 import { renderArena } from "./arenapage.js";
-import { followEvent } from "./eventfeed.js";
-import { crumbs, dealsWords, POLL_MS, pairByNumber, pairNames, startWords, statusName } from "./eventlist.js";
+import { followEvent, readInSight } from "./eventfeed.js";
+import { crumbs, dealsWords, eventHeader, pairByNumber, pairNames, startWords } from "./eventlist.js";
 import { formatNumber, t } from "./i18n.js";
 import { currentPlayer, playerToken } from "./identity.js";
 import { describeProblem, showMessage, showProblem } from "./messages.js";
 import { eventsUrl, followLink, gameUrl, navigate } from "./router.js";
 import { takeSeatHere } from "./seatfollow.js";
 import { heldSeat } from "./seats.js";
-import { clockName } from "./tableopts.js";
 
 export { POLL_MS } from "./eventlist.js";
 
@@ -187,7 +186,7 @@ export function renderEvent(root, eventId) {
     const mine = pairOf(event, me && me.id);
     const where = yourTable(event, mine);
     const played = Boolean(where && progress && progress.tables.includes(where.table.table)); // your table has finished
-    const key = JSON.stringify([event.status, event.version, mine && mine.pair_id, mine && mine.invited, mine && mine.withdrawn, me && me.id, played]);
+    const key = JSON.stringify([event.status, event.current_round && event.current_round.number, mine && mine.pair_id, mine && mine.invited, mine && mine.withdrawn, me && me.id, played]);
     if (key === actionsKey) return;
     actionsKey = key;
     const parts = [];
@@ -262,16 +261,7 @@ export function renderEvent(root, eventId) {
     shown = event;
     const mine = pairOf(event, me && me.id);
     root.querySelector("[data-testid=event]").dataset.status = event.status;
-    fill(
-      head,
-      h("h1", { id: "ev-title" }, event.name),
-      h(
-        "p.ev-facts",
-        {},
-        h(`span.ev-status.ev-${event.status}`, { dataset: { testid: "event-status" } }, statusName(event.status)),
-        ` · ${t(`events.format.${event.format}`)} · ${dealsWords(event)} · ${event.clock === "none" ? t("lobby.clock.none") : clockName(event.clock)} · ${t(event.rated ? "events.ratedMark" : "events.unratedMark")}`,
-      ),
-    );
+    fill(head, eventHeader(event, dealsWords(event)));
     drawActions(event, progress);
     fill(round, roundBox(event, progress), event.status === "open" ? pairsList(event, mine) : null);
     fill(standings, h("h2.panel-title", { id: "ev-standings-title" }, t(event.status === "finished" ? "events.finalStandings" : "events.standings")), standingsTable(event, mine));
@@ -303,7 +293,7 @@ export function renderEvent(root, eventId) {
         error.textContent = "";
         draw(event, progressOf(event));
       },
-      () => (!shown || shown.status !== "finished") && tick(),
+      () => (!shown || shown.status !== "finished") && reads.tick(),
     );
   }
 
@@ -314,20 +304,11 @@ export function renderEvent(root, eventId) {
     page.stop = () => arena.stop();
   }
 
-  const tick = () => {
-    if (page.stopped) return;
-    page.timer = setTimeout(async () => {
-      if (!document.hidden) await read();
-      tick();
-    }, POLL_MS);
-  };
-  const onVisible = () => !document.hidden && !page.stopped && read();
-  document.addEventListener("visibilitychange", onVisible);
+  const reads = readInSight(page, read);
   page.stop = () => {
     page.stopped = true;
-    clearTimeout(page.timer);
+    reads.stop();
     if (page.feed) page.feed.close();
-    document.removeEventListener("visibilitychange", onVisible);
   };
   read().then(follow);
   return page;
