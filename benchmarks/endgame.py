@@ -26,7 +26,7 @@ import numpy as np
 
 from benchmarks.tournament import play
 from services.ai_worker import decide, warm_up
-from services.ai_worker.dealing import rng_seed
+from services.ai_worker.dealing import NO_WORLDS, rng_seed
 from services.ai_worker.levels import expert, hard
 from services.ai_worker.levels.dd import MEMO_BITS, new_memo
 from services.ai_worker.position import position_of
@@ -62,7 +62,7 @@ def solve(seat_view: dict[str, Any], deals: int, seed: int, bits: int, budget: i
     legal = sum(1 << deck.parse(code) for code in seat_view["legal"])
     memo = new_memo(bits)
     values = expert.endgame_values(
-        position_of(seat_view), legal, hard.PLAY_MISMATCH, deals, budget, rng_seed(seed), *memo
+        position_of(seat_view), legal, hard.PLAY_MISMATCH, deals, budget, rng_seed(seed), *memo, NO_WORLDS
     )
     return values, int(memo[2][0])
 

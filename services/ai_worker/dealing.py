@@ -181,3 +181,19 @@ def deal_unseen(position: np.ndarray, rng: np.ndarray, buf: np.ndarray, dealt: n
     (never seen in a legal game) case that they can't all be honoured."""
     if not sample_hands(position, True, rng, buf, dealt):
         sample_hands(position, False, rng, buf, dealt)
+
+
+NO_WORLDS = np.zeros((0, 4), dtype=np.int64)  # no deals supplied: a search samples its own
+
+
+@njit(cache=True, inline="always")
+def deal_world(
+    position: np.ndarray, rng: np.ndarray, buf: np.ndarray, dealt: np.ndarray, worlds: np.ndarray, i: int
+) -> None:
+    """The ``i``-th deal a search weighs: :func:`deal_unseen`'s, or, with ``worlds`` supplied (four hands a row),
+    row ``i`` mod their number, the randomness untouched (a test-only player that sees the true deal)."""
+    if worlds.shape[0] == 0:
+        deal_unseen(position, rng, buf, dealt)
+    else:
+        for s in range(4):
+            dealt[s] = worlds[i % worlds.shape[0], s]

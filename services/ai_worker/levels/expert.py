@@ -35,7 +35,7 @@ from services.computers import deck_of
 from services.engine import card_code, lowest_by_rank
 
 from ..bits import INDEX_LIMIT, lowest_index, trick_state
-from ..dealing import deal_unseen, new_dealer, rng_seed
+from ..dealing import NO_WORLDS, deal_world, new_dealer, rng_seed
 from ..position import position_of
 from . import hard
 from .dd import card_values, new_memo
@@ -62,11 +62,12 @@ def endgame_values(
     memo_keys: np.ndarray,
     memo_bounds: np.ndarray,
     memo_nodes: np.ndarray,
+    worlds: np.ndarray,
 ) -> np.ndarray:
-    """For each card in ``candidates``: its weighted mean exact value over ``samples`` sampled deals,
-    fewer once the deals solved have searched ``node_budget`` positions (deals weighted as hard weighs
-    them; ``memo_*``: an empty memo of :func:`.dd.new_memo`, shared by the deals, that counts the
-    positions).  Returns an array of ``INDEX_LIMIT`` indexed by card."""
+    """For each card in ``candidates``: its weighted mean exact value over ``samples`` sampled deals
+    (:func:`.dealing.deal_world`'s), fewer once the deals solved have searched ``node_budget`` positions
+    (deals weighted as hard weighs them; ``memo_*``: an empty memo of :func:`.dd.new_memo`, shared by the
+    deals, that counts the positions).  Returns an array of ``INDEX_LIMIT`` indexed by card."""
     p = position[0]
     me = p.seat
     rules, house, near = hard.rollout_rules(p)
@@ -84,8 +85,8 @@ def endgame_values(
     scoring[12] = p.blind
     led, best, winner = trick_state(position, hard.Trick(p.trick_n, p.leader, p.broken))
     total = 0.0
-    for _ in range(samples):
-        deal_unseen(position, rng, buf, dealt)
+    for i in range(samples):
+        deal_world(position, rng, buf, dealt, worlds, i)
         weight = in_play_weight(position, dealt, rules, near, mismatch)
         total += weight
         for s in range(4):
@@ -109,12 +110,19 @@ def endgame_values(
 
 
 def analysis(
-    view: dict[str, Any], seed: int, dd_samples: dict[int, int] = DD_SAMPLES, node_budget: int = DD_NODE_BUDGET
+    view: dict[str, Any],
+    seed: int,
+    dd_samples: dict[int, int] = DD_SAMPLES,
+    node_budget: int = DD_NODE_BUDGET,
+    worlds: np.ndarray = NO_WORLDS,
 ) -> dict[str, Any]:
     """Expert's move and the figures behind it, in :func:`.hard.analysis`'s shape (``dd_samples``:
     deals solved exactly by tricks left, ``node_budget``: positions searched at most; parameters so
-    that variants can be measured)."""
-    result = hard.analysis(view, seed, bid_deals=BID_DEALS, play_samples=PLAY_SAMPLES, sharp=True)
+    that variants can be measured).  ``worlds`` (four hands a row), when given, are the deals every
+    search weighs, each once, instead of its samples: ``benchmarks.limit`` searches the true deal."""
+    supplied = len(worlds)
+    bid_deals, play_samples = (supplied, supplied) if supplied else (BID_DEALS, PLAY_SAMPLES)
+    result = hard.analysis(view, seed, bid_deals=bid_deals, play_samples=play_samples, sharp=True, worlds=worlds)
     if (
         view["phase"] != "playing"
         or len(view["legal"]) == 1
@@ -128,10 +136,11 @@ def analysis(
         position_of(view),
         sum(1 << c for c in cards),
         hard.PLAY_MISMATCH,
-        dd_samples[len(view["hand"])],
+        supplied or dd_samples[len(view["hand"])],
         node_budget,
         rng_seed(seed),
         *new_memo(),
+        worlds,
     )
     value = {c: round(float(values[c]), 9) for c in cards}
     top = max(value.values())

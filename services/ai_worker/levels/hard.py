@@ -46,7 +46,7 @@ from services.computers import deck_of
 from services.engine import card_code, cards_in, codes, lowest_by_rank, mask_of
 
 from ..bits import INDEX_LIMIT, MAX_BID, SPADE_MASK, add_to_trick, lowest_index, suit_of, trick_state
-from ..dealing import deal_unseen, new_dealer, rng_seed
+from ..dealing import NO_WORLDS, deal_world, new_dealer, rng_seed
 from ..passing import exchange, nil_pass
 from ..playout import lay_card
 from ..position import position_of
@@ -113,11 +113,18 @@ def rollout_rules(p: np.record) -> tuple[Rules, House, np.ndarray]:
 
 @njit(cache=True)
 def play_values(
-    position: np.ndarray, candidates: int, mismatch: float, samples: int, seed: np.uint64, sharp: bool
+    position: np.ndarray,
+    candidates: int,
+    mismatch: float,
+    samples: int,
+    seed: np.uint64,
+    sharp: bool,
+    worlds: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each card in ``candidates`` (a mask): its weighted mean rollout
     value, and the weighted share of deals in which this seat's side takes
-    the trick.  Returns two arrays of ``INDEX_LIMIT`` indexed by card."""
+    the trick (deals: :func:`.dealing.deal_world`'s).  Returns two arrays of
+    ``INDEX_LIMIT`` indexed by card."""
     p = position[0]
     me = p.seat
     rules, house, near = rollout_rules(p)
@@ -127,8 +134,8 @@ def play_values(
     takes = np.zeros(INDEX_LIMIT, dtype=np.float64)
     total = 0.0
     partner = (me + 2) & 3
-    for _ in range(samples):
-        deal_unseen(position, rng, buf, dealt)
+    for i in range(samples):
+        deal_world(position, rng, buf, dealt, worlds, i)
         weight = in_play_weight(position, dealt, rules, near, mismatch)
         total += weight
         rest = candidates
@@ -152,7 +159,7 @@ LOOK = 2 * (MAX_BID + 1)  # bid_values' entry for looking at the hand (a seat th
 
 @njit(cache=True)
 def bid_values(
-    position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64, sharp: bool
+    position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64, sharp: bool, worlds: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each candidate (``candidates``: ``LOOK + 1`` flags, bid b at b, blind bid b at
     ``MAX_BID + 1 + b``, looking at ``LOOK``): the weighted mean value of the round played out
@@ -171,8 +178,8 @@ def bid_values(
     makes = np.zeros(LOOK + 1, dtype=np.float64)
     partner = (me + 2) & 3
     total = 0.0
-    for _ in range(deals):
-        deal_unseen(position, rng, buf, dealt)
+    for i in range(deals):
+        deal_world(position, rng, buf, dealt, worlds, i)
         weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0, p.blind)
         total += weight
         for c in range(LOOK + 1):
@@ -218,7 +225,9 @@ def bid_values(
 
 
 @njit(cache=True)
-def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64, sharp: bool) -> np.ndarray:
+def pass_values(
+    position: np.ndarray, candidates: np.ndarray, deals: int, seed: np.uint64, sharp: bool, worlds: np.ndarray
+) -> np.ndarray:
     """For each set of cards in ``candidates`` (masks) this seat could give in the nil exchange:
     the weighted mean value of the round played out after the exchange, the other passing seats
     giving :func:`.passing.nil_pass` cards of their sampled hands (a partner that has passed
@@ -232,8 +241,8 @@ def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: 
     nothing_played = np.zeros(4, dtype=np.int64)
     values = np.zeros(len(candidates), dtype=np.float64)
     total = 0.0
-    for _ in range(deals):
-        deal_unseen(position, rng, buf, dealt)
+    for i in range(deals):
+        deal_world(position, rng, buf, dealt, worlds, i)
         weight = deal_weight(me, dealt, nothing_played, p.bids, rules.deck, 0, 0, p.blind)
         total += weight
         for k in range(len(candidates)):
@@ -253,7 +262,7 @@ def pass_values(position: np.ndarray, candidates: np.ndarray, deals: int, seed: 
 PASS_SHORTLIST = 6  # hard weighs every set of nil_pass_cards among normal's first this many choices
 
 
-def _pass_analysis(view: dict[str, Any], seed: int, deals: int, sharp: bool) -> dict[str, Any]:
+def _pass_analysis(view: dict[str, Any], seed: int, deals: int, sharp: bool, worlds: np.ndarray) -> dict[str, Any]:
     """The nil exchange: every set of ``pass_count`` cards among normal's ``PASS_SHORTLIST`` first
     choices, played out; ties go to normal's own choice."""
     deck = deck_of(view)
@@ -263,7 +272,7 @@ def _pass_analysis(view: dict[str, Any], seed: int, deals: int, sharp: bool) -> 
     usual = int(nil_pass(hand, count, nil_bidder))
     shortlist = list(cards_in(int(nil_pass(hand, min(PASS_SHORTLIST, hand.bit_count()), nil_bidder))))
     sets = [usual] + [m for m in sorted({mask_of(c) for c in combinations(shortlist, count)}) if m != usual]
-    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), deals, rng_seed(seed), sharp)
+    values = pass_values(position_of(view), np.array(sets, dtype=np.int64), deals, rng_seed(seed), sharp, worlds)
     best = max(range(len(sets)), key=lambda k: (round(float(values[k]), 9), -k))
     candidates = [{"pass": codes(m), "value": round(float(v), 2)} for m, v in zip(sets, values, strict=True)]
     return {"move": {"pass": codes(sets[best])}, "candidates": candidates}
@@ -276,6 +285,7 @@ def analysis(
     play_samples: int = PLAY_SAMPLES,
     mismatch: float = PLAY_MISMATCH,
     sharp: bool = False,
+    worlds: np.ndarray = NO_WORLDS,
 ) -> dict[str, Any]:
     """Hard's move and the figures behind it: ``{"move": ..., "candidates":
     [{"bid": n | "card": "QS", "value": v, "make_chance" | "trick_chance": p}]}``.
@@ -287,20 +297,21 @@ def analysis(
     A seat that may bid blind weighs ``{"look": true}`` against its blind bids
     (``{"bid": n, "blind": true}``); in the nil exchange it weighs sets of cards to give
     (``{"pass": [...], "value": v}``).  The sample sizes and the play-inference factor are
-    parameters so that a stronger level can spend more time on the same search."""
+    parameters so that a stronger level can spend more time on the same search; ``worlds`` replaces
+    the sampled deals (:func:`.dealing.deal_world`)."""
     if view["phase"] == "passing":
-        return _pass_analysis(view, seed, bid_deals, sharp)
+        return _pass_analysis(view, seed, bid_deals, sharp, worlds)
     position = position_of(view)
     legal = view["legal"]
     if view["phase"] == "bidding" and view["hand"] is None:
-        return _blind_analysis(view, position, seed, bid_deals, sharp)
+        return _blind_analysis(view, position, seed, bid_deals, sharp, worlds)
     kind = "bid" if view["phase"] == "bidding" else "card"
     if len(legal) == 1:
         return {"move": {kind: legal[0]}, "candidates": [{kind: legal[0]}]}
     if kind == "bid":
         wanted = np.zeros(LOOK + 1, dtype=np.bool_)
         wanted[legal] = True
-        values, makes = bid_values(position, wanted, bid_deals, rng_seed(seed), sharp)
+        values, makes = bid_values(position, wanted, bid_deals, rng_seed(seed), sharp, worlds)
         best = max(legal, key=lambda b: (round(float(values[b]), 9), -b))
         candidates = [
             {"bid": b, "value": round(float(values[b]), 2), "make_chance": round(float(makes[b]), 3)} for b in legal
@@ -308,7 +319,8 @@ def analysis(
         return {"move": {"bid": best}, "candidates": candidates}
     deck = deck_of(view)
     cards = [deck.parse(c) for c in legal]
-    values, takes = play_values(position, sum(1 << c for c in cards), mismatch, play_samples, rng_seed(seed), sharp)
+    mask = sum(1 << c for c in cards)
+    values, takes = play_values(position, mask, mismatch, play_samples, rng_seed(seed), sharp, worlds)
     top = max(round(float(values[c]), 9) for c in cards)
     chosen = lowest_by_rank(sum(1 << c for c in cards if round(float(values[c]), 9) == top))
     candidates = [
@@ -318,7 +330,9 @@ def analysis(
     return {"move": {"card": card_code(chosen)}, "candidates": candidates}
 
 
-def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int, deals: int, sharp: bool) -> dict[str, Any]:
+def _blind_analysis(
+    view: dict[str, Any], position: np.ndarray, seed: int, deals: int, sharp: bool, worlds: np.ndarray
+) -> dict[str, Any]:
     """A seat that may bid blind: looking against each blind bid, over deals of its own hand too.
     Ties go to looking, then to the lowest bid."""
     blind_bids = view.get("legal_blind") or []
@@ -328,7 +342,7 @@ def _blind_analysis(view: dict[str, Any], position: np.ndarray, seed: int, deals
     wanted[LOOK] = True
     for b in blind_bids:
         wanted[MAX_BID + 1 + b] = True
-    values, makes = bid_values(position, wanted, deals, rng_seed(seed), sharp)
+    values, makes = bid_values(position, wanted, deals, rng_seed(seed), sharp, worlds)
     look_value = round(float(values[LOOK]), 2)
     candidates: list[dict[str, Any]] = [{"look": True, "value": look_value}]
     best: dict[str, Any] = {"look": True}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.ai_worker.dealing import rng_seed
+from services.ai_worker.dealing import NO_WORLDS, rng_seed
 from services.ai_worker.levels import expert, hard
 from services.ai_worker.levels.dd import new_memo
 from services.ai_worker.position import position_of
@@ -19,7 +19,7 @@ def values_of(seat_view: dict, samples: int, budget: int) -> tuple[np.ndarray, i
     legal = sum(1 << deck.parse(code) for code in seat_view["legal"])
     memo = new_memo()
     values = expert.endgame_values(
-        position_of(seat_view), legal, hard.PLAY_MISMATCH, samples, budget, rng_seed(7), *memo
+        position_of(seat_view), legal, hard.PLAY_MISMATCH, samples, budget, rng_seed(7), *memo, NO_WORLDS
     )
     return values, int(memo[2][0])
 
