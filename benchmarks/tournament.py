@@ -67,12 +67,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks import limit
 from services.ai_worker import decide, warm_up
 from services.computers import LEVEL_NAMES
 from services.engine import (
     PRESETS,
     Bid,
     Deck,
+    GameState,
     Look,
     Move,
     Pass,
@@ -107,6 +109,9 @@ SEED_STRIDE = 1_000_003  # deal/game seeds: seed * SEED_STRIDE + i
 
 
 Decider = Callable[[dict[str, Any], str, int], dict[str, Any]]  # (seat view, player, seed) -> a level's decision
+# players that read the whole state besides the seat's view (benchmark-only): (state, seat view, seed) -> decision
+SEEING: dict[str, Callable[[GameState, dict[str, Any], int], dict[str, Any]]] = {limit.LIMIT: limit.decide}
+PLAYERS = (*LEVEL_NAMES, *SEEING)  # whom --a and --b may name
 
 
 def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Callable[[int], int],
@@ -117,7 +122,8 @@ def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Ca
     Each decision renders the seat's view once, finished rounds left out (the
     AI never reads them; the API does not send them).  ``decider`` answers
     each turn in the levels' decision form (``services.ai_worker.decide`` by
-    default; benchmarks.ratings also seats a bot through it)."""
+    default; benchmarks.ratings also seats a bot through it), but a player of
+    :data:`SEEING` is given the whole state as well."""
     state = new_game(rules, seed=game_seed)
     move_no = 0
     offered = [0, 0, 0, 0]
@@ -126,7 +132,10 @@ def play(rules: Rules, game_seed: int, levels: tuple[str, ...], seed_of_move: Ca
         seat_view = view(state, seat, history=False)
         if state.phase == "bidding" and seat_view["hand"] is None:
             offered[seat] += 1
-        decision = decider(seat_view, levels[seat], seed_of_move(move_no))
+        if levels[seat] in SEEING:
+            decision = SEEING[levels[seat]](state, seat_view, seed_of_move(move_no))
+        else:
+            decision = decider(seat_view, levels[seat], seed_of_move(move_no))
         state = apply(state, seat, move_of(decision, rules.deck))
         move_no += 1
     rounds = tuple(round_facts(rules, i + 1, record) for i, record in enumerate(state.history))
@@ -239,8 +248,8 @@ def run_jobs(work: Callable[[Any], dict[str, Any]], jobs: list[Any], processes: 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", choices=LEVEL_NAMES, required=True)
-    parser.add_argument("--b", choices=LEVEL_NAMES, required=True)
+    parser.add_argument("--a", choices=PLAYERS, required=True)
+    parser.add_argument("--b", choices=PLAYERS, required=True)
     parser.add_argument("--preset", choices=tuple(PRESETS), default="partnership")
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE",
