@@ -6,7 +6,12 @@ its only world.  ``limit`` is that player: :func:`services.ai_worker.levels.expe
 hands as the one deal every search weighs (bids and cards played out by the sharp rollouts, exact endgames
 from five tricks left in a partnership game).  It is no level: it reads the whole game state, which no
 seat's view holds, so only the in-process benchmarks seat it (``benchmarks.tournament --a limit``), never the
-service.  The gap between a level and it, on the same deals, is what the hidden cards cost that level.
+service.
+
+With one world the search has no spread to hedge with: a bid is valued by one rollout, played by normal's
+heuristics for every seat, and the limit bids to the last trick that rollout takes (docs/ai.md, "The limit").
+``limit-play`` (:func:`decide_play`) bids and exchanges as expert does, from its view, and sees the true deal
+only for its cards: what the hidden cards cost expert's card play.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from services.ai_worker.levels import expert
 from services.engine import GameState
 
 LIMIT = "limit"
+LIMIT_PLAY = "limit-play"
 
 
 def world(state: GameState) -> np.ndarray:
@@ -38,3 +44,10 @@ def analysis(view: dict[str, Any], worlds: np.ndarray, seed: int) -> dict[str, A
 def decide(state: GameState, seat_view: dict[str, Any], seed: int) -> dict[str, Any]:
     """The limit's move for the seat whose ``seat_view`` of ``state`` this is."""
     return analysis(seat_view, world(state), seed)["move"]
+
+
+def decide_play(state: GameState, seat_view: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Expert's own bid or exchange from ``seat_view``; the limit's card."""
+    if seat_view["phase"] != "playing":
+        return expert.move(seat_view, seed)
+    return decide(state, seat_view, seed)

@@ -110,7 +110,10 @@ SEED_STRIDE = 1_000_003  # deal/game seeds: seed * SEED_STRIDE + i
 
 Decider = Callable[[dict[str, Any], str, int], dict[str, Any]]  # (seat view, player, seed) -> a level's decision
 # players that read the whole state besides the seat's view (benchmark-only): (state, seat view, seed) -> decision
-SEEING: dict[str, Callable[[GameState, dict[str, Any], int], dict[str, Any]]] = {limit.LIMIT: limit.decide}
+SEEING: dict[str, Callable[[GameState, dict[str, Any], int], dict[str, Any]]] = {
+    limit.LIMIT: limit.decide,
+    limit.LIMIT_PLAY: limit.decide_play,
+}
 PLAYERS = (*LEVEL_NAMES, *SEEING)  # whom --a and --b may name
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from benchmarks import limit
 from benchmarks.tournament import PLAYERS, move_of, play
+from services.ai_worker.levels import expert
 from services.ai_worker.levels.dd import new_memo
 from services.ai_worker.position import position_of
 from services.ai_worker.true_deal import exact_values
@@ -41,6 +42,14 @@ def test_it_plays_the_card_only_the_true_deal_justifies():
     assert (true_best(low), true_best(high)) == ("3H", "KH")
     assert limit.decide(low, seat_view, 1) == {"card": "3H"}
     assert limit.decide(high, seat_view, 1) == {"card": "KH"}
+    assert limit.decide_play(low, seat_view, 1) == {"card": "3H"}
+    assert limit.decide_play(high, seat_view, 1) == {"card": "KH"}
+
+
+def test_limit_play_bids_as_expert_does_from_its_view():
+    state = new_game(make_rules("partnership"), seed=3)
+    seat_view = view(state, turn(state), history=False)
+    assert limit.decide_play(state, seat_view, 9) == expert.move(seat_view, 9)
 
 
 def test_its_world_is_the_true_deal_with_the_cards_set_aside_still_their_givers():
@@ -79,6 +88,6 @@ def test_every_move_is_legal_over_random_rounds(preset: str, options: dict):
 
 
 def test_the_tournament_seats_it_with_the_whole_state():
-    assert "limit" in PLAYERS
-    played = play(make_rules("partnership"), 5, ("limit", "hard", "limit", "hard"), lambda n: n, 1)
+    assert {"limit", "limit-play"} <= set(PLAYERS)
+    played = play(make_rules("partnership"), 5, ("limit", "hard", "limit-play", "hard"), lambda n: n, 1)
     assert len(played.rounds) == 1
