@@ -54,6 +54,9 @@ through the API against a level reports them the same way (docs/bots.md).
 
 The engine drives everything (``new_game``/``view``/``apply``); each decision
 renders its seat's view once, without finished rounds (as the API sends it).
+Besides the levels, ``--a``/``--b`` may name the benchmark-only players of
+:mod:`benchmarks.limit` (``limit``, ``limit-play``: expert's search on the true
+deal), which are given the whole state as well as the view.
 Two worker processes share the work; results depend only on ``--seed``.
 """
 
