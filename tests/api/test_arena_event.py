@@ -64,7 +64,9 @@ def documented_points(outcomes: list[str]) -> tuple[int, int, int]:
 def test_forty_bots_play_a_two_minute_arena(api_server):
     bots = {b.id: b for b in (Bot(api_server) for _ in range(BOTS))}
     director = next(iter(bots.values())).events
-    event = director.create_event("Bots' arena", format="arena", minutes=MINUTES, seating="partners", deals_per_round=1)
+    event = director.create_event(
+        "Bots' arena", format="arena", minutes=MINUTES, seating="partners", deals_per_round=1, clock="relaxed"
+    )
     assert event.arena is not None and event.arena.ends_ms is None, "not started: no end yet"
     for bot in bots.values():
         assert bot.events.join_arena(event.event_id).status == "waiting"

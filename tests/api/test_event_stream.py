@@ -51,5 +51,8 @@ def test_a_stream_pushes_each_change_of_the_event_and_ends_with_its_finish(api_s
     tag.close()
     again = requests.get(url, headers={"Last-Event-ID": last_id}, timeout=30)
     assert again.status_code == 204, "finished, and its last body already read: do not reconnect"
+    for bad in ("", "12345", last_id.upper(), last_id + "0"):
+        refused = requests.get(url, headers={"Last-Event-ID": bad}, timeout=30)
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid_request", bad
     with pytest.raises(NotFound):
         next(iter(SpadesClient(api_server).stream_event("no-such-event")))

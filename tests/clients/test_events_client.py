@@ -93,7 +93,7 @@ def test_each_arena_method_sends_its_operation_and_reads_its_model():
         FakeResponse(201, arena), FakeResponse(201, ENTRANT), FakeResponse(200, ENTRANT),
         FakeResponse(200, {**ENTRANT, "status": "withdrawn"}), FakeResponse(200, page),
     )  # fmt: skip
-    created = api.create_event("Friday arena", format="arena", minutes=30, seating="partners")
+    created = api.create_event("Friday arena", format="arena", minutes=30, seating="partners", clock="normal")
     assert created.arena.standings[0].on_fire and created.arena.ends_ms == 1_800_001
     assert api.join_arena("e1").game_id == "g7"
     assert api.get_arena_entrant("e1", "p_a").seat == 2

@@ -59,6 +59,7 @@ def test_two_people_and_two_bots_play_an_arena_game_in_the_browser(new_page, web
     ada_page.fill("#event-name", "Friday arena")
     ada_page.select_option("[data-testid=event-format]", "arena")
     expect(ada_page.locator("#event-rounds")).to_be_hidden()  # a duplicate event's fields give way to the arena's
+    expect(ada_page.locator("[data-testid=event-clock]")).to_have_value("normal")  # an arena needs a clock
     ada_page.fill("#event-minutes", "30")
     ada_page.select_option("[data-testid=event-seating]", "partners")
     ada_page.fill("#event-deals", "1")
@@ -68,8 +69,8 @@ def test_two_people_and_two_bots_play_an_arena_game_in_the_browser(new_page, web
     event_id = ada_page.url.rsplit("/", 1)[1]
     event_url = f"/play?pace=0#/events/{event_id}"
     summary = requests.get(f"{web}/v1/events/{event_id}", timeout=30).json()
-    assert (summary["format"], summary["minutes"], summary["seating"], summary["deals_per_round"]) == (
-        "arena", 30, "partners", 1,
+    assert (summary["format"], summary["minutes"], summary["seating"], summary["deals_per_round"], summary["clock"]) == (
+        "arena", 30, "partners", 1, "normal",
     )  # fmt: skip
 
     ada_page.click("[data-testid=join-arena]")

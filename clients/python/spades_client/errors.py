@@ -194,6 +194,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "event_finished": Conflict,
     "event_format_unsupported": InvalidRequest,  # 422
     "event_rated_needs_clock": InvalidRequest,  # 422
+    "arena_needs_clock": InvalidRequest,  # 422
     "partner_invalid": Conflict,
     "board_not_found": NotFound,
 }

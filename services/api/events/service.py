@@ -119,10 +119,10 @@ class Events:
     def create(self, creator: PlayerRef, settings: Settings) -> Event:
         if settings.format == "arena" and self.arena is None:
             raise ApiError(422, "event_format_unsupported", "This service runs no arenas.")
+        if settings.format == "arena" and settings.clock == NO_CLOCK:  # its games never wait for a player who left
+            raise ApiError(422, "arena_needs_clock", "An arena needs a time control: its games go on without you.")
         if settings.rated and settings.clock == NO_CLOCK:
-            raise ApiError(
-                422, "event_rated_needs_clock", "A rated event needs a time control: rated games have a clock."
-            )
+            raise ApiError(422, "event_rated_needs_clock", "A rated event needs a time control: rated games have one.")
         event = Event(secrets.token_urlsafe(12), creator.id, settings, self.clock())
         if not self.storage.add(event):
             raise ApiError(503, "unavailable", "Could not allocate an event id; retry.")

@@ -54,7 +54,7 @@ class EventWatch:
             now = self.clock()
             if fresh or seen is None or now - seen.built >= self.interval:
                 body, finished = self.build(event_id)
-                tag = hashlib.blake2b(body, digest_size=8).hexdigest()
+                tag = hashlib.blake2b(body, digest_size=8).hexdigest()  # 16 hex digits: the stream checks them
                 seen = _Seen(tag, body, finished, now, now)
                 with self._lock:
                     self._seen[event_id] = seen

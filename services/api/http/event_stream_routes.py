@@ -6,6 +6,7 @@ the client's waiting slots (``429 too_many_waiting``); a finished event the clie
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import orjson
@@ -18,6 +19,8 @@ from services.api.http.event_routes import event_body, events
 from services.api.http.routes import v1, waiting_slot
 from services.api.live.peer import peer_connected
 from services.api.problems import invalid_request
+
+TAG = re.compile(r"[0-9a-f]{16}")  # a body's tag (services.api.events.watch), the stream's message ids
 
 
 def event_watch() -> EventWatch:
@@ -42,8 +45,10 @@ def stream_event(event_id: str) -> Response:
     if unknown:
         raise invalid_request([{"field": name, "message": "unknown parameter"} for name in unknown])
     events().load(event_id)  # 404 before the first byte
+    last = request.headers.get("Last-Event-ID")
+    if last is not None and not TAG.fullmatch(last):
+        raise invalid_request([{"field": "Last-Event-ID", "message": "must be a message id of this stream"}])
     watch = event_watch()
-    last = request.headers.get("Last-Event-ID") or None
     tag, _, finished = watch.current(event_id, fresh=True)  # the stream's first body: as of now
     if finished and last == tag:
         return Response(status=204)

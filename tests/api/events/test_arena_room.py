@@ -39,7 +39,8 @@ class Clock:
 
 
 def arena_settings(**changes) -> Settings:
-    return settings(**{"name": "Friday arena", "format": "arena", "rounds": 1, "minutes": 10, **changes})
+    base = {"name": "Friday arena", "format": "arena", "rounds": 1, "minutes": 10, "clock": "relaxed"}
+    return settings(**{**base, **changes})
 
 
 def service(clock: Clock) -> Events:
@@ -151,6 +152,7 @@ def test_the_refusals_have_their_codes():
     events = service(clock)
     arena = events.create(PLAYERS[0], arena_settings(max_players=4))
     duplicate = events.create(PLAYERS[0], arena_settings(format="duplicate_pairs"))
+    assert code(lambda: events.create(PLAYERS[0], arena_settings(clock="none"))) == "arena_needs_clock"
     assert code(lambda: events.join(arena.event_id, PLAYERS[0], PLAYERS[1].id)) == "wrong_event_format"
     assert code(lambda: join(events, duplicate.event_id, PLAYERS[0])) == "wrong_event_format"
     assert code(lambda: events.arena.withdraw(events.load(arena.event_id), PLAYERS[0].id)) == "entrant_not_found"

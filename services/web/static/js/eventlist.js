@@ -96,8 +96,13 @@ function createForm() {
   const error = h("p.error-note", { role: "alert", dataset: { testid: "event-create-error" } });
   const number = (id, min, max, value) => h("input", { id, type: "number", min: String(min), max: String(max), value: String(value), required: true, dataset: { testid: id } });
   const clock = h("select", { id: "event-clock", dataset: { testid: "event-clock" } }, h("option", { value: "none" }, t("lobby.clock.none")));
+  // an arena needs a clock (the server's 422 arena_needs_clock): choosing one offers "Normal" in place of none
+  const arenaClock = () => form.dataset.format === "arena" && clock.value === "none" && clock.querySelector("option[value=normal]") && (clock.value = "normal");
   api.rules().then(
-    (catalogue) => clock.append(...timeControls(catalogue).filter((c) => c.name !== "none").map((c) => h("option", { value: c.name }, clockName(c.name)))),
+    (catalogue) => {
+      clock.append(...timeControls(catalogue).filter((c) => c.name !== "none").map((c) => h("option", { value: c.name }, clockName(c.name))));
+      arenaClock();
+    },
     () => {},
   );
   const format = h("select", { id: "event-format", dataset: { testid: "event-format" } }, ["duplicate_pairs", "arena"].map((f) => h("option", { value: f }, t(`events.format.${f}`))));
@@ -129,6 +134,7 @@ function createForm() {
   );
   format.addEventListener("change", () => {
     form.dataset.format = format.value; // the CSS shows the chosen format's fields only
+    arenaClock();
     for (const input of form.querySelectorAll(".dup-only input, .arena-only input")) input.disabled = Boolean(input.closest(format.value === "arena" ? ".dup-only" : ".arena-only"));
   });
   form.querySelector("#event-minutes").disabled = true;

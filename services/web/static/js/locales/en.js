@@ -77,6 +77,7 @@ export default {
   "problem.bots_not_allowed": "This event admits people only, no bots.",
   "problem.event_format_unsupported": "That kind of event does not run yet.",
   "problem.event_rated_needs_clock": "A rated event needs a time control.",
+  "problem.arena_needs_clock": "An arena needs a time control, so that no game waits for a player who left.",
   "problem.partner_invalid": "A pair is two different players: choose someone else.",
   "problem.board_not_found": "That deal has not been played in this event (yet).",
   "problem.invalid_request": "That request wasn't accepted: reload the page and try again.",

@@ -77,6 +77,7 @@ export default {
   "problem.bots_not_allowed": "Acara ini hanya untuk orang, tanpa bot.",
   "problem.event_format_unsupported": "Jenis acara itu belum bisa dijalankan.",
   "problem.event_rated_needs_clock": "Acara berperingkat butuh batas waktu.",
+  "problem.arena_needs_clock": "Arena butuh batas waktu, agar tidak ada permainan yang menunggu pemain yang pergi.",
   "problem.partner_invalid": "Pasangan terdiri dari dua pemain berbeda: pilih orang lain.",
   "problem.board_not_found": "Pembagian itu belum dimainkan di acara ini.",
   "problem.invalid_request": "Permintaan itu tidak diterima: muat ulang halaman dan coba lagi.",
