@@ -75,7 +75,7 @@ export default {
   "problem.not_invited": "This pair did not invite you.",
   "problem.not_in_pair": "You are not in this pair.",
   "problem.bots_not_allowed": "This event admits people only, no bots.",
-  "problem.event_format_unsupported": "That kind of event does not run yet.",
+  "problem.event_format_unsupported": "This server does not run that kind of event.",
   "problem.event_rated_needs_clock": "A rated event needs a time control.",
   "problem.arena_needs_clock": "An arena needs a time control, so that no game waits for a player who left.",
   "problem.partner_invalid": "A pair is two different players: choose someone else.",

@@ -75,7 +75,7 @@ export default {
   "problem.not_invited": "Pasangan ini tidak mengundang Anda.",
   "problem.not_in_pair": "Anda tidak ada di pasangan ini.",
   "problem.bots_not_allowed": "Acara ini hanya untuk orang, tanpa bot.",
-  "problem.event_format_unsupported": "Jenis acara itu belum bisa dijalankan.",
+  "problem.event_format_unsupported": "Server ini tidak menjalankan jenis acara itu.",
   "problem.event_rated_needs_clock": "Acara berperingkat butuh batas waktu.",
   "problem.arena_needs_clock": "Arena butuh batas waktu, agar tidak ada permainan yang menunggu pemain yang pergi.",
   "problem.partner_invalid": "Pasangan terdiri dari dua pemain berbeda: pilih orang lain.",
