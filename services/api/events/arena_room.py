@@ -85,7 +85,7 @@ class ArenaRoom:
     def counts(self, event_id: str) -> dict[str, int]:
         return {
             "entrants": self.rooms.arena_size(event_id),
-            "waiting": len(self.rooms.arena_pool(event_id)),
+            "waiting": self.rooms.arena_waiting(event_id),
             "games_in_play": self.rooms.arena_games_count(event_id),
         }
 
@@ -241,7 +241,8 @@ class ArenaRoom:
 
     def _make_game(self, event: Event, game: ArenaGame) -> None:
         """The game, made once (a second call finds it made): seats bound to the entrants' players."""
-        entries = [self.entry(event.event_id, i) for i in game.seats]
+        docs = self.rooms.arena_entrants(event.event_id, list(game.seats))  # one read for the four
+        entries = [Entry.from_doc(doc) if doc else None for doc in docs]
         players = tuple(PlayerRef(e.standing.id, e.name, e.kind) if e else None for e in entries)
         body = creation_body(event, arena_rules(event))
         ctx = replace(self.ctx, quotas=NO_QUOTAS)  # an event's games count against nobody's games in play

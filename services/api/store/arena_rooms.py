@@ -39,6 +39,9 @@ class ArenaRooms(Protocol):
     def arena_games(self, event_id: str, limit: int) -> list[tuple[str, bytes]]:
         """Up to ``limit`` games in play, the longest in play first (by when they were put in)."""
 
+    def arena_waiting(self, event_id: str) -> int:
+        """How many entrants the pool holds."""
+
     def arena_game(self, event_id: str, game_id: str) -> bytes | None:
         """A game in play's document, or None (not the arena's, or scored)."""
 
@@ -91,6 +94,9 @@ class MemoryArenaRooms:
     def arena_games(self, event_id: str, limit: int) -> list[tuple[str, bytes]]:
         games = self._arena(event_id).games
         return [(i, games[i][1]) for i in sorted(games, key=lambda i: (games[i][0], i))[:limit]]
+
+    def arena_waiting(self, event_id: str) -> int:
+        return len(self._arena(event_id).pool)
 
     def arena_game(self, event_id: str, game_id: str) -> bytes | None:
         found = self._arena(event_id).games.get(game_id)

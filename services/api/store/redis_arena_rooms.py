@@ -59,6 +59,9 @@ class RedisArenaRooms:
         docs = self.client.hmget(keys["games"], ids) if ids else []
         return [(i, doc) for i, doc in zip(ids, docs, strict=True) if doc is not None]
 
+    def arena_waiting(self, event_id: str) -> int:
+        return int(self.client.zcard(arena_keys(event_id)["pool"]))
+
     def arena_game(self, event_id: str, game_id: str) -> bytes | None:
         return self.client.hget(arena_keys(event_id)["games"], game_id)
 
