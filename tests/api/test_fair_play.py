@@ -274,9 +274,14 @@ def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_o
     decide = f"/v1/operator/flags/{flag_id}/decision"
     by_player = session.post(decide, json={"decision": "confirm"}, headers={"Authorization": f"Bearer {token}"})
     assert by_player.status_code == 403
+    assert session.get(f"/v1/players/{flagged}").json()["rating_hold"] == "review", "held while it is open"
     confirmed = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert confirmed.status_code == 200, confirmed.text
     assert (confirmed.json()["flag"]["status"], confirmed.json()["removed_games"]) == ("confirmed", [])
+    shown = session.get(f"/v1/players/{flagged}").json()
+    assert (shown["rating_hold"], shown["ratings"]) == ("closed", {}), "a confirmed player shows no rating"
+    board = session.get("/v1/leaderboards/partnership", headers={"Player-Token": token}).json()
+    assert board["me"] is None
     again = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert (again.status_code, code(again)) == (409, "flag_decided")
     assert (

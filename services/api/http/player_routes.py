@@ -98,6 +98,7 @@ def profile(repository: PlayerRepository, player: Player) -> dict[str, Any]:
         "name": player.name,
         "created_ms": player.created_ms,
         "ratings": found["ratings"],
+        "rating_hold": found["rating_hold"],
         "stats": found["stats"],
         "accuracy": found["accuracy"],
     }

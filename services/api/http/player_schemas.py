@@ -30,6 +30,7 @@ class PlayerSchema(Schema):
     name = fields.String()
     created_at = fields.Function(lambda player: iso(player["created_ms"]))
     ratings = fields.Dict()
+    rating_hold = fields.String(allow_none=True)  # services.api.ratings.watch.holds
     stats = fields.Dict()
     accuracy = fields.Dict()  # services.api.ratings.standing.accuracy_of
 

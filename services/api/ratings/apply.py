@@ -44,6 +44,7 @@ import orjson
 from sqlalchemy import Connection, Engine, select
 
 from services.api.ratings import accuracy_jobs, watch
+from services.api.ratings.bucket_moves import move_buckets
 from services.api.records.crash_points import crash_point
 from services.api.records.database import insert_of
 from services.api.records.schema import (
@@ -52,7 +53,6 @@ from services.api.records.schema import (
     player_ratings,
     player_stats,
     players,
-    rating_buckets,
 )
 from services.api.store.protocol import now_ms as clock_ms
 from services.ratings import policy
@@ -245,19 +245,6 @@ def _rate(
         )
     move_buckets(connection, insert, board, moves)
     return changes
-
-
-def move_buckets(connection: Connection, insert: Any, board: str, moves: Mapping[tuple[str, int], int]) -> None:
-    """Add each (kind, bucket)'s change of counted ratings on ``board`` to ``rating_buckets``, in sorted order."""
-    for (kind, bucket), delta in sorted(moves.items()):
-        if delta:
-            add = insert(rating_buckets).values(board=board, kind=kind, bucket=bucket, players=delta)
-            connection.execute(
-                add.on_conflict_do_update(
-                    index_elements=[rating_buckets.c.board, rating_buckets.c.kind, rating_buckets.c.bucket],
-                    set_={"players": rating_buckets.c.players + add.excluded.players},
-                )
-            )
 
 
 def _add_stats(

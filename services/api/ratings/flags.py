@@ -3,8 +3,9 @@
 - **clear**: the flag was wrong; the player's next games count again (the games it held stay unrated: nobody
   can tell now what they would have been worth);
 - **confirm**: the flagged games' rating changes are removed and their players replayed from the ledger
-  (:func:`services.api.ratings.removal.remove_games`, exactly once), and the player's games stay unrated until an
-  operator clears the confirmed flag.
+  (:func:`services.api.ratings.removal.remove_games`, exactly once), and the player's games stay unrated and
+  their ratings held (shown nowhere, on no board: :func:`services.api.ratings.watch.holds`) until an operator
+  clears the confirmed flag.
 
 A decision is one transaction on the flag's row (locked): a flag is decided once; deciding it again is
 ``409 flag_decided``, so two operators never both act on it.
@@ -19,7 +20,7 @@ from sqlalchemy import Connection, Engine, select
 
 from services.api.problems import ApiError
 from services.api.ratings.removal import remove_games
-from services.api.ratings.watch import CLEARED, CONFIRMED, OPEN
+from services.api.ratings.watch import CLEARED, CONFIRMED, OPEN, place_on_boards
 from services.api.records.database import insert_of
 from services.api.records.schema import fair_play_flags, players
 
@@ -60,6 +61,7 @@ def decide(engine: Engine, flag_id: str, decision: str, now_ms: int) -> dict[str
             .where(fair_play_flags.c.id == flag_id)
             .values(status=DECISIONS[decision], decided_ms=now_ms)
         )
+        place_on_boards(connection, row.player_id, now_ms)  # a cleared hold puts the player back on the boards
         name = connection.execute(select(players.c.name).where(players.c.id == row.player_id)).scalar()
         decided = _locked(connection, flag_id)
         return {"flag": flag_view(decided, name), "removed_games": removed}

@@ -2,6 +2,8 @@
 equal score, the lower player id first.  A provisional rating (:mod:`services.ratings.provisional`) is on no
 board and in nobody's rank: its player's own place says so, without a rank.
 
+A player held by the fair-play watch (an open or confirmed flag) is on no board either, and has no own place.
+
 The top of a board is one index walk (``player_ratings_rank``: board, kind, provisional, score, player id).  A
 player's own rank must not count a million rows, so ``rating_buckets`` keeps how many ratings on the board (not
 provisional) of each board and kind have a score in each sixteenth of a point (:mod:`services.ratings.buckets`):
@@ -17,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, false, func, or_, select
 
+from services.api.ratings.watch import holds
 from services.api.records.schema import player_ratings, players, rating_buckets
 from services.ratings.buckets import bounds, bucket_of
 from services.ratings.model import Rating, display
@@ -90,7 +93,9 @@ def rank(connection: Connection, board: str, kind: str, player_id: str, score: f
 
 def own_place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, Any] | None:
     """The player's display rating on this board and kind, whether it is provisional and, when it is not, its
-    rank; None when it has no rating there."""
+    rank; None when it has no rating there or its ratings are held (:func:`services.api.ratings.watch.holds`)."""
+    if holds(connection, [player_id]):
+        return None
     query = select(player_ratings).where(
         player_ratings.c.player_id == player_id, player_ratings.c.board == board, player_ratings.c.kind == kind
     )

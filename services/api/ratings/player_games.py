@@ -5,7 +5,8 @@ end meanwhile.  Each game shows its final scores and who sat where (names as the
 seats: one more indexed read for the page, absent once the game's record is gone), so the page can say whom it
 was played with and against and how it ended.  A rated game shows the player's display rating before and
 after, the change, and whether the rating after it was provisional
-(:func:`services.ratings.provisional.provisional`)."""
+(:func:`services.ratings.provisional.provisional`), unless the player's ratings are held by the fair-play watch
+(:func:`services.api.ratings.watch.holds`): then none is shown."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import orjson
 from sqlalchemy import Connection, select, tuple_
 
 from services.api.ratings.record_view import live_players, seat_player
+from services.api.ratings.watch import holds
 from services.api.records.content import iso
 from services.api.records.repository import Cursor
 from services.api.records.schema import player_games, record_seats
@@ -37,7 +39,8 @@ def games_page(
     rows = connection.execute(query).all()
     following = (rows[limit - 1].ended_ms, rows[limit - 1].game_id) if len(rows) > limit and limit else None
     seated = seats_of(connection, [row.game_id for row in rows[:limit]])
-    return [game_of(row, seated.get(row.game_id)) for row in rows[:limit]], following
+    shown = not holds(connection, [player_id])
+    return [game_of(row, seated.get(row.game_id), shown) for row in rows[:limit]], following
 
 
 def seats_of(connection: Connection, game_ids: list[str]) -> dict[str, list[dict[str, Any] | None]]:
@@ -62,8 +65,9 @@ def _player_id(row: Any) -> str | None:
     return policy.computer_id(row.player) if row.player != "human" else None
 
 
-def game_of(row: Any, seats: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
-    """One row as the page shows it, with who sat where (None: the game's record is gone)."""
+def game_of(row: Any, seats: list[dict[str, Any] | None] | None = None, ratings_shown: bool = True) -> dict[str, Any]:
+    """One row as the page shows it, with who sat where (None: the game's record is gone) and, when
+    ``ratings_shown``, the player's rating before and after it."""
     game: dict[str, Any] = {
         "game_id": row.game_id,
         "ended_at": iso(row.ended_ms),
@@ -76,7 +80,7 @@ def game_of(row: Any, seats: list[dict[str, Any] | None] | None = None) -> dict[
         game["scores"] = orjson.loads(row.scores)
     if seats is not None:
         game["players"] = seats
-    if row.rated and row.mu_before is not None and row.mu_after is not None:
+    if ratings_shown and row.rated and row.mu_before is not None and row.mu_after is not None:
         before = display(Rating(row.mu_before, row.sigma_before))
         rated = Rating(row.mu_after, row.sigma_after)
         after = display(rated)

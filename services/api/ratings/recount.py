@@ -22,6 +22,7 @@ from collections import Counter
 
 from sqlalchemy import Connection, bindparam, delete, select, text, tuple_, update
 
+from services.api.ratings.watch import holds
 from services.api.records.schema import bucket_rules, player_ratings, rating_buckets
 from services.api.store.protocol import now_ms
 from services.ratings.buckets import PER_POINT, bucket_of
@@ -53,7 +54,8 @@ def recount_if_stale(connection: Connection) -> bool:
 
 
 def recount(connection: Connection) -> tuple[int, int]:
-    """Every rating's flag by the running rule and the buckets from the ratings it leaves on the boards; the
+    """Every rating's flag by the running rule (off the boards while its player is held:
+    :func:`services.api.ratings.watch.holds`) and the buckets from the ratings it leaves on the boards; the
     flags changed and the ratings counted."""
     if connection.dialect.name == "postgresql":
         connection.execute(text("LOCK TABLE player_ratings, rating_buckets IN EXCLUSIVE MODE"))
@@ -61,6 +63,7 @@ def recount(connection: Connection) -> tuple[int, int]:
     buckets: Counter[tuple[str, str, int]] = Counter()
     changed, after = 0, None
     key = tuple_(player_ratings.c.player_id, player_ratings.c.board)
+    held = holds(connection)  # few: the players with an open or confirmed flag
     while True:
         query = select(player_ratings).order_by(player_ratings.c.player_id, player_ratings.c.board).limit(PAGE)
         rows = connection.execute(query if after is None else query.where(key > tuple_(*after))).all()
@@ -68,7 +71,7 @@ def recount(connection: Connection) -> tuple[int, int]:
             break
         flips = []
         for row in rows:
-            now = provisional(Rating(row.mu, row.sigma), row.games)
+            now = row.player_id in held or provisional(Rating(row.mu, row.sigma), row.games)
             if now != bool(row.provisional):
                 flips.append({"p_id": row.player_id, "p_board": row.board, "p_flag": now})
             if not now:

@@ -8,8 +8,8 @@ marked unrated and skipped; a kept one is rated again by the model (:func:`servi
 game's record (its places and seats) with this player's replayed rating and the other players' ratings as the
 ledger has them, so a replay never depends on the order players are replayed in.  A kept game whose record is no
 longer stored (retention) is replayed by its ledger change (``mu`` moved as it did, ``sigma`` as it ended).  The
-final rating, its games and its provisional flag replace the stored one, and the leaderboards' buckets move
-with it.
+final rating, its games and its provisional flag replace the stored one (off the boards while the player is held:
+:func:`services.api.ratings.watch.holds`), and the leaderboards' buckets move with it.
 
 Only the players of the removed games are replayed: the players they met afterwards keep their ratings (their
 games against them were real games; replaying everyone a booster ever met would be unbounded).
@@ -30,7 +30,9 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, select, tuple_
 
-from services.api.ratings.apply import combined, move_buckets
+from services.api.ratings.apply import combined
+from services.api.ratings.bucket_moves import move_buckets
+from services.api.ratings.watch import holds
 from services.api.records.schema import game_ratings, game_records, player_games, player_ratings
 from services.ratings import policy
 from services.ratings.buckets import bucket_of
@@ -76,12 +78,13 @@ def remove_games(connection: Connection, insert: Any, game_ids: Sequence[str], n
     documents = _documents(connection, {row.game_id for rows in ledger.values() for row in rows})
     snapshot = _snapshot(connection, set(documents))
     moves: dict[str, Counter[tuple[str, int]]] = defaultdict(Counter)
+    held = holds(connection, {player for player, _ in pairs})  # a held player's ratings stay off the boards
     for pair in pairs:
         row = stored.get(pair)
         if row is None:
             continue
         rating, games = _replay(connection, pair, ledger[pair], set(removed), documents, snapshot)
-        score, off_board = ordinal(rating), provisional(rating, games)
+        score, off_board = ordinal(rating), pair[0] in held or provisional(rating, games)
         if not row.provisional:
             moves[pair[1]][(row.kind, bucket_of(row.score))] -= 1
         if not off_board:

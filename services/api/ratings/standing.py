@@ -1,6 +1,9 @@
 """A player's standing, as ``GET /v1/players/{id}`` shows it: a rating per board it has played rated games on
 (the display rating, the model's ``mu`` and ``sigma``, its rated games, whether it is provisional and, when it
-is not, its rank among its kind), what its finished games add up to, and its accuracy in its scored rated games."""
+is not, its rank among its kind), what its finished games add up to, and its accuracy in its scored rated games.
+
+A player held by the fair-play watch (:func:`services.api.ratings.watch.holds`: a flag open or confirmed) shows
+no rating, only the hold: a rating a ring took before its flag is never shown, nor a confirmed player's."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, select
 
 from services.api.ratings.leaderboard import rank
+from services.api.ratings.watch import holds
 from services.api.records.schema import game_accuracy, player_ratings, player_stats
 from services.ratings.accuracy import Accuracy
 from services.ratings.model import DISPLAY_BASE, Rating, display
@@ -16,11 +20,12 @@ from services.ratings.stats import FIELDS
 
 
 def standing(connection: Connection, player_id: str) -> dict[str, Any]:
-    """``{"ratings": {board: Rating}, "stats": Stats, "accuracy": Accuracy}`` of the player (no games yet: no
-    ratings, zero stats, no accuracy figures)."""
+    """``{"ratings": {board: Rating}, "rating_hold": str | None, "stats": Stats, "accuracy": Accuracy}`` of the
+    player (no games yet: no ratings, zero stats, no accuracy figures; held: no ratings)."""
     ratings: dict[str, Any] = {}
+    hold = holds(connection, [player_id]).get(player_id)
     query = select(player_ratings).where(player_ratings.c.player_id == player_id).order_by(player_ratings.c.board)
-    for row in connection.execute(query).all():
+    for row in connection.execute(query).all() if hold is None else ():
         rating = {
             "rating": display(Rating(row.mu, row.sigma)),
             "mu": row.mu,
@@ -34,7 +39,7 @@ def standing(connection: Connection, player_id: str) -> dict[str, Any]:
     found = connection.execute(select(player_stats).where(player_stats.c.player_id == player_id)).first()
     stats: dict[str, Any] = {name: (getattr(found, name) if found else 0) for name in FIELDS}
     stats["bags_per_round"] = round(stats["bags"] / stats["rounds"], 3) if stats["rounds"] else 0.0
-    return {"ratings": ratings, "stats": stats, "accuracy": accuracy_of(connection, player_id)}
+    return {"ratings": ratings, "rating_hold": hold, "stats": stats, "accuracy": accuracy_of(connection, player_id)}
 
 
 def accuracy_of(connection: Connection, player_id: str) -> dict[str, Any]:

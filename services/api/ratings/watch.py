@@ -6,6 +6,10 @@ by the rules of :mod:`services.ratings.watch`.
   them as the rules say (a flag already open of the same kind is not raised again);
 - :func:`held` says whether a game's players include one with an open or confirmed flag: such a game moves no
   rating (``game_ratings.unrated_reason`` ``flagged``) until an operator clears the flag;
+- :func:`holds` is that flag as a hold on the player's ratings (``review`` while it is open, ``closed`` once
+  confirmed): a held player's ratings are shown nowhere and are on no leaderboard (:func:`place_on_boards`, run
+  when a flag is raised or decided), so what a ring took before its flag is never shown again, and a confirmed
+  player's newcomer rating never stands for play it did not show;
 - :func:`active_ban` is what the matchmaker and the public tables ask before seating a player.
 
 Flags are decided by an operator (:mod:`services.api.ratings.flags`).
@@ -20,12 +24,17 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
 
+from services.api.ratings.bucket_moves import move_buckets
 from services.api.records.database import insert_of
-from services.api.records.schema import OPEN_FLAG, fair_play_flags, fair_play_outcomes, pairing_bans
+from services.api.records.schema import OPEN_FLAG, fair_play_flags, fair_play_outcomes, pairing_bans, player_ratings
 from services.ratings import policy, watch
+from services.ratings.buckets import bucket_of
+from services.ratings.model import Rating
+from services.ratings.provisional import provisional
 from services.ratings.watch import Outcome
 
 OPEN, CLEARED, CONFIRMED = "open", "cleared", "confirmed"
+REVIEW, CLOSED = "review", "closed"  # a player's rating hold: a flag open, a flag confirmed
 ACCURACY = "accuracy"  # raised by the accuracy review, decided as the others are
 KINDS = (watch.SANDBAGGING, watch.BOOSTING, ACCURACY)
 
@@ -78,6 +87,46 @@ def held(connection: Connection, people: Sequence[str]) -> bool:
     return connection.execute(query.limit(1)).first() is not None
 
 
+def holds(connection: Connection, people: Collection[str] | None = None) -> dict[str, str]:
+    """The rating hold of each of these players (None: of every player) who has one: ``closed`` with a confirmed
+    flag, else ``review`` with an open one."""
+    if people is not None and not people:
+        return {}
+    query = select(fair_play_flags.c.player_id, fair_play_flags.c.status).where(
+        fair_play_flags.c.status.in_((OPEN, CONFIRMED))
+    )
+    if people is not None:
+        query = query.where(fair_play_flags.c.player_id.in_(sorted(people)))
+    found: dict[str, str] = {}
+    for row in connection.execute(query.distinct()):
+        if row.status == CONFIRMED or row.player_id not in found:
+            found[row.player_id] = CLOSED if row.status == CONFIRMED else REVIEW
+    return found
+
+
+def place_on_boards(connection: Connection, player_id: str, now_ms: int) -> None:
+    """Put each of the player's ratings on its leaderboard or take it off, by the provisional rule and the player's
+    hold, the buckets moving with it."""
+    held_now = bool(holds(connection, [player_id]))
+    query = (
+        select(player_ratings)
+        .where(player_ratings.c.player_id == player_id)
+        .order_by(player_ratings.c.board)
+        .with_for_update()
+    )
+    for row in connection.execute(query).all():
+        off_board = held_now or provisional(Rating(row.mu, row.sigma), row.games)
+        if off_board == bool(row.provisional):
+            continue
+        connection.execute(
+            player_ratings.update()
+            .where(player_ratings.c.player_id == player_id, player_ratings.c.board == row.board)
+            .values(provisional=off_board, updated_ms=now_ms)
+        )
+        move = {(row.kind, bucket_of(row.score)): -1 if off_board else 1}
+        move_buckets(connection, insert_of(connection), row.board, move)
+
+
 def active_ban(connection: Connection, player_id: str, now_ms: int) -> int | None:
     """When the player's ban from pairing ends (Unix ms), or None when they are not banned."""
     query = select(func.max(pairing_bans.c.ends_ms)).where(pairing_bans.c.player_id == player_id)
@@ -110,7 +159,10 @@ def raise_flag(
     add = insert_of(connection)(fair_play_flags).values(row)
     unique = {"index_elements": [fair_play_flags.c.player_id, fair_play_flags.c.kind], "index_where": OPEN_FLAG}
     raised = connection.execute(add.on_conflict_do_nothing(**unique).returning(fair_play_flags.c.id)).first()
-    return None if raised is None else flag_id
+    if raised is None:
+        return None
+    place_on_boards(connection, player_id, now_ms)
+    return flag_id
 
 
 def _kept(connection: Connection, player: str) -> list[Outcome]:

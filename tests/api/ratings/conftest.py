@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from services.api.games.record import GameOptions, GameRecord, Seat
+from services.api.ratings.watch import holds
 from services.api.records.content import build
 from services.api.records.database import make_engine, migrate
 from services.api.records.schema import (
@@ -110,12 +111,14 @@ def snapshot(engine: Engine) -> dict[str, list[tuple]]:
 
 
 def buckets_agree(engine: Engine) -> bool:
-    """Each rating's stored flag is the provisional rule's, and each bucket counts exactly the rating rows that are
-    not provisional whose score falls in it (and no other bucket counts any)."""
+    """Each rating's stored flag is the provisional rule's (off the board while its player is held by the
+    fair-play watch), and each bucket counts exactly the rating rows that are not provisional whose score falls
+    in it (and no other bucket counts any)."""
     with engine.connect() as connection:
         expected: dict[tuple, int] = {}
+        held = holds(connection)
         for row in connection.execute(select(player_ratings)):
-            if bool(row.provisional) != provisional(Rating(row.mu, row.sigma), row.games):
+            if bool(row.provisional) != (row.player_id in held or provisional(Rating(row.mu, row.sigma), row.games)):
                 return False
             if not row.provisional:
                 key = (row.board, row.kind, bucket_of(row.score))

@@ -88,6 +88,7 @@ def test_a_players_standing_shows_its_rating_rank_and_stats(engine):
         row = connection.execute(select(player_ratings).where(player_ratings.c.player_id == "p_a")).one()
         assert standing(connection, "p_nobody") == {
             "ratings": {},
+            "rating_hold": None,
             "stats": {**{k: 0 for k in shown["stats"]}, "bags_per_round": 0.0},
             "accuracy": {
                 "games": 0,

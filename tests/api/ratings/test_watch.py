@@ -12,7 +12,10 @@ from sqlalchemy import Engine, select
 from services.api.problems import ApiError
 from services.api.ratings import flags
 from services.api.ratings.apply import apply_record
+from services.api.ratings.leaderboard import own_place, top
 from services.api.ratings.record_view import annotate
+from services.api.ratings.recount import recount
+from services.api.ratings.standing import standing
 from services.api.ratings.watch import active_ban, raise_flag
 from services.api.records.schema import (
     fair_play_outcomes,
@@ -23,7 +26,7 @@ from services.api.records.schema import (
 )
 from services.ratings import watch
 
-from .conftest import NOW, STRANGERS, add_players, buckets_agree, finished, rows
+from .conftest import NOW, STRANGERS, add_players, buckets_agree, finished, rows, seasoned
 
 IDS = ["p_a", "p_b", "p_c", "p_d"]
 
@@ -99,6 +102,36 @@ def test_an_open_flag_holds_the_players_games_until_cleared(engine):
     assert decided.value.code == "flag_decided"
     apply(engine, game("counted", seed=8), NOW + 1)
     assert [r["rated"] for r in rows(engine, game_ratings) if r["game_id"] == "counted"] == [True]
+
+
+def test_a_flag_holds_the_players_ratings_off_every_board_until_an_operator_clears_it(engine):
+    seasoned(engine, "p_a", "partnership", "person", games=40, mu=30.0)
+    seasoned(engine, "p_b", "partnership", "person", games=40)
+
+    def seen() -> tuple[dict[str, Any], dict[str, Any] | None, list[str]]:
+        with engine.connect() as connection:
+            board = [entry["player"]["id"] for entry in top(connection, "partnership", "person", 10)]
+            return standing(connection, "p_a"), own_place(connection, "partnership", "person", "p_a"), board
+
+    shown, place, board = seen()
+    assert (shown["rating_hold"], place["rank"], board) == (None, 1, ["p_a", "p_b"])
+    with engine.begin() as connection:
+        flag_id = raise_flag(connection, "p_a", watch.BOOSTING, ["x"], {}, NOW)
+    for hold in ("review", "closed"):
+        shown, place, board = seen()
+        assert (shown["ratings"], shown["rating_hold"], place, board) == ({}, hold, None, ["p_b"]), hold
+        assert buckets_agree(engine), "off the board: its bucket no longer counts it"
+        with engine.connect() as connection:
+            assert own_place(connection, "partnership", "person", "p_b")["rank"] == 1
+        if hold == "review":
+            flags.decide(engine, flag_id, "confirm", NOW + 1)
+    with engine.begin() as connection:
+        recount(connection)  # a change of the provisional rule counts the flags again: a held player stays off
+    assert seen()[2] == ["p_b"] and buckets_agree(engine)
+    flags.decide(engine, flag_id, "clear", NOW + 2)
+    shown, place, board = seen()
+    assert (shown["rating_hold"], place["rank"], board) == (None, 1, ["p_a", "p_b"]), "back as it stands"
+    assert shown["ratings"]["partnership"]["games"] == 40 and buckets_agree(engine)
 
 
 def test_four_fast_losses_flag_a_sandbagger(engine):

@@ -64,6 +64,7 @@ export function statTiles(stats) {
 }
 
 function ratingCards(player) {
+  if (player.rating_hold) return h("p.note", { dataset: { testid: "rating-hold" } }, t(`players.profile.hold.${player.rating_hold}`));
   const boards = Object.keys(BOARDS).filter((b) => player.ratings && player.ratings[b]);
   if (!boards.length) return h("p.note", { dataset: { testid: "no-rating" } }, t("players.profile.noRating"));
   return h(
@@ -121,8 +122,8 @@ function figuresTable(points, board) {
 function chartSection(games, player) {
   const boards = Object.keys(BOARDS).filter((b) => ratingSeries(games, b).length);
   const section = h("section.panel.profile-chart", { "aria-labelledby": "chart-title" }, h("h2", { id: "chart-title" }, t("players.chart.heading")));
-  if (!boards.length) {
-    section.append(h("p.note", { dataset: { testid: "no-chart" } }, t("players.chart.none")));
+  if (!boards.length || player.rating_hold) {
+    section.append(h("p.note", { dataset: { testid: "no-chart" } }, t(player.rating_hold ? "players.chart.held" : "players.chart.none")));
     return section;
   }
   const body = h("div.chart-body");
@@ -185,7 +186,7 @@ function gameItem(game) {
       {},
       game.rated && typeof game.rating_after === "number"
         ? [h("span.game-after", {}, ratingMark(game.rating_after, game.provisional)), change !== null ? h("span", { class: `game-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, formatChange(change)) : null]
-        : h("span.game-unrated", {}, t("players.game.unrated")),
+        : h("span.game-unrated", {}, t(game.rated ? "players.game.ratedHeld" : "players.game.unrated")),
     ),
     h("a.button.small-link", { href: replayUrl(game.game_id, game.seat), onclick: followLink, dataset: { testid: `replay-${game.game_id}` }, "aria-label": t("players.game.replayLabel", { when: formatDate(game.ended_at, { dateStyle: "medium", timeStyle: "short" }) }) }, t("players.replay")),
   );
