@@ -46,10 +46,11 @@ after it (a forfeit, ``left`` or ``timed_out``).
 - ``stand_in``: each puppet leaves every game at once hoping for an expert stand-in (half before the first card,
   an abort; half just after it, a forfeit: the server's stand-in is ``standard`` whatever they hoped).
 
-The JSON: puppets and boosters in the top 50 (non-provisional players by score), each ring member's display
-rating against what their backer's play earns (the median display of the honest players with the same backer on
-the board), the share of honest players ever banned and ever flagged (goal ≤ 1 % each), ring members flagged and
-banned and the hours from a ring's first game to its first flag, games held by a flag, and the run time.
+The JSON: puppets and boosters in the top 50 (non-provisional players by score), each ring member's shown
+rating (none while the watch holds it) against what their backer's play earns (the median display of the honest
+players with the same backer on the board), the share of honest players ever banned and ever flagged (goal ≤ 1 %
+each), ring members flagged, held and banned and the hours from a ring's first game to its first flag, games held
+by a flag, and the run time.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ from services.api.games.fair_play import ABORTED, RATED_STAND_IN, SHARED_CLIENT
 from services.api.ratings import flags
 from services.api.ratings.apply import FLAGGED, apply_record
 from services.api.ratings.leaderboard import top
-from services.api.ratings.watch import active_ban
+from services.api.ratings.watch import CLOSED, REVIEW, active_ban, holds
 from services.api.records.database import make_engine, migrate
 from services.api.records.schema import fair_play_flags, game_ratings, pairing_bans, player_ratings, players
 from services.api.store.matches import Formed, MatchRequest, MatchTimes
@@ -402,7 +403,8 @@ def report(run: Run) -> dict[str, Any]:
         held = set(connection.execute(select(game_ratings.c.game_id).where(
             game_ratings.c.unrated_reason == FLAGGED)).scalars())  # fmt: skip
         rated = connection.execute(select(func.count()).where(game_ratings.c.rated)).scalar_one()
-    shown = {p: display(Rating(r.mu, r.sigma)) for p, r in ratings.items()}
+        rating_holds = holds(connection)
+    shown = {p: display(Rating(r.mu, r.sigma)) for p, r in ratings.items() if p not in rating_holds}
     on_board = {p for p, r in ratings.items() if not r.provisional}
     honest = [p for p in run.players.values() if p.role == "honest" and p.games]
     earned = earned_by_backer(run, shown, on_board)
@@ -427,16 +429,17 @@ def report(run: Run) -> dict[str, Any]:
             "flagged": sum(i in ever_flagged for i in ids),
             "banned": sum(i in banned for i in ids),
             "hours_to_first_flag": round((min(flag_times) - start) / HOUR_MS, 2) if flag_times and start else None,
+            "held": sum(i in rating_holds for i in ids),
+            "highest_shown": max((shown[i] for i in ids if i in shown), default=None),
             "ratings": {
                 m.id: {
                     "role": m.role,
                     "games": m.games,
-                    "display": shown.get(m.id),
+                    "display": shown.get(m.id),  # None: no rating, or held (shown nowhere)
+                    "held": rating_holds.get(m.id),
                     "provisional": m.id not in on_board,
                     "earned_by_backer": earned[m.backer],
-                    "above_earned": m.id in on_board
-                    and earned[m.backer] is not None
-                    and shown[m.id] > earned[m.backer],
+                    "above_earned": m.id in shown and earned[m.backer] is not None and shown[m.id] > earned[m.backer],
                 }
                 for m in members
             },
@@ -497,7 +500,8 @@ def operator_pass(run: Run) -> dict[str, Any]:
             removed += len(answer["removed_games"])
     with run.engine.connect() as connection:
         rows = connection.execute(select(player_ratings).where(player_ratings.c.board == "partnership")).all()
-    shown = {row.player_id: display(Rating(row.mu, row.sigma)) for row in rows}
+        rating_holds = holds(connection)
+    shown = {row.player_id: display(Rating(row.mu, row.sigma)) for row in rows if row.player_id not in rating_holds}
     on_board = {row.player_id for row in rows if not row.provisional}
     earned = earned_by_backer(run, shown, on_board)
     rings = {}
@@ -506,8 +510,9 @@ def operator_pass(run: Run) -> dict[str, Any]:
             m.id for m in members if m.id in shown and earned[m.backer] is not None and shown[m.id] > earned[m.backer]
         ]
         rings[strategy] = {
-            "highest_display": max((shown[m.id] for m in members if m.id in shown), default=None),
+            "highest_shown": max((shown[m.id] for m in members if m.id in shown), default=None),
             "members_above_earned": len(above),
+            "held": {hold: sum(rating_holds.get(m.id) == hold for m in members) for hold in (REVIEW, CLOSED)},
         }
     return {"flags": dict(decided), "games_removed": removed, "rings": rings}
 

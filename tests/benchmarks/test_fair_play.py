@@ -8,7 +8,10 @@ import json
 from benchmarks import fair_play as fp
 from benchmarks.fair_play_games import FAST_THROW, SLOW_THROW, key_of, keys, play_state, thrower
 
-RING_FIGURES = {"members", "games", "games_held", "in_top50", "flagged", "banned", "hours_to_first_flag", "ratings"}
+RING_FIGURES = {
+    "members", "games", "games_held", "in_top50", "flagged", "held", "highest_shown", "banned", "hours_to_first_flag",
+    "ratings",
+}  # fmt: skip
 
 
 def test_a_quick_run_catches_every_ring(capsys, tmp_path):
@@ -33,6 +36,10 @@ def test_a_quick_run_catches_every_ring(capsys, tmp_path):
     after = report["after_operator"]  # every ring flag confirmed, every honest one cleared, as an operator would
     assert after["flags"]["confirmed"] > 0 and after["games_removed"] > 0
     assert set(after["rings"]) == set(fp.STRATEGIES)
+    for strategy in ("fast_throw_one_address", "fast_throw_addresses", "slow_throw_addresses"):
+        assert rings[strategy]["held"] == 5 and rings[strategy]["highest_shown"] is None, "held from the flag on"
+        closed = after["rings"][strategy]
+        assert (closed["held"]["closed"], closed["highest_shown"], closed["members_above_earned"]) == (5, None, 0)
 
 
 def test_pool_keys_and_seatings_agree():
