@@ -13,7 +13,9 @@ applier, and the sweeper):
   dropped harmlessly) and unsubscribes; other processes never hear it;
 - the *sweeper* claims pending turns whose deadline has passed (the store's
   :meth:`~services.api.store.protocol.GameStore.claim_turn` is the claim, so exactly
-  one API process acts), applies the stored result if the publication was
+  one API process acts; it is a lease of :data:`CLAIM_LEASE_SECONDS` at least, so a
+  process killed between the claim and its act leaves the turn to another process's
+  sweep, not lost), applies the stored result if the publication was
   missed (or its sender died), and otherwise sends the task again.  A turn
   is registered before its version is even committed
   (:class:`services.api.ai_seats.hooks.DispatchHooks`), so a game never stalls when
@@ -76,6 +78,8 @@ from services.engine import view
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 100
+CLAIM_LEASE_SECONDS = 30.0  # a claimed deadline's lease, at least (the decision deadline when longer): a recovery
+# takes milliseconds; one whose process died is taken over by another's sweep once it runs out
 MAX_DUES = 100_000  # clock deadlines a process wakes for at most
 DUE_SLACK = 0.002  # s: a wake-up a moment after a deadline finds it due in the timers
 MIN_GAP = 0.05  # s between sweeps a deadline wakes: the timers are read at most 20 times a second
@@ -257,14 +261,15 @@ class AiDriver:
                 self._claim(game_id, now)
 
     def _claim(self, game_id: str, now: float) -> None:
-        if not self.store.claim_turn(game_id):
-            return  # another API process claimed it
+        lease = round(now + max(self.dispatcher.deadline, CLAIM_LEASE_SECONDS), 3)
+        if not self.store.claim_turn(game_id, now, lease):
+            return  # another API process claimed it (or set a later deadline since the read)
         try:
             self.recover(game_id)
         except Exception as error:  # one game's failure must not stop the batch, nor lose its turn
-            # The claim took the deadline off the timers: without it back, nothing would send the turn or apply its
-            # stored result.  A heartbeat that answered too late (503: the outages unknown) is retried by the next
-            # sweep that can beat; anything else (a store or broker node down) a deadline later.
+            # The lease would bring it back; sooner is better.  A heartbeat that answered too late (503: the outages
+            # unknown) is retried by the next sweep that can beat; anything else (a store or broker node down) a
+            # deadline later.
             late = isinstance(error, ApiError) and error.status == 503
             extra = {"game_id": game_id, "error": type(error).__name__}
             if late or isinstance(error, BROKER_DOWN):
@@ -272,6 +277,8 @@ class AiDriver:
             else:
                 log.exception("ai turn not recovered", extra=extra)
             self.store.expect_turn(game_id, now if late else now + self.dispatcher.deadline, earlier=True)
+            return
+        self.store.release_turn(game_id, lease)  # acted: the lease goes unless the recovery set a deadline
 
     def recover(self, game_id: str) -> None:
         """An AI turn is overdue: apply its result if it exists, else send it (again).  (Or the wait for a

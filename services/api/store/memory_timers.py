@@ -47,9 +47,18 @@ class MemoryTimers:
             due = sorted((when, game_id) for game_id, when in self.backend.deadlines.items() if low <= when <= now)
         return [game_id for _, game_id in due[:limit]]
 
-    def claim_turn(self, game_id: str) -> bool:
+    def claim_turn(self, game_id: str, now: float, lease_until: float) -> bool:
         with self.backend.changed:
-            return self.backend.deadlines.pop(game_id, None) is not None
+            due = self.backend.deadlines.get(game_id)
+            if due is None or due > now:
+                return False
+            self.backend.deadlines[game_id] = lease_until
+            return True
+
+    def release_turn(self, game_id: str, lease_until: float) -> None:
+        with self.backend.changed:
+            if self.backend.deadlines.get(game_id) == lease_until:
+                del self.backend.deadlines[game_id]
 
     def beat(self, now_ms: int, outage_after_ms: int, keep_ms: int) -> tuple[bool, list[Span]]:
         with self.backend.changed:  # the script's steps, in its order

@@ -2,7 +2,9 @@
 turn sent for it.
 
 A game's deadline lives in the shard its id hashes to (:func:`services.api.store.redis_keys.pending_set`); the
-sweeper reads every shard in one pipelined call, and the claim is a ``ZREM``, so exactly one process wins it.
+sweeper reads every shard in one pipelined call, and the claim moves a due deadline to the claimer's lease in one
+script (``lua/timers/claim.lua``), so exactly one process wins it, and the release takes it off only if it is still
+that lease (``lua/timers/release.lua``).
 
 The heartbeat is two keys in one slot (:func:`services.api.store.redis_keys.heartbeat_keys`), the latest beat and
 the outages kept, both changed by one script (``lua/timers/beat.lua``).  On a cluster a beat first pings every
@@ -24,6 +26,8 @@ from services.api.store.redis_keys import PENDING_SETS, heartbeat_keys, pending_
 from services.api.store.timers import MOST_OUTAGES, Span
 
 BEAT_LUA = lua("timers/beat.lua")
+CLAIM_LUA = lua("timers/claim.lua")
+RELEASE_LUA = lua("timers/release.lua")
 
 
 class RedisTimers:
@@ -53,8 +57,19 @@ class RedisTimers:
         due = sorted((score, raw) for shard in pipe.execute() for raw, score in shard)
         return [raw.decode() for _, raw in due[:limit]]
 
-    def claim_turn(self, game_id: str) -> bool:
-        return bool(self.client.zrem(pending_set(game_id), game_id))  # the ZREM is the claim: one process wins
+    def claim_turn(self, game_id: str, now: float, lease_until: float) -> bool:
+        return bool(self._claim(keys=[pending_set(game_id)], args=[game_id, repr(now), repr(lease_until)]))
+
+    def release_turn(self, game_id: str, lease_until: float) -> None:
+        self._release(keys=[pending_set(game_id)], args=[game_id, repr(lease_until)])
+
+    @cached_property
+    def _claim(self) -> Any:
+        return self.client.register_script(CLAIM_LUA)
+
+    @cached_property
+    def _release(self) -> Any:
+        return self.client.register_script(RELEASE_LUA)
 
     @cached_property
     def _beat(self) -> Any:

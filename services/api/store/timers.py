@@ -7,8 +7,12 @@ a person's turn clock running out, a rematch's wait ending — so the store keep
 write; Redis implements it in :mod:`services.api.store.redis_timers` (sharded sets, so a sweep reads every shard in
 one call and a claim is one ``ZREM``), the memory store in :mod:`services.api.store.memory_timers`.
 
-A deadline is claimed by exactly one caller across processes (:meth:`Timers.claim_turn`): the one that acts on
-it. Not a separate Redis: the timers must fail over with the games they wake.
+A due deadline is claimed by exactly one caller across processes (:meth:`Timers.claim_turn`): the one that acts on
+it.  The claim is a lease, not a removal: the deadline moves to the lease's end, so if the claimer dies before it
+acts (its process killed between the claim and the move, the turn sent or the deadline set again), another
+process's sweep claims it when the lease runs out and the game never waits forever; the claimer that acted gives
+the lease back (:meth:`Timers.release_turn`), which takes the deadline off only if nothing set a new one meanwhile.
+Not a separate Redis: the timers must fail over with the games they wake.
 
 The timers also keep the service's heartbeat (:meth:`Timers.beat`), which says when a person's deadline may be acted
 on: every API process beats (:mod:`services.api.games.service_beat`), and a beat later than the last one by more
@@ -43,8 +47,12 @@ class Timers(Protocol):
         """Ids of games whose deadline is at or before ``now`` (and at or after ``since``), most overdue first, at
         most ``limit``."""
 
-    def claim_turn(self, game_id: str) -> bool:
-        """Take the game's deadline off the timers; True for exactly one caller across processes."""
+    def claim_turn(self, game_id: str, now: float, lease_until: float) -> bool:
+        """Claim the game's deadline if it is due at ``now``: it moves to ``lease_until`` (see the module doc); True
+        for exactly one caller across processes until the lease runs out."""
+
+    def release_turn(self, game_id: str, lease_until: float) -> None:
+        """Give a claim's lease back: the game's deadline taken off the timers if it is still ``lease_until``."""
 
     def beat(self, now_ms: int, outage_after_ms: int, keep_ms: int) -> tuple[bool, list[Span]]:
         """The service takes moves at ``now_ms``: recorded, after recording the gap since the last beat as an

@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from services.api.ai_seats.dispatch import TASK_NAME, AiDispatcher
-from services.api.ai_seats.driver import AiDriver
+from services.api.ai_seats.driver import CLAIM_LEASE_SECONDS, AiDriver
 from services.api.ai_seats.hooks import DispatchHooks
 from services.api.ai_seats.results import RESULT_PREFIX
 from services.api.games import commands
@@ -192,7 +192,26 @@ def test_an_overdue_registration_for_a_turn_already_played_sends_nothing(world):
     a.store.expect_turn("gone", clock.now)  # a game that expired
     clock.now += 1
     a.driver.sweep_once()
-    assert celery.sent == [] and a.store.due_turns(clock.now, 10) == []
+    assert celery.sent == [] and a.store.due_turns(clock.now + CLAIM_LEASE_SECONDS, 10) == [], "nor leased again"
+
+
+def test_a_turn_whose_claimer_died_before_acting_is_taken_over_when_its_lease_runs_out(world):
+    """A process is killed between claiming an overdue turn and sending it: the claim was a lease, so another
+    process's sweep sends the turn once the lease runs out (a removed deadline would leave the game waiting
+    forever: nothing else sends its computer's turn)."""
+    a, b, celery, clock = world
+    game_id = ai_game(a, seats=[{"type": "human"}, {"type": "ai", "level": "pro"}] + [{"type": "human"}] * 2)
+    celery.sent.clear()  # the task was lost (its worker died with it)
+    clock.now += DEADLINE + 1
+    lease = clock.now + max(DEADLINE, CLAIM_LEASE_SECONDS)
+    assert a.store.claim_turn(game_id, clock.now, lease)  # as a's sweep does; then a is killed
+    b.driver.sweep_once()
+    assert celery.sent == [], "the lease holds it: no second process acts meanwhile"
+    clock.now = lease
+    b.driver.sweep_once()
+    (task,) = celery.sent
+    assert (task["game_id"], task["seat"], task["version"]) == (game_id, 1, 1)
+    assert b.store.due_turns(float("inf"), 10) == [game_id] and b.store.due_turns(clock.now + DEADLINE - 1, 10) == []
 
 
 def test_a_human_turn_after_the_ai_moved_is_not_swept_into_an_ai_move(world):
@@ -445,8 +464,8 @@ class LoadedMachine(MemoryStore):
             self.lag, self.load_at = self.LAG, None
         self.clock.now += self.lag
 
-    def claim_turn(self, game_id: str) -> bool:
-        claimed = super().claim_turn(game_id)
+    def claim_turn(self, game_id: str, now: float, lease_until: float) -> bool:
+        claimed = super().claim_turn(game_id, now, lease_until)
         self._slow("claim_turn")
         return claimed
 

@@ -18,7 +18,7 @@ from services.api.store.redis_record_outbox import outbox_set
 from services.api.store.redis_store import RedisStore
 
 from ..records.conftest import stored_game
-from .contract import Names
+from .contract import Names, forget_turn
 
 T = 100_000_000_000.0  # Unix seconds, about the year 5138
 DAY = 24 * 3600
@@ -32,7 +32,7 @@ def ids(store) -> Iterator[Names]:
     yield names
     for game_id in names.made:
         store.record_done(game_id)
-        store.claim_turn(game_id)
+        forget_turn(store, game_id)
 
 
 def test_a_due_entry_is_claimed_once_until_its_lease_ends(store, ids):

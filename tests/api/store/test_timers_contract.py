@@ -14,7 +14,7 @@ import pytest
 
 from services.api.store.timers import MOST_OUTAGES
 
-from .contract import BACKENDS, Names
+from .contract import BACKENDS, END, Names, forget_turn
 
 T = 100_000_000_000.0  # Unix seconds, about the year 5138
 
@@ -25,7 +25,7 @@ def ids(store) -> Iterator[Names]:
     names = Names()
     yield names
     for game_id in names.made:
-        store.claim_turn(game_id)
+        forget_turn(store, game_id)
 
 
 def store_is_the_tests_own(store) -> bool:
@@ -80,16 +80,39 @@ def test_an_earlier_only_expectation_registers_a_game_with_no_deadline(store, id
     assert due(store, ids, T + 7) == [game]
 
 
-def test_a_claim_takes_the_turn_off_the_timers_for_one_caller_only(store, ids):
+def test_a_claim_is_one_callers_lease_on_a_due_deadline(store, ids):
     game, other = ids("g"), ids("h")
     store.expect_turn(game, T + 1)
     store.expect_turn(other, T + 2)
-    assert store.claim_turn(game)
-    assert not store.claim_turn(game), "claimed once"
+    assert not store.claim_turn(game, T, T + 30), "not due yet: nothing to claim"
+    assert store.claim_turn(game, T + 10, T + 40)
+    assert not store.claim_turn(game, T + 10, T + 40), "claimed once"
+    assert not store.claim_turn(game, T + 39, T + 69), "the lease holds it"
     assert due(store, ids, T + 10) == [other]
-    assert not store.claim_turn(ids("never")), "nothing registered: nothing to claim"
+    assert not store.claim_turn(ids("never"), T + 10, T + 40), "nothing registered: nothing to claim"
+
+
+def test_a_lease_that_runs_out_is_claimed_again_so_a_dead_claimers_turn_is_not_lost(store, ids):
+    game = ids("g")
+    store.expect_turn(game, T + 1)
+    assert store.claim_turn(game, T + 1, T + 31)  # and the claimer dies before it acts
+    assert due(store, ids, T + 31) == [game], "due again when the lease runs out"
+    assert store.claim_turn(game, T + 31, T + 61), "another process takes it over"
+
+
+def test_a_release_takes_the_lease_off_unless_a_new_deadline_was_set(store, ids):
+    game, next_turn = ids("g"), ids("h")
+    for game_id in (game, next_turn):
+        store.expect_turn(game_id, T + 1)
+        assert store.claim_turn(game_id, T + 1, T + 31)
+    store.release_turn(game, T + 31)
+    assert due(store, ids, END) == [next_turn], "acted, nothing next: off the timers"
+    store.expect_turn(next_turn, T + 45)  # the claimer's act set the next turn's deadline
+    store.release_turn(next_turn, T + 31)
+    assert due(store, ids, END) == [next_turn] and due(store, ids, T + 44) == [], "the new deadline stays"
+    store.release_turn(ids("never"), T + 31)
     store.expect_turn(game, T + 3)
-    assert due(store, ids, T + 10) == [other, game], "a claimed game expects its next turn again"
+    assert due(store, ids, T + 10) == [game], "a released game expects its next turn again"
 
 
 def test_a_sent_turn_is_kept_with_its_deadline(store, ids):
@@ -107,7 +130,7 @@ def test_a_sent_turn_is_kept_with_its_deadline(store, ids):
 def test_a_claim_leaves_the_sent_turn_for_its_claimant_to_read(store, ids):
     game = ids("g")
     store.record_turn(game, pending("t1"), T + 1)
-    assert store.claim_turn(game)
+    assert store.claim_turn(game, T + 1, T + 31)
     assert store.pending_turn(game) == pending("t1")
     assert game not in store.due_turns(T + 10, 100)
 
