@@ -77,10 +77,17 @@ class ArenaRoom:
         return self.rooms.arena_rank(event_id, player_id)
 
     def standings(self, event_id: str, start: int, count: int) -> list[tuple[int, Entry]]:
-        """``count`` entries from place ``start``, each with its place (0: the first)."""
+        """``count`` entries from the ``start``-th, each with its place (0: the first; tied entrants share the
+        place of the first of them, and the next place skips as many: 0, 1, 1, 3)."""
         page = self.rooms.arena_standings(event_id, start, count)
         docs = self.rooms.arena_entrants(event_id, [i for i, _ in page])
-        return [(start + n, Entry.from_doc(doc)) for n, doc in enumerate(docs) if doc is not None]
+        places, place, last = [], 0, None
+        for n, (_, score) in enumerate(page):
+            if score != last:
+                place = self.rooms.arena_above(event_id, score) if n == 0 and start else start + n
+            places.append(place)
+            last = score
+        return [(places[n], Entry.from_doc(doc)) for n, doc in enumerate(docs) if doc is not None]
 
     def counts(self, event_id: str) -> dict[str, int]:
         return {

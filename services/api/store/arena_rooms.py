@@ -52,7 +52,11 @@ class ArenaRooms(Protocol):
         """``count`` entrants from place ``start`` (0: the first), each with its score."""
 
     def arena_rank(self, event_id: str, entrant_id: str) -> int | None:
-        """The entrant's place (0: the first), or None."""
+        """The entrant's place (0: the first): how many stand strictly above it, so tied entrants share one; None
+        when it is not in the standings."""
+
+    def arena_above(self, event_id: str, score: int) -> int:
+        """How many entrants' scores are strictly above ``score``."""
 
     def arena_size(self, event_id: str) -> int:
         """How many entrants the standings hold."""
@@ -109,9 +113,11 @@ class MemoryArenaRooms:
         return [(i, -score) for score, i in self._arena(event_id).order[start : start + count]]
 
     def arena_rank(self, event_id: str, entrant_id: str) -> int | None:
-        arena = self._arena(event_id)
-        score = arena.scores.get(entrant_id)
-        return None if score is None else bisect.bisect_left(arena.order, (-score, entrant_id))
+        score = self._arena(event_id).scores.get(entrant_id)
+        return None if score is None else self.arena_above(event_id, score)
+
+    def arena_above(self, event_id: str, score: int) -> int:
+        return bisect.bisect_left(self._arena(event_id).order, (-score,))  # (-score,) sorts before (-score, any id)
 
     def arena_size(self, event_id: str) -> int:
         return len(self._arena(event_id).order)

@@ -73,7 +73,11 @@ class RedisArenaRooms:
         return [(_text(i), -int(score)) for i, score in found]
 
     def arena_rank(self, event_id: str, entrant_id: str) -> int | None:
-        return self.client.zrank(arena_keys(event_id)["standings"], entrant_id)
+        stored = self.client.zscore(arena_keys(event_id)["standings"], entrant_id)
+        return None if stored is None else self.arena_above(event_id, -int(stored))
+
+    def arena_above(self, event_id: str, score: int) -> int:
+        return int(self.client.zcount(arena_keys(event_id)["standings"], "-inf", f"({-score}"))  # stored negated
 
     def arena_size(self, event_id: str) -> int:
         return int(self.client.zcard(arena_keys(event_id)["standings"]))

@@ -167,3 +167,18 @@ def test_the_refusals_have_their_codes():
         play_out(events, game_id, random.Random(1))
     assert events.advance(events.load(arena.event_id)).status == "finished"
     assert code(lambda: join(events, arena.event_id, PLAYERS[6])) == "event_finished"
+
+
+def test_tied_entrants_share_a_place_on_every_page_of_the_standings():
+    clock = Clock()
+    ctx = Collaborators(MemoryStore(GameRecord.from_stored))
+    ratings = dict(zip((p.id for p in PLAYERS[:5]), (1500, 1500, 1600, 1500, 1400), strict=True))
+    room = ArenaRoom(ctx, MemoryArenaRooms(), lambda player, board: ratings[player.id], clock=clock)
+    events = Events(ctx, EventStorage(MemoryEventDocs()), clock=clock, arena=room)
+    event = events.create(PLAYERS[0], arena_settings(seating="solo"))
+    for player in PLAYERS[:5]:
+        room.join(events.load(event.event_id), player)  # nobody paired: each stands on its rating
+    whole = [(place, entry.standing.id) for place, entry in room.standings(event.event_id, 0, 10)]
+    assert whole == [(0, "p02"), (1, "p00"), (1, "p01"), (1, "p03"), (4, "p04")]
+    assert [place for place, _ in room.standings(event.event_id, 2, 3)] == [1, 1, 4], "a page starting mid-tie"
+    assert [room.rank(event.event_id, p) for p in ("p03", "p04", "nobody")] == [1, 4, None]

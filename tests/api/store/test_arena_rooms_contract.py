@@ -33,13 +33,15 @@ def test_a_batch_is_written_only_over_the_version_it_was_read_at(rooms, ids):
     assert rooms.arena_pool(arena) == ["x", "y"], "the longest waiting first"
 
 
-def test_standings_rank_highest_first_and_ties_by_id(rooms, ids):
+def test_standings_rank_highest_first_ties_listed_by_id_and_sharing_a_place(rooms, ids):
     arena = ids("a")
     batch = ArenaBatch(standings={"zed": 61_700, "bob": 61_800, "amy": 61_700, "cat": 42_500, "new": 1_900})
     assert rooms.write_arena(arena, 0, batch)
     assert [i for i, _ in rooms.arena_standings(arena, 0, 10)] == ["bob", "amy", "zed", "cat", "new"]
     assert rooms.arena_standings(arena, 1, 2) == [("amy", 61_700), ("zed", 61_700)]
     assert rooms.arena_rank(arena, "cat") == 3 and rooms.arena_rank(arena, "nobody") is None
+    assert [rooms.arena_rank(arena, i) for i in ("amy", "zed")] == [1, 1], "tied: one place, the first of them"
+    assert [rooms.arena_above(arena, score) for score in (99_999, 61_800, 61_700, 42_500, 0)] == [0, 0, 1, 3, 5]
     assert rooms.write_arena(arena, 1, ArenaBatch(standings={"new": 80_000}))  # a score moves its entrant
     assert rooms.arena_rank(arena, "new") == 0 and rooms.arena_size(arena) == 5
 

@@ -39,10 +39,10 @@ function standingsTable(arena, me) {
     h(
       "tbody",
       {},
-      arena.standings.map((s) =>
+      arena.standings.map((s, row) =>
         h(
           "tr",
-          { class: me && me.id === s.player_id ? "mine" : null, dataset: { testid: `standing-${s.rank}`, player: s.player_id } },
+          { class: me && me.id === s.player_id ? "mine" : null, dataset: { testid: `standing-${row + 1}`, player: s.player_id } },
           h("td.st-rank", {}, h("span", { class: `rank-badge${s.rank <= 3 && s.games ? ` medal-${s.rank}` : ""}` }, formatNumber(s.rank))), // a medal once it has played
           h("th.st-pair", { scope: "row" }, s.kind === "bot" ? t("events.bot", { name: s.name }) : s.name, s.on_fire ? h("span.ar-fire", { title: t("arena.onFire"), "aria-label": t("arena.onFire"), dataset: { testid: "on-fire" } }, " 🔥") : null),
           h("td.num", { dataset: { testid: "points" } }, formatNumber(s.points)),

@@ -64,10 +64,10 @@ function standingsTable(event, mine) {
     h(
       "tbody",
       {},
-      event.standings.map((s) =>
+      event.standings.map((s, row) =>
         h(
           "tr",
-          { class: mine && mine.number === s.pair ? "mine" : null, dataset: { testid: `standing-${s.rank}`, pair: String(s.pair) } },
+          { class: mine && mine.number === s.pair ? "mine" : null, dataset: { testid: `standing-${row + 1}`, pair: String(s.pair) } },
           h("td.st-rank", {}, h("span", { class: `rank-badge${s.rank <= 3 ? ` medal-${s.rank}` : ""}` }, formatNumber(s.rank))),
           h("th.st-pair", { scope: "row" }, h("span.pair-no", {}, formatNumber(s.pair)), " ", pairNames(pairByNumber(event, s.pair), event)),
           h("td.num", {}, t("events.outOf", { mp: matchpointsText(s.matchpoints), top: formatNumber(s.top) })),
