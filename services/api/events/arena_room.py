@@ -31,6 +31,7 @@ from services.api.store.protocol import now_ms
 
 RETRIES = 8
 GAMES_LOOKED_AT = 32  # the longest-running games an event's read looks at: bounded work, and none is forgotten
+GAMES_MADE_PER_READ = 32  # a wave's games one read makes (~2 ms each): the rest are made by their entrants' reads
 PRESETS = {"partners": "partnership", "solo": "individual"}  # the game each seating plays
 RatingOf = Callable[[PlayerRef, str], int]  # a player's rating on a board (partnership | individual) at entry
 
@@ -183,7 +184,7 @@ class ArenaRoom:
                 self.score_game(event, rules, game, record)
         ends = ends_ms(event)
         if ends is not None and self.clock() < ends:
-            self._wave(event, rules)
+            self._wave(event, rules, player_id)
         return self.rooms.arena_games_count(event_id) == 0
 
     # ---- the steps -----------------------------------------------------------------------------------------
@@ -214,8 +215,10 @@ class ArenaRoom:
 
         self._write(event_id, score)
 
-    def _wave(self, event: Event, rules: ArenaRules) -> None:
-        """The pool paired into games, written (the seated out of the pool), then the games made."""
+    def _wave(self, event: Event, rules: ArenaRules, reader: str | None = None) -> None:
+        """The pool paired into games, written (the seated out of the pool), then the reader's game and others made,
+        :data:`GAMES_MADE_PER_READ` at most: a big wave (an arena's start) is made by many reads, each entrant's
+        own read making its game if nobody has, and the event's reads the ones they look at."""
         event_id = event.event_id
         made: list[ArenaGame] = []
 
@@ -243,7 +246,8 @@ class ArenaRoom:
             return batch
 
         if self._write(event_id, wave):
-            for game in made:
+            made.sort(key=lambda game: reader not in game.seats)  # the reader's own game first
+            for game in made[:GAMES_MADE_PER_READ]:
                 self._make_game(event, game)
 
     def _make_game(self, event: Event, game: ArenaGame) -> None:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from services.api.events import arena_views
+from services.api.events import arena_room, arena_views
 from services.api.events.arena import ArenaRules, Entrant, Table, outcomes, record_game
 from services.api.events.arena_room import ArenaRoom
 from services.api.events.model import Settings
@@ -125,7 +125,8 @@ def test_an_arena_pairs_scores_and_repairs_until_its_end_with_no_opponent_twice_
         (e.id, e.points, e.games, e.run)
         for e in sorted(expected.values(), key=lambda e: (-e.points * 10_000 - e.performance, e.id))
     ]
-    assert [s["rank"] for s in shown] == list(range(1, 9))
+    scores = [e.points * 10_000 + e.performance for e in expected.values()]
+    assert [s["rank"] for s in shown] == [1 + sum(o > mine for o in scores) for mine in sorted(scores, reverse=True)]
 
 
 def test_a_withdrawn_player_is_paired_no_more_and_comes_back_with_its_standing():
@@ -182,3 +183,26 @@ def test_tied_entrants_share_a_place_on_every_page_of_the_standings():
     assert whole == [(0, "p02"), (1, "p00"), (1, "p01"), (1, "p03"), (4, "p04")]
     assert [place for place, _ in room.standings(event.event_id, 2, 3)] == [1, 1, 4], "a page starting mid-tie"
     assert [room.rank(event.event_id, p) for p in ("p03", "p04", "nobody")] == [1, 4, None]
+
+
+def test_a_big_waves_games_are_made_by_many_reads_the_readers_own_first(monkeypatch):
+    monkeypatch.setattr(arena_room, "GAMES_MADE_PER_READ", 1)
+    clock = Clock()
+    events = service(clock)
+    event = events.create(PLAYERS[0], arena_settings(seating="partners"))
+    for player in PLAYERS[:12]:
+        events.arena.join(events.load(event.event_id), player)  # in, nobody paired: the arena is open
+    event = events.start(event.event_id, PLAYERS[0])
+    store, room = events.ctx.store, events.arena
+
+    def made() -> dict[str, bool]:
+        entries = {p.id: room.entry(event.event_id, p.id) for p in PLAYERS[:12]}
+        return {p: store.load(e.game_id) is not None for p, e in entries.items() if e.game_id}
+
+    events.advance(event, PLAYERS[7].id)  # an entrant's read pairs the wave: 3 tables, its own game made
+    assert len(made()) == 12 and made()[PLAYERS[7].id] and sum(made().values()) == 4, "one game of the three"
+    waiting = next(p for p, done in made().items() if not done)
+    events.advance(events.load(event.event_id), waiting)  # a seated entrant's read makes its own game
+    assert made()[waiting] and sum(made().values()) == 8
+    events.advance(events.load(event.event_id))  # an event's read makes those it looks at
+    assert all(made().values())
