@@ -281,7 +281,7 @@ def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_o
     shown = session.get(f"/v1/players/{flagged}").json()
     assert (shown["rating_hold"], shown["ratings"]) == ("closed", {}), "a confirmed player shows no rating"
     board = session.get("/v1/leaderboards/partnership", headers={"Player-Token": token}).json()
-    assert board["me"] is None
+    assert (board["me"], board["me_hold"]) == (None, "closed")
     again = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert (again.status_code, code(again)) == (409, "flag_decided")
     assert (

@@ -1,6 +1,6 @@
 """A player held by the fair-play watch, on their profile on the real stack (gunicorn with its own records
 database): a dozen rated games in, a flag raised, the profile shows no rating, no rating chart and no rating in
-the recent games, only why — in English and Indonesian, at 1280×720 and 375×667, shot to var/screenshots/
+the recent games, only why, and the leaderboards' own line says why too — in English and Indonesian, at 1280×720 and 375×667, shot to var/screenshots/
 (rating-hold-*)."""
 
 from __future__ import annotations
@@ -76,4 +76,7 @@ def test_a_held_players_profile_shows_no_rating_only_why(new_page, held_player, 
     expect(page.locator("[data-testid=games] .game-unrated").first).to_have_text(HELD_GAME[language])
     assert outside(page, "[data-testid=rating-hold]") == [], "why is on the first screen"
     page.screenshot(path=str(screenshots / f"rating-hold-{language}-{width}x{height}.png"))
+    page.click(".crumbs a >> nth=1")  # the leaderboards: off the board, and its own line says why
+    expect(page.locator("[data-testid=lb-me]")).to_contain_text(why)
+    expect(page.locator(f"[data-testid=leaderboard] tr[data-player='{player['id']}']")).to_have_count(0)
     assert page.js_errors == []

@@ -46,13 +46,15 @@ class LeaderboardPlace(Body):
 
 @dataclass
 class Leaderboard(Body):
-    """A board's best players of one kind; ``me`` only when the client sent its player token (None: unrated)."""
+    """A board's best players of one kind; ``me`` only when the client sent its player token (None: unrated, or
+    held: ``me_hold`` says so)."""
 
     SCHEMA: ClassVar[str] = "Leaderboard"
     board: str
     kind: str
     top: list[LeaderboardEntry]
     me: LeaderboardPlace | None = None
+    me_hold: str | None = None  # "review" or "closed" while the fair-play watch holds the player's ratings
 
 
 @dataclass

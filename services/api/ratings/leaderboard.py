@@ -113,4 +113,7 @@ def leaderboard(connection: Connection, board: str, kind: str, limit: int, me: s
     body: dict[str, Any] = {"board": board, "kind": kind, "top": top(connection, board, kind, limit)}
     if me is not None:
         body["me"] = own_place(connection, board, kind, me)
+        hold = holds(connection, [me]).get(me)
+        if hold is not None:  # why ``me`` is null: the player is told, as its profile tells it
+            body["me_hold"] = hold
     return body

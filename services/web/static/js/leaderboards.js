@@ -33,7 +33,9 @@ function meBox(board, kind, answer) {
   if (player.kind && player.kind !== kind) return null;
   const me = answer.me;
   let said;
-  if (me && me.provisional) {
+  if (answer.me_hold) {
+    said = t(`players.profile.hold.${answer.me_hold}`);
+  } else if (me && me.provisional) {
     said = tParts(`players.lb.provisional.${board}`, { games: PROVISIONAL_GAMES }, { rating: ratingMark(me.rating, true, "strong") });
   } else if (me && me.rank) {
     said = tParts(`players.lb.me.${board}`, {}, { rank: h("strong", {}, t("players.rank", { rank: me.rank })), rating: h("strong", {}, formatRating(me.rating)) });
