@@ -25,7 +25,7 @@ from services.api.store.redis_keys import PENDING_SHARDS, events_key, game_key, 
 OUTBOX_SETS = tuple(f"records:outbox:{{{shard}}}" for shard in range(PENDING_SHARDS))
 SEATS = 4
 
-CLAIM_LUA = lua("record_outbox/claim.lua")
+CLAIM_LUA = lua("lease/claim.lua")
 
 WRITTEN_LUA = lua("record_outbox/written.lua")
 

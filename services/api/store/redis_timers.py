@@ -3,8 +3,8 @@ turn sent for it.
 
 A game's deadline lives in the shard its id hashes to (:func:`services.api.store.redis_keys.pending_set`); the
 sweeper reads every shard in one pipelined call, and the claim moves a due deadline to the claimer's lease in one
-script (``lua/timers/claim.lua``), so exactly one process wins it, and the release takes it off only if it is still
-that lease (``lua/timers/release.lua``).
+script (``lua/lease/claim.lua``, as the records outbox claims), so exactly one process wins it, and the release
+takes it off only if it is still that lease (``lua/timers/release.lua``).
 
 The heartbeat is two keys in one slot (:func:`services.api.store.redis_keys.heartbeat_keys`), the latest beat and
 the outages kept, both changed by one script (``lua/timers/beat.lua``).  On a cluster a beat first pings every
@@ -26,7 +26,7 @@ from services.api.store.redis_keys import PENDING_SETS, heartbeat_keys, pending_
 from services.api.store.timers import MOST_OUTAGES, Span
 
 BEAT_LUA = lua("timers/beat.lua")
-CLAIM_LUA = lua("timers/claim.lua")
+CLAIM_LUA = lua("lease/claim.lua")
 RELEASE_LUA = lua("timers/release.lua")
 
 
