@@ -1,6 +1,6 @@
 """A player held by the fair-play watch, on their profile on the real stack (gunicorn with its own records
 database): a dozen rated games in, a flag raised, the profile shows no rating, no rating chart and no rating in
-the recent games, only why, and the leaderboards' own line says why too — in English and Indonesian, at 1280×720 and 375×667, shot to var/screenshots/
+the recent games, only why (anyone else only that they are not shown), and the leaderboards' own line says why too — in English and Indonesian, at 1280×720 and 375×667, shot to var/screenshots/
 (rating-hold-*)."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ pytestmark = pytest.mark.integration
 
 SIZES = [(1280, 720), (375, 667)]
 HELD = Rating(33.0, 4.5)  # what a ring's booster took in a dozen games
+HIDDEN = {"en": "Ratings not shown for now.", "id": "Rating tidak ditampilkan untuk saat ini."}  # to anyone else
 HELD_GAME = {"en": "rated · held", "id": "dinilai · ditahan"}  # a rated game whose change is not shown
 WORDS = {
     "en": ("en-US", "Ratings held for a fair-play review"),
@@ -76,6 +77,10 @@ def test_a_held_players_profile_shows_no_rating_only_why(new_page, held_player, 
     expect(page.locator("[data-testid=games] .game-unrated").first).to_have_text(HELD_GAME[language])
     assert outside(page, "[data-testid=rating-hold]") == [], "why is on the first screen"
     page.screenshot(path=str(screenshots / f"rating-hold-{language}-{width}x{height}.png"))
+    other = new_page(width, height, base=base, locale=locale)  # anyone else: not shown, and no word of a review
+    other.goto(f"/play?pace=0#/players/{player['id']}")
+    expect(other.locator("[data-testid=rating-hold]")).to_have_text(HIDDEN[language])
+    other.context.close()
     page.click(".crumbs a >> nth=1")  # the leaderboards: off the board, and its own line says why
     expect(page.locator("[data-testid=lb-me]")).to_contain_text(why)
     expect(page.locator(f"[data-testid=leaderboard] tr[data-player='{player['id']}']")).to_have_count(0)

@@ -63,8 +63,13 @@ export function statTiles(stats) {
   ];
 }
 
-function ratingCards(player) {
-  if (player.rating_hold) return h("p.note", { dataset: { testid: "rating-hold" } }, t(`players.profile.hold.${player.rating_hold}`));
+/** The rating cards; none while the fair-play watch holds the ratings: the player is told why, others only that
+ * they are not shown (a review is nobody else's business until it is decided). */
+function ratingCards(player, mine) {
+  if (player.rating_hold) {
+    const words = mine || player.rating_hold === "closed" ? `players.profile.hold.${player.rating_hold}` : "players.profile.hold.hidden";
+    return h("p.note", { dataset: { testid: "rating-hold" } }, t(words));
+  }
   const boards = Object.keys(BOARDS).filter((b) => player.ratings && player.ratings[b]);
   if (!boards.length) return h("p.note", { dataset: { testid: "no-rating" } }, t("players.profile.noRating"));
   return h(
@@ -287,7 +292,7 @@ async function load(root, playerId, page) {
         } }, t("players.name.change"))
       : relationButtons(player.id),
     mine ? h("a.button.profile-account", { href: accountUrl(), onclick: followLink, dataset: { testid: "profile-account" } }, t("players.profile.account")) : null,
-    ratingCards(player),
+    ratingCards(player, mine),
   );
   nameEl.id = "profile-name-heading";
   fill(

@@ -970,6 +970,7 @@ export default {
   "players.profile.noRating": "No rated game yet: a game against computers (with a name) or a public game with a clock is rated.",
   "players.profile.hold.review": "Ratings held for a fair-play review: none is shown, and games move no rating, until it is decided.",
   "players.profile.hold.closed": "Rated play closed after a fair-play review: no rating is shown, and games move no rating.",
+  "players.profile.hold.hidden": "Ratings not shown for now.",
   "players.stats.heading": "Stats",
   "players.stats.games": "Games",
   "players.stats.rounds": { one: "{count} round", other: "{count} rounds" },

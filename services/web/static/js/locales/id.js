@@ -961,6 +961,7 @@ export default {
   "players.profile.noRating": "Belum ada permainan yang dinilai: permainan melawan komputer (dengan nama) atau permainan publik dengan jam akan dinilai.",
   "players.profile.hold.review": "Rating ditahan untuk peninjauan fair play: tidak ada rating yang ditampilkan, dan permainan tidak mengubah rating, sampai diputuskan.",
   "players.profile.hold.closed": "Permainan yang dinilai ditutup setelah peninjauan fair play: tidak ada rating yang ditampilkan, dan permainan tidak mengubah rating.",
+  "players.profile.hold.hidden": "Rating tidak ditampilkan untuk saat ini.",
   "players.stats.heading": "Statistik",
   "players.stats.games": "Permainan",
   "players.stats.rounds": { other: "{count} ronde" },
