@@ -274,7 +274,9 @@ def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_o
     decide = f"/v1/operator/flags/{flag_id}/decision"
     by_player = session.post(decide, json={"decision": "confirm"}, headers={"Authorization": f"Bearer {token}"})
     assert by_player.status_code == 403
-    assert session.get(f"/v1/players/{flagged}").json()["rating_hold"] == "review", "held while it is open"
+    shown = session.get(f"/v1/players/{flagged}", headers={"Player-Token": token}).json()["rating_hold"]
+    assert shown == "review", "held while it is open, and the player is told"
+    assert session.get(f"/v1/players/{flagged}").json()["rating_hold"] == "hidden", "anyone else: not why"
     confirmed = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert confirmed.status_code == 200, confirmed.text
     assert (confirmed.json()["flag"]["status"], confirmed.json()["removed_games"]) == ("confirmed", [])

@@ -61,8 +61,10 @@ def held_player(gunicorn_factory, private_redis_url, tmp_path) -> tuple[str, dic
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=["laptop", "phone"])
 def test_a_held_players_profile_shows_no_rating_only_why(new_page, held_player, screenshots, width, height, language):
     base, player = held_player
-    shown = requests.get(f"{base}/v1/players/{player['id']}", timeout=30).json()
+    mine = {"Player-Token": player["token"]}
+    shown = requests.get(f"{base}/v1/players/{player['id']}", headers=mine, timeout=30).json()
     assert (shown["rating_hold"], shown["ratings"]) == ("review", {})
+    assert requests.get(f"{base}/v1/players/{player['id']}", timeout=30).json()["rating_hold"] == "hidden"
     locale, why = WORDS[language]
     page = new_page(width, height, base=base, locale=locale)
     stored = {key: player[key] for key in ("id", "name", "kind", "token")}

@@ -95,7 +95,7 @@ class Player(Body):
     stats: PlayerStats
     accuracy: PlayerAccuracy
     pairing_ban: dict[str, Any] | None = None  # your own player only: {"ends_at": …} while banned from pairing
-    rating_hold: str | None = None  # "review" or "closed" while the fair-play watch holds the ratings (none shown)
+    rating_hold: str | None = None  # "review" ("hidden" to others) or "closed": the fair-play watch holds the ratings
 
     def rating(self, board: str) -> PlayerRating | None:
         found = self.ratings.get(board)

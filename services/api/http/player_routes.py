@@ -29,6 +29,7 @@ from services.api.players.repository import Player, PlayerRepository, name_taken
 from services.api.players.tokens import well_formed_id
 from services.api.problems import ApiError, invalid_request
 from services.api.ratings.standing import standing
+from services.api.ratings.watch import HIDDEN, REVIEW
 
 
 @v1.post("/players")
@@ -47,7 +48,11 @@ def get_player(player_id: str) -> Response:
     player = repository.get(player_id) if well_formed_id(player_id) else None
     if player is None:
         raise player_not_found()
-    return json_response(player_schemas.PLAYER, profile(repository, player))
+    body = profile(repository, player)
+    viewer = request_player(required=False)
+    if body["rating_hold"] == REVIEW and (viewer is None or viewer.id != player.id):
+        body["rating_hold"] = HIDDEN  # an open review is the player's own business until it is decided
+    return json_response(player_schemas.PLAYER, body)
 
 
 @v1.get("/players/me")

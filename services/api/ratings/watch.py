@@ -35,6 +35,7 @@ from services.ratings.watch import Outcome
 
 OPEN, CLEARED, CONFIRMED = "open", "cleared", "confirmed"
 REVIEW, CLOSED = "review", "closed"  # a player's rating hold: a flag open, a flag confirmed
+HIDDEN = "hidden"  # a flag open, as anyone but the player sees it: a review is nobody else's business
 ACCURACY = "accuracy"  # raised by the accuracy review, decided as the others are
 KINDS = (watch.SANDBAGGING, watch.BOOSTING, ACCURACY)
 

@@ -192,8 +192,9 @@ export const api = {
   rename: (playerToken, name) => request("PATCH", "/v1/players/me", { playerToken, body: { name } }).then((r) => r.body),
   /** Your player's games in play on any device: {games: [{game_id, seat, stand_in, phase, round, turn, scores, seats, changed_ms}]}. */
   liveGames: (playerToken) => request("GET", "/v1/players/me/live-games", { playerToken }).then((r) => r.body),
-  /** Anyone's public player: {id, kind, name, created_at, ratings, stats}. */
-  getPlayer: (id) => request("GET", player(id)).then((r) => r.body),
+  /** Anyone's public player: {id, kind, name, created_at, ratings, rating_hold, stats}; with your own player's
+   * token for your own page (an open review's hold is told to you alone). */
+  getPlayer: (id, playerToken = null) => request("GET", player(id), { playerToken }).then((r) => r.body),
   /** A page of a player's games, newest first: {games, next}. */
   playerGames: (id, query = {}) => request("GET", `${player(id)}/games${queryString(query)}`).then((r) => r.body),
   // ---- devices: a session per device (account.js, signin.js); every call but the sign-in with the

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { relationButtons } from "./friends.js";
 import { ratingChart } from "./chart.js";
 import { fill, h } from "./dom.js";
-import { askName, currentPlayer, initials } from "./identity.js";
+import { askName, currentPlayer, initials, withPlayer } from "./identity.js";
 import { formatDate, formatList, formatNumber, t } from "./i18n.js";
 import { describeProblem } from "./messages.js";
 import { BOARD_CODES, boardName, formatChange, formatRating, kindName, levelName, playerName, provisionalWhy, ratingMark } from "./playertext.js";
@@ -64,12 +64,9 @@ export function statTiles(stats) {
 }
 
 /** The rating cards; none while the fair-play watch holds the ratings: the player is told why, others only that
- * they are not shown (a review is nobody else's business until it is decided). */
-function ratingCards(player, mine) {
-  if (player.rating_hold) {
-    const words = mine || player.rating_hold === "closed" ? `players.profile.hold.${player.rating_hold}` : "players.profile.hold.hidden";
-    return h("p.note", { dataset: { testid: "rating-hold" } }, t(words));
-  }
+ * they are not shown while a review is open (the server says `hidden` to them). */
+function ratingCards(player) {
+  if (player.rating_hold) return h("p.note", { dataset: { testid: "rating-hold" } }, t(`players.profile.hold.${player.rating_hold}`));
   const boards = Object.keys(BOARDS).filter((b) => player.ratings && player.ratings[b]);
   if (!boards.length) return h("p.note", { dataset: { testid: "no-rating" } }, t("players.profile.noRating"));
   return h(
@@ -235,7 +232,8 @@ async function load(root, playerId, page) {
   let games = [];
   let next = null;
   try {
-    player = await api.getPlayer(playerId);
+    const own = Boolean(currentPlayer()) && currentPlayer().id === playerId;
+    player = await withPlayer((token) => api.getPlayer(playerId, own ? token : null)); // your own: your hold told
     const first = await api.playerGames(playerId, { limit: PAGE });
     games = first.games;
     next = first.next;
@@ -292,7 +290,7 @@ async function load(root, playerId, page) {
         } }, t("players.name.change"))
       : relationButtons(player.id),
     mine ? h("a.button.profile-account", { href: accountUrl(), onclick: followLink, dataset: { testid: "profile-account" } }, t("players.profile.account")) : null,
-    ratingCards(player, mine),
+    ratingCards(player),
   );
   nameEl.id = "profile-name-heading";
   fill(
