@@ -228,12 +228,13 @@ def _rate(
     by_seat = rate(board, [before[p] for p in rated], policy.side_places(document), steady)
     changes: dict[str, Change] = {}
     moves: Counter[tuple[str, int]] = Counter()
+    held = watch.holds(connection, ids)  # flagged by this very game (the watch ran first): off the board with it
     for player in ids:
         after = combined(before[player], [by_seat[s] for s, p in enumerate(seats) if p == player])
         row, score = stored[player], ordinal(after)
         games = row.games + 1
         changes[player] = (before[player], after, games)
-        off_board = provisional(after, games)
+        off_board = player in held or provisional(after, games)
         if not row.provisional:  # counted in the buckets until now (a new row is provisional)
             moves[(row.kind, bucket_of(row.score))] -= 1
         if not off_board:

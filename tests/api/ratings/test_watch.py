@@ -134,6 +134,22 @@ def test_a_flag_holds_the_players_ratings_off_every_board_until_an_operator_clea
     assert shown["ratings"]["partnership"]["games"] == 40 and buckets_agree(engine)
 
 
+def test_a_player_flagged_by_a_rated_game_is_off_the_board_after_it(engine):
+    """The game that raises a flag still moves its ratings (the flag holds the games after it), but its flagged
+    players leave the board with it: their rating written by that game stays off the board."""
+    for player in IDS:
+        seasoned(engine, player, "partnership", "person", games=40)  # all four on the board
+    for n in range(watch.FLAG_FAST):
+        document = game(f"fast{n}")
+        document["rules"]["win_score"] = 5000  # its rounds are few for so long a game: lost fast
+        apply(engine, document, NOW + n * 1000)
+    flagged = {f["player"]["id"] for f in flags.list_flags(engine, "open", 50, None)}
+    assert flagged and [r["rated"] for r in rows(engine, game_ratings) if r["game_id"] == "fast3"] == [True]
+    with engine.connect() as connection:
+        board = {entry["player"]["id"] for entry in top(connection, "partnership", "person", 10)}
+    assert not board & flagged and buckets_agree(engine)
+
+
 def test_four_fast_losses_flag_a_sandbagger(engine):
     add_players(engine, *IDS)
     for n in range(watch.FLAG_FAST):
