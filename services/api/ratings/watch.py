@@ -79,13 +79,8 @@ def watch_game(
 
 
 def held(connection: Connection, people: Sequence[str]) -> bool:
-    """One of these players has an open or confirmed flag: their games move no rating."""
-    if not people:
-        return False
-    query = select(fair_play_flags.c.id).where(
-        fair_play_flags.c.player_id.in_(sorted(people)), fair_play_flags.c.status.in_((OPEN, CONFIRMED))
-    )
-    return connection.execute(query.limit(1)).first() is not None
+    """One of these players has an open or confirmed flag (a hold): their games move no rating."""
+    return bool(holds(connection, people))
 
 
 def holds(connection: Connection, people: Collection[str] | None = None) -> dict[str, str]:

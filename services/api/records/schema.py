@@ -15,8 +15,9 @@ The players' tables live here too (one database, one migration history):
 - ``name_key_rules``: one row, the rules the stored name keys were made by (``names.KEY_RULES``): when the
   running code's differ, the keys are made again (:mod:`services.api.players.rekey`).
 - ``player_ratings``: one rating per player and board (:mod:`services.ratings.model`), ``score`` being the
-  ordinal the leaderboards rank on and ``provisional`` whether the rating is (:mod:`services.ratings.provisional`:
-  off the leaderboards); ``rating_buckets`` counts the players of each board and kind per sixteenth of a point
+  ordinal the leaderboards rank on and ``provisional`` whether the rating is off the leaderboards: provisional
+  (:mod:`services.ratings.provisional`), or its player held by the fair-play watch
+  (:func:`services.api.ratings.watch.holds`); ``rating_buckets`` counts the players of each board and kind per sixteenth of a point
   of score (:mod:`services.ratings.buckets`) whose rating is not provisional, so a player's rank is a sum over
   buckets plus a count inside one bucket.
 - ``bucket_rules``: one row, the rules the stored ``provisional`` flags and the buckets were counted by: when
@@ -133,7 +134,7 @@ player_ratings = Table(
     Column("score", Float, nullable=False),  # ordinal: mu - 3 sigma, what the leaderboards rank on
     Column("games", Integer, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
-    Column("provisional", Boolean, nullable=False, server_default=true()),  # off the boards: services.ratings
+    Column("provisional", Boolean, nullable=False, server_default=true()),  # off the boards: provisional, or held
     Index("player_ratings_rank", "board", "kind", "provisional", "score", "player_id"),
 )
 
