@@ -316,6 +316,29 @@ def test_away_and_back_quick_messages_and_what_the_table_is_told(new_page, web):
     assert not page.js_errors
 
 
+def test_im_back_and_say_wait_for_the_connection_as_the_moves_do(new_page, web):
+    """[clocks] `clock.away`. With the network gone nothing could be sent: "I'm back" and "Say" are disabled and
+    say why, as the move controls are; back, they work again."""
+    game_id, tokens = new_game(web, [HUMAN, HUMAN, EASY, EASY])
+    page = new_page(375, 667, bypass_csp=True)
+    PeopleApi(page, clock={**CLOCK, "seat": None, "away": [True, False, False, False]}).install()
+    hold(page, game_id, 0, tokens[0])
+    page.goto(f"/play?game={game_id}&pace=0")
+    buttons = [page.locator(f"[data-testid={b}]") for b in ("back-button", "say-button")]
+    for button in buttons:
+        expect(button).to_be_enabled()
+    page.context.set_offline(True)
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-offline", "yes")
+    for button in buttons:
+        expect(button).to_be_disabled()
+        expect(button).to_have_attribute("title", "Reconnecting… This waits until the connection is back.")
+    page.context.set_offline(False)
+    expect(page.locator("[data-testid=table]")).to_have_attribute("data-offline", "no")
+    for button in buttons:
+        expect(button).to_be_enabled()
+    assert not page.js_errors
+
+
 def test_the_clock_stands_still_while_the_service_is_out_of_reach_and_gets_the_time_back(new_page, web, screenshots):
     """[clocks] the view's `clock`; the stream answering 503 (the service failing over), then the log events
     clock_credited and turn_clock (a stand-in stream)."""

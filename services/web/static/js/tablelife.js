@@ -43,12 +43,14 @@ export function statusExtras(game) {
     ? h("span.reserve-wait", { role: "timer", "aria-label": t("table.people.keptTime"), dataset: { testid: "reserved-wait", until: String(view.reserved.until_ms) } }, "…")
     : null;
   if (view.you === null || !game.token) return kept;
+  const offline = Boolean(game.unreachable || game.unread); // nothing could be sent: they wait, as the moves do
+  const waits = offline ? t("offline.action") : null;
   const back = isAway(view, view.you)
-    ? h("button.back-button.primary", { type: "button", onclick: () => game.back(), disabled: Boolean(game.backPending), dataset: { testid: "back-button", focusKey: "back" } }, t("table.people.back"))
+    ? h("button.back-button.primary", { type: "button", onclick: () => game.back(), disabled: Boolean(game.backPending) || offline, title: waits, dataset: { testid: "back-button", focusKey: "back" } }, t("table.people.back"))
     : null;
   const people = othersArePeople(view) && view.phase !== "game_over";
   const say = people
-    ? h("button.say-button", { type: "button", onclick: () => game.say(), "aria-label": t("table.people.sayLabel"), dataset: { testid: "say-button", focusKey: "say" } }, h("span.say-icon", { "aria-hidden": "true" }), h("span.say-text", {}, t("table.people.say")))
+    ? h("button.say-button", { type: "button", onclick: () => game.say(), disabled: offline, title: waits, "aria-label": t("table.people.sayLabel"), dataset: { testid: "say-button", focusKey: "say" } }, h("span.say-icon", { "aria-hidden": "true" }), h("span.say-text", {}, t("table.people.say")))
     : null;
   const alerts = people && offerAlerts()
     ? h("button.alert-button", { type: "button", onclick: () => allowAlerts().then(() => game.render()), title: t("table.people.alertsTitle"), dataset: { testid: "alert-me" } }, t("table.people.alerts"))

@@ -1102,6 +1102,7 @@ export default {
   "offline.reconnecting": "No connection — reconnecting…",
   "offline.table": "Reconnecting… This is the table as you last saw it.",
   "offline.move": "Reconnecting… Your move waits until the connection is back.",
+  "offline.action": "Reconnecting… This waits until the connection is back.",
   "offline.gameTitle": "No connection",
   "offline.gameOpens": "This device is offline. The game opens by itself as soon as the connection is back.",
 

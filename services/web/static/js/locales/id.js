@@ -1093,6 +1093,7 @@ export default {
   "offline.reconnecting": "Koneksi terputus — menyambung ulang…",
   "offline.table": "Menyambung ulang… Ini meja seperti terakhir Anda lihat.",
   "offline.move": "Menyambung ulang… Langkah Anda menunggu sampai koneksi kembali.",
+  "offline.action": "Menyambung ulang… Ini menunggu sampai koneksi kembali.",
   "offline.gameTitle": "Tidak ada koneksi",
   "offline.gameOpens": "Perangkat ini sedang luring. Permainan ini terbuka sendiri begitu koneksi kembali.",
 
