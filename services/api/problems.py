@@ -59,6 +59,7 @@ TITLES: dict[str, str] = {
     "player_seated": "This player holds a seat of this game already",
     "player_create_rate_limited": "Too many players created from this address",
     "pairing_banned": "Banned from pairing with strangers for now",
+    "rated_play_closed": "Rated play with strangers is closed to this player",
     "operator_only": "Only the operator may do this",
     "flag_not_found": "No such flag",
     "flag_decided": "This flag was decided already",

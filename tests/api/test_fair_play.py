@@ -284,6 +284,8 @@ def test_only_the_operator_token_lists_and_decides_flags_and_a_flag_is_decided_o
     assert (shown["rating_hold"], shown["ratings"]) == ("closed", {}), "a confirmed player shows no rating"
     board = session.get("/v1/leaderboards/partnership", headers={"Player-Token": token}).json()
     assert (board["me"], board["me_hold"]) == (None, "closed")
+    asked = session.post("/v1/matches", json={"clock": "normal"}, headers={"Player-Token": token})
+    assert (asked.status_code, code(asked)) == (409, "rated_play_closed"), "its games would count for nobody"
     again = session.post(decide, json={"decision": "confirm"}, headers=operator)
     assert (again.status_code, code(again)) == (409, "flag_decided")
     assert (

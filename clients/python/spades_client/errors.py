@@ -144,6 +144,7 @@ PROBLEM_CLASSES: dict[str, type[ProblemError]] = {
     "player_deleted": Unauthorized,  # 403: the seat's player deleted themselves, and is never seated again
     "credential_revoked": Unauthorized,  # 403: the seat was taken through a session revoked (or a token rotated) since
     "pairing_banned": PairingBanned,
+    "rated_play_closed": Conflict,  # an operator confirmed a fair-play flag: no quick match nor public table
     "operator_only": Unauthorized,  # 403: the operator API without the server's operator token
     "flag_not_found": NotFound,
     "flag_decided": Conflict,  # the fair-play flag was decided already

@@ -24,7 +24,7 @@ from services.api.players.repository import Player, PlayerRepository, player_tok
 from services.api.players.sessions import Session, Sessions
 from services.api.players.tokens import hash_player_token, token_mark
 from services.api.problems import ApiError
-from services.api.ratings.watch import active_ban
+from services.api.ratings.watch import CLOSED, active_ban, holds
 from services.api.records.content import iso
 from services.api.store.protocol import now_ms
 
@@ -96,12 +96,21 @@ def request_session() -> Session | None:
 
 def check_not_banned(player: PlayerRef | None, table: GameRecord | None = None) -> None:
     """``409 pairing_banned`` for a player the fair-play watch banned from pairing with strangers (a quick match, a
-    public table), with when it ends (``ends_at``, ``Retry-After``); nothing without a player.  ``table``: the game
+    public table), with when it ends (``ends_at``, ``Retry-After``), and ``409 rated_play_closed`` for one whose
+    flag an operator confirmed (their games would count for nobody); nothing without a player.  ``table``: the game
     whose seat the player claims: only a public or matched one is closed to them."""
     if player is None or (table is not None and not (table.options.public or table.options.matched)):
         return
     now = now_ms()
-    ends = _ban_ends(player.id, now)
+    with player_repository().engine.connect() as connection:
+        ends, hold = active_ban(connection, player.id, now), holds(connection, [player.id]).get(player.id)
+    if hold == CLOSED:  # its games would move nobody's rating: the strangers it met would play for nothing
+        raise ApiError(
+            409,
+            "rated_play_closed",
+            "An operator confirmed a fair-play flag of yours: quick matches and public tables are closed to you. "
+            "Games with friends and against the computers stay open.",
+        )
     if ends is not None:
         raise ApiError(
             409,

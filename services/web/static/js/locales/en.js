@@ -122,6 +122,7 @@ export default {
   "problem.flag_not_found": "There is no such fair-play flag.",
   "problem.flag_decided": "That fair-play flag was decided already.",
   "problem.pairing_banned": "You left or lost to the clock too many rated games lately. Quick matches and public tables open again at {until}; tables with friends and games against the computers are open now.",
+  "problem.rated_play_closed": "An operator confirmed a fair-play flag of yours: quick matches and public tables are closed to you. Tables with friends and games against the computers are open.",
   "problem.rated_game": "No hints or reviews in a rated game until it is over.",
   "problem.invalid_rejoin_code": "That rejoin code doesn't work: it may be mistyped, used, or replaced by a newer one.",
   "problem.rejoin_rate_limited": "Too many wrong rejoin codes from here: wait a minute and try again.",

@@ -122,6 +122,7 @@ export default {
   "problem.flag_not_found": "Tanda fair play itu tidak ada.",
   "problem.flag_decided": "Tanda fair play itu sudah diputuskan.",
   "problem.pairing_banned": "Akhir-akhir ini kamu terlalu sering meninggalkan permainan berperingkat atau kehabisan waktu. Main cepat dan meja umum dibuka lagi pukul {until}; meja bersama teman dan permainan melawan komputer tetap terbuka.",
+  "problem.rated_play_closed": "Operator mengonfirmasi tanda fair play untukmu: main cepat dan meja umum ditutup untukmu. Meja bersama teman dan permainan melawan komputer tetap terbuka.",
   "problem.rated_game": "Tidak ada petunjuk atau ulasan dalam permainan berperingkat sampai selesai.",
   "problem.invalid_rejoin_code": "Kode itu tidak berlaku: mungkin salah ketik, sudah dipakai, atau diganti yang lebih baru.",
   "problem.rejoin_rate_limited": "Terlalu banyak kode salah dari sini: tunggu semenit lalu coba lagi.",
