@@ -30,3 +30,9 @@ RULE = f"sigma<={PROVISIONAL_SIGMA:g},games>={PROVISIONAL_GAMES}"  # what a stor
 def provisional(rating: Rating, games: int) -> bool:
     """Whether a rating after ``games`` rated games is provisional (see the module doc)."""
     return rating.sigma > PROVISIONAL_SIGMA or games < PROVISIONAL_GAMES
+
+
+def off_board(rating: Rating, games: int, held: bool) -> bool:
+    """Whether a rating is on no leaderboard (the stored ``provisional`` flag): provisional, or its player held by
+    the fair-play watch (``services.api.ratings.watch.holds``)."""
+    return held or provisional(rating, games)

@@ -58,7 +58,7 @@ from services.api.store.protocol import now_ms as clock_ms
 from services.ratings import policy
 from services.ratings.buckets import bucket_of
 from services.ratings.model import INITIAL, Rating, ordinal, rate
-from services.ratings.provisional import provisional
+from services.ratings.provisional import off_board
 from services.ratings.stats import FIELDS, seat_stats
 
 FLAGGED = "flagged"  # game_ratings.unrated_reason: held by the fair-play watch
@@ -234,15 +234,15 @@ def _rate(
         row, score = stored[player], ordinal(after)
         games = row.games + 1
         changes[player] = (before[player], after, games)
-        off_board = player in held or provisional(after, games)
+        off = off_board(after, games, player in held)
         if not row.provisional:  # counted in the buckets until now (a new row is provisional)
             moves[(row.kind, bucket_of(row.score))] -= 1
-        if not off_board:
+        if not off:
             moves[(row.kind, bucket_of(score))] += 1
         connection.execute(
             player_ratings.update()
             .where(player_ratings.c.player_id == player, player_ratings.c.board == board)
-            .values(mu=after.mu, sigma=after.sigma, score=score, games=games, provisional=off_board, updated_ms=now_ms)
+            .values(mu=after.mu, sigma=after.sigma, score=score, games=games, provisional=off, updated_ms=now_ms)
         )
     move_buckets(connection, insert, board, moves)
     return changes

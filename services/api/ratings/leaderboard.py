@@ -94,8 +94,11 @@ def rank(connection: Connection, board: str, kind: str, player_id: str, score: f
 def own_place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, Any] | None:
     """The player's display rating on this board and kind, whether it is provisional and, when it is not, its
     rank; None when it has no rating there or its ratings are held (:func:`services.api.ratings.watch.holds`)."""
-    if holds(connection, [player_id]):
-        return None
+    return None if holds(connection, [player_id]) else _place(connection, board, kind, player_id)
+
+
+def _place(connection: Connection, board: str, kind: str, player_id: str) -> dict[str, Any] | None:
+    """:func:`own_place` of a player known not to be held."""
     query = select(player_ratings).where(
         player_ratings.c.player_id == player_id, player_ratings.c.board == board, player_ratings.c.kind == kind
     )
@@ -112,8 +115,8 @@ def leaderboard(connection: Connection, board: str, kind: str, limit: int, me: s
     """The ``GET /v1/leaderboards/{board}`` body: the top ``limit`` and, for a player, its own place."""
     body: dict[str, Any] = {"board": board, "kind": kind, "top": top(connection, board, kind, limit)}
     if me is not None:
-        body["me"] = own_place(connection, board, kind, me)
         hold = holds(connection, [me]).get(me)
+        body["me"] = None if hold else _place(connection, board, kind, me)
         if hold is not None:  # why ``me`` is null: the player is told, as its profile tells it
             body["me_hold"] = hold
     return body

@@ -27,7 +27,7 @@ from services.api.records.schema import bucket_rules, player_ratings, rating_buc
 from services.api.store.protocol import now_ms
 from services.ratings.buckets import PER_POINT, bucket_of
 from services.ratings.model import Rating
-from services.ratings.provisional import RULE, provisional
+from services.ratings.provisional import RULE, off_board
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def recount(connection: Connection) -> tuple[int, int]:
             break
         flips = []
         for row in rows:
-            now = row.player_id in held or provisional(Rating(row.mu, row.sigma), row.games)
+            now = off_board(Rating(row.mu, row.sigma), row.games, row.player_id in held)
             if now != bool(row.provisional):
                 flips.append({"p_id": row.player_id, "p_board": row.board, "p_flag": now})
             if not now:

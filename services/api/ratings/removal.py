@@ -37,7 +37,7 @@ from services.api.records.schema import game_ratings, game_records, player_games
 from services.ratings import policy
 from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, ordinal, rate
-from services.ratings.provisional import provisional
+from services.ratings.provisional import off_board
 
 REMOVED = "removed"  # game_ratings.unrated_reason
 
@@ -84,17 +84,15 @@ def remove_games(connection: Connection, insert: Any, game_ids: Sequence[str], n
         if row is None:
             continue
         rating, games = _replay(connection, pair, ledger[pair], set(removed), documents, snapshot)
-        score, off_board = ordinal(rating), pair[0] in held or provisional(rating, games)
+        score, off = ordinal(rating), off_board(rating, games, pair[0] in held)
         if not row.provisional:
             moves[pair[1]][(row.kind, bucket_of(row.score))] -= 1
-        if not off_board:
+        if not off:
             moves[pair[1]][(row.kind, bucket_of(score))] += 1
         connection.execute(
             player_ratings.update()
             .where(player_ratings.c.player_id == pair[0], player_ratings.c.board == pair[1])
-            .values(
-                mu=rating.mu, sigma=rating.sigma, score=score, games=games, provisional=off_board, updated_ms=now_ms
-            )
+            .values(mu=rating.mu, sigma=rating.sigma, score=score, games=games, provisional=off, updated_ms=now_ms)
         )
     for board, counted in sorted(moves.items()):
         move_buckets(connection, insert, board, counted)

@@ -30,7 +30,7 @@ from services.api.records.schema import OPEN_FLAG, fair_play_flags, fair_play_ou
 from services.ratings import policy, watch
 from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating
-from services.ratings.provisional import provisional
+from services.ratings.provisional import off_board
 from services.ratings.watch import Outcome
 
 OPEN, CLEARED, CONFIRMED = "open", "cleared", "confirmed"
@@ -111,15 +111,15 @@ def place_on_boards(connection: Connection, player_id: str, now_ms: int) -> None
         .with_for_update()
     )
     for row in connection.execute(query).all():
-        off_board = held_now or provisional(Rating(row.mu, row.sigma), row.games)
-        if off_board == bool(row.provisional):
+        off = off_board(Rating(row.mu, row.sigma), row.games, held_now)
+        if off == bool(row.provisional):
             continue
         connection.execute(
             player_ratings.update()
             .where(player_ratings.c.player_id == player_id, player_ratings.c.board == row.board)
-            .values(provisional=off_board, updated_ms=now_ms)
+            .values(provisional=off, updated_ms=now_ms)
         )
-        move = {(row.kind, bucket_of(row.score)): -1 if off_board else 1}
+        move = {(row.kind, bucket_of(row.score)): -1 if off else 1}
         move_buckets(connection, insert_of(connection), row.board, move)
 
 

@@ -25,7 +25,7 @@ from services.api.records.schema import (
 from services.engine import make_rules, new_game
 from services.ratings.buckets import bucket_of
 from services.ratings.model import Rating, ordinal
-from services.ratings.provisional import provisional
+from services.ratings.provisional import off_board, provisional
 from testkit.postgres import throwaway_database
 
 from ..records.conftest import played
@@ -118,7 +118,7 @@ def buckets_agree(engine: Engine) -> bool:
         expected: dict[tuple, int] = {}
         held = holds(connection)
         for row in connection.execute(select(player_ratings)):
-            if bool(row.provisional) != (row.player_id in held or provisional(Rating(row.mu, row.sigma), row.games)):
+            if bool(row.provisional) != off_board(Rating(row.mu, row.sigma), row.games, row.player_id in held):
                 return False
             if not row.provisional:
                 key = (row.board, row.kind, bucket_of(row.score))
