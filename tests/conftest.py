@@ -2,7 +2,8 @@
 and a requests session that checks every response against openapi.yaml.
 
 Under pytest-xdist (scripts/test.sh runs the suite on every core) each worker process starts a Redis
-server of its own and its own Redis Cluster ports, so each worker's session sees the databases a
+server of its own, its own Redis Cluster ports and its own records directory (``DATA_DIR``: the embedded
+SQLite the session's servers keep players and records in), so each worker's session sees the databases a
 one-process run sees: the test modules keep their fixed database numbers and flushes."""
 
 from __future__ import annotations
@@ -41,9 +42,11 @@ NO_STORE_CONFIG = {
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """An xdist worker's own Redis (before the test modules import REDIS_PORT); stopped at unconfigure."""
+    """An xdist worker's own Redis (before the test modules import REDIS_PORT), stopped at unconfigure, and its
+    own ``DATA_DIR``: the controller's, which the workers inherit, would put both workers' servers on one SQLite."""
     global REDIS_HOST, REDIS_PORT
     if XDIST_WORKER:
+        os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix=f"spades-{XDIST_WORKER}-data-")
         port = free_port()
         config.worker_redis = start_redis(port, tempfile.mkdtemp(prefix=f"spades-{XDIST_WORKER}-redis-"), False)
         REDIS_HOST, REDIS_PORT = "127.0.0.1", port

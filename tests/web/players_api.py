@@ -32,6 +32,13 @@ def make_player(base: str, name: str) -> dict:
     return answer.json()
 
 
+def credential_state(base: str, token: str) -> str:
+    """What the server says of ``token`` now (``GET /v1/players/me``): a failure's message, when a page that held
+    the player shows it no longer does."""
+    answer = requests.get(f"{base}/v1/players/me", headers={"Player-Token": token}, timeout=30)
+    return f"GET /v1/players/me: {answer.status_code} {answer.text[:300]}"
+
+
 def play_rated_game(base: str, player_token: str, rng: random.Random, partner: str = "easy") -> str:
     """A game to 50 with a computer partner of level ``partner`` against two easy computers, played to its
     end (bids near 3, never nil; cards at random); its id."""

@@ -18,10 +18,11 @@ import secrets
 import pytest
 import requests
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .axe import assert_no_violations
 from .driver import LONG
-from .players_api import make_player, play_rated_game, rated_once
+from .players_api import credential_state, make_player, play_rated_game, rated_once
 from .test_players import choose_name, no_sideways_scroll
 
 pytestmark = pytest.mark.integration
@@ -245,7 +246,10 @@ def test_the_account_screens_fit_each_size_in_each_language(new_page, web, scree
         keep(page, made["player"], token)
         page.goto("/play#/account")
         page.reload()
-        page.click("[data-testid=link-show]")
+        try:
+            page.click("[data-testid=link-show]")
+        except PlaywrightTimeout:  # the page signed out: what the server says of the token
+            raise AssertionError(credential_state(web, token)) from None
         expect(page.locator("[data-testid=link-qr]")).to_have_js_property("complete", True)
         expect(page.locator("[data-testid=devices] .device")).to_have_count(3)
         fits(page, f"the account page ({lang}, {size})")

@@ -19,7 +19,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from .driver import BID, CARD, GAME_OVER, LONG, SUMMARY, assert_fits, click_card, create_game, outside
-from .players_api import make_player
+from .players_api import credential_state, make_player
 
 pytestmark = pytest.mark.integration
 
@@ -77,7 +77,7 @@ def test_a_lost_rated_game_ends_with_the_result_and_what_next_first_and_true_min
     won_heading = set_to_the_end(page)
     told = page.locator("[data-testid=rating-changes], [data-testid=ratings-unrated], [data-testid=ratings-unnamed]")
     expect(told).to_be_visible(timeout=RATINGS_MS)  # the page reads the record until it is rated, or says why not
-    assert page.locator("[data-testid=rating-changes]").count(), told.inner_text()
+    assert page.locator("[data-testid=rating-changes]").count(), (told.inner_text(), credential_state(web, me["token"]))
     final = requests.get(f"{web}/v1/games/{game_id}", timeout=30).json()
     assert min(final["scores"]) < 0, "all thirteen bid and set: the side is below zero"
 
