@@ -3,7 +3,8 @@ are now: a renamed player shows its new name, a deleted one nobody), whether the
 once it is), why not (``unrated_reason``: the rule it failed, :func:`services.ratings.policy.unrated_reason`, or
 the fair-play watch's hold, or an operator's removal) and each rated seat's rating before and after the game, the
 change (display ratings) and whether the rating after it was provisional (:func:`services.ratings.provisional.provisional`, by the rule that runs
-now)."""
+now).  A player whose ratings are held (:func:`services.api.ratings.watch.holds`: a flag open or confirmed) has no
+row: a held rating is shown nowhere, and a ring's games would show what it took."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from services.api.ratings.watch import holds
 from services.api.records.schema import game_ratings, player_games, players
 from services.ratings import policy
 from services.ratings.model import Rating, display
@@ -48,10 +50,11 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
         return document
     query = select(player_games).where(player_games.c.game_id == game_id, player_games.c.rated)
     moved = {row.player_id: row for row in connection.execute(query)}
+    held = holds(connection, list(moved)) if moved else {}
     ratings = []
     for seat, player in enumerate(seats):
         row = moved.get(player) if player is not None else None
-        if row is None or row.mu_before is None:
+        if row is None or row.mu_before is None or player in held:
             continue
         before = display(Rating(row.mu_before, row.sigma_before))
         rated = Rating(row.mu_after, row.sigma_after)

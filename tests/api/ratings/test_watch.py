@@ -150,6 +150,32 @@ def test_a_player_flagged_by_a_rated_game_is_off_the_board_after_it(engine):
     assert not board & flagged and buckets_agree(engine)
 
 
+def test_a_held_players_rating_changes_are_in_no_record(engine):
+    """A record read lists each rated seat's change, but not a held player's: what a ring took before its flag
+    would show there; cleared, the changes show again."""
+    for player in IDS:
+        seasoned(engine, player, "partnership", "person", games=40)
+    documents = []
+    for n in range(watch.FLAG_FAST):
+        documents.append(game(f"fast{n}"))
+        documents[-1]["rules"]["win_score"] = 5000
+        apply(engine, documents[-1], NOW + n * 1000)
+    raised = flags.list_flags(engine, "open", 50, None)
+    flagged = {f["player"]["id"] for f in raised}
+    assert flagged
+
+    def shown() -> set[str]:
+        with engine.connect() as connection:
+            annotated = annotate(connection, orjson.loads(orjson.dumps(documents[0])))
+        assert annotated["rated"] is True
+        return {row["player_id"] for row in annotated["ratings"]}
+
+    assert shown() == set(IDS) - flagged
+    for flag in raised:
+        flags.decide(engine, flag["id"], "clear", NOW + 10_000)
+    assert shown() == set(IDS)
+
+
 def test_four_fast_losses_flag_a_sandbagger(engine):
     add_players(engine, *IDS)
     for n in range(watch.FLAG_FAST):
