@@ -123,3 +123,19 @@ def test_a_refused_credential_is_named_by_its_code_and_kind(tmp_path):
     assert got["dead"] == [True, True, False]
     assert got["session"] == [True, False, False]
     assert got["pages"] == [{"page": "account"}, None, None]
+
+
+def test_an_invite_to_your_own_seat_says_whether_another_device_of_yours_is_at_the_table(tmp_path):
+    got = run(
+        tmp_path,
+        """
+        const i18n = await js("i18n.js");
+        const f = await js("seatfollow.js");
+        await i18n.useLanguage("en");
+        const say = (info) => i18n.t(f.inviteLeadKey(info));
+        console.log(JSON.stringify({ at: say({ seat: 0, connected: true }), away: say({ seat: 0, connected: false }),
+          unread: say({ seat: 0 }) }));
+        """,
+    )
+    assert got["at"] == "You play it on another device. Take it here, and that device will watch."
+    assert got["away"] == got["unread"] == "No device of yours is at the table now. Take it here to play on."

@@ -153,6 +153,9 @@ def test_a_player_takes_their_seat_to_another_device_in_one_click_while_the_othe
     invite = device(new_page, me, ada_token)
     invite.goto(f"/play?pace=0&game={game_id}&seat=0")
     expect(invite.locator("[data-testid=invite-page] h1")).to_have_text("South is your seat")
+    expect(invite.locator("[data-testid=invite-lead]")).to_have_text(  # the second device is at the table
+        "You play it on another device. Take it here, and that device will watch."
+    )
     expect(invite.locator("[data-testid=take-seat]")).to_be_visible()
     expect(invite.locator("[data-testid=watch]")).to_be_visible()
 

@@ -1,6 +1,7 @@
 // The page an invite link opens (/play?game=<id>&seat=<n>): the table's seats, and the seat to take
-// (POST …/seats/{n}/claim) or "Watch instead"; an invite to your own seat, played on another device, offers
-// "Take my seat here" (seatfollow.js).
+// (POST …/seats/{n}/claim) or "Watch instead"; an invite to your own seat offers "Take my seat here"
+// (seatfollow.js), saying whether another device of yours is at the table (the seat's `connected`) or none is
+// (closed, or its sign-in ended and the seat was released).
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -10,7 +11,7 @@ import { gameUrl, lobbyUrl, navigate } from "./router.js";
 import { withPlayer } from "./identity.js";
 import { keepSeat } from "./seats.js";
 import { seatKind, seatName } from "./seating.js";
-import { playersSeat, takeSeatHere } from "./seatfollow.js";
+import { inviteLeadKey, playersSeat, takeSeatHere } from "./seatfollow.js";
 
 /** The page an invite link opens: take the seat, or watch. */
 export async function renderInvite(root, gameId, seat) {
@@ -32,7 +33,7 @@ export async function renderInvite(root, gameId, seat) {
       "section.panel.invite-page",
       { "data-testid": "invite-page" },
       h("h1", {}, t(title, { seat: seatName(seat) })),
-      mine ? h("p.lead", {}, t("seat.take.inviteLead")) : null,
+      mine ? h("p.lead", { dataset: { testid: "invite-lead" } }, t(inviteLeadKey(info))) : null,
       h("p", {}, t(`lobby.invitePage.${kind}`, { score: view.rules.win_score })),
       h("ul.invite-seats", {}, [0, 1, 2, 3].map((s) => h("li", {}, t("lobby.invitePage.seat", { seat: seatName(s), who: seatKind({ ...view, you: null }, s) })))),
       h(

@@ -36,6 +36,12 @@ export async function seatLostKey(handedOff) {
   return handedOff === "released" ? "seat.take.released" : "seat.take.continuedElsewhere";
 }
 
+/** The invite page's line under "South is your seat" (pure): another device of the player's at the table (the
+ * seat's `connected`), or none: the page closed, or the seat released when the sign-in that took it ended. */
+export function inviteLeadKey(info) {
+  return info && info.connected ? "seat.take.inviteLead" : "seat.take.inviteAway";
+}
+
 /** Take `seat` of `gameId` to this device with this browser's player: its new token kept here. */
 export async function takeSeatHere(gameId, seat) {
   const player = currentPlayer();

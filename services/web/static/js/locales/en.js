@@ -14,6 +14,7 @@ export default {
   "seat.take.yours": "{seat} is your seat, played on another device. Take it here, and that device will watch.",
   "seat.take.inviteTitle": "{seat} is your seat",
   "seat.take.inviteLead": "You play it on another device. Take it here, and that device will watch.",
+  "seat.take.inviteAway": "No device of yours is at the table now. Take it here to play on.",
   "seat.take.continuedElsewhere": "You continued this game on another device; here you are watching.",
   "seat.take.signedOut": "This device was signed out, so it no longer holds your seat: the seat waits for you on a device you trust. Here you are watching.",
   "seat.take.released": "Your seat was freed because the sign-in that took it ended. It is still yours: take it here, or on another of your devices.",

@@ -14,6 +14,7 @@ export default {
   "seat.take.yours": "{seat} adalah kursi Anda, dimainkan di perangkat lain. Ambil di sini, dan perangkat itu akan menonton.",
   "seat.take.inviteTitle": "{seat} adalah kursi Anda",
   "seat.take.inviteLead": "Anda memainkannya di perangkat lain. Ambil di sini, dan perangkat itu akan menonton.",
+  "seat.take.inviteAway": "Tidak ada perangkat Anda yang sedang di meja. Ambil di sini untuk melanjutkan permainan.",
   "seat.take.continuedElsewhere": "Anda melanjutkan permainan ini di perangkat lain; di sini Anda menonton.",
   "seat.take.signedOut": "Perangkat ini sudah dikeluarkan, jadi tidak lagi memegang kursi Anda: kursi itu menunggu Anda di perangkat yang Anda percayai. Di sini Anda menonton.",
   "seat.take.released": "Kursi Anda dilepas karena sesi masuk yang mengambilnya sudah berakhir. Kursi itu tetap milik Anda: ambil di sini, atau di perangkat Anda yang lain.",
