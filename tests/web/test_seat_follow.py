@@ -158,6 +158,10 @@ def test_a_player_takes_their_seat_to_another_device_in_one_click_while_the_othe
     )
     expect(invite.locator("[data-testid=take-seat]")).to_be_visible()
     expect(invite.locator("[data-testid=watch]")).to_be_visible()
+    for width, height in SIZES:
+        invite.set_viewport_size({"width": width, "height": height})
+        expect(invite.locator("[data-testid=watch]")).to_be_in_viewport()
+        invite.screenshot(path=str(screenshots / f"seat-follow-invite-{width}x{height}.png"))
 
     # the screenshots: the offer on the game's page and "Your games", in English and Indonesian, at both sizes
     for locale, prefix in (("en-US", ""), ("id-ID", "id-")):
