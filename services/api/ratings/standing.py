@@ -62,8 +62,8 @@ def accuracy_of(connection: Connection, player_id: str) -> dict[str, Any]:
 
 
 def entry_rating(engine: Engine | None, player_id: str, board: str) -> int:
-    """The player's shown rating on ``board`` as an event seeds it (a new player, or no records database: the
-    scale's base)."""
+    """The player's shown rating on ``board`` as an event seeds it and shows it in its standings (a new player,
+    a held one, whose rating is shown nowhere, or no records database: the scale's base)."""
     if engine is None:
         return DISPLAY_BASE
     query = select(player_ratings.c.mu, player_ratings.c.sigma).where(
@@ -71,4 +71,5 @@ def entry_rating(engine: Engine | None, player_id: str, board: str) -> int:
     )
     with engine.connect() as connection:
         found = connection.execute(query).first()
-    return DISPLAY_BASE if found is None else display(Rating(found.mu, found.sigma))
+        held = found is not None and bool(holds(connection, [player_id]))
+    return DISPLAY_BASE if found is None or held else display(Rating(found.mu, found.sigma))

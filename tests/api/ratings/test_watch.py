@@ -15,7 +15,7 @@ from services.api.ratings.apply import apply_record
 from services.api.ratings.leaderboard import own_place, top
 from services.api.ratings.record_view import annotate
 from services.api.ratings.recount import recount
-from services.api.ratings.standing import standing
+from services.api.ratings.standing import entry_rating, standing
 from services.api.ratings.watch import active_ban, raise_flag
 from services.api.records.schema import (
     fair_play_outcomes,
@@ -25,6 +25,7 @@ from services.api.records.schema import (
     player_ratings,
 )
 from services.ratings import watch
+from services.ratings.model import DISPLAY_BASE
 
 from .conftest import NOW, STRANGERS, add_players, buckets_agree, finished, rows, seasoned
 
@@ -115,8 +116,11 @@ def test_a_flag_holds_the_players_ratings_off_every_board_until_an_operator_clea
 
     shown, place, board = seen()
     assert (shown["rating_hold"], place["rank"], board) == (None, 1, ["p_a", "p_b"])
+    rated = entry_rating(engine, "p_a", "partnership")
+    assert rated > DISPLAY_BASE, "an event seeds it with its rating"
     with engine.begin() as connection:
         flag_id = raise_flag(connection, "p_a", watch.BOOSTING, ["x"], {}, NOW)
+    assert entry_rating(engine, "p_a", "partnership") == DISPLAY_BASE, "held: an event shows the newcomer's"
     for hold in ("review", "closed"):
         shown, place, board = seen()
         assert (shown["ratings"], shown["rating_hold"], place, board) == ({}, hold, None, ["p_b"]), hold
@@ -131,6 +135,7 @@ def test_a_flag_holds_the_players_ratings_off_every_board_until_an_operator_clea
     flags.decide(engine, flag_id, "clear", NOW + 2)
     shown, place, board = seen()
     assert (shown["rating_hold"], place["rank"], board) == (None, 1, ["p_a", "p_b"]), "back as it stands"
+    assert entry_rating(engine, "p_a", "partnership") == rated
     assert shown["ratings"]["partnership"]["games"] == 40 and buckets_agree(engine)
 
 
