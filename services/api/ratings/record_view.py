@@ -50,7 +50,7 @@ def annotate(connection: Connection, document: dict[str, Any]) -> dict[str, Any]
         return document
     query = select(player_games).where(player_games.c.game_id == game_id, player_games.c.rated)
     moved = {row.player_id: row for row in connection.execute(query)}
-    held = holds(connection, list(moved)) if moved else {}
+    held = holds(connection, moved)  # none asked: none read
     ratings = []
     for seat, player in enumerate(seats):
         row = moved.get(player) if player is not None else None

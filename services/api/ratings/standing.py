@@ -71,5 +71,6 @@ def entry_rating(engine: Engine | None, player_id: str, board: str) -> int:
     )
     with engine.connect() as connection:
         found = connection.execute(query).first()
-        held = found is not None and bool(holds(connection, [player_id]))
-    return DISPLAY_BASE if found is None or held else display(Rating(found.mu, found.sigma))
+        if found is None or holds(connection, [player_id]):
+            return DISPLAY_BASE
+    return display(Rating(found.mu, found.sigma))
