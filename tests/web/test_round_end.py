@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 import requests
@@ -111,11 +110,18 @@ def tied_review(route) -> None:
     tied_review.changed = changed  # type: ignore[attr-defined]
 
 
-def late_answer(route) -> None:
-    """A card's answer held back a second: the round's end reaches the page through the event feed
-    first (as when a computer plays the round's last card), with only the events to say the game is over."""
+def late_answer(page: Page, route) -> None:
+    """A card's answer held back until the page shows its version from the event feed: the round's end reaches
+    the page through the feed first (as when a computer plays the round's last card), with only the events to
+    say the game is over."""
     response = route.fetch()
-    time.sleep(1)
+    version = response.json().get("version") if response.ok else None
+    if isinstance(version, int):
+        page.wait_for_function(
+            "v => Number(document.querySelector('[data-testid=table]')?.dataset.version) >= v",
+            arg=version,
+            timeout=LONG,
+        )
     route.fulfill(response=response)
 
 
@@ -123,7 +129,7 @@ def test_the_rounds_end_counts_bags_once_and_the_last_round_leads_to_the_result(
     page = new_page(1280, 720)
     game_id = create_game(page, ["you", "ai:easy", "ai:easy", "ai:easy"], win_score=50, lose_score=-50)
     page.route("**/rounds/1/review", tied_review)
-    page.route("**/plays", late_answer)
+    page.route("**/plays", lambda route: late_answer(page, route))
     player = Player(page)
     labels: list[str] = []
     last_after: list[str] = []
