@@ -1,10 +1,11 @@
 """Load test: many concurrent games over HTTP, against real processes. Prints JSON.
 
     python -m benchmarks.load [--games 200] [--seconds 60] [--humans 2] [--level standard]
-                              [--api-workers 2] [--ai-workers 1] [--redis-db 3]
+                              [--api-workers 2] [--ai-workers 1]
+                              [--redis-url redis://127.0.0.1:6379/3]
 
 Starts a Celery AI worker and gunicorn on loopback against the Redis at
-127.0.0.1:6379 (database ``--redis-db``, flushed first), then runs ``--games``
+``--redis-url`` (flushed first), then runs ``--games``
 games at once for ``--seconds``: the generator plays the human seats the way
 a client does (long-poll ``/events``, read its view, move when it is its
 turn) and the other seats are computer players at ``--level``.  A finished
@@ -14,7 +15,7 @@ address).
 
 Figures: moves applied per second (all seats) and AI decisions per second,
 p50/p95/p99 latency per endpoint, errors (must be 0), Redis memory per
-active game.
+game it holds (in play, and finished ones still kept).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import platform
 import random
 import threading
@@ -137,6 +139,11 @@ def run_share(args: tuple[str, float, int, str, range]) -> dict[str, Any]:
     }
 
 
+def games_kept(client: redis.Redis) -> int:
+    """The games Redis holds (in play, and finished ones still kept): each has several ``game:{id}…`` keys."""
+    return len({key.split(b"}", 1)[0] for key in client.scan_iter(match="game:{*", count=1000)})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -144,15 +151,21 @@ def main() -> None:
     parser.add_argument("--humans", type=int, default=2, help="human seats per game (1-3)")
     parser.add_argument("--level", default="standard", choices=["easy", "standard", "pro"])
     parser.add_argument("--api-workers", type=int, default=2)
-    parser.add_argument("--api-threads", type=int, default=128, help="gunicorn threads per worker (≥ long polls)")
+    parser.add_argument(
+        "--api-threads",
+        type=int,
+        default=128,
+        help="gthread (API_WORKER_CLASS=gthread): threads per worker (≥ long polls)",
+    )
     parser.add_argument("--ai-workers", type=int, default=1, help="worker processes (prefork concurrency)")
-    parser.add_argument("--redis-db", type=int, default=3)
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3", help="the database to use (flushed first)")
     parser.add_argument(
         "--procs", type=int, default=2, help="load-generator processes (the games are split between them)"
     )
     args = parser.parse_args()
+    worker_class = os.environ.get("API_WORKER_CLASS", "gevent")  # gunicorn.conf.py's default
 
-    url = f"redis://127.0.0.1:6379/{args.redis_db}"
+    url = args.redis_url
     client = redis.Redis.from_url(url)
     client.flushdb()
     worker = start_worker(url, queues=(f"ai.{args.level}",), concurrency=args.ai_workers)
@@ -168,7 +181,7 @@ def main() -> None:
             pending = pool.map_async(run_share, shares)
             time.sleep(max(0.0, args.seconds * 0.8))
             memory = client.info("memory")["used_memory"] - baseline
-            active = len(client.keys("game:{*}"))
+            kept = games_kept(client)
             parts = pending.get(timeout=args.seconds + 120)
         elapsed = time.monotonic() - started
     rec = Recorder()
@@ -188,7 +201,8 @@ def main() -> None:
                 "humans_per_game": args.humans,
                 "ai_level": args.level,
                 "api_workers": args.api_workers,
-                "api_threads_per_worker": args.api_threads,
+                "api_worker_class": worker_class,
+                **({"api_threads_per_worker": args.api_threads} if worker_class == "gthread" else {}),
                 "load_generator_processes": args.procs,
                 "ai_worker_processes": args.ai_workers,
                 "seconds": round(elapsed, 1),
@@ -206,7 +220,8 @@ def main() -> None:
                 },
                 "errors": len(rec.errors),
                 "error_samples": rec.errors[:5],
-                "redis_bytes_per_active_game": round(memory / active) if active else None,
+                "games_in_redis": kept,
+                "redis_bytes_per_game": round(memory / kept) if kept else None,
             },
             indent=2,
         )
