@@ -2,6 +2,7 @@
 
     python -m tests.ai_worker.record_decisions [--out tests/ai_worker/data/decisions.json.gz]
     python -m tests.ai_worker.record_decisions --add LEVEL   # a new level's entries, the rest kept
+    python -m tests.ai_worker.record_decisions --answer-again LEVEL   # a level's decisions changed
 
 Whole games are played on the engine by tables of mixed levels under several
 rule sets (both scorings, nil on and off, other nil values, bag limits and
@@ -17,6 +18,10 @@ The file only changes when this command is run again, which is right only when
 a decision is meant to change, or with ``--add`` for a new level: that appends
 the level's entries (tables of every level, entries for it alone) and keeps
 every other entry as it was, so the replay still proves the others unchanged.
+``--answer-again`` keeps every entry's view and asks the level again on its own
+entries (its hints too, for the hint level): for a change meant to alter that
+level's decisions alone, it says how many of them changed, by scoring, and the
+replay still proves every other level's unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import argparse
 import gzip
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -154,8 +160,22 @@ def main(argv: list[str] | None = None) -> None:
     # the first seed from 2027 whose record meets test_recorded_decisions' coverage with today's levels
     parser.add_argument("--seed", type=int, default=2034)
     parser.add_argument("--add", metavar="LEVEL", choices=LEVEL_NAMES, help="record this level only, keep the rest")
+    parser.add_argument(
+        "--answer-again", metavar="LEVEL", choices=LEVEL_NAMES, help="answer this level's entries again, keep the rest"
+    )
     args = parser.parse_args(argv)
-    if args.add:
+    changed: Counter[str] = Counter()
+    if args.answer_again:
+        with gzip.open(args.out, "rt", encoding="utf-8") as f:
+            document = json.load(f)
+        for entry in document["entries"]:
+            if entry["level"] != args.answer_again:
+                continue
+            fresh = answer(entry["view"], entry["level"], entry["seed"], entry["entry"])
+            if any(entry.get(key) != value for key, value in fresh.items()):
+                changed[f"{entry['entry']} {entry['view']['rules']['scoring']}"] += 1
+                entry.update(fresh)
+    elif args.add:
         with gzip.open(args.out, "rt", encoding="utf-8") as f:
             document = json.load(f)
         kept = [e for e in document["entries"] if e["level"] != args.add]
@@ -171,7 +191,10 @@ def main(argv: list[str] | None = None) -> None:
     text = json.dumps(document, separators=(",", ":"), sort_keys=True)
     with open(args.out, "wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as f:  # no name, no time: same bytes
         f.write(text.encode())
-    print(json.dumps({"out": str(args.out), "bytes": args.out.stat().st_size, **summary(entries)}))
+    report = {"out": str(args.out), "bytes": args.out.stat().st_size, **summary(entries)}
+    if args.answer_again:
+        report["answered_again"] = {"level": args.answer_again, "changed": dict(sorted(changed.items()))}
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":

@@ -65,7 +65,7 @@ PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal wo
 def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool) -> int:
     """Play the round out from a position with every seat normal (``near``:
     per seat, its side is near the bag penalty; ``sharp``: every seat plays
-    :func:`.normal.attacking_card` instead, expert's rollouts).
+    :func:`.normal.attacking_card` instead, greedy: expert's rollouts).
 
     The ``TABLE`` is updated in place; a trick in progress is completed
     first.  Returns the winner of the first trick completed (the trick in
@@ -87,7 +87,7 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sha
             out = unplayed & ~hands[seat]
             now = Trick(k, leader, broken)
             if sharp:
-                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False)
+                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False, True)
             else:
                 card = normal_card(seat, hands[seat], out, table, now, rules, near[seat])
             hands[seat] &= ~(np.int64(1) << card)

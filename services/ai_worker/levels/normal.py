@@ -47,7 +47,9 @@ decide a card:
    can beat is left to win; void, trump with the lowest winning spade.
    Otherwise (contract made, nobody to set: every trick is a bag): duck –
    the highest card that does not win, the highest side card when void,
-   the lowest card to lead.
+   the lowest card to lead.  (Expert's rollouts in the individual game with
+   no bag penalty play for tricks here instead: ``attacking_card``'s
+   ``greedy``.)
 
 "Highest"/"lowest" across suits is by rank, ties broken by suit order as in
 the engine (``lowest_by_rank``/``highest_by_rank``).
@@ -192,13 +194,23 @@ def _low_long_lead(legal: int, avoid_void: int) -> int:
 
 
 @njit(cache=True)
-def normal_card(me: int, hand: int, out: int, table: np.ndarray, trick: Trick, rules: Rules, near_penalty: bool) -> int:
+def normal_card(
+    me: int,
+    hand: int,
+    out: int,
+    table: np.ndarray,
+    trick: Trick,
+    rules: Rules,
+    near_penalty: bool,
+    bags_free: bool = False,
+) -> int:
     """Normal's card (see the module docstring for the rules, in order).
 
     ``out`` is every card neither played nor in ``hand``; ``table`` (a
     ``TABLE``, or a ``POSITION`` for live play) gives the bids, the tricks won,
     the suits each seat has shown void in and the trick's cards; ``near_penalty`` says this seat's side is within
-    ``BAGS_NEAR`` bags of the penalty (:func:`.normal_bid.bags_near`).
+    ``BAGS_NEAR`` bags of the penalty (:func:`.normal_bid.bags_near`); ``bags_free``: rule 4 plays for tricks
+    even once the contract is made (a bag costs nothing: :func:`attacking_card` in the individual game).
     """
     t = table[0]
     bids, won, void_suits = t.bids, t.won, t.voids
@@ -260,7 +272,7 @@ def normal_card(me: int, hand: int, out: int, table: np.ndarray, trick: Trick, r
             if under:
                 return lowest_by_rank(under)
     # ---- 4. contract
-    want = need > 0
+    want = need > 0 or bags_free
     if not want and not near_penalty:
         opponent = (me + 1) & 3
         if partnership:
@@ -330,15 +342,26 @@ def attack_lead(legal: int, out: int, nil_voids: int) -> int:
 
 @njit(cache=True)
 def attacking_card(
-    me: int, hand: int, out: int, table: np.ndarray, trick: Trick, rules: Rules, near_penalty: bool, at_any_cost: bool
+    me: int,
+    hand: int,
+    out: int,
+    table: np.ndarray,
+    trick: Trick,
+    rules: Rules,
+    near_penalty: bool,
+    at_any_cost: bool,
+    greedy: bool = False,
 ) -> int:
     """The card for ``me`` (other arguments as :func:`.normal.normal_card`); ``at_any_cost``: attack
     even when this side needs every trick left for its contract (the live level; measured better
-    there), else play for the contract then (expert's rollouts, as measured).  Partnership only: in
-    the individual game setting one opponent's nil helps the other two, and the attack measured a
-    loss there (docs/ai.md)."""
+    there), else play for the contract then (expert's rollouts, as measured).  The nil attack is
+    partnership only: in the individual game setting one opponent's nil helps the other two, and the
+    attack measured a loss there (docs/ai.md).  ``greedy`` (expert's rollouts): in the individual game
+    with no bag penalty, keep taking tricks once the contract is made instead of ducking them, since
+    each is a point and a trick no rival gets towards its contract (measured a gain there, docs/ai.md)."""
     if not rules.partnership:
-        return normal_card(me, hand, out, table, trick, rules, near_penalty)
+        bags_free = greedy and rules.bag_penalty == 0
+        return normal_card(me, hand, out, table, trick, rules, near_penalty, bags_free)
     t = table[0]
     bids, won = t.bids, t.won
     partner = (me + 2) & 3

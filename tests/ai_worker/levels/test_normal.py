@@ -1,10 +1,15 @@
 """Normal's play (services.ai_worker.levels.normal): the live level's attack on an opponent's
-live nil, and its compiled rules everywhere else."""
+live nil, expert's rollouts taking the tricks normal ducks in the individual game, and its compiled
+rules everywhere else."""
 
 from __future__ import annotations
 
-from services.ai_worker.levels.normal import position_card
+import numpy as np
+from numba import njit
+
+from services.ai_worker.levels.normal import attacking_card, position_card
 from services.ai_worker.position import position_of
+from services.ai_worker.records import rules_of, trick_of
 from services.engine import card_code, make_rules, view
 
 from ..helpers import playing_position
@@ -70,3 +75,34 @@ def test_in_the_individual_game_it_plays_as_normal() -> None:
     hand = ["2C", "7D", "8D", "9D", "TD", "JD", "AS", "KS", "QS", "AH", "KH", "QH", "JH"]
     attack, plain = both(playing_position(hand, bids=(3, 0, 3, 4), rules=make_rules("individual")))
     assert attack == plain == "7D"
+
+
+@njit
+def _rollout_card(position: np.ndarray, greedy: bool) -> int:
+    p = position[0]
+    return attacking_card(p.seat, p.hand, p.out, position, trick_of(p), rules_of(p), False, False, greedy)
+
+
+def rollout_card(state, greedy: bool) -> str:
+    """Seat 0's card as expert's rollouts play it (``greedy``), or with ``greedy`` off."""
+    return card_code(int(_rollout_card(position_of(view(state, 0)), greedy)))
+
+
+# this seat bid 2 and took 2 tricks; West led 5H, North and East played under the KH; nobody can be set
+MADE_LAST_TO_PLAY = ["KH", "4H", "2C", "7D", "8D", "9D", "TD", "JD", "2S", "3S", "4S"]
+MADE = {"trick": ("5H", "9H", "QH"), "bids": (2, 4, 4, 3), "won": (2, 0, 0, 0)}
+
+
+def test_in_the_individual_game_without_a_bag_penalty_the_rollouts_take_a_trick_normal_ducks() -> None:
+    # a bag costs nothing there, and the trick ducked goes to a rival still playing for its contract
+    state = playing_position(MADE_LAST_TO_PLAY, **MADE, rules=make_rules("individual"))
+    assert rollout_card(state, greedy=True) == "KH"
+    assert rollout_card(state, greedy=False) == "4H"
+    assert card_code(int(position_card(position_of(view(state, 0)), True, True))) == "4H"  # the live level ducks
+
+
+def test_with_a_bag_penalty_or_a_partner_the_rollouts_duck_as_normal() -> None:
+    costly = make_rules("individual", bag_limit=5, bag_penalty=50)
+    assert rollout_card(playing_position(MADE_LAST_TO_PLAY, **MADE, rules=costly), greedy=True) == "4H"
+    side_made = {"trick": ("5H", "9H", "QH"), "bids": (1, 4, 1, 3), "won": (1, 0, 1, 0)}
+    assert rollout_card(playing_position(MADE_LAST_TO_PLAY, **side_made, rules=PARTNERSHIP), greedy=True) == "4H"
