@@ -65,7 +65,7 @@ PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal wo
 def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool) -> int:
     """Play the round out from a position with every seat normal (``near``:
     per seat, its side is near the bag penalty; ``sharp``: every seat plays
-    :func:`.normal.attacking_card` instead, greedy: expert's rollouts).
+    :func:`.normal.attacking_card` instead, ``greedy`` on: expert's rollouts).
 
     The ``TABLE`` is updated in place; a trick in progress is completed
     first.  Returns the winner of the first trick completed (the trick in
