@@ -149,9 +149,14 @@ def covers(entries: list[dict[str, Any]], level: str) -> bool:
     return all(figures[key] >= least for key, least in MINIMA.items())
 
 
-def load(path: Path = DATA) -> list[dict[str, Any]]:
+def read_document(path: Path = DATA) -> dict[str, Any]:
+    """The record file's document: its seed(s) and its entries."""
     with gzip.open(path, "rt", encoding="utf-8") as f:
-        return json.load(f)["entries"]
+        return json.load(f)
+
+
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    return read_document(path)["entries"]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -166,8 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     changed: Counter[str] = Counter()
     if args.answer_again:
-        with gzip.open(args.out, "rt", encoding="utf-8") as f:
-            document = json.load(f)
+        document = read_document(args.out)
         for entry in document["entries"]:
             if entry["level"] != args.answer_again:
                 continue
@@ -176,8 +180,7 @@ def main(argv: list[str] | None = None) -> None:
                 changed[f"{entry['entry']} {entry['view']['rules']['scoring']}"] += 1
                 entry.update(fresh)
     elif args.add:
-        with gzip.open(args.out, "rt", encoding="utf-8") as f:
-            document = json.load(f)
+        document = read_document(args.out)
         kept = [e for e in document["entries"] if e["level"] != args.add]
         seed = args.seed
         while not covers(added := record(seed, (args.add,)), args.add):  # the first seed from --seed that covers it
