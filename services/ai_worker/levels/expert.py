@@ -8,11 +8,13 @@ a computer opponent.  Expert spends that time on the same determinized search
   times for a card), so that the chosen move is not an accident of the sample.
 * **Sharper rollouts.**  Every seat of a rollout plays
   :func:`.normal.attacking_card`: normal's play with a competent attack
-  on an opponent's nil, so that the search neither bids nils that a good
-  player would set nor misses the cards that set them; in the individual
-  game with no bag penalty, a seat whose contract is made keeps taking
-  tricks (normal ducks them as bags, which there cost nothing and hand
-  the trick to a rival still playing for its contract).
+  on a rival's nil (in the individual game too), so that the search
+  neither bids nils that a good player would set nor misses the cards
+  that set them; in the individual game with no bag penalty, a seat whose
+  contract is made keeps taking tricks (normal ducks them as bags, which
+  there cost nothing and hand the trick to a rival still playing for its
+  contract): every seat in a card's rollouts, and the bidding seat alone
+  in a bid's (the rivals at the table duck, so a bid counts on their bags).
 * **Exact endgames.**  Once five tricks or fewer are left in a
   partnership game, each sampled deal (up to a budget of searched positions,
   which bounds the time of a card) is solved exactly (:mod:`.dd`: both sides

@@ -38,7 +38,10 @@ decide a card:
    **follows after a nil bidder who is winning** with its highest card that
    stays under it; and the live level attacks even when its side needs
    every trick left (``at_any_cost``: setting a nil swings 200 points).
-   Partnership only: the individual game keeps rule 3 as it is.
+   The live level attacks in partnership only (in the individual game
+   setting one rival's nil helps the other two); expert's rollouts attack
+   any rival's nil in the individual game too (``rivals_nil``), since the
+   rivals it meets do.
 4. **Contract**: the side still needs tricks, or the other side can still
    be set (it needs at least all but one of the tricks left) and bags are
    not near the limit: lead a boss card (the highest card out in its suit),
@@ -351,27 +354,32 @@ def attacking_card(
     near_penalty: bool,
     at_any_cost: bool,
     greedy: bool = False,
+    rivals_nil: bool = False,
 ) -> int:
     """The card for ``me`` (other arguments as :func:`.normal.normal_card`); ``at_any_cost``: attack
     even when this side needs every trick left for its contract (the live level; measured better
     there), else play for the contract then (expert's rollouts, as measured).  The nil attack is
-    partnership only: in the individual game setting one opponent's nil helps the other two, and the
-    attack measured a loss there (docs/ai.md).  ``greedy`` (expert's rollouts): in the individual game
-    with no bag penalty, keep taking tricks once the contract is made instead of ducking them, since
-    each is a point and a trick no rival gets towards its contract (measured a gain there, docs/ai.md)."""
-    if not rules.partnership:
-        bags_free = greedy and rules.bag_penalty == 0
+    partnership only, unless ``rivals_nil``: in the individual game setting one rival's nil helps the
+    other two, and the live level's attack measured a loss there, but expert's rollouts model the rivals
+    it meets, who set nils (``rivals_nil``: attack any other seat's nil there; measured a gain,
+    docs/ai.md).  ``greedy`` (expert's rollouts): in the individual game with no bag penalty, keep taking
+    tricks once the contract is made instead of ducking them, since each is a point and a trick no rival
+    gets towards its contract (measured a gain there, docs/ai.md)."""
+    partnership = rules.partnership
+    bags_free = greedy and not partnership and rules.bag_penalty == 0
+    if not partnership and not rivals_nil:
         return normal_card(me, hand, out, table, trick, rules, near_penalty, bags_free)
     t = table[0]
     bids, won = t.bids, t.won
-    partner = (me + 2) & 3
+    partner = (me + 2) & 3 if partnership else me
     nil_opp = -1
     if not (bids[me] == 0 and won[me] == 0) and not (bids[partner] == 0 and won[partner] == 0):
         for s in range(4):
-            if (s - me) & 1 and bids[s] == 0 and won[s] == 0:  # an opponent's live nil
+            rival = (s - me) & 1 if partnership else s != me
+            if rival and bids[s] == 0 and won[s] == 0:  # a rival's live nil
                 nil_opp = s
     if nil_opp < 0 or (not at_any_cost and side_need(me, bids, won, rules) >= popcount(hand)):
-        return normal_card(me, hand, out, table, trick, rules, near_penalty)
+        return normal_card(me, hand, out, table, trick, rules, near_penalty, bags_free)
     led, best, winner = trick_state(table, trick)
     legal = legal_mask(hand, led, trick.broken, rules.must_break)
     if legal & (legal - 1) == 0:
@@ -380,7 +388,7 @@ def attacking_card(
         card = attack_lead(legal, out, t.voids[nil_opp])
         if card != NO_CARD:
             return card
-        return normal_card(me, hand, out, table, trick, rules, near_penalty)
+        return normal_card(me, hand, out, table, trick, rules, near_penalty, bags_free)
     nil_later = False
     for k in range(trick.n + 1, 4):
         if ((trick.leader + k) & 3) == nil_opp:
@@ -398,7 +406,7 @@ def attacking_card(
         card = highest_under(legal, best)
         if card != NO_CARD:
             return card
-    return normal_card(me, hand, out, table, trick, rules, near_penalty)
+    return normal_card(me, hand, out, table, trick, rules, near_penalty, bags_free)
 
 
 @njit(cache=True)

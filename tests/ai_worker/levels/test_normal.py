@@ -1,6 +1,6 @@
 """Normal's play (services.ai_worker.levels.normal): the live level's attack on an opponent's
-live nil, expert's rollouts taking the tricks normal ducks in the individual game, and its compiled
-rules everywhere else."""
+live nil, expert's rollouts taking the tricks normal ducks and attacking any rival's nil in the
+individual game, and its compiled rules everywhere else."""
 
 from __future__ import annotations
 
@@ -70,22 +70,30 @@ def test_without_a_nil_it_plays_as_normal() -> None:
         assert attack == plain
 
 
-def test_in_the_individual_game_it_plays_as_normal() -> None:
-    # setting one opponent's nil helps the other two: the attack is for partnerships
+def test_in_the_individual_game_the_live_level_plays_as_normal() -> None:
+    # setting one opponent's nil helps the other two: the live level attacks in partnerships only
     hand = ["2C", "7D", "8D", "9D", "TD", "JD", "AS", "KS", "QS", "AH", "KH", "QH", "JH"]
     attack, plain = both(playing_position(hand, bids=(3, 0, 3, 4), rules=make_rules("individual")))
     assert attack == plain == "7D"
 
 
 @njit
-def _rollout_card(position: np.ndarray, greedy: bool) -> int:
+def _rollout_card(position: np.ndarray, greedy: bool, rivals_nil: bool) -> int:
     p = position[0]
-    return attacking_card(p.seat, p.hand, p.out, position, trick_of(p), rules_of(p), False, False, greedy)
+    return attacking_card(p.seat, p.hand, p.out, position, trick_of(p), rules_of(p), False, False, greedy, rivals_nil)
 
 
-def rollout_card(state, greedy: bool) -> str:
-    """Seat 0's card as expert's rollouts play it (``greedy``), or with ``greedy`` off."""
-    return card_code(int(_rollout_card(position_of(view(state, 0)), greedy)))
+def rollout_card(state, greedy: bool, rivals_nil: bool = True) -> str:
+    """Seat 0's card as expert's rollouts play it (``greedy``, ``rivals_nil``), or with either off."""
+    return card_code(int(_rollout_card(position_of(view(state, 0)), greedy, rivals_nil)))
+
+
+def test_in_the_individual_game_the_rollouts_attack_a_rivals_nil() -> None:
+    # the rivals expert meets set nils: its rollouts lead where the nil bidder (seat 1) can duck least
+    hand = ["2C", "7D", "8D", "9D", "TD", "JD", "AS", "KS", "QS", "AH", "KH", "QH", "JH"]
+    state = playing_position(hand, bids=(3, 0, 3, 4), rules=make_rules("individual"))
+    assert rollout_card(state, greedy=False) == rollout_card(state, greedy=True) == "2C"
+    assert rollout_card(state, greedy=False, rivals_nil=False) == "7D"
 
 
 # this seat bid 2 and took 2 tricks; West led 5H, North and East played under the KH; nobody can be set
