@@ -13,8 +13,8 @@ a computer opponent.  Expert spends that time on the same determinized search
   that set them; in the individual game with no bag penalty, a seat whose
   contract is made keeps taking tricks (normal ducks them as bags, which
   there cost nothing and hand the trick to a rival still playing for its
-  contract): every seat in a card's rollouts, and the bidding seat alone
-  in a bid's (the rivals at the table duck, so a bid counts on their bags).
+  contract): the searching seat alone, since the rivals at the table duck
+  (a search that lets them take every trick they can underbids).
 * **Exact endgames.**  Once five tricks or fewer are left in a
   partnership game, each sampled deal (up to a budget of searched positions,
   which bounds the time of a card) is solved exactly (:mod:`.dd`: both sides

@@ -59,15 +59,14 @@ from .normal_bid import normal_bid, side_bags_near
 BID_DEALS = 300  # deals per candidate bid
 PLAY_SAMPLES = 300  # deals per candidate card
 PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal would not have (1: off)
-EVERY_SEAT = 0b1111  # a card's rollouts, sharp: every seat plays for tricks (bidding's: the searching seat alone)
 
 
 @njit(cache=True)
-def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool, greedy: int) -> int:
+def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool, me: int) -> int:
     """Play the round out from a position with every seat normal (``near``:
     per seat, its side is near the bag penalty; ``sharp``: every seat plays
-    :func:`.normal.attacking_card` instead, attacking any rival's nil, and the
-    seats of ``greedy`` (a 4-bit set) with ``greedy`` on: expert's rollouts).
+    :func:`.normal.attacking_card` instead, attacking any rival's nil, and
+    ``me``, the searching seat, with ``greedy`` on: expert's rollouts).
 
     The ``TABLE`` is updated in place; a trick in progress is completed
     first.  Returns the winner of the first trick completed (the trick in
@@ -89,9 +88,7 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sha
             out = unplayed & ~hands[seat]
             now = Trick(k, leader, broken)
             if sharp:
-                card = attacking_card(
-                    seat, hands[seat], out, table, now, rules, near[seat], False, (greedy >> seat) & 1 == 1, True
-                )
+                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False, seat == me, True)
             else:
                 card = normal_card(seat, hands[seat], out, table, now, rules, near[seat])
             hands[seat] &= ~(np.int64(1) << card)
@@ -146,7 +143,7 @@ def play_values(
         while rest:
             card = lowest_index(rest)
             rest &= rest - 1
-            winner = rollout(table, lay_card(table, position, dealt, card), rules, near, sharp, EVERY_SEAT)
+            winner = rollout(table, lay_card(table, position, dealt, card), rules, near, sharp, me)
             values[card] += weight * round_value(
                 me, table[0].bids, table[0].won, rules, house, p.bags, p.scores, p.blind
             )
@@ -210,7 +207,7 @@ def bid_values(
                 voids[s] = 0
             if house.pass_cards > 0:
                 exchange(hands, bids, blind, house.pass_cards, house.pass_blind_only, -1, 0)
-            rollout(table, Trick(0, p.leader, False), rules, near, sharp, 1 << me)
+            rollout(table, Trick(0, p.leader, False), rules, near, sharp, me)
             values[c] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, blind)
             b = bids[me]
             if b == 0:
@@ -256,7 +253,7 @@ def pass_values(
                 voids[s] = 0
                 bids[s] = p.bids[s]
             exchange(hands, bids, p.blind, house.pass_cards, house.pass_blind_only, me, candidates[k])
-            rollout(table, Trick(0, p.leader, False), rules, near, sharp, 1 << me)
+            rollout(table, Trick(0, p.leader, False), rules, near, sharp, me)
             values[k] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, p.blind)
     if total > 0:
         values /= total
