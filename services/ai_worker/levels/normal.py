@@ -371,11 +371,12 @@ def attacking_card(
         return normal_card(me, hand, out, table, trick, rules, near_penalty, bags_free)
     t = table[0]
     bids, won = t.bids, t.won
-    partner = (me + 2) & 3 if partnership else me
+    partner = (me + 2) & 3
+    partner_nil = partnership and bids[partner] == 0 and won[partner] == 0
     nil_opp = -1
-    if not (bids[me] == 0 and won[me] == 0) and not (bids[partner] == 0 and won[partner] == 0):
+    if not (bids[me] == 0 and won[me] == 0) and not partner_nil:
         for s in range(4):
-            rival = (s - me) & 1 if partnership else s != me
+            rival = ((s - me) & 1) == 1 if partnership else s != me
             if rival and bids[s] == 0 and won[s] == 0:  # a rival's live nil
                 nil_opp = s
     if nil_opp < 0 or (not at_any_cost and side_need(me, bids, won, rules) >= popcount(hand)):
