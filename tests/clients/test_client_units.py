@@ -156,6 +156,20 @@ def test_a_create_is_not_repeated_after_a_lost_connection_but_is_after_a_429():
     assert created.game_id == "g" and len(session.sent) == 2
 
 
+def test_taking_my_seat_is_repeated_after_a_lost_connection_and_keeps_the_new_token():
+    """A kept-alive connection the server closes just as the take goes out is reset: the take is repeated (it
+    only gives the seat another token), where a claim of an empty seat is not."""
+    taken = {"game_id": "g", "seat": 1, "token": "seat-2", "state": VIEW_FIELDS}
+    session = FakeSession([requests.ConnectionError("reset"), FakeResponse(200, taken)])
+    client = SpadesClient("http://api", player_token="ptok", session=session, sleep=lambda s: None)
+    assert client.take_my_seat("g", 1).token == "seat-2" and client.token == "seat-2"
+    assert [url for _, url, _ in session.sent] == ["http://api/v1/games/g/seats/1/take"] * 2
+    session = FakeSession([requests.ConnectionError("reset")])
+    with pytest.raises(requests.ConnectionError):
+        SpadesClient("http://api", player_token="ptok", session=session, sleep=lambda s: None).claim_seat("g", 1)
+    assert len(session.sent) == 1
+
+
 def test_a_refusal_that_is_not_retryable_raises_at_once():
     session = FakeSession([FakeResponse(409, problem("not_your_turn", 409, reason="not_your_turn"))])
     with pytest.raises(NotYourTurn):

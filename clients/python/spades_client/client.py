@@ -1,10 +1,11 @@
 """The HTTP client: one method per operation of ``openapi.yaml`` (named after its ``operationId``).
 
-Safe retries only: a read, and a move (always sent with ``If-Match`` when a version is given and with an
-``Idempotency-Key`` made once per move, so a repeat returns the first answer and changes nothing), are
-repeated after a lost connection (no answer, or one cut mid-body) or a ``429``/``503`` (after
-``Retry-After``); a create, claim or leave is repeated only after a ``429``/``503`` refusal, which changed
-nothing.  Every other refusal raises the problem's exception (:mod:`spades_client.errors`).
+Safe retries only: a read, a move (always sent with ``If-Match`` when a version is given and with an
+``Idempotency-Key`` made once per move, so a repeat returns the first answer and changes nothing), and a take of
+your own seat (a repeat only gives the seat another token) are repeated after a lost connection (no answer, or
+one cut mid-body) or a ``429``/``503`` (after ``Retry-After``); a create, claim or leave is repeated only after a
+``429``/``503`` refusal, which changed nothing.  Every other refusal raises the problem's exception
+(:mod:`spades_client.errors`).
 """
 
 from __future__ import annotations

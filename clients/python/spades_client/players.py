@@ -273,9 +273,8 @@ class PlayerMethods:
 
     def take_my_seat(self: SpadesClient, game_id: str, seat: int) -> ClaimedSeat:
         """Your player's seat with a new token for this client (which acts for it from now on); the device that
-        held it is refused at its next request."""
-        taken = ClaimedSeat.from_dict(
-            self._call("takeMySeat", game_id=game_id, seat=seat, json={}, resend_after_fault=False).json()
-        )
+        held it is refused at its next request.  Repeated after a lost connection: a repeat takes the seat again
+        with another token, revoking only the one whose answer was lost."""
+        taken = ClaimedSeat.from_dict(self._call("takeMySeat", game_id=game_id, seat=seat, json={}).json())
         self.token = taken.token
         return taken
