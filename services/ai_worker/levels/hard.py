@@ -62,11 +62,14 @@ PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal wo
 
 
 @njit(cache=True)
-def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool, me: int) -> int:
+def rollout(
+    table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool, me: int, attack: bool = True
+) -> int:
     """Play the round out from a position with every seat normal (``near``:
     per seat, its side is near the bag penalty; ``sharp``: every seat plays
-    :func:`.normal.attacking_card` instead, attacking any rival's nil, and
-    ``me``, the searching seat, with ``greedy`` on: expert's rollouts).
+    :func:`.normal.attacking_card` instead, attacking any rival's nil (in the
+    individual game only with ``attack``), and ``me``, the searching seat,
+    with ``greedy`` on: expert's rollouts).
 
     The ``TABLE`` is updated in place; a trick in progress is completed
     first.  Returns the winner of the first trick completed (the trick in
@@ -88,7 +91,7 @@ def rollout(table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sha
             out = unplayed & ~hands[seat]
             now = Trick(k, leader, broken)
             if sharp:
-                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False, seat == me, True)
+                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False, seat == me, attack)
             else:
                 card = normal_card(seat, hands[seat], out, table, now, rules, near[seat])
             hands[seat] &= ~(np.int64(1) << card)
@@ -167,6 +170,8 @@ def bid_values(
     from the first lead, and the weighted share of deals in which the bid is made (the side's
     contract; a nil: no trick taken).  Seats yet to bid bid normal on their sampled hand (no voids
     are known while bidding), so does this seat after looking; then the nil exchange, if any.
+    In the individual game the rollouts' rivals leave nils alone, as the levels there do: modelled
+    attacking them, expert forwent nils that pro's table lets it make (measured, docs/ai.md).
     Returns two arrays indexed as ``candidates``."""
     p = position[0]
     me = p.seat
@@ -207,7 +212,7 @@ def bid_values(
                 voids[s] = 0
             if house.pass_cards > 0:
                 exchange(hands, bids, blind, house.pass_cards, house.pass_blind_only, -1, 0)
-            rollout(table, Trick(0, p.leader, False), rules, near, sharp, me)
+            rollout(table, Trick(0, p.leader, False), rules, near, sharp, me, False)
             values[c] += weight * round_value(me, bids, won, rules, house, p.bags, p.scores, blind)
             b = bids[me]
             if b == 0:
