@@ -63,12 +63,12 @@ PLAY_MISMATCH = 0.7  # a deal's weight per play another seat made that normal wo
 
 @njit(cache=True)
 def rollout(
-    table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool, me: int, attack: bool = True
+    table: np.ndarray, trick: Trick, rules: Rules, near: np.ndarray, sharp: bool, me: int, rivals_nil: bool = True
 ) -> int:
     """Play the round out from a position with every seat normal (``near``:
     per seat, its side is near the bag penalty; ``sharp``: every seat plays
     :func:`.normal.attacking_card` instead, attacking any rival's nil (in the
-    individual game only with ``attack``), and ``me``, the searching seat,
+    individual game only with ``rivals_nil``), and ``me``, the searching seat,
     with ``greedy`` on: expert's rollouts).
 
     The ``TABLE`` is updated in place; a trick in progress is completed
@@ -91,7 +91,9 @@ def rollout(
             out = unplayed & ~hands[seat]
             now = Trick(k, leader, broken)
             if sharp:
-                card = attacking_card(seat, hands[seat], out, table, now, rules, near[seat], False, seat == me, attack)
+                card = attacking_card(
+                    seat, hands[seat], out, table, now, rules, near[seat], False, seat == me, rivals_nil
+                )
             else:
                 card = normal_card(seat, hands[seat], out, table, now, rules, near[seat])
             hands[seat] &= ~(np.int64(1) << card)
