@@ -54,3 +54,28 @@ def test_a_banned_player_is_told_when_quick_matches_open_again(new_page, banned_
     assert outside(page, "[data-testid=qm-error]") == [], "the notice is on the first screen"
     page.screenshot(path=str(screenshots / f"pairing-ban-{width}x{height}.png"))
     assert page.js_errors == []
+
+
+def test_the_notice_stays_when_the_rules_arrive_after_it(new_page, banned_server):
+    """The lobby redraws the quick match form with the server's presets when its rules catalogue arrives: an answer
+    shown before that (a slow catalogue on a loaded server) stays on the form that replaces it."""
+    base, player = banned_server
+    page = new_page(1280, 720, base=base)
+    stored = {key: player[key] for key in ("id", "name", "kind", "token")}
+    page.add_init_script(f"localStorage.setItem('spades.player', {json.dumps(json.dumps(stored))})")
+    held = []
+    page.route("**/v1/rules", lambda route: held.append(route))  # the catalogue waits until the notice is shown
+    page.goto("/play?pace=0")
+    page.click("[data-testid=tab-people]")
+    expect(page.locator("#qm-preset option")).to_have_count(2)  # the form before the catalogue
+    with page.expect_response(lambda r: r.url.endswith("/v1/matches") and r.request.method == "POST"):
+        page.click("[data-testid=find-players]")
+    notice = page.locator("[data-testid=qm-error]")
+    expect(notice).to_contain_text("open again at")
+    assert held, "the lobby asked for the rules catalogue"
+    for route in held:
+        route.continue_()
+    expect(page.locator("#qm-preset option[value=suicide_partners]")).to_have_count(1)  # the form the catalogue draws
+    expect(notice).to_contain_text("open again at")
+    expect(page.locator("[data-testid=find-players]")).to_be_enabled()
+    assert page.js_errors == []

@@ -45,6 +45,8 @@ export function playPeople(levels) {
       const clock = form.querySelector("input[name=qm-clock]:checked");
       const same = clock && fresh.querySelector(`input[name=qm-clock][value="${clock.value}"]`);
       if (same) same.checked = true;
+      // the Find button and its error line as they are: a request already sent answers into them
+      fresh.querySelector(".form-actions").replaceWith(form.querySelector(".form-actions"));
       form.replaceWith(fresh);
       form = fresh;
     },
