@@ -1,9 +1,13 @@
 """spades_client without a server: SSE framing, moves, problems as exceptions, which requests are repeated,
-and a stream that resumes after a cut with Last-Event-ID (fake transports, no network)."""
+a stream that resumes after a cut with Last-Event-ID (fake transports), and the pool's idle limit (a local
+socket server)."""
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +16,7 @@ from urllib3.exceptions import ProtocolError, ReadTimeoutError
 
 from spades_client import Move, NotYourTurn, SpadesClient, TooFarBehind, as_move
 from spades_client.errors import IllegalMove, ProblemError, Retryable, problem_error
+from spades_client.pool import FreshConnectionAdapter, pooled_session
 from spades_client.sse import EventStream, SseParser
 
 
@@ -288,3 +293,45 @@ def test_a_match_on_a_server_without_match_mode_stops_with_the_servers_answer(mo
     code = cli.main(["match", "--api", "http://api", "--bot", f"{bot}:choose", "--deals", "1", "--parallel", "1"])
     assert code == 2 and session.sent[0][0] == "POST"
     assert "not in match mode: 403 seeded_games_disabled" in capsys.readouterr().err
+
+
+class PortEcho(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with the client's port: which connection carried the request."""
+
+    protocol_version = "HTTP/1.1"  # keeps the connection open between requests
+
+    def do_GET(self) -> None:
+        body = str(self.client_address[1]).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def port_echo() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PortEcho)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_connection_idle_past_the_limit_is_opened_again_before_its_next_request(port_echo):
+    """A pooled connection is reused within the idle limit and replaced after it (a fake clock: no waiting), so no
+    request goes out on a connection the server's keep-alive is about to close."""
+    now = [100.0]
+    session = requests.Session()
+    session.mount("http://", FreshConnectionAdapter(idle_limit=3.0, clock=lambda: now[0]))
+    first = session.get(port_echo, timeout=10).text
+    now[0] += 2.9
+    assert session.get(port_echo, timeout=10).text == first, "within the limit the connection is reused"
+    now[0] += 3.1
+    second = session.get(port_echo, timeout=10).text
+    assert second != first, "past the limit a new connection carries the request"
+    assert session.get(port_echo, timeout=10).text == second
+    assert isinstance(pooled_session().get_adapter("https://example.org/"), FreshConnectionAdapter)

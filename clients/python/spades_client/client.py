@@ -4,7 +4,8 @@ Safe retries only: a read, a move (always sent with ``If-Match`` when a version 
 ``Idempotency-Key`` made once per move, so a repeat returns the first answer and changes nothing), and a take of
 your own seat (a repeat only gives the seat another token) are repeated after a lost connection (no answer, or
 one cut mid-body) or a ``429``/``503`` (after ``Retry-After``); a create, claim or leave is repeated only after a
-``429``/``503`` refusal, which changed nothing.  Every other refusal raises the problem's exception
+``429``/``503`` refusal, which changed nothing (and the pool, :mod:`spades_client.pool`, never sends one on a
+connection the server's keep-alive is closing).  Every other refusal raises the problem's exception
 (:mod:`spades_client.errors`).
 """
 
@@ -46,6 +47,7 @@ from spades_client.moves import MOVE_PATHS, Move, as_move
 from spades_client.operator import OPERATOR_OPERATIONS, OperatorMethods
 from spades_client.passkeys import PASSKEY_OPERATIONS, PasskeyMethods
 from spades_client.players import PLAYER_OPERATIONS, PlayerMethods
+from spades_client.pool import pooled_session
 from spades_client.ratings import RATING_OPERATIONS, RatingMethods
 from spades_client.sse import STREAM_READ_TIMEOUT, EventStream
 
@@ -90,16 +92,6 @@ OPERATIONS: dict[str, tuple[str, str]] = {
 RETRY_STATUSES = frozenset({429, 503})
 # No answer, or an answer cut mid-body (its server process died while sending it: ChunkedEncodingError)
 LOST_CONNECTION = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
-
-
-def pooled_session(connections: int = 64) -> requests.Session:
-    """A session keeping up to ``connections`` connections per host: a runner's games share it, each with an
-    open stream beside its moves (requests' default keeps 10 and drops the rest after each use)."""
-    session = requests.Session()
-    adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=connections)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
 
 
 def _record_filters(since: str | None, until: str | None, level: str | None, result: str | None,
