@@ -28,6 +28,11 @@ are equal when they met the same cards.  ``head_to_head`` gives expert − hard 
 counts the opponents expert beats by more than hard does, and those where the interval of the difference
 is above 0.  Two worker processes share the work; results depend only on
 ``--seed`` and ``--deals``.
+
+``--alone`` (for the individual game) seats each level alone against three of the opponent, on each seat in
+turn: four plays a deal instead of two, each level's margin its seat's points minus the mean of the three
+others'.  In the pairs, two of a level sit at one table as rivals, and a level that sets nils sets its
+fellow's too, which lowers its own margin; alone, every rival is the opponent.
 """
 
 from __future__ import annotations
@@ -82,17 +87,18 @@ def gauntlet_decider(players: tuple[str, ...], game_seed: int, swapped: int) -> 
 dealt: dict[tuple[int, int, int], tuple[str, ...]] = {}  # (game seed, play, seat) -> its hand, per process
 
 
-def play_deal(job: tuple[str, str, int]) -> dict[str, Any]:
-    """One deal against one opponent: expert's duplicate pair and hard's (or the head-to-head pair), each
-    with its CPU seconds and the hands its seats were dealt."""
-    preset, opponent, game_seed = job
+def play_deal(job: tuple[str, str, int, bool]) -> dict[str, Any]:
+    """One deal against one opponent: expert's duplicate pair and hard's (or the head-to-head pair; ``alone``:
+    each level alone against three of the opponent, on each seat in turn), each with its CPU seconds and the
+    hands its seats were dealt."""
+    preset, opponent, game_seed, alone = job
     rules = make_rules(preset)
     matches = {"expert": "hard"} if opponent == HEAD_TO_HEAD else dict.fromkeys(LEVELS, opponent)
     out: dict[str, Any] = {}
     for level, against in matches.items():
         dealt.clear()
         started = time.process_time()
-        pair = duplicate_pair(rules, level, against, game_seed, 1, gauntlet_decider)
+        pair = duplicate_pair(rules, level, against, game_seed, 1, gauntlet_decider, alone)
         pair["cpu_s"] = time.process_time() - started
         pair["hands"] = [list(dealt[key]) for key in sorted(dealt)]
         out[level] = pair
@@ -165,6 +171,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--opponents", default=",".join(OPPONENTS), help="comma-separated, of: " + ", ".join(OPPONENTS))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--alone", action="store_true", help="individual game: each level alone against three of the opponent"
+    )
     args = parser.parse_args(argv)
     args.opponents = [o for o in args.opponents.split(",") if o]
     unknown = sorted(set(args.opponents) - set(OPPONENTS))
@@ -178,11 +187,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     rules = make_rules(args.preset)
     seeds = [args.seed * SEED_STRIDE + i for i in range(args.deals)]  # the tournament's deal seeds
-    jobs = [(args.preset, opponent, seed) for opponent in args.opponents for seed in seeds]
+    jobs = [(args.preset, opponent, seed, args.alone) for opponent in args.opponents for seed in seeds]
     results = run_jobs(play_deal, jobs, args.processes, chunksize=5)
     by_opponent = {o: results[i * args.deals : (i + 1) * args.deals] for i, o in enumerate(args.opponents)}
     rows = {o: summarise(o, deals, rules) for o, deals in by_opponent.items() if o != HEAD_TO_HEAD}
     report: dict[str, Any] = {"preset": args.preset, "deals": args.deals, "seed": args.seed, "levels": list(LEVELS)}
+    report["seating"] = "alone" if args.alone else "pairs"
     report["opponents"] = rows
     if HEAD_TO_HEAD in by_opponent:
         report["head_to_head"] = summarise(HEAD_TO_HEAD, by_opponent[HEAD_TO_HEAD], rules)

@@ -188,13 +188,15 @@ DeciderOf = Callable[[tuple[str, ...], int, int], Decider]  # (players per seat,
 
 
 def duplicate_pair(rules: Rules, a: str, b: str, game_seed: int, max_rounds: int,
-                   decider_of: DeciderOf = levels_decide) -> dict[str, Any]:  # fmt: skip
-    """Both plays of one duplicate deal or game pair between players ``a`` and ``b``, as plain figures per
-    play; ``decider_of`` gives each play its decider (benchmarks.gauntlet seats bots through it)."""
+                   decider_of: DeciderOf = levels_decide, alone: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Both plays of one duplicate deal or game pair between players ``a`` and ``b`` (``alone``: the four
+    plays of ``a`` on each seat in turn, :func:`seatings`), as plain figures per play; ``decider_of`` gives
+    each play its decider (benchmarks.gauntlet seats bots through it)."""
     plays = []
-    for swapped, seating in enumerate(seatings(a, b)):
+    seated = seatings(a, b, alone)
+    for swapped, seating in enumerate(seated):
         stride = 1000 if max_rounds == 1 else 1_000_000  # single rounds: earlier runs' seeds, so old rows reproduce
-        first = (2 * game_seed + swapped) * stride
+        first = (len(seated) * game_seed + swapped) * stride
         decider = decider_of(seating.levels, game_seed, swapped)
         played = play(rules, game_seed, seating.levels, lambda n, first=first: first + n, max_rounds, decider)
         plays.append(play_figures(rules, seating, played))

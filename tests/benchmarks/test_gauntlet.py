@@ -70,6 +70,22 @@ def test_head_to_head_is_the_tournaments_row_on_the_same_seeds(report: dict[str,
     assert head["per_level"]["level"] == tournament["per_level"]["a"]
 
 
+def test_alone_each_level_sits_on_every_seat_against_three_of_the_opponent():
+    report = g.main(["--preset", "individual", "--deals", "1", "--opponents", "random-legal", "--seed", "3",
+                     "--processes", "1", "--alone"])  # fmt: skip
+    assert report["seating"] == "alone"
+    row = report["opponents"]["random-legal"]
+    for level in ("expert", "hard"):
+        counts = row[level]["per_level"]
+        assert counts["level"]["counts"]["rounds"] == 4 and counts["level"]["counts"]["bids"] == 4  # one seat a play
+        assert counts["opponent"]["counts"]["bids"] == 12
+    assert row["expert"]["deal_digest"] == row["hard"]["deal_digest"]
+    plays = t.duplicate_pair(make_rules("individual"), "basic", "easy", 5, 1, alone=True)["plays"]
+    assert [p["a"]["seats"] for p in plays] == [(0,), (1,), (2,), (3,)]
+    assert [p["levels"] for p in plays][1] == ("easy", "basic", "easy", "easy")
+    assert [p["b"]["seats"] for p in plays][1] == (0, 2, 3)
+
+
 def test_the_digest_is_of_the_cards_the_engine_dealt():
     seed = 11
     g.dealt.clear()

@@ -38,8 +38,8 @@ class Seating:
     """Which level sits where for one play of a duplicate pair."""
 
     levels: tuple[str, str, str, str]  # per seat
-    a_seats: tuple[int, int]
-    b_seats: tuple[int, int]
+    a_seats: tuple[int, ...]
+    b_seats: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +66,15 @@ class Played:
     blind_offered: tuple[int, ...] = (0, 0, 0, 0)  # per seat: bidding turns with its hand hidden
 
 
-def seatings(a: str, b: str) -> tuple[Seating, Seating]:
-    """The two plays of a duplicate pair: A on seats 0 & 2, then on 1 & 3."""
+def seatings(a: str, b: str, alone: bool = False) -> tuple[Seating, ...]:
+    """The plays of one duplicate deal: A on seats 0 & 2, then on 1 & 3; ``alone`` (the individual game, where
+    every seat plays for itself and two A's at a table set each other's nils too): A on each seat in turn, B on
+    the other three."""
+    if alone:
+        return tuple(
+            Seating(tuple(a if s == k else b for s in range(4)), (k,), tuple(s for s in range(4) if s != k))
+            for k in range(4)
+        )
     return Seating((a, b, a, b), (0, 2), (1, 3)), Seating((b, a, b, a), (1, 3), (0, 2))
 
 
