@@ -152,8 +152,10 @@ export function noticesPanel() {
   const answer = async (notice, join) => {
     shown = shown.filter((n) => n.id !== notice.id);
     draw(shown);
-    api.dismissNotice(playerToken(), notice.id).catch(() => {});
-    if (join) navigate(gameUrl(notice.game_id, `&seat=${notice.seat}`));
+    const dismissed = api.dismissNotice(playerToken(), notice.id).catch(() => {});
+    // joining waits for the dismissal: a page load (an update waiting) would cancel it, and every device
+    // should have stopped showing the invite by the time the table opens
+    if (join) dismissed.then(() => navigate(gameUrl(notice.game_id, `&seat=${notice.seat}`)));
   };
   const read = async () => {
     const token = playerToken();
