@@ -335,3 +335,9 @@ def test_a_connection_idle_past_the_limit_is_opened_again_before_its_next_reques
     assert second != first, "past the limit a new connection carries the request"
     assert session.get(port_echo, timeout=10).text == second
     assert isinstance(pooled_session().get_adapter("https://example.org/"), FreshConnectionAdapter)
+
+
+def test_a_proxys_pools_keep_the_idle_limit_too():
+    adapter = FreshConnectionAdapter(idle_limit=3.0)
+    manager = adapter.proxy_manager_for("http://127.0.0.1:9")
+    assert manager.pool_classes_by_scheme == adapter.pool_classes

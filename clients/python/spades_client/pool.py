@@ -54,6 +54,11 @@ class FreshConnectionAdapter(requests.adapters.HTTPAdapter):
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = self.pool_classes
 
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
+        manager.pool_classes_by_scheme = self.pool_classes
+        return manager
+
 
 def pooled_session(connections: int = 64, idle_limit: float = IDLE_LIMIT_S) -> requests.Session:
     """A session keeping up to ``connections`` connections per host: a runner's games share it, each with an

@@ -155,7 +155,9 @@ export function noticesPanel() {
     const dismissed = api.dismissNotice(playerToken(), notice.id).catch(() => {});
     // joining waits for the dismissal: a page load (an update waiting) would cancel it, and every device
     // should have stopped showing the invite by the time the table opens
-    if (join) dismissed.then(() => navigate(gameUrl(notice.game_id, `&seat=${notice.seat}`)));
+    if (!join) return;
+    await dismissed;
+    navigate(gameUrl(notice.game_id, `&seat=${notice.seat}`));
   };
   const read = async () => {
     const token = playerToken();
