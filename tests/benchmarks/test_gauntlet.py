@@ -82,8 +82,8 @@ def test_alone_each_level_sits_on_every_seat_against_three_of_the_opponent():
     assert row["expert"]["deal_digest"] == row["hard"]["deal_digest"]
     plays = t.duplicate_pair(make_rules("individual"), "basic", "easy", 5, 1, alone=True)["plays"]
     assert [p["a"]["seats"] for p in plays] == [(0,), (1,), (2,), (3,)]
-    assert [p["levels"] for p in plays][1] == ("easy", "basic", "easy", "easy")
-    assert [p["b"]["seats"] for p in plays][1] == (0, 2, 3)
+    assert plays[1]["levels"] == ("easy", "basic", "easy", "easy")
+    assert plays[1]["b"]["seats"] == (0, 2, 3)
 
 
 def test_the_digest_is_of_the_cards_the_engine_dealt():

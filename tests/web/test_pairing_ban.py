@@ -8,7 +8,7 @@ import json
 
 import pytest
 import requests
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from services.api.records.database import SQLITE_FILE, make_engine
 from services.api.records.schema import pairing_bans
@@ -36,12 +36,18 @@ def banned_server(gunicorn_factory, private_redis_url, tmp_path) -> tuple[str, d
     return base, {**made["player"], "token": made["token"]}
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=["laptop", "phone"])
-def test_a_banned_player_is_told_when_quick_matches_open_again(new_page, banned_server, screenshots, width, height):
+def banned_page(new_page, banned_server: tuple[str, dict], width: int, height: int) -> Page:
+    """A page of the banned player's server, signed in as them."""
     base, player = banned_server
     page = new_page(width, height, base=base)
     stored = {key: player[key] for key in ("id", "name", "kind", "token")}
     page.add_init_script(f"localStorage.setItem('spades.player', {json.dumps(json.dumps(stored))})")
+    return page
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["laptop", "phone"])
+def test_a_banned_player_is_told_when_quick_matches_open_again(new_page, banned_server, screenshots, width, height):
+    page = banned_page(new_page, banned_server, width, height)
     page.goto("/play?pace=0")
     page.click("[data-testid=tab-people]")
     with page.expect_response(lambda r: r.url.endswith("/v1/matches") and r.request.method == "POST") as answer:
@@ -59,10 +65,7 @@ def test_a_banned_player_is_told_when_quick_matches_open_again(new_page, banned_
 def test_the_notice_stays_when_the_rules_arrive_after_it(new_page, banned_server):
     """The lobby redraws the quick match form with the server's presets when its rules catalogue arrives: an answer
     shown before that (a slow catalogue on a loaded server) stays on the form that replaces it."""
-    base, player = banned_server
-    page = new_page(1280, 720, base=base)
-    stored = {key: player[key] for key in ("id", "name", "kind", "token")}
-    page.add_init_script(f"localStorage.setItem('spades.player', {json.dumps(json.dumps(stored))})")
+    page = banned_page(new_page, banned_server, 1280, 720)
     held = []
     page.route("**/v1/rules", lambda route: held.append(route))  # the catalogue waits until the notice is shown
     page.goto("/play?pace=0")
