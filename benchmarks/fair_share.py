@@ -125,6 +125,8 @@ class Person:
                     if s.status_code != 200:
                         return  # 204: the game is over
                     for line in s.iter_lines(chunk_size=None, decode_unicode=True):
+                        if self.stopping.is_set():  # checked at every line, the stream's heartbeats too
+                            return
                         if not line.startswith("data: "):
                             continue
                         arrived = time.monotonic()
@@ -140,10 +142,11 @@ class Person:
                             with self.changed:
                                 self.seen += 1
                                 self.changed.notify_all()
-                        if entry["type"] == "game_over" or self.stopping.is_set():
+                        if entry["type"] == "game_over":
                             return
             except requests.RequestException as error:
-                self.errors[f"stream {error.__class__.__name__}"] += 1
+                if not self.stopping.is_set():  # once stopped, the stream breaks when the API is stopped
+                    self.errors[f"stream {error.__class__.__name__}"] += 1
 
     def play(self, http: requests.Session, game_id: str, token: str) -> None:
         """On each event that may give them the turn (and at the start), the person's view; on their turn, think,
