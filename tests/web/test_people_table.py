@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import requests
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.conftest import run_gunicorn
 
@@ -119,7 +120,15 @@ class Table:
                 f"{table_at(version)} .bid-buttons button",
                 f"{table_at(version)} .hand.my-turn .card[data-playable=yes]",
             )
-            page.locator(f"{bid}, {card}").or_(page.locator(past(version))).first.wait_for(timeout=LONG)
+            try:
+                page.locator(f"{bid}, {card}").or_(page.locator(past(version))).first.wait_for(timeout=LONG)
+            except PlaywrightTimeoutError as error:  # what the page and the server showed, for the failure's report
+                shown = page.locator("[data-testid=table]").evaluate("(t) => ({...t.dataset})")
+                now = view_of(self.base, self.game_id)
+                server = {key: now[key] for key in ("version", "phase", "turn", "clock")}
+                raise AssertionError(
+                    f"seat {seat}'s page at version {version}: page {shown}, server {server}"
+                ) from error
             if page.locator(bid).count():
                 bids = page.locator(bid).evaluate_all("els => els.map(e => Number(e.dataset.bid))")
                 page.click(f"{bid}[data-bid='{3 if 3 in bids else next(b for b in bids if b)}']")
