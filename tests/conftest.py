@@ -68,12 +68,16 @@ def redis_url(db: int) -> str:
 @contextmanager
 def run_gunicorn(
     env: dict[str, str] | None = None,
-    workers: int = 2,
+    workers: int = 1,
     app: str = "services.api.wsgi:app",
     threads: int = 8,
     redis: str | None = None,
 ) -> Iterator[str]:
-    """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL."""
+    """Start gunicorn (gunicorn.conf.py) on a free loopback port; yield its base URL.
+
+    One worker unless a test asks for more: each worker imports the app (about 2 s of CPU), and the tests start
+    many servers of their own.  :func:`api_server`, shared by the session, runs two as deployed, as do the tests of
+    what crosses processes (they ask for ``workers=2``, or start two servers)."""
     # tests/api/http/test_rate_limits.py turns limits on; computer-only games play unpaced (the pace:
     # tests/api/ai_seats/test_pauses.py, and test_fair_share.py's restart, which runs paced)
     # RATED_MIN_WIN_SCORE: the tests' short games (to 50) can be rated, so rated play is tested in seconds
@@ -143,8 +147,8 @@ def redis_db1() -> Iterator[redis.Redis]:
 
 @pytest.fixture(scope="session")
 def api_server(redis_db1: redis.Redis) -> Iterator[str]:
-    """One real gunicorn (2 workers, gthread) against Redis db 1, shared by the session."""
-    with run_gunicorn() as base:
+    """One real gunicorn (2 workers, as deployed) against Redis db 1, shared by the session."""
+    with run_gunicorn(workers=2) as base:
         yield base
 
 
