@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 import pytest
 
 from benchmarks.wire import CLIENTS, Connection
+from testkit.local_http import QuietHandler, local_http_server
 
 
-class Echo(BaseHTTPRequestHandler):
+class Echo(QuietHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as gunicorn
 
     def do_POST(self) -> None:
@@ -37,18 +37,12 @@ class Echo(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(out)
 
-    def log_message(self, *args) -> None:
-        pass
-
 
 @pytest.fixture
 def server() -> Iterator[int]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd.server_address[1]
-    httpd.shutdown()
-    httpd.server_close()
+    """The echo server's port (the lean clients take a host and a port)."""
+    with local_http_server(Echo) as base:
+        yield urlsplit(base).port
 
 
 @pytest.mark.parametrize("client", sorted(CLIENTS))

@@ -4,9 +4,7 @@ socket server)."""
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +16,7 @@ from spades_client import Move, NotYourTurn, SpadesClient, TooFarBehind, as_move
 from spades_client.errors import IllegalMove, ProblemError, Retryable, problem_error
 from spades_client.pool import FreshConnectionAdapter, pooled_session
 from spades_client.sse import EventStream, SseParser
+from testkit.local_http import QuietHandler, local_http_server
 
 
 def parse(text: str) -> list[tuple[str, str, str]]:
@@ -295,7 +294,7 @@ def test_a_match_on_a_server_without_match_mode_stops_with_the_servers_answer(mo
     assert "not in match mode: 403 seeded_games_disabled" in capsys.readouterr().err
 
 
-class PortEcho(http.server.BaseHTTPRequestHandler):
+class PortEcho(QuietHandler):
     """Answers every GET with the client's port: which connection carried the request."""
 
     protocol_version = "HTTP/1.1"  # keeps the connection open between requests
@@ -307,18 +306,11 @@ class PortEcho(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args: Any) -> None:
-        pass
-
 
 @pytest.fixture
 def port_echo() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PortEcho)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with local_http_server(PortEcho) as base:
+        yield base + "/"
 
 
 def test_a_connection_idle_past_the_limit_is_opened_again_before_its_next_request(port_echo):

@@ -4,14 +4,13 @@ follower reads a log through a server's failures and stops when closed."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 from services.engine import Bid, Play, apply, make_rules, new_game, parse_card, turn
 from testkit.http_clients import EventFollower, planned_moves
+from testkit.local_http import QuietHandler, local_http_server
 from testkit.processes import free_port
 
 
@@ -38,7 +37,7 @@ def events_server(answers: list[int]) -> Iterator[tuple[str, list[int]]]:
     yields its base URL and the ``after`` of every read."""
     reads: list[int] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_GET(self) -> None:
             after = int(parse_qs(urlparse(self.path).query)["after"][0])
             reads.append(after)
@@ -49,17 +48,8 @@ def events_server(answers: list[int]) -> Iterator[tuple[str, list[int]]]:
             self.end_headers()
             self.wfile.write(body.encode())
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", reads
-    finally:
-        server.shutdown()
-        server.server_close()
+    with local_http_server(Handler) as base:
+        yield base, reads
 
 
 def test_a_follower_reads_through_failed_reads_to_game_over():
