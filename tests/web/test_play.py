@@ -375,7 +375,9 @@ def test_the_table_stays_put_between_your_turn_and_the_others(new_page, web):
         tops = []
         for width, height in sizes:
             page.set_viewport_size({"width": width, "height": height})
-            tops.append(page.locator("[data-testid=felt]").bounding_box()["y"])
+            # measured in the page in one step: the table redrawn between finding the felt and measuring it
+            # (an easy computer's bid) would leave Playwright's bounding_box a detached node and no box
+            tops.append(page.locator("[data-testid=felt]").evaluate("(felt) => felt.getBoundingClientRect().y"))
         return tops
 
     expect(page.locator("[data-testid=table]")).to_have_attribute("data-phase", "bidding", timeout=LONG)
