@@ -123,7 +123,7 @@ class Table:
             try:
                 page.locator(f"{bid}, {card}").or_(page.locator(past(version))).first.wait_for(timeout=LONG)
             except PlaywrightTimeoutError as error:  # what the page and the server showed, for the failure's report
-                shown = page.locator("[data-testid=table]").evaluate("(t) => ({...t.dataset})")
+                shown = page.locator("[data-testid=table]").evaluate("(t) => ({...t.dataset})", timeout=5_000)
                 now = view_of(self.base, self.game_id)
                 server = {key: now[key] for key in ("version", "phase", "turn", "clock")}
                 raise AssertionError(
