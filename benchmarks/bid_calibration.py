@@ -14,7 +14,8 @@ and then what the round gave.  Per opponent the JSON has:
 * ``contracts``: over its bids other than nil, the mean make chance (``foreseen``) and the share made
   (``made``, with its Wilson 95 % interval): the side's contract in partnership, the seat's own bid alone;
 * ``one_more``: the same for one trick more than the bid (its chance as a candidate; made when the round
-  gave that many, played for the bid it chose, so an upper bound of what bidding it would have made);
+  gave that many, played for the bid it chose: a seat that ducks once its contract is made takes fewer than
+  it would have taken playing for one more);
 * ``nils``: the same for its nils;
 * ``reliability``: its bids other than nil by tenth of their make chance, with the share made in each;
 * ``mean_bid`` and ``mean_tricks``: its bids other than nil and the tricks its seat took on them.
