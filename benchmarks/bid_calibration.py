@@ -5,11 +5,10 @@
 Hard and expert choose a bid by playing the round out over sampled deals with every other seat modelled as
 normal plays (docs/ai.md), and report the chance each candidate bid is made (``make_chance``).  At a table
 that plays better or worse than that model the chance is off, and the bids with it: this command measures by
-how much, against each opponent.  On each deal (the tournament's deal seeds, :data:`benchmarks.tournament.
-SEED_STRIDE`) the level sits as in the gauntlet (:mod:`benchmarks.gauntlet`): in the individual game alone
-against three of the opponent, on each seat in turn; in partnership as one side, then the other.  At each of
-its bids with its hand seen it records the make chance of the bid it chose, of one trick more, and of nil,
-and then what the round gave.  Per opponent the JSON has:
+how much, against each opponent.  On each deal (:func:`benchmarks.gauntlet.deal_seeds`) the level sits as in
+the gauntlet: in the individual game alone against three of the opponent, on each seat in turn; in
+partnership as one side, then the other.  At each of its bids with its hand seen it records the make chance
+of the bid it chose, of one trick more, and of nil, and then what the round gave.  Per opponent the JSON has:
 
 * ``contracts``: over its bids other than nil, the mean make chance (``foreseen``) and the share made
   (``made``, with its Wilson 95 % interval): the side's contract in partnership, the seat's own bid alone;
@@ -32,9 +31,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.gauntlet import gauntlet_decider
+from benchmarks.gauntlet import deal_seeds, gauntlet_decider, opponents_arg
 from benchmarks.ratings import BOT
-from benchmarks.tournament import SEED_STRIDE, play, run_jobs
+from benchmarks.tournament import play, run_jobs
 from services.ai_worker.dispatch import level_module
 from services.computers import LEVEL_NAMES
 from services.engine import Rules, make_rules
@@ -136,17 +135,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
-    args.opponents = [o for o in args.opponents.split(",") if o]
-    unknown = sorted(set(args.opponents) - set(OPPONENTS))
-    if unknown:
-        parser.error(f"unknown opponents {unknown}; choose from {list(OPPONENTS)}")
+    args.opponents = opponents_arg(parser, args.opponents, OPPONENTS)
     return args
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     started = time.perf_counter()
-    seeds = [args.seed * SEED_STRIDE + i for i in range(args.deals)]  # the tournament's deal seeds
+    seeds = deal_seeds(args.seed, args.deals)
     jobs = [(args.preset, args.level, opponent, seed) for opponent in args.opponents for seed in seeds]
     results = run_jobs(play_deal, jobs, args.processes, chunksize=5)
     rows = {

@@ -175,18 +175,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--alone", action="store_true", help="individual game: each level alone against three of the opponent"
     )
     args = parser.parse_args(argv)
-    args.opponents = [o for o in args.opponents.split(",") if o]
-    unknown = sorted(set(args.opponents) - set(OPPONENTS))
-    if unknown:
-        parser.error(f"unknown opponents {unknown}; choose from {list(OPPONENTS)}")
+    args.opponents = opponents_arg(parser, args.opponents, OPPONENTS)
     return args
+
+
+def opponents_arg(parser: argparse.ArgumentParser, text: str, allowed: tuple[str, ...]) -> list[str]:
+    """The comma-separated opponents of ``text``, each one of ``allowed`` (else the parser's error)."""
+    opponents = [o for o in text.split(",") if o]
+    unknown = sorted(set(opponents) - set(allowed))
+    if unknown:
+        parser.error(f"unknown opponents {unknown}; choose from {list(allowed)}")
+    return opponents
+
+
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The tournament's deal seeds of ``--seed`` and ``--deals``."""
+    return [seed * SEED_STRIDE + i for i in range(deals)]
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     started = time.perf_counter()
     rules = make_rules(args.preset)
-    seeds = [args.seed * SEED_STRIDE + i for i in range(args.deals)]  # the tournament's deal seeds
+    seeds = deal_seeds(args.seed, args.deals)
     jobs = [(args.preset, opponent, seed, args.alone) for opponent in args.opponents for seed in seeds]
     results = run_jobs(play_deal, jobs, args.processes, chunksize=5)
     by_opponent = {o: results[i * args.deals : (i + 1) * args.deals] for i, o in enumerate(args.opponents)}
