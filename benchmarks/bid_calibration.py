@@ -86,8 +86,10 @@ def play_deal(job: tuple[str, str, str, int]) -> list[dict[str, Any]]:
         def decider(view: dict[str, Any], player: str, seed: int, seating=seating, others=others, seen=seen):
             seat = view["you"]
             if seat in seating.a_seats and view["phase"] == "bidding" and view["hand"] is not None:
-                seen[seat] = analyse(view, seed)
-                return seen[seat]["move"]
+                analysis = analyse(view, seed)
+                if len(analysis["candidates"]) > 1:  # a lone legal bid is not searched: no chance to weigh
+                    seen[seat] = analysis
+                return analysis["move"]
             return others(view, player, seed)
 
         played = play(rules, game_seed, seating.levels, lambda n, first=first: first + n, 1, decider)

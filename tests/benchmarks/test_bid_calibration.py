@@ -4,6 +4,7 @@ The runs are short (a deal or two of hard, in process)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -78,3 +79,14 @@ def test_made_in_partnership_is_the_sides_contract():
     assert PARTNERSHIP.nil_tricks_count_for_team and c.made(PARTNERSHIP, 0, 4, nil_partner)
     apart = make_rules("partnership", nil_tricks_count_for_team=False)
     assert not c.made(apart, 0, 4, nil_partner) and not c.made(apart, 2, 0, nil_partner)
+
+
+def test_a_bid_the_level_did_not_search_is_left_out(monkeypatch: pytest.MonkeyPatch):
+    """A lone legal bid (a partner's 13 leaves only nil) has no make chance: it is not counted, and nothing fails."""
+
+    def lone(view: dict[str, Any], seed: int) -> dict[str, Any]:
+        bid = view["legal"][0]
+        return {"move": {"bid": bid}, "candidates": [{"bid": bid}]}  # hard's answer when one bid is legal
+
+    monkeypatch.setattr(c, "level_module", lambda level: SimpleNamespace(analysis=lone))
+    assert c.play_deal(("partnership", "hard", "standard", 1 * SEED_STRIDE)) == []
