@@ -29,15 +29,16 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from benchmarks.gauntlet import deal_seeds, gauntlet_decider, opponents_arg
 from benchmarks.ratings import BOT
-from benchmarks.tournament import play, run_jobs
+from benchmarks.tournament import move_seeds, play, run_jobs
 from services.ai_worker.dispatch import level_module
 from services.computers import LEVEL_NAMES
 from services.engine import Rules, make_rules
-from spades_client.duplicate import RoundFacts, seatings, wilson
+from spades_client.duplicate import RoundFacts, contract_and_tricks, seatings, wilson
 from testkit.people_bots import PEOPLE
 
 SEARCHING = ("expert", "hard")  # the levels whose bid search reports a make chance
@@ -47,17 +48,13 @@ TENTHS = 10
 
 
 def made(rules: Rules, seat: int, bid: int, facts: RoundFacts) -> bool:
-    """Whether ``bid`` by ``seat`` would be made by the tricks of ``facts`` (a nil: no trick; in partnership the
-    side's contract with the partner's actual bid, as the search counts it)."""
-    tricks = facts.tricks
+    """Whether ``bid`` by ``seat`` would be made by the tricks of ``facts`` (a nil: no trick; otherwise the
+    contract of the seat's side, its partner's actual bid included, as the engine scores it)."""
     if bid == 0:
-        return tricks[seat] == 0
-    if not rules.partnership:
-        return tricks[seat] >= bid
-    partner = (seat + 2) % 4
-    partner_bid = facts.bids[partner]
-    counted = tricks[seat] + (tricks[partner] if partner_bid != 0 or rules.nil_tricks_count_for_team else 0)
-    return counted >= bid + max(partner_bid, 0)
+        return facts.tricks[seat] == 0
+    bids = tuple(bid if s == seat else b for s, b in enumerate(facts.bids))
+    contract, taken = contract_and_tricks(rules, replace(facts, bids=bids), rules.side_of(seat))
+    return taken >= contract
 
 
 def bid_record(rules: Rules, seat: int, analysis: dict[str, Any], facts: RoundFacts) -> dict[str, Any]:
@@ -79,7 +76,6 @@ def play_deal(job: tuple[str, str, str, int]) -> list[dict[str, Any]]:
     seated = seatings(level, opponent, alone=not rules.partnership)
     records = []
     for swapped, seating in enumerate(seated):
-        first = (len(seated) * game_seed + swapped) * 1000  # benchmarks.tournament.duplicate_pair's move seeds
         others = gauntlet_decider(seating.levels, game_seed, swapped)
         seen: dict[int, dict[str, Any]] = {}
 
@@ -92,7 +88,7 @@ def play_deal(job: tuple[str, str, str, int]) -> list[dict[str, Any]]:
                 return analysis["move"]
             return others(view, player, seed)
 
-        played = play(rules, game_seed, seating.levels, lambda n, first=first: first + n, 1, decider)
+        played = play(rules, game_seed, seating.levels, move_seeds(len(seated), game_seed, swapped, 1), 1, decider)
         records += [bid_record(rules, seat, seen[seat], played.rounds[0]) for seat in sorted(seen)]
     return records
 

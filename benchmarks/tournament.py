@@ -195,12 +195,18 @@ def duplicate_pair(rules: Rules, a: str, b: str, game_seed: int, max_rounds: int
     plays = []
     seated = seatings(a, b, alone)
     for swapped, seating in enumerate(seated):
-        stride = 1000 if max_rounds == 1 else 1_000_000  # single rounds: earlier runs' seeds, so old rows reproduce
-        first = (len(seated) * game_seed + swapped) * stride
         decider = decider_of(seating.levels, game_seed, swapped)
-        played = play(rules, game_seed, seating.levels, lambda n, first=first: first + n, max_rounds, decider)
+        seeds = move_seeds(len(seated), game_seed, swapped, max_rounds)
+        played = play(rules, game_seed, seating.levels, seeds, max_rounds, decider)
         plays.append(play_figures(rules, seating, played))
     return {"plays": plays}
+
+
+def move_seeds(plays: int, game_seed: int, swapped: int, max_rounds: int) -> Callable[[int], int]:
+    """The move seeds of play ``swapped`` of the ``plays`` of one duplicate deal or game pair."""
+    stride = 1000 if max_rounds == 1 else 1_000_000  # single rounds: earlier runs' seeds, so old rows reproduce
+    first = (plays * game_seed + swapped) * stride
+    return lambda n: first + n
 
 
 def summarise_games(pairs: list[dict[str, Any]], round_cap: int) -> dict[str, Any]:

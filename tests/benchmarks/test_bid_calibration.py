@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks import bid_calibration as c
 from benchmarks.gauntlet import gauntlet_decider
-from benchmarks.tournament import SEED_STRIDE, play
+from benchmarks.tournament import SEED_STRIDE, move_seeds, play
 from services.engine import make_rules
 from spades_client.duplicate import RoundFacts, seatings
 
@@ -45,9 +45,8 @@ def test_the_rounds_are_the_gauntlets():
     seated = seatings("hard", "standard", alone=True)
     assert len(records) == len(seated) == 4
     for swapped, (seating, record) in enumerate(zip(seated, records, strict=True)):
-        first = (len(seated) * seed + swapped) * 1000
         decider = gauntlet_decider(seating.levels, seed, swapped)
-        facts = play(INDIVIDUAL, seed, seating.levels, lambda n, first=first: first + n, 1, decider).rounds[0]
+        facts = play(INDIVIDUAL, seed, seating.levels, move_seeds(len(seated), seed, swapped, 1), 1, decider).rounds[0]
         (seat,) = seating.a_seats
         assert (record["bid"], record["tricks"]) == (facts.bids[seat], facts.tricks[seat])
         assert record["made"] == c.made(INDIVIDUAL, seat, record["bid"], facts)
