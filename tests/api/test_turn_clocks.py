@@ -139,9 +139,14 @@ def not_charged_for_the_outage(session: ContractSession, game_id: str, seat: int
     after = session.get(f"/v1/games/{game_id}").json()["clock"]
     assert not after["away"][seat], "the seat is not away"
     assert after["reserve_ms"][seat] > 0, "the outage (longer than all of it) did not spend the reserve"
-    credited = [e["data"] for e in events if e["type"] == "clock_credited"]
-    assert credited and {c["seat"] for c in credited} == {seat}, events
+    credits = [e for e in events if e["type"] == "clock_credited"]
+    credited = [e["data"] for e in credits if e["data"]["seat"] == seat]
+    assert credited, events
     assert max(c["back_ms"] for c in credited) > deadline, "the outage covered it"
+    # a loaded machine's beat may end the outage just after the person's move: the next seat is then credited
+    # the overlap with its own turn (a millisecond or so), never a turn before the person's move
+    others = [e for e in credits if e["data"]["seat"] != seat]
+    assert all(e["version"] > moved[0]["version"] for e in others), events
 
 
 def test_a_person_whose_time_ran_out_while_every_api_process_was_down_moves_as_it_comes_back(stack: str):
