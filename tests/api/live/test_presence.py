@@ -114,6 +114,19 @@ def test_a_stream_sends_presence_first_then_changes_and_messages_without_ids():
     hub.stop()
 
 
+def test_a_stream_listens_before_its_first_bytes_so_a_message_posted_once_they_arrive_reaches_it():
+    """A client that has the stream's headers (its first bytes) may count on every later notice."""
+    store, hub = hub_with([event(1, "bid", 1)])
+    settings = StreamSettings(heartbeat_seconds=0.2, max_seconds=30.0, page_size=100)
+    frames = sse_frames(hub, "g", Audience(None), 1, settings, table=TableFeed(OFF))
+    assert next(frames).startswith(b"retry: 2000\n\n")
+    assert notify_channel("g") in store.backend.subscribers  # subscribed already, not some time later
+    store.post_message("g", 2, b'{"seat":2,"code":"good_game","at_ms":8}', 8, MessageLimits())
+    assert next(frames) == b'event: message\ndata: {"seat":2,"code":"good_game","at_ms":8}\n\n'
+    frames.close()
+    hub.stop()
+
+
 def test_a_long_poll_is_not_woken_by_notices():
     store, hub = hub_with([event(1, "bid", 1)])
     with hub.listen("g") as listener:
