@@ -109,8 +109,8 @@ def sse_frames(
     table: TableFeed | None = None,
     connected: Callable[[], bool] | None = None,
 ) -> Iterator[bytes]:
-    """The stream's body: ``retry:`` first, once it listens to the game (so the headers go out at once, and a
-    client that has them misses no later notice), then every event after
+    """The stream's body: ``retry:`` first, as soon as it listens to the game (so the headers go out without
+    waiting for an event, and a client that has them misses no later notice), then every event after
     ``after`` as ``audience`` may see it (:mod:`services.api.games.audience`), a ``: keep-alive`` comment whenever a read waited
     ``heartbeat_seconds`` for nothing, until ``game_over`` was sent or ``max_seconds`` have passed
     or the process is stopping (:meth:`FanoutHub.drain`; the client then reconnects with
@@ -134,7 +134,6 @@ def sse_frames(
     renew_every = settings.renew_seconds if renew is not None else 0.0
     next_renew = started + renew_every
     cursor = after
-    # Listening before the first bytes go out: a notice published once a client has the headers reaches it.
     listening = hub.listen(game_id, notices=True) if table is not None else hub.listen(game_id)
     with listening as listener:  # left when the server closes the generator (a dropped client)
         told = [table.presence if table else None]  # the presence last sent
